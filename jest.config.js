@@ -1,0 +1,12 @@
+/** Jest runs the TypeScript sources as ESM through swc (fast, no type-check: `tsc --noEmit` does that). */
+export default {
+  testEnvironment: "node",
+  roots: ["<rootDir>/test"],
+  testMatch: ["**/*.test.ts"],
+  extensionsToTreatAsEsm: [".ts"],
+  moduleNameMapper: { "^(\\.{1,2}/.*)\\.js$": "$1" },
+  transform: {
+    "^.+\\.ts$": ["@swc/jest", { jsc: { parser: { syntax: "typescript" }, target: "es2022" }, module: { type: "es6" } }],
+  },
+  testTimeout: 60000,
+};

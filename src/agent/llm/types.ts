@@ -1,0 +1,46 @@
+import type { Message, ToolCall } from "../../session/messages.js";
+import type { TokenUsage } from "../../session/types.js";
+
+/** A tool as the model sees it: name, description and JSON Schema of its arguments. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+export interface LLMRequest {
+  messages: Message[];
+  tools: ToolSpec[];
+  signal?: AbortSignal;
+}
+
+export interface LLMResponse {
+  content: string | null;
+  toolCalls: ToolCall[];
+  usage: TokenUsage;
+  model: string;
+  latencyMs: number;
+  /** Transient failures retried before this answer. */
+  retries: number;
+}
+
+export interface LLMClient {
+  readonly model: string;
+  complete(req: LLMRequest): Promise<LLMResponse>;
+}
+
+/** Fatal LLM failure after retries (or a non-retryable status). Ends the session as `llm_error`. */
+export class LLMError extends Error {
+  readonly name = "LLMError";
+  constructor(
+    message: string,
+    readonly status: number | null,
+    readonly retryable: boolean,
+    readonly retries: number,
+  ) {
+    super(message);
+  }
+  static isInstance(e: unknown): e is LLMError {
+    return e instanceof Error && e.name === "LLMError";
+  }
+}

@@ -1,0 +1,53 @@
+import { z } from "zod";
+
+/**
+ * `.github/patchgate.yml`, read from the default branch only. Every field optional: an empty file is valid.
+ * Names are snake_case because maintainers write them in YAML.
+ */
+export const RepoConfigSchema = z
+  .object({
+    setup: z.string().min(1).optional().describe("Command that installs dependencies, e.g. `npm ci`. Runs before tests."),
+    test: z.string().min(1).optional().describe("Command whose exit code 0 means the tests pass, e.g. `npm test`."),
+    timeouts: z
+      .object({
+        setup_seconds: z.number().int().positive().max(3600).default(600).describe("Wall-clock limit of the setup step."),
+        test_seconds: z.number().int().positive().max(3600).default(300).describe("Wall-clock limit of one test run."),
+        command_seconds: z.number().int().positive().max(3600).default(120).describe("Wall-clock limit of run_command."),
+      })
+      .strict()
+      .default({ setup_seconds: 600, test_seconds: 300, command_seconds: 120 }),
+    sandbox: z
+      .object({
+        backend: z.enum(["auto", "bubblewrap", "docker"]).default("auto").describe("auto = docker if an engine answers, else bubblewrap."),
+        network_for_setup: z.boolean().default(false).describe("Allow network access during the setup step only."),
+        image: z.string().default("node:20-bookworm").describe("Image for the docker backend."),
+        max_processes: z.number().int().positive().default(256).describe("Process limit inside the sandbox."),
+        memory_mb: z.number().int().positive().default(2048).describe("Memory limit inside the sandbox."),
+        max_output_kb: z.number().int().positive().default(1024).describe("Output cap per stream; head and tail are kept."),
+      })
+      .strict()
+      .default({ backend: "auto", network_for_setup: false, image: "node:20-bookworm", max_processes: 256, memory_mb: 2048, max_output_kb: 1024 }),
+    policy: z
+      .object({
+        allow_commands: z.array(z.string()).default([]).describe("Command prefixes run without asking, e.g. `npm run lint`."),
+        deny_commands: z.array(z.string()).default([]).describe("Command prefixes always refused."),
+        protected_paths: z.array(z.string()).default([]).describe("Extra globs the agent may never write."),
+      })
+      .strict()
+      .default({ allow_commands: [], deny_commands: [], protected_paths: [] }),
+    limits: z
+      .object({
+        max_steps: z.number().int().positive().optional().describe("Model calls per session."),
+        max_tokens: z.number().int().positive().optional().describe("Prompt + completion tokens per session."),
+        max_cost_usd: z.number().positive().optional().describe("Estimated cost per session."),
+      })
+      .strict()
+      .default({}),
+  })
+  .strict();
+
+export type RepoConfig = z.infer<typeof RepoConfigSchema>;
+
+export const REPO_CONFIG_PATH = ".github/patchgate.yml";
+
+export const DEFAULT_REPO_CONFIG: RepoConfig = RepoConfigSchema.parse({});

@@ -1,0 +1,97 @@
+import type { Message, ToolCall } from "./messages.js";
+import type {
+  Approver,
+  Decision,
+  DiffInfo,
+  FailureReason,
+  PendingCall,
+  Plan,
+  TaskInput,
+  TestRun,
+  Todo,
+  TokenUsage,
+  ToolResult,
+} from "./types.js";
+
+/**
+ * Every fact about a session is one of these events, appended in order.
+ * State is `fold(events)`; the timeline, the checkpoint and the eval trace are this same list.
+ */
+export type SessionEvent =
+  | { type: "session_created"; sessionId: string; task: TaskInput; model: string; settings: SessionSettings }
+  | { type: "workspace_prepared"; baseCommit: string; workdir: string }
+  | {
+      type: "llm_called";
+      model: string;
+      usage: TokenUsage;
+      latencyMs: number;
+      retries: number;
+      costUsd: number | null;
+      ok: boolean;
+      error?: string;
+    }
+  | { type: "assistant_message"; content: string | null; toolCalls: ToolCall[] }
+  | {
+      type: "policy_decided";
+      callId: string;
+      tool: string;
+      decision: Decision;
+      rule: string;
+      /** What was judged: a path, or the command text. */
+      subject: string;
+    }
+  | {
+      type: "tool_result";
+      callId: string;
+      tool: string;
+      toolVersion: string;
+      /** Arguments as validated (or raw text when they did not parse), kept for the trace. */
+      input: unknown;
+      result: ToolResult;
+      durationMs: number;
+    }
+  | { type: "file_read"; path: string; hash: string }
+  | { type: "file_written"; path: string; hash: string }
+  | { type: "todos_updated"; todos: Todo[] }
+  | { type: "plan_updated"; plan: Plan }
+  | { type: "plan_submitted"; plan: Plan; hash: string }
+  | { type: "plan_approved"; hash: string; by: Approver }
+  | { type: "plan_revision_requested"; feedback: string; by: Approver }
+  | { type: "approval_requested"; digest: string; calls: PendingCall[] }
+  | { type: "approval_granted"; digest: string; by: Approver }
+  | { type: "approval_denied"; digest: string; by: Approver; reason: string }
+  /** Every later write the policy marks `ask` is allowed (the `agent:writes-approved` label). */
+  | { type: "writes_auto_approved"; by: Approver }
+  /** All calls of the pending batch have a recorded result; the batch is closed. */
+  | { type: "approval_settled"; digest: string }
+  | { type: "diff_updated"; diff: DiffInfo }
+  | ({ type: "test_run" } & TestRun)
+  | { type: "user_message"; content: string; by?: string }
+  | {
+      type: "context_compacted";
+      /** Messages with index < this are replaced by the summary in the prompt. */
+      cutIndex: number;
+      summary: unknown;
+    }
+  | { type: "compaction_failed"; error: string }
+  | { type: "finish_accepted"; summary: string; treeHash: string }
+  | { type: "published"; branch: string; commit: string; url?: string }
+  | { type: "session_failed"; reason: FailureReason; message: string }
+  | { type: "session_cancelled"; by: string; reason?: string }
+  /** A resume began (after a restart, an approval, or a new webhook). */
+  | { type: "resumed"; trigger: string };
+
+export type SessionEventType = SessionEvent["type"];
+
+/** An event as stored: its position in the session and when it was appended. */
+export type StoredEvent = SessionEvent & { seq: number; at: string };
+
+export interface SessionSettings {
+  maxStepsPerResume: number;
+  /** Whole-session budget; exceeding any ends the session as `budget_exceeded`. */
+  limits: { maxSteps?: number; maxTokens?: number; maxCostUsd?: number };
+  testCommand?: string;
+  testCommandSource?: string;
+}
+
+export type { Message };

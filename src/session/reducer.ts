@@ -1,0 +1,208 @@
+import { IllegalTransitionError, StaleApprovalError } from "./errors.js";
+import type { SessionEvent } from "./events.js";
+import type { SessionState } from "./state.js";
+import { TERMINAL_PHASES, type Phase } from "./types.js";
+import { approvalMessage, revisionMessage, taskMessage, toolResultMessage } from "./conversation.js";
+
+/** The state before `session_created`; never observable from outside the fold. */
+function emptyState(): SessionState {
+  return {
+    sessionId: "",
+    task: { title: "", body: "", source: { kind: "cli", repo: "" } },
+    model: "",
+    settings: { maxStepsPerResume: 0, limits: {} },
+    mode: "plan",
+    phase: "queued",
+    baseCommit: null,
+    workdir: null,
+    plan: null,
+    planHash: null,
+    approvedPlanHash: null,
+    todos: [],
+    pending: null,
+    autoApproveWrites: false,
+    fileContexts: {},
+    latestDiff: null,
+    latestToolResult: null,
+    testRuns: [],
+    usage: { promptTokens: 0, completionTokens: 0, estimated: false, calls: 0, costUsd: 0 },
+    step: 0,
+    conversation: [],
+    memory: null,
+    failure: null,
+    finishSummary: null,
+    published: null,
+    eventCount: 0,
+  };
+}
+
+function requirePhase(s: SessionState, e: SessionEvent, allowed: Phase[]): void {
+  if (!allowed.includes(s.phase)) {
+    throw new IllegalTransitionError(e.type, s.phase, `allowed only in ${allowed.join(", ")}`);
+  }
+}
+
+function requireLive(s: SessionState, e: SessionEvent): void {
+  if (TERMINAL_PHASES.includes(s.phase)) throw new IllegalTransitionError(e.type, s.phase, "session has ended");
+}
+
+/** Pure transition: returns a new state or throws a typed error; never mutates `s`. */
+export function reduce(s: SessionState, e: SessionEvent): SessionState {
+  if (e.type !== "session_created" && s.eventCount === 0) {
+    throw new IllegalTransitionError(e.type, s.phase, "the first event must be session_created");
+  }
+  const next = { ...s, eventCount: s.eventCount + 1 };
+  switch (e.type) {
+    case "session_created":
+      if (s.eventCount !== 0) throw new IllegalTransitionError(e.type, s.phase, "session already exists");
+      return {
+        ...next,
+        sessionId: e.sessionId,
+        task: e.task,
+        model: e.model,
+        settings: e.settings,
+        conversation: [taskMessage(e.task)],
+      };
+    case "workspace_prepared":
+      requireLive(s, e);
+      return { ...next, baseCommit: e.baseCommit, workdir: e.workdir, phase: s.phase === "queued" ? "planning" : s.phase };
+    case "resumed":
+      requireLive(s, e);
+      return next;
+    case "llm_called": {
+      requireLive(s, e);
+      const costUsd = s.usage.costUsd === null || e.costUsd === null ? null : s.usage.costUsd + e.costUsd;
+      return {
+        ...next,
+        step: s.step + 1,
+        usage: {
+          promptTokens: s.usage.promptTokens + e.usage.promptTokens,
+          completionTokens: s.usage.completionTokens + e.usage.completionTokens,
+          estimated: s.usage.estimated || e.usage.estimated,
+          calls: s.usage.calls + 1,
+          costUsd,
+        },
+      };
+    }
+    case "assistant_message":
+      requirePhase(s, e, ["planning", "executing"]);
+      return {
+        ...next,
+        conversation: [...s.conversation, { role: "assistant", content: e.content, toolCalls: e.toolCalls }],
+      };
+    case "policy_decided":
+      requireLive(s, e);
+      return next;
+    case "tool_result": {
+      requireLive(s, e);
+      const pending =
+        s.pending && s.pending.calls.some((c) => c.callId === e.callId)
+          ? { ...s.pending, settledCallIds: [...s.pending.settledCallIds, e.callId] }
+          : s.pending;
+      return {
+        ...next,
+        pending,
+        latestToolResult: { callId: e.callId, tool: e.tool, result: e.result },
+        conversation: [...s.conversation, toolResultMessage(e.callId, e.result)],
+      };
+    }
+    case "file_read":
+    case "file_written":
+      requireLive(s, e);
+      return { ...next, fileContexts: { ...s.fileContexts, [e.path]: { hash: e.hash, step: s.step } } };
+    case "todos_updated": {
+      requireLive(s, e);
+      const active = e.todos.filter((t) => t.status === "in_progress").length;
+      if (active > 1) throw new IllegalTransitionError(e.type, s.phase, `${active} todos in_progress; at most one`);
+      return { ...next, todos: e.todos };
+    }
+    case "plan_updated":
+      requirePhase(s, e, ["planning"]);
+      return { ...next, plan: e.plan };
+    case "plan_submitted":
+      requirePhase(s, e, ["planning"]);
+      return { ...next, plan: e.plan, planHash: e.hash, phase: "awaiting_plan_approval" };
+    case "plan_approved":
+      requirePhase(s, e, ["awaiting_plan_approval"]);
+      if (e.hash !== s.planHash) throw new StaleApprovalError(s.planHash, e.hash);
+      return {
+        ...next,
+        mode: "execute",
+        phase: "executing",
+        approvedPlanHash: e.hash,
+        conversation: [...s.conversation, approvalMessage(e.by.login)],
+      };
+    case "plan_revision_requested":
+      requirePhase(s, e, ["planning", "awaiting_plan_approval"]);
+      return {
+        ...next,
+        phase: "planning",
+        conversation: [...s.conversation, revisionMessage(e.feedback, e.by.login)],
+      };
+    case "approval_requested":
+      requirePhase(s, e, ["executing"]);
+      if (s.pending) throw new IllegalTransitionError(e.type, s.phase, "a batch is already pending");
+      return {
+        ...next,
+        phase: "awaiting_write_approval",
+        pending: { digest: e.digest, calls: e.calls, status: "pending", settledCallIds: [] },
+      };
+    case "approval_granted":
+    case "approval_denied": {
+      requirePhase(s, e, ["awaiting_write_approval"]);
+      if (!s.pending || s.pending.status !== "pending") {
+        throw new IllegalTransitionError(e.type, s.phase, "nothing is pending");
+      }
+      if (e.digest !== s.pending.digest) throw new StaleApprovalError(s.pending.digest, e.digest);
+      const status = e.type === "approval_granted" ? "approved" : "denied";
+      const denyReason = e.type === "approval_denied" ? e.reason : undefined;
+      return { ...next, phase: "executing", pending: { ...s.pending, status, denyReason } };
+    }
+    case "approval_settled":
+      requireLive(s, e);
+      if (!s.pending || s.pending.digest !== e.digest || s.pending.status === "pending") {
+        throw new IllegalTransitionError(e.type, s.phase, "no decided batch with that digest");
+      }
+      return { ...next, pending: null };
+    case "writes_auto_approved":
+      requireLive(s, e);
+      return { ...next, autoApproveWrites: true };
+    case "diff_updated":
+      requireLive(s, e);
+      return { ...next, latestDiff: e.diff };
+    case "test_run": {
+      requireLive(s, e);
+      const { type: _type, ...run } = e;
+      return { ...next, testRuns: [...s.testRuns, run] };
+    }
+    case "user_message":
+      requireLive(s, e);
+      return { ...next, conversation: [...s.conversation, { role: "user", content: e.content }] };
+    case "context_compacted":
+      requireLive(s, e);
+      if (e.cutIndex > s.conversation.length || e.cutIndex < (s.memory?.cutIndex ?? 0)) {
+        throw new IllegalTransitionError(e.type, s.phase, `cut ${e.cutIndex} outside the conversation`);
+      }
+      return { ...next, memory: { cutIndex: e.cutIndex, summary: e.summary } };
+    case "compaction_failed":
+      requireLive(s, e);
+      return next;
+    case "finish_accepted":
+      requirePhase(s, e, ["executing"]);
+      return { ...next, phase: "publishing", finishSummary: e.summary };
+    case "published":
+      requirePhase(s, e, ["publishing"]);
+      return { ...next, phase: "done", published: { branch: e.branch, commit: e.commit, url: e.url } };
+    case "session_failed":
+      requireLive(s, e);
+      return { ...next, phase: "failed", failure: { reason: e.reason, message: e.message } };
+    case "session_cancelled":
+      requireLive(s, e);
+      return { ...next, phase: "cancelled" };
+  }
+}
+
+/** state = fold(events). */
+export function fold(events: readonly SessionEvent[]): SessionState {
+  return events.reduce(reduce, emptyState());
+}

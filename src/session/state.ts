@@ -1,0 +1,51 @@
+import type { Message } from "./messages.js";
+import type { SessionSettings } from "./events.js";
+import type {
+  DiffInfo,
+  FailureReason,
+  FileContext,
+  PendingApproval,
+  PermissionMode,
+  Phase,
+  Plan,
+  TaskInput,
+  TestRun,
+  Todo,
+  TokenUsage,
+  ToolResult,
+} from "./types.js";
+
+/** Everything the runtime knows about a session, derived from its events and nothing else. */
+export interface SessionState {
+  sessionId: string;
+  task: TaskInput;
+  model: string;
+  settings: SessionSettings;
+  mode: PermissionMode;
+  phase: Phase;
+  baseCommit: string | null;
+  workdir: string | null;
+  plan: Plan | null;
+  planHash: string | null;
+  /** Hash of the last plan a human approved (null until approval). */
+  approvedPlanHash: string | null;
+  todos: Todo[];
+  pending: PendingApproval | null;
+  autoApproveWrites: boolean;
+  /** path → content hash + step of the agent's last read or write of it. */
+  fileContexts: Record<string, FileContext>;
+  latestDiff: DiffInfo | null;
+  latestToolResult: { callId: string; tool: string; result: ToolResult } | null;
+  testRuns: TestRun[];
+  usage: TokenUsage & { calls: number; costUsd: number | null };
+  /** Number of LLM calls made (a step = one model call). */
+  step: number;
+  conversation: Message[];
+  /** Compaction: messages before `cutIndex` are represented by `summary` in the prompt. */
+  memory: { cutIndex: number; summary: unknown } | null;
+  failure: { reason: FailureReason; message: string } | null;
+  finishSummary: string | null;
+  published: { branch: string; commit: string; url?: string } | null;
+  /** Number of events folded, i.e. the seq the next event will get. */
+  eventCount: number;
+}

@@ -1,0 +1,64 @@
+import { reduce, fold } from "../session/reducer.js";
+import type { SessionEvent, StoredEvent } from "../session/events.js";
+import type { SessionState } from "../session/state.js";
+import type { SessionStore } from "./types.js";
+
+export type EventListener = (event: StoredEvent, state: SessionState) => void;
+
+/**
+ * One session's events plus its folded state. Appends are validated through the reducer first, so an
+ * illegal event throws and is never stored; then written with an optimistic count check.
+ */
+export class Ledger {
+  private constructor(
+    private readonly store: SessionStore,
+    readonly sessionId: string,
+    private events: StoredEvent[],
+    private current: SessionState,
+    private readonly listeners: EventListener[],
+  ) {}
+
+  static async open(store: SessionStore, sessionId: string, listeners: EventListener[] = []): Promise<Ledger> {
+    const events = await store.load(sessionId);
+    if (events.length === 0) throw new Error(`unknown session ${sessionId}`);
+    return new Ledger(store, sessionId, events, fold(events), listeners);
+  }
+
+  static async create(
+    store: SessionStore,
+    created: Extract<SessionEvent, { type: "session_created" }>,
+    listeners: EventListener[] = [],
+  ): Promise<Ledger> {
+    const ledger = new Ledger(store, created.sessionId, [], fold([]), listeners);
+    // fold([]) has eventCount 0, which is what session_created requires.
+    await ledger.append(created);
+    return ledger;
+  }
+
+  get state(): SessionState {
+    return this.current;
+  }
+
+  get history(): readonly StoredEvent[] {
+    return this.events;
+  }
+
+  onEvent(listener: EventListener): void {
+    this.listeners.push(listener);
+  }
+
+  /** Validates every event against the state, stores them in one transaction, then notifies. */
+  async append(...events: SessionEvent[]): Promise<SessionState> {
+    let next = this.current;
+    for (const e of events) next = reduce(next, e);
+    const stored = await this.store.append(this.sessionId, events, this.events.length);
+    this.events = [...this.events, ...stored];
+    let s = this.current;
+    for (const e of stored) {
+      s = reduce(s, e);
+      for (const l of this.listeners) l(e, s);
+    }
+    this.current = next;
+    return next;
+  }
+}

@@ -1,0 +1,62 @@
+import type { z } from "zod";
+import type { ActionRequest } from "../policy/types.js";
+import type { RepoConfig } from "../config/repo-config.js";
+import type { Sandbox } from "../sandbox/types.js";
+import type { SessionEvent } from "../session/events.js";
+import type { SessionState } from "../session/state.js";
+import type { PermissionMode, ToolResult } from "../session/types.js";
+import type { Workspace } from "../workspace/types.js";
+
+export interface ToolContext {
+  workspace: Workspace;
+  /** Session state as it was before this call. */
+  state: SessionState;
+  /** null when no sandbox backend is available: commands are refused, never run bare. */
+  sandbox: Sandbox | null;
+  repoConfig: RepoConfig;
+  signal?: AbortSignal;
+  onOutput?: (stream: "stdout" | "stderr", line: string) => void;
+}
+
+/** A tool's answer plus the facts it established, which the loop appends to the ledger. */
+export interface ToolOutcome {
+  result: ToolResult;
+  events?: SessionEvent[];
+}
+
+/**
+ * `read` tools run in plan mode; `write` and `command` only after plan approval and through the
+ * approval policy; `meta` (plan, todos, finish) only touch the ledger.
+ */
+export type ToolRisk = "read" | "write" | "command" | "meta";
+
+export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
+  name: string;
+  /** Bumped whenever behaviour changes; recorded with every result so a replay knows what ran. */
+  version: string;
+  description: string;
+  input: S;
+  risk: ToolRisk;
+  mutatesWorkspace: boolean;
+  idempotent: boolean;
+  /** Modes in which the tool is offered to the model. */
+  modes: PermissionMode[];
+  /** What the policy judges. */
+  request(input: z.infer<S>, ctx: ToolContext): ActionRequest;
+  /** Shown to a human when the policy says `ask` (diff preview, argv). */
+  preview?(input: z.infer<S>, ctx: ToolContext): Promise<string>;
+  execute(input: z.infer<S>, ctx: ToolContext): Promise<ToolOutcome>;
+}
+
+/** Identity helper that keeps the input type flowing into request/execute. */
+export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): ToolDefinition<S> {
+  return def;
+}
+
+export function ok(data: unknown, truncated = false): ToolResult {
+  return truncated ? { ok: true, data, truncated } : { ok: true, data };
+}
+
+export function fail(code: string, message: string, details?: unknown): ToolResult {
+  return details === undefined ? { ok: false, error: { code, message } } : { ok: false, error: { code, message, details } };
+}

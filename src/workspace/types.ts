@@ -1,0 +1,30 @@
+import type { DiffInfo } from "../session/types.js";
+
+/** An isolated clone the agent works in. Every git call runs with hooks and fsmonitor disabled. */
+export interface Workspace {
+  /** realpath of the clone's root. */
+  readonly root: string;
+  /** The commit the session started from; diffs are against it. */
+  readonly baseCommit: string;
+  /** Unified diff and stat of the working tree (tracked and untracked files) against the base commit. */
+  diff(): Promise<DiffInfo>;
+  /** Content hash of the working tree, untracked files included, ignored files excluded; stable across runs. */
+  treeHash(): Promise<string>;
+  /** Commits everything on `branch` (created from base if absent); returns the commit sha. */
+  commit(opts: CommitOptions): Promise<string>;
+}
+
+export interface CommitOptions {
+  branch: string;
+  message: string;
+  author: { name: string; email: string };
+  /** Lines appended as `Co-authored-by: name <email>` trailers. */
+  coAuthors?: { name: string; email: string }[];
+  /** Allow a commit with no changes (the plan branch). */
+  allowEmpty?: boolean;
+}
+
+/** Per-call HTTP auth for git, passed as `-c http.extraHeader=…` so it never lands in .git/config. */
+export interface GitAuth {
+  header: string;
+}
