@@ -66,6 +66,8 @@ export type SessionEvent =
   | { type: "approval_settled"; digest: string }
   | { type: "diff_updated"; diff: DiffInfo }
   | ({ type: "test_run" } & TestRun)
+  /** The repository's setup command (e.g. `npm ci`) ran in the sandbox before the first test run. */
+  | { type: "setup_run"; command: string; exitCode: number | null; durationMs: number; network: boolean; summary: string }
   | { type: "user_message"; content: string; by?: string }
   | {
       type: "context_compacted";

@@ -95,6 +95,13 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
       return next;
     case "tool_result": {
       requireLive(s, e);
+      const inBatch = s.pending?.calls.some((c) => c.callId === e.callId) ?? false;
+      if (inBatch && s.pending?.status === "pending") {
+        throw new IllegalTransitionError(e.type, s.phase, `call ${e.callId} is waiting for approval`);
+      }
+      if (inBatch && s.pending?.settledCallIds.includes(e.callId)) {
+        throw new IllegalTransitionError(e.type, s.phase, `call ${e.callId} already has a result`);
+      }
       const pending =
         s.pending && s.pending.calls.some((c) => c.callId === e.callId)
           ? { ...s.pending, settledCallIds: [...s.pending.settledCallIds, e.callId] }
@@ -163,6 +170,9 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
       if (!s.pending || s.pending.digest !== e.digest || s.pending.status === "pending") {
         throw new IllegalTransitionError(e.type, s.phase, "no decided batch with that digest");
       }
+      if (s.pending.calls.some((c) => !s.pending?.settledCallIds.includes(c.callId))) {
+        throw new IllegalTransitionError(e.type, s.phase, "some calls of the batch have no result yet");
+      }
       return { ...next, pending: null };
     case "writes_auto_approved":
       requireLive(s, e);
@@ -175,6 +185,9 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
       const { type: _type, ...run } = e;
       return { ...next, testRuns: [...s.testRuns, run] };
     }
+    case "setup_run":
+      requireLive(s, e);
+      return next;
     case "user_message":
       requireLive(s, e);
       return { ...next, conversation: [...s.conversation, { role: "user", content: e.content }] };
@@ -189,6 +202,7 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
       return next;
     case "finish_accepted":
       requirePhase(s, e, ["executing"]);
+      if (s.pending) throw new IllegalTransitionError(e.type, s.phase, "a batch of writes is still open");
       return { ...next, phase: "publishing", finishSummary: e.summary };
     case "published":
       requirePhase(s, e, ["publishing"]);

@@ -52,13 +52,15 @@ export class Ledger {
     let next = this.current;
     for (const e of events) next = reduce(next, e);
     const stored = await this.store.append(this.sessionId, events, this.events.length);
+    // State first, then listeners: a throwing listener must not leave state behind the stored events.
+    const before = this.current;
     this.events = [...this.events, ...stored];
-    let s = this.current;
+    this.current = next;
+    let s = before;
     for (const e of stored) {
       s = reduce(s, e);
       for (const l of this.listeners) l(e, s);
     }
-    this.current = next;
     return next;
   }
 }

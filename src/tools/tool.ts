@@ -4,7 +4,7 @@ import type { RepoConfig } from "../config/repo-config.js";
 import type { Sandbox } from "../sandbox/types.js";
 import type { SessionEvent } from "../session/events.js";
 import type { SessionState } from "../session/state.js";
-import type { PermissionMode, ToolResult } from "../session/types.js";
+import type { PermissionMode, ToolError, ToolResult } from "../session/types.js";
 import type { Workspace } from "../workspace/types.js";
 
 export interface ToolContext {
@@ -41,6 +41,11 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   idempotent: boolean;
   /** Modes in which the tool is offered to the model. */
   modes: PermissionMode[];
+  /**
+   * Refusals that do not depend on the policy (path confinement, edit context, bad arguments), judged
+   * before the policy so that a human is never asked to approve something the runtime would refuse.
+   */
+  precheck?(input: z.infer<S>, ctx: ToolContext): Promise<ToolError | null>;
   /** What the policy judges. */
   request(input: z.infer<S>, ctx: ToolContext): ActionRequest;
   /** Shown to a human when the policy says `ask` (diff preview, argv). */

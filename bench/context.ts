@@ -1,0 +1,136 @@
+/**
+ * Context budget bench: prompt tokens per step over a scripted 200-step session, with and without
+ * compaction. The goal is a flat prompt: with compaction, max/median ≤ 2 (without it the prompt
+ * grows with every step). Tokens are o200k estimates of buildContext's messages; tool definitions
+ * are left out (a constant on both sides). Run alone: `npx tsx bench/context.ts`.
+ */
+import { pathToFileURL } from "node:url";
+import { buildContext } from "../src/agent/context/build-context.js";
+import { compact, shouldCompact } from "../src/agent/context/compaction.js";
+import { systemPrompt } from "../src/agent/context/system-prompt.js";
+import type { LLMClient, LLMRequest, LLMResponse } from "../src/agent/llm/types.js";
+import type { SessionEvent } from "../src/session/events.js";
+import { fold, reduce } from "../src/session/reducer.js";
+import type { SessionState } from "../src/session/state.js";
+import { estimateMessagesTokens } from "../src/trace/tokens.js";
+
+const STEPS = 200;
+// The loop's defaults (src/agent/run-session.ts).
+const THRESHOLDS = { maxPromptTokens: 24_000, maxTurns: 60, keepRecent: 12 };
+
+/** Seeded PRNG (mulberry32): the same script on every run. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS = "const let return if else for await async function import export from value result error parser token line index count state config path file test expect describe node string number".split(" ");
+
+/** Code-like text of about `bytes` bytes (real tokens per byte, unlike a repeated letter). */
+function codeText(r: () => number, bytes: number): string {
+  const lines: string[] = [];
+  let size = 0;
+  while (size < bytes) {
+    const n = 3 + Math.floor(r() * 9);
+    const line = `${"  ".repeat(Math.floor(r() * 4))}${Array.from({ length: n }, () => WORDS[Math.floor(r() * WORDS.length)]).join(" ")};`;
+    lines.push(line);
+    size += line.length + 1;
+  }
+  return lines.join("\n");
+}
+
+/** One step's tool call and the size of its output: the mix of a typical fix session. */
+function scriptedStep(r: () => number, i: number): { tool: string; args: unknown; output: unknown; text: string | null } {
+  const roll = r();
+  const file = `src/module${Math.floor(r() * 30)}.ts`;
+  const text = r() < 0.3 ? codeText(r, 100 + r() * 300) : null;
+  if (roll < 0.4) return { tool: "read_file", args: { path: file }, output: { content: codeText(r, 2000 + r() * 14000) }, text };
+  if (roll < 0.55) return { tool: "search_code", args: { pattern: WORDS[i % WORDS.length] }, output: { matches: codeText(r, 1000 + r() * 4000) }, text };
+  if (roll < 0.8) {
+    const args = { path: file, old: codeText(r, 100 + r() * 800), new: codeText(r, 100 + r() * 900) };
+    return { tool: "edit_file", args, output: { diff: codeText(r, 300 + r() * 1200) }, text };
+  }
+  return { tool: "run_tests", args: {}, output: { exitCode: r() < 0.7 ? 1 : 0, output: codeText(r, 2000 + r() * 28000) }, text };
+}
+
+/** A summariser that answers like a well-behaved model: valid JSON built from the transcript. */
+class FakeSummariser implements LLMClient {
+  readonly model = "fake-summariser";
+  async complete(req: LLMRequest): Promise<LLMResponse> {
+    const transcript = String(req.messages[1]?.content ?? "");
+    const files = [...new Set(transcript.match(/src\/module\d+\.ts/g) ?? [])];
+    const tools = transcript.match(/→ call \w+/g) ?? [];
+    const summary = {
+      goals: ["fix the parser so that the last line is kept", "keep the public API unchanged"],
+      facts: files.map((f) => `${f} holds part of the parsing pipeline and was inspected`),
+      decisions: tools.slice(-10).map((t, i) => `decision ${i}: ${t.slice(7)} was the right next step`),
+      files_touched: files.map((f) => `${f} (read or edited)`),
+      open_questions: ["whether the CLI depends on the old behaviour"],
+    };
+    return { content: JSON.stringify(summary), toolCalls: [], usage: { promptTokens: 0, completionTokens: 0, estimated: true }, model: this.model, latencyMs: 0, retries: 0 };
+  }
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+async function run(withCompaction: boolean): Promise<{ perStep: number[]; compactions: number }> {
+  const r = rng(42);
+  const prompt = systemPrompt();
+  const hash = "p".repeat(64);
+  let state: SessionState = fold([
+    { type: "session_created", sessionId: "bench", task: { title: "Parser drops the last line", body: codeText(r, 1500), source: { kind: "eval", repo: "acme/widgets" } }, model: "gpt-4o", settings: { maxStepsPerResume: STEPS, limits: {} } },
+    { type: "workspace_prepared", baseCommit: "b".repeat(40), workdir: "/ws" },
+  ]);
+  const apply = (e: SessionEvent): void => void (state = reduce(state, e));
+  const perStep: number[] = [];
+  let compactions = 0;
+  const llm = new FakeSummariser();
+  for (let i = 0; i < STEPS; i++) {
+    if (withCompaction && shouldCompact(state, THRESHOLDS)) {
+      const event = await compact(state, llm, { keepRecent: THRESHOLDS.keepRecent });
+      if (event.type !== "context_compacted") throw new Error(`bench: compaction failed: ${JSON.stringify(event)}`);
+      apply(event);
+      compactions += 1;
+    }
+    perStep.push(estimateMessagesTokens(buildContext(state, { systemPrompt: prompt })));
+    const step = scriptedStep(r, i);
+    const id = `call_${i}`;
+    apply({ type: "llm_called", model: "gpt-4o", usage: { promptTokens: 0, completionTokens: 0, estimated: true }, latencyMs: 0, retries: 0, costUsd: 0, ok: true });
+    apply({ type: "assistant_message", content: step.text, toolCalls: [{ id, name: step.tool, arguments: JSON.stringify(step.args) }] });
+    apply({ type: "tool_result", callId: id, tool: step.tool, toolVersion: "1", input: step.args, result: { ok: true, data: step.output }, durationMs: 1 });
+    if (i === 7) {
+      apply({ type: "plan_submitted", plan: { summary: "Fix the loop bound in the parser", steps: ["read", "fix", "test"] }, hash });
+      apply({ type: "plan_approved", hash, by: { login: "alice", via: "review" } });
+    }
+  }
+  return { perStep, compactions };
+}
+
+export async function benchContext(): Promise<string[]> {
+  const without = await run(false);
+  const withC = await run(true);
+  const line = (name: string, xs: number[]): string => {
+    const max = Math.max(...xs);
+    const med = median(xs);
+    return `${name}: max ${max} tokens, median ${med} tokens, max/median ${(max / med).toFixed(2)}`;
+  };
+  const ratio = Math.max(...withC.perStep) / median(withC.perStep);
+  return [
+    `prompt tokens per step over a ${STEPS}-step scripted session (o200k estimate of buildContext)`,
+    line("without compaction", without.perStep),
+    `${line("with compaction", withC.perStep)} (goal ≤ 2: ${ratio <= 2 ? "met" : "NOT met"}; ${withC.compactions} compactions, thresholds ${JSON.stringify(THRESHOLDS)})`,
+    `largest prompt without/with compaction: ${(Math.max(...without.perStep) / Math.max(...withC.perStep)).toFixed(1)}×`,
+  ];
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  for (const l of await benchContext()) console.log(l);
+}

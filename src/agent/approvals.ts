@@ -1,0 +1,35 @@
+import type { Ledger } from "../store/ledger.js";
+import type { Approver } from "../session/types.js";
+
+/**
+ * Human decisions are events. Each function appends one; the reducer rejects stale or illegal ones with a
+ * typed error (StaleApprovalError, IllegalTransitionError) and nothing is stored. Resuming is the caller's job.
+ */
+export function approvePlan(ledger: Ledger, by: Approver, hash: string) {
+  return ledger.append({ type: "plan_approved", hash, by });
+}
+
+export function requestRevision(ledger: Ledger, by: Approver, feedback: string) {
+  return ledger.append({ type: "plan_revision_requested", feedback, by });
+}
+
+export function approveWrites(ledger: Ledger, by: Approver, digest: string) {
+  return ledger.append({ type: "approval_granted", digest, by });
+}
+
+export function denyWrites(ledger: Ledger, by: Approver, digest: string, reason: string) {
+  return ledger.append({ type: "approval_denied", digest, by, reason });
+}
+
+/** Every later `ask` write is allowed; a batch already waiting is approved with it. */
+export async function autoApproveWrites(ledger: Ledger, by: Approver) {
+  const pending = ledger.state.pending;
+  if (pending && pending.status === "pending") {
+    return ledger.append({ type: "writes_auto_approved", by }, { type: "approval_granted", digest: pending.digest, by });
+  }
+  return ledger.append({ type: "writes_auto_approved", by });
+}
+
+export function cancelSession(ledger: Ledger, by: string, reason?: string) {
+  return ledger.append({ type: "session_cancelled", by, reason });
+}

@@ -1,0 +1,97 @@
+import type { Ledger } from "../store/ledger.js";
+import type { ToolCall } from "../session/messages.js";
+import type { PendingCall, ToolResult } from "../session/types.js";
+import type { SessionEvent } from "../session/events.js";
+import type { PolicyRule } from "../policy/types.js";
+import type { ToolContext, ToolDefinition } from "../tools/tool.js";
+import { evaluate } from "../policy/approval-policy.js";
+import { checkPlanGate } from "../policy/plan-gate.js";
+import { parseToolArguments } from "../tools/registry.js";
+import { fail } from "../tools/tool.js";
+
+export interface CallEnv {
+  ledger: Ledger;
+  tools: ToolDefinition[];
+  rules: PolicyRule[];
+  context: () => ToolContext;
+}
+
+/** What became of one tool call: answered now, or waiting for a human. */
+export type CallOutcome = { kind: "answered" } | { kind: "ask"; pending: PendingCall };
+
+/**
+ * The one place that acts on gate and policy decisions (STYLE §2): unknown tool / bad arguments →
+ * plan gate → precheck (paths, edit context) → policy → execute or park. Every refusal is a tool result.
+ */
+export async function handleCall(call: ToolCall, env: CallEnv): Promise<CallOutcome> {
+  const tool = env.tools.find((t) => t.name === call.name);
+  if (!tool) {
+    const names = env.tools.map((t) => t.name).join(", ");
+    await answer(env, call, "unknown", call.arguments, fail("unknown_tool", `There is no tool "${call.name}". Tools: ${names}.`));
+    return { kind: "answered" };
+  }
+  const parsed = parseToolArguments(tool, call.arguments);
+  if (!parsed.ok) {
+    await answer(env, call, tool.version, call.arguments, { ok: false, error: parsed.error });
+    return { kind: "answered" };
+  }
+  const input = parsed.input;
+  const state = env.ledger.state;
+  const gate = checkPlanGate(tool, state.mode);
+  if (gate) {
+    await answer(env, call, tool.version, input, { ok: false, error: gate });
+    return { kind: "answered" };
+  }
+  const ctx = env.context();
+  const refused = tool.precheck ? await tool.precheck(input, ctx) : null;
+  if (refused) {
+    await answer(env, call, tool.version, input, { ok: false, error: refused });
+    return { kind: "answered" };
+  }
+  const request = tool.request(input, ctx);
+  let verdict = evaluate(request, env.rules, state.mode, { workspaceRoot: ctx.workspace.root });
+  if (verdict.decision === "ask" && request.kind === "write" && state.autoApproveWrites) {
+    verdict = { decision: "allow", rule: "session:writes-approved" };
+  }
+  const subject = request.kind === "command" ? request.command : "path" in request ? (request.path ?? "") : "";
+  await env.ledger.append({ type: "policy_decided", callId: call.id, tool: tool.name, decision: verdict.decision, rule: verdict.rule, subject });
+  if (verdict.decision === "deny") {
+    const code = request.kind === "command" ? "command_denied" : "path_denied";
+    await answer(env, call, tool.version, input, fail(code, `Refused by policy rule ${verdict.rule}: ${subject}`, verdict.parts));
+    return { kind: "answered" };
+  }
+  if (verdict.decision === "ask") {
+    const preview = tool.preview ? await tool.preview(input, ctx) : subject;
+    return { kind: "ask", pending: { callId: call.id, tool: tool.name, input, preview, rule: verdict.rule } };
+  }
+  await execute(call.id, tool, input, env);
+  return { kind: "answered" };
+}
+
+/** Runs an allowed (or human-approved) call and records its facts and result. */
+export async function execute(callId: string, tool: ToolDefinition, input: unknown, env: CallEnv): Promise<void> {
+  const ctx = env.context();
+  const started = Date.now();
+  let outcome: { result: ToolResult; events?: SessionEvent[] };
+  try {
+    outcome = await tool.execute(input, ctx);
+  } catch (err) {
+    if (ctx.signal?.aborted) throw err;
+    outcome = { result: fail("tool_failed", `${tool.name} failed: ${(err as Error).message}`) };
+  }
+  const facts = outcome.events ?? [];
+  const diff = tool.mutatesWorkspace && outcome.result.ok ? [{ type: "diff_updated" as const, diff: await ctx.workspace.diff() }] : [];
+  await env.ledger.append(...facts, ...diff, {
+    type: "tool_result",
+    callId,
+    tool: tool.name,
+    toolVersion: tool.version,
+    input,
+    result: outcome.result,
+    durationMs: Date.now() - started,
+  });
+}
+
+async function answer(env: CallEnv, call: ToolCall, version: string, input: unknown, result: ToolResult): Promise<void> {
+  await env.ledger.append({ type: "tool_result", callId: call.id, tool: call.name, toolVersion: version, input, result, durationMs: 0 });
+}

@@ -1,0 +1,68 @@
+/**
+ * The messages sent to the model on each step:
+ *   1. the system prompt, exactly as given (byte-stable: the provider's prompt cache keys on it);
+ *   2. one user message with the runtime-context block (mode, phase, plan, todos, memory summary);
+ *   3. the conversation from the compaction cut on, with the task and the latest user instruction
+ *      pinned when the cut has passed them, and oversized tool outputs capped.
+ * Pure: the same state and options give the same messages.
+ */
+
+import type { Message } from "../../session/messages.js";
+import type { SessionState } from "../../session/state.js";
+import { isSafeCut, pinnedBefore, unsafeCuts } from "./cut.js";
+import { renderRuntimeContext } from "./runtime-context.js";
+import { MAX_TOOL_OUTPUT_BYTES, capToolMessage } from "./truncate-output.js";
+
+export interface BuildContextOptions {
+  systemPrompt: string;
+  /** Send at most this many messages after the cut (pinned ones not counted). Default: no limit. */
+  maxRecentMessages?: number;
+  /** Cap for one tool result, in UTF-8 bytes. */
+  maxToolOutputBytes?: number;
+}
+
+export interface ConversationWindow {
+  messages: Message[];
+  /** Messages after the cut left out by `maxRecentMessages`. */
+  omitted: number;
+}
+
+/** The latest safe start at or before `start`: never begins inside a tool-call pair. */
+function safeStart(conversation: readonly Message[], start: number): number {
+  if (start <= 1) return start;
+  const unsafe = unsafeCuts(conversation);
+  let i = start;
+  while (i > 1 && !isSafeCut(conversation, i, unsafe)) i -= 1;
+  return i;
+}
+
+/** The conversation part of the prompt (step 3 above), shared with the compaction trigger. */
+export function conversationWindow(
+  state: SessionState,
+  opts: Pick<BuildContextOptions, "maxRecentMessages" | "maxToolOutputBytes"> = {},
+): ConversationWindow {
+  const conv = state.conversation;
+  const cut = Math.min(state.memory?.cutIndex ?? 0, conv.length);
+  // Message 0 (the task) is always sent as a pinned message, so the kept part starts at 1 or later.
+  let start = conv.length === 0 ? 0 : Math.max(1, safeStart(conv, cut));
+  const firstKept = start;
+  if (opts.maxRecentMessages !== undefined && conv.length - start > opts.maxRecentMessages) {
+    start = safeStart(conv, Math.max(start, conv.length - opts.maxRecentMessages));
+  }
+  const pinnedIdx = pinnedBefore(conv, start);
+  // Left out = between the cut and the recent part, minus what is pinned and so still sent.
+  const omitted = start - firstKept - pinnedIdx.filter((i) => i >= firstKept).length;
+  const pinned = pinnedIdx.map((i) => conv[i]);
+  const cap = opts.maxToolOutputBytes ?? MAX_TOOL_OUTPUT_BYTES;
+  const messages = [...pinned, ...conv.slice(start)].map((m) => capToolMessage(m, cap));
+  return { messages, omitted };
+}
+
+export function buildContext(state: SessionState, opts: BuildContextOptions): Message[] {
+  const window = conversationWindow(state, opts);
+  return [
+    { role: "system", content: opts.systemPrompt },
+    { role: "user", content: renderRuntimeContext(state, { omittedMessages: window.omitted }) },
+    ...window.messages,
+  ];
+}

@@ -1,0 +1,44 @@
+/**
+ * Capping tool output in the prompt. A 200 KB test log or file listing would crowd out the rest of
+ * the context on every later step; the head (what the command was doing) and the tail (the error,
+ * the totals) carry most of the information, so the middle goes.
+ */
+
+import { headUtf8, tailUtf8, utf8Bytes } from "../../trace/byte-limit.js";
+import type { Message } from "../../session/messages.js";
+
+/** Default cap for one tool result in the prompt. */
+export const MAX_TOOL_OUTPUT_BYTES = 8 * 1024;
+
+/** Share of the kept bytes given to the head; the rest goes to the tail. */
+const HEAD_SHARE = 0.6;
+
+export interface CappedText {
+  text: string;
+  truncated: boolean;
+}
+
+/**
+ * `text` if it fits in `maxBytes` (UTF-8); otherwise head + a `[truncated …]` marker + tail, the
+ * whole at most `maxBytes`. Cuts fall on code point boundaries.
+ */
+export function capText(text: string, maxBytes: number): CappedText {
+  const total = utf8Bytes(text);
+  if (total <= maxBytes) return { text, truncated: false };
+  // The marker's own length depends on the count it reports; size it for the largest count.
+  const markerFor = (omitted: number): string => `\n…[truncated: ${omitted} of ${total} bytes omitted]…\n`;
+  const room = Math.max(0, maxBytes - utf8Bytes(markerFor(total)));
+  const head = headUtf8(text, Math.floor(room * HEAD_SHARE));
+  const tail = tailUtf8(text, room - utf8Bytes(head));
+  const omitted = total - utf8Bytes(head) - utf8Bytes(tail);
+  const out = head + markerFor(omitted) + tail;
+  // Only a budget smaller than the marker itself can overflow; then the marker alone, cut, is the answer.
+  return { text: utf8Bytes(out) <= maxBytes ? out : headUtf8(markerFor(omitted), maxBytes), truncated: true };
+}
+
+/** A tool message with its content capped; other messages are returned as they are (same object). */
+export function capToolMessage(m: Message, maxBytes: number): Message {
+  if (m.role !== "tool") return m;
+  const capped = capText(m.content, maxBytes);
+  return capped.truncated ? { ...m, content: capped.text } : m;
+}

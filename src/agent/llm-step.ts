@@ -1,0 +1,46 @@
+import type { Ledger } from "../store/ledger.js";
+import type { Message } from "../session/messages.js";
+import { estimateCost } from "../trace/cost.js";
+import { LLMError, type LLMClient, type LLMResponse, type ToolSpec } from "./llm/types.js";
+
+export type StepResult = { ok: true; response: LLMResponse } | { ok: false; reason: "llm_empty" | "llm_error"; message: string };
+
+/**
+ * One model call, recorded. An empty answer (no text, no tool call) is retried once; a second empty
+ * answer or a fatal LLMError is returned for the loop to end the session with.
+ */
+export async function callModel(ledger: Ledger, llm: LLMClient, messages: Message[], tools: ToolSpec[], signal?: AbortSignal): Promise<StepResult> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    let response: LLMResponse;
+    try {
+      response = await llm.complete({ messages, tools, signal });
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      const e = LLMError.isInstance(err) ? err : null;
+      await ledger.append({
+        type: "llm_called",
+        model: llm.model,
+        usage: { promptTokens: 0, completionTokens: 0, estimated: false },
+        latencyMs: 0,
+        retries: e?.retries ?? 0,
+        costUsd: 0,
+        ok: false,
+        error: (err as Error).message,
+      });
+      return { ok: false, reason: "llm_error", message: (err as Error).message };
+    }
+    const empty = response.toolCalls.length === 0 && (response.content ?? "").trim() === "";
+    await ledger.append({
+      type: "llm_called",
+      model: response.model,
+      usage: response.usage,
+      latencyMs: response.latencyMs,
+      retries: response.retries,
+      costUsd: estimateCost(response.model, response.usage),
+      ok: !empty,
+      error: empty ? "empty response" : undefined,
+    });
+    if (!empty) return { ok: true, response };
+  }
+  return { ok: false, reason: "llm_empty", message: "the model returned an empty response twice" };
+}

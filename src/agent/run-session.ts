@@ -1,0 +1,116 @@
+import type { Ledger } from "../store/ledger.js";
+import { TERMINAL_PHASES } from "../session/types.js";
+import type { PendingCall } from "../session/types.js";
+import { defaultRules } from "../policy/default-rules.js";
+import { ALL_TOOLS, toolSpecs } from "../tools/registry.js";
+import type { ToolContext } from "../tools/tool.js";
+import { buildContext } from "./context/build-context.js";
+import { systemPrompt } from "./context/system-prompt.js";
+import { checkBudget } from "./context/budget.js";
+import { compact, shouldCompact } from "./context/compaction.js";
+import { batchDigest } from "./batch-digest.js";
+import { handleCall, type CallEnv } from "./call-handler.js";
+import { callModel } from "./llm-step.js";
+import type { ResumeOutcome } from "./outcome.js";
+import type { ResumeOptions } from "./runtime-options.js";
+import { settlePending } from "./settle-pending.js";
+
+const DEFAULT_COMPACTION = { maxPromptTokens: 24_000, maxTurns: 60, keepRecent: 12 };
+
+const NUDGE =
+  "Answer with a tool call. In plan mode: read, then submit_plan. In execute mode: make the change, run_tests, then finish.";
+
+/**
+ * Runs the bounded loop from wherever the ledger says the session is, until it parks for a human,
+ * finish is accepted, or it ends. Nothing is held in memory between resumes: the ledger is the state.
+ */
+export async function resumeSession(ledger: Ledger, opts: ResumeOptions): Promise<ResumeOutcome> {
+  const settled = outcomeOf(ledger);
+  if (settled) return settled;
+  const env = callEnv(ledger, opts);
+  await ledger.append({ type: "resumed", trigger: opts.trigger ?? "resume" });
+  await settlePending(env);
+  const maxSteps = opts.maxSteps ?? ledger.state.settings.maxStepsPerResume;
+  for (let steps = 0; ; steps++) {
+    if (opts.signal?.aborted) return cancelled(ledger);
+    const budget = checkBudget(ledger.state);
+    if (budget.exceeded) return fail(ledger, "budget_exceeded", budget.message);
+    if (steps >= maxSteps) return fail(ledger, "loop_limit", `no result after ${maxSteps} model calls in one resume`);
+    await maybeCompact(ledger, opts);
+
+    const tools = env.tools.filter((t) => t.modes.includes(ledger.state.mode));
+    const messages = buildContext(ledger.state, { systemPrompt: systemPrompt() });
+    const step = await callModel(ledger, opts.llm, messages, toolSpecs(tools), opts.signal).catch((err) => {
+      if (opts.signal?.aborted) return null;
+      throw err;
+    });
+    if (step === null) return cancelled(ledger);
+    if (!step.ok) return fail(ledger, step.reason, step.message);
+
+    const { content, toolCalls } = step.response;
+    await ledger.append({ type: "assistant_message", content, toolCalls });
+    if (toolCalls.length === 0) {
+      await ledger.append({ type: "user_message", content: NUDGE });
+      continue;
+    }
+    const asks: PendingCall[] = [];
+    for (const call of toolCalls) {
+      const outcome = await handleCall(call, env);
+      if (outcome.kind === "ask") asks.push(outcome.pending);
+    }
+    if (asks.length > 0) await ledger.append({ type: "approval_requested", digest: batchDigest(asks), calls: asks });
+    const next = outcomeOf(ledger);
+    if (next) return next;
+  }
+}
+
+/** The outcome implied by the phase alone, or null when the loop should run. */
+function outcomeOf(ledger: Ledger): ResumeOutcome | null {
+  const phase = ledger.state.phase;
+  if (phase === "done" || phase === "failed" || phase === "cancelled") return { kind: "ended", phase };
+  if (phase === "awaiting_plan_approval" || phase === "awaiting_write_approval") return { kind: "parked", phase };
+  if (phase === "publishing") return { kind: "ready_to_publish" };
+  if (phase === "queued") throw new Error(`session ${ledger.sessionId} has no workspace yet: prepare it before resuming`);
+  return null;
+}
+
+function callEnv(ledger: Ledger, opts: ResumeOptions): CallEnv {
+  const cfg = opts.repoConfig;
+  const rules =
+    opts.rules ??
+    defaultRules({
+      testCommand: ledger.state.settings.testCommand ?? cfg.test,
+      setupCommand: cfg.setup,
+      allowCommands: cfg.policy.allow_commands,
+      denyCommands: cfg.policy.deny_commands,
+      protectedPaths: cfg.policy.protected_paths,
+    });
+  const context = (): ToolContext => ({
+    workspace: opts.workspace,
+    state: ledger.state,
+    sandbox: opts.sandbox,
+    repoConfig: cfg,
+    signal: opts.signal,
+    onOutput: opts.onOutput,
+  });
+  return { ledger, tools: opts.tools ?? ALL_TOOLS, rules, context };
+}
+
+async function maybeCompact(ledger: Ledger, opts: ResumeOptions): Promise<void> {
+  const thresholds = opts.compaction ?? DEFAULT_COMPACTION;
+  if (!shouldCompact(ledger.state, thresholds)) return;
+  const event = await compact(ledger.state, opts.llm, { keepRecent: thresholds.keepRecent, signal: opts.signal });
+  await ledger.append(event);
+}
+
+async function fail(ledger: Ledger, reason: "llm_empty" | "llm_error" | "loop_limit" | "budget_exceeded", message: string): Promise<ResumeOutcome> {
+  await ledger.append({ type: "session_failed", reason, message });
+  return { kind: "ended", phase: "failed" };
+}
+
+async function cancelled(ledger: Ledger): Promise<ResumeOutcome> {
+  if (!TERMINAL_PHASES.includes(ledger.state.phase)) {
+    await ledger.append({ type: "session_cancelled", by: "runtime", reason: "aborted" });
+  }
+  return { kind: "ended", phase: ledger.state.phase === "done" ? "done" : ledger.state.phase === "failed" ? "failed" : "cancelled" };
+}

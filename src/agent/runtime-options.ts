@@ -1,0 +1,26 @@
+import type { RepoConfig } from "../config/repo-config.js";
+import type { PolicyRule } from "../policy/types.js";
+import type { Sandbox } from "../sandbox/types.js";
+import type { ToolDefinition } from "../tools/tool.js";
+import type { Workspace } from "../workspace/types.js";
+import type { LLMClient } from "./llm/types.js";
+
+/** Everything a resume needs besides the ledger. Built fresh on every resume; nothing of it is persisted. */
+export interface ResumeOptions {
+  llm: LLMClient;
+  /** null = no sandbox backend: commands are refused with a clear error, never run bare. */
+  sandbox: Sandbox | null;
+  workspace: Workspace;
+  repoConfig: RepoConfig;
+  signal?: AbortSignal;
+  /** Overrides the session's maxStepsPerResume. */
+  maxSteps?: number;
+  /** Why this resume happened (for the timeline). */
+  trigger?: string;
+  /** Replace the policy rules (default: defaultRules from the repo config). */
+  rules?: PolicyRule[];
+  /** Replace the tool set (the eval runner uses this to prove a broken rule is caught). */
+  tools?: ToolDefinition[];
+  compaction?: { maxPromptTokens: number; maxTurns: number; keepRecent: number };
+  onOutput?: (stream: "stdout" | "stderr", line: string) => void;
+}

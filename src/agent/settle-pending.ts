@@ -1,0 +1,44 @@
+import { fail } from "../tools/tool.js";
+import { execute, type CallEnv } from "./call-handler.js";
+
+/**
+ * Runs (approved) or answers (denied) every call of a decided batch that has no result yet, then closes
+ * the batch. Calls settled before a crash are skipped, so a resume never runs a write twice.
+ */
+export async function settlePending(env: CallEnv): Promise<void> {
+  const pending = env.ledger.state.pending;
+  if (!pending || pending.status === "pending") return;
+  for (const call of pending.calls) {
+    if (env.ledger.state.pending?.settledCallIds.includes(call.callId)) continue;
+    const tool = env.tools.find((t) => t.name === call.tool);
+    if (pending.status === "denied" || !tool) {
+      const reason = pending.denyReason ?? "no reason given";
+      await env.ledger.append({
+        type: "tool_result",
+        callId: call.callId,
+        tool: call.tool,
+        toolVersion: tool?.version ?? "unknown",
+        input: call.input,
+        result: fail("denied_by_human", `A maintainer denied this request: ${reason}`),
+        durationMs: 0,
+      });
+      continue;
+    }
+    // The world may have moved since the batch was parked (an earlier call in it wrote the file): judge again.
+    const refused = tool.precheck ? await tool.precheck(call.input, env.context()) : null;
+    if (refused) {
+      await env.ledger.append({
+        type: "tool_result",
+        callId: call.callId,
+        tool: tool.name,
+        toolVersion: tool.version,
+        input: call.input,
+        result: { ok: false, error: refused },
+        durationMs: 0,
+      });
+      continue;
+    }
+    await execute(call.callId, tool, call.input, env);
+  }
+  await env.ledger.append({ type: "approval_settled", digest: pending.digest });
+}

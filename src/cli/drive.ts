@@ -1,0 +1,51 @@
+import { resumeSession } from "../agent/run-session.js";
+import { approvePlan, approveWrites, denyWrites, requestRevision } from "../agent/approvals.js";
+import type { ResumeOptions } from "../agent/runtime-options.js";
+import type { Ledger } from "../store/ledger.js";
+import type { Workspace } from "../workspace/types.js";
+import { publishLocally } from "./local-publisher.js";
+
+/** How a human answers at the terminal; `null` = nobody can answer now (non-interactive): leave it parked. */
+export interface Approver {
+  plan(ledger: Ledger): Promise<{ approve: true } | { approve: false; feedback: string } | null>;
+  writes(ledger: Ledger): Promise<{ approve: true } | { approve: false; reason: string } | null>;
+}
+
+export type DriveResult = { kind: "done"; branch: string; commit: string } | { kind: "parked" } | { kind: "failed" | "cancelled" };
+
+/**
+ * Resumes until the session ends, answering parks through `approver` and publishing to a local branch.
+ * Each answer is an event in the ledger before the next resume, exactly as a webhook would record it.
+ */
+export async function drive(ledger: Ledger, ws: Workspace, opts: ResumeOptions, approver: Approver): Promise<DriveResult> {
+  for (let trigger = opts.trigger ?? "cli"; ; ) {
+    const outcome = await resumeSession(ledger, { ...opts, trigger });
+    if (outcome.kind === "ended") {
+      if (outcome.phase === "done") return doneResult(ledger);
+      return { kind: outcome.phase };
+    }
+    if (outcome.kind === "ready_to_publish") {
+      await publishLocally(ledger, ws);
+      return doneResult(ledger);
+    }
+    if (outcome.phase === "awaiting_plan_approval") {
+      const answer = await approver.plan(ledger);
+      if (answer === null) return { kind: "parked" };
+      if (answer.approve) await approvePlan(ledger, { login: "cli", via: "cli" }, ledger.state.planHash ?? "");
+      else await requestRevision(ledger, { login: "cli", via: "cli" }, answer.feedback);
+      trigger = answer.approve ? "plan approved" : "plan revision";
+      continue;
+    }
+    const digest = ledger.state.pending?.digest ?? "";
+    const answer = await approver.writes(ledger);
+    if (answer === null) return { kind: "parked" };
+    if (answer.approve) await approveWrites(ledger, { login: "cli", via: "cli" }, digest);
+    else await denyWrites(ledger, { login: "cli", via: "cli" }, digest, answer.reason);
+    trigger = answer.approve ? "writes approved" : "writes denied";
+  }
+}
+
+function doneResult(ledger: Ledger): DriveResult {
+  const p = ledger.state.published;
+  return p ? { kind: "done", branch: p.branch, commit: p.commit } : { kind: "failed" };
+}

@@ -1,0 +1,95 @@
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { selectSandbox } from "../sandbox/select.js";
+import { builtinCasesDir } from "../eval/builtin-cases.js";
+import { loadCases } from "../eval/case-loader.js";
+import type { EvalCase } from "../eval/case-schema.js";
+import type { CaseResult } from "../eval/report.js";
+import { formatDuration, renderMarkdown } from "../eval/report-markdown.js";
+import type { LLMMode } from "../eval/runner.js";
+import { CaseScriptLLM } from "../eval/script-llm.js";
+import { expandScript } from "../eval/script-schema.js";
+import { runSuite, writeReport } from "../eval/suite.js";
+import { llmFromEnv, modelName, UsageError } from "./runtime-env.js";
+
+export const EVAL_USAGE = `patchgate eval [--cases <dir>] [--out <dir>] [--llm scripted|openai] [--model <m>] [--case <id>]… [--keep]`;
+
+export interface EvalArgs {
+  casesDir: string;
+  outDir: string;
+  llm: LLMMode;
+  model: string;
+  only: string[];
+  keep: boolean;
+}
+
+export function parseEvalArgs(argv: string[], now = new Date()): EvalArgs {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      cases: { type: "string" },
+      out: { type: "string" },
+      llm: { type: "string", default: "scripted" },
+      model: { type: "string" },
+      case: { type: "string", multiple: true, default: [] },
+      keep: { type: "boolean", default: false },
+    },
+  });
+  if (values.llm !== "scripted" && values.llm !== "openai") throw new UsageError(`--llm must be scripted or openai\nusage: ${EVAL_USAGE}`);
+  const stamp = now.toISOString().replace(/[:.]/g, "-");
+  return {
+    casesDir: path.resolve(values.cases ?? builtinCasesDir()),
+    outDir: path.resolve(values.out ?? path.join("eval-runs", stamp)),
+    llm: values.llm,
+    model: values.llm === "scripted" ? (values.model ?? "scripted") : modelName(values.model),
+    only: values.case,
+    keep: values.keep,
+  };
+}
+
+/**
+ * `patchgate eval`: runs golden cases (the built-in ones or `--cases <dir>`) through the real runtime
+ * and writes report.json and report.md. Exit 0 when every case that ran got what it expected, 1 when
+ * any did not, 2 for a usage problem (bad flag, bad case file, no sandbox, no API key).
+ */
+export async function evalCommand(argv: string[], out: NodeJS.WritableStream = process.stdout): Promise<number> {
+  const args = parseEvalArgs(argv);
+  let cases: EvalCase[];
+  try {
+    cases = loadCases(args.casesDir);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  if (args.only.length > 0) {
+    const unknown = args.only.filter((id) => !cases.some((c) => c.id === id));
+    if (unknown.length > 0) throw new UsageError(`unknown case ${unknown.join(", ")}`);
+    cases = cases.filter((c) => args.only.includes(c.id));
+  }
+  const chosen = await selectSandbox("auto");
+  if (!chosen.sandbox) throw new UsageError(`eval needs a sandbox to run tests: ${chosen.reason}`);
+  // Fail before the first case, not inside each one.
+  if (args.llm === "openai") llmFromEnv(args.model);
+
+  out.write(`eval: ${cases.length} cases from ${args.casesDir}, ${args.llm} model ${args.model}, sandbox ${chosen.sandbox.backend}\n`);
+  const report = await runSuite(cases, {
+    mode: args.llm,
+    model: args.model,
+    casesDir: args.casesDir,
+    llm: (c) => (args.llm === "scripted" ? new CaseScriptLLM(expandScript(c.script), args.model) : llmFromEnv(args.model)),
+    sandbox: chosen.sandbox,
+    keep: args.keep,
+    scratch: args.keep ? path.join(args.outDir, "cases") : undefined,
+    onCase: (r) => out.write(progressLine(r)),
+  });
+  const files = writeReport(report, args.outDir);
+  out.write(`\n${renderMarkdown(report)}\nreport: ${files.markdown}\n        ${files.json}\n`);
+  const { passed, cases: n, skipped } = report.totals;
+  return passed === n - skipped ? 0 : 1;
+}
+
+function progressLine(r: CaseResult): string {
+  const mark = { passed: "ok  ", failed: "FAIL", error: "ERR ", skipped: "skip" }[r.status];
+  const got = r.outcome ? `${r.outcome}/${r.decisive}` : "-";
+  const why = r.status === "passed" || r.status === "skipped" ? "" : `  ${r.problems.join("; ")}`;
+  return `${mark} ${r.id.padEnd(28)} ${got.padEnd(30)} ${formatDuration(r.durationMs)}${why}\n`;
+}

@@ -1,0 +1,46 @@
+import { runCommand, RUN_USAGE } from "./run-command.js";
+import { resumeCommand } from "./resume-command.js";
+import { showCommand, traceCommand } from "./inspect-commands.js";
+import { evalCommand } from "./eval-command.js";
+import { UsageError } from "./runtime-env.js";
+
+const USAGE = `usage:
+  ${RUN_USAGE}
+  patchgate resume <session> [--approve-plan] [--approve-writes]
+  patchgate show <session>
+  patchgate trace <session> [--jsonl|--json]
+  patchgate eval [--cases <dir>] [--out <dir>] [--llm scripted|openai] [--model <m>]
+environment: OPENAI_API_KEY, OPENAI_BASE_URL, PATCHGATE_MODEL, PATCHGATE_DATA_DIR`;
+
+/** Entry of the `patchgate` command: dispatch only. */
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const out = process.stdout;
+  switch (command) {
+    case "run":
+      return runCommand(rest, out);
+    case "resume":
+      return resumeCommand(rest, out);
+    case "show":
+      return showCommand(rest, out);
+    case "trace":
+      return traceCommand(rest, out);
+    case "eval":
+      return evalCommand(rest);
+    default:
+      out.write(USAGE + "\n");
+      return command === undefined || command === "help" || command === "--help" ? 0 : 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    if (err instanceof UsageError || (err as Error)?.name === "UsageError") {
+      process.stderr.write(`patchgate: ${(err as Error).message}\n`);
+      process.exit((err as UsageError).exitCode ?? 2);
+    }
+    process.stderr.write(`patchgate: ${(err as Error)?.stack ?? String(err)}\n`);
+    process.exit(1);
+  },
+);

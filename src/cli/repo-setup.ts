@@ -1,0 +1,30 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { REPO_CONFIG_PATH, type RepoConfig } from "../config/repo-config.js";
+import { parseRepoConfig } from "../config/load-repo-config.js";
+import { detectTestCommand } from "../config/detect-test-command.js";
+import { selectSandbox } from "../sandbox/select.js";
+import type { Sandbox } from "../sandbox/types.js";
+import { UsageError } from "./runtime-env.js";
+
+export interface RepoSetup {
+  config: RepoConfig;
+  testCommand?: string;
+  testCommandSource?: string;
+  sandbox: Sandbox | null;
+  sandboxNote: string;
+}
+
+/** Reads `.github/patchgate.yml` from the clone (its checked-out default branch), the test command and a sandbox. */
+export async function repoSetup(root: string): Promise<RepoSetup> {
+  const text = await readFile(join(root, REPO_CONFIG_PATH), "utf8").catch(() => null);
+  const parsed = parseRepoConfig(text);
+  if (!parsed.ok) throw new UsageError(`${REPO_CONFIG_PATH} is invalid: ${parsed.error.message}`);
+  const config = parsed.config;
+  const detected = config.test ? null : await detectTestCommand(root);
+  const testCommand = config.test ?? detected?.command;
+  const testCommandSource = config.test ? REPO_CONFIG_PATH : detected?.source;
+  const chosen = await selectSandbox(config.sandbox.backend);
+  const sandboxNote = chosen.sandbox ? `sandbox: ${chosen.sandbox.backend}` : `no sandbox: ${chosen.reason} (commands will be refused)`;
+  return { config: detected?.setup && !config.setup ? { ...config, setup: detected.setup } : config, testCommand, testCommandSource, sandbox: chosen.sandbox, sandboxNote };
+}

@@ -1,0 +1,68 @@
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { createSession, prepareWorkspace } from "../agent/session-service.js";
+import { openStore } from "../store/index.js";
+import { drive, type DriveResult } from "./drive.js";
+import { printEvents } from "./print-events.js";
+import { repoSetup } from "./repo-setup.js";
+import { dataDir, llmFromEnv, modelName, UsageError } from "./runtime-env.js";
+import { terminalApprover } from "./terminal-approver.js";
+
+export const RUN_USAGE = `patchgate run --repo <path|url> [--approve-plan] [--approve-writes] [--model <m>] [--max-steps <n>] [--data-dir <d>] "<task>"`;
+
+/** `patchgate run`: one session on a local clone, approvals at the terminal, the result on a local branch. */
+export async function runCommand(argv: string[], out: NodeJS.WritableStream): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      repo: { type: "string" },
+      "approve-plan": { type: "boolean", default: false },
+      "approve-writes": { type: "boolean", default: false },
+      model: { type: "string" },
+      "max-steps": { type: "string" },
+      "data-dir": { type: "string" },
+    },
+  });
+  const task = positionals.join(" ").trim();
+  if (!values.repo || !task) throw new UsageError(`usage: ${RUN_USAGE}`);
+  const model = modelName(values.model);
+  const llm = llmFromEnv(model);
+  const dir = dataDir(values["data-dir"]);
+  const store = openStore({ dataDir: dir });
+  try {
+    const ledger = await createSession(store, {
+      task: { title: task.split("\n")[0].slice(0, 120), body: task, source: { kind: "cli", repo: values.repo } },
+      model,
+      settings: values["max-steps"] ? { maxStepsPerResume: Number(values["max-steps"]) } : {},
+    });
+    printEvents(ledger, out);
+    out.write(`session ${ledger.sessionId}\n`);
+    const ws = await prepareWorkspace(ledger, { source: values.repo, dir: join(dir, "workspaces", ledger.sessionId) });
+    const setup = await repoSetup(ws.root);
+    out.write(`${setup.sandboxNote}; tests: ${setup.testCommand ?? "none found"}${setup.testCommandSource ? ` (${setup.testCommandSource})` : ""}\n`);
+    const approver = terminalApprover({ approvePlan: values["approve-plan"], approveWrites: values["approve-writes"] }, out);
+    const result = await drive(
+      ledger,
+      ws,
+      { llm, sandbox: setup.sandbox, workspace: ws, repoConfig: { ...setup.config, test: setup.testCommand } },
+      approver,
+    );
+    return report(result, ledger.sessionId, ws.root, ledger.state.latestDiff?.stat ?? "", out);
+  } finally {
+    await store.close();
+  }
+}
+
+export function report(result: DriveResult, sessionId: string, root: string, stat: string, out: NodeJS.WritableStream): number {
+  if (result.kind === "done") {
+    out.write(`\ndone: branch ${result.branch} at ${result.commit.slice(0, 12)} in ${root}\n${stat}\n`);
+    return 0;
+  }
+  if (result.kind === "parked") {
+    out.write(`\nsession ${sessionId} is waiting for approval; continue with: patchgate resume ${sessionId} --approve-plan --approve-writes\n`);
+    return 3;
+  }
+  out.write(`\nsession ${sessionId} ${result.kind}; see: patchgate show ${sessionId}\n`);
+  return 1;
+}

@@ -1,0 +1,77 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createNodeMiddleware, createProbot, ProbotOctokit } from "probot";
+import type { LLMClient } from "../agent/llm/types.js";
+import { patchgateApp } from "../github/app.js";
+import type { PatchgateDeps } from "../github/deps.js";
+import { gitBaseUrl } from "../github/git-remote.js";
+import { quietOctokit } from "../github/octokit.js";
+import { cachedSandbox } from "../github/env-deps.js";
+import { AbortRegistry } from "../queue/abort-registry.js";
+import { InProcessQueue } from "../queue/in-process.js";
+import { SqliteSessionStore } from "../store/sqlite-store.js";
+
+/**
+ * One running Patchgate: a Probot built from environment-style settings (GHE_HOST points it at the
+ * fake GitHub), its real HTTP server on 127.0.0.1, and its own store object on `dbFile`. A restart
+ * is closing this and starting another on the same file — what a new process would do.
+ */
+export interface AppInstance {
+  webhookUrl: string;
+  deps: PatchgateDeps;
+  /** Job failures; a test expects none. */
+  errors: unknown[];
+  close(): Promise<void>;
+}
+
+export interface AppSettings {
+  appId: number;
+  privateKey: string;
+  secret: string;
+  gheHost: string;
+  dbFile: string;
+  workspacesDir: string;
+  llm: () => LLMClient;
+  model: string;
+  secrets: string[];
+  checkRunThrottleMs: number;
+  log: (line: string) => void;
+}
+
+export async function startApp(s: AppSettings): Promise<AppInstance> {
+  const env: NodeJS.ProcessEnv = { APP_ID: String(s.appId), PRIVATE_KEY: s.privateKey, WEBHOOK_SECRET: s.secret, GHE_HOST: s.gheHost, GHE_PROTOCOL: "http", LOG_LEVEL: "fatal" } as NodeJS.ProcessEnv;
+  const probot = createProbot({ env, overrides: { Octokit: quietOctokit(ProbotOctokit) } });
+  const errors: unknown[] = [];
+  const store = SqliteSessionStore.open(s.dbFile);
+  const deps: PatchgateDeps = {
+    store,
+    queue: new InProcessQueue((job, e) => {
+      errors.push(e);
+      s.log(`job ${job.name} failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+    }),
+    aborts: new AbortRegistry(),
+    llm: s.llm,
+    model: s.model,
+    sandbox: cachedSandbox(),
+    workspacesDir: s.workspacesDir,
+    gitBase: gitBaseUrl(env),
+    secrets: s.secrets,
+    checkRunThrottleMs: s.checkRunThrottleMs,
+    log: s.log,
+  };
+  const middleware = await createNodeMiddleware(patchgateApp(deps), { probot, webhooksPath: "/api/github/webhooks" });
+  const server: Server = createServer((req, res) => {
+    void middleware(req, res, () => res.writeHead(404).end());
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    webhookUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/github/webhooks`,
+    deps,
+    errors,
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await deps.queue.close();
+      await store.close();
+    },
+  };
+}

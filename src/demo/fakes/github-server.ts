@@ -1,0 +1,98 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { handleGitRequest, isGitRequest } from "./git-http-remote.js";
+import { GitHubWorld } from "./github-state.js";
+import { graphql, matchRoute, type RouteResult } from "./github-routes.js";
+import { parseUrl, readBody, sendJson } from "./http-util.js";
+
+/**
+ * A local GitHub: REST under `/api/v3` and GraphQL under `/api/graphql` (the GHE layout, so the app
+ * reaches it through `GHE_HOST`), and git over smart HTTP at `/<owner>/<repo>.git` from bare
+ * repositories in `gitRoot`. Every call lands in `world.calls`, in order.
+ */
+export interface FakeGitHub {
+  world: GitHubWorld;
+  /** `127.0.0.1:<port>`: the value for GHE_HOST (with GHE_PROTOCOL=http). */
+  host: string;
+  apiUrl: string;
+  close(): Promise<void>;
+}
+
+export interface FakeGitHubOptions {
+  owner: string;
+  repo: string;
+  gitRoot: string;
+  app?: { id: number; slug: string; botId: number };
+}
+
+const isJwt = (auth: string | undefined): boolean => /^bearer [\w-]+\.[\w-]+\.[\w-]+$/i.test(auth ?? "");
+
+function authorised(w: GitHubWorld, path: string, auth: string | undefined): RouteResult | null {
+  if (path.startsWith("/app")) return isJwt(auth) ? null : { status: 401, body: { message: "A JSON web token could not be decoded" } };
+  const token = /^token (\S+)$/i.exec(auth ?? "")?.[1];
+  return token && w.tokens.includes(token) ? null : { status: 401, body: { message: "Bad credentials" } };
+}
+
+function route(w: GitHubWorld, method: string, path: string, segments: string[], query: URLSearchParams, body: any, req: IncomingMessage): RouteResult {
+  const denied = authorised(w, path, req.headers.authorization);
+  if (denied) return denied;
+  if (method === "POST" && /^\/app\/installations\/\d+\/access_tokens$/.test(path)) {
+    const token = `ghs_fake${w.tokens.length + 1}${"x".repeat(28)}`;
+    w.tokens.push(token);
+    const expires = new Date(Date.now() + 3600_000).toISOString();
+    return { status: 201, body: { token, expires_at: expires, permissions: { checks: "write", contents: "write", issues: "write", pull_requests: "write", metadata: "read" }, repository_selection: "all" } };
+  }
+  if (segments[0] === "repos" && (segments[1] !== w.owner || segments[2] !== w.repo)) {
+    return { status: 404, body: { message: "Not Found" } };
+  }
+  const found = matchRoute(method, segments);
+  if (!found) return { status: 404, body: { message: `the fake GitHub has no route for ${method} ${path}` } };
+  return found.handler(w, found.params, body, query, String(req.headers.accept ?? ""));
+}
+
+async function serve(w: GitHubWorld, gitRoot: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = req.url ?? "/";
+  if (isGitRequest(url)) {
+    handleGitRequest({ root: gitRoot, currentToken: () => w.currentToken, onService: (service, repoPath) => w.calls.push({ method: "GIT", path: `${service} ${repoPath}`, query: {}, body: null, status: 200 }) }, req, res);
+    return;
+  }
+  const raw = await readBody(req);
+  let body: any = null;
+  try {
+    body = raw.length > 0 ? JSON.parse(raw.toString("utf8")) : null;
+  } catch {
+    sendJson(res, 400, { message: "Problems parsing JSON" });
+    return;
+  }
+  const { pathname, query } = parseUrl(url);
+  const method = req.method ?? "GET";
+  const isGraphql = method === "POST" && (pathname === "/api/graphql" || pathname === "/graphql");
+  const path = isGraphql ? "/graphql" : pathname.replace(/^\/api\/v3/, "");
+  const result = isGraphql
+    ? (authorised(w, path, req.headers.authorization) ?? graphql(w, body))
+    : route(w, method, path, parseUrl(path).segments, query, body ?? {}, req);
+  w.calls.push({ method, path, query: Object.fromEntries(query), body, status: result.status });
+  if (result.raw !== undefined) {
+    res.writeHead(result.status, { "content-type": "application/vnd.github.raw; charset=utf-8" });
+    res.end(result.raw);
+  } else sendJson(res, result.status, result.body);
+}
+
+export async function startFakeGitHub(opts: FakeGitHubOptions): Promise<FakeGitHub> {
+  const server = createServer((req, res) => {
+    serve(world, opts.gitRoot, req, res).catch((e: unknown) => sendJson(res, 500, { message: String(e) }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const world = new GitHubWorld(opts.owner, opts.repo, `http://${host}`, opts.app ?? { id: 4242, slug: "patchgate", botId: 4243 });
+  return {
+    world,
+    host,
+    apiUrl: `http://${host}/api/v3`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,113 @@
+/** The fake GitHub's world: what the real API would remember between calls. Plain data, no I/O. */
+export interface FakeUser {
+  login: string;
+  id: number;
+  type: "User" | "Bot";
+}
+
+export interface FakeComment {
+  id: number;
+  issue_number: number;
+  body: string;
+  user: FakeUser;
+  created_at: string;
+  updated_at: string;
+  html_url: string;
+}
+
+export interface FakeCheckRun {
+  id: number;
+  name: string;
+  head_sha: string;
+  status: string;
+  conclusion: string | null;
+  details_url?: string;
+  output: { title?: string; summary?: string; text?: string };
+  actions: { label: string; description: string; identifier: string }[];
+  html_url: string;
+}
+
+export interface FakePull {
+  number: number;
+  node_id: string;
+  title: string;
+  body: string;
+  draft: boolean;
+  state: "open" | "closed";
+  head: { ref: string; label: string };
+  base: { ref: string };
+  html_url: string;
+}
+
+/** One API call as the server saw it: the ordered log tests assert on. */
+export interface CallRecord {
+  method: string;
+  /** Path without the GHE `/api/v3` prefix and without the query. */
+  path: string;
+  query: Record<string, string>;
+  body: unknown;
+  status: number;
+}
+
+export class GitHubWorld {
+  readonly permissions = new Map<string, string>();
+  readonly users = new Map<string, FakeUser>();
+  readonly comments: FakeComment[] = [];
+  readonly reactions: { issue_number?: number; comment_id?: number; content: string; user: string }[] = [];
+  /** Ids of human comments that exist on GitHub (sent as webhooks), so they can be reacted to. */
+  readonly reactionTargets = new Set<number>();
+  readonly checkRuns: FakeCheckRun[] = [];
+  readonly pulls: FakePull[] = [];
+  /** Repository files on the default branch, served by the contents API (repo config). */
+  readonly files = new Map<string, string>();
+  readonly calls: CallRecord[] = [];
+  /** Installation tokens ever issued, newest last. Only the newest is accepted by the git remote. */
+  readonly tokens: string[] = [];
+  private nextId = 1000;
+  private clock = Date.parse("2026-01-01T00:00:00Z");
+
+  constructor(
+    readonly owner: string,
+    readonly repo: string,
+    readonly htmlBase: string,
+    readonly app: { id: number; slug: string; botId: number },
+  ) {
+    this.users.set(`${app.slug}[bot]`, { login: `${app.slug}[bot]`, id: app.botId, type: "Bot" });
+  }
+
+  id(): number {
+    return (this.nextId += 1);
+  }
+
+  /** A monotonic clock, so timestamps order exactly as calls did. */
+  now(): string {
+    this.clock = Math.max(this.clock + 1000, Date.now());
+    return new Date(this.clock).toISOString();
+  }
+
+  get currentToken(): string | null {
+    return this.tokens.at(-1) ?? null;
+  }
+
+  user(login: string): FakeUser {
+    let u = this.users.get(login);
+    if (!u) this.users.set(login, (u = { login, id: this.id(), type: login.endsWith("[bot]") ? "Bot" : "User" }));
+    return u;
+  }
+
+  get botLogin(): string {
+    return `${this.app.slug}[bot]`;
+  }
+
+  issueUrl(n: number): string {
+    return `${this.htmlBase}/${this.owner}/${this.repo}/issues/${n}`;
+  }
+
+  /** Issue and PR numbers share one sequence, as on GitHub. */
+  nextNumber(): number {
+    const used = [...this.pulls.map((p) => p.number), ...this.issueNumbers];
+    return Math.max(0, ...used) + 1;
+  }
+
+  readonly issueNumbers = new Set<number>();
+}

@@ -1,0 +1,99 @@
+import { createRequire } from "node:module";
+import type { GitHubWorld } from "./github-state.js";
+
+/**
+ * Webhook payloads built from GitHub's real examples (@octokit/webhooks-examples), with the fields
+ * Patchgate reads set to the fake world's repository, users and objects. Most examples lack
+ * `installation`, which every App delivery has; it is added here.
+ */
+interface ExampleGroup {
+  name: string;
+  examples: Record<string, any>[];
+}
+
+const require = createRequire(import.meta.url);
+let examples: ExampleGroup[] | null = null;
+
+function example(event: string, action: string): Record<string, any> {
+  // 4 MB of JSON: loaded on first use only.
+  examples ??= require("@octokit/webhooks-examples") as ExampleGroup[];
+  const found = examples.find((g) => g.name === event)?.examples.find((e) => e.action === action);
+  if (!found) throw new Error(`no example for ${event}.${action}`);
+  return structuredClone(found);
+}
+
+export class Payloads {
+  constructor(
+    private readonly w: GitHubWorld,
+    private readonly installationId = 77,
+  ) {}
+
+  private base(event: string, action: string, sender: string): Record<string, any> {
+    const p = example(event, action);
+    p.repository = { ...p.repository, name: this.w.repo, full_name: `${this.w.owner}/${this.w.repo}`, default_branch: "main", owner: { ...p.repository.owner, login: this.w.owner } };
+    p.installation = { id: this.installationId, node_id: `MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9u${this.installationId}` };
+    p.sender = { ...p.sender, ...this.w.user(sender) };
+    return p;
+  }
+
+  private issue(p: Record<string, any>, number: number, title: string, body: string, pr: boolean): Record<string, any> {
+    this.w.issueNumbers.add(number);
+    const issue = { ...p.issue, number, title, body, state: "open", created_at: new Date().toISOString(), updated_at: new Date().toISOString() };
+    if (pr) issue.pull_request = { url: `${this.w.htmlBase}/api/v3/repos/${this.w.owner}/${this.w.repo}/pulls/${number}` };
+    else delete issue.pull_request;
+    return issue;
+  }
+
+  comment(o: { number: number; body: string; by: string; pr?: boolean; title?: string; issueBody?: string }): Record<string, any> {
+    const p = this.base("issue_comment", "created", o.by);
+    p.issue = this.issue(p, o.number, o.title ?? "Issue", o.issueBody ?? "", Boolean(o.pr));
+    const id = this.w.id();
+    this.w.reactionTargets.add(id);
+    p.comment = { ...p.comment, id, body: o.body, user: this.w.user(o.by), created_at: new Date().toISOString(), updated_at: new Date().toISOString() };
+    return p;
+  }
+
+  issueOpened(o: { number: number; title: string; body: string; by: string }): Record<string, any> {
+    const p = this.base("issues", "opened", o.by);
+    p.issue = this.issue(p, o.number, o.title, o.body, false);
+    return p;
+  }
+
+  issueLabeled(o: { number: number; title: string; body: string; label: string; by: string }): Record<string, any> {
+    const p = this.base("issues", "labeled", o.by);
+    p.issue = this.issue(p, o.number, o.title, o.body, false);
+    p.label = { ...p.label, name: o.label };
+    return p;
+  }
+
+  private pull(p: Record<string, any>, number: number): Record<string, any> {
+    const pr = this.w.pulls.find((x) => x.number === number);
+    if (!pr) throw new Error(`the fake GitHub has no PR #${number}`);
+    return { ...p.pull_request, number, title: pr.title, body: pr.body, draft: pr.draft, updated_at: new Date().toISOString(), head: { ...p.pull_request.head, ref: pr.head.ref, label: pr.head.label, sha: this.headSha(pr.head.ref) } };
+  }
+
+  /** The PR head as the remote has it: set by the harness, which can read the bare repository. */
+  headSha: (branch: string) => string = () => "0".repeat(40);
+
+  review(o: { pr: number; state: "approved" | "changes_requested" | "commented"; body: string; by: string; commitId?: string }): Record<string, any> {
+    const p = this.base("pull_request_review", "submitted", o.by);
+    p.pull_request = this.pull(p, o.pr);
+    p.review = { ...p.review, id: this.w.id(), state: o.state, body: o.body, commit_id: o.commitId ?? p.pull_request.head.sha, user: this.w.user(o.by), submitted_at: new Date().toISOString() };
+    return p;
+  }
+
+  prLabeled(o: { pr: number; label: string; by: string }): Record<string, any> {
+    const p = this.base("pull_request", "labeled", o.by);
+    p.pull_request = this.pull(p, o.pr);
+    p.number = o.pr;
+    p.label = { ...p.label, name: o.label };
+    return p;
+  }
+
+  checkRunAction(o: { checkRunId: number; identifier: string; by: string }): Record<string, any> {
+    const p = this.base("check_run", "requested_action", o.by);
+    p.check_run = { ...p.check_run, id: o.checkRunId, name: "Patchgate" };
+    p.requested_action = { identifier: o.identifier };
+    return p;
+  }
+}

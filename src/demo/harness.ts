@@ -1,0 +1,106 @@
+import { generateKeyPairSync } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createOpenAIClient } from "../agent/llm/openai-client.js";
+import type { ScriptStep } from "../agent/llm/scripted.js";
+import type { LLMClient } from "../agent/llm/types.js";
+import { startApp, type AppInstance } from "./app-instance.js";
+import { createBareRepo, readBranch } from "./fakes/bare-repo.js";
+import { startFakeGitHub, type FakeGitHub } from "./fakes/github-server.js";
+import { startFakeOpenAI, type FakeOpenAIServer } from "./fakes/openai-server.js";
+import { Payloads } from "./fakes/payloads.js";
+import { sendWebhook, type SentDelivery } from "./fakes/webhook-sender.js";
+
+/**
+ * The whole world on loopback: a fake GitHub (REST + GraphQL + git over HTTP from a bare repo), a
+ * fake OpenAI-compatible model answering from a script, and Patchgate itself receiving signed
+ * deliveries over HTTP. Shared by the end-to-end tests, `npm run demo` and the benchmark.
+ */
+export interface HarnessOptions {
+  script: ScriptStep[];
+  files: Record<string, string>;
+  /** login → role (`admin`, `maintain`, `write`, `triage`, `read`). */
+  permissions: Record<string, string>;
+  /** Replace the model client (tests that need a model which hangs until aborted). */
+  llm?: () => LLMClient;
+  checkRunThrottleMs?: number;
+  log?: (line: string) => void;
+}
+
+export interface Harness {
+  github: FakeGitHub;
+  openai: FakeOpenAIServer;
+  payloads: Payloads;
+  bare: string;
+  app: AppInstance;
+  timeline: string[];
+  /** Sends a signed delivery; `id` lets a test redeliver the same one. */
+  send(event: string, payload: unknown, id?: string): Promise<SentDelivery>;
+  /** Resolves when every job the deliveries caused has finished. */
+  settle(): Promise<void>;
+  /** Closes the app and its store object, then starts a new one on the same SQLite file. */
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const OWNER = "octo-org";
+export const REPO = "calculator";
+const SECRET = "webhook-secret-for-tests";
+
+export async function startHarness(o: HarnessOptions): Promise<Harness> {
+  const root = mkdtempSync(join(tmpdir(), "pg-harness-"));
+  const gitRoot = join(root, "remote");
+  const bare = createBareRepo(gitRoot, OWNER, REPO, o.files);
+  const github = await startFakeGitHub({ owner: OWNER, repo: REPO, gitRoot });
+  for (const [login, role] of Object.entries(o.permissions)) github.world.permissions.set(login, role);
+  const openai = await startFakeOpenAI(o.script);
+  const payloads = new Payloads(github.world);
+  payloads.headSha = (branch) => readBranch(bare, branch)?.sha ?? "0".repeat(40);
+  const timeline: string[] = [];
+  const log = (line: string) => {
+    timeline.push(line);
+    o.log?.(line);
+  };
+  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
+  const apiKey = "sk-test-harness-key-0123456789";
+  const settings = {
+    appId: github.world.app.id,
+    privateKey,
+    secret: SECRET,
+    gheHost: github.host,
+    dbFile: join(root, "data", "patchgate.sqlite"),
+    workspacesDir: join(root, "data", "workspaces"),
+    llm: o.llm ?? (() => createOpenAIClient({ apiKey, baseURL: openai.baseURL, model: "fake-model" })),
+    model: "fake-model",
+    secrets: [apiKey, SECRET],
+    checkRunThrottleMs: o.checkRunThrottleMs ?? 3_600_000,
+    log,
+  };
+  mkdirSync(join(root, "data"), { recursive: true });
+  let app = await startApp(settings);
+  const h: Harness = {
+    github,
+    openai,
+    payloads,
+    bare,
+    get app() {
+      return app;
+    },
+    timeline,
+    send: (event, payload, id) => sendWebhook(app.webhookUrl, SECRET, event, payload, id),
+    settle: () => app.deps.queue.idle(),
+    restart: async () => {
+      await app.close();
+      log("— app restarted (new Probot, new store object, same SQLite file) —");
+      app = await startApp(settings);
+    },
+    close: async () => {
+      await app.close();
+      await openai.close();
+      await github.close();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+  return h;
+}

@@ -1,0 +1,42 @@
+import { resumeSession } from "../agent/run-session.js";
+import type { ResumeOptions } from "../agent/runtime-options.js";
+import type { Ledger } from "../store/ledger.js";
+import type { Workspace } from "../workspace/types.js";
+import type { ScriptedHuman } from "./scripted-human.js";
+
+export const EVAL_AUTHOR = { name: "Patchgate Eval", email: "eval@patchgate.invalid" };
+
+/**
+ * Resumes the session until it ends or a park stays unanswered, the way the webhook handlers would:
+ * each human answer is appended first, then the session is resumed with that trigger.
+ * Returns "parked" when the human left it waiting (script exhausted, or a restart is due).
+ */
+export async function driveCase(ledger: Ledger, ws: Workspace, opts: ResumeOptions, human: ScriptedHuman): Promise<"ended" | "parked"> {
+  for (let trigger = opts.trigger ?? "eval"; ; ) {
+    const outcome = await resumeSession(ledger, { ...opts, trigger });
+    if (outcome.kind === "ended") return "ended";
+    if (outcome.kind === "ready_to_publish") {
+      await publishLocally(ledger, ws);
+      return "ended";
+    }
+    const answered = await human.answer(ledger, outcome.phase);
+    if (answered === null) return "parked";
+    trigger = answered;
+  }
+}
+
+/**
+ * Eval publishes to a local branch of the workspace. An empty commit is allowed: a question-only
+ * task (the read-file case) is correctly finished with no change at all.
+ */
+async function publishLocally(ledger: Ledger, ws: Workspace): Promise<void> {
+  const s = ledger.state;
+  const branch = `patchgate/eval-${s.sessionId.slice(0, 8)}`;
+  const commit = await ws.commit({
+    branch,
+    message: `${s.task.title}\n\n${s.finishSummary ?? ""}\n\nPatchgate eval session ${s.sessionId}`,
+    author: EVAL_AUTHOR,
+    allowEmpty: true,
+  });
+  await ledger.append({ type: "published", branch, commit });
+}

@@ -1,0 +1,12 @@
+export { FAILURE_CLASSES, type FailureClass, type SessionOutcome } from "./classes.js";
+export { EvalCaseSchema, type EvalCase } from "./case-schema.js";
+export { loadCases, loadCaseFile, CaseLoadError } from "./case-loader.js";
+export { classify, type Classification, type Verdict } from "./classify.js";
+export { runCase, type RunCaseOptions, type LLMMode } from "./runner.js";
+export type { RuntimeVariant } from "./case-session.js";
+export { runSuite, writeReport, type SuiteOptions } from "./suite.js";
+export { buildReport, type EvalReport, type CaseResult } from "./report.js";
+export { renderMarkdown } from "./report-markdown.js";
+export { CaseScriptLLM } from "./script-llm.js";
+export { expandScript } from "./script-schema.js";
+export { builtinCasesDir } from "./builtin-cases.js";

@@ -1,0 +1,82 @@
+import { approvePlan, approveWrites, autoApproveWrites, denyWrites, requestRevision } from "../agent/approvals.js";
+import type { Ledger } from "../store/ledger.js";
+import type { Approver } from "../session/types.js";
+import { approvalParkKind, type Approval, type ApprovalFallback } from "./approval-schema.js";
+
+export const EVAL_APPROVER: Approver = { login: "eval-maintainer", via: "eval" };
+
+type Park = "awaiting_plan_approval" | "awaiting_write_approval";
+
+/**
+ * The human of a case: answers each park with the next scripted approval. Every answer is an event
+ * appended through the runtime's approval functions (bound to the current plan hash or batch digest),
+ * exactly as a webhook would record it, before the session resumes.
+ *
+ * It also says where the runner restarts the process: at a park listed in `restartAt` it first
+ * answers nothing, the runner reopens the store, and the next call answers — the situation of an
+ * approval webhook arriving at a new process.
+ */
+export class ScriptedHuman {
+  private next = 0;
+  private parks = 0;
+  private readonly restarted = new Set<number>();
+  /** Why the human stopped answering, when it did (reported with the case). */
+  readonly notes: string[] = [];
+
+  constructor(
+    private readonly approvals: Approval[],
+    private readonly fallback: ApprovalFallback,
+    private readonly restartAt: number[] = [],
+  ) {}
+
+  /** True when the runner should restart before this park is answered. */
+  get wantsRestart(): boolean {
+    return this.restartAt.includes(this.parks + 1) && !this.restarted.has(this.parks + 1);
+  }
+
+  restartDone(): void {
+    this.restarted.add(this.parks + 1);
+  }
+
+  /** Answers the park; returns the resume trigger, or null to leave the session parked. */
+  async answer(ledger: Ledger, park: Park): Promise<string | null> {
+    if (this.wantsRestart) return null;
+    const kind = park === "awaiting_plan_approval" ? "plan" : "writes";
+    const a = this.take(kind);
+    if (a === null) return null;
+    this.parks += 1;
+    const { planHash, pending } = ledger.state;
+    switch (a.action) {
+      case "approve_plan":
+        await approvePlan(ledger, EVAL_APPROVER, planHash ?? "");
+        return "plan approved";
+      case "revise":
+        await requestRevision(ledger, EVAL_APPROVER, a.feedback);
+        return "plan revision";
+      case "approve_writes":
+        await approveWrites(ledger, EVAL_APPROVER, pending?.digest ?? "");
+        return "writes approved";
+      case "approve_all_writes":
+        await autoApproveWrites(ledger, EVAL_APPROVER);
+        return "writes approved (all)";
+      case "deny_writes":
+        await denyWrites(ledger, EVAL_APPROVER, pending?.digest ?? "", a.reason);
+        return "writes denied";
+    }
+  }
+
+  /** The next approval if it fits this park, else the fallback's answer, or null. */
+  private take(kind: "plan" | "writes"): Approval | null {
+    const a = this.approvals[this.next];
+    if (a !== undefined && approvalParkKind(a) === kind) {
+      this.next += 1;
+      return a;
+    }
+    const why = a === undefined ? "no scripted approval left" : `the next scripted approval is ${a.action}`;
+    if (this.fallback === "stop") {
+      this.notes.push(`left parked at ${kind} park ${this.parks + 1}: ${why}`);
+      return null;
+    }
+    return kind === "plan" ? { action: "approve_plan" } : { action: "approve_writes" };
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * The `/agent …` command language. Pure: text in, command out. Only the first `/agent` line of a
+ * comment counts, so quoting an earlier command in a reply (`> /agent approve`) never re-issues it.
+ */
+export type AgentCommand =
+  | { kind: "start"; task: string | null }
+  | { kind: "approve"; ref: string | null }
+  | { kind: "deny"; reason: string }
+  | { kind: "revise"; feedback: string }
+  | { kind: "stop" }
+  | { kind: "status" }
+  | { kind: "retry" }
+  | { kind: "help"; why: string };
+
+const LINE = /^\/agent(?:[ \t]+(.*))?$/;
+/** An approval may name what it approves: a prefix of the plan hash or batch digest. */
+const REF = /^[0-9a-f]{6,64}$/;
+
+/** The text after `/agent` on the first line that starts with it, or null when there is none. */
+export function findAgentLine(body: string): string | null {
+  for (const raw of body.split(/\r?\n/)) {
+    const m = LINE.exec(raw.trim());
+    if (m) return (m[1] ?? "").trim();
+  }
+  return null;
+}
+
+/**
+ * Parses a whole comment body. The remainder of the comment after the command line is kept as the
+ * reason/feedback/task continuation, because maintainers write multi-line feedback.
+ */
+export function parseCommand(body: string): AgentCommand | null {
+  const lines = body.split(/\r?\n/);
+  const at = lines.findIndex((l) => LINE.test(l.trim()));
+  if (at < 0) return null;
+  const head = (LINE.exec(lines[at].trim())?.[1] ?? "").trim();
+  const rest = lines.slice(at + 1).join("\n").trim();
+  const [verb = "", ...words] = head.split(/\s+/);
+  const arg = [words.join(" "), rest].filter((s) => s.length > 0).join("\n");
+  switch (verb.toLowerCase()) {
+    case "":
+      return { kind: "help", why: "no command given" };
+    case "fix":
+      // `/agent fix this` means "the issue itself is the task"; `/agent fix the parser` is a task.
+      return /^this\.?$/i.test(words.join(" ").trim()) && rest === "" ? { kind: "start", task: null } : { kind: "start", task: head };
+    case "approve":
+      if (arg === "") return { kind: "approve", ref: null };
+      if (words.length === 1 && rest === "" && REF.test(words[0].toLowerCase())) return { kind: "approve", ref: words[0].toLowerCase() };
+      return { kind: "help", why: "`approve` takes no text (optionally the short hash it approves)" };
+    case "deny":
+      return arg ? { kind: "deny", reason: arg } : { kind: "help", why: "`deny` needs a reason" };
+    case "revise":
+      return arg ? { kind: "revise", feedback: arg } : { kind: "help", why: "`revise` needs feedback" };
+    case "stop":
+    case "status":
+    case "retry":
+      // Lines after the command are commentary here ("/agent stop\nthis went wrong").
+      return words.length === 0 ? { kind: verb.toLowerCase() as "stop" | "status" | "retry" } : { kind: "help", why: `\`${verb}\` takes no arguments` };
+    case "help":
+      return { kind: "help", why: "help requested" };
+    default:
+      return { kind: "start", task: [head, rest].filter(Boolean).join("\n") };
+  }
+}
+
+export const HELP_TEXT = [
+  "Patchgate commands (write access required):",
+  "",
+  "- `/agent fix this` — work on this issue; `/agent <task>` — work on the given task",
+  "- `/agent approve` — approve the current plan or the pending batch of writes",
+  "- `/agent deny <reason>` — refuse the pending batch; the reason goes back to the agent",
+  "- `/agent revise <feedback>` — send the plan back with feedback",
+  "- `/agent stop` — cancel the session; `/agent status` — where it stands; `/agent retry` — restart from the last checkpoint",
+  "",
+  "Labels: `agent` (start), `agent:plan-approved`, `agent:writes-approved` (approves every write for this session).",
+].join("\n");

@@ -1,0 +1,59 @@
+import { cancelSession } from "../agent/approvals.js";
+import { TERMINAL_PHASES } from "../session/types.js";
+import type { Ledger } from "../store/ledger.js";
+import type { JobContext } from "./deps.js";
+import { checkRunFor, drive, finishEnded } from "./drive.js";
+import { issueKey } from "./intent.js";
+import { statusComment } from "./render.js";
+import { answer } from "./replies.js";
+import { startSession } from "./start.js";
+
+/**
+ * `/agent stop`, `/agent status`, `/agent retry`. Stop has two halves: the abort runs at once (from
+ * the control lane, past the job it interrupts), the cancellation runs in the session's lane after
+ * the interrupted job has let go, so the two never write the ledger at the same time.
+ */
+export function abortInFlight(jc: JobContext, issue: number): number {
+  const n = jc.deps.aborts.abort(issueKey(jc.delivery.repo, issue), `stopped by @${jc.delivery.sender.login}`);
+  if (n > 0) jc.deps.log(`aborted ${n} in-flight job(s) for #${issue}`);
+  return n;
+}
+
+/** `interrupted`: the stop aborted running work, whose own ending may already have cancelled the session. */
+export async function cancel(jc: JobContext, ledger: Ledger, reply: number, interrupted: boolean): Promise<void> {
+  const live = !TERMINAL_PHASES.includes(ledger.state.phase);
+  if (live) {
+    await cancelSession(ledger, jc.delivery.sender.login, "stopped with /agent stop");
+    jc.deps.log(`session cancelled by @${jc.delivery.sender.login}`);
+  }
+  if (!live && !interrupted) {
+    await answer(jc, reply, ledger.sessionId, "stop", `The session had already ended (\`${ledger.state.phase}\`); nothing to stop.`);
+    return;
+  }
+  await finishEnded(jc, ledger, checkRunFor(jc, ledger));
+}
+
+export async function status(jc: JobContext, ledger: Ledger | null, reply: number): Promise<void> {
+  await answer(jc, reply, ledger?.sessionId ?? null, "status", ledger ? statusComment(ledger.state) : "No Patchgate session for this issue yet. `/agent fix this` starts one.");
+}
+
+/**
+ * Restart from the last checkpoint: a live session that is not waiting for a human resumes from its
+ * ledger (after a crash, a failed push…); an ended one is replaced by a new session on the same task.
+ */
+export async function retry(jc: JobContext, ledger: Ledger | null, reply: number): Promise<void> {
+  if (!ledger) return status(jc, null, reply);
+  const s = ledger.state;
+  if (s.phase === "awaiting_plan_approval" || s.phase === "awaiting_write_approval") {
+    await answer(jc, reply, ledger.sessionId, "retry", `The session is waiting for a human (\`${s.phase}\`), not stuck. \`/agent status\` shows what it waits for.`);
+    return;
+  }
+  if (!TERMINAL_PHASES.includes(s.phase)) return drive(jc, ledger, `retry by @${jc.delivery.sender.login}`);
+  if (s.phase === "done") {
+    await answer(jc, reply, ledger.sessionId, "retry", "The session is done. Comment `/agent <instruction>` on its pull request for a follow-up.");
+    return;
+  }
+  const issue = s.task.source.issueNumber ?? reply;
+  // The task text was sanitised when first recorded; it is reused as is.
+  await startSession(jc, { issue, title: s.task.title, body: s.task.body, instruction: null, followUp: false });
+}

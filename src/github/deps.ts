@@ -1,0 +1,53 @@
+import type { RepoConfig } from "../config/repo-config.js";
+import type { LLMClient } from "../agent/llm/types.js";
+import type { AbortRegistry } from "../queue/abort-registry.js";
+import type { Queue } from "../queue/types.js";
+import type { Sandbox } from "../sandbox/types.js";
+import type { SessionSettings } from "../session/events.js";
+import type { SessionStore } from "../store/types.js";
+import type { GitWorkspace } from "../workspace/git-workspace.js";
+import type { AppIdentity } from "./identity.js";
+import type { Delivery } from "./intent.js";
+import type { Octokit } from "./octokit.js";
+import type { SessionIndex } from "./session-index.js";
+
+/** Everything the GitHub side needs from the rest of Patchgate, built once by `src/index.ts` (or a test). */
+export interface PatchgateDeps {
+  store: SessionStore;
+  queue: Queue;
+  aborts: AbortRegistry;
+  /** A client per resume: nothing of the model connection outlives a job. */
+  llm: () => LLMClient;
+  model: string;
+  /** The sandbox for a repo's config (backend preference, image); null = commands are refused. */
+  sandbox: (config: RepoConfig) => Promise<Sandbox | null>;
+  /** Clones live in `<workspacesDir>/<sessionId>`. */
+  workspacesDir: string;
+  /** `https://github.com` or the GHE host: where `<owner>/<repo>.git` is cloned from. */
+  gitBase: string;
+  /** Values never to be posted (API keys, the webhook secret…); tokens are added per job. */
+  secrets: string[];
+  /** Minimum time between two in-flight check-run updates; milestones always update. */
+  checkRunThrottleMs: number;
+  settings?: Partial<SessionSettings>;
+  /** One line per thing that happened, for logs and the demo's printed timeline. */
+  log: (line: string) => void;
+}
+
+/** What one job holds: the deps, its delivery, and the GitHub access of that delivery's installation. */
+export interface JobContext {
+  deps: PatchgateDeps;
+  delivery: Delivery;
+  octokit: Octokit;
+  /** The app itself (JWT): mints the per-job git token. */
+  appOctokit: () => Promise<Octokit>;
+  index: SessionIndex;
+  identity: AppIdentity;
+  /** Probot's `context.config("patchgate.yml")`: the default branch's file, parsed, or null. */
+  readConfig: () => Promise<unknown>;
+  /** The job's git token once minted: used for the auth header, and redacted from everything posted. */
+  token?: string;
+}
+
+/** The workspace as the GitHub side uses it: the contract plus pushing. */
+export type PushableWorkspace = GitWorkspace;

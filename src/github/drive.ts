@@ -1,0 +1,72 @@
+import { join } from "node:path";
+import { reopenWorkspace } from "../agent/session-service.js";
+import { resumeSession } from "../agent/run-session.js";
+import { RepoConfigSchema } from "../config/repo-config.js";
+import type { Ledger } from "../store/ledger.js";
+import { CheckRunPublisher } from "./check-run.js";
+import type { JobContext, PushableWorkspace } from "./deps.js";
+import { authFor, remoteUrl } from "./git-remote.js";
+import { issueKey } from "./intent.js";
+import { publishPlan, publishResult } from "./publish.js";
+import { batchComment, endedComment, shortHash } from "./render.js";
+import { postComment } from "./replies.js";
+import { storedPullRequest } from "./pull-request.js";
+
+/**
+ * One resume of a session and what GitHub sees of it. The loop runs until it parks or ends; then the
+ * outcome is published. Work is registered for `/agent stop` under the session's issue key.
+ */
+export function checkRunFor(jc: JobContext, ledger: Ledger): CheckRunPublisher {
+  const secrets = jc.token ? [...jc.deps.secrets, jc.token] : jc.deps.secrets;
+  return new CheckRunPublisher(jc.octokit, jc.delivery.repo, jc.deps.store, ledger, { secrets, throttleMs: jc.deps.checkRunThrottleMs });
+}
+
+export function workspaceDir(jc: JobContext, sessionId: string): string {
+  return join(jc.deps.workspacesDir, sessionId);
+}
+
+export async function openSessionWorkspace(jc: JobContext, ledger: Ledger, ref?: string): Promise<PushableWorkspace> {
+  const ws = await reopenWorkspace(ledger, {
+    source: remoteUrl(jc.deps.gitBase, jc.delivery.repo),
+    dir: workspaceDir(jc, ledger.sessionId),
+    auth: authFor(jc.token ?? ""),
+    ref,
+  });
+  return ws as PushableWorkspace;
+}
+
+export async function drive(jc: JobContext, ledger: Ledger, trigger: string, ws?: PushableWorkspace, checkRun?: CheckRunPublisher): Promise<void> {
+  const issue = ledger.state.task.source.issueNumber ?? 0;
+  const run = checkRun ?? checkRunFor(jc, ledger);
+  ledger.onEvent(run.onEvent);
+  const { signal, release } = jc.deps.aborts.begin(issueKey(jc.delivery.repo, issue));
+  try {
+    const workspace = ws ?? (await openSessionWorkspace(jc, ledger));
+    const repoConfig = RepoConfigSchema.parse(JSON.parse((await jc.deps.store.getEffect(ledger.sessionId, "repo_config")) ?? "{}"));
+    jc.deps.log(`resume (${trigger})`);
+    const outcome = await resumeSession(ledger, { llm: jc.deps.llm(), sandbox: await jc.deps.sandbox(repoConfig), workspace, repoConfig, signal, trigger });
+    jc.deps.log(`session ${outcome.kind === "parked" ? outcome.phase : outcome.kind === "ended" ? outcome.phase : "ready to publish"}`);
+    if (outcome.kind === "parked" && outcome.phase === "awaiting_plan_approval") await publishPlan(jc, ledger, workspace, run);
+    else if (outcome.kind === "parked") await postBatch(jc, ledger, issue, run);
+    else if (outcome.kind === "ready_to_publish") await publishResult(jc, ledger, workspace, run);
+    else await finishEnded(jc, ledger, run);
+  } finally {
+    release();
+  }
+}
+
+async function postBatch(jc: JobContext, ledger: Ledger, issue: number, run: CheckRunPublisher): Promise<void> {
+  const s = ledger.state;
+  // The batch is reviewed beside the plan, on the PR; before a PR exists, on the issue.
+  const pr = await storedPullRequest(jc.deps.store, ledger.sessionId);
+  await postComment(jc, pr?.number ?? issue, ledger.sessionId, `batch-${shortHash(s.pending?.digest ?? "")}`, batchComment(s));
+  await run.update();
+}
+
+/** A session that ended without publishing: the check run says how, and the issue hears it once. */
+export async function finishEnded(jc: JobContext, ledger: Ledger, run: CheckRunPublisher): Promise<void> {
+  const s = ledger.state;
+  if (s.phase === "done") return;
+  await run.complete();
+  await postComment(jc, s.task.source.issueNumber ?? 0, ledger.sessionId, "ended", endedComment(s));
+}

@@ -1,0 +1,50 @@
+import { join } from "node:path";
+import { homedir } from "node:os";
+import type { RepoConfig } from "../config/repo-config.js";
+import { createOpenAIClient } from "../agent/llm/openai-client.js";
+import { AbortRegistry } from "../queue/abort-registry.js";
+import { InProcessQueue } from "../queue/in-process.js";
+import { selectSandbox } from "../sandbox/select.js";
+import type { Sandbox } from "../sandbox/types.js";
+import { openStore } from "../store/index.js";
+import { secretsFromEnv } from "../trace/redact.js";
+import type { PatchgateDeps } from "./deps.js";
+import { gitBaseUrl } from "./git-remote.js";
+
+/**
+ * The production wiring from the environment (DESIGN §7): SQLite under PATCHGATE_DATA_DIR, the
+ * in-process queue, the OpenAI-compatible client, the best sandbox the host offers.
+ */
+export function depsFromEnv(log: (line: string) => void, env: NodeJS.ProcessEnv = process.env): PatchgateDeps {
+  const dataDir = env.PATCHGATE_DATA_DIR ?? join(homedir(), ".patchgate");
+  const model = env.PATCHGATE_MODEL ?? "gpt-4.1-mini";
+  const apiKey = env.OPENAI_API_KEY;
+  return {
+    store: openStore({ dataDir }),
+    queue: new InProcessQueue((job, error) => log(`job ${job.name} failed: ${error instanceof Error ? error.message : String(error)}`)),
+    aborts: new AbortRegistry(),
+    llm: () => {
+      // Checked per resume, not at boot, so the app (and the setup flow) starts without a key.
+      if (!apiKey) throw new Error("OPENAI_API_KEY is not set");
+      return createOpenAIClient({ apiKey, baseURL: env.OPENAI_BASE_URL, model });
+    },
+    model,
+    sandbox: cachedSandbox(),
+    workspacesDir: join(dataDir, "workspaces"),
+    gitBase: gitBaseUrl(env),
+    secrets: secretsFromEnv(env),
+    checkRunThrottleMs: Number(env.PATCHGATE_CHECK_RUN_THROTTLE_MS ?? 5000),
+    log,
+  };
+}
+
+/** Probing a backend costs up to seconds (docker info); once per preference and image is enough. */
+export function cachedSandbox(): (config: RepoConfig) => Promise<Sandbox | null> {
+  const seen = new Map<string, Promise<Sandbox | null>>();
+  return (config) => {
+    const key = `${config.sandbox.backend}:${config.sandbox.image}`;
+    let s = seen.get(key);
+    if (!s) seen.set(key, (s = selectSandbox(config.sandbox.backend, { image: config.sandbox.image }).then((r) => r.sandbox)));
+    return s;
+  };
+}

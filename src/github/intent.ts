@@ -1,0 +1,48 @@
+import type { AgentCommand } from "./command.js";
+
+/**
+ * What a webhook asks of Patchgate, as plain data (a discriminated union with no Probot in it), so the
+ * decision logic is testable without a server. Built by `./triggers.ts`, acted on by `./jobs.ts`.
+ */
+export interface Repo {
+  owner: string;
+  repo: string;
+  defaultBranch: string;
+  installationId: number;
+}
+
+export interface Sender {
+  login: string;
+  id: number;
+  type: string;
+}
+
+/** Where the words came from: an issue or a pull request (PRs are issues for comments). */
+export interface Thread {
+  number: number;
+  isPullRequest: boolean;
+  title: string;
+  body: string;
+}
+
+export type Intent =
+  | { kind: "command"; command: AgentCommand; thread: Thread; commentId: number; at: string }
+  | { kind: "issue_opened"; command: AgentCommand; thread: Thread; at: string }
+  | { kind: "review"; state: "approved" | "changes_requested"; body: string; commitId: string; thread: Thread; at: string }
+  | { kind: "label"; label: ApprovalLabel | "agent"; thread: Thread; headSha: string | null; at: string }
+  | { kind: "button"; identifier: string; checkRunId: number; at: string };
+
+export type ApprovalLabel = "agent:plan-approved" | "agent:writes-approved";
+
+export interface Delivery {
+  id: string;
+  event: string;
+  repo: Repo;
+  sender: Sender;
+  intent: Intent;
+}
+
+/** The issue key `owner/repo#n`: a session's store key, and the queue key for all its work. */
+export function issueKey(r: Pick<Repo, "owner" | "repo">, n: number): string {
+  return `${r.owner}/${r.repo}#${n}`;
+}

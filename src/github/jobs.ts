@@ -1,0 +1,84 @@
+import { Ledger } from "../store/ledger.js";
+import type { Job } from "../queue/types.js";
+import { HELP_TEXT } from "./command.js";
+import { abortInFlight, cancel, retry, status } from "./control.js";
+import { approveAllWrites, approveByComment, approvePlanAs, approvePlanByButton, denyByComment, revise } from "./decisions.js";
+import type { JobContext } from "./deps.js";
+import { freshGitToken } from "./git-remote.js";
+import { issueKey, type Intent } from "./intent.js";
+import { checkPermission, refusalText } from "./permission.js";
+import { answer } from "./replies.js";
+import { startSession } from "./start.js";
+
+/**
+ * A delivery becomes queued work. Everything for one issue (its PR and check run included) runs in
+ * the issue's lane, one job after another; `stop` and `status` run in a control lane so they are
+ * not stuck behind the work they are about.
+ */
+export function jobsFor(jc: JobContext, issue: number): Job {
+  const i = jc.delivery.intent;
+  const lane = issueKey(jc.delivery.repo, issue);
+  const control = (i.kind === "command" && (i.command.kind === "stop" || i.command.kind === "status"));
+  return { key: control ? `control:${lane}` : lane, name: `${jc.delivery.event} ${jc.delivery.id}`, run: () => runDelivery(jc, issue) };
+}
+
+function what(i: Intent): string {
+  return i.kind === "review" ? "reviews" : i.kind === "label" ? "labels" : i.kind === "button" ? "approvals" : "commands";
+}
+
+async function runDelivery(jc: JobContext, issue: number): Promise<void> {
+  const { intent: i, sender, repo } = jc.delivery;
+  const verdict = await checkPermission(jc.octokit, repo, sender);
+  const reply = i.kind === "button" ? issue : i.thread.number;
+  if (!verdict.allowed) {
+    jc.deps.log(`refused @${sender.login} (${verdict.role})`);
+    await answer(jc, reply, null, "refused", refusalText(sender.login, verdict.role, what(i)));
+    return;
+  }
+  // A fresh git token per job (only for work past the permission check), redacted from all output.
+  jc.token = await freshGitToken(await jc.appOctokit(), repo);
+  const sessionId = await jc.index.sessionOfIssue(repo, issue);
+  const ledger = sessionId ? await Ledger.open(jc.deps.store, sessionId) : null;
+  const w = { reply };
+  if (i.kind === "issue_opened" || (i.kind === "label" && i.label === "agent")) {
+    return startSession(jc, { issue, title: i.thread.title, body: i.thread.body, instruction: i.kind === "issue_opened" ? i.command.kind === "start" ? i.command.task : null : null, followUp: false });
+  }
+  if (i.kind === "command") {
+    const c = i.command;
+    if (c.kind === "help") return answer(jc, reply, sessionId, "help", `${c.why === "help requested" ? "" : `I did not understand that (${c.why}).\n\n`}${HELP_TEXT}`);
+    if (c.kind === "status") return status(jc, ledger, reply);
+    if (c.kind === "stop") {
+      const interrupted = abortInFlight(jc, issue) > 0;
+      // The cancellation itself waits in the session's lane for the aborted job to let go.
+      if (ledger) jc.deps.queue.enqueue({ key: issueKey(repo, issue), name: `cancel ${ledger.sessionId}`, run: async () => cancel(jc, await Ledger.open(jc.deps.store, ledger.sessionId), reply, interrupted) });
+      else await status(jc, null, reply);
+      return;
+    }
+    if (c.kind === "retry") return retry(jc, ledger, reply);
+    if (c.kind === "start") {
+      const followUp = i.thread.isPullRequest && ledger?.state.phase === "done";
+      return startSession(jc, { issue, title: followUp ? `Follow-up on #${i.thread.number}` : i.thread.title, body: followUp ? "" : i.thread.body, instruction: c.task, followUp });
+    }
+    if (!ledger) return status(jc, null, reply);
+    if (c.kind === "approve") return approveByComment(jc, ledger, c.ref, i.at, w);
+    if (c.kind === "deny") return denyByComment(jc, ledger, c.reason, i.at, w);
+    return revise(jc, ledger, { login: sender.login, via: "comment" }, c.feedback, w);
+  }
+  if (!ledger) return;
+  if (i.kind === "button") return approvePlanByButton(jc, ledger, i.identifier, w);
+  if (i.kind === "review") {
+    if (i.state === "changes_requested") {
+      if (ledger.state.phase !== "awaiting_plan_approval" && ledger.state.phase !== "planning") return;
+      if (i.body.trim() === "") return answer(jc, reply, ledger.sessionId, "revise", "To send the plan back, say what to change in the review's comment (or `/agent revise <feedback>`).");
+      return revise(jc, ledger, { login: sender.login, via: "review" }, i.body, w);
+    }
+    if (ledger.state.phase !== "awaiting_plan_approval") return;
+    const hash = await jc.deps.store.getEffect(ledger.sessionId, `plan-commit:${i.commitId}`);
+    return approvePlanAs(jc, ledger, { login: sender.login, via: "review" }, hash, w);
+  }
+  if (i.kind === "label" && i.label === "agent:writes-approved") return approveAllWrites(jc, ledger);
+  if (i.kind === "label" && ledger.state.phase === "awaiting_plan_approval") {
+    const hash = i.headSha ? await jc.deps.store.getEffect(ledger.sessionId, `plan-commit:${i.headSha}`) : null;
+    return approvePlanAs(jc, ledger, { login: sender.login, via: "label" }, hash, w);
+  }
+}

@@ -1,0 +1,59 @@
+import type { SessionStore } from "../store/types.js";
+import type { Repo } from "./intent.js";
+import type { Octokit } from "./octokit.js";
+
+/**
+ * The session's pull request, adopted before it is ever created twice: first the stored effect,
+ * then GitHub's own index (open or closed PR with this head branch), and only then a new draft.
+ */
+export interface PullRef {
+  number: number;
+  nodeId: string;
+  url: string;
+}
+
+export const PR_EFFECT = "pull_request";
+
+export async function ensurePullRequest(
+  octokit: Octokit,
+  store: SessionStore,
+  sessionId: string,
+  repo: Repo,
+  pr: { branch: string; title: string; body: string },
+): Promise<PullRef & { created: boolean }> {
+  const stored = await store.getEffect(sessionId, PR_EFFECT);
+  if (stored) {
+    const ref = JSON.parse(stored) as PullRef;
+    await octokit.rest.pulls.update({ owner: repo.owner, repo: repo.repo, pull_number: ref.number, body: pr.body });
+    return { ...ref, created: false };
+  }
+  const { data: found } = await octokit.rest.pulls.list({ owner: repo.owner, repo: repo.repo, head: `${repo.owner}:${pr.branch}`, state: "all" });
+  const existing = found.find((p) => p.state === "open") ?? found[0];
+  let ref: PullRef;
+  if (existing) {
+    ref = { number: existing.number, nodeId: existing.node_id, url: existing.html_url };
+    await octokit.rest.pulls.update({ owner: repo.owner, repo: repo.repo, pull_number: ref.number, body: pr.body, ...(existing.state === "closed" ? { state: "open" as const } : {}) });
+  } else {
+    const { data } = await octokit.rest.pulls.create({ owner: repo.owner, repo: repo.repo, head: pr.branch, base: repo.defaultBranch, title: pr.title, body: pr.body, draft: true });
+    ref = { number: data.number, nodeId: data.node_id, url: data.html_url };
+  }
+  await store.putEffect(sessionId, PR_EFFECT, JSON.stringify(ref));
+  return { ...ref, created: !existing };
+}
+
+export async function storedPullRequest(store: SessionStore, sessionId: string): Promise<PullRef | null> {
+  const v = await store.getEffect(sessionId, PR_EFFECT);
+  return v ? (JSON.parse(v) as PullRef) : null;
+}
+
+export async function updatePullBody(octokit: Octokit, repo: Repo, number: number, body: string): Promise<void> {
+  await octokit.rest.pulls.update({ owner: repo.owner, repo: repo.repo, pull_number: number, body });
+}
+
+/** REST cannot take a PR out of draft; GitHub offers only this GraphQL mutation. */
+export async function markReadyForReview(octokit: Octokit, nodeId: string): Promise<void> {
+  await octokit.graphql(
+    `mutation($pullRequestId: ID!) { markPullRequestReadyForReview(input: { pullRequestId: $pullRequestId }) { pullRequest { number isDraft } } }`,
+    { pullRequestId: nodeId },
+  );
+}

@@ -1,0 +1,86 @@
+import type { SessionState } from "../session/state.js";
+import type { PendingCall, Todo } from "../session/types.js";
+import { clip, codeBlock, inlineCode, oneLine } from "../trace/markdown.js";
+
+/**
+ * The bodies Patchgate writes on GitHub (PR, comments). Pure: state in, markdown out. The plan and
+ * previews are model output, so each is clipped and fenced; the caller redacts before posting.
+ */
+const MAX_PREVIEW = 6000;
+
+export function shortHash(h: string): string {
+  return h.slice(0, 12);
+}
+
+function todoList(todos: Todo[]): string {
+  if (todos.length === 0) return "_No todos yet._";
+  return todos.map((t) => `- [${t.status === "completed" ? "x" : " "}] ${clip(oneLine(t.content), 300)}${t.status === "in_progress" ? " _(in progress)_" : t.status === "cancelled" ? " _(cancelled)_" : ""}`).join("\n");
+}
+
+function planText(s: SessionState): string {
+  if (!s.plan) return "_No plan yet._";
+  const steps = s.plan.steps.map((step, i) => `${i + 1}. ${clip(oneLine(step), 500)}`).join("\n");
+  return `${clip(s.plan.summary, 3000)}\n\n${steps}`;
+}
+
+const HOW_TO_APPROVE = (hash: string) =>
+  [
+    "### How to approve",
+    `This plan is \`${shortHash(hash)}\`. Any of these approves exactly this plan (a newer plan needs a new approval):`,
+    "- submit a pull request review with **Approve**,",
+    `- comment \`/agent approve\` (or \`/agent approve ${shortHash(hash)}\`),`,
+    "- add the label `agent:plan-approved`,",
+    "- or press **Approve plan** on the `Patchgate` check run.",
+    "",
+    "To change it: a review with **Request changes** and your feedback, or `/agent revise <feedback>`. `/agent stop` cancels.",
+  ].join("\n");
+
+export function pullRequestBody(s: SessionState, issue: number): string {
+  const head = s.phase === "done" || s.phase === "publishing" ? "## Done" : "## Plan (draft — waiting for approval)";
+  const parts = [`Resolves #${issue}.`, "", head, "", planText(s), "", "### Todos", todoList(s.todos)];
+  if (s.finishSummary) parts.push("", "### Summary", clip(s.finishSummary, 4000));
+  if (s.latestDiff && s.latestDiff.filesChanged > 0) parts.push("", "### Changes", codeBlock(clip(s.latestDiff.stat, 4000)));
+  if (s.phase === "awaiting_plan_approval" && s.planHash) parts.push("", HOW_TO_APPROVE(s.planHash));
+  return parts.join("\n");
+}
+
+export function planComment(s: SessionState, prUrl: string): string {
+  return `📋 The plan \`${shortHash(s.planHash ?? "")}\` is ready for review in the draft pull request ${prUrl}.\n\n${planText(s)}\n\nApprove it there (review **Approve**, \`/agent approve\`, label \`agent:plan-approved\`, or the check run button), or send it back with \`/agent revise <feedback>\`.`;
+}
+
+function callBlock(c: PendingCall): string {
+  const preview = clip(c.preview, MAX_PREVIEW);
+  const lang = c.tool === "run_command" || c.tool === "run_tests" ? "sh" : "diff";
+  return `**${inlineCode(c.tool)}** (rule ${inlineCode(c.rule)})\n\n${codeBlock(preview, lang)}`;
+}
+
+export function batchComment(s: SessionState): string {
+  const p = s.pending;
+  if (!p) return "";
+  return [
+    `✋ The agent wants to do ${p.calls.length === 1 ? "this" : `these ${p.calls.length} things`} (batch \`${shortHash(p.digest)}\`):`,
+    "",
+    ...p.calls.map(callBlock),
+    "",
+    `Reply \`/agent approve\` to let the batch run, \`/agent deny <reason>\` to refuse it (the reason goes back to the agent), or add the label \`agent:writes-approved\` to allow every write for this session.`,
+  ].join("\n");
+}
+
+export function statusComment(s: SessionState): string {
+  const lines = [`**Patchgate status:** \`${s.phase}\` · mode \`${s.mode}\` · ${s.step} model calls`];
+  if (s.planHash) lines.push(`Plan \`${shortHash(s.planHash)}\`${s.approvedPlanHash === s.planHash ? " (approved)" : ""}`);
+  if (s.pending?.status === "pending") lines.push(`Waiting for approval of batch \`${shortHash(s.pending.digest)}\` (${s.pending.calls.length} calls).`);
+  if (s.failure) lines.push(`Failed: \`${s.failure.reason}\` — ${clip(oneLine(s.failure.message), 300)}`);
+  if (s.published?.url) lines.push(`Published: ${s.published.url}`);
+  lines.push("", todoList(s.todos));
+  return lines.join("\n");
+}
+
+export function doneComment(s: SessionState, prUrl: string): string {
+  return `✅ Done: ${prUrl} is ready for review.${s.finishSummary ? `\n\n${clip(s.finishSummary, 2000)}` : ""}`;
+}
+
+export function endedComment(s: SessionState): string {
+  if (s.phase === "cancelled") return "🛑 The session was cancelled.";
+  return `❌ The session failed: \`${s.failure?.reason ?? "internal"}\` — ${clip(oneLine(s.failure?.message ?? ""), 500)}\n\n\`/agent retry\` starts again.`;
+}

@@ -1,0 +1,8 @@
+import type { ApplicationFunction } from "probot";
+import { depsFromEnv } from "./github/env-deps.js";
+import { patchgateApp } from "./github/app.js";
+
+/** Probot entry (`probot run ./dist/index.js`): wires the handlers, nothing else. */
+const app: ApplicationFunction = (probot, options) => patchgateApp(depsFromEnv((line) => probot.log.info(line)))(probot, options);
+
+export default app;

@@ -1,0 +1,19 @@
+/**
+ * Rule ids the evaluator itself produces. They are not entries in a rule list because they judge the
+ * shape of a request (its mode, its pipeline, its redirections) rather than one simple command, and no
+ * repository configuration can switch them off.
+ */
+export const BUILTIN_RULE = {
+  /** Nothing matched: a human decides. */
+  DEFAULT_ASK: "default:ask",
+  /** A write or command while planning (the loop's plan gate refuses these first; this is the backstop). */
+  PLAN_GATE: "plan-gate",
+  /** The command text could not be parsed into simple commands, so nothing about it can be trusted. */
+  UNPARSEABLE: "command:unparseable",
+  /** A downloader's output reaches a shell or interpreter: pipe, `$(…)`, `<(…)`, `> >(…)`. */
+  DOWNLOAD_TO_SHELL: "deny:download-to-shell",
+  /** An output redirection whose target is (or may be) outside the workspace. */
+  REDIRECT_OUTSIDE: "deny:redirect-outside-workspace",
+  /** `PATH=. ls`, `LD_PRELOAD=… cat`: the allowance for a program does not extend to a changed environment. */
+  ENV_OVERRIDE: "ask:env-override",
+} as const;

@@ -1,0 +1,55 @@
+import path from "node:path";
+import { isDownloader, isShellOrInterpreter, programName } from "./command-facts.js";
+import type { CommandLine, CommandPart, Redirect } from "./command-line.js";
+
+/**
+ * Facts about a parsed line that no single-part rule can see: where output flows, what a changed
+ * environment means, where a redirection writes. approval-policy.ts turns them into decisions.
+ */
+
+/** Indices of shell/interpreter parts that consume (directly or through other parts) a download. */
+export function partsFedByDownload(line: CommandLine): Set<number> {
+  const fed = new Set<number>();
+  const reachesDownload = (index: number, seen: Set<number>): boolean => {
+    if (seen.has(index)) return false;
+    seen.add(index);
+    return line.parts[index].inputFrom.some((j) => isDownloader(programName(line.parts[j].argv[0])) || reachesDownload(j, seen));
+  };
+  line.parts.forEach((part, i) => {
+    if (isShellOrInterpreter(programName(part.argv[0])) && reachesDownload(i, new Set())) fed.add(i);
+  });
+  return fed;
+}
+
+/**
+ * Variables that change which program runs or what it loads. Ordinary ones (`CI=1`, `NODE_ENV=test`)
+ * are left alone: blocking them would make every test command ask.
+ */
+const RISKY_ENV = /^(PATH|HOME|ENV|BASH_ENV|SHELLOPTS|BASHOPTS|PS4|IFS|PROMPT_COMMAND|NODE_OPTIONS|NODE_PATH|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|PERL5LIB|PERL5OPT|RUBYOPT|RUBYLIB|XDG_CONFIG_HOME|LD_\w+|DYLD_\w+|GIT_\w+|npm_config_\w+|NPM_CONFIG_\w+)=/;
+
+export function riskyAssignments(part: CommandPart): string[] {
+  return part.assignments.filter((a) => RISKY_ENV.test(a));
+}
+
+const WRITE_OPS = new Set([">", ">>", ">|", "&>", "&>>", "<>", ">&"]);
+const HARMLESS_TARGETS = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
+
+/** Where a redirection touches a file: a write (workspace-relative), a write we cannot place, a read, or nothing. */
+export type RedirectEffect =
+  | { kind: "none" }
+  | { kind: "write"; rel: string }
+  | { kind: "write-outside"; target: string }
+  | { kind: "read"; target: string };
+
+export function redirectEffect(r: Redirect, workspaceRoot: string): RedirectEffect {
+  const t = r.target;
+  // fd duplication (`2>&1`, `>&-`) and process substitutions (judged as parts) touch no file.
+  if (((r.op === ">&" || r.op === "<&") && /^(\d+|-)$/.test(t)) || /^[<>]\(/.test(t) || HARMLESS_TARGETS.test(t)) return { kind: "none" };
+  if (!WRITE_OPS.has(r.op)) return r.op === "<<<" ? { kind: "none" } : { kind: "read", target: t };
+  // A variable, substitution or `~` could point anywhere: we cannot show that it stays inside.
+  if (t.includes("$") || t.includes("`") || t.startsWith("~")) return { kind: "write-outside", target: t };
+  const root = path.resolve(workspaceRoot);
+  const rel = path.relative(root, path.resolve(root, t));
+  if (rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return { kind: "write-outside", target: t };
+  return { kind: "write", rel: rel.split(path.sep).join("/") || "." };
+}

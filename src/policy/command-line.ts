@@ -1,0 +1,51 @@
+import { Parser } from "./command-grammar.js";
+import { CommandSyntaxError, tokenize, type CommandParseError } from "./shell-tokens.js";
+
+/**
+ * A command line as the policy judges it: a flat list of simple commands. Each pipeline stage, each
+ * `&&`/`;` operand, each command inside a subshell or substitution, and each command a wrapper runs
+ * (`timeout 5 x`, `sh -c '…'`) is a part of its own, so a rule can never be dodged by nesting.
+ */
+export interface CommandPart {
+  /** Program onward; NAME=value prefixes are in `assignments`. Variables stay as `$NAME` text. */
+  argv: string[];
+  /** The part rendered back to text, for humans and for logs. */
+  text: string;
+  /** stdin comes from the previous stage of a pipeline. */
+  pipedFromPrevious: boolean;
+  /** `PATH=. ls` runs a different `ls`: the policy needs to see these. */
+  assignments: string[];
+  redirects: Redirect[];
+  /** Indices of parts whose output this part consumes: pipe, `$(…)`, `<(…)`. Wrapped parts inherit. */
+  inputFrom: number[];
+}
+
+export interface Redirect {
+  /** shell-quote operator: `>`, `>>`, `<`, `>&`, `&>`, `<<<`, … */
+  op: string;
+  /** File descriptor written before the operator (`2>`), if any. */
+  fd?: string;
+  target: string;
+}
+
+export interface CommandLine {
+  parts: CommandPart[];
+  hasSubshell: boolean;
+  /** Every redirection in the line, as text (`2>&1`, `> out.txt`). */
+  redirects: string[];
+}
+
+export type ParsedCommandLine = { ok: true; line: CommandLine } | { ok: false; error: CommandParseError };
+
+/** Never throws for any text: a line we cannot read is an error value, which the policy denies. */
+export function parseCommandLine(text: string): ParsedCommandLine {
+  try {
+    const parser = new Parser(tokenize(text), 0);
+    parser.parseList(false);
+    const { parts, hasSubshell, redirects } = parser;
+    return { ok: true, line: { parts, hasSubshell, redirects } };
+  } catch (err) {
+    if (CommandSyntaxError.isInstance(err)) return { ok: false, error: { code: err.code, message: err.message } };
+    throw err;
+  }
+}

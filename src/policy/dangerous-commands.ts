@@ -1,0 +1,99 @@
+import path from "node:path";
+import { flagsOf, gitInvocation, programName } from "./command-facts.js";
+
+/**
+ * Predicates behind the default deny rules, one per danger. Each takes one simple command's argv.
+ * Relative operands are resolved against the workspace root, where commands start.
+ */
+type Ctx = { workspaceRoot: string };
+
+/**
+ * True when `target` is, or may be, outside the workspace. Anything we cannot place (a variable,
+ * a substitution, `~`) counts as outside, as does a `.*` glob (older shells expand it to `..`).
+ */
+export function mayLeaveWorkspace(target: string, workspaceRoot: string): boolean {
+  if (target.startsWith("~") || target.includes("$") || target.includes("`")) return true;
+  if (target.split("/").some((segment) => /^\.[*?]/.test(segment))) return true;
+  const root = path.resolve(workspaceRoot);
+  const rel = path.relative(root, path.resolve(root, target));
+  return rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel);
+}
+
+/** `rm` of anything outside (recursive or not: deleting outside the workspace is never the task). */
+export function rmOutsideWorkspace(argv: string[], ctx: Ctx): boolean {
+  return programName(argv[0]) === "rm" && flagsOf(argv.slice(1)).operands.some((t) => mayLeaveWorkspace(t, ctx.workspaceRoot));
+}
+
+const CHMOD_MODE = /^([0-7]{3,4}|[ugoa]*([-+=][rwxXstugo]*)+(,[ugoa]*([-+=][rwxXstugo]*)+)*)$/;
+
+/** chmod/chown/chgrp on anything outside; `chmod -R 777 /` is the classic. */
+export function permissionsOutsideWorkspace(argv: string[], ctx: Ctx): boolean {
+  const program = programName(argv[0]);
+  if (program !== "chmod" && program !== "chown" && program !== "chgrp") return false;
+  // chmod's symbolic modes may start with `-` (`chmod -w f`), so they are filtered before flag parsing.
+  const args = argv.slice(1).filter((a) => !(program === "chmod" && CHMOD_MODE.test(a)));
+  const { long, operands } = flagsOf(args);
+  const targets = program === "chmod" || long.has("reference") ? operands : operands.slice(1);
+  return targets.some((t) => mayLeaveWorkspace(t, ctx.workspaceRoot));
+}
+
+export function ddToDevice(argv: string[]): boolean {
+  return programName(argv[0]) === "dd" && argv.some((a) => a.startsWith("of=/dev/") && !/^of=\/dev\/(null|stdout|stderr)$/.test(a));
+}
+
+export function makesFilesystem(argv: string[]): boolean {
+  return /^(mkfs(\..+)?|mke2fs|mkswap|wipefs)$/.test(programName(argv[0]));
+}
+
+/** The parser renders `f(){ …; }` as `function f { … }`; a body that pipes f into f is a fork bomb. */
+export function forkBomb(argv: string[]): boolean {
+  if (argv[0] !== "function" || argv[1] === undefined) return false;
+  const name = argv[1];
+  const body = argv.slice(3, -1);
+  return body.some((w, i) => w === name && (body[i + 1] === "|" || body[i + 1] === "|&") && body[i + 2] === name);
+}
+
+export function gitPush(argv: string[]): boolean {
+  return programName(argv[0]) === "git" && gitInvocation(argv).subcommand === "push";
+}
+
+/** Config keys that make git run a program (hooks, fsmonitor, pagers, filters, aliases, includes). */
+const GIT_EXEC_KEYS = [
+  /^core\.(hookspath|fsmonitor|sshcommand|pager|editor|askpass|gitproxy)$/,
+  /^(sequence\.editor|diff\.external|credential\.helper|uploadpack\.packobjectshook|include\.path|gpg\.program)$/,
+  /^(alias|includeif)\./,
+  /^(filter\..+\.(clean|smudge|process)|diff\..+\.(command|textconv)|merge\..+\.driver|credential\..+\.helper|gpg\..+\.program)$/,
+];
+
+function isGitExecKey(key: string): boolean {
+  const k = key.toLowerCase();
+  return GIT_EXEC_KEYS.some((re) => re.test(k));
+}
+
+const GIT_CONFIG_READS = new Set(["--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l", "get", "list"]);
+
+/**
+ * `git config core.hooksPath x` and friends, and `git -c core.fsmonitor=x <anything>`. Patchgate itself
+ * runs git on the host (status, diff, commit), so such a key would run the agent's code outside the sandbox.
+ */
+export function gitConfigExec(argv: string[]): boolean {
+  if (programName(argv[0]) !== "git") return false;
+  const { subcommand, args, configs } = gitInvocation(argv);
+  if (configs.some((c) => isGitExecKey(c.split("=")[0]))) return true;
+  if (subcommand !== "config" || args.some((a) => GIT_CONFIG_READS.has(a))) return false;
+  return args.some((a) => !a.startsWith("-") && isGitExecKey(a.split("=")[0]));
+}
+
+const SECRET_PATHS = [
+  /^\/proc\/[^/]+\/environ$/,
+  /^(~[^/]*|\$HOME|\/root|\/home\/[^/]+)\/\.(ssh|aws|gnupg|netrc|git-credentials|npmrc|pypirc|docker\/config\.json|config\/gh)(\/|$)/,
+  /^\/etc\/(shadow|gshadow|sudoers)/,
+];
+
+/** Any argument (or `--opt=value` / `if=value` value) naming a credential store or another process's env. */
+export function readsSecrets(argv: string[]): boolean {
+  return argv.slice(1).some((a) => {
+    const value = a.includes("=") ? a.slice(a.indexOf("=") + 1) : a;
+    return SECRET_PATHS.some((re) => re.test(a) || re.test(value));
+  });
+}

@@ -1,0 +1,10 @@
+/** The policy folder's public face: the gates and the approval policy. Import from here, not from the files. */
+export * from "./types.js";
+export { evaluate, type PolicyContext } from "./approval-policy.js";
+export { BUILTIN_RULE } from "./builtin-rules.js";
+export { defaultRules, RULE, repoAllowRuleId, repoDenyRuleId, type DefaultRuleOptions } from "./default-rules.js";
+export { parseCommandLine, type CommandLine, type CommandPart, type ParsedCommandLine, type Redirect } from "./command-line.js";
+export type { CommandParseError, CommandParseErrorCode } from "./shell-tokens.js";
+export { resolveInWorkspace, isProtectedPath, PROTECTED_PATH_GLOBS, type ResolvedPath } from "./path-confinement.js";
+export { checkEditContext, contentHash } from "./edit-context.js";
+export { checkPlanGate } from "./plan-gate.js";

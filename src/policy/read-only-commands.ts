@@ -1,0 +1,49 @@
+import { gitInvocation, programName } from "./command-facts.js";
+import { innerCommands } from "./look-through.js";
+
+/**
+ * Predicates behind the default allow rules. An allowance is only as good as its exceptions, so each
+ * names the options that would turn a reader into a writer or a runner.
+ */
+
+/** Read-only in every form: no option of theirs writes a file or runs a program. */
+export const PLAIN_READERS = ["ls", "cat", "head", "tail", "wc", "grep", "egrep", "fgrep", "pwd", "echo", "true"];
+
+/** find prints; these make it delete, write, or run. */
+const FIND_ACTIONS = new Set(["-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"]);
+
+export function findReadOnly(argv: string[]): boolean {
+  return programName(argv[0]) === "find" && !argv.some((a) => FIND_ACTIONS.has(a));
+}
+
+/** `rg --pre cmd` runs cmd on every file. */
+export function rgReadOnly(argv: string[]): boolean {
+  return programName(argv[0]) === "rg" && !argv.some((a) => a === "--pre" || a.startsWith("--pre="));
+}
+
+const GIT_READS = new Set(["status", "diff", "log", "show"]);
+
+/**
+ * git status/diff/log/show. Not with `-c` (a per-call config can name a pager or diff program), and not
+ * with `--output` (writes a file) or `--ext-diff` (runs a configured program).
+ */
+export function gitReadOnly(argv: string[]): boolean {
+  if (programName(argv[0]) !== "git") return false;
+  const { subcommand, args, configs } = gitInvocation(argv);
+  if (subcommand === null || !GIT_READS.has(subcommand) || configs.length > 0) return false;
+  if (argv.some((a) => a === "--config-env" || a.startsWith("--config-env=") || a.startsWith("--exec-path"))) return false;
+  return !args.some((a) => a === "--output" || a.startsWith("--output=") || a === "--ext-diff");
+}
+
+/** Programs that only run another command; allowed so that the command inside decides. */
+export const WRAPPERS = ["timeout", "nice", "nohup", "time", "stdbuf", "env", "xargs", "setsid", "command", "exec", "eval", "sh", "bash", "zsh", "dash"];
+
+export function wrapperWithCommand(argv: string[]): boolean {
+  return WRAPPERS.includes(programName(argv[0])) && innerCommands(argv).length > 0;
+}
+
+/** `env` or `printenv` printing the environment (not `env X=1 cmd`, which is a wrapper). */
+export function printsEnvironment(argv: string[]): boolean {
+  const program = programName(argv[0]);
+  return program === "printenv" || (program === "env" && innerCommands(argv).length === 0);
+}

@@ -1,0 +1,120 @@
+import { parse, type ParseEntry } from "shell-quote";
+
+/**
+ * Turns command text into a flat token list for the grammar in command-line.ts. shell-quote does the
+ * quoting, but it is lenient in ways that would let a command hide from the policy, so this file
+ * closes those gaps first:
+ * - it reads a newline as a space (`ls\nrm -rf /` would become one `ls` command), so we split lines;
+ * - a `#` comment swallows the rest of its input, so each line is parsed on its own;
+ * - it silently accepts an unterminated quote, so we check quote balance ourselves.
+ */
+
+export type Token = { kind: "word"; value: string } | { kind: "op"; value: string };
+
+export type CommandParseErrorCode = "empty" | "nul_byte" | "unterminated_quote" | "heredoc" | "syntax" | "too_deep";
+
+export interface CommandParseError {
+  code: CommandParseErrorCode;
+  message: string;
+}
+
+export class CommandSyntaxError extends Error {
+  readonly name = "CommandSyntaxError";
+  constructor(
+    readonly code: CommandParseErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+  static isInstance(e: unknown): e is CommandSyntaxError {
+    return e instanceof Error && e.name === "CommandSyntaxError";
+  }
+}
+
+/**
+ * Splits at newlines that are outside quotes (a newline ends a command, like `;`), drops
+ * backslash-newline continuations, and refuses unterminated quotes. `$'…'` (ANSI-C) honours `\'`.
+ * Backticks become `$(…)`: shell-quote splits `` `rm x` `` into two plain words, `$(…)` it understands.
+ */
+export function splitLines(text: string): string[] {
+  const lines: string[] = [];
+  let current = "";
+  let quote: "'" | '"' | "$'" | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "\\" && quote !== "'") {
+      const next = text[i + 1];
+      if (next === "\n" && quote === null) {
+        i++; // line continuation: both characters vanish
+        continue;
+      }
+      current += c + (next ?? "");
+      i++;
+      continue;
+    }
+    if (c === "`" && (quote === null || quote === '"')) {
+      const end = closingBacktick(text, i + 1);
+      // Nested (escaped) backticks and newlines inside are handled by treating the body as a script.
+      current += `$(${splitLines(text.slice(i + 1, end).replace(/\\`/g, "`")).join("; ")})`;
+      i = end;
+      continue;
+    }
+    if (quote === null) {
+      if (c === "\n" || c === "\r") {
+        lines.push(current);
+        current = "";
+        continue;
+      }
+      if (c === "$" && text[i + 1] === "'") {
+        quote = "$'";
+        current += "$'";
+        i++;
+        continue;
+      }
+      if (c === "'" || c === '"') quote = c;
+    } else if ((quote === "$'" && c === "'") || c === quote) {
+      quote = null;
+    }
+    current += c;
+  }
+  if (quote !== null) throw new CommandSyntaxError("unterminated_quote", `unterminated ${quote} quote`);
+  lines.push(current);
+  return lines.filter((l) => l.trim().length > 0);
+}
+
+function closingBacktick(text: string, from: number): number {
+  for (let j = from; j < text.length; j++) {
+    if (text[j] === "\\") j++;
+    else if (text[j] === "`") return j;
+  }
+  throw new CommandSyntaxError("unterminated_quote", "unterminated ` quote");
+}
+
+const HEREDOC_OPS = new Set(["<<", "<<-"]);
+
+/** Variables stay visible as `$NAME` text: the policy judges what was written, never an expansion. */
+const keepVariable = (key: string): string => `$${key}`;
+
+export function tokenize(text: string): Token[] {
+  if (text.includes("\0")) throw new CommandSyntaxError("nul_byte", "the command contains a NUL byte");
+  const tokens: Token[] = [];
+  for (const line of splitLines(text)) {
+    let entries: ParseEntry[];
+    try {
+      entries = parse(line, keepVariable) as ParseEntry[];
+    } catch (err) {
+      throw new CommandSyntaxError("syntax", `cannot parse ${JSON.stringify(line)}: ${(err as Error).message}`);
+    }
+    if (tokens.length > 0) tokens.push({ kind: "op", value: ";" });
+    for (const entry of entries) {
+      if (typeof entry === "string") tokens.push({ kind: "word", value: entry });
+      else if ("comment" in entry) continue;
+      else if (entry.op === "glob") tokens.push({ kind: "word", value: entry.pattern });
+      else if (HEREDOC_OPS.has(entry.op)) {
+        throw new CommandSyntaxError("heredoc", "here-documents are not supported; write files with write_file instead");
+      } else tokens.push({ kind: "op", value: entry.op });
+    }
+  }
+  if (tokens.length === 0) throw new CommandSyntaxError("empty", "the command is empty");
+  return tokens;
+}

@@ -1,0 +1,32 @@
+/**
+ * In-flight work per session, so that `/agent stop` can abort the LLM request and sandbox process
+ * now instead of waiting behind the job it wants to stop (which holds the session's queue slot).
+ */
+export class AbortRegistry {
+  private readonly controllers = new Map<string, Set<AbortController>>();
+
+  /** A signal for one piece of work; call `release` when the work has ended. */
+  begin(key: string): { signal: AbortSignal; release: () => void } {
+    const controller = new AbortController();
+    let set = this.controllers.get(key);
+    if (!set) this.controllers.set(key, (set = new Set()));
+    set.add(controller);
+    const release = (): void => {
+      set.delete(controller);
+      if (set.size === 0 && this.controllers.get(key) === set) this.controllers.delete(key);
+    };
+    return { signal: controller.signal, release };
+  }
+
+  /** Aborts everything running for `key`; returns how many pieces of work were signalled. */
+  abort(key: string, reason: string): number {
+    const set = this.controllers.get(key);
+    if (!set) return 0;
+    for (const c of set) c.abort(new Error(reason));
+    return set.size;
+  }
+
+  active(key: string): boolean {
+    return (this.controllers.get(key)?.size ?? 0) > 0;
+  }
+}

@@ -1,0 +1,20 @@
+/**
+ * Where webhook handlers put work. A job runs after the request that enqueued it has been answered;
+ * jobs with the same key run one after another, jobs with different keys may overlap.
+ */
+export interface Job {
+  /** Serialisation key, e.g. the session's issue key `owner/repo#12`. */
+  key: string;
+  /** Human-readable, for logs and the demo timeline. */
+  name: string;
+  run(): Promise<void>;
+}
+
+export interface Queue {
+  enqueue(job: Job): void;
+  /** Resolves when every job enqueued so far (and any they enqueued) has settled. */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type JobErrorHandler = (job: Job, error: unknown) => void;

@@ -1,0 +1,67 @@
+import { SANDBOX_HOME } from "./env-policy.js";
+import { SANDBOX_WORKSPACE, type PreparedRun } from "./prepare-run.js";
+
+/** What the builder needs to know about the host; gathered once by host-layout.ts, so this file stays pure. */
+export interface BwrapHost {
+  /** Host directories bound read-only at the same path, e.g. a node prefix outside /usr. */
+  extraReadOnly: string[];
+  /** The workspace has a real `.git` (directory or gitfile, not a symlink) to re-bind read-only. */
+  hasGit: boolean;
+  /** Absolute path of prlimit inside the sandbox (it lives under /usr, which is bound). */
+  prlimit: string;
+}
+
+// Bound in every run, when present: user and group names (git, whoami and getpass look the uid up),
+// the loader cache (libraries outside the default search path), and /etc/alternatives, without
+// which Debian's awk, cc and java are dangling symlinks. None of them holds a secret.
+export const ETC_ALWAYS = ["/etc/passwd", "/etc/group", "/etc/ld.so.cache", "/etc/alternatives"];
+
+// Bound only when the network is on: name resolution and CA certificates. Deliberately not /etc/ssl
+// as a whole (ssl/private holds keys readable by uid 0, which the sandbox user maps to when Patchgate
+// runs as root), nor /etc/npmrc or /etc/pip.conf, which may hold registry tokens.
+export const ETC_NETWORK = [
+  "/etc/resolv.conf",
+  "/etc/hosts",
+  "/etc/nsswitch.conf",
+  "/etc/host.conf",
+  "/etc/gai.conf",
+  "/etc/ssl/certs",
+  "/etc/ssl/openssl.cnf",
+  "/etc/ca-certificates",
+  "/etc/pki/tls/certs",
+  "/etc/pki/ca-trust",
+];
+
+/**
+ * bwrap's arguments (without the `bwrap` itself) for one run. Order matters: bwrap applies the mount operations in
+ * sequence, so `.git` is re-bound read-only after the writable workspace, and the root is made
+ * read-only last (writes to `/` or `../` from the workspace then fail loudly instead of landing on
+ * a throwaway tmpfs).
+ */
+export function buildBubblewrapArgv(run: PreparedRun, host: BwrapHost): string[] {
+  const args = ["--unshare-all"];
+  if (run.network) args.push("--share-net");
+  // The process dies with Patchgate, cannot reach our terminal (TIOCSTI), and keeps no capability:
+  // when Patchgate runs as root, uid 0 inside would otherwise hold CAP_SYS_ADMIN in its namespace.
+  args.push("--die-with-parent", "--new-session", "--cap-drop", "ALL", "--hostname", "patchgate-sandbox");
+  args.push("--clearenv");
+  for (const [k, v] of Object.entries(run.env)) args.push("--setenv", k, v);
+
+  args.push("--ro-bind", "/usr", "/usr");
+  for (const dir of ["bin", "lib", "lib64", "sbin"]) args.push("--symlink", `usr/${dir}`, `/${dir}`);
+  args.push("--proc", "/proc", "--dev", "/dev");
+  args.push("--tmpfs", "/tmp", "--dir", SANDBOX_HOME);
+  for (const p of ETC_ALWAYS) args.push("--ro-bind-try", p, p);
+  if (run.network) for (const p of ETC_NETWORK) args.push("--ro-bind-try", p, p);
+  for (const p of host.extraReadOnly) args.push("--ro-bind", p, p);
+
+  args.push("--bind", run.workspace, SANDBOX_WORKSPACE);
+  if (host.hasGit) args.push("--ro-bind", `${run.workspace}/.git`, `${SANDBOX_WORKSPACE}/.git`);
+  args.push("--remount-ro", "/");
+  args.push("--chdir", run.cwd);
+
+  // Limits are set by the first process inside the sandbox, not on bwrap: RLIMIT_NPROC is then
+  // counted in the sandbox's own user namespace (only its processes), not across the host uid.
+  const limits = [host.prlimit, `--nproc=${run.limits.maxProcesses}`, `--as=${run.limits.memoryBytes}`, "--"];
+  return [...args, "--", ...limits, ...run.argv];
+}

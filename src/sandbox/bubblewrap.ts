@@ -1,0 +1,52 @@
+import path from "node:path";
+import { buildBubblewrapArgv } from "./bubblewrap-argv.js";
+import { refusedEnvNotice } from "./env-policy.js";
+import { hasRealGit, type BwrapHostSetup } from "./host-layout.js";
+import { PidsCgroup } from "./pids-cgroup.js";
+import { prepareRun } from "./prepare-run.js";
+import { supervise } from "./supervise.js";
+import type { Sandbox, SandboxResult, SandboxRunRequest } from "./types.js";
+
+// Joins the run's pids cgroup, then becomes bwrap: every process of the sandbox is born inside the
+// cgroup, with no window in which bwrap could fork before the limit applies. Paths come as arguments.
+const JOIN_CGROUP_THEN_EXEC = 'echo $$ > "$0" && exec "$@"';
+
+/**
+ * Linux namespaces through bubblewrap. Each run gets fresh user/pid/net/ipc/uts/cgroup namespaces,
+ * no capabilities, a read-only /usr, private /tmp and HOME, and the workspace at /workspace as the
+ * only writable host path (with its .git read-only on top).
+ */
+export class BubblewrapSandbox implements Sandbox {
+  readonly backend = "bubblewrap" as const;
+
+  constructor(private readonly host: BwrapHostSetup) {}
+
+  async run(req: SandboxRunRequest): Promise<SandboxResult> {
+    const prefix = this.host.nodePrefix;
+    const run = prepareRun(req, prefix ? [path.join(prefix, "bin")] : []);
+    const args = buildBubblewrapArgv(run, {
+      extraReadOnly: prefix ? [prefix] : [],
+      hasGit: await hasRealGit(run.workspace),
+      prlimit: this.host.prlimit,
+    });
+    const mode = this.host.processLimit;
+    const cgroup = mode.kind === "cgroup" ? await PidsCgroup.create(mode, run.limits.maxProcesses) : null;
+    try {
+      return await supervise({
+        command: cgroup ? "/bin/sh" : this.host.bwrap,
+        args: cgroup ? ["-c", JOIN_CGROUP_THEN_EXEC, cgroup.procsFile, this.host.bwrap, ...args] : args,
+        // bwrap itself gets no secrets either: the sandbox can read its pid 1's /proc/1/environ.
+        hostEnv: { PATH: "/usr/bin:/bin" },
+        hostCwd: "/",
+        timeoutMs: run.timeoutMs,
+        maxOutputBytes: run.limits.maxOutputBytes,
+        signal: req.signal,
+        onOutput: req.onOutput,
+        stderrPrefix: refusedEnvNotice(run.refusedEnv),
+        killExtra: cgroup ? () => cgroup.killAll() : undefined,
+      });
+    } finally {
+      await cgroup?.remove();
+    }
+  }
+}

@@ -1,0 +1,44 @@
+import { SANDBOX_WORKSPACE, type PreparedRun } from "./prepare-run.js";
+
+export interface DockerRunTarget {
+  image: string;
+  /** Container name, so a timeout or abort can `docker kill` it: killing the client leaves the container running. */
+  name: string;
+  /** uid:gid the command runs as, normally Patchgate's own, so files it writes in the workspace stay ours. */
+  user: string;
+  hasGit: boolean;
+}
+
+const MIB = 1024 * 1024;
+
+/**
+ * `docker run` arguments (without `docker` itself) for one run. Only the allowlisted environment
+ * crosses, as `-e` pairs; the client's own environment never reaches the container.
+ */
+export function buildDockerArgv(run: PreparedRun, target: DockerRunTarget): string[] {
+  const memory = `${Math.ceil(run.limits.memoryBytes / MIB)}m`;
+  const args = ["run", "--rm", "--name", target.name];
+  // "bridge" is Docker's default network; naming it keeps the choice visible in the argv.
+  args.push("--network", run.network ? "bridge" : "none");
+  // /tmp allows exec (go test and many test runners build binaries there), unlike Docker's default tmpfs.
+  args.push("--read-only", "--tmpfs", "/tmp:rw,exec,nosuid,mode=1777");
+  args.push("--pids-limit", String(run.limits.maxProcesses));
+  // Swap equal to memory: the limit is the limit, not a hint that slows into swapping.
+  args.push("--memory", memory, "--memory-swap", memory, "--cpus", "1");
+  args.push("--cap-drop", "ALL", "--security-opt", "no-new-privileges", "--user", target.user);
+  for (const [k, v] of Object.entries(run.env)) args.push("-e", `${k}=${v}`);
+  args.push("-v", `${run.workspace}:${SANDBOX_WORKSPACE}`);
+  if (target.hasGit) args.push("-v", `${run.workspace}/.git:${SANDBOX_WORKSPACE}/.git:ro`);
+  args.push("-w", run.cwd);
+  return [...args, target.image, ...run.argv];
+}
+
+/** The docker client's own environment: how to reach the engine, nothing else of Patchgate's. */
+export function dockerClientEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const out: Record<string, string> = { PATH: "/usr/local/bin:/usr/bin:/bin" };
+  for (const key of ["HOME", "DOCKER_HOST", "DOCKER_CONTEXT", "DOCKER_CONFIG", "DOCKER_CERT_PATH", "DOCKER_TLS_VERIFY"]) {
+    const value = env[key];
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
+}

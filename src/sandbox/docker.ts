@@ -1,0 +1,55 @@
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { buildDockerArgv, dockerClientEnv } from "./docker-argv.js";
+import { refusedEnvNotice } from "./env-policy.js";
+import { hasRealGit } from "./host-layout.js";
+import { prepareRun } from "./prepare-run.js";
+import { supervise } from "./supervise.js";
+import type { Sandbox, SandboxResult, SandboxRunRequest } from "./types.js";
+
+export interface DockerSandboxOptions {
+  /** Absolute path of the docker client. */
+  docker: string;
+  image: string;
+}
+
+/**
+ * One throwaway container per run: no network unless the request is the setup step, read-only root,
+ * the workspace at /workspace as the only writable bind, cgroup limits on pids, memory and CPU.
+ */
+export class DockerSandbox implements Sandbox {
+  readonly backend = "docker" as const;
+
+  constructor(private readonly opts: DockerSandboxOptions) {}
+
+  async run(req: SandboxRunRequest): Promise<SandboxResult> {
+    const run = prepareRun(req);
+    const name = `patchgate-${randomBytes(6).toString("hex")}`;
+    const args = buildDockerArgv(run, {
+      image: this.opts.image,
+      name,
+      user: `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`,
+      hasGit: await hasRealGit(run.workspace),
+    });
+    return supervise({
+      command: this.opts.docker,
+      args,
+      hostEnv: dockerClientEnv(),
+      timeoutMs: run.timeoutMs,
+      maxOutputBytes: run.limits.maxOutputBytes,
+      signal: req.signal,
+      onOutput: req.onOutput,
+      stderrPrefix: refusedEnvNotice(run.refusedEnv),
+      killExtra: () => this.kill(name),
+    });
+  }
+
+  // The container belongs to the engine, not to our process group; it has to be killed by name.
+  private kill(name: string): Promise<void> {
+    return new Promise((resolve) => {
+      const p = spawn(this.opts.docker, ["kill", name], { stdio: "ignore", env: dockerClientEnv() });
+      p.once("error", () => resolve());
+      p.once("close", () => resolve());
+    });
+  }
+}

@@ -1,0 +1,68 @@
+import path from "node:path";
+import { sandboxEnv } from "./env-policy.js";
+import { SandboxError } from "./sandbox-error.js";
+import type { SandboxLimits, SandboxRunRequest } from "./types.js";
+
+/** Used when a request leaves a limit out; the same numbers as the repo config defaults. */
+export const DEFAULT_LIMITS: Required<SandboxLimits> = {
+  maxOutputBytes: 1024 * 1024,
+  maxProcesses: 256,
+  memoryBytes: 2048 * 1024 * 1024,
+};
+
+/** Where every backend mounts the workspace, so paths in test output read the same everywhere. */
+export const SANDBOX_WORKSPACE = "/workspace";
+
+/** A request checked and completed once, so the argv builders stay pure and never re-validate. */
+export interface PreparedRun {
+  argv: string[];
+  /** Absolute, normalised host path. */
+  workspace: string;
+  /** Absolute path inside the sandbox: SANDBOX_WORKSPACE or below it. */
+  cwd: string;
+  env: Record<string, string>;
+  refusedEnv: string[];
+  network: boolean;
+  timeoutMs: number;
+  limits: Required<SandboxLimits>;
+}
+
+export function prepareRun(req: SandboxRunRequest, extraPathDirs: readonly string[] = []): PreparedRun {
+  if (req.argv.length === 0 || req.argv[0] === "") throw new SandboxError("invalid_request", "argv is empty");
+  if (req.argv.some((a) => a.includes("\0"))) throw new SandboxError("invalid_request", "argv contains a NUL byte");
+  if (!path.isAbsolute(req.workspace)) throw new SandboxError("invalid_request", `workspace must be absolute: ${req.workspace}`);
+  if (!(Number.isFinite(req.timeoutMs) && req.timeoutMs > 0)) throw new SandboxError("invalid_request", `timeoutMs must be positive: ${req.timeoutMs}`);
+  const { env, refused } = sandboxEnv(req.env, extraPathDirs);
+  return {
+    argv: [...req.argv],
+    workspace: path.resolve(req.workspace),
+    cwd: sandboxCwd(req.cwd ?? ""),
+    env,
+    refusedEnv: refused,
+    network: req.network === true,
+    timeoutMs: req.timeoutMs,
+    limits: { ...DEFAULT_LIMITS, ...definedOnly(req.limits) },
+  };
+}
+
+// The cwd comes from a model-driven tool; it is confined here as well as in the policy because a
+// chdir outside the workspace would still be inside the sandbox, but would confuse every later path.
+function sandboxCwd(rel: string): string {
+  if (path.posix.isAbsolute(rel) || rel.includes("\0")) throw new SandboxError("invalid_request", `cwd must be relative to the workspace: ${rel}`);
+  const joined = path.posix.join(SANDBOX_WORKSPACE, rel);
+  if (joined !== SANDBOX_WORKSPACE && !joined.startsWith(`${SANDBOX_WORKSPACE}/`)) {
+    throw new SandboxError("invalid_request", `cwd leaves the workspace: ${rel}`);
+  }
+  return joined.replace(/\/$/, "");
+}
+
+function definedOnly(limits: SandboxLimits | undefined): SandboxLimits {
+  const out: SandboxLimits = {};
+  for (const key of ["maxOutputBytes", "maxProcesses", "memoryBytes"] as const) {
+    const v = limits?.[key];
+    if (v === undefined) continue;
+    if (!(Number.isInteger(v) && v > 0)) throw new SandboxError("invalid_request", `limits.${key} must be a positive integer: ${v}`);
+    out[key] = v;
+  }
+  return out;
+}

@@ -1,0 +1,111 @@
+import { spawn } from "node:child_process";
+import { performance } from "node:perf_hooks";
+import { StringDecoder } from "node:string_decoder";
+import type { Readable } from "node:stream";
+import { HeadTailCapture, LineSplitter } from "./output-capture.js";
+import { SandboxError } from "./sandbox-error.js";
+import type { SandboxResult, SandboxRunRequest } from "./types.js";
+
+const KILL_EXTRA_WAIT_MS = 10_000;
+
+/** One backend process (bwrap or the docker client) to run under the limits both backends share. */
+export interface SupervisedCommand {
+  command: string;
+  args: string[];
+  /** Environment of the backend process itself; the sandboxed command's comes from its own argv. */
+  hostEnv: Record<string, string>;
+  hostCwd?: string;
+  timeoutMs: number;
+  maxOutputBytes: number;
+  signal?: AbortSignal;
+  onOutput?: SandboxRunRequest["onOutput"];
+  /** Put at the start of stderr, e.g. which env keys were refused. */
+  stderrPrefix?: string;
+  /** Called on timeout or abort after the process group is killed, for what the group does not cover. */
+  killExtra?: () => Promise<void> | void;
+}
+
+/**
+ * Spawns detached (its own process group), stdin closed, and resolves when it exits: a non-zero
+ * exit, a timeout or an abort is a result. Rejects only when the command cannot be started.
+ */
+export function supervise(cmd: SupervisedCommand): Promise<SandboxResult> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd.command, cmd.args, { detached: true, stdio: ["ignore", "pipe", "pipe"], env: cmd.hostEnv, cwd: cmd.hostCwd });
+    const stdout = capture(child.stdout, "stdout", cmd);
+    const stderr = capture(child.stderr, "stderr", cmd);
+    let timedOut = false;
+    let killed = false;
+    let extraKill: Promise<unknown> = Promise.resolve();
+
+    const kill = (): void => {
+      if (killed || child.pid === undefined) return;
+      killed = true;
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // The group is already gone.
+      }
+      // Bounded: a wedged engine must not turn a timeout into a hang.
+      const bound = new Promise((r) => setTimeout(r, KILL_EXTRA_WAIT_MS).unref());
+      extraKill = Promise.race([Promise.resolve().then(cmd.killExtra).catch(() => undefined), bound]);
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill();
+    }, cmd.timeoutMs);
+    const onAbort = (): void => kill();
+
+    child.once("spawn", () => {
+      cmd.signal?.addEventListener("abort", onAbort, { once: true });
+      if (cmd.signal?.aborted) kill();
+    });
+    child.once("error", (err) => {
+      clearTimeout(timer);
+      if (child.pid === undefined) reject(new SandboxError("spawn_failed", `cannot start ${cmd.command}: ${err.message}`));
+    });
+    child.once("close", async (code, signal) => {
+      clearTimeout(timer);
+      cmd.signal?.removeEventListener("abort", onAbort);
+      const durationMs = Math.round(performance.now() - started);
+      await extraKill;
+      resolve({
+        exitCode: code,
+        signal,
+        stdout: stdout.text(),
+        stderr: stderr.text(),
+        truncated: stdout.truncated || stderr.truncated,
+        timedOut,
+        durationMs,
+      });
+    });
+  });
+}
+
+function capture(stream: Readable, name: "stdout" | "stderr", cmd: SupervisedCommand): HeadTailCapture {
+  const kept = new HeadTailCapture(cmd.maxOutputBytes);
+  const onOutput = cmd.onOutput;
+  // A throwing listener must not take the run down with it: the output is still captured.
+  const lines = onOutput
+    ? new LineSplitter((line) => {
+        try {
+          onOutput(name, line);
+        } catch {
+          // Ignored on purpose.
+        }
+      })
+    : null;
+  const decoder = new StringDecoder("utf8");
+  const push = (chunk: Buffer): void => {
+    kept.push(chunk);
+    lines?.push(decoder.write(chunk));
+  };
+  if (name === "stderr" && cmd.stderrPrefix) push(Buffer.from(cmd.stderrPrefix));
+  stream.on("data", push);
+  stream.once("end", () => {
+    lines?.push(decoder.end());
+    lines?.end();
+  });
+  return kept;
+}

@@ -1,0 +1,48 @@
+import type { SessionEvent, SessionEventType } from "../session/events.js";
+import type { Phase } from "../session/types.js";
+
+const keep = (p: Phase): Phase => p;
+const to = (phase: Phase) => (): Phase => phase;
+
+/**
+ * The phase each event leads to, for the `sessions.phase` column that `list()` reads. Folding every
+ * stored event on every append would cost O(events) per write; the phase depends only on the previous
+ * phase and the event type, so this table is enough. It must agree with the reducer: the Record type
+ * makes a new event type a compile error here, and test/store/session-phase.test.ts folds real event
+ * sequences through both. The store trusts its caller (the Ledger) to have validated the events.
+ */
+const PHASE_AFTER: Record<SessionEventType, (prev: Phase) => Phase> = {
+  session_created: to("queued"),
+  workspace_prepared: (p) => (p === "queued" ? "planning" : p),
+  resumed: keep,
+  llm_called: keep,
+  assistant_message: keep,
+  policy_decided: keep,
+  tool_result: keep,
+  file_read: keep,
+  file_written: keep,
+  todos_updated: keep,
+  plan_updated: keep,
+  plan_submitted: to("awaiting_plan_approval"),
+  plan_approved: to("executing"),
+  plan_revision_requested: to("planning"),
+  approval_requested: to("awaiting_write_approval"),
+  approval_granted: to("executing"),
+  approval_denied: to("executing"),
+  writes_auto_approved: keep,
+  approval_settled: keep,
+  diff_updated: keep,
+  test_run: keep,
+  setup_run: keep,
+  user_message: keep,
+  context_compacted: keep,
+  compaction_failed: keep,
+  finish_accepted: to("publishing"),
+  published: to("done"),
+  session_failed: to("failed"),
+  session_cancelled: to("cancelled"),
+};
+
+export function phaseAfter(prev: Phase, events: readonly SessionEvent[]): Phase {
+  return events.reduce((p, e) => PHASE_AFTER[e.type](p), prev);
+}

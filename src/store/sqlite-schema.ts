@@ -1,0 +1,57 @@
+import type Database from "better-sqlite3";
+
+/**
+ * Schema migrations, applied in order. The file's `user_version` is the number of migrations it has
+ * seen, so an old file is brought forward on open and a file written by a newer Patchgate is refused
+ * instead of being half-understood. Append new steps; never edit a step that has shipped.
+ */
+const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE events (
+    session_id TEXT    NOT NULL,
+    seq        INTEGER NOT NULL,
+    type       TEXT    NOT NULL,
+    at         TEXT    NOT NULL,
+    body       TEXT    NOT NULL CHECK (json_valid(body)),
+    PRIMARY KEY (session_id, seq)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE sessions (
+    id         TEXT PRIMARY KEY,
+    key        TEXT,
+    phase      TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX sessions_by_key ON sessions (key) WHERE key IS NOT NULL;
+
+  CREATE TABLE deliveries (
+    id          TEXT PRIMARY KEY,
+    event       TEXT NOT NULL,
+    received_at TEXT NOT NULL
+  ) WITHOUT ROWID;
+
+  CREATE TABLE effects (
+    session_id TEXT NOT NULL,
+    key        TEXT NOT NULL,
+    value      TEXT NOT NULL,
+    PRIMARY KEY (session_id, key)
+  ) WITHOUT ROWID;
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+export function migrate(db: Database.Database): void {
+  // IMMEDIATE takes the write lock before reading user_version, so two processes opening a fresh
+  // file at once cannot both run the same migration.
+  db.transaction(() => {
+    const version = db.pragma("user_version", { simple: true }) as number;
+    if (version > SCHEMA_VERSION) {
+      throw new Error(`database schema version ${version} is newer than this Patchgate (${SCHEMA_VERSION})`);
+    }
+    for (let v = version; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]);
+    // PRAGMA takes no bound parameters; SCHEMA_VERSION is a number we control.
+    if (version !== SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  }).immediate();
+}

@@ -1,0 +1,139 @@
+import Database from "better-sqlite3";
+import type { SessionEvent, StoredEvent } from "../session/events.js";
+import type { Phase } from "../session/types.js";
+import { migrate } from "./sqlite-schema.js";
+import { phaseAfter } from "./session-phase.js";
+import { ConcurrentAppendError, type SessionStore, type SessionSummary } from "./types.js";
+
+interface SessionRow {
+  id: string;
+  key: string | null;
+  phase: Phase;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The embedded default store: one SQLite file, safe to share between processes on one machine. */
+export class SqliteSessionStore implements SessionStore {
+  private readonly q;
+  private readonly appendTx;
+
+  private constructor(private readonly db: Database.Database) {
+    // Prepared once: every append and load reuses the compiled statements.
+    this.q = {
+      nextSeq: db.prepare<[string], { n: number }>(
+        "SELECT COALESCE(MAX(seq) + 1, 0) AS n FROM events WHERE session_id = ?",
+      ),
+      insertEvent: db.prepare("INSERT INTO events (session_id, seq, type, at, body) VALUES (?, ?, ?, ?, ?)"),
+      loadEvents: db.prepare<[string], { seq: number; at: string; body: string }>(
+        "SELECT seq, at, body FROM events WHERE session_id = ? ORDER BY seq",
+      ),
+      phase: db.prepare<[string], { phase: Phase }>("SELECT phase FROM sessions WHERE id = ?"),
+      upsertSession: db.prepare(
+        `INSERT INTO sessions (id, key, phase, created_at, updated_at) VALUES (?, NULL, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET phase = excluded.phase, updated_at = excluded.updated_at`,
+      ),
+      listSessions: db.prepare<[], SessionRow>("SELECT * FROM sessions ORDER BY created_at DESC, rowid DESC"),
+      setKey: db.prepare("UPDATE sessions SET key = ?, updated_at = ? WHERE id = ?"),
+      findByKey: db.prepare<[string], { id: string }>(
+        "SELECT id FROM sessions WHERE key = ? ORDER BY created_at DESC, rowid DESC LIMIT 1",
+      ),
+      recordDelivery: db.prepare(
+        "INSERT INTO deliveries (id, event, received_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING",
+      ),
+      putEffect: db.prepare(
+        `INSERT INTO effects (session_id, key, value) VALUES (?, ?, ?)
+         ON CONFLICT (session_id, key) DO UPDATE SET value = excluded.value`,
+      ),
+      getEffect: db.prepare<[string, string], { value: string }>(
+        "SELECT value FROM effects WHERE session_id = ? AND key = ?",
+      ),
+    };
+    this.appendTx = db.transaction(
+      (sessionId: string, events: SessionEvent[], expectedCount: number | undefined): StoredEvent[] => {
+        const count = this.q.nextSeq.get(sessionId)!.n;
+        if (expectedCount !== undefined && count !== expectedCount) {
+          throw new ConcurrentAppendError(sessionId, expectedCount, count);
+        }
+        if (events.length === 0) return [];
+        const at = new Date().toISOString();
+        // Serialising inside the transaction: an event that cannot be stored rolls back its batch.
+        const stored = events.map((e, i) => {
+          this.q.insertEvent.run(sessionId, count + i, e.type, at, JSON.stringify(e));
+          return { ...e, seq: count + i, at };
+        });
+        const prev = this.q.phase.get(sessionId)?.phase ?? "queued";
+        this.q.upsertSession.run(sessionId, phaseAfter(prev, events), at, at);
+        return stored;
+      },
+    );
+  }
+
+  /**
+   * WAL lets readers (list, load for status) run beside the one writer. synchronous=FULL because
+   * recordDelivery promises durability before the webhook is answered: under WAL, NORMAL may lose the
+   * last commits on power loss, and a lost delivery id means a redelivered webhook runs twice.
+   * The cost is one fsync per commit, small beside an LLM call.
+   */
+  static open(file: string): SqliteSessionStore {
+    const db = new Database(file, { timeout: 5000 }); // busy_timeout: wait for another writer, not fail.
+    try {
+      db.pragma("journal_mode = WAL");
+      db.pragma("synchronous = FULL");
+      migrate(db);
+      return new SqliteSessionStore(db);
+    } catch (e) {
+      db.close();
+      throw e;
+    }
+  }
+
+  async append(sessionId: string, events: SessionEvent[], expectedCount?: number): Promise<StoredEvent[]> {
+    // IMMEDIATE: the write lock is taken before the count is read, so the optimistic check holds
+    // across processes too.
+    return this.appendTx.immediate(sessionId, events, expectedCount);
+  }
+
+  async load(sessionId: string): Promise<StoredEvent[]> {
+    return this.q.loadEvents
+      .all(sessionId)
+      .map((r) => ({ ...(JSON.parse(r.body) as SessionEvent), seq: r.seq, at: r.at }));
+  }
+
+  /** Newest first. */
+  async list(): Promise<SessionSummary[]> {
+    return this.q.listSessions.all().map((r) => ({
+      id: r.id,
+      key: r.key,
+      phase: r.phase,
+      createdAt: r.created_at,
+      updatedAt: r.updated_at,
+    }));
+  }
+
+  async setKey(sessionId: string, key: string): Promise<void> {
+    const { changes } = this.q.setKey.run(key, new Date().toISOString(), sessionId);
+    // A key pointing at a session with no events would make findByKey return an empty session.
+    if (changes === 0) throw new Error(`cannot set key on unknown session ${sessionId}`);
+  }
+
+  async findByKey(key: string): Promise<string | null> {
+    return this.q.findByKey.get(key)?.id ?? null;
+  }
+
+  async recordDelivery(deliveryId: string, event: string): Promise<boolean> {
+    return this.q.recordDelivery.run(deliveryId, event, new Date().toISOString()).changes === 1;
+  }
+
+  async putEffect(sessionId: string, key: string, value: string): Promise<void> {
+    this.q.putEffect.run(sessionId, key, value);
+  }
+
+  async getEffect(sessionId: string, key: string): Promise<string | null> {
+    return this.q.getEffect.get(sessionId, key)?.value ?? null;
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+}

@@ -1,0 +1,72 @@
+import type { ToolError } from "../session/types.js";
+import { closestRegion } from "./closest-region.js";
+
+/**
+ * Exact search/replace blocks, all or nothing. Every block is matched against the file as it is now
+ * (so line numbers in errors are the ones the model read), must match exactly once, and blocks may
+ * not overlap; only then are all replacements made.
+ */
+export interface EditBlock {
+  search: string;
+  replace: string;
+}
+
+export type EditOutcome = { ok: true; content: string } | { ok: false; error: ToolError };
+
+function lineOf(content: string, index: number): number {
+  let line = 1;
+  for (let i = content.indexOf("\n"); i !== -1 && i < index; i = content.indexOf("\n", i + 1)) line++;
+  return line;
+}
+
+/** Every start index of `needle`, overlapping ones included (they make a match just as ambiguous). */
+function occurrences(content: string, needle: string): number[] {
+  const found: number[] = [];
+  for (let i = content.indexOf(needle); i !== -1; i = content.indexOf(needle, i + 1)) found.push(i);
+  return found;
+}
+
+/** Models write `\n`; a CRLF file would otherwise never match. */
+function toFileEol(text: string, crlf: boolean): string {
+  return crlf && !text.includes("\r") ? text.replace(/\n/g, "\r\n") : text;
+}
+
+function badPatch(message: string, details: Record<string, unknown>): EditOutcome {
+  return { ok: false, error: { code: "bad_patch", message: `${message} No edit was applied.`, details } };
+}
+
+export function applyEdits(rel: string, content: string, edits: readonly EditBlock[]): EditOutcome {
+  const crlf = content.includes("\r\n");
+  const spans: { start: number; end: number; replace: string; n: number }[] = [];
+  for (const [i, edit] of edits.entries()) {
+    const n = i + 1;
+    const search = toFileEol(edit.search, crlf);
+    const found = occurrences(content, search);
+    if (found.length === 0) {
+      const closest = closestRegion(content, edit.search);
+      const where = closest
+        ? ` The closest region is lines ${closest.start_line}-${closest.end_line} (similarity ${closest.similarity}${closest.whitespace_only ? ", differs only in whitespace" : ""}); copy the exact text from there and retry.`
+        : ` ${rel} is empty.`;
+      return badPatch(`edit ${n} of ${edits.length}: the search text was not found in ${rel}.${where}`, { edit: n, matches: 0, closest });
+    }
+    if (found.length > 1) {
+      const lines = found.map((at) => lineOf(content, at));
+      return badPatch(
+        `edit ${n} of ${edits.length}: the search text matches ${found.length} times in ${rel} (at lines ${lines.join(", ")}); include more surrounding lines so it matches exactly once.`,
+        { edit: n, matches: found.length, match_lines: lines },
+      );
+    }
+    spans.push({ start: found[0], end: found[0] + search.length, replace: toFileEol(edit.replace, crlf), n });
+  }
+  spans.sort((a, b) => a.start - b.start);
+  for (let k = 1; k < spans.length; k++) {
+    if (spans[k].start < spans[k - 1].end) {
+      const [a, b] = [spans[k - 1].n, spans[k].n].sort((x, y) => x - y);
+      return badPatch(`edits ${a} and ${b} overlap in ${rel}; merge them into one block.`, { edit: b, overlaps: a });
+    }
+  }
+  // Right to left, so earlier offsets stay valid.
+  let out = content;
+  for (const s of [...spans].reverse()) out = out.slice(0, s.start) + s.replace + out.slice(s.end);
+  return { ok: true, content: out };
+}

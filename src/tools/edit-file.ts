@@ -1,0 +1,76 @@
+import { writeFile } from "node:fs/promises";
+import { z } from "zod";
+import { contentHash } from "../policy/index.js";
+import type { ToolError } from "../session/types.js";
+import { applyEdits } from "./edit-apply.js";
+import { lexicalRel } from "./paths.js";
+import { filePatch, notFound } from "./text.js";
+import { defineTool, ok, type ToolContext } from "./tool.js";
+import { PREVIEW_MAX_CHARS, writeTarget } from "./write-file.js";
+
+/** The diff returned to the model after an edit, so it can check what it did without a re-read. */
+const RESULT_DIFF_MAX_CHARS = 4096;
+
+const DESCRIPTION = `Change part of an existing file with exact search/replace blocks.
+- Each block's search text must appear exactly once in the file's current content, character for character (indentation included). Include enough surrounding lines to make it unique.
+- Blocks are applied together or not at all; they must not overlap.
+- If a block does not match, the error shows the closest region with line numbers: copy the exact text from it and retry.
+- The file must have been read with read_file after its last change (edit_without_read otherwise).
+- To create a file, use write_file.`;
+
+const input = z.strictObject({
+  path: z.string().min(1).describe("Path of an existing file, relative to the repository root."),
+  edits: z
+    .array(
+      z.strictObject({
+        search: z.string().min(1).describe("Exact text currently in the file, to be replaced. Must occur exactly once."),
+        replace: z.string().describe("Text that replaces it (may be empty to delete)."),
+      }),
+    )
+    .min(1)
+    .describe("Search/replace blocks, all matched against the current content."),
+});
+type Input = z.infer<typeof input>;
+
+type Planned = { ok: true; rel: string; abs: string; before: string; after: string } | { ok: false; error: ToolError };
+
+/** Confinement, protection, edit context, existence and the blocks themselves: all before any write. */
+async function plan(args: Input, ctx: ToolContext): Promise<Planned> {
+  const t = await writeTarget(args.path, ctx);
+  if (!t.ok) return t;
+  if (t.before === null) return { ok: false, error: notFound(t.rel) };
+  const before = t.before.toString("utf8");
+  const applied = applyEdits(t.rel, before, args.edits);
+  if (!applied.ok) return applied;
+  return { ok: true, rel: t.rel, abs: t.abs, before, after: applied.content };
+}
+
+export const editFileTool = defineTool({
+  name: "edit_file",
+  version: "1",
+  description: DESCRIPTION,
+  input,
+  risk: "write",
+  mutatesWorkspace: true,
+  idempotent: false,
+  modes: ["execute"],
+  // The blocks are checked here too, so a human is never asked to approve a patch that cannot apply.
+  async precheck(args, ctx) {
+    const p = await plan(args, ctx);
+    return p.ok ? null : p.error;
+  },
+  request(args) {
+    return { kind: "write", tool: "edit_file", path: lexicalRel(args.path) };
+  },
+  async preview(args, ctx) {
+    const p = await plan(args, ctx);
+    return p.ok ? filePatch(p.rel, p.before, p.after, PREVIEW_MAX_CHARS) : `(refused: ${p.error.message})`;
+  },
+  async execute(args, ctx) {
+    const p = await plan(args, ctx);
+    if (!p.ok) return { result: { ok: false, error: p.error } };
+    await writeFile(p.abs, p.after);
+    const data = { path: p.rel, edits_applied: args.edits.length, bytes: Buffer.byteLength(p.after), diff: filePatch(p.rel, p.before, p.after, RESULT_DIFF_MAX_CHARS) };
+    return { result: ok(data), events: [{ type: "file_written", path: p.rel, hash: contentHash(p.after) }] };
+  },
+});

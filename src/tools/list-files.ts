@@ -1,0 +1,66 @@
+import { stat } from "node:fs/promises";
+import { z } from "zod";
+import { walkFiles } from "./ignore-walk.js";
+import { lexicalRel, resolveForRead, type ToolPath } from "./paths.js";
+import { notFound } from "./text.js";
+import { defineTool, ok, type ToolContext } from "./tool.js";
+
+export const LIST_DEFAULT_MAX = 500;
+export const LIST_HARD_MAX = 2000;
+
+const DESCRIPTION = `List the repository's files (recursively) under a directory, the way git sees them: files matched by .gitignore are hidden, and so is .git.
+- path is a directory relative to the repository root; omit it for the whole repository.
+- At most \`max\` paths are returned (default ${LIST_DEFAULT_MAX}); truncated=true means there are more: list a subdirectory.
+- Symlinks are listed (and named again in \`symlinks\`) but not followed.`;
+
+const input = z.strictObject({
+  path: z.string().min(1).optional().describe("Directory relative to the repository root. Default: the repository root."),
+  max: z.number().int().min(1).max(LIST_HARD_MAX).optional().describe(`Maximum number of paths to return (1-${LIST_HARD_MAX}, default ${LIST_DEFAULT_MAX}).`),
+});
+
+async function locate(args: z.infer<typeof input>, ctx: ToolContext): Promise<ToolPath> {
+  return resolveForRead(ctx, args.path ?? ".");
+}
+
+export const listFilesTool = defineTool({
+  name: "list_files",
+  version: "1",
+  description: DESCRIPTION,
+  input,
+  risk: "read",
+  mutatesWorkspace: false,
+  idempotent: true,
+  modes: ["plan", "execute"],
+  async precheck(args, ctx) {
+    const p = await locate(args, ctx);
+    return p.ok ? null : p.error;
+  },
+  request(args) {
+    const rel = args.path === undefined ? "" : lexicalRel(args.path);
+    return rel === "" ? { kind: "read", tool: "list_files" } : { kind: "read", tool: "list_files", path: rel };
+  },
+  async execute(args, ctx) {
+    const p = await locate(args, ctx);
+    if (!p.ok) return { result: { ok: false, error: p.error } };
+    const st = await stat(p.abs).catch(() => null);
+    if (st === null) return { result: { ok: false, error: notFound(p.rel) } };
+    const start = p.rel === "." ? "" : p.rel;
+    if (!st.isDirectory()) return { result: ok({ path: p.rel, files: [start], truncated: false }) };
+
+    const max = args.max ?? LIST_DEFAULT_MAX;
+    const files: string[] = [];
+    const symlinks: string[] = [];
+    let truncated = false;
+    for await (const entry of walkFiles(p.root, start)) {
+      // One past the cap tells us there is more without walking the rest of the tree.
+      if (files.length === max) {
+        truncated = true;
+        break;
+      }
+      files.push(entry.rel);
+      if (entry.symlink) symlinks.push(entry.rel);
+    }
+    const data = { path: p.rel, files, ...(symlinks.length > 0 ? { symlinks } : {}), truncated };
+    return { result: ok(data, truncated) };
+  },
+});

@@ -1,0 +1,79 @@
+import { z } from "zod";
+import type { ToolSpec } from "../agent/llm/types.js";
+import type { PermissionMode, ToolError } from "../session/types.js";
+import { editFileTool } from "./edit-file.js";
+import { finishTool } from "./finish.js";
+import { listFilesTool } from "./list-files.js";
+import { readFileTool } from "./read-file.js";
+import { runCommandTool } from "./run-command.js";
+import { runTestsTool } from "./run-tests.js";
+import { searchCodeTool } from "./search-code.js";
+import { submitPlanTool } from "./submit-plan.js";
+import type { ToolDefinition } from "./tool.js";
+import { updatePlanTool } from "./update-plan.js";
+import { updateTodosTool } from "./update-todos.js";
+import { writeFileTool } from "./write-file.js";
+
+/**
+ * Every tool, in the order the model sees them: look, change, run, then bookkeeping. Frozen: a
+ * caller that wants another set passes its own array instead of editing this one.
+ */
+export const ALL_TOOLS: ToolDefinition[] = Object.freeze<ToolDefinition[]>([
+  readFileTool,
+  listFilesTool,
+  searchCodeTool,
+  writeFileTool,
+  editFileTool,
+  runCommandTool,
+  runTestsTool,
+  updatePlanTool,
+  submitPlanTool,
+  updateTodosTool,
+  finishTool,
+]) as ToolDefinition[];
+
+/** Gate 1: a mode's tools are the only ones the model is offered. */
+export function toolsForMode(mode: PermissionMode): ToolDefinition[] {
+  return ALL_TOOLS.filter((t) => t.modes.includes(mode));
+}
+
+export function findTool(name: string): ToolDefinition | undefined {
+  return ALL_TOOLS.find((t) => t.name === name);
+}
+
+/** What the LLM client sends: the JSON Schema of the arguments as the model writes them. */
+export function toolSpecs(tools: readonly ToolDefinition[]): ToolSpec[] {
+  return tools.map((t) => {
+    // io "input": fields with defaults are optional for the model.
+    const { $schema: _dialect, ...parameters } = z.toJSONSchema(t.input, { io: "input" }) as Record<string, unknown>;
+    return { name: t.name, description: t.description, parameters };
+  });
+}
+
+export type ParsedArguments<S extends z.ZodType> = { ok: true; input: z.infer<S> } | { ok: false; error: ToolError };
+
+/**
+ * The model's raw argument text → validated input, or an error the model can act on. A schema error
+ * is a tool result, not a failure of the session: the model gets the issues and rewrites its call.
+ */
+export function parseToolArguments<S extends z.ZodType>(tool: ToolDefinition<S>, rawJson: string): ParsedArguments<S> {
+  let raw: unknown;
+  try {
+    // Some providers send "" for a call without arguments.
+    raw = rawJson.trim() === "" ? {} : JSON.parse(rawJson);
+  } catch (err) {
+    return { ok: false, error: { code: "invalid_arguments", message: `arguments are not valid JSON: ${(err as Error).message}. Send a JSON object.` } };
+  }
+  const parsed = tool.input.safeParse(raw);
+  if (parsed.success) return { ok: true, input: parsed.data };
+  const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
+  const listed = issues.map((i) => `${i.path === "" ? "(arguments)" : i.path}: ${i.message}`).join("; ");
+  return {
+    ok: false,
+    error: {
+      code: "invalid_arguments",
+      message: `invalid arguments for ${tool.name}: ${listed}. Rewrite the input so it satisfies the schema.`,
+      details: { issues },
+    },
+  };
+}

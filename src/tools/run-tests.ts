@@ -1,0 +1,101 @@
+import { z } from "zod";
+import { summarizeTestRun } from "../sandbox/index.js";
+import type { SessionEvent } from "../session/events.js";
+import type { ToolError } from "../session/types.js";
+import { modelOutput, runShell, sandboxUnavailable } from "./sandbox-run.js";
+import { ensureSetup } from "./test-setup.js";
+import { defineTool, ok, type ToolContext } from "./tool.js";
+
+const DESCRIPTION = `Run the repository's configured test command in the sandbox (no network) and record the result against the current tree hash.
+- finish is accepted only after a passing run on exactly the current files: run this after your last change.
+- The first run may first execute the repository's setup command (e.g. dependency install).
+- An unchanged tree whose last run passed is not run again (cached=true).
+- Takes no arguments.`;
+
+const input = z.strictObject({}).describe("No arguments: the test command comes from the repository configuration.");
+
+/** The session's setting (e.g. chosen by the CLI user) wins over the repository's config. */
+export function configuredTestCommand(ctx: ToolContext): string | undefined {
+  return ctx.state.settings.testCommand ?? ctx.repoConfig.test;
+}
+
+function noTestCommand(): ToolError {
+  return {
+    code: "no_test_command",
+    message: "No test command is configured (`test` in .github/patchgate.yml), so tests cannot be run and finish cannot be accepted.",
+  };
+}
+
+export const runTestsTool = defineTool({
+  name: "run_tests",
+  version: "1",
+  description: DESCRIPTION,
+  input,
+  risk: "command",
+  mutatesWorkspace: true,
+  idempotent: false,
+  // Tests execute repository code, which is not a read-only act even while planning.
+  modes: ["execute"],
+  async precheck(_args, ctx) {
+    if (configuredTestCommand(ctx) === undefined) return noTestCommand();
+    return ctx.sandbox === null ? sandboxUnavailable() : null;
+  },
+  // The policy sees the configured test command itself, which the default rules allow.
+  request(_args, ctx) {
+    return { kind: "command", tool: "run_tests", command: configuredTestCommand(ctx) ?? "" };
+  },
+  async preview(_args, ctx) {
+    const setup = ctx.repoConfig.setup ? `$ ${ctx.repoConfig.setup}   # setup, first run only\n` : "";
+    return `${setup}$ ${configuredTestCommand(ctx) ?? "(no test command)"}`;
+  },
+  async execute(_args, ctx) {
+    const command = configuredTestCommand(ctx);
+    if (command === undefined) return { result: { ok: false, error: noTestCommand() } };
+    if (ctx.sandbox === null) return { result: { ok: false, error: sandboxUnavailable() } };
+
+    let before = await ctx.workspace.treeHash();
+    const latest = [...ctx.state.testRuns].reverse().find((r) => r.treeHash === before && r.command === command);
+    if (latest && latest.exitCode === 0 && !latest.timedOut) {
+      const data = { command, passed: true, exit_code: 0, timed_out: false, duration_ms: latest.durationMs, tree_hash: before, summary: latest.summary, cached: true };
+      return { result: ok(data) };
+    }
+
+    const events: SessionEvent[] = [];
+    const setup = await ensureSetup(ctx);
+    if (setup.ran) {
+      events.push(setup.event);
+      if (setup.error) return { result: { ok: false, error: setup.error }, events };
+      // Setup may touch non-ignored files (a rewritten lockfile): the run is judged on the tree after it.
+      before = await ctx.workspace.treeHash();
+    }
+
+    const res = await runShell(ctx, { command, timeoutSeconds: ctx.repoConfig.timeouts.test_seconds });
+    const after = await ctx.workspace.treeHash();
+    const summary = summarizeTestRun(res.stdout, res.stderr, res.exitCode);
+    events.push({ type: "test_run", command, exitCode: res.exitCode, treeHash: before, durationMs: res.durationMs, timedOut: res.timedOut, summary });
+
+    const out = modelOutput(res);
+    const passed = res.exitCode === 0 && !res.timedOut;
+    const data = {
+      command,
+      passed,
+      exit_code: res.exitCode,
+      timed_out: res.timedOut,
+      duration_ms: res.durationMs,
+      tree_hash: before,
+      summary,
+      stdout: out.stdout,
+      stderr: out.stderr,
+      cached: false,
+      ...(after !== before
+        ? {
+            warning:
+              "The test run changed the working tree (its hash after the run differs from before), so this run does not count for the files as they are now. " +
+              "Make the tests leave no files behind (or add their output to .gitignore), then run_tests again.",
+            tree_hash_after: after,
+          }
+        : {}),
+    };
+    return { result: ok(data, out.truncated), events };
+  },
+});

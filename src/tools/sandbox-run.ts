@@ -1,0 +1,58 @@
+import type { RepoConfig } from "../config/repo-config.js";
+import type { SandboxResult } from "../sandbox/types.js";
+import type { ToolError } from "../session/types.js";
+import { capText } from "./text.js";
+import type { ToolContext } from "./tool.js";
+
+/**
+ * How the command tools use the sandbox: always through `/bin/sh -c` (the model writes shell, the
+ * policy has already parsed and judged it), with the repository's limits, and never without a
+ * sandbox: with no backend the command is refused, not run bare.
+ */
+
+/** Per stream, what the model gets back; the sandbox's own cap (repo config) is larger. */
+export const MODEL_OUTPUT_CHARS = 16 * 1024;
+
+export function sandboxUnavailable(): ToolError {
+  return {
+    code: "sandbox_unavailable",
+    message:
+      "No sandbox is available on this host, so commands cannot run (they are never run outside a sandbox). " +
+      "Continue with the file tools; a maintainer has to enable bubblewrap or docker for commands and tests.",
+  };
+}
+
+export interface ShellRun {
+  command: string;
+  timeoutSeconds: number;
+  network?: boolean;
+}
+
+export function limitsOf(config: RepoConfig) {
+  return {
+    maxOutputBytes: config.sandbox.max_output_kb * 1024,
+    maxProcesses: config.sandbox.max_processes,
+    memoryBytes: config.sandbox.memory_mb * 1024 * 1024,
+  };
+}
+
+/** Runs one shell command line in the sandbox; the caller has checked that a sandbox exists. */
+export function runShell(ctx: ToolContext, run: ShellRun): Promise<SandboxResult> {
+  if (ctx.sandbox === null) throw new Error("runShell without a sandbox");
+  return ctx.sandbox.run({
+    argv: ["/bin/sh", "-c", run.command],
+    workspace: ctx.workspace.root,
+    network: run.network ?? false,
+    timeoutMs: run.timeoutSeconds * 1000,
+    limits: limitsOf(ctx.repoConfig),
+    signal: ctx.signal,
+    onOutput: ctx.onOutput,
+  });
+}
+
+/** stdout/stderr cut to what a model can use: head and tail kept. */
+export function modelOutput(res: SandboxResult): { stdout: string; stderr: string; truncated: boolean } {
+  const out = capText(res.stdout, MODEL_OUTPUT_CHARS);
+  const err = capText(res.stderr, MODEL_OUTPUT_CHARS);
+  return { stdout: out.text, stderr: err.text, truncated: res.truncated || out.truncated || err.truncated };
+}

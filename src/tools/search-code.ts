@@ -1,0 +1,99 @@
+import { readFile, stat } from "node:fs/promises";
+import { z } from "zod";
+import type { ToolError } from "../session/types.js";
+import { walkFiles } from "./ignore-walk.js";
+import { lexicalRel, resolveForRead, type ToolPath } from "./paths.js";
+import { isBinary, notFound, splitLines } from "./text.js";
+import { defineTool, ok, type ToolContext } from "./tool.js";
+
+export const SEARCH_DEFAULT_MAX = 100;
+export const SEARCH_HARD_MAX = 1000;
+/** Larger files are generated or data; skipping them keeps a search fast. */
+const SEARCH_MAX_FILE_BYTES = 1024 * 1024;
+/** A regex only sees this much of a line: bounds the cost of a pathological pattern on minified code. */
+const REGEX_LINE_CHARS = 2000;
+const SHOWN_LINE_CHARS = 300;
+
+const DESCRIPTION = `Search the repository's text files for a string, line by line. Returns matches as "path:line:text".
+- Literal and case-sensitive by default; set regex=true for a JavaScript regular expression.
+- Files ignored by .gitignore, binary files and files over 1 MB are skipped.
+- path limits the search to a directory or one file.
+- At most max_results matches (default ${SEARCH_DEFAULT_MAX}); truncated=true means there are more: narrow the query or the path.`;
+
+const input = z.strictObject({
+  query: z.string().min(1).describe("Text to find, or a JavaScript regular expression when regex is true."),
+  regex: z.boolean().optional().describe("Treat query as a regular expression. Default false (literal text)."),
+  path: z.string().min(1).optional().describe("Directory or file to search, relative to the repository root. Default: everything."),
+  max_results: z.number().int().min(1).max(SEARCH_HARD_MAX).optional().describe(`Maximum matches to return (1-${SEARCH_HARD_MAX}, default ${SEARCH_DEFAULT_MAX}).`),
+});
+type Input = z.infer<typeof input>;
+
+function matcher(args: Input): ((line: string) => boolean) | ToolError {
+  if (!args.regex) return (line) => line.includes(args.query);
+  try {
+    const re = new RegExp(args.query);
+    return (line) => re.test(line.length > REGEX_LINE_CHARS ? line.slice(0, REGEX_LINE_CHARS) : line);
+  } catch (err) {
+    return { code: "invalid_arguments", message: `query is not a valid regular expression: ${(err as Error).message}. Fix it, or search literally with regex=false.` };
+  }
+}
+
+async function locate(args: Input, ctx: ToolContext): Promise<ToolPath> {
+  const m = matcher(args);
+  if (typeof m !== "function") return { ok: false, error: m };
+  return resolveForRead(ctx, args.path ?? ".");
+}
+
+export const searchCodeTool = defineTool({
+  name: "search_code",
+  version: "1",
+  description: DESCRIPTION,
+  input,
+  risk: "read",
+  mutatesWorkspace: false,
+  idempotent: true,
+  modes: ["plan", "execute"],
+  async precheck(args, ctx) {
+    const p = await locate(args, ctx);
+    return p.ok ? null : p.error;
+  },
+  request(args) {
+    const rel = args.path === undefined ? "" : lexicalRel(args.path);
+    return rel === "" ? { kind: "read", tool: "search_code" } : { kind: "read", tool: "search_code", path: rel };
+  },
+  async execute(args, ctx) {
+    const p = await locate(args, ctx);
+    if (!p.ok) return { result: { ok: false, error: p.error } };
+    const test = matcher(args) as (line: string) => boolean;
+    const st = await stat(p.abs).catch(() => null);
+    if (st === null) return { result: { ok: false, error: notFound(p.rel) } };
+    const start = p.rel === "." ? "" : p.rel;
+    // A single file is searched as named; a directory is walked with the ignore rules.
+    const files = st.isDirectory() ? walkFiles(p.root, start) : [{ rel: p.rel, abs: p.abs, symlink: false }];
+
+    const max = args.max_results ?? SEARCH_DEFAULT_MAX;
+    const matches: string[] = [];
+    let filesSearched = 0;
+    let truncated = false;
+    scan: for await (const f of files) {
+      if (f.symlink) continue; // its target may be outside the workspace
+      const fst = await stat(f.abs).catch(() => null);
+      if (fst === null || !fst.isFile() || fst.size > SEARCH_MAX_FILE_BYTES) continue;
+      const buf = await readFile(f.abs);
+      if (isBinary(buf)) continue;
+      filesSearched++;
+      const lines = splitLines(buf.toString("utf8"));
+      for (let i = 0; i < lines.length; i++) {
+        if (!test(lines[i])) continue;
+        if (matches.length === max) {
+          truncated = true;
+          break scan;
+        }
+        const text = lines[i].length > SHOWN_LINE_CHARS ? `${lines[i].slice(0, SHOWN_LINE_CHARS)}…` : lines[i];
+        matches.push(`${f.rel}:${i + 1}:${text}`);
+      }
+    }
+    const data = { query: args.query, regex: args.regex ?? false, matches, files_searched: filesSearched, truncated };
+    return { result: ok(data, truncated) };
+  },
+});

@@ -1,0 +1,76 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+import { checkEditContext, contentHash } from "../policy/index.js";
+import type { ToolError } from "../session/types.js";
+import { lexicalRel, resolveForWrite } from "./paths.js";
+import { filePatch, isToolError, readRegularFile } from "./text.js";
+import { defineTool, fail, ok, type ToolContext } from "./tool.js";
+
+export const PREVIEW_MAX_CHARS = 64 * 1024;
+
+const DESCRIPTION = `Create a file, or replace a file's whole content.
+- path is relative to the repository root; missing parent directories are created.
+- An existing file must have been read with read_file after its last change, or the write is refused (edit_without_read): read it, then retry.
+- Prefer edit_file for changing part of an existing file.
+- Protected paths (.git, .github/workflows, .gitmodules, .github/patchgate.yml and the repository's own list) can never be written.`;
+
+const input = z.strictObject({
+  path: z.string().min(1).describe("File path relative to the repository root, e.g. `src/util.ts`."),
+  content: z.string().describe("The complete new content of the file."),
+});
+type Input = z.infer<typeof input>;
+
+/** The target and its current bytes (null = new file), or why the write is refused. */
+export async function writeTarget(
+  filePath: string,
+  ctx: ToolContext,
+): Promise<{ ok: true; abs: string; rel: string; before: Buffer | null } | { ok: false; error: ToolError }> {
+  const p = await resolveForWrite(ctx, filePath);
+  if (!p.ok) return p;
+  const before = await readRegularFile(p.abs, p.rel);
+  if (isToolError(before)) return { ok: false, error: before };
+  const stale = checkEditContext(ctx.state.fileContexts, p.rel, before === null ? null : contentHash(before));
+  if (stale) return { ok: false, error: stale };
+  return { ok: true, abs: p.abs, rel: p.rel, before };
+}
+
+export const writeFileTool = defineTool({
+  name: "write_file",
+  version: "1",
+  description: DESCRIPTION,
+  input,
+  risk: "write",
+  mutatesWorkspace: true,
+  idempotent: true,
+  modes: ["execute"],
+  async precheck(args: Input, ctx) {
+    const t = await writeTarget(args.path, ctx);
+    return t.ok ? null : t.error;
+  },
+  request(args) {
+    return { kind: "write", tool: "write_file", path: lexicalRel(args.path) };
+  },
+  async preview(args, ctx) {
+    const t = await writeTarget(args.path, ctx);
+    if (!t.ok) return `(refused: ${t.error.message})`;
+    return filePatch(t.rel, t.before === null ? null : t.before.toString("utf8"), args.content, PREVIEW_MAX_CHARS);
+  },
+  async execute(args, ctx) {
+    // Judged again: approval may have come much later, and a command may have changed the file since.
+    const t = await writeTarget(args.path, ctx);
+    if (!t.ok) return { result: { ok: false, error: t.error } };
+    try {
+      await mkdir(path.dirname(t.abs), { recursive: true });
+      await writeFile(t.abs, args.content);
+    } catch (err) {
+      // e.g. a parent "directory" that is a file: the model can pick another path.
+      return { result: fail("write_failed", `could not write ${t.rel}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, { path: t.rel }) };
+    }
+    const bytes = Buffer.byteLength(args.content);
+    return {
+      result: ok({ path: t.rel, bytes, created: t.before === null }),
+      events: [{ type: "file_written", path: t.rel, hash: contentHash(args.content) }],
+    };
+  },
+});

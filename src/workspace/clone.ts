@@ -1,0 +1,64 @@
+import { mkdir, readdir, realpath } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import { git, gitOk } from "./git.js";
+import { GitWorkspace } from "./git-workspace.js";
+import { splitCredentials } from "./remote-url.js";
+import { assertSafeRepoConfig } from "./repo-config-guard.js";
+import type { GitAuth } from "./types.js";
+import { WorkspaceError } from "./workspace-error.js";
+
+export interface CloneOptions {
+  /** A local path or a URL; credentials in a URL are moved to a header (see remote-url.ts). */
+  source: string;
+  /** Must not exist, or be empty. */
+  dir: string;
+  /** Branch, tag, commit id or any fetchable ref (refs/pull/1/head); default: the remote's HEAD. */
+  ref?: string;
+  auth?: GitAuth;
+  signal?: AbortSignal;
+}
+
+/** Clones `source` into `dir`, checks out `ref` detached, and records that commit as the base. */
+export async function cloneWorkspace(opts: CloneOptions): Promise<GitWorkspace> {
+  const { url, auth } = splitCredentials(opts.source, opts.auth);
+  for (const [what, v] of [["source", url], ["ref", opts.ref ?? ""]]) {
+    if (v.startsWith("-")) throw new WorkspaceError("invalid_argument", `${what} may not start with "-": ${v}`);
+  }
+  const dir = resolve(opts.dir);
+  const entries = await readdir(dir).catch(() => []);
+  if (entries.length > 0) throw new WorkspaceError("dir_not_empty", `clone target ${dir} is not empty`);
+  await mkdir(dirname(dir), { recursive: true });
+  const call = { auth, signal: opts.signal };
+  const noCheckout = opts.ref === undefined ? [] : ["--no-checkout"];
+  await gitOk(["clone", "--quiet", ...noCheckout, "--", url, dir], { cwd: dirname(dir), ...call });
+  const root = await realpath(dir);
+  if (opts.ref !== undefined) {
+    const sha = await resolveRef(root, opts.ref, { ...call, cwd: root });
+    await gitOk(["checkout", "--quiet", "--detach", sha], { cwd: root, signal: opts.signal });
+  }
+  const base = (await gitOk(["rev-parse", "HEAD^{commit}"], { cwd: root })).trim();
+  return new GitWorkspace(root, base);
+}
+
+/** First what the clone already has (remote branch, tag, commit id), else fetch it by name. */
+async function resolveRef(root: string, ref: string, call: { cwd: string; auth?: GitAuth; signal?: AbortSignal }): Promise<string> {
+  for (const candidate of [`refs/remotes/origin/${ref}`, `refs/tags/${ref}`, ref]) {
+    const r = await git(["rev-parse", "--verify", "--quiet", `${candidate}^{commit}`], { cwd: root });
+    if (r.exitCode === 0) return r.stdout.trim();
+  }
+  await gitOk(["fetch", "--quiet", "--no-tags", "origin", ref], call);
+  return (await gitOk(["rev-parse", "--verify", "FETCH_HEAD^{commit}"], { cwd: root })).trim();
+}
+
+/** Reopens an existing clone (after a restart) with the base the session recorded. */
+export async function openWorkspace(dir: string, baseCommit: string): Promise<GitWorkspace> {
+  const root = await realpath(dir);
+  const top = (await gitOk(["rev-parse", "--show-toplevel"], { cwd: root })).trim();
+  if (top !== root) throw new WorkspaceError("invalid_argument", `${dir} is not the root of a clone (root is ${top})`);
+  await assertSafeRepoConfig(root);
+  const r = await git(["rev-parse", "--verify", "--quiet", `${baseCommit}^{commit}`], { cwd: root });
+  if (r.exitCode !== 0 || r.stdout.trim() !== baseCommit) {
+    throw new WorkspaceError("invalid_argument", `base commit ${baseCommit} is not a full commit id in ${root}`);
+  }
+  return new GitWorkspace(root, baseCommit);
+}

@@ -1,0 +1,46 @@
+import { copyFile, mkdtemp, rm, stat, utimes } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { git, gitOk } from "./git.js";
+
+/**
+ * Runs `fn` with a throwaway index that holds the whole working tree (tracked and untracked files,
+ * ignored files excluded) on top of `base`. Diff, tree hash and commit all read from such a snapshot,
+ * so nothing is ever staged in the real index, and what is hashed is exactly what would be committed.
+ *
+ * The index is seeded from the base tree, so the result depends only on (base, working tree), not on
+ * what the real index holds. `read-tree -m` over a copy of the real index keeps its stat cache for
+ * unchanged files, so `add -A` re-reads only what changed instead of every file in the repository;
+ * `-i` because this index is not the working tree's: git must not refuse over uncommitted edits.
+ */
+export async function withSnapshotIndex<T>(
+  root: string,
+  base: string,
+  fn: (env: { GIT_INDEX_FILE: string }) => Promise<T>,
+): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), "patchgate-index-"));
+  const env = { GIT_INDEX_FILE: join(dir, "index") };
+  try {
+    await seedFromRealIndex(root, env.GIT_INDEX_FILE);
+    await gitOk(["read-tree", "-m", "-i", `${base}^{tree}`], { cwd: root, env });
+    await gitOk(["add", "-A", "--", "."], { cwd: root, env });
+    return await fn(env);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function seedFromRealIndex(root: string, target: string): Promise<void> {
+  // Refresh the real index's stat cache first (stat data only, as `git status` does; nothing is staged).
+  // Files written in the same second as the index stay "racy" and are re-hashed on every read until
+  // some later write of the index; without this, a fresh clone is never healed and every snapshot
+  // re-reads the whole checkout. Best effort: a held index.lock only costs speed.
+  await git(["update-index", "-q", "--refresh"], { cwd: root });
+  const real = join(root, ".git", "index");
+  const st = await stat(real).catch(() => null);
+  if (!st) return; // no index yet (e.g. a --no-checkout clone): read-tree builds one from scratch
+  await copyFile(real, target);
+  // Keep the index's own mtime: git compares it with file mtimes to spot "racily clean" entries,
+  // and a newer copy would make a same-size edit made just after the real index was written look clean.
+  await utimes(target, st.atime, st.mtime);
+}

@@ -1,0 +1,32 @@
+/**
+ * Why a workspace operation could not be done. Fatal for the session (it fails as `workspace_error`):
+ * none of these is something the model can fix by trying again.
+ */
+export type WorkspaceErrorCode =
+  /** A git command exited non-zero where success was required. */
+  | "git_failed"
+  /** The clone's .git holds configuration that could run code outside the sandbox. */
+  | "unsafe_config"
+  /** A branch, ref, identity or path the caller passed is malformed or ambiguous. */
+  | "invalid_argument"
+  /** The clone target exists and is not empty. */
+  | "dir_not_empty"
+  /** commit() without allowEmpty on a tree equal to its parent's. */
+  | "nothing_to_commit"
+  /** A stored patch does not apply to the base commit. */
+  | "patch_failed";
+
+export class WorkspaceError extends Error {
+  readonly name = "WorkspaceError";
+  constructor(
+    readonly code: WorkspaceErrorCode,
+    message: string,
+    /** git's stderr where there was one; never holds credentials (they travel in the environment). */
+    readonly stderr?: string,
+  ) {
+    super(message);
+  }
+  static isInstance(e: unknown): e is WorkspaceError {
+    return e instanceof Error && e.name === "WorkspaceError";
+  }
+}

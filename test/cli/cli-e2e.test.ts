@@ -1,0 +1,71 @@
+import { execFile, execFileSync } from "node:child_process";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/openai-server.js";
+import { BUGGY_ADD_REPO, makeRepo, tempDir } from "../helpers/git-fixture.js";
+
+const ROOT = join(import.meta.dirname, "../..");
+
+/** Runs the real CLI in its own process; resolves with exit code and output (never rejects on exit≠0). */
+function cli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  const clean = { ...process.env };
+  delete clean.OPENAI_API_KEY;
+  delete clean.OPENAI_BASE_URL;
+  return new Promise((resolve) => {
+    execFile("node", ["--import", "tsx", join(ROOT, "src/cli/main.ts"), ...args], { cwd: ROOT, env: { ...clean, ...env }, timeout: 120_000 }, (err, stdout, stderr) =>
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+describe("patchgate CLI, end to end", () => {
+  let server: FakeOpenAIServer | undefined;
+  const cleanups: (() => void)[] = [];
+  afterEach(async () => {
+    await server?.close();
+    for (const c of cleanups.splice(0)) c();
+  });
+
+  test("run: plan, approved edit, passing tests, finish → a commit on a branch in the clone", async () => {
+    const repo = makeRepo(BUGGY_ADD_REPO);
+    const data = tempDir("pg-cli-");
+    cleanups.push(repo.cleanup, () => rmSync(data, { recursive: true, force: true }));
+    server = await startFakeOpenAI([
+      { toolCalls: [{ name: "read_file", arguments: { path: "src/add.js" } }] },
+      { toolCalls: [{ name: "submit_plan", arguments: { summary: "make add add", steps: ["fix the operator", "run tests"] } }] },
+      { toolCalls: [{ name: "edit_file", arguments: { path: "src/add.js", edits: [{ search: "a - b", replace: "a + b" }] } }] },
+      { toolCalls: [{ name: "run_tests", arguments: {} }] },
+      { toolCalls: [{ name: "finish", arguments: { summary: "add now adds" } }] },
+    ]);
+    const env = { OPENAI_API_KEY: "sk-cli-test-key", OPENAI_BASE_URL: server.baseURL, PATCHGATE_DATA_DIR: data, PATCHGATE_MODEL: "fake-model" };
+    const r = await cli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "Fix add: add(2, 3) should be 5"], env);
+
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(server.remaining()).toBe(0);
+    expect(server.requests[0].authorization).toBe("Bearer sk-cli-test-key");
+    const sessionId = /session (\S+)/.exec(r.stdout)![1];
+    const clone = join(data, "workspaces", sessionId);
+    const branch = `patchgate/${sessionId.slice(0, 8)}`;
+    expect(r.stdout).toContain(`done: branch ${branch}`);
+    expect(r.stdout).toContain("src/add.js");
+    const show = (ref: string) => execFileSync("git", ["-C", clone, "show", ref], { encoding: "utf8" });
+    expect(show(`${branch}:src/add.js`)).toBe("export function add(a, b) {\n  return a + b;\n}\n");
+    expect(show(`${branch}`)).toContain("Fix add: add(2, 3) should be 5");
+
+    const shown = await cli(["show", sessionId], { PATCHGATE_DATA_DIR: data });
+    expect(shown.code).toBe(0);
+    for (const event of ["session_created", "plan_submitted", "plan_approved", "approval_granted", "test_run", "finish_accepted", "published"]) {
+      expect(shown.stdout).toContain(event);
+    }
+  });
+
+  test("without OPENAI_API_KEY it says so and exits non-zero, no stack trace", async () => {
+    const repo = makeRepo(BUGGY_ADD_REPO);
+    cleanups.push(repo.cleanup);
+    const r = await cli(["run", "--repo", repo.dir, "do something"], { PATCHGATE_DATA_DIR: tempDir("pg-cli-") });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("patchgate: OPENAI_API_KEY is not set. Set it (and OPENAI_BASE_URL for any OpenAI-compatible server) to run a session.\n");
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+});

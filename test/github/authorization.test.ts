@@ -1,0 +1,76 @@
+import { startHarness, type Harness } from "../../src/demo/harness.js";
+import { ISSUE, STORY_FILES, STORY_PERMISSIONS, storyScript, storySteps } from "../../src/demo/story.js";
+import { callLines, MINT, R } from "./helpers.js";
+
+/** Each test gets its own world, so "nothing changed" is checked against an untouched GitHub. */
+describe("who is obeyed", () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await startHarness({ script: storyScript(), files: STORY_FILES, permissions: STORY_PERMISSIONS });
+    h.github.world.files.set(".github/patchgate.yml", STORY_FILES[".github/patchgate.yml"]);
+  });
+  afterEach(() => h.close());
+
+  async function nothingStarted(): Promise<void> {
+    expect(await h.app.deps.store.list()).toEqual([]);
+    expect(h.github.world.reactions).toEqual([]);
+    expect(h.github.world.checkRuns).toEqual([]);
+    expect(h.github.world.pulls).toEqual([]);
+    expect(h.openai.requests).toEqual([]);
+    expect(h.app.errors).toEqual([]);
+  }
+
+  test("a read-permission user's `/agent fix this` gets a polite refusal and nothing else", async () => {
+    const r = await h.send("issue_comment", h.payloads.comment({ number: 1, title: ISSUE.title, body: "/agent fix this", by: "reader" }));
+    await h.settle();
+    expect(r.status).toBe(200);
+    expect(callLines(h)).toEqual([MINT, `GET ${R}/collaborators/reader/permission`, `POST ${R}/issues/1/comments`]);
+    expect(h.github.world.comments[0].body.split("\n")[0]).toBe(
+      "Sorry @reader, Patchgate only takes commands from people with write access to this repository (your role here is `read`). Nothing was changed.",
+    );
+    await nothingStarted();
+  });
+
+  test("a triage user adding the `agent` label is judged by the sender and refused", async () => {
+    await h.send("issues", h.payloads.issueLabeled({ number: 1, title: ISSUE.title, body: ISSUE.body, label: "agent", by: "triager" }));
+    await h.settle();
+    expect(callLines(h)).toEqual([MINT, `GET ${R}/collaborators/triager/permission`, `POST ${R}/issues/1/comments`]);
+    expect(h.github.world.comments[0].body).toContain("only takes labels from people with write access to this repository (your role here is `triage`)");
+    await nothingStarted();
+  });
+
+  test("a bot's `/agent fix this` is ignored without a single API call", async () => {
+    const r = await h.send("issue_comment", h.payloads.comment({ number: 1, body: "/agent fix this", by: "renovate[bot]" }));
+    await h.settle();
+    expect(r.status).toBe(200);
+    expect(callLines(h)).toEqual([]);
+    await nothingStarted();
+  });
+
+  test("Patchgate's own comments (which quote commands) are ignored", async () => {
+    const body = "Reply `/agent approve` to let the batch run.\n/agent approve\n\n<!-- patchgate:abc:batch-1 -->";
+    await h.send("issue_comment", h.payloads.comment({ number: 1, body, by: "patchgate[bot]" }));
+    await h.settle();
+    expect(callLines(h)).toEqual([]);
+    await nothingStarted();
+  });
+
+  test("a read user cannot approve a parked plan; it stays unapproved", async () => {
+    await storySteps.ask(h);
+    const before = h.github.world.calls.length;
+    const pr = h.github.world.pulls[0];
+    await h.send("pull_request_review", h.payloads.review({ pr: pr.number, state: "approved", body: "", by: "reader" }));
+    await h.send("pull_request", h.payloads.prLabeled({ pr: pr.number, label: "agent:plan-approved", by: "triager" }));
+    await h.settle();
+    expect(callLines(h, before)).toEqual([
+      `GET ${R}/collaborators/reader/permission`,
+      `POST ${R}/issues/2/comments`,
+      `GET ${R}/collaborators/triager/permission`,
+      `POST ${R}/issues/2/comments`,
+    ]);
+    const sessionId = (await h.app.deps.store.list())[0].id;
+    const { Ledger } = await import("../../src/store/ledger.js");
+    expect((await Ledger.open(h.app.deps.store, sessionId)).state.phase).toBe("awaiting_plan_approval");
+    expect(h.openai.requests).toHaveLength(2);
+  });
+});

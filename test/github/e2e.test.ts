@@ -1,0 +1,113 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { readBranch } from "../../src/demo/fakes/bare-repo.js";
+import { startHarness, type Harness } from "../../src/demo/harness.js";
+import { ISSUE, PLAN, STORY_FILES, STORY_PERMISSIONS, storyScript, storySteps } from "../../src/demo/story.js";
+import { callLines, MINT, R } from "./helpers.js";
+
+describe("the whole story through signed webhooks", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ script: storyScript(), files: STORY_FILES, permissions: STORY_PERMISSIONS });
+    h.github.world.files.set(".github/patchgate.yml", STORY_FILES[".github/patchgate.yml"]);
+  });
+  afterAll(() => h.close());
+
+  test("`/agent fix this` → 👀, session, check run, clone, plan pushed as a draft PR, comment on the issue", async () => {
+    await storySteps.ask(h);
+    const w = h.github.world;
+    const run = w.checkRuns[0];
+    const pr = w.pulls[0];
+    expect(callLines(h)).toEqual([
+      MINT, // Probot's token for the REST calls of this delivery
+      `GET ${R}/collaborators/maintainer/permission`,
+      MINT, // the job's own git token
+      `POST ${R}/issues/comments/${w.reactions[0].comment_id}/reactions`,
+      `GET ${R}/contents/.github%2Fpatchgate.yml`,
+      "GIT upload-pack /octo-org/calculator.git", // clone: ref advertisement,
+      "GIT upload-pack /octo-org/calculator.git", // then the pack
+      `POST ${R}/check-runs`,
+      "GET /app",
+      "GET /users/patchgate%5Bbot%5D",
+      "GIT receive-pack /octo-org/calculator.git", // the plan branch
+      `GET ${R}/pulls?head=octo-org%3Apatchgate%2Fissue-1&state=all`,
+      `POST ${R}/pulls`,
+      `GET ${R}/issues/1/comments?per_page=100&page=1`,
+      `POST ${R}/issues/1/comments`,
+      `PATCH ${R}/check-runs/${run.id}`,
+    ]);
+    expect(w.reactions).toEqual([{ comment_id: w.reactions[0].comment_id, content: "eyes", user: "patchgate[bot]" }]);
+    // The git token is narrowed to this repository and to contents.
+    expect(w.calls[2].body).toEqual({ repositories: ["calculator"], permissions: { contents: "write" } });
+    expect(run).toMatchObject({ name: "Patchgate", status: "in_progress", conclusion: null, head_sha: readBranch(h.bare, "main")!.sha });
+    expect(run.actions).toEqual([{ label: "Approve plan", description: expect.stringMatching(/^Approve plan [0-9a-f]{12}$/), identifier: expect.stringMatching(/^approve:[0-9a-f]{12}$/) }]);
+    expect(pr).toMatchObject({ number: 2, draft: true, state: "open", title: `Patchgate: ${ISSUE.title}`, head: { ref: "patchgate/issue-1" }, base: { ref: "main" } });
+    expect(pr.body).toContain(PLAN.summary);
+    expect(pr.body).toContain("1. Change `a - b` to `a + b` in src/add.js");
+    expect(pr.body).toContain("- [ ] Fix the operator in src/add.js\n- [ ] Run the tests");
+    expect(pr.body).toContain(`comment \`/agent approve\` (or \`/agent approve ${run.actions[0].identifier.slice(8)}\`)`);
+    const plan = readBranch(h.bare, "patchgate/issue-1")!;
+    expect(plan.parents).toEqual([readBranch(h.bare, "main")!.sha]);
+    expect(plan.files).toEqual(STORY_FILES); // the plan commit is empty
+    expect(w.comments.map((c) => [c.issue_number, c.body.split("\n")[0]])).toEqual([[1, `📋 The plan \`${run.actions[0].identifier.slice(8)}\` is ready for review in the draft pull request ${pr.html_url}.`]]);
+    // The issue's hidden HTML comment never reached the model.
+    expect(JSON.stringify(h.openai.requests[0].body.messages)).not.toContain("ignore previous instructions");
+    // The token was an http header per call, never written into the clone's config.
+    const sessionId = (await h.app.deps.store.list())[0].id;
+    const gitConfig = readFileSync(join(h.app.deps.workspacesDir, sessionId, ".git", "config"), "utf8");
+    expect(gitConfig).not.toMatch(/ghs_|extraheader|authorization/i);
+  });
+
+  test("a review Approve on the draft PR approves the plan; the edit the policy marks `ask` parks with one comment", async () => {
+    const before = h.github.world.calls.length;
+    await storySteps.approvePlan(h);
+    const w = h.github.world;
+    expect(callLines(h, before)).toEqual([
+      `GET ${R}/collaborators/reviewer/permission`,
+      MINT,
+      `GET ${R}/issues/2/comments?per_page=100&page=1`,
+      `POST ${R}/issues/2/comments`,
+      `PATCH ${R}/check-runs/${w.checkRuns[0].id}`,
+    ]);
+    const batch = w.comments[1];
+    expect(batch.issue_number).toBe(2);
+    expect(batch.body).toMatch(/^✋ The agent wants to do this \(batch `[0-9a-f]{12}`\):/);
+    expect(batch.body).toContain("**`edit_file`** (rule `ask:write`)");
+    expect(batch.body).toContain("-  return a - b;\n+  return a + b;");
+    expect(w.checkRuns[0].actions).toEqual([]);
+  });
+
+  test("`/agent approve` runs the batch; tests pass in the sandbox; commit, push, PR ready, check run success, comment", async () => {
+    const before = h.github.world.calls.length;
+    await storySteps.approveWrites(h);
+    const w = h.github.world;
+    expect(callLines(h, before)).toEqual([
+      `GET ${R}/collaborators/maintainer/permission`,
+      MINT,
+      "GIT receive-pack /octo-org/calculator.git",
+      `PATCH ${R}/pulls/2`,
+      "POST /graphql",
+      `PATCH ${R}/check-runs/${w.checkRuns[0].id}`,
+      `GET ${R}/issues/1/comments?per_page=100&page=1`,
+      `POST ${R}/issues/1/comments`,
+    ]);
+    const pr = w.pulls[0];
+    expect(pr).toMatchObject({ draft: false, state: "open" });
+    expect(pr.body).toContain("## Done");
+    expect(pr.body).toContain("- [x] Fix the operator in src/add.js\n- [x] Run the tests");
+    const head = readBranch(h.bare, "patchgate/issue-1")!;
+    const maintainer = w.user("maintainer");
+    expect(head.author).toBe("patchgate[bot] <4243+patchgate[bot]@users.noreply.github.com>");
+    expect(head.message).toBe(`${ISSUE.title}\n\nadd() now adds; \`sh test.sh\` passes.\n\nResolves #1.\n\nCo-authored-by: maintainer <${maintainer.id}+maintainer@users.noreply.github.com>`);
+    expect(head.files).toEqual({ ...STORY_FILES, "src/add.js": "export function add(a, b) {\n  return a + b;\n}\n" });
+    const run = w.checkRuns[0];
+    expect(w.checkRuns).toHaveLength(1);
+    expect(run).toMatchObject({ status: "completed", conclusion: "success", actions: [] });
+    expect(run.output.text).toContain("| published |");
+    expect(run.output.text).toContain("| test_run | sh test.sh passed");
+    expect(w.comments.at(-1)!.body.split("\n")[0]).toBe(`✅ Done: ${pr.html_url} is ready for review.`);
+    expect(w.comments.every((c) => /<!-- patchgate:[^:]+:[\w-]+ -->$/.test(c.body))).toBe(true);
+    expect(h.openai.remaining()).toBe(0);
+    expect(h.app.errors).toEqual([]);
+  });
+});

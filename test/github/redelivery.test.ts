@@ -1,0 +1,38 @@
+import { startHarness, type Harness } from "../../src/demo/harness.js";
+import { ISSUE, STORY_FILES, STORY_PERMISSIONS, storyScript } from "../../src/demo/story.js";
+
+describe("redelivery", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ script: storyScript(), files: STORY_FILES, permissions: STORY_PERMISSIONS });
+    h.github.world.files.set(".github/patchgate.yml", STORY_FILES[".github/patchgate.yml"]);
+  });
+  afterAll(() => h.close());
+
+  test("the same X-GitHub-Delivery sent again is answered 200 and changes nothing", async () => {
+    const payload = h.payloads.comment({ number: 1, title: ISSUE.title, body: "/agent fix this", by: "maintainer" });
+    const first = await h.send("issue_comment", payload, "delivery-1");
+    await h.settle();
+    const calls = h.github.world.calls.length;
+    const sessions = await h.app.deps.store.list();
+    const llmCalls = h.openai.requests.length;
+
+    const again = await h.send("issue_comment", payload, "delivery-1");
+    await h.settle();
+    expect([first.status, again.status]).toEqual([200, 200]);
+    expect(h.github.world.calls.length).toBe(calls);
+    expect(await h.app.deps.store.list()).toEqual(sessions);
+    expect(h.openai.requests.length).toBe(llmCalls);
+    expect(h.timeline).toContain("redelivery delivery-1 ignored");
+  });
+
+  test("a wrongly signed delivery is refused with 400 and recorded nowhere", async () => {
+    const { sendWebhook } = await import("../../src/demo/fakes/webhook-sender.js");
+    const calls = h.github.world.calls.length;
+    const r = await sendWebhook(h.app.webhookUrl, "not-the-secret", "issue_comment", h.payloads.comment({ number: 3, body: "/agent fix this", by: "maintainer" }), "forged-1");
+    await h.settle();
+    expect(r.status).toBe(400);
+    expect(h.github.world.calls.length).toBe(calls);
+    expect(await h.app.deps.store.recordDelivery("forged-1", "probe")).toBe(true);
+  });
+});

@@ -1,0 +1,57 @@
+import { GitHubWorld } from "../../src/demo/fakes/github-state.js";
+import { Payloads } from "../../src/demo/fakes/payloads.js";
+import { toDelivery } from "../../src/github/triggers.js";
+
+/** Real example payloads (@octokit/webhooks-examples) with the fields Patchgate reads filled in. */
+const world = new GitHubWorld("octo-org", "calc", "http://github.invalid", { id: 1, slug: "patchgate", botId: 2 });
+const p = new Payloads(world, 77);
+const repo = { owner: "octo-org", repo: "calc", defaultBranch: "main", installationId: 77 };
+
+describe("toDelivery", () => {
+  test("an `/agent fix this` comment on an issue is a start command", () => {
+    const payload = p.comment({ number: 3, title: "Bug", issueBody: "It breaks", body: "/agent fix this", by: "alice" });
+    const d = toDelivery("d1", "issue_comment.created", payload);
+    expect(d).toEqual({
+      id: "d1",
+      event: "issue_comment.created",
+      repo,
+      sender: { login: "alice", id: world.user("alice").id, type: "User" },
+      intent: { kind: "command", command: { kind: "start", task: null }, thread: { number: 3, isPullRequest: false, title: "Bug", body: "It breaks" }, commentId: payload.comment.id, at: payload.comment.created_at },
+    });
+  });
+
+  test("a comment without a command is nothing", () => {
+    expect(toDelivery("d", "issue_comment.created", p.comment({ number: 3, body: "+1", by: "alice" }))).toBeNull();
+  });
+
+  test("a bot's comment is never obeyed", () => {
+    expect(toDelivery("d", "issue_comment.created", p.comment({ number: 3, body: "/agent approve", by: "dependabot[bot]" }))).toBeNull();
+  });
+
+  test("a comment carrying Patchgate's marker is never a command, whoever posted it", () => {
+    const body = "/agent approve\n\n<!-- patchgate:abc:plan -->";
+    expect(toDelivery("d", "issue_comment.created", p.comment({ number: 3, body, by: "alice" }))).toBeNull();
+  });
+
+  test("an issue opened with an `/agent` line starts; other commands in a body do not", () => {
+    const start = toDelivery("d", "issues.opened", p.issueOpened({ number: 4, title: "T", body: "Details\n/agent fix this", by: "alice" }));
+    expect(start?.intent).toMatchObject({ kind: "issue_opened", command: { kind: "start", task: null } });
+    expect(toDelivery("d", "issues.opened", p.issueOpened({ number: 5, title: "T", body: "/agent approve", by: "alice" }))).toBeNull();
+  });
+
+  test("only the `agent` label on an issue starts", () => {
+    expect(toDelivery("d", "issues.labeled", p.issueLabeled({ number: 6, title: "T", body: "", label: "agent", by: "alice" }))?.intent).toMatchObject({ kind: "label", label: "agent" });
+    expect(toDelivery("d", "issues.labeled", p.issueLabeled({ number: 6, title: "T", body: "", label: "bug", by: "alice" }))).toBeNull();
+  });
+
+  test("a check-run button carries its identifier and check run", () => {
+    const d = toDelivery("d", "check_run.requested_action", p.checkRunAction({ checkRunId: 99, identifier: "approve:0123456789ab", by: "alice" }));
+    expect(d?.intent).toMatchObject({ kind: "button", identifier: "approve:0123456789ab", checkRunId: 99 });
+  });
+
+  test("a payload without an installation is not for an app", () => {
+    const payload = p.comment({ number: 3, body: "/agent fix this", by: "alice" });
+    delete payload.installation;
+    expect(toDelivery("d", "issue_comment.created", payload)).toBeNull();
+  });
+});

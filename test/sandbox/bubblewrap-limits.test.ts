@@ -1,0 +1,95 @@
+import type { Sandbox } from "../../src/sandbox/types.js";
+import { bubblewrap, sh, tempWorkspace } from "./sandbox-fixture.js";
+
+const MIB = 1024 * 1024;
+
+describe("bubblewrap: limits", () => {
+  let sandbox: Sandbox;
+  const ws = tempWorkspace();
+
+  beforeAll(async () => {
+    sandbox = await bubblewrap();
+  });
+  afterAll(() => ws.cleanup());
+
+  test("a non-zero exit is a result", async () => {
+    const r = await sh(sandbox, ws.dir, "echo out; echo err >&2; exit 3");
+    expect({ ...r, durationMs: 0 }).toEqual({
+      exitCode: 3,
+      signal: null,
+      stdout: "out\n",
+      stderr: "err\n",
+      truncated: false,
+      timedOut: false,
+      durationMs: 0,
+    });
+  });
+
+  test("the wall-clock timeout kills the run and records the signal", async () => {
+    const r = await sandbox.run({ argv: ["sleep", "1000"], workspace: ws.dir, timeoutMs: 500 });
+    expect({ exitCode: r.exitCode, signal: r.signal, timedOut: r.timedOut }).toEqual({ exitCode: null, signal: "SIGKILL", timedOut: true });
+    expect(r.durationMs).toBeGreaterThanOrEqual(500);
+    expect(r.durationMs).toBeLessThan(3000);
+  });
+
+  test("the limits are the ones requested, as the kernel reports them", async () => {
+    const r = await sh(sandbox, ws.dir, "grep -E '^Max (processes|address space)' /proc/self/limits | tr -s ' '", {
+      limits: { maxProcesses: 77, memoryBytes: 1536 * MIB },
+    });
+    expect(r.stdout).toBe("Max processes 77 77 processes \nMax address space 1610612736 1610612736 bytes \n");
+  });
+
+  test("the process limit stops forking at the limit", async () => {
+    // Each iteration starts one more long sleep; the loop prints how many it managed.
+    const r = await sh(sandbox, ws.dir, "i=0; while [ $i -lt 100 ]; do sleep 30 & i=$((i+1)); echo $i; done", {
+      limits: { maxProcesses: 20 },
+    });
+    const started = Number(r.stdout.trim().split("\n").pop());
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe("/bin/sh: 0: Cannot fork\n");
+    // The sandbox's own processes (bwrap's init, the shell) count too, so a few short of 20.
+    expect(started).toBeGreaterThanOrEqual(15);
+    expect(started).toBeLessThan(20);
+  });
+
+  test("a fork bomb is contained, ends at the timeout, and the host can still fork", async () => {
+    // Only shell builtins after the bomb (glob, arithmetic, echo, exec): forks fail once the limit is reached.
+    const script = `bomb() { bomb | bomb & }; bomb
+      i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done
+      n=0; for d in /proc/[0-9]*; do n=$((n+1)); done; echo "processes=$n"
+      exec sleep 1000`;
+    const r = await sandbox.run({ argv: ["bash", "-c", script], workspace: ws.dir, timeoutMs: 4000, limits: { maxProcesses: 64 } });
+    expect({ timedOut: r.timedOut, signal: r.signal }).toEqual({ timedOut: true, signal: "SIGKILL" });
+    expect(r.durationMs).toBeLessThan(10_000);
+    const seen = Number(/processes=(\d+)/.exec(r.stdout)?.[1]);
+    expect(seen).toBeGreaterThan(10);
+    expect(seen).toBeLessThanOrEqual(64);
+    const after = await sh(sandbox, ws.dir, "echo alive");
+    expect(after.stdout).toBe("alive\n");
+  });
+
+  test("the memory limit makes a large allocation fail; a small one works", async () => {
+    const alloc = (mb: number) => ["node", "-e", `Buffer.alloc(${mb} * 1024 * 1024, 1); console.log("allocated ${mb}")`];
+    const limits = { memoryBytes: 1536 * MIB };
+    const big = await sandbox.run({ argv: alloc(1024), workspace: ws.dir, timeoutMs: 20_000, limits });
+    const small = await sandbox.run({ argv: alloc(256), workspace: ws.dir, timeoutMs: 20_000, limits });
+    expect(big.exitCode).toBe(1);
+    expect(big.stderr).toContain("RangeError: Array buffer allocation failed");
+    expect({ exitCode: small.exitCode, stdout: small.stdout }).toEqual({ exitCode: 0, stdout: "allocated 256\n" });
+  });
+
+  test("50 MB of output is capped per stream, keeping head and tail", async () => {
+    const total = 50 * MIB;
+    const script = `echo HEAD-MARK; head -c ${total} /dev/zero | tr '\\0' x; echo; echo TAIL-MARK; echo small >&2`;
+    const r = await sh(sandbox, ws.dir, script, { limits: { maxOutputBytes: MIB } });
+    const produced = "HEAD-MARK\n".length + total + 1 + "TAIL-MARK\n".length;
+    const marker = `\n[… ${produced - MIB} bytes of output omitted …]\n`;
+    expect(r.exitCode).toBe(0);
+    expect(r.truncated).toBe(true);
+    expect(r.stdout.startsWith("HEAD-MARK\nxxx")).toBe(true);
+    expect(r.stdout.endsWith("xxx\nTAIL-MARK\n")).toBe(true);
+    expect(r.stdout).toContain(marker);
+    expect(Buffer.byteLength(r.stdout)).toBe(MIB + Buffer.byteLength(marker));
+    expect(r.stderr).toBe("small\n");
+  });
+});

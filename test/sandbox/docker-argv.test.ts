@@ -1,0 +1,51 @@
+import { buildDockerArgv, dockerClientEnv } from "../../src/sandbox/docker-argv.js";
+import { prepareRun } from "../../src/sandbox/prepare-run.js";
+
+const TARGET = { image: "node:20-bookworm", name: "patchgate-abc", user: "1000:1000", hasGit: true };
+const ENV = ["-e", "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "-e", "HOME=/tmp/home", "-e", "LANG=C.UTF-8", "-e", "TERM=dumb", "-e", "CI=true"];
+
+describe("buildDockerArgv", () => {
+  test("the test step: no network, read-only root, limits, only the allowlisted env", () => {
+    const run = prepareRun({
+      argv: ["npm", "test"],
+      workspace: "/data/ws/s1",
+      timeoutMs: 1000,
+      env: { NODE_ENV: "test", GITHUB_TOKEN: "ghs_x" },
+      limits: { maxProcesses: 256, memoryBytes: 2048 * 1024 * 1024 },
+    });
+    expect(["docker", ...buildDockerArgv(run, TARGET)]).toEqual([
+      "docker", "run", "--rm", "--name", "patchgate-abc",
+      "--network", "none",
+      "--read-only", "--tmpfs", "/tmp:rw,exec,nosuid,mode=1777",
+      "--pids-limit", "256",
+      "--memory", "2048m", "--memory-swap", "2048m", "--cpus", "1",
+      "--cap-drop", "ALL", "--security-opt", "no-new-privileges", "--user", "1000:1000",
+      ...ENV, "-e", "NODE_ENV=test",
+      "-v", "/data/ws/s1:/workspace",
+      "-v", "/data/ws/s1/.git:/workspace/.git:ro",
+      "-w", "/workspace",
+      "node:20-bookworm", "npm", "test",
+    ]);
+  });
+
+  test("the setup step with network, a cwd, no .git, memory rounded up to whole MiB", () => {
+    const run = prepareRun({ argv: ["npm", "ci"], workspace: "/ws", cwd: "app", timeoutMs: 1000, network: true, limits: { memoryBytes: 1000 } });
+    expect(buildDockerArgv(run, { ...TARGET, hasGit: false })).toEqual([
+      "run", "--rm", "--name", "patchgate-abc",
+      "--network", "bridge",
+      "--read-only", "--tmpfs", "/tmp:rw,exec,nosuid,mode=1777",
+      "--pids-limit", "256",
+      "--memory", "1m", "--memory-swap", "1m", "--cpus", "1",
+      "--cap-drop", "ALL", "--security-opt", "no-new-privileges", "--user", "1000:1000",
+      ...ENV,
+      "-v", "/ws:/workspace",
+      "-w", "/workspace/app",
+      "node:20-bookworm", "npm", "ci",
+    ]);
+  });
+
+  test("the docker client gets how to reach the engine and nothing else", () => {
+    const env = { HOME: "/home/app", DOCKER_HOST: "unix:///run/docker.sock", GITHUB_TOKEN: "ghs_x", OPENAI_API_KEY: "sk-x", PATH: "/evil" };
+    expect(dockerClientEnv(env)).toEqual({ PATH: "/usr/local/bin:/usr/bin:/bin", HOME: "/home/app", DOCKER_HOST: "unix:///run/docker.sock" });
+  });
+});

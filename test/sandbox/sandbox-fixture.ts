@@ -1,0 +1,23 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { selectSandbox } from "../../src/sandbox/select.js";
+import type { Sandbox, SandboxResult, SandboxRunRequest } from "../../src/sandbox/types.js";
+
+/** The real bubblewrap backend of this machine; a test fails (never skips) when it is missing. */
+export async function bubblewrap(): Promise<Sandbox> {
+  const chosen = await selectSandbox("bubblewrap");
+  if (chosen.sandbox === null) throw new Error(`bubblewrap unavailable: ${chosen.reason}`);
+  return chosen.sandbox;
+}
+
+/** A fresh workspace directory per test, removed by the returned cleanup. */
+export function tempWorkspace(prefix = "pg-ws-"): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Runs a shell line in the sandbox: the form the run_command tool uses. */
+export function sh(sandbox: Sandbox, workspace: string, script: string, extra: Partial<SandboxRunRequest> = {}): Promise<SandboxResult> {
+  return sandbox.run({ argv: ["/bin/sh", "-c", script], workspace, timeoutMs: 20_000, ...extra });
+}

@@ -1,0 +1,51 @@
+import type { SessionEvent } from "../../src/session/events.js";
+import type { Approver, PendingCall, TokenUsage } from "../../src/session/types.js";
+
+/** Event builders shared by the store, ledger and reducer tests: real events, the fewest fields varied. */
+export type Ev<T extends SessionEvent["type"]> = Extract<SessionEvent, { type: T }>;
+
+export const alice: Approver = { login: "alice", via: "comment" };
+
+export function created(sessionId = "s1"): Ev<"session_created"> {
+  return {
+    type: "session_created",
+    sessionId,
+    task: { title: "Fix the parser", body: "It drops the last line.", source: { kind: "cli", repo: "acme/widgets" } },
+    model: "gpt-test",
+    settings: { maxStepsPerResume: 10, limits: {} },
+  };
+}
+
+export const prepared: Ev<"workspace_prepared"> = { type: "workspace_prepared", baseCommit: "b".repeat(40), workdir: "/ws" };
+export const plan = { summary: "Fix it", steps: ["read parser.ts", "fix the loop"] };
+export const submitted = (hash = "h1"): Ev<"plan_submitted"> => ({ type: "plan_submitted", plan, hash });
+export const approved = (hash = "h1"): Ev<"plan_approved"> => ({ type: "plan_approved", hash, by: alice });
+
+export function pendingCall(callId: string): PendingCall {
+  return { callId, tool: "write_file", input: { path: "a.txt" }, preview: "+a", rule: "writes.ask" };
+}
+
+export const requested = (digest = "d1", ids = ["c1"]): Ev<"approval_requested"> => ({
+  type: "approval_requested",
+  digest,
+  calls: ids.map(pendingCall),
+});
+
+export function llmCalled(usage: Partial<TokenUsage>, costUsd: number | null): Ev<"llm_called"> {
+  return {
+    type: "llm_called",
+    model: "gpt-test",
+    usage: { promptTokens: 0, completionTokens: 0, estimated: false, ...usage },
+    latencyMs: 5,
+    retries: 0,
+    costUsd,
+    ok: true,
+  };
+}
+
+export function toolResult(callId: string, data: unknown = "ok"): Ev<"tool_result"> {
+  return { type: "tool_result", callId, tool: "write_file", toolVersion: "1", input: {}, result: { ok: true, data }, durationMs: 1 };
+}
+
+/** A session from creation to `executing`. */
+export const toExecuting = (): SessionEvent[] => [created(), prepared, submitted(), approved()];

@@ -1,0 +1,80 @@
+import { DEFAULT_REPO_CONFIG } from "../../src/config/repo-config.js";
+import type { Sandbox } from "../../src/sandbox/types.js";
+import { runCommandTool } from "../../src/tools/run-command.js";
+import { harnessFactory } from "./helpers/harness-factory.js";
+import { bubblewrap } from "./helpers/sandbox.js";
+import { dataOf } from "./helpers/tool-harness.js";
+
+describe("run_command", () => {
+  const make = harnessFactory();
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    sandbox = await bubblewrap();
+  });
+
+  test("without a sandbox: sandbox_unavailable, in precheck and in execute", async () => {
+    const h = await make({ "a.txt": "a\n" }, { sandbox: null });
+    const expected = {
+      code: "sandbox_unavailable",
+      message:
+        "No sandbox is available on this host, so commands cannot run (they are never run outside a sandbox). " +
+        "Continue with the file tools; a maintainer has to enable bubblewrap or docker for commands and tests.",
+    };
+    expect(await runCommandTool.precheck!({ command: "ls" }, h.ctx())).toEqual(expected);
+    expect(await runCommandTool.execute({ command: "ls" }, h.ctx())).toEqual({ result: { ok: false, error: expected } });
+  });
+
+  test("runs through /bin/sh in the workspace root; a non-zero exit is data", async () => {
+    const h = await make({ "a.txt": "hello\n" }, { sandbox });
+    const { result, events } = await h.call(runCommandTool, { command: "cat a.txt; echo oops >&2; exit 3" });
+    const data = dataOf(result);
+    expect([data.command, data.exit_code, data.signal, data.timed_out, data.stdout, data.stderr, data.truncated]).toEqual([
+      "cat a.txt; echo oops >&2; exit 3",
+      3,
+      null,
+      false,
+      "hello\n",
+      "oops\n",
+      false,
+    ]);
+    expect(typeof data.duration_ms).toBe("number");
+    expect(events).toEqual([]);
+  });
+
+  test("the command may change files in the workspace", async () => {
+    const h = await make({ "a.txt": "a\n" }, { sandbox });
+    await h.call(runCommandTool, { command: "echo made > b.txt" });
+    expect(dataOf((await h.call(runCommandTool, { command: "cat b.txt" })).result).stdout).toBe("made\n");
+  });
+
+  test("the repository's command timeout applies", async () => {
+    const repoConfig = { ...DEFAULT_REPO_CONFIG, timeouts: { ...DEFAULT_REPO_CONFIG.timeouts, command_seconds: 1 } };
+    const h = await make({}, { sandbox, repoConfig });
+    const data = dataOf((await h.call(runCommandTool, { command: "sleep 20" })).result);
+    expect([data.timed_out, data.exit_code]).toEqual([true, null]);
+  });
+
+  test("long output is cut to head and tail for the model", async () => {
+    const h = await make({}, { sandbox });
+    const { result } = await h.call(runCommandTool, { command: "seq 1 20000" });
+    const data = dataOf(result);
+    expect(result.ok && result.truncated).toBe(true);
+    expect(data.stdout).toMatch(/^1\n2\n3\n[\s\S]*… \[\d+ characters omitted\] …[\s\S]*\n19999\n20000\n$/);
+  });
+
+  test("there is no network inside", async () => {
+    const h = await make({}, { sandbox });
+    // A fresh network namespace has only the loopback interface.
+    const data = dataOf((await h.call(runCommandTool, { command: "tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '" })).result);
+    expect(data.stdout).toBe("lo\n");
+  });
+
+  test("request and preview carry the command text", async () => {
+    expect(runCommandTool.request({ command: "npm run lint" }, undefined as never)).toEqual({ kind: "command", tool: "run_command", command: "npm run lint" });
+    expect(await runCommandTool.preview!({ command: "npm run lint" }, undefined as never)).toBe("$ npm run lint");
+  });
+
+  test("an empty command is a schema error", () => {
+    expect(runCommandTool.input.safeParse({ command: "" }).success).toBe(false);
+  });
+});

@@ -1,0 +1,146 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { DEFAULT_REPO_CONFIG, type RepoConfig } from "../../src/config/repo-config.js";
+import type { Sandbox } from "../../src/sandbox/types.js";
+import { runTestsTool } from "../../src/tools/run-tests.js";
+import { SETUP_MARKER } from "../../src/tools/test-setup.js";
+import { harnessFactory } from "./helpers/harness-factory.js";
+import { bubblewrap } from "./helpers/sandbox.js";
+import { codeOf, dataOf, type ToolHarness } from "./helpers/tool-harness.js";
+
+// test.sh passes while ok.txt says "ok"; it counts its runs in a gitignored file.
+const REPO = {
+  ".gitignore": "runs.log\n",
+  "ok.txt": "ok\n",
+  "test.sh": 'echo run >> runs.log\nif [ "$(cat ok.txt)" = ok ]; then echo "all good"; else echo "FAIL ok.test"; exit 1; fi\n',
+};
+const config = (over: Partial<RepoConfig> = {}): RepoConfig => ({ ...DEFAULT_REPO_CONFIG, test: "sh test.sh", ...over });
+const runs = (h: ToolHarness) => readFileSync(join(h.workspace.root, "runs.log"), "utf8").split("\n").filter(Boolean).length;
+
+describe("run_tests", () => {
+  const make = harnessFactory();
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    sandbox = await bubblewrap();
+  });
+
+  test("a passing run records test_run with the tree hash it ran on", async () => {
+    const h = await make(REPO, { sandbox, repoConfig: config() });
+    const tree = await h.workspace.treeHash();
+    const { result, events } = await h.call(runTestsTool, {});
+    const data = dataOf(result);
+    expect([data.command, data.passed, data.exit_code, data.timed_out, data.tree_hash, data.cached, data.stdout, data.stderr]).toEqual([
+      "sh test.sh", true, 0, false, tree, false, "all good\n", "",
+    ]);
+    expect(data.summary).toBe("exit code 0\nlast lines:\nall good");
+    expect(events).toEqual([{ type: "test_run", command: "sh test.sh", exitCode: 0, treeHash: tree, durationMs: data.duration_ms, timedOut: false, summary: data.summary }]);
+    expect(data.warning).toBeUndefined();
+  });
+
+  test("a failing run is recorded with its summary", async () => {
+    const h = await make({ ...REPO, "ok.txt": "broken\n" }, { sandbox, repoConfig: config() });
+    const { result, events } = await h.call(runTestsTool, {});
+    const data = dataOf(result);
+    expect([data.passed, data.exit_code, data.summary]).toEqual([false, 1, "exit code 1\nfailing tests (1):\n- ok.test\nlast lines:\nFAIL ok.test"]);
+    expect(events.map((e) => e.type)).toEqual(["test_run"]);
+  });
+
+  test("unchanged tree + passing run = no re-run (cached)", async () => {
+    const h = await make(REPO, { sandbox, repoConfig: config() });
+    const first = dataOf((await h.call(runTestsTool, {})).result);
+    const { result, events } = await h.call(runTestsTool, {});
+    expect(result).toEqual({
+      ok: true,
+      data: { command: "sh test.sh", passed: true, exit_code: 0, timed_out: false, duration_ms: first.duration_ms, tree_hash: first.tree_hash, summary: first.summary, cached: true },
+    });
+    expect([events, runs(h)]).toEqual([[], 1]);
+  });
+
+  test("a changed tree runs again", async () => {
+    const h = await make(REPO, { sandbox, repoConfig: config() });
+    await h.call(runTestsTool, {});
+    writeFileSync(join(h.workspace.root, "extra.txt"), "new\n");
+    const data = dataOf((await h.call(runTestsTool, {})).result);
+    expect([data.cached, runs(h), h.state.testRuns.length]).toEqual([false, 2, 2]);
+  });
+
+  test("a failing run is never cached", async () => {
+    const h = await make({ ...REPO, "ok.txt": "broken\n" }, { sandbox, repoConfig: config() });
+    await h.call(runTestsTool, {});
+    await h.call(runTestsTool, {});
+    expect(runs(h)).toBe(2);
+  });
+
+  test("tests that change the tree get a warning and record the hash from before", async () => {
+    const h = await make({ ...REPO, "test.sh": "echo x > generated.txt\n" }, { sandbox, repoConfig: config() });
+    const before = await h.workspace.treeHash();
+    const data = dataOf((await h.call(runTestsTool, {})).result);
+    const after = await h.workspace.treeHash();
+    expect([data.tree_hash, data.tree_hash_after, after === before]).toEqual([before, after, false]);
+    expect(data.warning).toMatch(/^The test run changed the working tree/);
+    expect(h.state.testRuns.map((r) => r.treeHash)).toEqual([before]);
+  });
+
+  test("the session's test command wins over the repository's", async () => {
+    const h = await make(REPO, { sandbox, repoConfig: config(), settings: { testCommand: "echo custom" } });
+    const { events } = await h.call(runTestsTool, {});
+    expect(events.map((e) => (e.type === "test_run" ? e.command : e.type))).toEqual(["echo custom"]);
+    expect(runTestsTool.request({}, h.ctx())).toEqual({ kind: "command", tool: "run_tests", command: "echo custom" });
+  });
+
+  test("no test command configured → no_test_command", async () => {
+    const h = await make(REPO, { sandbox, repoConfig: DEFAULT_REPO_CONFIG });
+    expect(codeOf((await h.call(runTestsTool, {})).result)).toBe("no_test_command");
+    expect(codeOf((await runTestsTool.execute({}, h.ctx())).result)).toBe("no_test_command");
+  });
+
+  test("no sandbox → sandbox_unavailable, nothing recorded", async () => {
+    const h = await make(REPO, { sandbox: null, repoConfig: config() });
+    const outcome = await runTestsTool.execute({}, h.ctx());
+    expect([codeOf(outcome.result), outcome.events]).toEqual(["sandbox_unavailable", undefined]);
+  });
+
+  test("setup runs once, before the first run, and leaves a marker", async () => {
+    const h = await make({ ...REPO, ".gitignore": "runs.log\nsetup.log\n" }, { sandbox, repoConfig: config({ setup: "echo setup >> setup.log" }) });
+    const { events } = await h.call(runTestsTool, {});
+    expect(events.map((e) => e.type)).toEqual(["setup_run", "test_run"]);
+    expect(events[0]).toEqual({ type: "setup_run", command: "echo setup >> setup.log", exitCode: 0, durationMs: (events[0] as { durationMs: number }).durationMs, network: false, summary: "exit code 0" });
+    expect(existsSync(join(h.workspace.root, SETUP_MARKER))).toBe(true);
+    writeFileSync(join(h.workspace.root, "extra.txt"), "changed\n");
+    const second = await h.call(runTestsTool, {});
+    expect(second.events.map((e) => e.type)).toEqual(["test_run"]);
+    expect(readFileSync(join(h.workspace.root, "setup.log"), "utf8")).toBe("setup\n");
+  });
+
+  test("a failing setup is setup_failed: no marker, no test run, and it is tried again next time", async () => {
+    const h = await make(REPO, { sandbox, repoConfig: config({ setup: "echo 'npm ERR! missing' >&2; exit 7" }) });
+    const { result, events } = await h.call(runTestsTool, {});
+    expect(result).toEqual({
+      ok: false,
+      error: {
+        code: "setup_failed",
+        message:
+          "The repository's setup command `echo 'npm ERR! missing' >&2; exit 7` exited with 7, so the tests were not run. " +
+          "It ran without network access (sandbox.network_for_setup is false).\nexit code 7\nlast lines:\nnpm ERR! missing",
+        details: { command: "echo 'npm ERR! missing' >&2; exit 7", exit_code: 7, timed_out: false, network: false },
+      },
+    });
+    expect(events.map((e) => e.type)).toEqual(["setup_run"]);
+    expect(existsSync(join(h.workspace.root, SETUP_MARKER))).toBe(false);
+    expect((await h.call(runTestsTool, {})).events.map((e) => e.type)).toEqual(["setup_run"]);
+  });
+
+  test("the run is recorded on the tree as setup left it", async () => {
+    // Setup writes a tracked-looking file: the run is judged on the tree that includes it.
+    const h = await make(REPO, { sandbox, repoConfig: config({ setup: "echo lock > deps.lock" }) });
+    const { events } = await h.call(runTestsTool, {});
+    const run = events.find((e) => e.type === "test_run");
+    expect(run && run.type === "test_run" ? run.treeHash : null).toBe(await h.workspace.treeHash());
+  });
+
+  test("it is an execute-mode command whose request is the configured test command", async () => {
+    const h = await make(REPO, { sandbox, repoConfig: config() });
+    expect([runTestsTool.risk, runTestsTool.modes, runTestsTool.request({}, h.ctx())]).toEqual(["command", ["execute"], { kind: "command", tool: "run_tests", command: "sh test.sh" }]);
+    expect(await runTestsTool.preview!({}, h.ctx())).toBe("$ sh test.sh");
+  });
+});

@@ -1,0 +1,101 @@
+import { existsSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { cloneWorkspace, git, WorkspaceError, type GitWorkspace } from "../../src/workspace/index.js";
+import { cleanupTempDirs, makeBare, makeSource, markerScript, sh, tempDir, write } from "./git-fixtures.js";
+
+/**
+ * The sandboxed test command can write into the clone. These pin that nothing it leaves in .git
+ * runs on the host when Patchgate itself calls git. Each case first shows, with plain git, that the
+ * trap is real, then that Patchgate's call does not spring it.
+ */
+let ws: GitWorkspace;
+let marker: string;
+
+beforeEach(async () => {
+  ws = await cloneWorkspace({ source: makeSource().dir, dir: join(tempDir(), "ws") });
+  marker = join(tempDir("pg-marker-"), "ran");
+});
+afterEach(cleanupTempDirs);
+
+async function codeOf(p: Promise<unknown>): Promise<string> {
+  const e = await p.then(() => null, (err: unknown) => err);
+  if (!WorkspaceError.isInstance(e)) throw new Error(`expected a WorkspaceError, got ${String(e)}`);
+  return e.code;
+}
+
+const rm = (file: string) => rmSync(file, { force: true });
+
+test("hooks in .git/hooks do not run on checkout, commit or push", async () => {
+  for (const hook of ["post-checkout", "pre-commit", "post-commit", "reference-transaction", "pre-push"]) {
+    markerScript(join(ws.root, ".git/hooks", hook), marker);
+  }
+  sh(ws.root, "checkout", "--quiet", "--detach", "HEAD");
+  expect(existsSync(marker)).toBe(true); // plain git runs them
+  rm(marker);
+
+  expect((await git(["checkout", "--quiet", "--detach", "HEAD"], { cwd: ws.root })).exitCode).toBe(0);
+  write(ws.root, "a.txt", "1\n");
+  await ws.commit({ branch: "b", message: "m", author: { name: "P", email: "p@x" } });
+  expect(await ws.push({ remote: makeBare(), branch: "b" })).toMatchObject({ ok: true });
+  expect(existsSync(marker)).toBe(false);
+});
+
+test("core.hooksPath set in the clone's config does not run, and the workspace refuses that config", async () => {
+  markerScript(join(ws.root, "evil-hooks", "post-checkout"), marker);
+  sh(ws.root, "config", "core.hooksPath", join(ws.root, "evil-hooks"));
+  sh(ws.root, "checkout", "--quiet", "--detach", "HEAD");
+  expect(existsSync(marker)).toBe(true);
+  rm(marker);
+
+  expect((await git(["checkout", "--quiet", "--detach", "HEAD"], { cwd: ws.root })).exitCode).toBe(0);
+  expect(existsSync(marker)).toBe(false);
+  expect(await codeOf(ws.treeHash())).toBe("unsafe_config");
+});
+
+test("core.fsmonitor set in the clone's config does not run", async () => {
+  const script = join(tempDir(), "fsmon");
+  markerScript(script, marker);
+  sh(ws.root, "config", "core.fsmonitor", script);
+  sh(ws.root, "status", "--porcelain");
+  expect(existsSync(marker)).toBe(true);
+  rm(marker);
+
+  expect((await git(["status", "--porcelain"], { cwd: ws.root })).exitCode).toBe(0);
+  expect(existsSync(marker)).toBe(false);
+  expect(await codeOf(ws.diff())).toBe("unsafe_config");
+});
+
+test("a clean filter wired through .gitattributes is refused before git could run it", async () => {
+  const filter = join(tempDir(), "clean.sh");
+  markerScript(filter, marker);
+  sh(ws.root, "config", "filter.evil.clean", filter);
+  write(ws.root, ".gitattributes", "*.txt filter=evil\n");
+  write(ws.root, "x.txt", "x\n");
+  sh(ws.root, "add", "x.txt");
+  expect(existsSync(marker)).toBe(true);
+  sh(ws.root, "reset", "--quiet");
+  rm(marker);
+
+  const ops = [() => ws.treeHash(), () => ws.diff(), () => ws.commit({ branch: "b", message: "m", author: { name: "P", email: "p@x" } })];
+  for (const op of ops) expect(await codeOf(op())).toBe("unsafe_config");
+  expect(existsSync(marker)).toBe(false);
+});
+
+test("a .git file pointing elsewhere is refused", async () => {
+  const other = makeSource().dir;
+  rmSync(join(ws.root, ".git"), { recursive: true });
+  write(ws.root, ".git", `gitdir: ${join(other, ".git")}\n`);
+  expect(await codeOf(ws.treeHash())).toBe("unsafe_config");
+});
+
+test("git gets no secrets from the server's environment, and never prompts", async () => {
+  process.env.PATCHGATE_TEST_SECRET = "sk-do-not-leak";
+  try {
+    const r = await git(["-c", "alias.showenv=!env", "showenv"], { cwd: ws.root });
+    expect(r.stdout).not.toContain("sk-do-not-leak");
+    expect(r.stdout).toMatch(/^GIT_TERMINAL_PROMPT=0$/m);
+    expect(r.stdout).not.toMatch(/^GIT_ASKPASS=/m);
+  } finally {
+    delete process.env.PATCHGATE_TEST_SECRET;
+  }
+});
