@@ -1,7 +1,18 @@
 import type { Ledger } from "../store/ledger.js";
 import type { Message } from "../session/messages.js";
-import { estimateCost } from "../trace/cost.js";
+import { estimateCost, loadPriceTable, type PriceTable } from "../trace/cost.js";
 import { LLMError, type LLMClient, type LLMResponse, type ToolSpec } from "./llm/types.js";
+
+let prices: PriceTable | undefined;
+/** PATCHGATE_PRICES is read once per process; a malformed value throws on the first call, loudly. */
+function priceTable(): PriceTable {
+  prices ??= loadPriceTable();
+  return prices;
+}
+
+export function costOf(r: LLMResponse): number | null {
+  return estimateCost(r.model, r.usage, priceTable());
+}
 
 export type StepResult = { ok: true; response: LLMResponse } | { ok: false; reason: "llm_empty" | "llm_error"; message: string };
 
@@ -36,7 +47,7 @@ export async function callModel(ledger: Ledger, llm: LLMClient, messages: Messag
       usage: response.usage,
       latencyMs: response.latencyMs,
       retries: response.retries,
-      costUsd: estimateCost(response.model, response.usage),
+      costUsd: costOf(response),
       ok: !empty,
       error: empty ? "empty response" : undefined,
     });

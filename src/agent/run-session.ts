@@ -10,10 +10,13 @@ import { checkBudget } from "./context/budget.js";
 import { compact, shouldCompact } from "./context/compaction.js";
 import { batchDigest } from "./batch-digest.js";
 import { handleCall, type CallEnv } from "./call-handler.js";
-import { callModel } from "./llm-step.js";
+import { callModel, costOf } from "./llm-step.js";
+import type { LLMResponse } from "./llm/types.js";
+import type { SessionEvent } from "../session/events.js";
 import type { ResumeOutcome } from "./outcome.js";
 import type { ResumeOptions } from "./runtime-options.js";
 import { settlePending } from "./settle-pending.js";
+import { traceOnEnd } from "./trace-on-end.js";
 
 const DEFAULT_COMPACTION = { maxPromptTokens: 24_000, maxTurns: 60, keepRecent: 12 };
 
@@ -27,6 +30,7 @@ const NUDGE =
 export async function resumeSession(ledger: Ledger, opts: ResumeOptions): Promise<ResumeOutcome> {
   const settled = outcomeOf(ledger);
   if (settled) return settled;
+  traceOnEnd(ledger);
   const env = callEnv(ledger, opts);
   await ledger.append({ type: "resumed", trigger: opts.trigger ?? "resume" });
   await settlePending(env);
@@ -99,8 +103,19 @@ function callEnv(ledger: Ledger, opts: ResumeOptions): CallEnv {
 async function maybeCompact(ledger: Ledger, opts: ResumeOptions): Promise<void> {
   const thresholds = opts.compaction ?? DEFAULT_COMPACTION;
   if (!shouldCompact(ledger.state, thresholds)) return;
-  const event = await compact(ledger.state, opts.llm, { keepRecent: thresholds.keepRecent, signal: opts.signal });
-  await ledger.append(event);
+  let summariser: LLMResponse | null = null;
+  const event = await compact(ledger.state, opts.llm, {
+    keepRecent: thresholds.keepRecent,
+    signal: opts.signal,
+    onResponse: (r) => (summariser = r),
+  });
+  // The summariser is a model call like any other: its tokens and cost count against the budget.
+  const usage = summariser === null ? [] : [summariserCall(summariser)];
+  await ledger.append(...usage, event);
+}
+
+function summariserCall(r: LLMResponse): SessionEvent {
+  return { type: "llm_called", model: r.model, usage: r.usage, latencyMs: r.latencyMs, retries: r.retries, costUsd: costOf(r), ok: true };
 }
 
 async function fail(ledger: Ledger, reason: "llm_empty" | "llm_error" | "loop_limit" | "budget_exceeded", message: string): Promise<ResumeOutcome> {

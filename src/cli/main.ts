@@ -3,6 +3,7 @@ import { resumeCommand } from "./resume-command.js";
 import { showCommand, traceCommand } from "./inspect-commands.js";
 import { evalCommand } from "./eval-command.js";
 import { UsageError } from "./runtime-env.js";
+import { setupTracing } from "../trace/otel-setup.js";
 
 const USAGE = `usage:
   ${RUN_USAGE}
@@ -33,8 +34,14 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+// Spans go out only when OTEL_EXPORTER_OTLP_ENDPOINT is set; otherwise this registers nothing.
+const tracing = setupTracing();
+
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  async (code) => {
+    await tracing?.shutdown();
+    process.exit(code);
+  },
   (err: unknown) => {
     if (err instanceof UsageError || (err as Error)?.name === "UsageError") {
       process.stderr.write(`patchgate: ${(err as Error).message}\n`);

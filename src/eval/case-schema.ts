@@ -90,7 +90,7 @@ export const EvalCaseSchema = z
         observed: z
           .array(z.enum(FAILURE_CLASS_NAMES))
           .default([])
-          .describe("Classes that must also appear (e.g. a gate the agent hit and recovered from)."),
+          .describe("Classes that must also appear (e.g. a gate the agent hit and recovered from). Scripted model only, like `events` and `tool_successes`: a real model may avoid the mistake."),
         tests: z.enum(["pass", "fail", "not_run"]).optional().describe("The runner's own test run on the final tree."),
         events: z
           .record(z.string(), EventCountSchema)

@@ -46,7 +46,8 @@ export interface CaseSession {
  */
 export async function runCaseSession(input: CaseSessionInput): Promise<CaseSession> {
   const { c, fixture, llm } = input;
-  const dbFile = path.join(input.dir, "sessions.sqlite");
+  // The name `openStore` uses, so a kept case can be inspected with `patchgate show <id> --data-dir <dir>`.
+  const dbFile = path.join(input.dir, "patchgate.sqlite");
   let store: SessionStore = SqliteSessionStore.open(dbFile);
   try {
     let ledger = await createSession(store, {

@@ -2,36 +2,47 @@ import type { SessionEvent } from "../session/events.js";
 import type { EvalCase } from "./case-schema.js";
 import type { Classification, Verdict } from "./classify.js";
 
+export interface Judgement {
+  /** Expectations that did not hold; the case passes when this is empty. */
+  problems: string[];
+  /** Expectations about the path that did not hold but were not required (real model). */
+  waived: string[];
+}
+
 /**
- * Whether a case got what it expected. A case passes only if every expectation holds; each one that
- * does not is a line in `problems`, so a failing case says exactly what differed.
+ * Whether a case got what it expected; each expectation that does not hold is one line, so a
+ * failing case says exactly what differed.
+ *
+ * The result (outcome, class, the runner's test run — and the checks, through `wrong_result`) is
+ * always judged. The path (`observed`, `events`, `tool_successes`) is judged only when `judgePath`:
+ * a scripted model makes its mistakes on purpose, a real model may well avoid them.
  */
 export function judge(
   expect: EvalCase["expect"],
   classification: Classification,
   verdict: Verdict,
   events: readonly SessionEvent[],
-): string[] {
+  judgePath = true,
+): Judgement {
   const problems: string[] = [];
   if (classification.outcome !== expect.outcome) {
     problems.push(`outcome ${classification.outcome}, expected ${expect.outcome}`);
   }
   const decisive = classification.decisive ?? "none";
   if (decisive !== expect.class) problems.push(`class ${decisive}, expected ${expect.class}`);
-
-  const seen = new Set(classification.classes.map((c) => c.cls));
-  for (const cls of expect.observed) if (!seen.has(cls)) problems.push(`class ${cls} expected but not observed`);
-
   if (expect.tests && verdict.tests !== expect.tests) problems.push(`tests ${verdict.tests}, expected ${expect.tests}`);
 
+  const path: string[] = [];
+  const seen = new Set(classification.classes.map((c) => c.cls));
+  for (const cls of expect.observed) if (!seen.has(cls)) path.push(`class ${cls} expected but not observed`);
   for (const [type, bounds] of Object.entries(expect.events)) {
-    problems.push(...outside(events.filter((e) => e.type === type).length, bounds, `${type} events`));
+    path.push(...outside(events.filter((e) => e.type === type).length, bounds, `${type} events`));
   }
   for (const [tool, bounds] of Object.entries(expect.tool_successes)) {
     const n = events.filter((e) => e.type === "tool_result" && e.tool === tool && e.result.ok).length;
-    problems.push(...outside(n, bounds, `successful ${tool} calls`));
+    path.push(...outside(n, bounds, `successful ${tool} calls`));
   }
-  return problems;
+  return judgePath ? { problems: [...problems, ...path], waived: [] } : { problems, waived: path };
 }
 
 function outside(n: number, { min, max }: { min?: number; max?: number }, what: string): string[] {

@@ -62,10 +62,11 @@ export async function runCase(c: EvalCase, opts: RunCaseOptions): Promise<CaseRe
       leakedSecrets: findLeakedSecrets(events, secrets, written),
     };
     const classification = classify(events, verdict);
-    const problems = judge(c.expect, classification, verdict, events);
-    const notes = [...session.notes, ...verdict.failedChecks.map((f) => `check failed: ${f}`)];
+    const { problems, waived } = judge(c.expect, classification, verdict, events, opts.mode === "scripted");
+    const notes = [...session.notes, ...verdict.failedChecks.map((f) => `check failed: ${f}`), ...waived.map((w) => `not required with a real model: ${w}`)];
     if (own.tests === "fail") notes.push(`own test run failed: ${own.tail.split("\n").slice(-3).join(" / ")}`);
     if (session.restarts > 0) notes.push(`store restarted ${session.restarts}×`);
+    if (opts.keep) notes.push(`kept: patchgate show ${session.sessionId} --data-dir ${dir}`);
     return {
       ...base,
       status: problems.length === 0 ? "passed" : "failed",

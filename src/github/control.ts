@@ -38,16 +38,13 @@ export async function status(jc: JobContext, ledger: Ledger | null, reply: numbe
 }
 
 /**
- * Restart from the last checkpoint: a live session that is not waiting for a human resumes from its
- * ledger (after a crash, a failed push…); an ended one is replaced by a new session on the same task.
+ * Restart from the last checkpoint: a live session resumes from its ledger — a parked one republishes
+ * what it waits on (idempotently: a push or PR that failed is made now, what exists is adopted); an
+ * ended one is replaced by a new session on the same task.
  */
 export async function retry(jc: JobContext, ledger: Ledger | null, reply: number): Promise<void> {
   if (!ledger) return status(jc, null, reply);
   const s = ledger.state;
-  if (s.phase === "awaiting_plan_approval" || s.phase === "awaiting_write_approval") {
-    await answer(jc, reply, ledger.sessionId, "retry", `The session is waiting for a human (\`${s.phase}\`), not stuck. \`/agent status\` shows what it waits for.`);
-    return;
-  }
   if (!TERMINAL_PHASES.includes(s.phase)) return drive(jc, ledger, `retry by @${jc.delivery.sender.login}`);
   if (s.phase === "done") {
     await answer(jc, reply, ledger.sessionId, "retry", "The session is done. Comment `/agent <instruction>` on its pull request for a follow-up.");

@@ -19,7 +19,19 @@ export function jobsFor(jc: JobContext, issue: number): Job {
   const i = jc.delivery.intent;
   const lane = issueKey(jc.delivery.repo, issue);
   const control = (i.kind === "command" && (i.command.kind === "stop" || i.command.kind === "status"));
-  return { key: control ? `control:${lane}` : lane, name: `${jc.delivery.event} ${jc.delivery.id}`, run: () => runDelivery(jc, issue) };
+  return { key: control ? `control:${lane}` : lane, name: `${jc.delivery.event} ${jc.delivery.id}`, run: () => runReporting(jc, issue) };
+}
+
+/** A job that fails (GitHub down, push rejected…) says so where it was asked, then fails for the log. */
+async function runReporting(jc: JobContext, issue: number): Promise<void> {
+  try {
+    await runDelivery(jc, issue);
+  } catch (e) {
+    const reply = jc.delivery.intent.kind === "button" ? issue : jc.delivery.intent.thread.number;
+    const why = e instanceof Error ? e.message : String(e);
+    await answer(jc, reply, null, "error", `Patchgate hit an error and stopped here: ${why.split("\n")[0]}\n\n\`/agent retry\` continues from the last checkpoint.`).catch(() => {});
+    throw e;
+  }
 }
 
 function what(i: Intent): string {

@@ -10,9 +10,9 @@ export const BUILTIN_RULE = {
   PLAN_GATE: "plan-gate",
   /** The command text could not be parsed into simple commands, so nothing about it can be trusted. */
   UNPARSEABLE: "command:unparseable",
-  /** A downloader's output reaches a shell or interpreter: pipe, `$(…)`, `<(…)`, `> >(…)`. */
+  /** A downloader's output reaches a shell, interpreter, `source`/`eval`: pipe, `$(…)`, `<(…)`, `> >(…)`. */
   DOWNLOAD_TO_SHELL: "deny:download-to-shell",
-  /** An output redirection whose target is (or may be) outside the workspace. */
+  /** An output redirection whose target is (or may be) outside the workspace, or any redirection to /dev/tcp|udp. */
   REDIRECT_OUTSIDE: "deny:redirect-outside-workspace",
   /** `PATH=. ls`, `LD_PRELOAD=… cat`: the allowance for a program does not extend to a changed environment. */
   ENV_OVERRIDE: "ask:env-override",

@@ -212,7 +212,8 @@ export class Parser {
   }
 
   /** Adds a part and, recursively, the commands it runs; returns the part's index. */
-  private addPart(p: Omit<CommandPart, "text">): number {
+  private addPart(p: Omit<CommandPart, "text">, wrapDepth = 0): number {
+    if (wrapDepth > MAX_NESTING) throw new CommandSyntaxError("too_deep", "the command nests wrappers too deeply");
     const text = [renderWords([...p.assignments, ...p.argv]), ...p.redirects.map(renderRedirect)].filter((s) => s !== "").join(" ");
     const index = this.parts.push({ ...p, text }) - 1;
     const inners = innerCommands(p.argv);
@@ -222,7 +223,8 @@ export class Parser {
     for (const inner of inners) {
       if (inner.kind === "text") this.parseText(inner.text, p.inputFrom);
       else {
-        this.addPart({ argv: inner.argv, assignments: [...p.assignments, ...inner.assignments], redirects: [], pipedFromPrevious: p.pipedFromPrevious, inputFrom: [...p.inputFrom] });
+        const assignments = [...p.assignments, ...inner.assignments];
+        this.addPart({ argv: inner.argv, assignments, redirects: [], pipedFromPrevious: p.pipedFromPrevious, inputFrom: [...p.inputFrom] }, wrapDepth + 1);
       }
     }
     return index;

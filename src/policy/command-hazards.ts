@@ -7,7 +7,16 @@ import type { CommandLine, CommandPart, Redirect } from "./command-line.js";
  * environment means, where a redirection writes. approval-policy.ts turns them into decisions.
  */
 
-/** Indices of shell/interpreter parts that consume (directly or through other parts) a download. */
+/**
+ * A part that would execute what it is fed: a shell or interpreter, `source`/`.`/`eval`, or a command
+ * whose very program name comes from a substitution (`$(curl …)` run as a command).
+ */
+function executesInput(argv: string[]): boolean {
+  const program = programName(argv[0]);
+  return isShellOrInterpreter(program) || program === "source" || program === "." || program === "eval" || (argv[0] ?? "").includes("$(");
+}
+
+/** Indices of parts that execute (directly or through other parts) what a downloader fetched. */
 export function partsFedByDownload(line: CommandLine): Set<number> {
   const fed = new Set<number>();
   const reachesDownload = (index: number, seen: Set<number>): boolean => {
@@ -16,7 +25,7 @@ export function partsFedByDownload(line: CommandLine): Set<number> {
     return line.parts[index].inputFrom.some((j) => isDownloader(programName(line.parts[j].argv[0])) || reachesDownload(j, seen));
   };
   line.parts.forEach((part, i) => {
-    if (isShellOrInterpreter(programName(part.argv[0])) && reachesDownload(i, new Set())) fed.add(i);
+    if (executesInput(part.argv) && reachesDownload(i, new Set())) fed.add(i);
   });
   return fed;
 }
@@ -33,6 +42,8 @@ export function riskyAssignments(part: CommandPart): string[] {
 
 const WRITE_OPS = new Set([">", ">>", ">|", "&>", "&>>", "<>", ">&"]);
 const HARMLESS_TARGETS = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
+/** bash opens a network connection for these names: never a file, never inside. */
+const SOCKET_TARGETS = /^\/dev\/(tcp|udp)\//;
 
 /** Where a redirection touches a file: a write (workspace-relative), a write we cannot place, a read, or nothing. */
 export type RedirectEffect =
@@ -45,6 +56,7 @@ export function redirectEffect(r: Redirect, workspaceRoot: string): RedirectEffe
   const t = r.target;
   // fd duplication (`2>&1`, `>&-`) and process substitutions (judged as parts) touch no file.
   if (((r.op === ">&" || r.op === "<&") && /^(\d+|-)$/.test(t)) || /^[<>]\(/.test(t) || HARMLESS_TARGETS.test(t)) return { kind: "none" };
+  if (SOCKET_TARGETS.test(t)) return { kind: "write-outside", target: t };
   if (!WRITE_OPS.has(r.op)) return r.op === "<<<" ? { kind: "none" } : { kind: "read", target: t };
   // A variable, substitution or `~` could point anywhere: we cannot show that it stays inside.
   if (t.includes("$") || t.includes("`") || t.startsWith("~")) return { kind: "write-outside", target: t };

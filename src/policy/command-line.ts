@@ -37,7 +37,7 @@ export interface CommandLine {
 
 export type ParsedCommandLine = { ok: true; line: CommandLine } | { ok: false; error: CommandParseError };
 
-/** Never throws for any text: a line we cannot read is an error value, which the policy denies. */
+/** A line we cannot read is an error value (the policy denies it), never an exception. */
 export function parseCommandLine(text: string): ParsedCommandLine {
   try {
     const parser = new Parser(tokenize(text), 0);

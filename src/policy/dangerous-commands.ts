@@ -90,10 +90,13 @@ const SECRET_PATHS = [
   /^\/etc\/(shadow|gshadow|sudoers)/,
 ];
 
-/** Any argument (or `--opt=value` / `if=value` value) naming a credential store or another process's env. */
+/**
+ * Any argument (or `--opt=value` / `if=value` value) naming a credential store or another process's
+ * environment. Normalised first, so `/proc/self/../1/environ` is seen for what it is.
+ */
 export function readsSecrets(argv: string[]): boolean {
   return argv.slice(1).some((a) => {
-    const value = a.includes("=") ? a.slice(a.indexOf("=") + 1) : a;
-    return SECRET_PATHS.some((re) => re.test(a) || re.test(value));
+    const candidates = [a, a.slice(a.indexOf("=") + 1)].map((c) => path.posix.normalize(c));
+    return candidates.some((c) => SECRET_PATHS.some((re) => re.test(c)));
   });
 }

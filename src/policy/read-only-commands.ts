@@ -1,4 +1,4 @@
-import { gitInvocation, programName } from "./command-facts.js";
+import { gitInvocation, isShell, programName } from "./command-facts.js";
 import { innerCommands } from "./look-through.js";
 
 /**
@@ -16,9 +16,9 @@ export function findReadOnly(argv: string[]): boolean {
   return programName(argv[0]) === "find" && !argv.some((a) => FIND_ACTIONS.has(a));
 }
 
-/** `rg --pre cmd` runs cmd on every file. */
+/** `rg --pre cmd` runs cmd on every file; `--hostname-bin cmd` runs cmd once. */
 export function rgReadOnly(argv: string[]): boolean {
-  return programName(argv[0]) === "rg" && !argv.some((a) => a === "--pre" || a.startsWith("--pre="));
+  return programName(argv[0]) === "rg" && !argv.some((a) => /^--(pre|hostname-bin)(=|$)/.test(a));
 }
 
 const GIT_READS = new Set(["status", "diff", "log", "show"]);
@@ -38,8 +38,15 @@ export function gitReadOnly(argv: string[]): boolean {
 /** Programs that only run another command; allowed so that the command inside decides. */
 export const WRAPPERS = ["timeout", "nice", "nohup", "time", "stdbuf", "env", "xargs", "setsid", "command", "exec", "eval", "sh", "bash", "zsh", "dash"];
 
+/** An interactive shell (`-i`) or an explicit rc file runs startup scripts besides the `-c` command. */
+function shellRunsStartupFiles(argv: string[]): boolean {
+  return argv.slice(1).some((a) => a === "--rcfile" || a === "--init-file" || a === "--interactive" || /^-[A-Za-z]*i[A-Za-z]*$/.test(a));
+}
+
 export function wrapperWithCommand(argv: string[]): boolean {
-  return WRAPPERS.includes(programName(argv[0])) && innerCommands(argv).length > 0;
+  const program = programName(argv[0]);
+  if (!WRAPPERS.includes(program) || innerCommands(argv).length === 0) return false;
+  return !(isShell(program) && shellRunsStartupFiles(argv));
 }
 
 /** `env` or `printenv` printing the environment (not `env X=1 cmd`, which is a wrapper). */

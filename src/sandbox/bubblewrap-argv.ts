@@ -62,6 +62,9 @@ export function buildBubblewrapArgv(run: PreparedRun, host: BwrapHost): string[]
 
   // Limits are set by the first process inside the sandbox, not on bwrap: RLIMIT_NPROC is then
   // counted in the sandbox's own user namespace (only its processes), not across the host uid.
+  // Memory is RLIMIT_AS, per process and in address space, not resident memory: node reserves about
+  // 0.8 GB of address space at start (below ~1 GB it cannot start), and WebAssembly memories, which
+  // reserve 8–10 GB each, fail under any practical limit. Docker's --memory (a cgroup) counts RSS.
   const limits = [host.prlimit, `--nproc=${run.limits.maxProcesses}`, `--as=${run.limits.memoryBytes}`, "--"];
   return [...args, "--", ...limits, ...run.argv];
 }

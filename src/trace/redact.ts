@@ -38,7 +38,13 @@ const RULES: Rule[] = [
   { kind: "openai_key", pattern: /(?<![A-Za-z0-9_-])sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{16,}/g },
   // `https://x-access-token:<token>@github.com/…` and any other `scheme://user:password@host`.
   { kind: "url_credential", pattern: /(x-access-token:)[^@\s/]+(?=@)/gi, keepPrefix: true },
-  { kind: "url_credential", pattern: /([a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s@/]+(?=@)/gi, keepPrefix: true },
+  // The lookbehind and the bounded scheme keep this linear: without them a long run of letters is
+  // rescanned from every position (quadratic on a megabyte of tool output).
+  {
+    kind: "url_credential",
+    pattern: /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@]+:)[^\s@/]+(?=@)/gi,
+    keepPrefix: true,
+  },
   // Header lines, also as they appear in JSON or logged objects (`"authorization": "Bearer …"`).
   {
     kind: "authorization",

@@ -35,11 +35,9 @@ export function sanitizeUntrusted(text: string, opts: SanitizeOptions = {}): str
   // Invisible characters go first: `<!\u200B-- x -->` must not survive as a comment-shaped string
   // whose hidden part then reaches the model.
   out = out.replace(INVISIBLE, "");
-  // Repeat until stable: removing one comment can join the halves of another (`<!-<!-- -->- x -->`).
-  let previous: string;
-  do {
-    previous = out;
-    out = out.replace(HTML_COMMENT, "");
-  } while (out !== previous);
+  // One pass, like GitHub's renderer: in `<!-<!-- a -->- b -->` only `<!-- a -->` is hidden, and the
+  // `<!-- b -->` left behind was visible text on github.com too. (Repeating until stable would also
+  // make adversarial nesting quadratic.)
+  out = out.replace(HTML_COMMENT, "");
   return capChars(out, opts.maxChars ?? MAX_UNTRUSTED_CHARS);
 }

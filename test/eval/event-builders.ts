@@ -1,10 +1,10 @@
 import type { SessionEvent } from "../../src/session/events.js";
 
 /** Small, legal event sequences for classifier tests: each helper returns what the runtime would append. */
-export const start = (): SessionEvent[] => [
+export const start = (sessionId = "s1"): SessionEvent[] => [
   {
     type: "session_created",
-    sessionId: "s1",
+    sessionId,
     task: { title: "t", body: "", source: { kind: "eval", repo: "r" } },
     model: "scripted",
     settings: { maxStepsPerResume: 10, limits: {} },

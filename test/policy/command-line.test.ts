@@ -171,6 +171,10 @@ describe("parse errors", () => {
     const r = parseCommandLine(deep);
     expect(r.ok ? null : r.error.code).toBe("too_deep");
   });
+  test("too_deep: thousands of wrappers", () => {
+    const r = parseCommandLine("nice ".repeat(5000) + "ls");
+    expect(r.ok ? null : r.error.code).toBe("too_deep");
+  });
   test("too_deep: thousands of parentheses are an error, not a stack overflow", () => {
     const r = parseCommandLine("(".repeat(5000) + "ls" + ")".repeat(5000));
     expect(r.ok ? null : r.error.code).toBe("too_deep");

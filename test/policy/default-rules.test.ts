@@ -94,8 +94,8 @@ describe("allowed commands", () => {
   test(`${RULE.ALLOW_RG}: ripgrep`, () => {
     expect(judge("rg -n useState src")).toEqual(allow(RULE.ALLOW_RG));
   });
-  test(`${RULE.ALLOW_RG}: near miss rg --pre asks`, () => {
-    expect(judge("rg --pre ./x.sh foo")).toEqual(ask());
+  test.each(["rg --pre ./x.sh foo", "rg --pre=./x.sh foo", "rg --hostname-bin=./x foo"])(`${RULE.ALLOW_RG}: near miss %s asks`, (command) => {
+    expect(judge(command)).toEqual(ask());
   });
   test.each(["git status", "git diff HEAD~1", "git log --oneline -5", "git show HEAD", "git --no-pager diff"])(`${RULE.ALLOW_GIT_READ}: %s`, (command) => {
     expect(judge(command)).toEqual(allow(RULE.ALLOW_GIT_READ));
@@ -108,6 +108,15 @@ describe("allowed commands", () => {
   });
   test(`${RULE.ALLOW_WRAPPER}: near miss: a wrapper around an unknown command asks`, () => {
     expect(judge("nice -n 5 make")).toEqual(ask());
+  });
+  test(`${RULE.ALLOW_WRAPPER}: bash -c around a read-only command`, () => {
+    expect(judge("bash -c 'ls src'")).toEqual(allow(RULE.ALLOW_WRAPPER));
+  });
+  test(`${RULE.ALLOW_WRAPPER}: near miss: an interactive shell (reads rc files) asks`, () => {
+    expect(judge("bash -ic 'ls src'")).toEqual(ask());
+  });
+  test(`${RULE.ALLOW_WRAPPER}: near miss: ./timeout (a workspace script) is not the wrapper`, () => {
+    expect(judge("./timeout 5 ls")).toEqual(ask());
   });
   test(`${RULE.ALLOW_WRAPPER}: bash running a script file is not a wrapper`, () => {
     expect(judge("bash build.sh")).toEqual(ask());

@@ -39,6 +39,15 @@ describe("resolveInWorkspace", () => {
     });
   });
 
+  test("`.` is the workspace root itself", async () => {
+    expect(await resolveInWorkspace(root, ".")).toEqual({ ok: true, abs: realpathSync(root), rel: "." });
+  });
+
+  test("a name starting with `..` is an ordinary name", async () => {
+    await writeFile(path.join(root, "..notes"), "x");
+    expect(await resolveInWorkspace(root, "..notes")).toEqual({ ok: true, abs: path.join(realpathSync(root), "..notes"), rel: "..notes" });
+  });
+
   test("absolute path is refused", async () => {
     expect(await refusal("/etc/passwd")).toMatch(/absolute/);
   });

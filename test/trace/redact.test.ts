@@ -47,6 +47,18 @@ describe("redact", () => {
     expect(redact(JSON.stringify({ pw: quoted }), [quoted])).toBe('{"pw":"[REDACTED:secret]"}');
   });
 
+  it.each([
+    ["letters", "a".repeat(1_000_000)],
+    ["URL-ish", "x://y:".repeat(150_000)],
+    ["token prefixes", "ghp_sk-github_pat_".repeat(50_000)],
+    ["unterminated PEM headers", "-----BEGIN RSA PRIVATE KEY-----\n".repeat(20_000)],
+    ["authorization headers", "Authorization: Bearer ".repeat(40_000)],
+  ])("stays linear on a megabyte of %s", (_name, text) => {
+    const started = Date.now();
+    redact(text, ["configured-secret"]);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
   it("leaves text without credentials unchanged", () => {
     const text = "Fixed the off-by-one in src/parser.ts; 12 tests pass. Authorization header is documented.";
     expect(redact(text)).toBe(text);

@@ -1,9 +1,11 @@
 /**
  * The messages sent to the model on each step:
  *   1. the system prompt, exactly as given (byte-stable: the provider's prompt cache keys on it);
- *   2. one user message with the runtime-context block (mode, phase, plan, todos, memory summary);
- *   3. the conversation from the compaction cut on, with the task and the latest user instruction
- *      pinned when the cut has passed them, and oversized tool outputs capped.
+ *   2. the conversation from the compaction cut on, with the task and the latest user instruction
+ *      pinned when the cut has passed them, and oversized tool outputs capped;
+ *   3. one user message with the runtime-context block (mode, phase, plan, todos, memory summary).
+ * The runtime block changes every step, so it goes last: everything before it is a prefix that only
+ * grows between compactions, which is what provider prompt caches can reuse.
  * Pure: the same state and options give the same messages.
  */
 
@@ -36,7 +38,7 @@ function safeStart(conversation: readonly Message[], start: number): number {
   return i;
 }
 
-/** The conversation part of the prompt (step 3 above), shared with the compaction trigger. */
+/** The conversation part of the prompt (step 2 above), shared with the compaction trigger. */
 export function conversationWindow(
   state: SessionState,
   opts: Pick<BuildContextOptions, "maxRecentMessages" | "maxToolOutputBytes"> = {},
@@ -62,7 +64,7 @@ export function buildContext(state: SessionState, opts: BuildContextOptions): Me
   const window = conversationWindow(state, opts);
   return [
     { role: "system", content: opts.systemPrompt },
-    { role: "user", content: renderRuntimeContext(state, { omittedMessages: window.omitted }) },
     ...window.messages,
+    { role: "user", content: renderRuntimeContext(state, { omittedMessages: window.omitted }) },
   ];
 }

@@ -36,6 +36,8 @@ function authorised(w: GitHubWorld, path: string, auth: string | undefined): Rou
 function route(w: GitHubWorld, method: string, path: string, segments: string[], query: URLSearchParams, body: any, req: IncomingMessage): RouteResult {
   const denied = authorised(w, path, req.headers.authorization);
   if (denied) return denied;
+  const outage = w.failNext.findIndex((f) => f.method === method && path.startsWith(f.pathPrefix));
+  if (outage >= 0) return { status: w.failNext.splice(outage, 1)[0].status, body: { message: "Server Error (injected)" } };
   if (method === "POST" && /^\/app\/installations\/\d+\/access_tokens$/.test(path)) {
     const token = `ghs_fake${w.tokens.length + 1}${"x".repeat(28)}`;
     w.tokens.push(token);

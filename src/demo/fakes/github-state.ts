@@ -63,6 +63,8 @@ export class GitHubWorld {
   readonly calls: CallRecord[] = [];
   /** Installation tokens ever issued, newest last. Only the newest is accepted by the git remote. */
   readonly tokens: string[] = [];
+  /** Injected outages: the next call matching method and path prefix gets this status. */
+  readonly failNext: { method: string; pathPrefix: string; status: number }[] = [];
   private nextId = 1000;
   private clock = Date.parse("2026-01-01T00:00:00Z");
 

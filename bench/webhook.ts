@@ -1,0 +1,112 @@
+/**
+ * Webhook figure: signed deliveries at a fixed rate on loopback, time from send to 2xx. Patchgate
+ * answers only after the delivery id is durably in SQLite (synchronous=FULL) and the work queued;
+ * beside it, a bare Probot app that does nothing. Printed: p50/p99 of each and the p99 ratio.
+ */
+import { generateKeyPairSync, randomUUID } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { createNodeMiddleware, createProbot, type ApplicationFunction } from "probot";
+import { GitHubWorld } from "../src/demo/fakes/github-state.js";
+import { Payloads } from "../src/demo/fakes/payloads.js";
+import { sendWebhook } from "../src/demo/fakes/webhook-sender.js";
+import { patchgateApp } from "../src/github/app.js";
+import type { Job, Queue } from "../src/queue/types.js";
+import { AbortRegistry } from "../src/queue/abort-registry.js";
+import { SqliteSessionStore } from "../src/store/sqlite-store.js";
+
+const RATE_PER_SECOND = 200;
+const DELIVERIES = 1000;
+/** The two apps take turns, so a noisy neighbour (disk, CPU) lands on both sides alike. */
+const ROUNDS = 5;
+const WARMUP = 100;
+const SECRET = "bench-webhook-secret";
+
+/** Takes the jobs and keeps them: the figure is the webhook path, not the session work behind it. */
+class HoldingQueue implements Queue {
+  readonly jobs: Job[] = [];
+  enqueue(job: Job): void {
+    this.jobs.push(job);
+  }
+  async idle(): Promise<void> {}
+  async close(): Promise<void> {}
+}
+
+async function serve(appFn: ApplicationFunction, privateKey: string): Promise<{ url: string; server: Server }> {
+  const env = { APP_ID: "1", PRIVATE_KEY: privateKey, WEBHOOK_SECRET: SECRET, LOG_LEVEL: "fatal" } as NodeJS.ProcessEnv;
+  const middleware = await createNodeMiddleware(appFn, { probot: createProbot({ env }), webhooksPath: "/api/github/webhooks" });
+  const server = createServer((req, res) => void middleware(req, res, () => res.writeHead(404).end()));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/github/webhooks`, server };
+}
+
+/** Open loop: delivery i is sent at start + i/rate whether or not earlier ones were answered. */
+async function fire(url: string, payload: (i: number) => unknown, n: number): Promise<number[]> {
+  const start = performance.now();
+  const pending: Promise<number>[] = [];
+  for (let i = 0; i < n; i++) {
+    const due = start + (i * 1000) / RATE_PER_SECOND;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    pending.push(
+      sendWebhook(url, SECRET, "issue_comment", payload(i), randomUUID()).then((r) => {
+        if (r.status < 200 || r.status > 299) throw new Error(`delivery answered ${r.status}`);
+        return r.ms;
+      }),
+    );
+  }
+  return Promise.all(pending);
+}
+
+function pct(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+export async function benchWebhook(): Promise<string[]> {
+  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
+  const dir = mkdtempSync(join(tmpdir(), "pg-bench-webhook-"));
+  const store = SqliteSessionStore.open(join(dir, "patchgate.sqlite"));
+  const queue = new HoldingQueue();
+  const payloads = new Payloads(new GitHubWorld("octo-org", "calculator", "http://github.invalid", { id: 1, slug: "patchgate", botId: 2 }));
+  // Each delivery is a real command on its own issue: parsed, deduplicated, looked up, queued.
+  const payload = (i: number) => payloads.comment({ number: i + 1, body: "/agent status", by: "maintainer" });
+  const bare = await serve((app) => app.on("issue_comment.created", async () => {}), privateKey);
+  const patchgate = await serve(
+    patchgateApp({ store, queue, aborts: new AbortRegistry(), llm: () => { throw new Error("unused"); }, model: "none", sandbox: async () => null, workspacesDir: dir, gitBase: "http://github.invalid", secrets: [], checkRunThrottleMs: 1e9, log: () => {} }),
+    privateKey,
+  );
+  try {
+    await fire(bare.url, payload, WARMUP);
+    await fire(patchgate.url, payload, WARMUP);
+    const b: number[] = [];
+    const p: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      b.push(...(await fire(bare.url, payload, DELIVERIES / ROUNDS)));
+      p.push(...(await fire(patchgate.url, payload, DELIVERIES / ROUNDS)));
+    }
+    b.sort((x, y) => x - y);
+    p.sort((x, y) => x - y);
+    if (queue.jobs.length !== WARMUP + DELIVERIES) throw new Error(`queued ${queue.jobs.length} jobs, expected ${WARMUP + DELIVERIES}`);
+    const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
+    const ratio = pct(p, 99) / pct(b, 99);
+    return [
+      `${DELIVERIES} signed deliveries per app at ${RATE_PER_SECOND}/s on loopback (${ROUNDS} alternating rounds, after ${WARMUP} warm-up), time to 2xx:`,
+      `  bare Probot app (does nothing)         p50 ${fmt(pct(b, 50))}  p99 ${fmt(pct(b, 99))}`,
+      `  Patchgate (delivery in SQLite, queued) p50 ${fmt(pct(p, 50))}  p99 ${fmt(pct(p, 99))}`,
+      `  p99 ratio Patchgate / bare: ${ratio.toFixed(2)} (goal ≤ 1.5)`,
+    ];
+  } finally {
+    await new Promise((r) => bare.server.close(r));
+    await new Promise((r) => patchgate.server.close(r));
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  for (const line of await benchWebhook()) console.log(line);
+}

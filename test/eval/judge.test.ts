@@ -1,0 +1,45 @@
+import { EvalCaseSchema } from "../../src/eval/case-schema.js";
+import type { Classification, Verdict } from "../../src/eval/classify.js";
+import { judge } from "../../src/eval/judge.js";
+import { approvedPlan, finished, result, start, testRun } from "./event-builders.js";
+
+const expectBlock = (e: object) => EvalCaseSchema.parse({ category: "x", task: { title: "t" }, expect: e }).expect;
+const green: Verdict = { tests: "pass", failedChecks: [], leakedSecrets: [] };
+const done: Classification = { outcome: "done", decisive: null, classes: [], others: [] };
+const events = [...start(), ...approvedPlan(), result("read_file", { path: "a" }), testRun(0), ...finished()];
+
+describe("judge", () => {
+  test("a case that got everything it expected has no problems", () => {
+    const e = expectBlock({ outcome: "done", tests: "pass", events: { test_run: { min: 1, max: 1 } }, tool_successes: { read_file: { min: 1 } } });
+    expect(judge(e, done, green, events)).toEqual({ problems: [], waived: [] });
+  });
+
+  test("every difference is one line", () => {
+    const e = expectBlock({
+      outcome: "failed",
+      class: "loop_limit",
+      observed: ["bad_patch"],
+      tests: "fail",
+      events: { test_run: { min: 2 }, published: { max: 0 } },
+      tool_successes: { search_code: { min: 1 } },
+    });
+    expect(judge(e, done, green, events).problems).toEqual([
+      "outcome done, expected failed",
+      "class none, expected loop_limit",
+      "tests pass, expected fail",
+      "class bad_patch expected but not observed",
+      "1 test_run events, expected at least 2",
+      "1 published events, expected at most 0",
+      "0 successful search_code calls, expected at least 1",
+    ]);
+  });
+
+  test("with a real model the path is reported but not required; the result still is", () => {
+    const e = expectBlock({ outcome: "done", observed: ["edit_without_read"], tool_successes: { search_code: { min: 1 } } });
+    expect(judge(e, done, green, events, false)).toEqual({
+      problems: [],
+      waived: ["class edit_without_read expected but not observed", "0 successful search_code calls, expected at least 1"],
+    });
+    expect(judge(e, { ...done, decisive: "wrong_result" }, green, events, false).problems).toEqual(["class wrong_result, expected none"]);
+  });
+});

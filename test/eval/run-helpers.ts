@@ -1,0 +1,39 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { builtinCasesDir } from "../../src/eval/builtin-cases.js";
+import { loadCases } from "../../src/eval/case-loader.js";
+import type { EvalCase } from "../../src/eval/case-schema.js";
+import { runCase, type RunCaseOptions } from "../../src/eval/runner.js";
+import { CaseScriptLLM } from "../../src/eval/script-llm.js";
+import { expandScript } from "../../src/eval/script-schema.js";
+import type { CaseResult } from "../../src/eval/report.js";
+import { selectSandbox } from "../../src/sandbox/select.js";
+import type { Sandbox } from "../../src/sandbox/types.js";
+
+/** The real sandbox; CI installs bubblewrap, so its absence fails the tests rather than skipping them. */
+export async function realSandbox(): Promise<Sandbox> {
+  const chosen = await selectSandbox("bubblewrap");
+  if (!chosen.sandbox) throw new Error(`the eval tests need bubblewrap: ${chosen.reason}`);
+  return chosen.sandbox;
+}
+
+export const builtinCases = (): EvalCase[] => loadCases(builtinCasesDir());
+
+export function builtinCase(id: string): EvalCase {
+  const c = builtinCases().find((x) => x.id === id);
+  if (!c) throw new Error(`no built-in case ${id}`);
+  return c;
+}
+
+export const scriptedModel = (c: EvalCase) => new CaseScriptLLM(expandScript(c.script));
+
+/** Runs one case with the scripted model in a scratch directory of its own. */
+export async function runScripted(c: EvalCase, opts: Partial<RunCaseOptions> & { sandbox: Sandbox }): Promise<CaseResult> {
+  const scratch = mkdtempSync(path.join(os.tmpdir(), "eval-test-"));
+  try {
+    return await runCase(c, { mode: "scripted", llm: scriptedModel, scratch, ...opts });
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}

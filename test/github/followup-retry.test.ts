@@ -1,0 +1,99 @@
+import { readBranch } from "../../src/demo/fakes/bare-repo.js";
+import { startHarness, type Harness } from "../../src/demo/harness.js";
+import { ISSUE, STORY_FILES, STORY_PERMISSIONS, storyScript, storySteps } from "../../src/demo/story.js";
+import { Ledger } from "../../src/store/ledger.js";
+
+const SUB = "export function sub(a, b) {\n  return a - b;\n}\n";
+
+describe("a follow-up `/agent <instruction>` on the finished PR", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    const followUp = [
+      { toolCalls: [{ name: "submit_plan", arguments: { summary: "Add sub().", steps: ["Create src/sub.js"] } }] },
+      { toolCalls: [{ name: "write_file", arguments: { path: "src/sub.js", content: SUB } }] },
+      { toolCalls: [{ name: "run_tests", arguments: {} }] },
+      { toolCalls: [{ name: "finish", arguments: { summary: "Added sub()." } }] },
+    ];
+    h = await startHarness({ script: [...storyScript(), ...followUp], files: STORY_FILES, permissions: STORY_PERMISSIONS });
+    h.github.world.files.set(".github/patchgate.yml", STORY_FILES[".github/patchgate.yml"]);
+    await storySteps.ask(h);
+    await storySteps.approvePlan(h);
+    await storySteps.approveWrites(h);
+  });
+  afterAll(() => h.close());
+
+  test("runs a new session on the same branch and updates the same PR", async () => {
+    const first = readBranch(h.bare, "patchgate/issue-1")!;
+    await h.send("issue_comment", h.payloads.comment({ number: 2, pr: true, body: "/agent add a sub() function", by: "maintainer" }));
+    await h.settle();
+    await h.send("issue_comment", h.payloads.comment({ number: 2, pr: true, body: "/agent approve", by: "maintainer" }));
+    await h.settle();
+    await h.send("issue_comment", h.payloads.comment({ number: 2, pr: true, body: "/agent approve", by: "maintainer" }));
+    await h.settle();
+
+    const sessions = await h.app.deps.store.list();
+    expect(sessions.map((s) => s.phase)).toEqual(["done", "done"]);
+    const followUp = await Ledger.open(h.app.deps.store, sessions[0].id);
+    expect(followUp.state.baseCommit).toBe(first.sha);
+    expect(followUp.state.task.body).toBe("Instruction from @maintainer: add a sub() function");
+    const head = readBranch(h.bare, "patchgate/issue-1")!;
+    expect(head.files["src/sub.js"]).toBe(SUB);
+    expect(head.files["src/add.js"]).toBe("export function add(a, b) {\n  return a + b;\n}\n");
+    expect(h.github.world.pulls).toHaveLength(1);
+    expect(h.github.world.checkRuns.map((c) => c.conclusion)).toEqual(["success", "success"]);
+    expect(h.app.errors).toEqual([]);
+  });
+});
+
+describe("`/agent retry` after a failure", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ script: [{ error: { status: 400, message: "bad request" } }, ...storyScript()], files: STORY_FILES, permissions: STORY_PERMISSIONS });
+    h.github.world.files.set(".github/patchgate.yml", STORY_FILES[".github/patchgate.yml"]);
+  });
+  afterAll(() => h.close());
+
+  test("the failure completes the check run as failure with the reason and tells the issue", async () => {
+    await storySteps.ask(h);
+    expect(h.github.world.checkRuns[0]).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(h.github.world.checkRuns[0].output.summary).toContain("failed — `llm_error`");
+    expect(h.github.world.comments.at(-1)!.body).toMatch(/^❌ The session failed: `llm_error` — /);
+  });
+
+  test("retry starts a new session on the same task, which reaches the plan", async () => {
+    await h.send("issue_comment", h.payloads.comment({ number: 1, title: ISSUE.title, body: "/agent retry", by: "maintainer" }));
+    await h.settle();
+    const sessions = await h.app.deps.store.list();
+    expect(sessions.map((s) => s.phase)).toEqual(["awaiting_plan_approval", "failed"]);
+    const [fresh, old] = await Promise.all(sessions.map((s) => Ledger.open(h.app.deps.store, s.id)));
+    expect(fresh.state.task).toEqual(old.state.task);
+    expect(h.github.world.pulls).toHaveLength(1);
+    expect(h.app.errors).toEqual([]);
+  });
+});
+
+describe("`/agent retry` after GitHub failed mid-publication", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ script: storyScript(), files: STORY_FILES, permissions: STORY_PERMISSIONS });
+    h.github.world.files.set(".github/patchgate.yml", STORY_FILES[".github/patchgate.yml"]);
+  });
+  afterAll(() => h.close());
+
+  test("the failure is reported on the issue; retry publishes the parked plan without a second session or PR", async () => {
+    h.github.world.failNext.push({ method: "POST", pathPrefix: "/repos/octo-org/calculator/pulls", status: 502 });
+    await storySteps.ask(h);
+    expect(h.github.world.pulls).toEqual([]);
+    expect(h.github.world.comments.at(-1)!.body).toMatch(/^Patchgate hit an error and stopped here: .*\n\n`\/agent retry` continues from the last checkpoint\./);
+    expect(h.app.errors).toHaveLength(1);
+
+    await h.send("issue_comment", h.payloads.comment({ number: 1, body: "/agent retry", by: "maintainer" }));
+    await h.settle();
+    expect(h.github.world.pulls).toHaveLength(1);
+    expect(h.github.world.pulls[0].draft).toBe(true);
+    expect(h.github.world.checkRuns).toHaveLength(1);
+    expect(await h.app.deps.store.list()).toHaveLength(1);
+    expect(h.github.world.comments.at(-1)!.body).toMatch(/^📋 The plan `[0-9a-f]{12}` is ready for review/);
+    expect(h.openai.requests).toHaveLength(2); // the retry did not call the model again
+  });
+});
