@@ -57,7 +57,8 @@ export async function handleCall(call: ToolCall, env: CallEnv): Promise<CallOutc
   await env.ledger.append({ type: "policy_decided", callId: call.id, tool: tool.name, decision: verdict.decision, rule: verdict.rule, subject });
   if (verdict.decision === "deny") {
     const code = request.kind === "command" ? "command_denied" : "path_denied";
-    await answer(env, call, tool.version, input, fail(code, `Refused by policy rule ${verdict.rule}: ${subject}`, verdict.parts));
+    const why = verdict.reason ? ` (${verdict.reason})` : "";
+    await answer(env, call, tool.version, input, fail(code, `Refused by policy rule ${verdict.rule}${why}: ${subject}`, verdict.parts));
     return { kind: "answered" };
   }
   if (verdict.decision === "ask") {

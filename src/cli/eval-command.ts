@@ -9,6 +9,7 @@ import { formatDuration, renderMarkdown } from "../eval/report-markdown.js";
 import type { LLMMode } from "../eval/runner.js";
 import { CaseScriptLLM } from "../eval/script-llm.js";
 import { expandScript } from "../eval/script-schema.js";
+import { hostSecrets } from "../eval/secret-scan.js";
 import { runSuite, writeReport } from "../eval/suite.js";
 import { llmFromEnv, modelName, UsageError } from "./runtime-env.js";
 
@@ -77,6 +78,7 @@ export async function evalCommand(argv: string[], out: NodeJS.WritableStream = p
     casesDir: args.casesDir,
     llm: (c) => (args.llm === "scripted" ? new CaseScriptLLM(expandScript(c.script), args.model) : llmFromEnv(args.model)),
     sandbox: chosen.sandbox,
+    hostSecrets: hostSecrets(),
     keep: args.keep,
     scratch: args.keep ? path.join(args.outDir, "cases") : undefined,
     onCase: (r) => out.write(progressLine(r)),

@@ -6,6 +6,10 @@ import { STORY_FILES, STORY_PERMISSIONS, storyScript, storySteps } from "./story
  * `npm run demo`: the whole GitHub flow on this machine — a fake GitHub, a git remote, a scripted
  * model, and the real Patchgate between them — with no account and no API key. Prints what happened.
  */
+function show(title: string, body: string): void {
+  console.log(`\n  ── ${title} ──\n${body.replace(/^/gm, "  │ ")}`);
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   const line = (text: string) => console.log(`${String(Date.now() - started).padStart(6)} ms  ${text}`);
@@ -14,8 +18,10 @@ async function main(): Promise<void> {
   try {
     console.log("\n@maintainer comments `/agent fix this` on issue #1 (add() subtracts)\n");
     await storySteps.ask(h);
+    show("The draft PR's body", h.github.world.pulls[0]?.body ?? "");
     console.log("\n@reviewer approves the draft PR\n");
     await storySteps.approvePlan(h);
+    show("The comment with the pending write", h.github.world.comments.at(-1)?.body ?? "");
     console.log("\n@maintainer comments `/agent approve` on the pending write\n");
     await storySteps.approveWrites(h);
 

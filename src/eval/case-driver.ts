@@ -6,21 +6,24 @@ import type { ScriptedHuman } from "./scripted-human.js";
 
 export const EVAL_AUTHOR = { name: "Patchgate Eval", email: "eval@patchgate.invalid" };
 
+export type DriveResult = { kind: "ended" } | { kind: "parked" } | { kind: "restart"; trigger: string };
+
 /**
  * Resumes the session until it ends or a park stays unanswered, the way the webhook handlers would:
- * each human answer is appended first, then the session is resumed with that trigger.
- * Returns "parked" when the human left it waiting (script exhausted, or a restart is due).
+ * each human answer is appended first, then the session is resumed with that trigger. Stops with
+ * "restart" (answer stored, not yet resumed) when the human says a restart is due.
  */
-export async function driveCase(ledger: Ledger, ws: Workspace, opts: ResumeOptions, human: ScriptedHuman): Promise<"ended" | "parked"> {
+export async function driveCase(ledger: Ledger, ws: Workspace, opts: ResumeOptions, human: ScriptedHuman): Promise<DriveResult> {
   for (let trigger = opts.trigger ?? "eval"; ; ) {
     const outcome = await resumeSession(ledger, { ...opts, trigger });
-    if (outcome.kind === "ended") return "ended";
+    if (outcome.kind === "ended") return { kind: "ended" };
     if (outcome.kind === "ready_to_publish") {
       await publishLocally(ledger, ws);
-      return "ended";
+      return { kind: "ended" };
     }
     const answered = await human.answer(ledger, outcome.phase);
-    if (answered === null) return "parked";
+    if (answered === null) return { kind: "parked" };
+    if (human.restartDue) return { kind: "restart", trigger: answered };
     trigger = answered;
   }
 }

@@ -73,7 +73,7 @@ export const EvalCaseSchema = z
     restart_store: z
       .array(z.number().int().positive())
       .default([])
-      .describe("After answering these parks (1-based), close the store, reopen it, and rebuild the workspace elsewhere."),
+      .describe("After answering these parks (1-based) and before resuming: close the store, reopen the file, load a new Ledger, rebuild the workspace elsewhere."),
     script: z.array(ScriptStepSchema).default([]).describe("The scripted model's answers (used with `--llm scripted`)."),
     modes: z
       .array(z.enum(["scripted", "openai"]))

@@ -40,9 +40,10 @@ export interface CaseSession {
 
 /**
  * Runs the case's session through the real runtime: SQLite store, resume/park/answer/publish,
- * policy, tools and sandbox. At a park listed in `restart_store` it does
- * what a new process would: closes the store, reopens the file, loads a new Ledger from the events and
- * rebuilds the workspace in a fresh directory from the base commit and the recorded patch.
+ * policy, tools and sandbox. After answering a park listed in `restart_store` it does what a new
+ * process would: closes the store, reopens the file, loads a new Ledger from the events, rebuilds
+ * the workspace in a fresh directory from the base commit and the recorded patch, and resumes —
+ * so an approved batch is executed by the new process, from the stored approval alone.
  */
 export async function runCaseSession(input: CaseSessionInput): Promise<CaseSession> {
   const { c, fixture, llm } = input;
@@ -66,16 +67,16 @@ export async function runCaseSession(input: CaseSessionInput): Promise<CaseSessi
 
     const human = new ScriptedHuman(c.approvals, input.fallback, c.restart_store);
     let restarts = 0;
-    for (;;) {
-      const opts: ResumeOptions = { llm, sandbox: input.sandbox, workspace: ws, repoConfig: fixture.repoConfig, trigger: "eval", ...input.runtime };
+    for (let trigger = "eval"; ; ) {
+      const opts: ResumeOptions = { llm, sandbox: input.sandbox, workspace: ws, repoConfig: fixture.repoConfig, trigger, ...input.runtime };
       const result = await driveCase(ledger, ws, opts, human);
-      if (result !== "parked" || !human.wantsRestart) break;
+      if (result.kind !== "restart") break;
       await store.close();
       store = SqliteSessionStore.open(dbFile);
       ledger = await Ledger.open(store, ledger.sessionId);
       restarts += 1;
       ws = await reopenWorkspace(ledger, { source: fixture.path, dir: path.join(input.dir, `workspace-${restarts}`) });
-      human.restartDone();
+      trigger = `${result.trigger} (after restart)`;
     }
     const events = await store.load(ledger.sessionId);
     return { sessionId: ledger.sessionId, events, workspaceRoot: ws.root, restarts, notes: human.notes };

@@ -11,7 +11,7 @@ import { judge } from "./judge.js";
 import { EMPTY_METRICS, sessionMetrics } from "./metrics.js";
 import { ownTestRun } from "./own-test-run.js";
 import type { CaseResult } from "./report.js";
-import { findLeakedSecrets } from "./secret-scan.js";
+import { findLeakedSecrets, type Secret } from "./secret-scan.js";
 import { changedPaths, readTree } from "./tree.js";
 
 export type LLMMode = "scripted" | "openai";
@@ -26,6 +26,8 @@ export interface RunCaseOptions {
   /** Keep the scratch directory (to inspect the session with `patchgate show`). */
   keep?: boolean;
   runtime?: RuntimeVariant;
+  /** Secrets of the runner's own environment (e.g. the provider key), searched for in every case. */
+  hostSecrets?: Secret[];
 }
 
 /**
@@ -55,7 +57,7 @@ export async function runCase(c: EvalCase, opts: RunCaseOptions): Promise<CaseRe
     const checks = evaluateChecks(c.checks, { base: fixture.files, final, events });
     const own = await ownTestRun(opts.sandbox, session.workspaceRoot, fixture.repoConfig, dir);
     const written = changedPaths(fixture.files, final).map((p) => final.get(p) ?? "");
-    const secrets = c.secrets.map((name) => ({ name, value: c.env[name] }));
+    const secrets = [...c.secrets.map((name) => ({ name, value: c.env[name] })), ...(opts.hostSecrets ?? [])];
     const verdict: Verdict = {
       tests: own.tests,
       failedChecks: checks.filter((r) => !r.ok).map((r) => `${r.label}: ${r.detail}`),
@@ -64,7 +66,7 @@ export async function runCase(c: EvalCase, opts: RunCaseOptions): Promise<CaseRe
     const classification = classify(events, verdict);
     const { problems, waived } = judge(c.expect, classification, verdict, events, opts.mode === "scripted");
     const notes = [...session.notes, ...verdict.failedChecks.map((f) => `check failed: ${f}`), ...waived.map((w) => `not required with a real model: ${w}`)];
-    if (own.tests === "fail") notes.push(`own test run failed: ${own.tail.split("\n").slice(-3).join(" / ")}`);
+    if (own.tests === "fail") notes.push(`own test run failed: ${own.summary.split("\n").slice(0, 4).join(" / ")}`);
     if (session.restarts > 0) notes.push(`store restarted ${session.restarts}×`);
     if (opts.keep) notes.push(`kept: patchgate show ${session.sessionId} --data-dir ${dir}`);
     return {

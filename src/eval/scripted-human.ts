@@ -12,14 +12,13 @@ type Park = "awaiting_plan_approval" | "awaiting_write_approval";
  * appended through the runtime's approval functions (bound to the current plan hash or batch digest),
  * exactly as a webhook would record it, before the session resumes.
  *
- * It also says where the runner restarts the process: at a park listed in `restartAt` it first
- * answers nothing, the runner reopens the store, and the next call answers — the situation of an
- * approval webhook arriving at a new process.
+ * It also says where the runner restarts the process: right after answering a park listed in
+ * `restartAt` — the answer is stored, the resume has not happened — which is what a crash between a
+ * webhook's write and its resume leaves behind. The new process must pick the answer up from the store.
  */
 export class ScriptedHuman {
   private next = 0;
   private parks = 0;
-  private readonly restarted = new Set<number>();
   /** Why the human stopped answering, when it did (reported with the case). */
   readonly notes: string[] = [];
 
@@ -29,18 +28,13 @@ export class ScriptedHuman {
     private readonly restartAt: number[] = [],
   ) {}
 
-  /** True when the runner should restart before this park is answered. */
-  get wantsRestart(): boolean {
-    return this.restartAt.includes(this.parks + 1) && !this.restarted.has(this.parks + 1);
-  }
-
-  restartDone(): void {
-    this.restarted.add(this.parks + 1);
+  /** True right after answering a park listed in `restartAt`. */
+  get restartDue(): boolean {
+    return this.restartAt.includes(this.parks);
   }
 
   /** Answers the park; returns the resume trigger, or null to leave the session parked. */
   async answer(ledger: Ledger, park: Park): Promise<string | null> {
-    if (this.wantsRestart) return null;
     const kind = park === "awaiting_plan_approval" ? "plan" : "writes";
     const a = this.take(kind);
     if (a === null) return null;

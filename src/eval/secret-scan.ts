@@ -24,3 +24,14 @@ export function findLeakedSecrets(events: readonly SessionEvent[], secrets: Secr
     })
     .map((s) => s.name);
 }
+
+/** The credentials Patchgate itself holds (DESIGN §7): whatever a case does, none may surface. */
+const HOST_CREDENTIALS = ["OPENAI_API_KEY", "GITHUB_TOKEN", "GH_TOKEN", "PRIVATE_KEY", "WEBHOOK_SECRET"];
+
+/** The host's own credentials that are set and long enough to search for without false hits. */
+export function hostSecrets(env: NodeJS.ProcessEnv = process.env): Secret[] {
+  return HOST_CREDENTIALS.flatMap((name) => {
+    const value = env[name];
+    return value && value.length >= MIN_SECRET_LENGTH ? [{ name, value }] : [];
+  });
+}

@@ -18,7 +18,7 @@ import { startSession } from "./start.js";
 export function jobsFor(jc: JobContext, issue: number): Job {
   const i = jc.delivery.intent;
   const lane = issueKey(jc.delivery.repo, issue);
-  const control = (i.kind === "command" && (i.command.kind === "stop" || i.command.kind === "status"));
+  const control = i.kind === "command" && (i.command.kind === "stop" || i.command.kind === "status");
   return { key: control ? `control:${lane}` : lane, name: `${jc.delivery.event} ${jc.delivery.id}`, run: () => runReporting(jc, issue) };
 }
 
@@ -53,7 +53,8 @@ async function runDelivery(jc: JobContext, issue: number): Promise<void> {
   const ledger = sessionId ? await Ledger.open(jc.deps.store, sessionId) : null;
   const w = { reply };
   if (i.kind === "issue_opened" || (i.kind === "label" && i.label === "agent")) {
-    return startSession(jc, { issue, title: i.thread.title, body: i.thread.body, instruction: i.kind === "issue_opened" ? i.command.kind === "start" ? i.command.task : null : null, followUp: false });
+    const instruction = i.kind === "issue_opened" && i.command.kind === "start" ? i.command.task : null;
+    return startSession(jc, { issue, title: i.thread.title, body: i.thread.body, instruction, followUp: false });
   }
   if (i.kind === "command") {
     const c = i.command;

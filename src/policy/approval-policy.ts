@@ -39,7 +39,7 @@ export function evaluate(request: ActionRequest, rules: PolicyRule[], mode: Perm
   const parsed = parseCommandLine(request.command);
   if (!parsed.ok) {
     const rule = BUILTIN_RULE.UNPARSEABLE;
-    return { decision: "deny", rule, parts: [{ command: request.command, decision: "deny", rule }] };
+    return { decision: "deny", rule, reason: parsed.error.message, parts: [{ command: request.command, decision: "deny", rule }] };
   }
   const fedByDownload = partsFedByDownload(parsed.line);
   const parts = parsed.line.parts.map((part, i) => {

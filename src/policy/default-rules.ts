@@ -1,6 +1,7 @@
 import { BUILTIN_RULE } from "./builtin-rules.js";
 import { programName } from "./command-facts.js";
 import * as danger from "./dangerous-commands.js";
+import { isAssignment } from "./look-through.js";
 import { isNetworkInstall } from "./network-installs.js";
 import { PROTECTED_PATH_GLOBS } from "./path-confinement.js";
 import * as readOnly from "./read-only-commands.js";
@@ -72,7 +73,8 @@ const cmd = (id: string, decision: PolicyRule["decision"], command: NonNullable<
 /**
  * A configured prefix as plain words (`npm run lint`). A prefix with operators cannot be a prefix of
  * one simple command: as a deny it still applies to the text as written; as an allow it is dropped,
- * since an allowance we cannot state exactly must not be guessed.
+ * since an allowance we cannot state exactly must not be guessed. One that starts with `NAME=value`
+ * matches only that exact command, environment included.
  */
 function prefixRule(prefix: string, decision: "allow" | "deny"): PolicyRule | null {
   const id = decision === "allow" ? repoAllowRuleId(prefix) : repoDenyRuleId(prefix);
@@ -85,6 +87,7 @@ function prefixRule(prefix: string, decision: "allow" | "deny"): PolicyRule | nu
     words = null;
   }
   if (words === null) return decision === "deny" ? cmd(id, "deny", { exact: prefix }, description) : null;
+  if (isAssignment(words[0])) return cmd(id, decision, { exact: prefix }, description);
   return cmd(id, decision, { program: [programName(words[0])], argsPrefix: words.slice(1) }, description);
 }
 
@@ -123,7 +126,7 @@ export function defaultRules(opts: DefaultRuleOptions = {}): PolicyRule[] {
     cmd(RULE.ALLOW_CD_INSIDE, "allow", { program: ["cd"], test: (argv, ctx) => !cdLeaves(argv, ctx) }, "moving around inside the workspace"),
     cmd(RULE.ALLOW_READ_ONLY_COMMAND, "allow", { program: readOnly.PLAIN_READERS }, "read-only commands"),
     cmd(RULE.ALLOW_FIND, "allow", { program: ["find"], test: readOnly.findReadOnly }, "find without -exec/-delete/-fprint"),
-    cmd(RULE.ALLOW_RG, "allow", { program: ["rg"], test: readOnly.rgReadOnly }, "ripgrep without --pre"),
+    cmd(RULE.ALLOW_RG, "allow", { program: ["rg"], test: readOnly.rgReadOnly }, "ripgrep without --pre/--hostname-bin"),
     cmd(RULE.ALLOW_GIT_READ, "allow", { program: ["git"], test: readOnly.gitReadOnly }, "git status/diff/log/show"),
     cmd(RULE.ALLOW_WRAPPER, "allow", { program: readOnly.WRAPPERS, test: readOnly.wrapperWithCommand }, "timeout/nice/env/xargs/sh -c …: the command inside is judged"),
   );

@@ -41,7 +41,8 @@ const TIMEOUT_VALUE_OPTS = new Set(["-s", "--signal", "-k", "--kill-after"]);
 const TIME_VALUE_OPTS = new Set(["-f", "--format", "-o", "--output"]);
 const STDBUF_VALUE_OPTS = new Set(["-i", "-o", "-e", "--input", "--output", "--error"]);
 const EXEC_VALUE_OPTS = new Set(["-a"]);
-const XARGS_VALUE_OPTS = new Set(["-I", "-d", "-E", "-L", "-n", "-P", "-s", "-a", "--arg-file", "--delimiter", "--max-args", "--max-lines", "--max-procs", "--max-chars", "--replace", "--eof"]);
+/** `--replace`, `--eof`, `--max-lines` take their optional value only as `--opt=value`, so they are not here. */
+const XARGS_VALUE_OPTS = new Set(["-I", "-d", "-E", "-L", "-n", "-P", "-s", "-a", "--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-chars"]);
 const SHELL_VALUE_OPTS = new Set(["-o", "+o", "-O", "+O", "--rcfile", "--init-file"]);
 const FIND_EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
 

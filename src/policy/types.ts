@@ -44,6 +44,8 @@ export interface PolicyDecision {
   decision: Decision;
   /** id of the deciding rule, or "default:ask" when nothing matched. */
   rule: string;
+  /** Why, in words the model can act on, where the rule id alone does not say (e.g. a parse error). */
+  reason?: string;
   /** For command lines: every part and how it was judged. */
   parts?: { command: string; decision: Decision; rule: string }[];
 }

@@ -21,7 +21,9 @@ function describeRun(run: TestRun): string {
 
 /** Gate 6 (DESIGN §3): the tree that will be pushed must be the tree the tests passed on. */
 export function checkTestGate(runs: readonly TestRun[], treeHash: string): ToolError | null {
-  if (runs.some((r) => r.treeHash === treeHash && r.exitCode === 0 && !r.timedOut)) return null;
+  // The newest run on this exact tree decides: a failure after a pass (a flaky suite) is newer evidence.
+  const latestHere = runs.filter((r) => r.treeHash === treeHash).at(-1);
+  if (latestHere && latestHere.exitCode === 0 && !latestHere.timedOut) return null;
   const last = runs.at(-1);
   const lastText = last === undefined ? "No tests have been run in this session." : `The last run: ${describeRun(last)}.`;
   const hint = last !== undefined && last.treeHash !== treeHash ? " The files changed after it." : "";

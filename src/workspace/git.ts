@@ -1,4 +1,5 @@
-import { spawn } from "node:child_process";
+import { GitPluginError, simpleGit } from "simple-git";
+import { gitEnv, HARDENING_CONFIG, unsafeOptIns } from "./git-hardening.js";
 import type { GitAuth } from "./types.js";
 import { WorkspaceError } from "./workspace-error.js";
 
@@ -19,60 +20,73 @@ export interface GitCallOptions {
   input?: string;
 }
 
+type Outcome = { exitCode: number | null; stdOut: Buffer[]; stdErr: Buffer[] };
+
 /**
- * Passed on every call, overriding whatever the clone's .git/config says. The agent's test commands
- * can write into the workspace, so repo-level hooks or fsmonitor would run their code on the host,
- * outside the sandbox. Excludes/attributes files in $HOME would make "ignored" and the tree hash
- * depend on the machine. protocol.file.allow is left at git's default ("user"): cloning a local path
- * works, and nothing we clone recurses into submodules, which that default exists to restrict.
+ * Runs git through simple-git with the hardening config and a minimal environment (git-hardening.ts).
+ * Resolves with the exit code; rejects only if git cannot run (simple-git's guard refused the call,
+ * or the spawn failed) or is aborted.
+ *
+ * One simple-git instance per call: cwd, env, signal and stdin differ per call, and the instance's
+ * `errors` hook is the one place simple-git hands over the exit code, which `raw()` does not return.
  */
-const HARDENING = [
-  ["core.hooksPath", "/dev/null"],
-  ["core.fsmonitor", "false"],
-  ["credential.helper", ""],
-  ["core.askPass", ""],
-  ["core.excludesFile", "/dev/null"],
-  ["core.attributesFile", "/dev/null"],
-  ["submodule.recurse", "false"],
-].flatMap(([k, v]) => ["-c", `${k}=${v}`]);
-
-/** Only what git needs: the server's own secrets (API keys, the app's private key) stay out of git's env. */
-const INHERITED = ["PATH", "HOME", "TMPDIR", "HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "NO_PROXY", "no_proxy", "SSL_CERT_FILE", "SSL_CERT_DIR", "GIT_SSL_CAINFO"];
-
-function gitEnv(opts: GitCallOptions): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const k of INHERITED) if (process.env[k] !== undefined) env[k] = process.env[k];
-  Object.assign(env, {
-    LC_ALL: "C", // stable messages: diff --stat's summary line is parsed
-    GIT_TERMINAL_PROMPT: "0", // no credential prompt can hang a worker
-    GIT_CONFIG_NOSYSTEM: "1",
-    GIT_CONFIG_GLOBAL: "/dev/null",
-    GIT_PAGER: "cat",
-    ...opts.env,
-  });
-  if (opts.auth) {
-    // Config from the environment has command-line scope: git never writes it to .git/config, and
-    // unlike `-c` it is not visible in the process list.
-    Object.assign(env, { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "http.extraHeader", GIT_CONFIG_VALUE_0: opts.auth.header });
-  }
-  return env;
+export async function git(args: string[], opts: GitCallOptions): Promise<GitResult> {
+  const env = gitEnv(opts.env, opts.auth);
+  let outcome: Outcome | undefined;
+  const sg = simpleGit({
+    baseDir: opts.cwd,
+    config: HARDENING_CONFIG,
+    unsafe: unsafeOptIns(opts.auth !== undefined),
+    // simple-git strips or refuses GIT_* variables not named here; these are exactly the ones we set.
+    allowEnvironment: Object.keys(env),
+    abort: opts.signal,
+    // Done only on 'close', when git has exited and its output pipes are drained, as the old spawn
+    // wrapper did; simple-git's default also ends 50 ms after 'exit', which can cut output short.
+    completion: { onClose: true, onExit: false },
+    // Always end stdin, as before: a zero-length Buffer is still written (and closes the pipe), while
+    // an empty string would leave it open and a command reading stdin would wait for ever.
+    input: () => Buffer.from(opts.input ?? "", "utf8"),
+    errors: (error, result) => {
+      outcome = result;
+      // A refusal by simple-git's guards, an abort, or a spawn failure (negative exit code): git did
+      // not run to completion, so there is no exit code to report. Anything else is data.
+      if (error instanceof GitPluginError || opts.signal?.aborted || result.exitCode < 0) return error;
+      return undefined;
+    },
+  })
+    .env(env)
+    // simple-git adds a 50 ms grace period after 'close' when a command printed nothing (read-tree,
+    // add, update-index…: three per treeHash, ~4x slower). With completion on 'close' only, every
+    // byte is in by then, so an empty chunk at end of stdout marks the output done. If a future
+    // simple-git ignores it, only the delay comes back; the output and exit code are unaffected.
+    .outputHandler((_command, stdout) => stdout.once("end", () => stdout.emit("data", Buffer.alloc(0))));
+  await untilAborted(sg.raw(args), opts.signal);
+  if (!outcome) throw new Error(`git ${args[0]}: simple-git reported no outcome`);
+  return {
+    exitCode: outcome.exitCode, // null when git was killed by a signal (simple-git passes it through)
+    stdout: Buffer.concat(outcome.stdOut).toString("utf8"),
+    stderr: Buffer.concat(outcome.stdErr).toString("utf8"),
+  };
 }
 
-/** Runs git with the hardening flags. Resolves with the exit code; rejects only if git cannot run or is aborted. */
-export function git(args: string[], opts: GitCallOptions): Promise<GitResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("git", [...HARDENING, ...args], { cwd: opts.cwd, env: gitEnv(opts), signal: opts.signal });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on("data", (b: Buffer) => out.push(b));
-    child.stderr.on("data", (b: Buffer) => err.push(b));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      resolve({ exitCode: code, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") });
-    });
-    child.stdin.on("error", () => undefined); // git may exit before reading all input; the exit code says why.
-    child.stdin.end(opts.input ?? "");
+/**
+ * simple-git kills git on abort but settles only once git's pipes close, which a child git started
+ * (a hook, a remote helper) can hold open. Reject at once instead, as node's spawn does, with the
+ * same AbortError shape so callers can keep testing `name`.
+ */
+async function untilAborted(run: Promise<unknown>, signal: AbortSignal | undefined): Promise<void> {
+  run.catch(() => undefined); // once aborted, nobody awaits the late settlement
+  let onAbort = (): void => undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(Object.assign(new Error("The operation was aborted", { cause: signal?.reason }), { name: "AbortError", code: "ABORT_ERR" }));
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener("abort", onAbort, { once: true });
   });
+  try {
+    await Promise.race([run, aborted]);
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
+  }
 }
 
 /** For steps that must succeed: returns stdout, or throws a fatal WorkspaceError naming the command. */

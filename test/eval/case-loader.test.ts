@@ -1,7 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { parse as parseYaml } from "yaml";
 import { builtinCasesDir } from "../../src/eval/builtin-cases.js";
+import { EvalCaseSchema } from "../../src/eval/case-schema.js";
 import { CaseLoadError, loadCaseFile, loadCases } from "../../src/eval/case-loader.js";
 
 let dir: string;
@@ -44,6 +46,14 @@ describe("built-in cases", () => {
 });
 
 describe("user-written cases", () => {
+  test("the example in eval/cases/README.md is a valid case", () => {
+    const readme = readFileSync(path.join(builtinCasesDir(), "README.md"), "utf8");
+    const example = /```yaml\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";
+    const parsed = EvalCaseSchema.safeParse(parseYaml(example));
+    expect(parsed.error?.issues ?? []).toEqual([]);
+    expect(parsed.data?.script).toHaveLength(4);
+  });
+
   test("a JSON case with only inline files gets the defaults", () => {
     const file = write(
       "mine/case.json",

@@ -84,7 +84,8 @@ describe("patchgate eval", () => {
     // The provider plays the case's script, so the run is deterministic while going through the real client.
     const provider = await fakeOpenAI(expandScript(loadCaseFile(file).script));
     const saved = { key: process.env.OPENAI_API_KEY, url: process.env.OPENAI_BASE_URL };
-    Object.assign(process.env, { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: provider.baseURL });
+    // Long enough to be searched for in the trace (see hostSecrets): it must reach the provider only.
+    Object.assign(process.env, { OPENAI_API_KEY: "sk-test-0123456789abcdef", OPENAI_BASE_URL: provider.baseURL });
     try {
       const out = sink();
       const code = await evalCommand(["--cases", path.join(dir, "cases"), "--out", path.join(dir, "out"), "--llm", "openai", "--model", "gpt-4.1-mini"], out);

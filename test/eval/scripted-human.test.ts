@@ -69,15 +69,15 @@ describe("scripted human", () => {
     expect(ledger.state.pending?.status).toBe("approved");
   });
 
-  test("at a restart park it first answers nothing, then answers once the restart is done", async () => {
+  test("a restart is due right after answering a listed park, and only then", async () => {
     const ledger = await planPark();
     const human = new ScriptedHuman([{ action: "approve_plan" }], "stop", [1]);
-    expect(human.wantsRestart).toBe(true);
-    expect(await human.answer(ledger, "awaiting_plan_approval")).toBeNull();
-    human.restartDone();
-    expect(human.wantsRestart).toBe(false);
+    expect(human.restartDue).toBe(false);
     expect(await human.answer(ledger, "awaiting_plan_approval")).toBe("plan approved");
-    expect(human.notes).toEqual([]);
+    // The answer is stored before the runner restarts: the new process finds it in the ledger.
+    expect(human.restartDue).toBe(true);
+    expect(ledger.state.phase).toBe("executing");
+    expect(new ScriptedHuman([{ action: "approve_plan" }], "stop", [2]).restartDue).toBe(false);
   });
 
   test("park kinds of approvals", () => {

@@ -1,4 +1,4 @@
-import { findLeakedSecrets } from "../../src/eval/secret-scan.js";
+import { findLeakedSecrets, hostSecrets } from "../../src/eval/secret-scan.js";
 import { result, start } from "./event-builders.js";
 
 const secrets = [
@@ -22,5 +22,11 @@ describe("secret scan", () => {
   test("a clean trace and no secrets find nothing", () => {
     expect(findLeakedSecrets([...start(), result("read_file", { path: "TOKEN" })], secrets, ["token="])).toEqual([]);
     expect(findLeakedSecrets(start(), [])).toEqual([]);
+  });
+
+  test("the host's own credentials are searched for when set and long enough", () => {
+    expect(hostSecrets({ OPENAI_API_KEY: "sk-test-0123456789", GITHUB_TOKEN: "short", PATCHGATE_MODEL: "gpt-4.1-mini-x" })).toEqual([
+      { name: "OPENAI_API_KEY", value: "sk-test-0123456789" },
+    ]);
   });
 });

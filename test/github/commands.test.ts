@@ -66,3 +66,34 @@ describe("repo config, help, status, labels", () => {
     expect(await h.app.deps.store.list()).toHaveLength(1);
   });
 });
+
+describe("the other two ways to start", () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await startHarness({ script: storyScript(), files: STORY_FILES, permissions: STORY_PERMISSIONS });
+    h.github.world.files.set(".github/patchgate.yml", STORY_FILES[".github/patchgate.yml"]);
+  });
+  afterEach(() => h.close());
+
+  const task = async () => (await Ledger.open(h.app.deps.store, (await h.app.deps.store.list())[0].id)).state.task;
+
+  test("the `agent` label on an issue, added by a maintainer: 👀 on the issue, a plan on a draft PR", async () => {
+    await h.send("issues", h.payloads.issueLabeled({ number: 1, title: ISSUE.title, body: ISSUE.body, label: "agent", by: "maintainer" }));
+    await h.settle();
+    expect(h.github.world.reactions).toEqual([{ issue_number: 1, content: "eyes", user: "patchgate[bot]" }]);
+    expect(h.github.world.pulls.map((p) => [p.number, p.draft])).toEqual([[2, true]]);
+    expect(await task()).toEqual({
+      title: ISSUE.title,
+      body: "`add(2, 3)` returns -1.",
+      source: { kind: "github", repo: "octo-org/calculator", issueNumber: 1, requester: "maintainer", installationId: 77 },
+    });
+  });
+
+  test("an issue opened with `/agent <task>` in its body starts with that instruction", async () => {
+    await h.send("issues", h.payloads.issueOpened({ number: 1, title: ISSUE.title, body: "Math is off.\n\n/agent fix add and keep it tiny", by: "maintainer" }));
+    await h.settle();
+    expect((await task()).body).toBe("Instruction from @maintainer: fix add and keep it tiny\n\nMath is off.\n\n/agent fix add and keep it tiny");
+    expect(h.github.world.pulls).toHaveLength(1);
+    expect(h.app.errors).toEqual([]);
+  });
+});

@@ -1,5 +1,4 @@
 import { rmSync } from "node:fs";
-import { join } from "node:path";
 import { readBranch } from "../../src/demo/fakes/bare-repo.js";
 import { startHarness, type Harness } from "../../src/demo/harness.js";
 import { STORY_FILES, STORY_PERMISSIONS, storyScript, storySteps } from "../../src/demo/story.js";

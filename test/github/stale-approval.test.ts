@@ -1,6 +1,6 @@
 import { readBranch } from "../../src/demo/fakes/bare-repo.js";
 import { startHarness, type Harness } from "../../src/demo/harness.js";
-import { ISSUE, STORY_FILES, STORY_PERMISSIONS, storySteps } from "../../src/demo/story.js";
+import { STORY_FILES, STORY_PERMISSIONS, storySteps } from "../../src/demo/story.js";
 import { Ledger } from "../../src/store/ledger.js";
 import { callLines, MINT, R } from "./helpers.js";
 
@@ -16,6 +16,7 @@ describe("approvals are bound to the plan they approve", () => {
       script: [
         { toolCalls: [{ name: "submit_plan", arguments: V1 }] },
         { toolCalls: [{ name: "submit_plan", arguments: V2 }] },
+        { toolCalls: [{ name: "write_file", arguments: { path: "NOTES.md", content: "negatives\n" } }] },
       ],
       files: STORY_FILES,
       permissions: STORY_PERMISSIONS,
@@ -74,6 +75,18 @@ describe("approvals are bound to the plan they approve", () => {
     expect(stale).toMatch(/^That approval is for plan/);
     expect(deny).toBe("There is no batch of writes to deny (phase `awaiting_plan_approval`). To change the plan use `/agent revise <feedback>`.");
     expect((await phase()).approvedPlanHash).toBeNull();
+    expect(h.app.errors).toEqual([]);
+  });
+
+  test("the current plan's Approve plan button approves it, recorded as via check_run", async () => {
+    const run = h.github.world.checkRuns[0];
+    await h.send("check_run", h.payloads.checkRunAction({ checkRunId: run.id, identifier: run.actions[0].identifier, by: "maintainer" }));
+    await h.settle();
+    const s = await phase();
+    expect(s.approvedPlanHash).toBe(s.planHash);
+    expect(s.phase).toBe("awaiting_write_approval");
+    const ledger = await Ledger.open(h.app.deps.store, s.sessionId);
+    expect(ledger.history.find((e) => e.type === "plan_approved")).toMatchObject({ hash: s.planHash, by: { login: "maintainer", via: "check_run" } });
     expect(h.app.errors).toEqual([]);
   });
 });

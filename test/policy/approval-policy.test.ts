@@ -129,6 +129,7 @@ describe("built-in command checks", () => {
     expect(evaluate(run("echo 'oops"), rules, "execute", ctx)).toEqual({
       decision: "deny",
       rule: BUILTIN_RULE.UNPARSEABLE,
+      reason: expect.stringMatching(/quote/i),
       parts: [{ command: "echo 'oops", decision: "deny", rule: BUILTIN_RULE.UNPARSEABLE }],
     });
   });

@@ -69,6 +69,7 @@ describe("looking through wrappers", () => {
     ["timeout -s KILL -k 5 30s git push", ["git", "push"]],
     ["xargs -0 -n 1 git push", ["git", "push"]],
     ["xargs -I{} git push {}", ["git", "push", "{}"]],
+    ["xargs --replace git push {}", ["git", "push", "{}"]],
     ["nohup git push", ["git", "push"]],
     ["exec git push", ["git", "push"]],
     ["command git push", ["git", "push"]],

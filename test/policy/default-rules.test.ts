@@ -129,6 +129,14 @@ describe("allowed commands", () => {
   test("repo allow_commands prefix: near miss npm run lint:fix asks (token prefix, not text prefix)", () => {
     expect(judge("npm run lint:fix", { allowCommands: ["npm run lint"] })).toEqual(ask());
   });
+  test("repo allow_commands with an environment prefix matches that exact command only", () => {
+    const opts = { allowCommands: ["CI=1 npm run e2e"] };
+    expect(judge("CI=1 npm run e2e", opts)).toEqual(allow("allow:repo-command:CI=1 npm run e2e"));
+    expect(judge("npm run e2e", opts)).toEqual(ask());
+  });
+  test("repo allow_commands with operators is dropped, not guessed", () => {
+    expect(judge("make a", { allowCommands: ["make a && make b"] })).toEqual(ask());
+  });
   test("repo allow_commands cannot lift a default deny", () => {
     expect(judge("git push", { allowCommands: ["git push"] })).toEqual(deny(RULE.DENY_GIT_PUSH));
   });

@@ -85,4 +85,19 @@ describe("finish (test gate)", () => {
     h.push({ type: "test_run", ...run(tree, 0) }, { type: "test_run", ...run("0".repeat(40), 1) });
     expect((await h.call(finishTool, { summary: "done" })).result.ok).toBe(true);
   });
+
+  test("a pass followed by a failure on the same tree → refused: the newest run on this tree decides", async () => {
+    const h = await make({ "a.js": "bug\n" });
+    const tree = await changed(h);
+    h.push({ type: "test_run", ...run(tree, 0) }, { type: "test_run", ...run(tree, 1) });
+    const { result } = await h.call(finishTool, { summary: "done" });
+    expect(result.ok ? null : result.error.code).toBe("tests_not_passed");
+  });
+
+  test("a failure followed by a pass on the same tree → accepted", async () => {
+    const h = await make({ "a.js": "bug\n" });
+    const tree = await changed(h);
+    h.push({ type: "test_run", ...run(tree, 1) }, { type: "test_run", ...run(tree, 0) });
+    expect((await h.call(finishTool, { summary: "done" })).result.ok).toBe(true);
+  });
 });

@@ -1,4 +1,4 @@
-import { existsSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { cloneWorkspace, git, WorkspaceError, type GitWorkspace } from "../../src/workspace/index.js";
 import { cleanupTempDirs, makeBare, makeSource, markerScript, sh, tempDir, write } from "./git-fixtures.js";
@@ -89,13 +89,34 @@ test("a .git file pointing elsewhere is refused", async () => {
 });
 
 test("git gets no secrets from the server's environment, and never prompts", async () => {
+  // The probe is a hook: a program git starts sees git's environment. This test's own -c comes after
+  // the hardening one on argv, so it wins (an alias, the old probe, is now refused; see below).
+  const dump = join(tempDir(), "env.txt");
+  const hooks = join(tempDir(), "hooks");
+  write(hooks, "post-checkout", `#!/bin/sh\nenv > '${dump}'\n`);
+  chmodSync(join(hooks, "post-checkout"), 0o755);
   process.env.PATCHGATE_TEST_SECRET = "sk-do-not-leak";
   try {
-    const r = await git(["-c", "alias.showenv=!env", "showenv"], { cwd: ws.root });
-    expect(r.stdout).not.toContain("sk-do-not-leak");
-    expect(r.stdout).toMatch(/^GIT_TERMINAL_PROMPT=0$/m);
-    expect(r.stdout).not.toMatch(/^GIT_ASKPASS=/m);
+    const r = await git(["-c", `core.hooksPath=${hooks}`, "checkout", "--quiet", "--detach", "HEAD"], { cwd: ws.root });
+    expect(r.exitCode).toBe(0);
+    const env = readFileSync(dump, "utf8");
+    expect(env).not.toContain("sk-do-not-leak");
+    expect(env).toMatch(/^GIT_TERMINAL_PROMPT=0$/m);
+    expect(env).not.toMatch(/^GIT_ASKPASS=/m);
   } finally {
     delete process.env.PATCHGATE_TEST_SECRET;
   }
+});
+
+test("config or environment that would run a program is refused before git starts", async () => {
+  const alias = `alias.x=!touch '${marker}'`;
+  sh(ws.root, "-c", alias, "x");
+  expect(existsSync(marker)).toBe(true); // plain git runs it
+  rm(marker);
+
+  // simple-git's guard: only the categories git-hardening.ts opts into may be set on argv or in env.
+  await expect(git(["-c", alias, "x"], { cwd: ws.root })).rejects.toThrow(/allowUnsafeAlias/);
+  const env = { GIT_EXTERNAL_DIFF: join(tempDir(), "x.sh") };
+  await expect(git(["diff", "--ext-diff", "HEAD"], { cwd: ws.root, env })).rejects.toThrow(/allowUnsafeDiffExternal/);
+  expect(existsSync(marker)).toBe(false);
 });
