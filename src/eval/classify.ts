@@ -65,8 +65,8 @@ function entries(occ: Occurrence[], extra: FailureClass[]): ClassEntry[] {
 /**
  * Decides the class from the events and the runner's verdict. Precedence, first match wins:
  * a leaked secret; then, for a finished session, the runner's failing tests or a failing check;
- * for an unfinished one, a provider failure, else the earliest problem the agent never got past,
- * else what stopped it (loop limit, budget, runtime, cancel, an unanswered park).
+ * for an unfinished one, a provider failure or an unanswered park, else the earliest problem the
+ * agent never got past, else what stopped it (loop limit, budget, runtime, cancel).
  */
 export function classify(events: readonly SessionEvent[], verdict: Verdict): Classification {
   const outcome = outcomeOf(events);
@@ -84,7 +84,8 @@ export function classify(events: readonly SessionEvent[], verdict: Verdict): Cla
   let decisive: FailureClass | null;
   if (verdict.leakedSecrets.length > 0) decisive = "secret_leaked";
   else if (finished) decisive = extra.find((c) => c === "tests_failed" || c === "wrong_result") ?? null;
-  else if (terminal === "llm_error") decisive = terminal;
+  // A parked session has not ended: earlier refusals may still be got past once a human answers.
+  else if (terminal === "llm_error" || terminal === "awaiting_human") decisive = terminal;
   else decisive = occ.find((o) => !o.recovered)?.cls ?? terminal;
 
   const classes = entries(occ, extra);

@@ -59,7 +59,10 @@ export function renderMarkdown(report: EvalReport): string {
   const bad = report.cases.filter((r) => r.status === "failed" || r.status === "error");
   if (bad.length > 0) {
     lines.push("", "## What differed", "");
-    for (const r of bad) lines.push(`- **${r.id}**: ${r.problems.map(cell).join("; ")}`);
+    for (const r of bad) {
+      const notes = r.notes.length > 0 ? ` — ${r.notes.map(cell).join("; ")}` : "";
+      lines.push(`- **${r.id}**: ${r.problems.map(cell).join("; ")}${notes}`);
+    }
   }
   lines.push("", "## By category", "", "| category | passed | pass rate |", "|---|---:|---:|");
   for (const c of report.categories) {

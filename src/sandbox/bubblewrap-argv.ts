@@ -9,6 +9,11 @@ export interface BwrapHost {
   hasGit: boolean;
   /** Absolute path of prlimit inside the sandbox (it lives under /usr, which is bound). */
   prlimit: string;
+  /**
+   * When set, bwrap reports its child's pid on `info` and holds the sandbox, fully set up but before
+   * its first fork, until a byte arrives on `block`: the window in which the child joins a cgroup.
+   */
+  handshakeFds?: { info: number; block: number };
 }
 
 // Bound in every run, when present: user and group names (git, whoami and getpass look the uid up),
@@ -41,6 +46,7 @@ export const ETC_NETWORK = [
 export function buildBubblewrapArgv(run: PreparedRun, host: BwrapHost): string[] {
   const args = ["--unshare-all"];
   if (run.network) args.push("--share-net");
+  if (host.handshakeFds) args.push("--info-fd", String(host.handshakeFds.info), "--block-fd", String(host.handshakeFds.block));
   // The process dies with Patchgate, cannot reach our terminal (TIOCSTI), and keeps no capability:
   // when Patchgate runs as root, uid 0 inside would otherwise hold CAP_SYS_ADMIN in its namespace.
   args.push("--die-with-parent", "--new-session", "--cap-drop", "ALL", "--hostname", "patchgate-sandbox");

@@ -1,15 +1,12 @@
 import path from "node:path";
 import { buildBubblewrapArgv } from "./bubblewrap-argv.js";
+import { HANDSHAKE_FDS, joinCgroupThenRelease } from "./cgroup-handshake.js";
 import { refusedEnvNotice } from "./env-policy.js";
 import { hasRealGit, type BwrapHostSetup } from "./host-layout.js";
 import { PidsCgroup } from "./pids-cgroup.js";
 import { prepareRun } from "./prepare-run.js";
 import { supervise } from "./supervise.js";
 import type { Sandbox, SandboxResult, SandboxRunRequest } from "./types.js";
-
-// Joins the run's pids cgroup, then becomes bwrap: every process of the sandbox is born inside the
-// cgroup, with no window in which bwrap could fork before the limit applies. Paths come as arguments.
-const JOIN_CGROUP_THEN_EXEC = 'echo $$ > "$0" && exec "$@"';
 
 /**
  * Linux namespaces through bubblewrap. Each run gets fresh user/pid/net/ipc/uts/cgroup namespaces,
@@ -24,17 +21,18 @@ export class BubblewrapSandbox implements Sandbox {
   async run(req: SandboxRunRequest): Promise<SandboxResult> {
     const prefix = this.host.nodePrefix;
     const run = prepareRun(req, prefix ? [path.join(prefix, "bin")] : []);
+    const mode = this.host.processLimit;
     const args = buildBubblewrapArgv(run, {
       extraReadOnly: prefix ? [prefix] : [],
       hasGit: await hasRealGit(run.workspace),
       prlimit: this.host.prlimit,
+      handshakeFds: mode.kind === "cgroup" ? HANDSHAKE_FDS : undefined,
     });
-    const mode = this.host.processLimit;
     const cgroup = mode.kind === "cgroup" ? await PidsCgroup.create(mode, run.limits.maxProcesses) : null;
     try {
       return await supervise({
-        command: cgroup ? "/bin/sh" : this.host.bwrap,
-        args: cgroup ? ["-c", JOIN_CGROUP_THEN_EXEC, cgroup.procsFile, this.host.bwrap, ...args] : args,
+        command: this.host.bwrap,
+        args,
         // bwrap itself gets no secrets either: the sandbox can read its pid 1's /proc/1/environ.
         hostEnv: { PATH: "/usr/bin:/bin" },
         hostCwd: "/",
@@ -44,6 +42,8 @@ export class BubblewrapSandbox implements Sandbox {
         onOutput: req.onOutput,
         stderrPrefix: refusedEnvNotice(run.refusedEnv),
         killExtra: cgroup ? () => cgroup.killAll() : undefined,
+        extraPipes: cgroup ? 2 : 0,
+        afterSpawn: cgroup ? (child) => joinCgroupThenRelease(child, cgroup) : undefined,
       });
     } finally {
       await cgroup?.remove();

@@ -55,6 +55,11 @@ export class PidsCgroup {
     return path.join(this.dir, "cgroup.procs");
   }
 
+  /** Moves a running process (and its future children) into this cgroup. */
+  async adopt(pid: number): Promise<void> {
+    await writeFile(this.procsFile, String(pid));
+  }
+
   /** Backs up the process-group kill: whatever is still in the cgroup is SIGKILLed. */
   async killAll(): Promise<void> {
     for (const pid of await this.pids()) {

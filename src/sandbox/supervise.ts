@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { StringDecoder } from "node:string_decoder";
 import type { Readable } from "node:stream";
@@ -23,6 +23,10 @@ export interface SupervisedCommand {
   stderrPrefix?: string;
   /** Called on timeout or abort after the process group is killed, for what the group does not cover. */
   killExtra?: () => Promise<void> | void;
+  /** Extra pipes after stdin/stdout/stderr (fd 3, 4, …), for a handshake with the started process. */
+  extraPipes?: number;
+  /** Runs once the process exists; if it fails, the process is killed and run() rejects with spawn_failed. */
+  afterSpawn?: (child: ChildProcess) => Promise<void>;
 }
 
 /**
@@ -32,12 +36,15 @@ export interface SupervisedCommand {
 export function supervise(cmd: SupervisedCommand): Promise<SandboxResult> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd.command, cmd.args, { detached: true, stdio: ["ignore", "pipe", "pipe"], env: cmd.hostEnv, cwd: cmd.hostCwd });
-    const stdout = capture(child.stdout, "stdout", cmd);
-    const stderr = capture(child.stderr, "stderr", cmd);
+    const stdio: StdioOptions = ["ignore", "pipe", "pipe", ...Array<"pipe">(cmd.extraPipes ?? 0).fill("pipe")];
+    const child = spawn(cmd.command, cmd.args, { detached: true, stdio, env: cmd.hostEnv, cwd: cmd.hostCwd });
+    // Both are pipes, as requested just above.
+    const stdout = capture(child.stdout as Readable, "stdout", cmd);
+    const stderr = capture(child.stderr as Readable, "stderr", cmd);
     let timedOut = false;
     let killed = false;
     let extraKill: Promise<unknown> = Promise.resolve();
+    let setupError: Error | null = null;
 
     const kill = (): void => {
       if (killed || child.pid === undefined) return;
@@ -60,6 +67,10 @@ export function supervise(cmd: SupervisedCommand): Promise<SandboxResult> {
     child.once("spawn", () => {
       cmd.signal?.addEventListener("abort", onAbort, { once: true });
       if (cmd.signal?.aborted) kill();
+      cmd.afterSpawn?.(child).catch((e: Error) => {
+        setupError = e;
+        kill();
+      });
     });
     child.once("error", (err) => {
       clearTimeout(timer);
@@ -70,6 +81,7 @@ export function supervise(cmd: SupervisedCommand): Promise<SandboxResult> {
       cmd.signal?.removeEventListener("abort", onAbort);
       const durationMs = Math.round(performance.now() - started);
       await extraKill;
+      if (setupError) return reject(new SandboxError("spawn_failed", `cannot set up ${cmd.command}: ${setupError.message}`));
       resolve({
         exitCode: code,
         signal,

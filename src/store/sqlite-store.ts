@@ -1,6 +1,7 @@
 import Database from "better-sqlite3";
 import type { SessionEvent, StoredEvent } from "../session/events.js";
 import type { Phase } from "../session/types.js";
+import { GroupCommit } from "./group-commit.js";
 import { migrate } from "./sqlite-schema.js";
 import { phaseAfter } from "./session-phase.js";
 import { ConcurrentAppendError, type SessionStore, type SessionSummary } from "./types.js";
@@ -17,6 +18,7 @@ interface SessionRow {
 export class SqliteSessionStore implements SessionStore {
   private readonly q;
   private readonly appendTx;
+  private readonly deliveries: GroupCommit<{ id: string; event: string }, boolean>;
 
   private constructor(private readonly db: Database.Database) {
     // Prepared once: every append and load reuses the compiled statements.
@@ -49,6 +51,12 @@ export class SqliteSessionStore implements SessionStore {
         "SELECT value FROM effects WHERE session_id = ? AND key = ?",
       ),
     };
+    const insertDeliveries = db.transaction((items: { id: string; event: string }[]) => {
+      const at = new Date().toISOString();
+      // A duplicate id in the same batch inserts nothing the second time: it reports false, as it should.
+      return items.map((d) => this.q.recordDelivery.run(d.id, d.event, at).changes === 1);
+    });
+    this.deliveries = new GroupCommit(insertDeliveries);
     this.appendTx = db.transaction(
       (sessionId: string, events: SessionEvent[], expectedCount: number | undefined): StoredEvent[] => {
         const count = this.q.nextSeq.get(sessionId)!.n;
@@ -122,7 +130,7 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   async recordDelivery(deliveryId: string, event: string): Promise<boolean> {
-    return this.q.recordDelivery.run(deliveryId, event, new Date().toISOString()).changes === 1;
+    return this.deliveries.submit({ id: deliveryId, event });
   }
 
   async putEffect(sessionId: string, key: string, value: string): Promise<void> {
@@ -134,6 +142,7 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   async close(): Promise<void> {
+    this.deliveries.flush();
     this.db.close();
   }
 }

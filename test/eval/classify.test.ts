@@ -89,9 +89,10 @@ describe("classify", () => {
     expect(classify(events, green).decisive).toBe("edit_without_read");
   });
 
-  test("a session left parked is awaiting_human", () => {
-    const events = [...start(), { type: "plan_submitted", plan: { summary: "p", steps: [] }, hash: "h" } as SessionEvent];
-    expect(classify(events, green)).toMatchObject({ outcome: "parked", decisive: "awaiting_human" });
+  test("a session left parked is awaiting_human, even after a refusal it has not got past yet", () => {
+    const refused = result("read_file", { path: "/etc/passwd" }, "path_denied");
+    const events = [...start(), refused, { type: "plan_submitted", plan: { summary: "p", steps: [] }, hash: "h" } as SessionEvent];
+    expect(classify(events, green)).toMatchObject({ outcome: "parked", decisive: "awaiting_human", others: ["path_denied"] });
   });
 
   test("plan gate, denial by a human and bad tool calls map from their error codes", () => {

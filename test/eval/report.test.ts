@@ -52,11 +52,12 @@ describe("report", () => {
   });
 
   test("markdown: one row per case, what differed, categories, totals", () => {
-    const md = renderMarkdown(buildReport([result("a", "editing", "passed"), result("b|x", "editing", "failed")], run));
+    const failed = { ...result("b|x", "editing", "failed"), notes: ["check failed: file_contains a"] };
+    const md = renderMarkdown(buildReport([result("a", "editing", "passed"), failed], run));
     expect(md).toContain("# Patchgate eval — openai (gpt-4.1-mini)");
     expect(md).toContain("| a | editing | done / none | done | none | — | pass | 4 | 5 | 1000 | $0.0010 | 1.5 s | ✅ pass |");
     expect(md).toContain("| b\\|x | editing | done / none | done | wrong_result | bad_patch | pass | 4 | 5 | 1000 | $0.0010 | 1.5 s | ❌ FAIL |");
-    expect(md).toContain("- **b|x**: class wrong_result, expected none");
+    expect(md).toContain("- **b|x**: class wrong_result, expected none — check failed: file_contains a");
     expect(md).toContain("| editing | 1/2 | 50% |");
     expect(md).toContain("**Total: 1/2 passed (50%)**, 1 failed · 8 steps · 10 tool calls · 2000 tokens · $0.0020 · 3.0 s");
   });

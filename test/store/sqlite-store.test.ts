@@ -102,6 +102,14 @@ describe("deliveries", () => {
     expect(await reopened.recordDelivery("d-1", "issue_comment")).toBe(false);
     expect(await reopened.recordDelivery("d-3", "pull_request_review")).toBe(true);
   });
+
+  test("a burst in one turn (one transaction) still answers each delivery, duplicates included", async () => {
+    const answers = await Promise.all(["b-1", "b-2", "b-1", "b-3"].map((id) => store.recordDelivery(id, "issues")));
+    expect(answers).toEqual([true, true, false, true]);
+    await store.close();
+    const reopened = open();
+    expect(await Promise.all(["b-1", "b-2", "b-3", "b-4"].map((id) => reopened.recordDelivery(id, "issues")))).toEqual([false, false, false, true]);
+  });
 });
 
 describe("effects", () => {
