@@ -12,6 +12,8 @@ export async function publishLocally(ledger: Ledger, ws: Workspace): Promise<voi
     branch,
     message: `${s.task.title}\n\n${summary}\n\nPatchgate session ${s.sessionId}`,
     author: LOCAL_AUTHOR,
+    // A question-only task changes nothing; the branch still records the answer (the summary).
+    allowEmpty: true,
   });
   await ledger.append({ type: "published", branch, commit });
 }

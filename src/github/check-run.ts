@@ -2,49 +2,51 @@ import type { Ledger } from "../store/ledger.js";
 import type { SessionStore } from "../store/types.js";
 import type { SessionState } from "../session/state.js";
 import { renderCheckRun } from "../trace/check-run.js";
+import { CheckRunRecords, type CheckRunRecord } from "./check-run-records.js";
 import type { Repo } from "./intent.js";
 import type { Octokit } from "./octokit.js";
 import { shortHash } from "./render.js";
 
 /**
- * The one `Patchgate` check run of a session: created once (its id is an effect record, so a
- * resume adopts it), updated at milestones and at most every `throttleMs` in between, completed
- * with a conclusion when the session ends. Output is rendered from the ledger (byte-limited there).
+ * The session's `Patchgate` check run, kept on the PR's head. GitHub shows a PR the runs of its head
+ * commit and cannot move a run to another commit, so `moveTo(sha)` creates the run on the new head
+ * with the current output and then closes the previous one as `neutral` ("Moved to …", linking the
+ * new one): one run is in progress per session, and the last one, on the final commit, carries the
+ * whole timeline. The current run is updated at milestones and at most every `throttleMs` in
+ * between, and completed with a conclusion when the session ends. Output is rendered from the ledger.
  */
-export const CHECK_RUN_EFFECT = "check_run";
+export interface CheckRunOptions {
+  secrets: string[];
+  throttleMs: number;
+  /** Called for each run that becomes current, so its button leads back to the session. */
+  onCurrent?: (id: number) => Promise<void>;
+}
 
 export class CheckRunPublisher {
   /** A job starts with the check run freshly updated by the previous milestone; the window starts now. */
   private last = Date.now();
   private chain: Promise<void> = Promise.resolve();
+  private readonly records: CheckRunRecords;
 
   constructor(
     private readonly octokit: Octokit,
     private readonly repo: Repo,
-    private readonly store: SessionStore,
+    store: SessionStore,
     private readonly ledger: Ledger,
-    private readonly opts: { secrets: string[]; throttleMs: number },
-  ) {}
-
-  async id(): Promise<number | null> {
-    const v = await this.store.getEffect(this.ledger.sessionId, CHECK_RUN_EFFECT);
-    return v === null ? null : Number(v);
+    private readonly opts: CheckRunOptions,
+  ) {
+    this.records = new CheckRunRecords(store, ledger.sessionId);
   }
 
-  /** Creates the check run unless this session already has one; returns its id. */
-  async ensure(headSha: string): Promise<{ id: number; created: boolean }> {
-    const known = await this.id();
-    if (known !== null) return { id: known, created: false };
-    const { data } = await this.octokit.rest.checks.create({
-      owner: this.repo.owner,
-      repo: this.repo.repo,
-      name: "Patchgate",
-      head_sha: headSha,
-      status: "in_progress",
-      output: this.output(),
-    });
-    await this.store.putEffect(this.ledger.sessionId, CHECK_RUN_EFFECT, String(data.id));
-    return { id: data.id, created: true };
+  /**
+   * Makes the run on `headSha` the session's current one: adopted when a previous attempt created it
+   * (and brought up to date), created otherwise; every older run still open is then closed. Runs in
+   * the update chain, so a throttled update never lands on a run that was just closed.
+   */
+  moveTo(headSha: string): Promise<{ id: number; created: boolean }> {
+    const work = this.chain.then(() => this.move(headSha));
+    this.chain = work.then(() => {}, () => {});
+    return work;
   }
 
   /** Ledger listener: an update when the throttle window has passed; milestones call `update` directly. */
@@ -65,6 +67,54 @@ export class CheckRunPublisher {
     await (this.chain = this.chain.then(() => this.patch({ status: "completed", conclusion, actions: [] })));
   }
 
+  private async move(sha: string): Promise<{ id: number; created: boolean }> {
+    const current = await this.records.current();
+    if (current?.sha === sha) {
+      await this.patch({ actions: this.actions(this.ledger.state) });
+      return { id: current.id, created: false };
+    }
+    const adopted = await this.records.get(sha);
+    const run = adopted ?? (await this.create(sha));
+    await this.opts.onCurrent?.(run.id);
+    for (const old of await this.records.openExcept(sha)) await this.close(old, run);
+    await this.records.setCurrent(sha);
+    // A run adopted from an attempt that died before this point may show an older state.
+    if (adopted) await this.patch({ actions: this.actions(this.ledger.state) });
+    this.last = Date.now();
+    return { id: run.id, created: !adopted };
+  }
+
+  private async create(sha: string): Promise<CheckRunRecord> {
+    const { data } = await this.octokit.rest.checks.create({
+      owner: this.repo.owner,
+      repo: this.repo.repo,
+      name: "Patchgate",
+      head_sha: sha,
+      status: "in_progress",
+      output: this.output(),
+      actions: this.actions(this.ledger.state),
+    });
+    const run = { sha, id: data.id, url: data.html_url ?? "" };
+    await this.records.add(run);
+    return run;
+  }
+
+  /** The run on an older head ends `neutral` and points at its successor. */
+  private async close(old: CheckRunRecord, next: CheckRunRecord): Promise<void> {
+    const short = next.sha.slice(0, 7);
+    await this.octokit.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", {
+      owner: this.repo.owner,
+      repo: this.repo.repo,
+      check_run_id: old.id,
+      status: "completed",
+      conclusion: "neutral",
+      details_url: next.url || undefined,
+      actions: [],
+      output: { title: `Moved to ${short}`, summary: `Patchgate pushed \`${short}\`, the pull request's new head, so this session's check run continues there: ${next.url}` },
+    });
+    await this.records.markMoved(old, next.sha);
+  }
+
   private output(): { title: string; summary: string; text: string } {
     return renderCheckRun(this.ledger.state, this.ledger.history, { sessionId: this.ledger.sessionId, secrets: this.opts.secrets });
   }
@@ -76,12 +126,12 @@ export class CheckRunPublisher {
   }
 
   private async patch(extra: { status?: "completed"; conclusion?: string; actions?: unknown[] }): Promise<void> {
-    const id = await this.id();
-    if (id === null) return;
+    const run = await this.records.current();
+    if (run === null) return;
     await this.octokit.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", {
       owner: this.repo.owner,
       repo: this.repo.repo,
-      check_run_id: id,
+      check_run_id: run.id,
       output: this.output(),
       ...(extra as Record<string, unknown>),
     });

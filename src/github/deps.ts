@@ -49,5 +49,16 @@ export interface JobContext {
   token?: string;
 }
 
+/**
+ * What driving a session needs of the job that drives it: a webhook's job, or a resume at boot that
+ * no webhook asked for. Only the repository and an id (for the markers of one-off answers) are used
+ * of the delivery, so a boot resume supplies those and nothing it would have to make up.
+ */
+export type WorkDelivery = Pick<Delivery, "id" | "event" | "repo">;
+
+export interface SessionWork extends Omit<JobContext, "delivery" | "readConfig"> {
+  delivery: WorkDelivery;
+}
+
 /** The workspace as the GitHub side uses it: the contract plus pushing. */
 export type PushableWorkspace = GitWorkspace;

@@ -4,7 +4,7 @@ import { resumeSession } from "../agent/run-session.js";
 import { RepoConfigSchema } from "../config/repo-config.js";
 import type { Ledger } from "../store/ledger.js";
 import { CheckRunPublisher } from "./check-run.js";
-import type { JobContext, PushableWorkspace } from "./deps.js";
+import type { PushableWorkspace, SessionWork } from "./deps.js";
 import { authFor, remoteUrl } from "./git-remote.js";
 import { issueKey } from "./intent.js";
 import { publishPlan, publishResult } from "./publish.js";
@@ -16,16 +16,19 @@ import { storedPullRequest } from "./pull-request.js";
  * One resume of a session and what GitHub sees of it. The loop runs until it parks or ends; then the
  * outcome is published. Work is registered for `/agent stop` under the session's issue key.
  */
-export function checkRunFor(jc: JobContext, ledger: Ledger): CheckRunPublisher {
+export function checkRunFor(jc: SessionWork, ledger: Ledger): CheckRunPublisher {
   const secrets = jc.token ? [...jc.deps.secrets, jc.token] : jc.deps.secrets;
-  return new CheckRunPublisher(jc.octokit, jc.delivery.repo, jc.deps.store, ledger, { secrets, throttleMs: jc.deps.checkRunThrottleMs });
+  const issue = ledger.state.task.source.issueNumber ?? 0;
+  // Every run that becomes current may carry the Approve plan button, which must find the session.
+  const onCurrent = (id: number) => jc.index.linkCheckRun(jc.delivery.repo, id, issue);
+  return new CheckRunPublisher(jc.octokit, jc.delivery.repo, jc.deps.store, ledger, { secrets, throttleMs: jc.deps.checkRunThrottleMs, onCurrent });
 }
 
-export function workspaceDir(jc: JobContext, sessionId: string): string {
+export function workspaceDir(jc: SessionWork, sessionId: string): string {
   return join(jc.deps.workspacesDir, sessionId);
 }
 
-export async function openSessionWorkspace(jc: JobContext, ledger: Ledger, ref?: string): Promise<PushableWorkspace> {
+export async function openSessionWorkspace(jc: SessionWork, ledger: Ledger, ref?: string): Promise<PushableWorkspace> {
   const ws = await reopenWorkspace(ledger, {
     source: remoteUrl(jc.deps.gitBase, jc.delivery.repo),
     dir: workspaceDir(jc, ledger.sessionId),
@@ -35,7 +38,7 @@ export async function openSessionWorkspace(jc: JobContext, ledger: Ledger, ref?:
   return ws as PushableWorkspace;
 }
 
-export async function drive(jc: JobContext, ledger: Ledger, trigger: string, ws?: PushableWorkspace, checkRun?: CheckRunPublisher): Promise<void> {
+export async function drive(jc: SessionWork, ledger: Ledger, trigger: string, ws?: PushableWorkspace, checkRun?: CheckRunPublisher): Promise<void> {
   const issue = ledger.state.task.source.issueNumber ?? 0;
   const run = checkRun ?? checkRunFor(jc, ledger);
   ledger.onEvent(run.onEvent);
@@ -55,7 +58,7 @@ export async function drive(jc: JobContext, ledger: Ledger, trigger: string, ws?
   }
 }
 
-async function postBatch(jc: JobContext, ledger: Ledger, issue: number, run: CheckRunPublisher): Promise<void> {
+async function postBatch(jc: SessionWork, ledger: Ledger, issue: number, run: CheckRunPublisher): Promise<void> {
   const s = ledger.state;
   // The batch is reviewed beside the plan, on the PR; before a PR exists, on the issue.
   const pr = await storedPullRequest(jc.deps.store, ledger.sessionId);
@@ -64,7 +67,7 @@ async function postBatch(jc: JobContext, ledger: Ledger, issue: number, run: Che
 }
 
 /** A session that ended without publishing: the check run says how, and the issue hears it once. */
-export async function finishEnded(jc: JobContext, ledger: Ledger, run: CheckRunPublisher): Promise<void> {
+export async function finishEnded(jc: SessionWork, ledger: Ledger, run: CheckRunPublisher): Promise<void> {
   const s = ledger.state;
   if (s.phase === "done") return;
   await run.complete();

@@ -1,6 +1,6 @@
 import type { Ledger } from "../store/ledger.js";
 import type { CheckRunPublisher } from "./check-run.js";
-import type { JobContext, PushableWorkspace } from "./deps.js";
+import type { PushableWorkspace, SessionWork } from "./deps.js";
 import { authFor, remoteUrl } from "./git-remote.js";
 import { noreply } from "./identity.js";
 import { ensurePullRequest, markReadyForReview } from "./pull-request.js";
@@ -16,14 +16,14 @@ export function branchFor(issue: number): string {
   return `patchgate/issue-${issue}`;
 }
 
-async function push(jc: JobContext, ws: PushableWorkspace, branch: string): Promise<void> {
+async function push(jc: SessionWork, ws: PushableWorkspace, branch: string): Promise<void> {
   // The branch is Patchgate's own; a rebuilt workspace recreates it from the base, hence force.
   const r = await ws.push({ remote: remoteUrl(jc.deps.gitBase, jc.delivery.repo), branch, auth: authFor(jc.token ?? ""), force: true });
   if (!r.ok) throw new Error(`git push of ${branch} failed: ${r.stderr.trim().split("\n").at(-1) ?? ""}`);
   jc.deps.log(`pushed ${branch}`);
 }
 
-export async function publishPlan(jc: JobContext, ledger: Ledger, ws: PushableWorkspace, checkRun: CheckRunPublisher): Promise<void> {
+export async function publishPlan(jc: SessionWork, ledger: Ledger, ws: PushableWorkspace, checkRun: CheckRunPublisher): Promise<void> {
   const s = ledger.state;
   const issue = s.task.source.issueNumber ?? 0;
   const branch = branchFor(issue);
@@ -31,16 +31,17 @@ export async function publishPlan(jc: JobContext, ledger: Ledger, ws: PushableWo
   const author = await jc.identity.get(jc.octokit);
   const sha = await ws.commit({ branch, message: `Plan ${shortHash(hash)} for #${issue}: ${s.plan?.summary.split("\n")[0] ?? ""}\n\nPatchgate-Plan: ${hash}`, author, allowEmpty: true });
   await push(jc, ws, branch);
+  // The PR shows the checks of its head: the session's check run follows the push (with the button).
+  await checkRun.moveTo(sha);
   // A review or label on this commit approves exactly this plan.
   await jc.deps.store.putEffect(ledger.sessionId, `plan-commit:${sha}`, hash);
   const pr = await ensurePullRequest(jc.octokit, jc.deps.store, ledger.sessionId, jc.delivery.repo, { branch, title: `Patchgate: ${s.task.title}`, body: pullRequestBody(s, issue) });
   await jc.index.linkPull(jc.delivery.repo, pr.number, issue);
   jc.deps.log(`${pr.created ? "opened draft" : "updated"} PR #${pr.number} with plan ${shortHash(hash)}`);
   await postComment(jc, issue, ledger.sessionId, `plan-${shortHash(hash)}`, planComment(s, pr.url));
-  await checkRun.update();
 }
 
-export async function publishResult(jc: JobContext, ledger: Ledger, ws: PushableWorkspace, checkRun: CheckRunPublisher): Promise<void> {
+export async function publishResult(jc: SessionWork, ledger: Ledger, ws: PushableWorkspace, checkRun: CheckRunPublisher): Promise<void> {
   const s = ledger.state;
   const issue = s.task.source.issueNumber ?? 0;
   const branch = branchFor(issue);
@@ -54,6 +55,7 @@ export async function publishResult(jc: JobContext, ledger: Ledger, ws: Pushable
     coAuthors: requester ? [noreply(requester.login, requester.id)] : [],
   });
   await push(jc, ws, branch);
+  await checkRun.moveTo(sha);
   const pr = await ensurePullRequest(jc.octokit, jc.deps.store, ledger.sessionId, jc.delivery.repo, { branch, title: `Patchgate: ${s.task.title}`, body: pullRequestBody(s, issue) });
   await jc.index.linkPull(jc.delivery.repo, pr.number, issue);
   await markReadyForReview(jc.octokit, pr.nodeId);

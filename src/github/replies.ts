@@ -1,5 +1,5 @@
 import { redact } from "../trace/redact.js";
-import type { JobContext } from "./deps.js";
+import type { JobContext, SessionWork } from "./deps.js";
 import { marker, upsertComment } from "./markers.js";
 
 /**
@@ -7,7 +7,7 @@ import { marker, upsertComment } from "./markers.js";
  * anything shaped like a credential) and marked, so a repeat of the same effect updates instead of
  * duplicating. `effect` names what the comment is for, e.g. `plan-<hash>` or `refused-<delivery>`.
  */
-export async function postComment(jc: JobContext, number: number, sessionId: string | null, effect: string, body: string): Promise<{ id: number; url: string }> {
+export async function postComment(jc: SessionWork, number: number, sessionId: string | null, effect: string, body: string): Promise<{ id: number; url: string }> {
   const { repo } = jc.delivery;
   const owner = sessionId ?? "-";
   const secrets = jc.token ? [...jc.deps.secrets, jc.token] : jc.deps.secrets;
@@ -24,7 +24,7 @@ export async function postComment(jc: JobContext, number: number, sessionId: str
  * A one-off answer to a delivery (refusal, help, stale approval): keyed by the delivery id, so the
  * lookup for an earlier copy is skipped — a delivery is processed once (deduplicated on receipt).
  */
-export async function answer(jc: JobContext, number: number, sessionId: string | null, what: string, body: string): Promise<void> {
+export async function answer(jc: SessionWork, number: number, sessionId: string | null, what: string, body: string): Promise<void> {
   const { repo } = jc.delivery;
   const secrets = jc.token ? [...jc.deps.secrets, jc.token] : jc.deps.secrets;
   const text = `${redact(body, secrets)}\n\n${marker(sessionId ?? "-", `${what}-${jc.delivery.id}`)}`;

@@ -67,8 +67,8 @@ export async function startSession(jc: JobContext, req: StartRequest): Promise<v
   });
   jc.deps.log(`cloned at ${ws.baseCommit.slice(0, 7)}`);
   const checkRun = checkRunFor(jc, ledger);
-  const { id } = await checkRun.ensure(ws.baseCommit);
-  await jc.index.linkCheckRun(repo, id, req.issue);
+  // Until the plan is pushed there is no PR head: the run starts on the commit the session starts from.
+  const { id } = await checkRun.moveTo(ws.baseCommit);
   jc.deps.log(`check run ${id} in progress`);
   await drive(jc, ledger, "start", ws as PushableWorkspace, checkRun);
 }

@@ -11,7 +11,8 @@ import type { Sandbox, SandboxResult, SandboxRunRequest } from "./types.js";
 /**
  * Linux namespaces through bubblewrap. Each run gets fresh user/pid/net/ipc/uts/cgroup namespaces,
  * no capabilities, a read-only /usr, private /tmp and HOME, and the workspace at /workspace as the
- * only writable host path (with its .git read-only on top).
+ * only writable host path (with its .git read-only on top). Processes and memory are capped by prlimit
+ * inside; as root, where the kernel ignores RLIMIT_NPROC, each run also gets its own pids cgroup.
  */
 export class BubblewrapSandbox implements Sandbox {
   readonly backend = "bubblewrap" as const;
@@ -28,7 +29,8 @@ export class BubblewrapSandbox implements Sandbox {
       prlimit: this.host.prlimit,
       handshakeFds: mode.kind === "cgroup" ? HANDSHAKE_FDS : undefined,
     });
-    const cgroup = mode.kind === "cgroup" ? await PidsCgroup.create(mode, run.limits.maxProcesses) : null;
+    // +1: bwrap's outer process, which only waits for the sandbox, joins the cgroup too (see cgroup-handshake.ts).
+    const cgroup = mode.kind === "cgroup" ? await PidsCgroup.create(mode, run.limits.maxProcesses + 1) : null;
     try {
       return await supervise({
         command: this.host.bwrap,

@@ -6,30 +6,36 @@ import type { PidsCgroup } from "./pids-cgroup.js";
 export const HANDSHAKE_FDS = { info: 3, block: 4 } as const;
 
 /**
- * Puts a bubblewrap sandbox into its pids cgroup before anything inside it can fork. bwrap reports
- * its child's pid on the info fd, finishes setting up the namespaces and mounts, then waits on the
- * block fd; the move into the cgroup (a slow operation on cgroup v1: it waits for an RCU grace
- * period) overlaps with that setup, and only then is the sandbox released. Everything the command
- * starts descends from that child, so it is all counted. On failure the child is killed, never released.
+ * Puts a bubblewrap sandbox into its pids cgroup before anything inside it can fork. Moving a process
+ * is slow on cgroup v1 (it waits for an RCU grace period, ~5 ms), so it starts at once, on bwrap
+ * itself, while bwrap is still starting: a clone that comes during or after the move is born inside,
+ * as everything it forks. bwrap reports its child's pid on the info fd and then waits, fully set up,
+ * on the block fd; if the clone beat the move, the child is moved too. Only then is it released.
+ * On failure the child is killed, never released.
  */
 export async function joinCgroupThenRelease(child: ChildProcess, cgroup: PidsCgroup): Promise<void> {
   const info = child.stdio[HANDSHAKE_FDS.info] as Readable;
   const block = child.stdio[HANDSHAKE_FDS.block] as Writable;
   // An EPIPE when bwrap died early is reported through the exit status, not as a crash here.
   block.on("error", () => undefined);
+  const early = child.pid === undefined ? Promise.resolve() : cgroup.adopt(child.pid);
   const pid = await readChildPid(info);
   try {
-    await cgroup.adopt(pid);
+    await early;
+    // bwrap exited during setup (no namespaces, bad mount): its exit status and stderr are the result.
+    if (pid === null) return;
+    if (!(await cgroup.has(pid))) await cgroup.adopt(pid);
   } catch (e) {
-    killQuietly(pid);
+    if (pid === null && (e as NodeJS.ErrnoException).code === "ESRCH") return;
+    if (pid !== null) killQuietly(pid);
     throw e;
   }
   block.end("1");
 }
 
 // The info fd carries a small JSON object; the pid is complete once a delimiter follows it.
-function readChildPid(info: Readable): Promise<number> {
-  return new Promise((resolve, reject) => {
+function readChildPid(info: Readable): Promise<number | null> {
+  return new Promise((resolve) => {
     let text = "";
     const onData = (chunk: Buffer): void => {
       text += chunk.toString("utf8");
@@ -41,7 +47,7 @@ function readChildPid(info: Readable): Promise<number> {
     };
     const onEnd = (): void => {
       done();
-      reject(new Error(`bwrap ended before reporting its child: ${text.trim() || "(nothing)"}`));
+      resolve(null);
     };
     const done = (): void => {
       info.off("data", onData);

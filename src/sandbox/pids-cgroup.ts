@@ -60,6 +60,10 @@ export class PidsCgroup {
     await writeFile(this.procsFile, String(pid));
   }
 
+  async has(pid: number): Promise<boolean> {
+    return (await this.pids()).includes(pid);
+  }
+
   /** Backs up the process-group kill: whatever is still in the cgroup is SIGKILLed. */
   async killAll(): Promise<void> {
     for (const pid of await this.pids()) {

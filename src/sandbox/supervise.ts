@@ -67,7 +67,9 @@ export function supervise(cmd: SupervisedCommand): Promise<SandboxResult> {
     child.once("spawn", () => {
       cmd.signal?.addEventListener("abort", onAbort, { once: true });
       if (cmd.signal?.aborted) kill();
+      // After a timeout or abort the handshake may fail because its process is gone: that is not a setup error.
       cmd.afterSpawn?.(child).catch((e: Error) => {
+        if (killed) return;
         setupError = e;
         kill();
       });

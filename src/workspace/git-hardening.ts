@@ -23,9 +23,10 @@ export const HARDENING_CONFIG = [
  * simple-git refuses any call that sets one of these, because a value chosen by an attacker would run
  * a program. Each opt-in is safe here for the same reason: the values are constants in this file that
  * switch the feature OFF (or point it at /dev/null), and they come first on argv or in the env we
- * build, never from repo content. Callers inside src/workspace pass no config of these kinds.
- * Every other category (alias, pager via -c, diff/filter drivers, ssh command, url rewrite, …) stays
- * blocked, so a stray `-c` of that kind on argv is refused before git starts.
+ * build, never from repo content. A category also admits its siblings (ConfigPaths: -C, --git-dir;
+ * Pager: core.pager; AskPass: GIT_ASKPASS): callers in src/workspace pass none of them. Everything
+ * else (alias, editor, diff/filter drivers, ssh command, url rewrite, include, …) stays blocked, so
+ * such a `-c` on argv or variable in the env is refused before git starts.
  */
 export function unsafeOptIns(auth: boolean): NonNullable<SimpleGitOptions["unsafe"]> {
   return {

@@ -78,7 +78,10 @@ async function untilAborted(run: Promise<unknown>, signal: AbortSignal | undefin
   run.catch(() => undefined); // once aborted, nobody awaits the late settlement
   let onAbort = (): void => undefined;
   const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(Object.assign(new Error("The operation was aborted", { cause: signal?.reason }), { name: "AbortError", code: "ABORT_ERR" }));
+    onAbort = () => {
+      const error = new Error("The operation was aborted", { cause: signal?.reason });
+      reject(Object.assign(error, { name: "AbortError", code: "ABORT_ERR" }));
+    };
     if (signal?.aborted) onAbort();
     else signal?.addEventListener("abort", onAbort, { once: true });
   });

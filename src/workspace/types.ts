@@ -24,7 +24,7 @@ export interface CommitOptions {
   allowEmpty?: boolean;
 }
 
-/** Per-call HTTP auth for git, passed as `-c http.extraHeader=…` so it never lands in .git/config. */
+/** Per-call HTTP auth for git, passed as http.extraHeader config through the environment so it never lands in .git/config. */
 export interface GitAuth {
   header: string;
 }

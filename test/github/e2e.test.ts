@@ -16,8 +16,9 @@ describe("the whole story through signed webhooks", () => {
   test("`/agent fix this` → 👀, session, check run, clone, plan pushed as a draft PR, comment on the issue", async () => {
     await storySteps.ask(h);
     const w = h.github.world;
-    const run = w.checkRuns[0];
+    const [onBase, run] = w.checkRuns;
     const pr = w.pulls[0];
+    const plan = readBranch(h.bare, "patchgate/issue-1")!;
     expect(callLines(h)).toEqual([
       MINT, // Probot's token for the REST calls of this delivery
       `GET ${R}/collaborators/maintainer/permission`,
@@ -26,27 +27,33 @@ describe("the whole story through signed webhooks", () => {
       `GET ${R}/contents/.github%2Fpatchgate.yml`,
       "GIT upload-pack /octo-org/calculator.git", // clone: ref advertisement,
       "GIT upload-pack /octo-org/calculator.git", // then the pack
-      `POST ${R}/check-runs`,
+      `POST ${R}/check-runs`, // on the base commit: no PR head exists yet
       "GET /app",
       "GET /users/patchgate%5Bbot%5D",
       "GIT receive-pack /octo-org/calculator.git", // the plan branch
+      `POST ${R}/check-runs`, // the check run follows the new head…
+      `PATCH ${R}/check-runs/${onBase.id}`, // …and the one on the base commit says where it went
       `GET ${R}/pulls?head=octo-org%3Apatchgate%2Fissue-1&state=all`,
       `POST ${R}/pulls`,
       `GET ${R}/issues/1/comments?per_page=100&page=1`,
       `POST ${R}/issues/1/comments`,
-      `PATCH ${R}/check-runs/${run.id}`,
     ]);
+    expect(w.calls.filter((c) => c.method === "POST" && c.path === `${R}/check-runs`).map((c) => (c.body as { head_sha: string }).head_sha)).toEqual([readBranch(h.bare, "main")!.sha, plan.sha]);
     expect(w.reactions).toEqual([{ comment_id: w.reactions[0].comment_id, content: "eyes", user: "patchgate[bot]" }]);
     // The git token is narrowed to this repository and to contents.
     expect(w.calls[2].body).toEqual({ repositories: ["calculator"], permissions: { contents: "write" } });
-    expect(run).toMatchObject({ name: "Patchgate", status: "in_progress", conclusion: null, head_sha: readBranch(h.bare, "main")!.sha });
+    expect(w.checkRuns).toHaveLength(2);
+    expect(onBase).toMatchObject({ name: "Patchgate", status: "completed", conclusion: "neutral", head_sha: readBranch(h.bare, "main")!.sha, details_url: run.html_url, actions: [] });
+    expect(onBase.output).toEqual({ title: `Moved to ${plan.sha.slice(0, 7)}`, summary: `Patchgate pushed \`${plan.sha.slice(0, 7)}\`, the pull request's new head, so this session's check run continues there: ${run.html_url}` });
+    // The PR's head is the plan commit, and that is where the session's check run now is.
+    expect(run).toMatchObject({ name: "Patchgate", status: "in_progress", conclusion: null, head_sha: plan.sha });
+    expect(run.output.summary).toContain("awaiting_plan_approval");
     expect(run.actions).toEqual([{ label: "Approve plan", description: expect.stringMatching(/^Approve plan [0-9a-f]{12}$/), identifier: expect.stringMatching(/^approve:[0-9a-f]{12}$/) }]);
     expect(pr).toMatchObject({ number: 2, draft: true, state: "open", title: `Patchgate: ${ISSUE.title}`, head: { ref: "patchgate/issue-1" }, base: { ref: "main" } });
     expect(pr.body).toContain(PLAN.summary);
     expect(pr.body).toContain("1. Change `a - b` to `a + b` in src/add.js");
     expect(pr.body).toContain("- [ ] Fix the operator in src/add.js\n- [ ] Run the tests");
     expect(pr.body).toContain(`comment \`/agent approve\` (or \`/agent approve ${run.actions[0].identifier.slice(8)}\`)`);
-    const plan = readBranch(h.bare, "patchgate/issue-1")!;
     expect(plan.parents).toEqual([readBranch(h.bare, "main")!.sha]);
     expect(plan.files).toEqual(STORY_FILES); // the plan commit is empty
     expect(w.comments.map((c) => [c.issue_number, c.body.split("\n")[0]])).toEqual([[1, `📋 The plan \`${run.actions[0].identifier.slice(8)}\` is ready for review in the draft pull request ${pr.html_url}.`]]);
@@ -67,14 +74,15 @@ describe("the whole story through signed webhooks", () => {
       MINT,
       `GET ${R}/issues/2/comments?per_page=100&page=1`,
       `POST ${R}/issues/2/comments`,
-      `PATCH ${R}/check-runs/${w.checkRuns[0].id}`,
+      `PATCH ${R}/check-runs/${w.checkRuns[1].id}`, // the run on the PR's head
     ]);
     const batch = w.comments[1];
     expect(batch.issue_number).toBe(2);
     expect(batch.body).toMatch(/^✋ The agent wants to do this \(batch `[0-9a-f]{12}`\):/);
     expect(batch.body).toContain("**`edit_file`** (rule `ask:write`)");
     expect(batch.body).toContain("-  return a - b;\n+  return a + b;");
-    expect(w.checkRuns[0].actions).toEqual([]);
+    expect(w.checkRuns[1].actions).toEqual([]);
+    expect(w.checkRuns).toHaveLength(2);
   });
 
   test("`/agent approve` runs the batch; tests pass in the sandbox; commit, push, PR ready, check run success, comment", async () => {
@@ -85,9 +93,11 @@ describe("the whole story through signed webhooks", () => {
       `GET ${R}/collaborators/maintainer/permission`,
       MINT,
       "GIT receive-pack /octo-org/calculator.git",
+      `POST ${R}/check-runs`, // on the final commit
+      `PATCH ${R}/check-runs/${w.checkRuns[1].id}`, // the plan commit's run: moved
       `PATCH ${R}/pulls/2`,
       "POST /graphql",
-      `PATCH ${R}/check-runs/${w.checkRuns[0].id}`,
+      `PATCH ${R}/check-runs/${w.checkRuns[2].id}`, // completed with the timeline
       `GET ${R}/issues/1/comments?per_page=100&page=1`,
       `POST ${R}/issues/1/comments`,
     ]);
@@ -100,9 +110,14 @@ describe("the whole story through signed webhooks", () => {
     expect(head.author).toBe("patchgate[bot] <4243+patchgate[bot]@users.noreply.github.com>");
     expect(head.message).toBe(`${ISSUE.title}\n\nadd() now adds; \`sh test.sh\` passes.\n\nResolves #1.\n\nCo-authored-by: maintainer <${maintainer.id}+maintainer@users.noreply.github.com>`);
     expect(head.files).toEqual({ ...STORY_FILES, "src/add.js": "export function add(a, b) {\n  return a + b;\n}\n" });
-    const run = w.checkRuns[0];
-    expect(w.checkRuns).toHaveLength(1);
-    expect(run).toMatchObject({ status: "completed", conclusion: "success", actions: [] });
+    const [onBase, onPlan, run] = w.checkRuns;
+    expect(w.checkRuns).toHaveLength(3);
+    expect(w.calls.filter((c) => c.method === "POST" && c.path === `${R}/check-runs`).at(-1)!.body).toMatchObject({ head_sha: head.sha, status: "in_progress" });
+    expect(onPlan).toMatchObject({ status: "completed", conclusion: "neutral", details_url: run.html_url, output: { title: `Moved to ${head.sha.slice(0, 7)}` } });
+    expect(onBase.output.title).toBe(`Moved to ${onPlan.head_sha.slice(0, 7)}`);
+    // The final run is on the commit the PR ends on, and it carries the whole timeline.
+    expect(run).toMatchObject({ head_sha: head.sha, status: "completed", conclusion: "success", actions: [] });
+    expect(run.output.text).toContain("| workspace_prepared |");
     expect(run.output.text).toContain("| published |");
     expect(run.output.text).toContain("| test_run | sh test.sh passed");
     expect(w.comments.at(-1)!.body.split("\n")[0]).toBe(`✅ Done: ${pr.html_url} is ready for review.`);

@@ -2,6 +2,7 @@ import { readBranch } from "../../src/demo/fakes/bare-repo.js";
 import { startHarness, type Harness } from "../../src/demo/harness.js";
 import { ISSUE, STORY_FILES, STORY_PERMISSIONS, storyScript, storySteps } from "../../src/demo/story.js";
 import { Ledger } from "../../src/store/ledger.js";
+import { theCheckRun } from "./helpers.js";
 
 const SUB = "export function sub(a, b) {\n  return a - b;\n}\n";
 
@@ -40,7 +41,13 @@ describe("a follow-up `/agent <instruction>` on the finished PR", () => {
     expect(head.files["src/sub.js"]).toBe(SUB);
     expect(head.files["src/add.js"]).toBe("export function add(a, b) {\n  return a + b;\n}\n");
     expect(h.github.world.pulls).toHaveLength(1);
-    expect(h.github.world.checkRuns.map((c) => c.conclusion)).toEqual(["success", "success"]);
+    // Each session: base (moved), plan commit (moved), final commit (success). The follow-up starts on
+    // the first session's final commit, so that sha has one run from each session.
+    const plan2 = readBranch(h.bare, "patchgate/issue-1")!.parents[0];
+    const runs = h.github.world.checkRuns.map((c) => [c.head_sha, c.conclusion]);
+    expect(runs.slice(3)).toEqual([[first.sha, "neutral"], [plan2, "neutral"], [head.sha, "success"]]);
+    expect(runs[2]).toEqual([first.sha, "success"]);
+    expect(runs.slice(0, 2).map((r) => r[1])).toEqual(["neutral", "neutral"]);
     expect(h.app.errors).toEqual([]);
   });
 });
@@ -55,6 +62,7 @@ describe("`/agent retry` after a failure", () => {
 
   test("the failure completes the check run as failure with the reason and tells the issue", async () => {
     await storySteps.ask(h);
+    expect(h.github.world.checkRuns).toHaveLength(1); // nothing was pushed: it stays on the base commit
     expect(h.github.world.checkRuns[0]).toMatchObject({ status: "completed", conclusion: "failure" });
     expect(h.github.world.checkRuns[0].output.summary).toContain("failed — `llm_error`");
     expect(h.github.world.comments.at(-1)!.body).toMatch(/^❌ The session failed: `llm_error` — /);
@@ -91,7 +99,10 @@ describe("`/agent retry` after GitHub failed mid-publication", () => {
     await h.settle();
     expect(h.github.world.pulls).toHaveLength(1);
     expect(h.github.world.pulls[0].draft).toBe(true);
-    expect(h.github.world.checkRuns).toHaveLength(1);
+    // The first attempt pushed a plan commit before the PR failed; the retry commits and pushes the
+    // plan again. One run per head, and only the one on the PR's head is live.
+    expect(h.github.world.checkRuns).toHaveLength(3);
+    expect(theCheckRun(h)).toMatchObject({ status: "in_progress", head_sha: readBranch(h.bare, "patchgate/issue-1")!.sha });
     expect(await h.app.deps.store.list()).toHaveLength(1);
     expect(h.github.world.comments.at(-1)!.body).toMatch(/^📋 The plan `[0-9a-f]{12}` is ready for review/);
     expect(h.openai.requests).toHaveLength(2); // the retry did not call the model again

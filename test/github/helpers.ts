@@ -1,4 +1,5 @@
 import type { Harness } from "../../src/demo/harness.js";
+import type { FakeCheckRun } from "../../src/demo/fakes/github-state.js";
 
 /** The fake GitHub's call log as `METHOD path` lines (query kept for list calls), from index `from`. */
 export function callLines(h: Harness, from = 0): string[] {
@@ -10,3 +11,16 @@ export function callLines(h: Harness, from = 0): string[] {
 
 export const R = "/repos/octo-org/calculator";
 export const MINT = "POST /app/installations/77/access_tokens";
+
+/**
+ * "The" check run of a one-session story: the session has one run per head sha it pushed, and all
+ * but one were closed `neutral` when the next head took over. Asserts that shape; returns the one.
+ */
+export function theCheckRun(h: Harness): FakeCheckRun {
+  const runs = h.github.world.checkRuns;
+  expect(runs.every((r) => r.name === "Patchgate")).toBe(true);
+  expect(new Set(runs.map((r) => r.head_sha)).size).toBe(runs.length);
+  const live = runs.filter((r) => !(r.status === "completed" && r.conclusion === "neutral"));
+  expect(live).toHaveLength(1);
+  return live[0];
+}

@@ -2,7 +2,7 @@ import { rmSync } from "node:fs";
 import { readBranch } from "../../src/demo/fakes/bare-repo.js";
 import { startHarness, type Harness } from "../../src/demo/harness.js";
 import { STORY_FILES, STORY_PERMISSIONS, storyScript, storySteps } from "../../src/demo/story.js";
-import { callLines, MINT, R } from "./helpers.js";
+import { callLines, MINT, R, theCheckRun } from "./helpers.js";
 
 const FIXED = "export function add(a, b) {\n  return a + b;\n}\n";
 
@@ -21,10 +21,11 @@ describe.each([
   });
   afterAll(() => h.close());
 
-  test("finishes with exactly one PR and one check run", async () => {
+  test("finishes with exactly one PR and one check run per head, the last completed `success` on the pushed commit", async () => {
     await storySteps.ask(h);
     await storySteps.approvePlan(h);
-    const checkRunId = h.github.world.checkRuns[0].id;
+    const planRun = theCheckRun(h);
+    expect(planRun.head_sha).toBe(readBranch(h.bare, "patchgate/issue-1")!.sha); // the plan commit, the PR's head
     const workspaces = h.app.deps.workspacesDir;
     await h.restart();
     if (dropClone) rmSync(workspaces, { recursive: true, force: true });
@@ -40,17 +41,21 @@ describe.each([
       "GET /app", // the new process asks who it is once
       "GET /users/patchgate%5Bbot%5D",
       "GIT receive-pack /octo-org/calculator.git",
+      `POST ${R}/check-runs`,
+      `PATCH ${R}/check-runs/${planRun.id}`, // the stored id of the run before the restart: adopted, then moved
       `PATCH ${R}/pulls/2`,
       "POST /graphql",
-      `PATCH ${R}/check-runs/${checkRunId}`,
+      `PATCH ${R}/check-runs/${w.checkRuns[2].id}`,
       `GET ${R}/issues/1/comments?per_page=100&page=1`,
       `POST ${R}/issues/1/comments`,
     ]);
     expect(w.pulls).toHaveLength(1);
     expect(w.pulls[0]).toMatchObject({ number: 2, draft: false });
-    expect(w.checkRuns).toHaveLength(1);
-    expect(w.checkRuns[0]).toMatchObject({ id: checkRunId, status: "completed", conclusion: "success" });
-    expect(readBranch(h.bare, "patchgate/issue-1")!.files["src/add.js"]).toBe(FIXED);
+    const head = readBranch(h.bare, "patchgate/issue-1")!;
+    expect(w.checkRuns.map((c) => c.head_sha)).toEqual([readBranch(h.bare, "main")!.sha, planRun.head_sha, head.sha]);
+    expect(w.checkRuns[1]).toMatchObject({ id: planRun.id, status: "completed", conclusion: "neutral" });
+    expect(theCheckRun(h)).toMatchObject({ id: w.checkRuns[2].id, head_sha: head.sha, status: "completed", conclusion: "success" });
+    expect(head.files["src/add.js"]).toBe(FIXED);
     expect(w.comments.map((c) => c.issue_number)).toEqual([1, 2, 1]);
     expect(h.openai.remaining()).toBe(0);
     expect(h.app.errors).toEqual([]);

@@ -2,7 +2,7 @@ import { readBranch } from "../../src/demo/fakes/bare-repo.js";
 import { startHarness, type Harness } from "../../src/demo/harness.js";
 import { STORY_FILES, STORY_PERMISSIONS, storySteps } from "../../src/demo/story.js";
 import { Ledger } from "../../src/store/ledger.js";
-import { callLines, MINT, R } from "./helpers.js";
+import { callLines, MINT, R, theCheckRun } from "./helpers.js";
 
 const V1 = { summary: "Fix the operator.", steps: ["Change `-` to `+`"] };
 const V2 = { summary: "Fix the operator and test negatives.", steps: ["Change `-` to `+`", "Add a negative case to test.sh"] };
@@ -11,6 +11,7 @@ describe("approvals are bound to the plan they approve", () => {
   let h: Harness;
   let v1Commit: string;
   let v1Id: string;
+  let v1RunId: number;
   beforeAll(async () => {
     h = await startHarness({
       script: [
@@ -24,7 +25,9 @@ describe("approvals are bound to the plan they approve", () => {
     h.github.world.files.set(".github/patchgate.yml", STORY_FILES[".github/patchgate.yml"]);
     await storySteps.ask(h);
     v1Commit = readBranch(h.bare, "patchgate/issue-1")!.sha;
-    v1Id = h.github.world.checkRuns[0].actions[0].identifier;
+    const v1Run = theCheckRun(h);
+    expect(v1Run.head_sha).toBe(v1Commit);
+    [v1Id, v1RunId] = [v1Run.actions[0].identifier, v1Run.id];
     await h.send("issue_comment", h.payloads.comment({ number: 2, pr: true, body: "/agent revise also cover negative numbers", by: "maintainer" }));
     await h.settle();
   });
@@ -58,9 +61,13 @@ describe("approvals are bound to the plan they approve", () => {
   });
 
   test("the old plan's Approve plan button is refused the same way", async () => {
-    const run = h.github.world.checkRuns[0];
+    // The v2 commit has its own run with v2's button; v1's run was closed as moved, without a button.
+    const run = theCheckRun(h);
+    expect(run.head_sha).toBe(readBranch(h.bare, "patchgate/issue-1")!.sha);
     expect(run.actions[0].identifier).not.toBe(v1Id);
-    await h.send("check_run", h.payloads.checkRunAction({ checkRunId: run.id, identifier: v1Id, by: "maintainer" }));
+    expect(h.github.world.checkRuns.find((c) => c.id === v1RunId)).toMatchObject({ status: "completed", conclusion: "neutral", actions: [] });
+    // A press that GitHub delivers from the v1 run (a page loaded before the move) still finds the session.
+    await h.send("check_run", h.payloads.checkRunAction({ checkRunId: v1RunId, identifier: v1Id, by: "maintainer" }));
     await h.settle();
     expect(h.github.world.comments.at(-1)!.body).toMatch(/^That approval is for plan `[0-9a-f]{12}`, but the current one is/);
     expect(h.github.world.comments.at(-1)!.issue_number).toBe(1);
@@ -79,7 +86,7 @@ describe("approvals are bound to the plan they approve", () => {
   });
 
   test("the current plan's Approve plan button approves it, recorded as via check_run", async () => {
-    const run = h.github.world.checkRuns[0];
+    const run = theCheckRun(h);
     await h.send("check_run", h.payloads.checkRunAction({ checkRunId: run.id, identifier: run.actions[0].identifier, by: "maintainer" }));
     await h.settle();
     const s = await phase();

@@ -41,6 +41,12 @@ describe("buildBubblewrapArgv", () => {
     expect(argv.slice(argv.indexOf("--bind"), argv.indexOf("--bind") + 3)).toEqual(["--bind", "/ws", "/workspace"]);
   });
 
+  test("with a cgroup handshake, bwrap reports its child and waits before the command starts", () => {
+    const run = prepareRun({ argv: ["true"], workspace: "/ws", timeoutMs: 1000 });
+    const argv = buildBubblewrapArgv(run, { ...HOST, handshakeFds: { info: 3, block: 4 } });
+    expect(argv.slice(0, 5)).toEqual(["--unshare-all", "--info-fd", "3", "--block-fd", "4"]);
+  });
+
   test.each([
     [{ argv: [] }, "argv is empty"],
     [{ workspace: "rel/ws" }, "workspace must be absolute: rel/ws"],

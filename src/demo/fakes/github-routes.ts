@@ -22,6 +22,7 @@ function checkRunView(w: GitHubWorld, c: FakeCheckRun): unknown {
 export const ROUTES: [string, string, Handler][] = [
   ["GET", "/app", (w) => ({ status: 200, body: { id: w.app.id, slug: w.app.slug, name: w.app.slug, node_id: "A_1" } })],
   ["GET", "/users/:login", (w, p) => ({ status: 200, body: w.user(p.login) })],
+  ["GET", "/repos/:o/:r", (w) => ({ status: 200, body: { name: w.repo, full_name: `${w.owner}/${w.repo}`, owner: { login: w.owner, type: "Organization" }, default_branch: w.defaultBranch, private: true } })],
   ["GET", "/repos/:o/:r/collaborators/:user/permission", (w, p) => {
     const permission = w.permissions.get(p.user) ?? "none";
     // GitHub reports triage as `read` in `permission` and the precise role in `role_name`.
@@ -66,6 +67,8 @@ export const ROUTES: [string, string, Handler][] = [
   }],
   ["POST", "/repos/:o/:r/check-runs", (w, _p, b) => {
     if (!b.name || !b.head_sha) return invalid("name and head_sha are required");
+    // GitHub wants a full commit sha: a short or symbolic ref is refused, which the tests rely on.
+    if (!/^[0-9a-f]{40}$/.test(String(b.head_sha))) return invalid(`head_sha ${JSON.stringify(b.head_sha)} is not a 40-character commit sha`);
     const id = w.id();
     const c: FakeCheckRun = { id, name: b.name, head_sha: b.head_sha, status: b.status ?? "queued", conclusion: b.conclusion ?? null, details_url: b.details_url, output: b.output ?? {}, actions: b.actions ?? [], html_url: `${w.htmlBase}/${w.owner}/${w.repo}/runs/${id}` };
     w.checkRuns.push(c);

@@ -112,4 +112,6 @@ export class GitHubWorld {
   }
 
   readonly issueNumbers = new Set<number>();
+  /** The repository's default branch, as the payloads and `GET /repos/:o/:r` report it. */
+  readonly defaultBranch = "main";
 }
