@@ -22,6 +22,11 @@ export interface AppInstance {
   /** Job failures; a test expects none. */
   errors: unknown[];
   close(): Promise<void>;
+  /**
+   * What a crash leaves behind: the server stops answering and the SQLite file is let go, but work in
+   * flight is abandoned, not awaited — whatever it had not written to the store never happened.
+   */
+  kill(): Promise<void>;
 }
 
 export interface AppSettings {
@@ -71,6 +76,11 @@ export async function startApp(s: AppSettings): Promise<AppInstance> {
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await deps.queue.close();
+      await store.close();
+    },
+    kill: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
       await store.close();
     },
   };

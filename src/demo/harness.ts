@@ -41,6 +41,11 @@ export interface Harness {
   settle(): Promise<void>;
   /** Closes the app and its store object, then starts a new one on the same SQLite file. */
   restart(): Promise<void>;
+  /**
+   * Kills the app mid-work (nothing in flight is awaited), runs `whileDown` (e.g. lose the disk), then
+   * starts a new app on the same SQLite file.
+   */
+  crash(whileDown?: () => void): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -93,6 +98,12 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
     restart: async () => {
       await app.close();
       log("— app restarted (new Probot, new store object, same SQLite file) —");
+      app = await startApp(settings);
+    },
+    crash: async (whileDown) => {
+      await app.kill();
+      whileDown?.();
+      log("— app killed mid-work; a new app starts on the same SQLite file —");
       app = await startApp(settings);
     },
     close: async () => {

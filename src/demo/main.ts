@@ -31,11 +31,12 @@ async function main(): Promise<void> {
     const pr = w.pulls[0];
     const head = readBranch(h.bare, pr.head.ref);
     console.log(`\nPR #${pr.number} ${pr.draft ? "draft" : "ready for review"}: ${pr.html_url}`);
-    console.log(`check run: ${w.checkRuns.map((c) => `${c.status}/${c.conclusion}`).join(", ")}`);
+    // One run per head Patchgate pushed: base commit, plan commit, final commit; the last is "the" run.
+    console.log(`check runs: ${w.checkRuns.map((c) => `${c.head_sha.slice(0, 7)} ${c.status}/${c.conclusion}`).join(", ")}`);
     console.log(`pushed ${pr.head.ref} @ ${head?.sha.slice(0, 7)} by ${head?.author}\n${head?.message.replace(/^/gm, "    ")}`);
     console.log(`\nsrc/add.js on the branch:\n${head?.files["src/add.js"]}`);
     console.log("Check run timeline (as posted):\n");
-    console.log(w.checkRuns[0]?.output.text ?? "");
+    console.log(w.checkRuns.at(-1)?.output.text ?? "");
     if (h.app.errors.length > 0) process.exitCode = 1;
   } finally {
     await h.close();

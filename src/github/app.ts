@@ -1,4 +1,5 @@
 import type { ApplicationFunction, Context, Probot } from "probot";
+import { resumeInterrupted } from "./boot-resume.js";
 import type { PatchgateDeps } from "./deps.js";
 import { AppIdentity } from "./identity.js";
 import { jobsFor } from "./jobs.js";
@@ -8,10 +9,11 @@ import { HANDLED_EVENTS, toDelivery } from "./triggers.js";
 /**
  * The webhook side: parse, deduplicate, enqueue — and answer. Nothing here calls GitHub or the
  * model; the delivery id is durably recorded before the 2xx, so a redelivery is a no-op, and the
- * work runs from the queue after the response has gone.
+ * work runs from the queue after the response has gone. At start, sessions a previous process left
+ * mid-run are queued to resume (./boot-resume.ts) before the app takes its first delivery.
  */
 export function patchgateApp(deps: PatchgateDeps): ApplicationFunction {
-  return (app: Probot) => {
+  return async (app: Probot) => {
     const index = new SessionIndex(deps.store);
     const appOctokit = () => app.auth() as Promise<never>;
     const identity = new AppIdentity(appOctokit);
@@ -30,5 +32,8 @@ export function patchgateApp(deps: PatchgateDeps): ApplicationFunction {
         jobsFor({ deps, delivery, octokit: context.octokit, appOctokit, index, identity, readConfig: () => context.config("patchgate.yml") }, issue),
       );
     });
+    const installation = (id: number) => app.auth(id) as Promise<never>;
+    const resumed = await resumeInterrupted({ deps, index, identity, appOctokit, installation });
+    if (resumed > 0) deps.log(`${resumed} interrupted session(s) queued to resume`);
   };
 }

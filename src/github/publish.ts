@@ -23,6 +23,11 @@ async function push(jc: SessionWork, ws: PushableWorkspace, branch: string): Pro
   jc.deps.log(`pushed ${branch}`);
 }
 
+async function followHead(jc: SessionWork, checkRun: CheckRunPublisher, sha: string): Promise<void> {
+  const { id, created } = await checkRun.moveTo(sha);
+  jc.deps.log(`check run ${id} ${created ? "moved to" : "already on"} ${sha.slice(0, 7)}, the PR's head`);
+}
+
 export async function publishPlan(jc: SessionWork, ledger: Ledger, ws: PushableWorkspace, checkRun: CheckRunPublisher): Promise<void> {
   const s = ledger.state;
   const issue = s.task.source.issueNumber ?? 0;
@@ -32,7 +37,7 @@ export async function publishPlan(jc: SessionWork, ledger: Ledger, ws: PushableW
   const sha = await ws.commit({ branch, message: `Plan ${shortHash(hash)} for #${issue}: ${s.plan?.summary.split("\n")[0] ?? ""}\n\nPatchgate-Plan: ${hash}`, author, allowEmpty: true });
   await push(jc, ws, branch);
   // The PR shows the checks of its head: the session's check run follows the push (with the button).
-  await checkRun.moveTo(sha);
+  await followHead(jc, checkRun, sha);
   // A review or label on this commit approves exactly this plan.
   await jc.deps.store.putEffect(ledger.sessionId, `plan-commit:${sha}`, hash);
   const pr = await ensurePullRequest(jc.octokit, jc.deps.store, ledger.sessionId, jc.delivery.repo, { branch, title: `Patchgate: ${s.task.title}`, body: pullRequestBody(s, issue) });
@@ -55,7 +60,7 @@ export async function publishResult(jc: SessionWork, ledger: Ledger, ws: Pushabl
     coAuthors: requester ? [noreply(requester.login, requester.id)] : [],
   });
   await push(jc, ws, branch);
-  await checkRun.moveTo(sha);
+  await followHead(jc, checkRun, sha);
   const pr = await ensurePullRequest(jc.octokit, jc.deps.store, ledger.sessionId, jc.delivery.repo, { branch, title: `Patchgate: ${s.task.title}`, body: pullRequestBody(s, issue) });
   await jc.index.linkPull(jc.delivery.repo, pr.number, issue);
   await markReadyForReview(jc.octokit, pr.nodeId);

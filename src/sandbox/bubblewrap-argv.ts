@@ -56,7 +56,9 @@ export function buildBubblewrapArgv(run: PreparedRun, host: BwrapHost): string[]
   args.push("--ro-bind", "/usr", "/usr");
   for (const dir of ["bin", "lib", "lib64", "sbin"]) args.push("--symlink", `usr/${dir}`, `/${dir}`);
   args.push("--proc", "/proc", "--dev", "/dev");
-  args.push("--tmpfs", "/tmp", "--dir", SANDBOX_HOME);
+  // /tmp and HOME live in RAM, so they get the memory limit as their size: files there are memory
+  // that no per-process limit counts.
+  args.push("--size", String(run.limits.memoryBytes), "--tmpfs", "/tmp", "--dir", SANDBOX_HOME);
   for (const p of ETC_ALWAYS) args.push("--ro-bind-try", p, p);
   if (run.network) for (const p of ETC_NETWORK) args.push("--ro-bind-try", p, p);
   for (const p of host.extraReadOnly) args.push("--ro-bind", p, p);
@@ -68,9 +70,11 @@ export function buildBubblewrapArgv(run: PreparedRun, host: BwrapHost): string[]
 
   // Limits are set by the first process inside the sandbox, not on bwrap: RLIMIT_NPROC is then
   // counted in the sandbox's own user namespace (only its processes), not across the host uid.
-  // Memory is RLIMIT_AS, per process and in address space, not resident memory: node reserves about
-  // 0.8 GB of address space at start (below ~1 GB it cannot start), and WebAssembly memories, which
-  // reserve 8–10 GB each, fail under any practical limit. Docker's --memory (a cgroup) counts RSS.
-  const limits = [host.prlimit, `--nproc=${run.limits.maxProcesses}`, `--as=${run.limits.memoryBytes}`, "--"];
+  // Memory is RLIMIT_DATA, per process: private writable memory actually committed (heap, anonymous
+  // maps), not address space. RLIMIT_AS would also count reservations: node reserves ~0.8 GB of
+  // address space at start and each WebAssembly memory 8–10 GB, which fail under any practical AS
+  // limit while using almost no memory. Shared mappings are not counted (hence the sized /tmp).
+  // Docker's --memory (a cgroup) counts the whole container's resident memory instead.
+  const limits = [host.prlimit, `--nproc=${run.limits.maxProcesses}`, `--data=${run.limits.memoryBytes}`, "--"];
   return [...args, "--", ...limits, ...run.argv];
 }

@@ -3,7 +3,7 @@ import { prepareRun } from "../../src/sandbox/prepare-run.js";
 
 const HOST: BwrapHost = { extraReadOnly: [], hasGit: true, prlimit: "/usr/bin/prlimit" };
 const ENV = ["--setenv", "PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "--setenv", "HOME", "/tmp/home", "--setenv", "LANG", "C.UTF-8", "--setenv", "TERM", "dumb", "--setenv", "CI", "true"];
-const SYSTEM = ["--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/sbin", "/sbin", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--dir", "/tmp/home"];
+const SYSTEM = (memory: number) => ["--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/sbin", "/sbin", "--proc", "/proc", "--dev", "/dev", "--size", String(memory), "--tmpfs", "/tmp", "--dir", "/tmp/home"];
 const ETC = ["--ro-bind-try", "/etc/passwd", "/etc/passwd", "--ro-bind-try", "/etc/group", "/etc/group", "--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache", "--ro-bind-try", "/etc/alternatives", "/etc/alternatives"];
 const HARDENING = ["--die-with-parent", "--new-session", "--cap-drop", "ALL", "--hostname", "patchgate-sandbox", "--clearenv"];
 
@@ -11,12 +11,12 @@ describe("buildBubblewrapArgv", () => {
   test("the test step: no network, workspace writable at /workspace, .git read-only, limits via prlimit", () => {
     const run = prepareRun({ argv: ["npm", "test"], workspace: "/data/ws/s1", timeoutMs: 1000, limits: { maxProcesses: 128, memoryBytes: 1 << 30 } });
     expect(buildBubblewrapArgv(run, HOST)).toEqual([
-      "--unshare-all", ...HARDENING, ...ENV, ...SYSTEM, ...ETC,
+      "--unshare-all", ...HARDENING, ...ENV, ...SYSTEM(1 << 30), ...ETC,
       "--bind", "/data/ws/s1", "/workspace",
       "--ro-bind", "/data/ws/s1/.git", "/workspace/.git",
       "--remount-ro", "/",
       "--chdir", "/workspace",
-      "--", "/usr/bin/prlimit", "--nproc=128", "--as=1073741824", "--", "npm", "test",
+      "--", "/usr/bin/prlimit", "--nproc=128", "--data=1073741824", "--", "npm", "test",
     ]);
   });
 

@@ -33,10 +33,10 @@ describe("bubblewrap: limits", () => {
   });
 
   test("the limits are the ones requested, as the kernel reports them", async () => {
-    const r = await sh(sandbox, ws.dir, "grep -E '^Max (processes|address space)' /proc/self/limits | tr -s ' '", {
+    const r = await sh(sandbox, ws.dir, "grep -E '^Max (processes|data size)' /proc/self/limits | tr -s ' '", {
       limits: { maxProcesses: 77, memoryBytes: 1536 * MIB },
     });
-    expect(r.stdout).toBe("Max processes 77 77 processes \nMax address space 1610612736 1610612736 bytes \n");
+    expect(r.stdout).toBe("Max data size 1610612736 1610612736 bytes \nMax processes 77 77 processes \n");
   });
 
   test("the process limit stops forking at the limit", async () => {
@@ -65,14 +65,21 @@ describe("bubblewrap: limits", () => {
     expect(after.stdout).toBe("alive\n");
   });
 
-  test("the memory limit makes a large allocation fail; a small one works", async () => {
-    const alloc = (mb: number) => ["node", "-e", `Buffer.alloc(${mb} * 1024 * 1024, 1); console.log("allocated ${mb}")`];
-    const limits = { memoryBytes: 1536 * MIB };
-    const big = await sandbox.run({ argv: alloc(1024), workspace: ws.dir, timeoutMs: 20_000, limits });
-    const small = await sandbox.run({ argv: alloc(256), workspace: ws.dir, timeoutMs: 20_000, limits });
+  test("the memory limit makes a large allocation fail; a small one and a WebAssembly memory work", async () => {
+    const run = (code: string) => sandbox.run({ argv: ["node", "-e", code], workspace: ws.dir, timeoutMs: 20_000, limits: { memoryBytes: 512 * MIB } });
+    const big = await run('Buffer.alloc(1024 * 1024 * 1024, 1); console.log("allocated")');
+    const small = await run('Buffer.alloc(256 * 1024 * 1024, 1); console.log("allocated")');
+    // Reserves gigabytes of address space but commits 64 KiB: fine under RLIMIT_DATA, fatal under RLIMIT_AS.
+    const wasm = await run('new WebAssembly.Memory({ initial: 1 }); console.log("wasm")');
     expect(big.exitCode).toBe(1);
     expect(big.stderr).toContain("RangeError: Array buffer allocation failed");
-    expect({ exitCode: small.exitCode, stdout: small.stdout }).toEqual({ exitCode: 0, stdout: "allocated 256\n" });
+    expect([small.stdout, wasm.stdout]).toEqual(["allocated\n", "wasm\n"]);
+  });
+
+  test("/tmp and HOME are RAM, so their size is the memory limit", async () => {
+    const r = await sh(sandbox, ws.dir, "head -c 3000000 /dev/zero > $HOME/big; echo rc=$?; wc -c < $HOME/big", { limits: { memoryBytes: 2 * MIB } });
+    expect(r.stdout).toBe("rc=1\n2097152\n");
+    expect(r.stderr).toBe("head: error writing 'standard output': No space left on device\n");
   });
 
   test("50 MB of output is capped per stream, keeping head and tail", async () => {

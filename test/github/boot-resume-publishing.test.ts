@@ -1,0 +1,60 @@
+import { readBranch } from "../../src/demo/fakes/bare-repo.js";
+import { startHarness, type Harness } from "../../src/demo/harness.js";
+import { STORY_FILES, STORY_PERMISSIONS, storyScript, storySteps } from "../../src/demo/story.js";
+import { Ledger } from "../../src/store/ledger.js";
+import { callLines, MINT, R, theCheckRun } from "./helpers.js";
+
+/**
+ * A session left in `publishing`: the finish was accepted and the commit pushed, then GitHub failed
+ * (502 on the PR update). Nobody says `/agent retry`; the app restarts, and the boot resume publishes.
+ */
+describe("a session left publishing resumes when the app restarts", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ script: storyScript(), files: STORY_FILES, permissions: STORY_PERMISSIONS });
+    h.github.world.files.set(".github/patchgate.yml", STORY_FILES[".github/patchgate.yml"]);
+  });
+  afterAll(() => h.close());
+
+  test("the restart finishes the publication: PR ready, one live check run, completed on the final head", async () => {
+    await storySteps.ask(h);
+    await storySteps.approvePlan(h);
+    h.github.world.failNext.push({ method: "PATCH", pathPrefix: `${R}/pulls/2`, status: 502 });
+    await storySteps.approveWrites(h);
+    const [summary] = await h.app.deps.store.list();
+    expect(summary.phase).toBe("publishing");
+    expect(h.app.errors).toHaveLength(1);
+    const firstPush = readBranch(h.bare, "patchgate/issue-1")!;
+    const stranded = theCheckRun(h); // created on the pushed commit before the PR update failed
+    expect(stranded).toMatchObject({ head_sha: firstPush.sha, status: "in_progress" });
+    const before = h.github.world.calls.length;
+
+    await h.restart();
+    await h.settle();
+
+    const w = h.github.world;
+    const head = readBranch(h.bare, "patchgate/issue-1")!;
+    expect(callLines(h, before)).toEqual([
+      MINT,
+      `GET ${R}`,
+      MINT,
+      "GET /app",
+      "GET /users/patchgate%5Bbot%5D",
+      "GIT receive-pack /octo-org/calculator.git", // the result committed again, on top of the first push
+      `POST ${R}/check-runs`,
+      `PATCH ${R}/check-runs/${stranded.id}`,
+      `PATCH ${R}/pulls/2`,
+      "POST /graphql",
+      `PATCH ${R}/check-runs/${w.checkRuns.at(-1)!.id}`,
+      `GET ${R}/issues/1/comments?per_page=100&page=1`,
+      `POST ${R}/issues/1/comments`,
+    ]);
+    expect(head.parents).toEqual([firstPush.sha]);
+    expect((await Ledger.open(h.app.deps.store, summary.id)).state.phase).toBe("done");
+    expect(w.pulls).toEqual([expect.objectContaining({ number: 2, draft: false })]);
+    expect(w.checkRuns.map((c) => c.conclusion)).toEqual(["neutral", "neutral", "neutral", "success"]);
+    expect(theCheckRun(h)).toMatchObject({ head_sha: head.sha, status: "completed", conclusion: "success" });
+    expect(h.timeline).toContain(`session ${summary.id} was publishing when the app stopped → queued to resume`);
+    expect(h.app.errors).toEqual([]);
+  });
+});
