@@ -46,6 +46,29 @@ export async function publishPlan(jc: SessionWork, ledger: Ledger, ws: PushableW
   await postComment(jc, issue, ledger.sessionId, `plan-${shortHash(hash)}`, planComment(s, pr.url));
 }
 
+/**
+ * The result is committed once and then pushed. Its sha is recorded before the push, so a
+ * publication that died after committing adopts the commit (pushing it, a no-op when it is already
+ * there) instead of committing the same tree again, which git refuses as empty. A clone rebuilt
+ * elsewhere has no such branch: it commits anew, and that push replaces whatever the first one did.
+ */
+const RESULT_COMMIT = "result_commit";
+
+async function resultCommit(jc: SessionWork, ledger: Ledger, ws: PushableWorkspace, branch: string, commit: () => Promise<string>): Promise<string> {
+  const known = await jc.deps.store.getEffect(ledger.sessionId, RESULT_COMMIT);
+  if (known) {
+    const r = await ws.push({ remote: remoteUrl(jc.deps.gitBase, jc.delivery.repo), branch, auth: authFor(jc.token ?? ""), force: true }).catch(() => null);
+    if (r?.ok && r.commit === known) {
+      jc.deps.log(`pushed ${branch} (the result committed before)`);
+      return known;
+    }
+  }
+  const sha = await commit();
+  await jc.deps.store.putEffect(ledger.sessionId, RESULT_COMMIT, sha);
+  await push(jc, ws, branch);
+  return sha;
+}
+
 export async function publishResult(jc: SessionWork, ledger: Ledger, ws: PushableWorkspace, checkRun: CheckRunPublisher): Promise<void> {
   const s = ledger.state;
   const issue = s.task.source.issueNumber ?? 0;
@@ -53,13 +76,14 @@ export async function publishResult(jc: SessionWork, ledger: Ledger, ws: Pushabl
   const requester = JSON.parse((await jc.deps.store.getEffect(ledger.sessionId, "requester")) ?? "null") as { login: string; id: number } | null;
   const author = await jc.identity.get(jc.octokit);
   const summary = s.finishSummary ?? "";
-  const sha = await ws.commit({
-    branch,
-    message: `${s.task.title}\n\n${summary}\n\nResolves #${issue}.`,
-    author,
-    coAuthors: requester ? [noreply(requester.login, requester.id)] : [],
-  });
-  await push(jc, ws, branch);
+  const sha = await resultCommit(jc, ledger, ws, branch, () =>
+    ws.commit({
+      branch,
+      message: `${s.task.title}\n\n${summary}\n\nResolves #${issue}.`,
+      author,
+      coAuthors: requester ? [noreply(requester.login, requester.id)] : [],
+    }),
+  );
   await followHead(jc, checkRun, sha);
   const pr = await ensurePullRequest(jc.octokit, jc.deps.store, ledger.sessionId, jc.delivery.repo, { branch, title: `Patchgate: ${s.task.title}`, body: pullRequestBody(s, issue) });
   await jc.index.linkPull(jc.delivery.repo, pr.number, issue);
