@@ -5,6 +5,7 @@ import { AppIdentity } from "./identity.js";
 import { jobsFor } from "./jobs.js";
 import { SessionIndex } from "./session-index.js";
 import { HANDLED_EVENTS, toDelivery } from "./triggers.js";
+import { MalformedWebhookError } from "./malformed-webhook.js";
 
 /**
  * The webhook side: parse, deduplicate, enqueue — and answer. Nothing here calls GitHub or the
@@ -19,7 +20,14 @@ export function patchgateApp(deps: PatchgateDeps): ApplicationFunction {
     const identity = new AppIdentity(appOctokit);
     app.on([...HANDLED_EVENTS], async (context: Context) => {
       const name = `${context.name}.${(context.payload as { action?: string }).action ?? ""}`;
-      const delivery = toDelivery(context.id, name, context.payload);
+      let delivery: ReturnType<typeof toDelivery>;
+      try {
+        delivery = toDelivery(context.id, name, context.payload);
+      } catch (e) {
+        if (!MalformedWebhookError.isInstance(e)) throw e;
+        deps.log(e.message);
+        return;
+      }
       if (!delivery) return;
       if (!(await deps.store.recordDelivery(delivery.id, name))) {
         deps.log(`redelivery ${delivery.id} ignored`);

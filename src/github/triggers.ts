@@ -1,6 +1,7 @@
 import { parseCommand } from "./command.js";
 import type { Delivery, Intent, Repo, Sender, Thread } from "./intent.js";
 import { MARKER_PREFIX } from "./markers.js";
+import { MalformedWebhookError } from "./malformed-webhook.js";
 
 /**
  * Webhook payload → Delivery, or null when the event asks nothing of Patchgate. Pure apart from
@@ -70,9 +71,21 @@ function intentOf(name: string, p: any): Intent | null {
   }
 }
 
-/** `name` is `event.action`, e.g. `issue_comment.created`. */
+/**
+ * `name` is `event.action`, e.g. `issue_comment.created`. Throws MalformedWebhookError when a field
+ * that every payload of the event carries is missing (reading it raised a TypeError).
+ */
 export function toDelivery(id: string, name: string, payload: unknown): Delivery | null {
-  const p = payload as any;
+  try {
+    return parseDelivery(id, name, payload as any);
+  } catch (e) {
+    if (e instanceof TypeError) throw new MalformedWebhookError(id, name, e.message);
+    throw e;
+  }
+}
+
+function parseDelivery(id: string, name: string, p: any): Delivery | null {
+  if (p === null || typeof p !== "object") throw new TypeError("the payload is not an object");
   const repo = repoOf(p);
   if (!repo || !p.sender) return null;
   const sender = senderOf(p);
