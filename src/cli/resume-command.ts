@@ -4,7 +4,7 @@ import { reopenWorkspace } from "../agent/session-service.js";
 import { Ledger } from "../store/ledger.js";
 import { openStore } from "../store/index.js";
 import { drive } from "./drive.js";
-import { printEvents } from "./print-events.js";
+import { printEvents, printOutput } from "./print-events.js";
 import { repoSetup } from "./repo-setup.js";
 import { report } from "./run-command.js";
 import { dataDir, llmFromEnv, UsageError } from "./runtime-env.js";
@@ -37,7 +37,7 @@ export async function resumeCommand(argv: string[], out: NodeJS.WritableStream):
     const result = await drive(
       ledger,
       ws,
-      { llm, sandbox: setup.sandbox, workspace: ws, repoConfig: { ...setup.config, test: ledger.state.settings.testCommand ?? setup.testCommand }, trigger: "cli resume" },
+      { llm, sandbox: setup.sandbox, workspace: ws, onOutput: printOutput(out), repoConfig: { ...setup.config, test: ledger.state.settings.testCommand ?? setup.testCommand }, trigger: "cli resume" },
       approver,
     );
     return report(result, sessionId, ws.root, ledger.state.latestDiff?.stat ?? "", out);

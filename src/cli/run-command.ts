@@ -3,7 +3,7 @@ import { parseArgs } from "node:util";
 import { createSession, prepareWorkspace } from "../agent/session-service.js";
 import { openStore } from "../store/index.js";
 import { drive, type DriveResult } from "./drive.js";
-import { printEvents } from "./print-events.js";
+import { printEvents, printOutput } from "./print-events.js";
 import { repoSetup } from "./repo-setup.js";
 import { dataDir, llmFromEnv, modelName, UsageError } from "./runtime-env.js";
 import { terminalApprover } from "./terminal-approver.js";
@@ -45,7 +45,7 @@ export async function runCommand(argv: string[], out: NodeJS.WritableStream): Pr
     const result = await drive(
       ledger,
       ws,
-      { llm, sandbox: setup.sandbox, workspace: ws, repoConfig: { ...setup.config, test: setup.testCommand } },
+      { llm, sandbox: setup.sandbox, workspace: ws, onOutput: printOutput(out), repoConfig: { ...setup.config, test: setup.testCommand } },
       approver,
     );
     return report(result, ledger.sessionId, ws.root, ledger.state.latestDiff?.stat ?? "", out);

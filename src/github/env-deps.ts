@@ -7,7 +7,7 @@ import { InProcessQueue } from "../queue/in-process.js";
 import { selectSandbox } from "../sandbox/select.js";
 import type { Sandbox } from "../sandbox/types.js";
 import { openStore } from "../store/index.js";
-import { secretsFromEnv } from "../trace/redact.js";
+import { redact, secretsFromEnv } from "../trace/redact.js";
 import type { PatchgateDeps } from "./deps.js";
 import { gitBaseUrl } from "./git-remote.js";
 
@@ -15,7 +15,10 @@ import { gitBaseUrl } from "./git-remote.js";
  * The production wiring from the environment (DESIGN §7): SQLite under PATCHGATE_DATA_DIR, the
  * in-process queue, the OpenAI-compatible client, the best sandbox the host offers.
  */
-export function depsFromEnv(log: (line: string) => void, env: NodeJS.ProcessEnv = process.env): PatchgateDeps {
+export function depsFromEnv(rawLog: (line: string) => void, env: NodeJS.ProcessEnv = process.env): PatchgateDeps {
+  const secrets = secretsFromEnv(env);
+  // Logs leave the process too: the same redaction as comments and check runs (tokens by pattern).
+  const log = (line: string) => rawLog(redact(line, secrets));
   const dataDir = env.PATCHGATE_DATA_DIR ?? join(homedir(), ".patchgate");
   const model = env.PATCHGATE_MODEL ?? "gpt-4.1-mini";
   const apiKey = env.OPENAI_API_KEY;
@@ -32,7 +35,7 @@ export function depsFromEnv(log: (line: string) => void, env: NodeJS.ProcessEnv 
     sandbox: cachedSandbox(),
     workspacesDir: join(dataDir, "workspaces"),
     gitBase: gitBaseUrl(env),
-    secrets: secretsFromEnv(env),
+    secrets,
     checkRunThrottleMs: Number(env.PATCHGATE_CHECK_RUN_THROTTLE_MS ?? 5000),
     log,
   };

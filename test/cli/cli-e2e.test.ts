@@ -49,6 +49,7 @@ describe("patchgate CLI, end to end", () => {
     const branch = `patchgate/${sessionId.slice(0, 8)}`;
     expect(r.stdout).toContain(`done: branch ${branch}`);
     expect(r.stdout).toContain("src/add.js");
+    expect(r.stdout).toContain("\n    │ ok\n"); // the test script's output, streamed as it ran
     const show = (ref: string) => execFileSync("git", ["-C", clone, "show", ref], { encoding: "utf8" });
     expect(show(`${branch}:src/add.js`)).toBe("export function add(a, b) {\n  return a + b;\n}\n");
     expect(show(`${branch}`)).toContain("Fix add: add(2, 3) should be 5");
