@@ -123,9 +123,10 @@ async function fail(ledger: Ledger, reason: "llm_empty" | "llm_error" | "loop_li
   return { kind: "ended", phase: "failed" };
 }
 
+/** An abort ends the session as cancelled, unless whoever aborted already recorded how it ended. */
 async function cancelled(ledger: Ledger): Promise<ResumeOutcome> {
   if (!TERMINAL_PHASES.includes(ledger.state.phase)) {
     await ledger.append({ type: "session_cancelled", by: "runtime", reason: "aborted" });
   }
-  return { kind: "ended", phase: ledger.state.phase === "done" ? "done" : ledger.state.phase === "failed" ? "failed" : "cancelled" };
+  return outcomeOf(ledger) ?? { kind: "ended", phase: "cancelled" };
 }

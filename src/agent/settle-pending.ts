@@ -12,14 +12,17 @@ export async function settlePending(env: CallEnv): Promise<void> {
     if (env.ledger.state.pending?.settledCallIds.includes(call.callId)) continue;
     const tool = env.tools.find((t) => t.name === call.tool);
     if (pending.status === "denied" || !tool) {
-      const reason = pending.denyReason ?? "no reason given";
+      // A tool can vanish between park and resume only across a deploy that removed it.
+      const result = tool
+        ? fail("denied_by_human", `A maintainer denied this request: ${pending.denyReason ?? "no reason given"}`)
+        : fail("unknown_tool", `The tool "${call.tool}" no longer exists; the approved call was not run.`);
       await env.ledger.append({
         type: "tool_result",
         callId: call.callId,
         tool: call.tool,
         toolVersion: tool?.version ?? "unknown",
         input: call.input,
-        result: fail("denied_by_human", `A maintainer denied this request: ${reason}`),
+        result,
         durationMs: 0,
       });
       continue;

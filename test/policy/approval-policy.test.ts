@@ -1,7 +1,7 @@
 import { BUILTIN_RULE, evaluate, type ActionRequest, type PolicyRule } from "../../src/policy/index.js";
 
 /** The evaluator's own behaviour, with small hand-written rule sets (default rules have their own tests). */
-const ctx = { workspaceRoot: "/work/ws" };
+const ctx = { workspaceRoot: "/srv/ws" };
 const run = (command: string): ActionRequest => ({ kind: "command", tool: "run_command", command });
 
 const allowLs: PolicyRule = { id: "allow:ls", decision: "allow", kind: "command", command: { program: ["ls"] } };
@@ -168,7 +168,7 @@ describe("built-in command checks", () => {
     const denyGit: PolicyRule = { id: "deny:git", decision: "deny", kind: "write", paths: [".git/**"] };
     expect(evaluate(run("ls > out.txt"), [...rules, askWrites], "execute", ctx).rule).toBe("ask:write");
     expect(evaluate(run("echo x > .git/hooks/post-checkout"), [...rules, askWrites, denyGit], "execute", ctx).rule).toBe("deny:git");
-    expect(evaluate(run("ls > /work/ws/out.txt"), [...rules, askWrites], "execute", ctx).rule).toBe("ask:write");
+    expect(evaluate(run("ls > /srv/ws/out.txt"), [...rules, askWrites], "execute", ctx).rule).toBe("ask:write");
   });
   test("redirections that write no file keep the allowance", () => {
     expect(evaluate(run("ls 2>&1 > /dev/null"), rules, "execute", ctx).rule).toBe("allow:ls");

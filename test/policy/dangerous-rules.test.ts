@@ -1,7 +1,7 @@
 import { BUILTIN_RULE, defaultRules, evaluate, RULE } from "../../src/policy/index.js";
 
 /** Each default deny rule: commands it denies, and a near miss it does not deny. */
-const ROOT = "/work/ws";
+const ROOT = "/srv/ws";
 const rules = defaultRules({ testCommand: "npm test" });
 
 function judge(command: string) {
@@ -18,7 +18,7 @@ const cases: { rule: string; denied: string[]; nearMiss: [string, { decision: st
   {
     rule: RULE.DENY_RM_OUTSIDE,
     denied: ["rm -rf /", "rm -rf ~", "rm -rf ~/projects", "rm -rf $HOME", "rm -fr /etc", "rm -r ../other", "rm -rf build/../../x", "rm -rf -- /", "rm --recursive --force /usr", "rm -rf .*", "rm -rf $(pwd)/..", "rm /etc/passwd"],
-    nearMiss: [["rm -rf build", { decision: "ask", rule: BUILTIN_RULE.DEFAULT_ASK }], ["rm -rf /work/ws/dist", { decision: "ask", rule: BUILTIN_RULE.DEFAULT_ASK }], ["rm ..foo", { decision: "ask", rule: BUILTIN_RULE.DEFAULT_ASK }]],
+    nearMiss: [["rm -rf build", { decision: "ask", rule: BUILTIN_RULE.DEFAULT_ASK }], ["rm -rf /srv/ws/dist", { decision: "ask", rule: BUILTIN_RULE.DEFAULT_ASK }], ["rm ..foo", { decision: "ask", rule: BUILTIN_RULE.DEFAULT_ASK }]],
   },
   {
     rule: RULE.DENY_CHMOD_OUTSIDE,

@@ -4,7 +4,7 @@ import { BUILTIN_RULE, defaultRules, evaluate, RULE, type ActionRequest, type De
  * One pair per default rule: a command it denies (or decides) and a near miss it must leave alone.
  * The workspace root is a fixed string: these rules never touch the disk.
  */
-const ROOT = "/work/ws";
+const ROOT = "/srv/ws";
 
 function judge(command: string, opts: DefaultRuleOptions = { testCommand: "npm test" }) {
   const d = evaluate({ kind: "command", tool: "run_command", command }, defaultRules(opts), "execute", { workspaceRoot: ROOT });
