@@ -1,6 +1,6 @@
 import type { Ledger } from "../store/ledger.js";
 import type { ToolCall } from "../session/messages.js";
-import type { PendingCall, ToolResult } from "../session/types.js";
+import type { PendingCall, ToolError, ToolResult } from "../session/types.js";
 import type { SessionEvent } from "../session/events.js";
 import type { PolicyRule } from "../policy/types.js";
 import type { ToolContext, ToolDefinition } from "../tools/tool.js";
@@ -91,6 +91,12 @@ export async function execute(callId: string, tool: ToolDefinition, input: unkno
     result: outcome.result,
     durationMs: Date.now() - started,
   });
+}
+
+/** A refusal decided outside the gates above (e.g. by the turn rules): a tool result like any other. */
+export async function refuse(env: CallEnv, call: ToolCall, error: ToolError): Promise<void> {
+  const version = env.tools.find((t) => t.name === call.name)?.version ?? "unknown";
+  await answer(env, call, version, call.arguments, { ok: false, error });
 }
 
 async function answer(env: CallEnv, call: ToolCall, version: string, input: unknown, result: ToolResult): Promise<void> {

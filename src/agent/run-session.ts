@@ -9,7 +9,7 @@ import { systemPrompt } from "./context/system-prompt.js";
 import { checkBudget } from "./context/budget.js";
 import { compact, shouldCompact } from "./context/compaction.js";
 import { batchDigest } from "./batch-digest.js";
-import { handleCall, type CallEnv } from "./call-handler.js";
+import { handleCall, refuse, type CallEnv } from "./call-handler.js";
 import { callModel, costOf } from "./llm-step.js";
 import type { LLMResponse } from "./llm/types.js";
 import type { SessionEvent } from "../session/events.js";
@@ -17,6 +17,7 @@ import type { ResumeOutcome } from "./outcome.js";
 import type { ResumeOptions } from "./runtime-options.js";
 import { settlePending } from "./settle-pending.js";
 import { traceOnEnd } from "./trace-on-end.js";
+import { turnRefusal } from "./turn-rules.js";
 
 const DEFAULT_COMPACTION = { maxPromptTokens: 24_000, maxTurns: 60, keepRecent: 12 };
 
@@ -59,6 +60,11 @@ export async function resumeSession(ledger: Ledger, opts: ResumeOptions): Promis
     }
     const asks: PendingCall[] = [];
     for (const call of toolCalls) {
+      const refusal = turnRefusal(ledger.state.phase, call, asks.length > 0);
+      if (refusal) {
+        await refuse(env, call, refusal);
+        continue;
+      }
       const outcome = await handleCall(call, env);
       if (outcome.kind === "ask") asks.push(outcome.pending);
     }
