@@ -31,6 +31,7 @@ function emptyState(): SessionState {
     memory: null,
     failure: null,
     finishSummary: null,
+    finishedTree: null,
     published: null,
     eventCount: 0,
   };
@@ -203,7 +204,7 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
     case "finish_accepted":
       requirePhase(s, e, ["executing"]);
       if (s.pending) throw new IllegalTransitionError(e.type, s.phase, "a batch of writes is still open");
-      return { ...next, phase: "publishing", finishSummary: e.summary };
+      return { ...next, phase: "publishing", finishSummary: e.summary, finishedTree: e.treeHash };
     case "published":
       requirePhase(s, e, ["publishing"]);
       return { ...next, phase: "done", published: { branch: e.branch, commit: e.commit, url: e.url } };

@@ -45,6 +45,8 @@ export interface SessionState {
   memory: { cutIndex: number; summary: unknown } | null;
   failure: { reason: FailureReason; message: string } | null;
   finishSummary: string | null;
+  /** The tree hash finish was accepted on: what may be published, and nothing else. */
+  finishedTree: string | null;
   published: { branch: string; commit: string; url?: string } | null;
   /** Number of events folded, i.e. the seq the next event will get. */
   eventCount: number;

@@ -1,0 +1,26 @@
+import type { SessionState } from "../session/state.js";
+import type { Workspace } from "../workspace/types.js";
+
+/** The tree about to be published is not the one the test gate accepted. Fatal: nothing is pushed. */
+export class TreeChangedError extends Error {
+  readonly name = "TreeChangedError";
+  constructor(
+    readonly accepted: string | null,
+    readonly actual: string,
+  ) {
+    super(`the workspace changed after finish was accepted (accepted tree ${accepted?.slice(0, 12) ?? "none"}, now ${actual.slice(0, 12)}): nothing was published`);
+  }
+  static isInstance(e: unknown): e is TreeChangedError {
+    return e instanceof Error && e.name === "TreeChangedError";
+  }
+}
+
+/**
+ * Every publisher calls this right before committing: the test gate judged one tree hash, and only
+ * that tree may leave. The loop already stops calls after finish; this catches anything else
+ * (a process left behind, a bug) at the last moment.
+ */
+export async function assertPublishingTestedTree(state: SessionState, ws: Workspace): Promise<void> {
+  const actual = await ws.treeHash();
+  if (state.finishedTree === null || actual !== state.finishedTree) throw new TreeChangedError(state.finishedTree, actual);
+}
