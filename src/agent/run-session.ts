@@ -15,6 +15,7 @@ import type { LLMResponse } from "./llm/types.js";
 import type { SessionEvent } from "../session/events.js";
 import type { ResumeOutcome } from "./outcome.js";
 import type { ResumeOptions } from "./runtime-options.js";
+import { runNetworkedSetupFirst } from "./networked-setup.js";
 import { settlePending } from "./settle-pending.js";
 import { traceOnEnd } from "./trace-on-end.js";
 import { turnRefusal } from "./turn-rules.js";
@@ -34,6 +35,7 @@ export async function resumeSession(ledger: Ledger, opts: ResumeOptions): Promis
   traceOnEnd(ledger);
   const env = callEnv(ledger, opts);
   await ledger.append({ type: "resumed", trigger: opts.trigger ?? "resume" });
+  await runNetworkedSetupFirst(env);
   await settlePending(env);
   const maxSteps = opts.maxSteps ?? ledger.state.settings.maxStepsPerResume;
   for (let steps = 0; ; steps++) {

@@ -34,7 +34,11 @@ export function partsFedByDownload(line: CommandLine): Set<number> {
  * Variables that change which program runs or what it loads. Ordinary ones (`CI=1`, `NODE_ENV=test`)
  * are left alone: blocking them would make every test command ask.
  */
-const RISKY_ENV = /^(PATH|HOME|ENV|BASH_ENV|SHELLOPTS|BASHOPTS|PS4|IFS|PROMPT_COMMAND|NODE_OPTIONS|NODE_PATH|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|PERL5LIB|PERL5OPT|RUBYOPT|RUBYLIB|XDG_CONFIG_HOME|LD_\w+|DYLD_\w+|GIT_\w+|npm_config_\w+|NPM_CONFIG_\w+)=/;
+// RIPGREP_CONFIG_PATH names a file of extra rg flags (`--pre=bash` runs every searched file), which
+// `echo --pre=bash | RIPGREP_CONFIG_PATH=/dev/stdin rg …` supplies inline; GCONV_PATH, LOCPATH and
+// NLSPATH make glibc load modules and data from a directory of the caller's choosing.
+const RISKY_ENV =
+  /^(PATH|HOME|ENV|BASH_ENV|SHELLOPTS|BASHOPTS|PS4|IFS|PROMPT_COMMAND|NODE_OPTIONS|NODE_PATH|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|PERL5LIB|PERL5OPT|RUBYOPT|RUBYLIB|XDG_CONFIG_HOME|RIPGREP_CONFIG_PATH|GCONV_PATH|LOCPATH|NLSPATH|LD_\w+|DYLD_\w+|GIT_\w+|npm_config_\w+|NPM_CONFIG_\w+)=/;
 
 export function riskyAssignments(part: CommandPart): string[] {
   return part.assignments.filter((a) => RISKY_ENV.test(a));

@@ -1,4 +1,5 @@
 import { isShell, programName } from "./command-facts.js";
+import { operandStarts, type OptionSpec } from "./wrapper-options.js";
 
 /**
  * Programs that run another command. `timeout 5 git push` must be judged as `git push`, so the parser
@@ -17,53 +18,77 @@ export function isAssignment(word: string): boolean {
   return ASSIGNMENT.test(word);
 }
 
-/**
- * Skips options; `withValue` options consume the next word unless written `--opt=value` or, for short
- * ones, with the value attached (`-n5`). Returns the index of the first operand.
- */
-function skipOptions(args: string[], start: number, withValue: Set<string>): number {
-  let i = start;
-  while (i < args.length && args[i].startsWith("-") && args[i] !== "-") {
-    const a = args[i];
-    if (a === "--") return i + 1;
-    i += withValue.has(a) ? 2 : 1;
-  }
-  return i;
-}
-
 function argvInner(argv: string[], assignments: string[] = []): InnerCommand[] {
   return argv.length > 0 ? [{ kind: "argv", argv, assignments }] : [];
 }
 
-const ENV_VALUE_OPTS = new Set(["-u", "--unset", "-C", "--chdir"]);
-const NICE_VALUE_OPTS = new Set(["-n", "--adjustment"]);
-const TIMEOUT_VALUE_OPTS = new Set(["-s", "--signal", "-k", "--kill-after"]);
-const TIME_VALUE_OPTS = new Set(["-f", "--format", "-o", "--output"]);
-const STDBUF_VALUE_OPTS = new Set(["-i", "-o", "-e", "--input", "--output", "--error"]);
-const EXEC_VALUE_OPTS = new Set(["-a"]);
-/** `--replace`, `--eof`, `--max-lines` take their optional value only as `--opt=value`, so they are not here. */
-const XARGS_VALUE_OPTS = new Set(["-I", "-d", "-E", "-L", "-n", "-P", "-s", "-a", "--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-chars"]);
+/** The commands after the wrapper's options, one per reading of them (see wrapper-options.ts). */
+function afterOptions(argv: string[], spec: OptionSpec, skip = 0, orElse?: string[]): InnerCommand[] {
+  return operandStarts(argv, 1, spec).starts.flatMap((s) => {
+    const rest = argv.slice(s + skip);
+    return argvInner(rest.length === 0 && orElse ? orElse : rest);
+  });
+}
+
+const flagsOnly = (shortFlags: string, longFlags: string[]): OptionSpec => ({ shortValue: "", shortFlags, longValue: [], longFlags: [...longFlags, "help", "version"] });
+
+// Option tables of GNU coreutils/findutils/time and bash's builtins. An option missing here is read
+// both ways, so a newer version's extra option makes a decision stricter, never looser.
+const ENV_OPTS: OptionSpec = {
+  shortValue: "uCSa",
+  shortFlags: "i0v",
+  longValue: ["unset", "chdir", "split-string", "argv0"],
+  longFlags: ["ignore-environment", "null", "debug", "list-signal-handling", "block-signal", "default-signal", "ignore-signal", "help", "version"],
+};
+const NICE_OPTS: OptionSpec = { shortValue: "n", shortFlags: "", longValue: ["adjustment"], longFlags: ["help", "version"], numeric: true };
+const TIMEOUT_OPTS: OptionSpec = { shortValue: "ks", shortFlags: "v", longValue: ["kill-after", "signal"], longFlags: ["preserve-status", "foreground", "verbose", "help", "version"] };
+const TIME_OPTS: OptionSpec = { shortValue: "fo", shortFlags: "apqvV", longValue: ["format", "output"], longFlags: ["append", "portability", "quiet", "verbose", "help", "version"] };
+const STDBUF_OPTS: OptionSpec = { shortValue: "ioe", shortFlags: "", longValue: ["input", "output", "error"], longFlags: ["help", "version"] };
+const EXEC_OPTS: OptionSpec = { shortValue: "a", shortFlags: "cl", longValue: [], longFlags: [] };
+const NOHUP_OPTS = flagsOnly("", []);
+const SETSID_OPTS = flagsOnly("cfw", ["ctty", "fork", "wait"]);
+const COMMAND_OPTS = flagsOnly("p", []);
+/** `-e`, `-i`, `-l` take an optional value, attached only; `--eof`, `--replace`, `--max-lines` only as `--opt=value`. */
+const XARGS_OPTS: OptionSpec = {
+  shortValue: "aEILnsPd",
+  shortOptional: "eil",
+  shortFlags: "0oprtx",
+  longValue: ["arg-file", "delimiter", "max-args", "max-procs", "max-chars", "process-slot-var"],
+  longFlags: ["null", "interactive", "no-run-if-empty", "verbose", "exit", "show-limits", "open-tty", "max-lines", "eof", "replace", "help", "version"],
+};
 const SHELL_VALUE_OPTS = new Set(["-o", "+o", "-O", "+O", "--rcfile", "--init-file"]);
 const FIND_EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
 
-function envInner(argv: string[]): InnerCommand[] {
-  let i = 1;
-  while (i < argv.length) {
-    const a = argv[i];
-    // -S / --split-string: the value is itself a command line (`env -S "sh -c 'x'"`).
-    if (a === "-S" || a === "--split-string") return [{ kind: "text", text: argv.slice(i + 1).join(" ") }];
-    if (a.startsWith("--split-string=")) return [{ kind: "text", text: [a.slice(15), ...argv.slice(i + 1)].join(" ") }];
-    if (a.startsWith("-S") && a.length > 2) return [{ kind: "text", text: [a.slice(2), ...argv.slice(i + 1)].join(" ") }];
-    if (a === "--") {
-      i++;
-      break;
-    }
-    if (!a.startsWith("-")) break;
-    i += ENV_VALUE_OPTS.has(a) ? 2 : 1;
+/** `-S cmd`, `-iS cmd`, `-Scmd`, `--split-string=cmd`, `--spl cmd`: the value is a command line. */
+function splitString(argv: string[], i: number): string | null {
+  const a = argv[i];
+  const rest = argv.slice(i + 1);
+  if (a.startsWith("--")) {
+    const eq = a.indexOf("=");
+    const name = a.slice(2, eq < 0 ? undefined : eq);
+    if (name === "" || !"split-string".startsWith(name)) return null;
+    return (eq < 0 ? rest : [a.slice(eq + 1), ...rest]).join(" ");
   }
-  const rest = argv.slice(i);
-  const firstCommand = rest.findIndex((w) => !isAssignment(w));
-  return firstCommand < 0 ? [] : argvInner(rest.slice(firstCommand), rest.slice(0, firstCommand));
+  for (let j = 1; j < a.length; j++) {
+    if (a[j] === "S") return [a.slice(j + 1), ...rest].filter((w) => w !== "").join(" ");
+    if (!ENV_OPTS.shortFlags.includes(a[j])) return null;
+  }
+  return null;
+}
+
+function envInner(argv: string[]): InnerCommand[] {
+  const { starts, options } = operandStarts(argv, 1, ENV_OPTS);
+  const inners: InnerCommand[] = [];
+  for (const i of options) {
+    const text = splitString(argv, i);
+    if (text !== null) inners.push({ kind: "text", text });
+  }
+  for (const s of starts) {
+    const rest = argv.slice(s);
+    const firstCommand = rest.findIndex((w) => !isAssignment(w));
+    if (firstCommand >= 0) inners.push(...argvInner(rest.slice(firstCommand), rest.slice(0, firstCommand)));
+  }
+  return inners;
 }
 
 /** `bash -c 'cmd'`, `sh -ec 'cmd'`: the string after a cluster containing `c`. `bash script.sh` has no inner. */
@@ -106,27 +131,25 @@ export function innerCommands(argv: string[]): InnerCommand[] {
     case "env":
       return envInner(argv);
     case "nice":
-      // `nice -10 cmd` is the old spelling of `-n 10`.
-      return argvInner(argv.slice(skipOptions(argv, 1, NICE_VALUE_OPTS)));
+      return afterOptions(argv, NICE_OPTS);
     case "timeout":
       // The first operand is the duration.
-      return argvInner(argv.slice(skipOptions(argv, 1, TIMEOUT_VALUE_OPTS) + 1));
+      return afterOptions(argv, TIMEOUT_OPTS, 1);
     case "time":
-      return argvInner(argv.slice(skipOptions(argv, 1, TIME_VALUE_OPTS)));
+      return afterOptions(argv, TIME_OPTS);
     case "stdbuf":
-      return argvInner(argv.slice(skipOptions(argv, 1, STDBUF_VALUE_OPTS)));
+      return afterOptions(argv, STDBUF_OPTS);
     case "exec":
-      return argvInner(argv.slice(skipOptions(argv, 1, EXEC_VALUE_OPTS)));
+      return afterOptions(argv, EXEC_OPTS);
     case "nohup":
+      return afterOptions(argv, NOHUP_OPTS);
     case "setsid":
-      return argvInner(argv.slice(skipOptions(argv, 1, new Set())));
+      return afterOptions(argv, SETSID_OPTS);
     case "command":
       // `command -v x` only looks x up.
-      return argv.some((a) => a === "-v" || a === "-V") ? [] : argvInner(argv.slice(skipOptions(argv, 1, new Set())));
-    case "xargs": {
-      const rest = argv.slice(skipOptions(argv, 1, XARGS_VALUE_OPTS));
-      return argvInner(rest.length > 0 ? rest : ["echo"]);
-    }
+      return argv.some((a) => a === "-v" || a === "-V") ? [] : afterOptions(argv, COMMAND_OPTS);
+    case "xargs":
+      return afterOptions(argv, XARGS_OPTS, 0, ["echo"]);
     case "eval":
       return argv.length > 1 ? [{ kind: "text", text: argv.slice(1).join(" ") }] : [];
     case "find":

@@ -75,8 +75,12 @@ export async function resolveInWorkspace(root: string, relPath: string): Promise
   return { ok: true, abs: path.join(realRoot, rel), rel };
 }
 
-/** Always protected: git internals, CI definitions (they run with repo secrets) and our own config. */
-export const PROTECTED_PATH_GLOBS: readonly string[] = [".git", ".git/**", ".github/workflows/**", ".gitmodules", ".github/patchgate.yml"];
+/**
+ * Always protected: git internals, CI definitions (they run with repo secrets) and our own config.
+ * A `.git` at any depth: it turns its directory into a nested repository, which git commits as a
+ * gitlink instead of the files the tests ran on, and whose config a `git status` run there obeys.
+ */
+export const PROTECTED_PATH_GLOBS: readonly string[] = [".git", ".git/**", "**/.git", "**/.git/**", ".github/workflows/**", ".gitmodules", ".github/patchgate.yml"];
 
 /** The first glob that protects `rel` (workspace-relative POSIX path), or null when it may be written. */
 export function isProtectedPath(rel: string, extra: string[] = []): string | null {

@@ -43,9 +43,17 @@ function shellRunsStartupFiles(argv: string[]): boolean {
   return argv.slice(1).some((a) => a === "--rcfile" || a === "--init-file" || a === "--interactive" || /^-[A-Za-z]*i[A-Za-z]*$/.test(a));
 }
 
+/**
+ * GNU `time -o FILE` / `--output=FILE` (or `--out FILE`, an abbreviation) writes its report to a file:
+ * a write no write rule sees. Judged on every word, so `time ls -o` asks too; that only costs a question.
+ */
+function timeWritesFile(argv: string[]): boolean {
+  return programName(argv[0]) === "time" && argv.slice(1).some((a) => /^-[apqvV]*o/.test(a) || /^--o(u(t(p(u(t)?)?)?)?)?(=|$)/.test(a));
+}
+
 export function wrapperWithCommand(argv: string[]): boolean {
   const program = programName(argv[0]);
-  if (!WRAPPERS.includes(program) || innerCommands(argv).length === 0) return false;
+  if (!WRAPPERS.includes(program) || innerCommands(argv).length === 0 || timeWritesFile(argv)) return false;
   return !(isShell(program) && shellRunsStartupFiles(argv));
 }
 

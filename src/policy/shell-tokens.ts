@@ -40,12 +40,22 @@ export function splitLines(text: string): string[] {
   const lines: string[] = [];
   let current = "";
   let quote: "'" | '"' | "$'" | null = null;
+  // sh starts a comment only at `#` that begins a word; shell-quote at any unquoted `#`, so in
+  // `ls a#b; rm -rf x` it would hide the `rm` the shell runs. A `#` inside a word is escaped for it.
+  let wordStart = true;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
+    const startsWord: boolean = wordStart;
+    wordStart = quote === null && /[ \t\n;&|()<>]/.test(c);
+    if (c === "#" && quote === null && !startsWord) {
+      current += "\\#";
+      continue;
+    }
     if (c === "\\" && quote !== "'") {
       const next = text[i + 1];
       if (next === "\n" && quote === null) {
         i++; // line continuation: both characters vanish
+        wordStart = startsWord;
         continue;
       }
       current += c + (next ?? "");
@@ -60,7 +70,13 @@ export function splitLines(text: string): string[] {
       continue;
     }
     if (quote === null) {
-      if (c === "\n" || c === "\r") {
+      if (c === "\r" && text[i + 1] === "\n") continue; // CRLF: the LF ends the line
+      // sh splits words at space, tab and newline only; shell-quote at any \s (CR, VT, NBSP…), so
+      // `ls\rrm x` would be judged as `ls` while sh runs another program. Nothing legitimate needs one.
+      if (/\s/.test(c) && !/[ \t\n]/.test(c)) {
+        throw new CommandSyntaxError("syntax", `unquoted whitespace character U+${c.charCodeAt(0).toString(16).padStart(4, "0")}; use plain spaces and newlines`);
+      }
+      if (c === "\n") {
         lines.push(current);
         current = "";
         continue;

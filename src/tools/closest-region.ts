@@ -18,6 +18,12 @@ export interface ClosestRegion {
 }
 
 const MAX_SHOWN_LINES = 60;
+/**
+ * Line comparisons one search may cost (~0.4 s). The work is windows × block height, quadratic in
+ * what the model sends, and it runs in Patchgate's own event loop: a 40 000-line file and a
+ * 20 000-line search block would otherwise block every session for minutes. Beyond it: no hint.
+ */
+export const MAX_LINE_COMPARISONS = 1_000_000;
 
 function bigrams(s: string): Map<string, number> {
   const m = new Map<string, number>();
@@ -43,6 +49,7 @@ export function closestRegion(content: string, search: string): ClosestRegion | 
   const wanted = splitLines(search);
   if (fileLines.length === 0 || wanted.length === 0) return null;
   const height = Math.min(wanted.length, fileLines.length);
+  if ((fileLines.length - height + 1) * height > MAX_LINE_COMPARISONS) return null;
   const fileTrim = fileLines.map((l) => l.trim());
   const fileGrams = fileTrim.map(bigrams);
   const wantTrim = wanted.map((l) => l.trim());

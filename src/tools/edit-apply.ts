@@ -13,10 +13,25 @@ export interface EditBlock {
 
 export type EditOutcome = { ok: true; content: string } | { ok: false; error: ToolError };
 
-function lineOf(content: string, index: number): number {
+/** Matches named by line in an error; more would only flood the model's context. */
+export const MAX_LISTED_MATCHES = 20;
+
+/**
+ * Line numbers of ascending offsets, in one pass. Counting from the top for each match was quadratic:
+ * a search for `"` in a lockfile (10⁵ matches × 10⁴ lines) blocked Patchgate's event loop for minutes.
+ */
+function linesOf(content: string, indices: readonly number[]): number[] {
+  const lines: number[] = [];
   let line = 1;
-  for (let i = content.indexOf("\n"); i !== -1 && i < index; i = content.indexOf("\n", i + 1)) line++;
-  return line;
+  let nl = content.indexOf("\n");
+  for (const index of indices) {
+    while (nl !== -1 && nl < index) {
+      line++;
+      nl = content.indexOf("\n", nl + 1);
+    }
+    lines.push(line);
+  }
+  return lines;
 }
 
 /** Every start index of `needle`, overlapping ones included (they make a match just as ambiguous). */
@@ -50,9 +65,10 @@ export function applyEdits(rel: string, content: string, edits: readonly EditBlo
       return badPatch(`edit ${n} of ${edits.length}: the search text was not found in ${rel}.${where}`, { edit: n, matches: 0, closest });
     }
     if (found.length > 1) {
-      const lines = found.map((at) => lineOf(content, at));
+      const lines = linesOf(content, found.slice(0, MAX_LISTED_MATCHES));
+      const more = found.length > lines.length ? ", …" : "";
       return badPatch(
-        `edit ${n} of ${edits.length}: the search text matches ${found.length} times in ${rel} (at lines ${lines.join(", ")}); include more surrounding lines so it matches exactly once.`,
+        `edit ${n} of ${edits.length}: the search text matches ${found.length} times in ${rel} (at lines ${lines.join(", ")}${more}); include more surrounding lines so it matches exactly once.`,
         { edit: n, matches: found.length, match_lines: lines },
       );
     }

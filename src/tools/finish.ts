@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { TestRun, ToolError } from "../session/types.js";
+import { checkPublishedPaths } from "./published-paths.js";
 import { defineTool, ok, type ToolContext } from "./tool.js";
 
 const DESCRIPTION = `Finish the task: your changes are committed and proposed to the maintainers.
@@ -36,7 +37,8 @@ export function checkTestGate(runs: readonly TestRun[], treeHash: string): ToolE
 
 async function gate(ctx: ToolContext): Promise<{ treeHash: string; error: ToolError | null }> {
   const treeHash = await ctx.workspace.treeHash();
-  return { treeHash, error: checkTestGate(ctx.state.testRuns, treeHash) };
+  const denied = checkPublishedPaths(await ctx.workspace.changedPaths(), ctx.repoConfig.policy.protected_paths);
+  return { treeHash, error: denied ?? checkTestGate(ctx.state.testRuns, treeHash) };
 }
 
 export const finishTool = defineTool({

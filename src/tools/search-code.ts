@@ -2,6 +2,7 @@ import { readFile, stat } from "node:fs/promises";
 import { z } from "zod";
 import type { ToolError } from "../session/types.js";
 import { walkFiles } from "./ignore-walk.js";
+import { REGEX_BUDGET_MS, regexLineMatcher, type LineMatcher } from "./regex-lines.js";
 import { lexicalRel, resolveForRead, type ToolPath } from "./paths.js";
 import { isBinary, notFound, splitLines } from "./text.js";
 import { defineTool, ok, type ToolContext } from "./tool.js";
@@ -28,14 +29,20 @@ const input = z.strictObject({
 });
 type Input = z.infer<typeof input>;
 
-function matcher(args: Input): ((line: string) => boolean) | ToolError {
-  if (!args.regex) return (line) => line.includes(args.query);
+function matcher(args: Input): LineMatcher | ToolError {
+  if (!args.regex) return (lines) => lines.flatMap((line, i) => (line.includes(args.query) ? [i] : []));
   try {
-    const re = new RegExp(args.query);
-    return (line) => re.test(line.length > REGEX_LINE_CHARS ? line.slice(0, REGEX_LINE_CHARS) : line);
+    return regexLineMatcher(new RegExp(args.query), REGEX_LINE_CHARS);
   } catch (err) {
     return { code: "invalid_arguments", message: `query is not a valid regular expression: ${(err as Error).message}. Fix it, or search literally with regex=false.` };
   }
+}
+
+function tooSlow(query: string): ToolError {
+  return {
+    code: "search_timeout",
+    message: `the regular expression ${JSON.stringify(query)} ran for more than ${REGEX_BUDGET_MS / 1000} s (it backtracks too much). Simplify it (no nested quantifiers such as (a+)+), narrow path, or search literally with regex=false.`,
+  };
 }
 
 async function locate(args: Input, ctx: ToolContext): Promise<ToolPath> {
@@ -64,7 +71,7 @@ export const searchCodeTool = defineTool({
   async execute(args, ctx) {
     const p = await locate(args, ctx);
     if (!p.ok) return { result: { ok: false, error: p.error } };
-    const test = matcher(args) as (line: string) => boolean;
+    const test = matcher(args) as LineMatcher;
     const st = await stat(p.abs).catch(() => null);
     if (st === null) return { result: { ok: false, error: notFound(p.rel) } };
     const start = p.rel === "." ? "" : p.rel;
@@ -83,8 +90,9 @@ export const searchCodeTool = defineTool({
       if (isBinary(buf)) continue;
       filesSearched++;
       const lines = splitLines(buf.toString("utf8"));
-      for (let i = 0; i < lines.length; i++) {
-        if (!test(lines[i])) continue;
+      const hits = test(lines);
+      if (hits === null) return { result: { ok: false, error: tooSlow(args.query) } };
+      for (const i of hits) {
         if (matches.length === max) {
           truncated = true;
           break scan;

@@ -1,4 +1,5 @@
 import type { DiffInfo } from "../session/types.js";
+import type { ChangedPath } from "./types.js";
 import { gitOk } from "./git.js";
 
 /**
@@ -30,4 +31,20 @@ export function countsFromStat(stat: string): Pick<DiffInfo, "filesChanged" | "i
     insertions: num(/(\d+) insertions?\(\+\)/),
     deletions: num(/(\d+) deletions?\(-\)/),
   };
+}
+
+/**
+ * The paths of the snapshot index that differ from `base`, with their new mode. `-z` so that no name
+ * is quoted or escaped, `--no-renames` so that a rename lists both of its paths.
+ */
+export async function changedPathsSnapshot(root: string, base: string, env: { GIT_INDEX_FILE: string }): Promise<ChangedPath[]> {
+  const out = await gitOk(["diff", "--cached", "--raw", "-z", "--no-renames", "--no-ext-diff", base, "--"], { cwd: root, env });
+  const fields = out.split("\0");
+  const changes: ChangedPath[] = [];
+  // Each entry is ":<old mode> <new mode> <old id> <new id> <status>" then the path.
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const meta = fields[i].split(" ");
+    changes.push({ path: fields[i + 1], mode: meta[1] });
+  }
+  return changes;
 }

@@ -1,10 +1,10 @@
 import type { DiffInfo } from "../session/types.js";
 import { checkBranch, commitWorkingTree } from "./commit.js";
-import { diffSnapshot } from "./diff.js";
+import { changedPathsSnapshot, diffSnapshot } from "./diff.js";
 import { git, gitOk } from "./git.js";
 import { assertSafeRepoConfig } from "./repo-config-guard.js";
 import { withSnapshotIndex } from "./snapshot-index.js";
-import type { CommitOptions, GitAuth, Workspace } from "./types.js";
+import type { ChangedPath, CommitOptions, GitAuth, Workspace } from "./types.js";
 import { WorkspaceError } from "./workspace-error.js";
 
 export interface PushOptions {
@@ -39,6 +39,11 @@ export class GitWorkspace implements Workspace {
     return withSnapshotIndex(this.root, this.baseCommit, async (env) =>
       (await gitOk(["write-tree"], { cwd: this.root, env })).trim(),
     );
+  }
+
+  async changedPaths(): Promise<ChangedPath[]> {
+    await assertSafeRepoConfig(this.root);
+    return withSnapshotIndex(this.root, this.baseCommit, (env) => changedPathsSnapshot(this.root, this.baseCommit, env));
   }
 
   async commit(opts: CommitOptions): Promise<string> {

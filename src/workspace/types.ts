@@ -10,8 +10,16 @@ export interface Workspace {
   diff(): Promise<DiffInfo>;
   /** Content hash of the working tree, untracked files included, ignored files excluded; stable across runs. */
   treeHash(): Promise<string>;
+  /** Every path the snapshot (the tree treeHash names) adds, changes or deletes against the base commit. */
+  changedPaths(): Promise<ChangedPath[]>;
   /** Commits everything on `branch` (created from base if absent); returns the commit sha. */
   commit(opts: CommitOptions): Promise<string>;
+}
+
+export interface ChangedPath {
+  path: string;
+  /** git's mode in the snapshot: 100644, 100755, 120000 (symlink), 160000 (gitlink); 000000 = deleted. */
+  mode: string;
 }
 
 export interface CommitOptions {

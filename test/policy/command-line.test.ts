@@ -33,6 +33,26 @@ describe("splitting into simple commands", () => {
   test("backslash-newline continues the command", () => {
     expect(argvs("npm \\\n  test")).toEqual([["npm", "test"]]);
   });
+  // sh starts a comment only where a word starts; shell-quote alone hid the rest of the line.
+  test.each([
+    ["ls a#b; rm x", [["ls", "a#b"], ["rm", "x"]]],
+    ["ls a#;rm x", [["ls", "a#"], ["rm", "x"]]],
+    ["ls a\\ #b; rm x", [["ls", "a #b"], ["rm", "x"]]],
+    ["ls 'a'#b; rm x", [["ls", "a#b"], ["rm", "x"]]],
+    ["echo $#; rm x", [["echo", "$#"], ["rm", "x"]]],
+    ["ls #a; rm x", [["ls"]]],
+    ["ls;#a\nrm x", null],
+  ])("%j: a # inside a word is text, not a comment", (text, expected) => {
+    if (expected === null) expect(parseCommandLine(text).ok).toBe(false);
+    else expect(argvs(text)).toEqual(expected);
+  });
+  test.each(["echo a\r#x; rm x", "ls\rrm x", "ls\u000brm x", "ls\u00a0rm x"])("%j: unquoted whitespace sh does not split at is refused", (text) => {
+    expect(parseCommandLine(text).ok).toBe(false);
+  });
+  test("CRLF line ends still split lines; a CR inside quotes is text", () => {
+    expect(argvs("ls\r\nrm x")).toEqual([["ls"], ["rm", "x"]]);
+    expect(argvs('echo "a\rb"')).toEqual([["echo", "a\rb"]]);
+  });
   test("a comment ends at its line", () => {
     expect(argvs("ls # see below\nrm x")).toEqual([["ls"], ["rm", "x"]]);
   });

@@ -97,6 +97,15 @@ describe("allowed commands", () => {
   test.each(["rg --pre ./x.sh foo", "rg --pre=./x.sh foo", "rg --hostname-bin=./x foo"])(`${RULE.ALLOW_RG}: near miss %s asks`, (command) => {
     expect(judge(command)).toEqual(ask());
   });
+  test.each(["echo --pre=bash | RIPGREP_CONFIG_PATH=/dev/stdin rg x src", "env RIPGREP_CONFIG_PATH=cfg rg x"])(
+    `${RULE.ALLOW_RG}: near miss %s (a config file can hold --pre) asks`,
+    (command) => {
+      expect(judge(command)).toEqual(ask(BUILTIN_RULE.ENV_OVERRIDE));
+    },
+  );
+  test(`${RULE.ALLOW_READ_ONLY_COMMAND}: near miss GCONV_PATH=. ls (glibc loads modules from there) asks`, () => {
+    expect(judge("GCONV_PATH=. ls")).toEqual(ask(BUILTIN_RULE.ENV_OVERRIDE));
+  });
   test.each(["git status", "git diff HEAD~1", "git log --oneline -5", "git show HEAD", "git --no-pager diff"])(`${RULE.ALLOW_GIT_READ}: %s`, (command) => {
     expect(judge(command)).toEqual(allow(RULE.ALLOW_GIT_READ));
   });
@@ -118,6 +127,38 @@ describe("allowed commands", () => {
   test(`${RULE.ALLOW_WRAPPER}: near miss: ./timeout (a workspace script) is not the wrapper`, () => {
     expect(judge("./timeout 5 ls")).toEqual(ask());
   });
+  // getopt reads the word after these options as their value, so `echo` is not the command that runs.
+  test.each([
+    "env --unse echo rm -rf src", // abbreviation of --unset
+    "env -iu echo rm -rf src", // u takes the next word inside a cluster
+    "env --ch echo rm -rf src", // abbreviation of --chdir
+    "echo a | xargs --process-slot-var echo rm -rf src",
+    "echo a | xargs -0I echo rm -rf src",
+    "time --form echo rm -rf src",
+    "env --spl 'rm -rf src'", // abbreviation of --split-string
+    "env -iS 'rm -rf src'",
+  ])(`${RULE.ALLOW_WRAPPER}: near miss %s judges the command that really runs`, (command) => {
+    expect(judge(command)).toEqual(ask());
+  });
+  test.each(["ls a#b; rm -rf src", "echo x#`rm -rf src`", "ls a\\ #b; rm -rf src"])(
+    `${RULE.ALLOW_READ_ONLY_COMMAND}: near miss %s (the # is no comment to sh, so rm runs) asks`,
+    (command) => {
+      expect(judge(command)).toEqual(ask());
+    },
+  );
+  test(`${RULE.ALLOW_READ_ONLY_COMMAND}: near miss: a lone CR (sh reads on past it) is unparseable`, () => {
+    expect(judge("echo a\r#x; rm -rf src")).toEqual(deny(BUILTIN_RULE.UNPARSEABLE));
+  });
+  test(`${RULE.ALLOW_WRAPPER}: an option of unknown arity is read both ways, so a deny inside still denies`, () => {
+    expect(judge("env --unse X git push")).toEqual(deny(RULE.DENY_GIT_PUSH));
+    expect(judge("timeout --frobnicate 5 10 git push")).toEqual(deny(RULE.DENY_GIT_PUSH));
+  });
+  test.each(["time -o .github/patchgate.yml true", "time --out x ls", "time -vo x ls"])(
+    `${RULE.ALLOW_WRAPPER}: near miss %s (time writes its report to a file) asks`,
+    (command) => {
+      expect(judge(command)).toEqual(ask());
+    },
+  );
   test(`${RULE.ALLOW_WRAPPER}: bash running a script file is not a wrapper`, () => {
     expect(judge("bash build.sh")).toEqual(ask());
   });

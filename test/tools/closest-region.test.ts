@@ -15,6 +15,15 @@ describe("closestRegion", () => {
     expect(closestRegion("a\n", "a\nb\nc\n")).toMatchObject({ start_line: 1, end_line: 1 });
   });
 
+  // The comparison runs on Patchgate's event loop and grows with (file lines × block lines).
+  test("a huge block against a huge file gives no hint instead of blocking for seconds", () => {
+    const file = Array.from({ length: 6000 }, (_, i) => `line number ${i} with some text`).join("\n");
+    const search = Array.from({ length: 3000 }, (_, i) => `other ${i} words here`).join("\n");
+    const started = Date.now();
+    expect(closestRegion(file, search)).toBeNull();
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+
   test("an empty file has no region", () => {
     expect(closestRegion("", "x")).toBeNull();
   });

@@ -65,6 +65,16 @@ describe("edit_file", () => {
     expect(result.ok ? null : result.error.message).toContain("lines 1-2 (similarity 1, differs only in whitespace)");
   });
 
+  // Runs on Patchgate's event loop: counting lines per match made 60 000 matches take ~10 s (quadratic).
+  test("very many matches: bad_patch at once, naming the count and only the first lines", async () => {
+    const h = await readied({ "lock.txt": "x\n".repeat(100_000) }, "lock.txt");
+    const started = Date.now();
+    const { result } = await h.call(editFileTool, { path: "lock.txt", edits: [{ search: "x", replace: "y" }] });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(result.ok ? null : result.error.details).toEqual({ edit: 1, matches: 100_000, match_lines: Array.from({ length: 20 }, (_, i) => i + 1) });
+    expect(result.ok ? "" : result.error.message).toContain("(at lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, …)");
+  }, 120_000);
+
   test("multiple matches is bad_patch with the count and the lines", async () => {
     const h = await readied({ "m.js": ADD }, "m.js");
     const { result } = await h.call(editFileTool, { path: "m.js", edits: [{ search: "return a - b;", replace: "return 0;" }] });

@@ -1,5 +1,7 @@
-import { writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { DEFAULT_REPO_CONFIG } from "../../src/config/repo-config.js";
 import type { TestRun } from "../../src/session/types.js";
 import { finishTool } from "../../src/tools/finish.js";
 import { harnessFactory } from "./helpers/harness-factory.js";
@@ -99,5 +101,43 @@ describe("finish (test gate)", () => {
     const tree = await changed(h);
     h.push({ type: "test_run", ...run(tree, 1) }, { type: "test_run", ...run(tree, 0) });
     expect((await h.call(finishTool, { summary: "done" })).result.ok).toBe(true);
+  });
+
+  // Commands write where the file tools may not: the tree that would be pushed is judged as a whole.
+  test.each([".github/workflows/evil.yml", ".github/patchgate.yml", ".gitmodules"])(
+    "a protected path written by a command (%s) → path_denied, even with a passing run on that tree",
+    async (p) => {
+      const h = await make({ "a.js": "bug\n" });
+      mkdirSync(join(h.workspace.root, ".github/workflows"), { recursive: true });
+      writeFileSync(join(h.workspace.root, p), "x\n");
+      h.push({ type: "test_run", ...run(await h.workspace.treeHash(), 0) });
+      const { result, events } = await h.call(finishTool, { summary: "done" });
+      expect(result.ok ? null : [result.error.code, (result.error.details as { path: string }).path]).toEqual(["path_denied", p]);
+      expect(events).toEqual([]);
+    },
+  );
+
+  test("the repository's extra protected paths are judged on the final tree too", async () => {
+    const policy = { ...DEFAULT_REPO_CONFIG.policy, protected_paths: ["infra/**"] };
+    const h = await make({ "a.js": "bug\n", "infra/prod.tf": "a\n" }, { repoConfig: { ...DEFAULT_REPO_CONFIG, policy } });
+    writeFileSync(join(h.workspace.root, "infra/prod.tf"), "b\n");
+    h.push({ type: "test_run", ...run(await h.workspace.treeHash(), 0) });
+    const { result } = await h.call(finishTool, { summary: "done" });
+    expect(result.ok ? null : result.error.code).toBe("path_denied");
+  });
+
+  test("a nested repository (pushed as a gitlink, its files invisible to the tree hash) → path_denied", async () => {
+    const h = await make({ "a.js": "bug\n" });
+    const lib = join(h.workspace.root, "lib");
+    mkdirSync(lib);
+    writeFileSync(join(lib, "b.js"), "tested\n");
+    const env = { ...process.env, GIT_AUTHOR_NAME: "a", GIT_AUTHOR_EMAIL: "a@b", GIT_COMMITTER_NAME: "a", GIT_COMMITTER_EMAIL: "a@b" };
+    for (const args of [["init", "-q"], ["add", "-A"], ["commit", "-qm", "inner"]]) execFileSync("git", args, { cwd: lib, env });
+    const tree = await h.workspace.treeHash();
+    h.push({ type: "test_run", ...run(tree, 0) });
+    writeFileSync(join(lib, "b.js"), "never tested\n");
+    expect(await h.workspace.treeHash()).toBe(tree); // why the test gate alone cannot see it
+    const { result } = await h.call(finishTool, { summary: "done" });
+    expect(result.ok ? null : [result.error.code, result.error.details]).toEqual(["path_denied", { path: "lib", reason: "nested_repository" }]);
   });
 });

@@ -112,6 +112,37 @@ describe("run_tests", () => {
     expect(readFileSync(join(h.workspace.root, "setup.log"), "utf8")).toBe("setup\n");
   });
 
+  // Setup runs workspace files (package.json scripts, a Makefile). Once the agent has changed the
+  // workspace they may be its own code, which must not get the host's network.
+  describe("network_for_setup", () => {
+    const networked = config({ setup: "true", sandbox: { ...DEFAULT_REPO_CONFIG.sandbox, network_for_setup: true } });
+    const recording = (seen: boolean[]): Sandbox => ({
+      backend: sandbox.backend,
+      run: (req) => {
+        seen.push(req.network === true);
+        return sandbox.run(req);
+      },
+    });
+
+    test("withheld once a write or command has run (latestDiff is set): the setup runs offline and says why", async () => {
+      const seen: boolean[] = [];
+      const h = await make(REPO, { sandbox: recording(seen), repoConfig: { ...networked, setup: "exit 3" } });
+      h.push({ type: "diff_updated", diff: await h.workspace.diff() }); // what any workspace-changing tool leaves
+      const { result, events } = await h.call(runTestsTool, {});
+      expect(seen).toEqual([false]);
+      expect(events[0]).toMatchObject({ type: "setup_run", network: false });
+      expect(result.ok ? null : result.error.message).toContain("It ran without network access: the network is only given to a setup that runs before anything has changed the workspace.");
+    });
+
+    test("given while nothing has changed the workspace", async () => {
+      const seen: boolean[] = [];
+      const h = await make(REPO, { sandbox: recording(seen), repoConfig: networked });
+      const { events } = await h.call(runTestsTool, {});
+      expect(seen[0]).toBe(true);
+      expect(events[0]).toMatchObject({ type: "setup_run", network: true });
+    });
+  });
+
   test("a failing setup is setup_failed: no marker, no test run, and it is tried again next time", async () => {
     const h = await make(REPO, { sandbox, repoConfig: config({ setup: "echo 'npm ERR! missing' >&2; exit 7" }) });
     const { result, events } = await h.call(runTestsTool, {});

@@ -36,6 +36,15 @@ describe("search_code", () => {
     expect(dataOf((await h.call(searchCodeTool, { query: "^foo\\(\\d\\)$", regex: true })).result).matches).toEqual(["src/b.ts:2:foo(3)"]);
   });
 
+  // The match runs in Patchgate's own event loop: without a bound, one call would hang every session.
+  test("a catastrophically backtracking regex ends with search_timeout instead of hanging the process", async () => {
+    const h = await setup({ "a.txt": `${"a".repeat(1500)}!\n` });
+    const started = Date.now();
+    const { result } = await h.call(searchCodeTool, { query: "^(a+)+$", regex: true });
+    expect(result.ok ? null : result.error.code).toBe("search_timeout");
+    expect(Date.now() - started).toBeLessThan(10_000);
+  }, 20_000);
+
   test("an invalid regex is invalid_arguments, refused before anything is read", async () => {
     const h = await setup(SRC);
     const err = await searchCodeTool.precheck!({ query: "foo(", regex: true }, h.ctx());

@@ -57,6 +57,12 @@ describe("write_file", () => {
     expect(codeOf((await h.call(writeFileTool, { path: p, content: "x" })).result)).toBe("path_denied");
   });
 
+  // A `.git` below the root makes its directory a nested repository: git commits it as a gitlink, not
+  // as the files the tests ran on, and `git status` run inside it obeys its config.
+  test.each(["vendor/lib/.git/config", "vendor/lib/.git/HEAD", "vendor/lib/.git", "src/.GIT/config"])("a nested git directory %s is path_denied", async (p) => {
+    const h = await setup({ "a.ts": "a\n" });
+    expect(codeOf((await h.call(writeFileTool, { path: p, content: "ref: refs/heads/main\n" })).result)).toBe("path_denied");
+  });
   test("the repository's extra protected paths are path_denied too", async () => {
     const h = await setup({ "a.ts": "a\n" }, { repoConfig: { ...DEFAULT_REPO_CONFIG, policy: { ...DEFAULT_REPO_CONFIG.policy, protected_paths: ["secrets/**"] } } });
     const { result } = await h.call(writeFileTool, { path: "secrets/key.txt", content: "x" });

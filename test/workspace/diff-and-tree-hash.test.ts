@@ -87,6 +87,23 @@ describe("diff", () => {
   });
 });
 
+describe("changedPaths", () => {
+  test("every path the snapshot changes, with its new mode: renames as both paths, deletions as 000000, odd names verbatim", async () => {
+    rmSync(join(ws.root, "README.md"));
+    write(ws.root, "src/moved.txt", "line one\nline two\nline three\n");
+    rmSync(join(ws.root, "src/parse.txt"));
+    write(ws.root, "we\"ird\nname.txt", "x\n");
+    write(ws.root, "debug.log", "ignored\n");
+    const changes = await ws.changedPaths();
+    expect([...changes].sort((a, b) => a.path.localeCompare(b.path))).toEqual([
+      { path: "README.md", mode: "000000" },
+      { path: "src/moved.txt", mode: "100644" },
+      { path: "src/parse.txt", mode: "000000" },
+      { path: "we\"ird\nname.txt", mode: "100644" },
+    ]);
+  });
+});
+
 describe("treeHash", () => {
   test("of a clean clone is the base commit's tree id", async () => {
     expect(await ws.treeHash()).toBe(baseTree());
