@@ -13,8 +13,10 @@ export interface Judgement {
  * Whether a case got what it expected; each expectation that does not hold is one line, so a
  * failing case says exactly what differed.
  *
- * The result (outcome, class, the runner's test run — and the checks, through `wrong_result`) is
- * always judged. The path (`observed`, `events`, `tool_successes`) is judged only when `judgePath`:
+ * The result (outcome, class, the runner's test run, the checks) is always judged. A finished
+ * session with green tests is judged on its checks through the class `wrong_result`; any other
+ * session's failing check is a problem of its own — otherwise the `no_changes` of a case that expects
+ * a failure, or any check of a session that finished red, could never fail the case. The path (`observed`, `events`, `tool_successes`) is judged only when `judgePath`:
  * a scripted model makes its mistakes on purpose, a real model may well avoid them.
  */
 export function judge(
@@ -31,6 +33,9 @@ export function judge(
   const decisive = classification.decisive ?? "none";
   if (decisive !== expect.class) problems.push(`class ${decisive}, expected ${expect.class}`);
   if (expect.tests && verdict.tests !== expect.tests) problems.push(`tests ${verdict.tests}, expected ${expect.tests}`);
+  if (!classification.classes.some((c) => c.cls === "wrong_result") && decisive !== "wrong_result") {
+    problems.push(...verdict.failedChecks.map((f) => `check failed: ${f}`));
+  }
 
   const path: string[] = [];
   const seen = new Set(classification.classes.map((c) => c.cls));

@@ -7,15 +7,24 @@ import type { SessionState } from "../session/state.js";
  * hash in its identifier, a comment to the ref it names or else to what was current when it was
  * written. Whatever this returns is then checked against the ledger, which refuses a stale one.
  */
-const sameSecondOrLater = (eventAt: string, humanAt: string): boolean =>
-  // GitHub timestamps have whole seconds; ours have milliseconds. Compare at GitHub's precision.
-  Math.floor(Date.parse(eventAt) / 1000) <= Math.floor(Date.parse(humanAt) / 1000);
+/**
+ * Whether an event (ours: milliseconds) existed when the human acted. GitHub's stamps have whole
+ * seconds: `10:05:00Z` is any moment of that second, so only an event from an earlier second surely
+ * existed. An event within the same second is taken as not seen — binding to a plan or batch the
+ * human may never have seen would break the rule; a stale answer only asks them to approve again.
+ * A stamp with a fraction is exact and compared as is.
+ */
+const existedWhen = (eventAt: string, humanAt: string): boolean => {
+  const event = Date.parse(eventAt);
+  const human = Date.parse(humanAt);
+  return /\.\d+/.test(humanAt) ? event <= human : event < human;
+};
 
 /** The last `type` event's value that existed when the human acted (at `at`), or null. */
 export function currentAt(history: readonly StoredEvent[], at: string, pick: (e: StoredEvent) => string | null): string | null {
   let found: string | null = null;
   for (const e of history) {
-    if (!sameSecondOrLater(e.at, at)) break;
+    if (!existedWhen(e.at, at)) break;
     found = pick(e) ?? found;
   }
   return found;

@@ -16,13 +16,38 @@ const LINE = /^\/agent(?:[ \t]+(.*))?$/;
 /** An approval may name what it approves: a prefix of the plan hash or batch digest. */
 const REF = /^[0-9a-f]{6,64}$/;
 
+/** A code fence as Markdown has it: up to 3 spaces, then 3+ backticks or tildes. */
+const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+
+/**
+ * The index of the first line that is an `/agent` command, or -1. A line inside a fenced code block
+ * is shown, not said ("to approve, write ```/agent approve```" approves nothing); an unclosed fence
+ * runs to the end of the comment, as GitHub renders it.
+ */
+function commandIndex(lines: string[]): number {
+  let fence: string | null = null;
+  for (let i = 0; i < lines.length; i++) {
+    const f = FENCE.exec(lines[i]);
+    if (fence !== null) {
+      // Closed by the same character, at least as long, with nothing after it.
+      if (f && f[1][0] === fence[0] && f[1].length >= fence.length && f[2].trim() === "") fence = null;
+      continue;
+    }
+    // A backtick fence's info string may not contain a backtick (that is inline code instead).
+    if (f && !(f[1][0] === "`" && f[2].includes("`"))) {
+      fence = f[1];
+      continue;
+    }
+    if (LINE.test(lines[i].trim())) return i;
+  }
+  return -1;
+}
+
 /** The text after `/agent` on the first line that starts with it, or null when there is none. */
 export function findAgentLine(body: string): string | null {
-  for (const raw of body.split(/\r?\n/)) {
-    const m = LINE.exec(raw.trim());
-    if (m) return (m[1] ?? "").trim();
-  }
-  return null;
+  const lines = body.split(/\r?\n/);
+  const at = commandIndex(lines);
+  return at < 0 ? null : (LINE.exec(lines[at].trim())?.[1] ?? "").trim();
 }
 
 /**
@@ -31,7 +56,7 @@ export function findAgentLine(body: string): string | null {
  */
 export function parseCommand(body: string): AgentCommand | null {
   const lines = body.split(/\r?\n/);
-  const at = lines.findIndex((l) => LINE.test(l.trim()));
+  const at = commandIndex(lines);
   if (at < 0) return null;
   const head = (LINE.exec(lines[at].trim())?.[1] ?? "").trim();
   const rest = lines.slice(at + 1).join("\n").trim();

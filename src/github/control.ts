@@ -1,11 +1,11 @@
 import { cancelSession } from "../agent/approvals.js";
 import { TERMINAL_PHASES } from "../session/types.js";
-import type { Ledger } from "../store/ledger.js";
+import { Ledger } from "../store/ledger.js";
 import type { JobContext } from "./deps.js";
 import { checkRunFor, drive, finishEnded } from "./drive.js";
 import { issueKey } from "./intent.js";
 import { statusComment } from "./render.js";
-import { answer } from "./replies.js";
+import { answer, replyThread } from "./replies.js";
 import { startSession } from "./start.js";
 
 /**
@@ -19,6 +19,30 @@ export function abortInFlight(jc: JobContext, issue: number): number {
   return n;
 }
 
+/**
+ * `/agent stop` from the control lane: aborts what runs now, marks the stop as pending (so work queued
+ * before it stands down, see ./jobs.ts), and queues the cancellation in the session's lane, behind
+ * the aborted job. The mark is lifted once the cancellation has run, whatever its result.
+ */
+export function requestStop(jc: JobContext, issue: number, ledger: Ledger): void {
+  const key = issueKey(jc.delivery.repo, issue);
+  const interrupted = abortInFlight(jc, issue) > 0;
+  jc.deps.aborts.stop(key);
+  jc.deps.log(`stop requested for #${issue}`);
+  const reply = replyThread(jc, issue);
+  jc.deps.queue.enqueue({
+    key,
+    name: `cancel ${ledger.sessionId}`,
+    run: async () => {
+      try {
+        await cancel(jc, await Ledger.open(jc.deps.store, ledger.sessionId), reply, interrupted);
+      } finally {
+        jc.deps.aborts.stopped(key);
+      }
+    },
+  });
+}
+
 /** `interrupted`: the stop aborted running work, whose own ending may already have cancelled the session. */
 export async function cancel(jc: JobContext, ledger: Ledger, reply: number, interrupted: boolean): Promise<void> {
   const live = !TERMINAL_PHASES.includes(ledger.state.phase);
@@ -26,7 +50,8 @@ export async function cancel(jc: JobContext, ledger: Ledger, reply: number, inte
     await cancelSession(ledger, jc.delivery.sender.login, "stopped with /agent stop");
     jc.deps.log(`session cancelled by @${jc.delivery.sender.login}`);
   }
-  if (!live && !interrupted) {
+  // An interrupted job that still ended `done` (publishing is not cut in half) answered nothing itself.
+  if (!live && (!interrupted || ledger.state.phase === "done")) {
     await answer(jc, reply, ledger.sessionId, "stop", `The session had already ended (\`${ledger.state.phase}\`); nothing to stop.`);
     return;
   }

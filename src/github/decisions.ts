@@ -1,6 +1,6 @@
 import { approvePlan, approveWrites, autoApproveWrites, denyWrites, requestRevision } from "../agent/approvals.js";
 import { StaleApprovalError } from "../session/errors.js";
-import type { Approver } from "../session/types.js";
+import { TERMINAL_PHASES, type Approver } from "../session/types.js";
 import type { Ledger } from "../store/ledger.js";
 import { sanitizeUntrusted } from "../trace/sanitize.js";
 import { digestForComment, planHashForButton, planHashForComment } from "./binding.js";
@@ -81,8 +81,12 @@ export function approvePlanByButton(jc: JobContext, ledger: Ledger, identifier: 
   return approvePlanAs(jc, ledger, { login: jc.delivery.sender.login, via: "check_run" }, planHashForButton(ledger.state, identifier), w);
 }
 
-/** `agent:writes-approved`: every later write of this session is allowed, and a waiting batch runs now. */
+/**
+ * `agent:writes-approved`: every later write of this session is allowed, and a waiting batch runs now.
+ * On an ended session it is ignored like any late label (the ledger would refuse the event).
+ */
 export async function approveAllWrites(jc: JobContext, ledger: Ledger): Promise<void> {
+  if (TERMINAL_PHASES.includes(ledger.state.phase)) return;
   const waiting = ledger.state.phase === "awaiting_write_approval";
   await autoApproveWrites(ledger, { login: jc.delivery.sender.login, via: "label" });
   jc.deps.log(`all writes approved by @${jc.delivery.sender.login}`);

@@ -1,7 +1,7 @@
 import { Ledger } from "../store/ledger.js";
 import type { Job } from "../queue/types.js";
 import { HELP_TEXT } from "./command.js";
-import { abortInFlight, cancel, retry, status } from "./control.js";
+import { abortInFlight, requestStop, retry, status } from "./control.js";
 import { approveAllWrites, approveByComment, approvePlanAs, approvePlanByButton, denyByComment, revise } from "./decisions.js";
 import type { JobContext } from "./deps.js";
 import { freshGitToken } from "./git-remote.js";
@@ -38,6 +38,12 @@ function what(i: Intent): string {
   return i.kind === "review" ? "reviews" : i.kind === "label" ? "labels" : i.kind === "button" ? "approvals" : "commands";
 }
 
+/** Whether this delivery would act on a session whose stop is pending. Help and status only read. */
+function standsDown(jc: JobContext, i: Intent, issue: number): boolean {
+  if (!jc.deps.aborts.stopping(issueKey(jc.delivery.repo, issue))) return false;
+  return !(i.kind === "command" && (i.command.kind === "help" || i.command.kind === "status" || i.command.kind === "stop"));
+}
+
 async function runDelivery(jc: JobContext, issue: number): Promise<void> {
   const { intent: i, sender, repo } = jc.delivery;
   const verdict = await checkPermission(jc.octokit, repo, sender);
@@ -52,6 +58,11 @@ async function runDelivery(jc: JobContext, issue: number): Promise<void> {
   const sessionId = await jc.index.sessionOfIssue(repo, issue);
   const ledger = sessionId ? await Ledger.open(jc.deps.store, sessionId) : null;
   const w = { reply };
+  if (ledger && standsDown(jc, i, issue)) {
+    // Queued before a stop that is not yet applied: acting now would run on what the stop cancels.
+    if (i.kind === "command" || i.kind === "button") await answer(jc, reply, ledger.sessionId, "stopping", "Not applied: `/agent stop` is cancelling this session. Once it is cancelled, `/agent retry` starts again.");
+    return;
+  }
   if (i.kind === "issue_opened" || (i.kind === "label" && i.label === "agent")) {
     const instruction = i.kind === "issue_opened" && i.command.kind === "start" ? i.command.task : null;
     return startSession(jc, { issue, title: i.thread.title, body: i.thread.body, instruction, followUp: false });
@@ -61,16 +72,18 @@ async function runDelivery(jc: JobContext, issue: number): Promise<void> {
     if (c.kind === "help") return answer(jc, reply, sessionId, "help", `${c.why === "help requested" ? "" : `I did not understand that (${c.why}).\n\n`}${HELP_TEXT}`);
     if (c.kind === "status") return status(jc, ledger, reply);
     if (c.kind === "stop") {
-      const interrupted = abortInFlight(jc, issue) > 0;
-      // The cancellation itself waits in the session's lane for the aborted job to let go.
-      if (ledger) jc.deps.queue.enqueue({ key: issueKey(repo, issue), name: `cancel ${ledger.sessionId}`, run: async () => cancel(jc, await Ledger.open(jc.deps.store, ledger.sessionId), reply, interrupted) });
-      else await status(jc, null, reply);
-      return;
+      if (ledger) return requestStop(jc, issue, ledger);
+      abortInFlight(jc, issue);
+      return status(jc, null, reply);
     }
     if (c.kind === "retry") return retry(jc, ledger, reply);
     if (c.kind === "start") {
-      const followUp = i.thread.isPullRequest && ledger?.state.phase === "done";
-      return startSession(jc, { issue, title: followUp ? `Follow-up on #${i.thread.number}` : i.thread.title, body: followUp ? "" : i.thread.body, instruction: c.task, followUp });
+      if (!i.thread.isPullRequest || !ledger) return startSession(jc, { issue, title: i.thread.title, body: i.thread.body, instruction: c.task, followUp: false });
+      const followUp = ledger.state.phase === "done";
+      if (followUp) return startSession(jc, { issue, title: `Follow-up on #${i.thread.number}`, body: "", instruction: c.task, followUp });
+      // On the PR of a session that did not finish, the task is still the issue's (as for a retry):
+      // the PR's title and body are Patchgate's own text, the old plan and how to approve it.
+      return startSession(jc, { issue, title: ledger.state.task.title, body: ledger.state.task.body, instruction: c.task, followUp: false });
     }
     if (!ledger) return status(jc, null, reply);
     if (c.kind === "approve") return approveByComment(jc, ledger, c.ref, i.at, w);

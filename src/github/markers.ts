@@ -3,7 +3,9 @@ import type { Octokit } from "./octokit.js";
 /**
  * Every comment Patchgate posts carries a hidden marker `<!-- patchgate:<session>:<effect> -->`.
  * On a resume or redelivery the comment is found by its marker and updated instead of duplicated,
- * and comments carrying a marker are never read as commands.
+ * and comments carrying a marker are never read as commands. A marker proves nothing by itself (the
+ * session id is in every marked comment's source, anyone can copy it), so only a comment that
+ * Patchgate itself authored is adopted.
  */
 export const MARKER_PREFIX = "<!-- patchgate:";
 
@@ -17,6 +19,9 @@ export interface CommentTarget {
   number: number;
 }
 
+/** The author of a listed comment, as the API reports it. */
+export type CommentAuthor = { login: string; type?: string } | null | undefined;
+
 /**
  * Posts `body` once per (session, effect). The comment id is remembered through `remember`; when it
  * is unknown (first post, or a crash between posting and remembering) the thread is searched for the
@@ -28,14 +33,19 @@ export async function upsertComment(
   m: string,
   body: string,
   memo: { get(): Promise<string | null>; set(id: string): Promise<void> },
+  isOurs: (author: CommentAuthor) => Promise<boolean>,
 ): Promise<{ id: number; url: string; created: boolean }> {
   const text = `${body}\n\n${m}`;
   const known = await memo.get();
   if (known) {
-    const { data } = await octokit.rest.issues.updateComment({ owner: t.owner, repo: t.repo, comment_id: Number(known), body: text });
-    return { id: data.id, url: data.html_url, created: false };
+    const updated = await octokit.rest.issues.updateComment({ owner: t.owner, repo: t.repo, comment_id: Number(known), body: text }).catch((e: unknown) => {
+      // Deleted by a human: post it anew below, rather than fail this and every later attempt.
+      if ((e as { status?: number }).status === 404) return null;
+      throw e;
+    });
+    if (updated) return { id: updated.data.id, url: updated.data.html_url, created: false };
   }
-  const existing = await findMarked(octokit, t, m);
+  const existing = await findMarked(octokit, t, m, isOurs);
   if (existing) {
     await memo.set(String(existing.id));
     if (existing.body !== text) await octokit.rest.issues.updateComment({ owner: t.owner, repo: t.repo, comment_id: existing.id, body: text });
@@ -46,12 +56,16 @@ export async function upsertComment(
   return { id: data.id, url: data.html_url, created: true };
 }
 
-/** Pages through the thread (bounded: 20 pages of 100) looking for the marker. */
-async function findMarked(octokit: Octokit, t: CommentTarget, m: string): Promise<{ id: number; html_url: string; body?: string } | null> {
+/** Pages through the thread (bounded: 20 pages of 100) looking for the marker on a comment of ours. */
+async function findMarked(
+  octokit: Octokit,
+  t: CommentTarget,
+  m: string,
+  isOurs: (author: CommentAuthor) => Promise<boolean>,
+): Promise<{ id: number; html_url: string; body?: string } | null> {
   for (let page = 1; page <= 20; page++) {
     const { data } = await octokit.rest.issues.listComments({ owner: t.owner, repo: t.repo, issue_number: t.number, per_page: 100, page });
-    const hit = data.find((c) => c.body?.includes(m));
-    if (hit) return hit;
+    for (const c of data) if (c.body?.includes(m) && (await isOurs(c.user))) return c;
     if (data.length < 100) return null;
   }
   return null;

@@ -5,7 +5,9 @@ import { authFor, remoteUrl } from "./git-remote.js";
 import { noreply } from "./identity.js";
 import { ensurePullRequest, markReadyForReview } from "./pull-request.js";
 import { doneComment, planComment, pullRequestBody, shortHash } from "./render.js";
-import { postComment } from "./replies.js";
+import { postComment, secretsOf } from "./replies.js";
+import { redact } from "../trace/redact.js";
+import { inert } from "./inert.js";
 
 /**
  * The two publications of a session: the plan (a branch with an empty commit and a draft PR) and
@@ -28,19 +30,37 @@ async function followHead(jc: SessionWork, checkRun: CheckRunPublisher, sha: str
   jc.deps.log(`check run ${id} ${created ? "moved to" : "already on"} ${sha.slice(0, 7)}, the PR's head`);
 }
 
+/**
+ * The PR's title and body, redacted like every comment: the plan in the body is model output and may
+ * carry a token it read or a key it invented.
+ */
+function pullText(jc: SessionWork, s: Ledger["state"], issue: number, branch: string): { branch: string; title: string; body: string } {
+  const secrets = secretsOf(jc);
+  return { branch, title: redact(`Patchgate: ${s.task.title}`, secrets), body: redact(pullRequestBody(s, issue), secrets) };
+}
+
+/**
+ * A commit message is published with the push. Model text in it is redacted and made inert: in a
+ * commit reaching the default branch, "fixes #12" would close issue 12. Only our `Resolves #<issue>`
+ * (added by the caller, outside this function) is a live reference.
+ */
+function commitText(jc: SessionWork, text: string): string {
+  return redact(inert(text), secretsOf(jc));
+}
+
 export async function publishPlan(jc: SessionWork, ledger: Ledger, ws: PushableWorkspace, checkRun: CheckRunPublisher): Promise<void> {
   const s = ledger.state;
   const issue = s.task.source.issueNumber ?? 0;
   const branch = branchFor(issue);
   const hash = s.planHash ?? "";
   const author = await jc.identity.get(jc.octokit);
-  const sha = await ws.commit({ branch, message: `Plan ${shortHash(hash)} for #${issue}: ${s.plan?.summary.split("\n")[0] ?? ""}\n\nPatchgate-Plan: ${hash}`, author, allowEmpty: true });
+  const sha = await ws.commit({ branch, message: `Plan ${shortHash(hash)} for #${issue}: ${commitText(jc, s.plan?.summary.split("\n")[0] ?? "")}\n\nPatchgate-Plan: ${hash}`, author, allowEmpty: true });
   await push(jc, ws, branch);
   // The PR shows the checks of its head: the session's check run follows the push (with the button).
   await followHead(jc, checkRun, sha);
   // A review or label on this commit approves exactly this plan.
   await jc.deps.store.putEffect(ledger.sessionId, `plan-commit:${sha}`, hash);
-  const pr = await ensurePullRequest(jc.octokit, jc.deps.store, ledger.sessionId, jc.delivery.repo, { branch, title: `Patchgate: ${s.task.title}`, body: pullRequestBody(s, issue) });
+  const pr = await ensurePullRequest(jc.octokit, jc.deps.store, ledger.sessionId, jc.delivery.repo, pullText(jc, s, issue, branch));
   await jc.index.linkPull(jc.delivery.repo, pr.number, issue);
   jc.deps.log(`${pr.created ? "opened draft" : "updated"} PR #${pr.number} with plan ${shortHash(hash)}`);
   await postComment(jc, issue, ledger.sessionId, `plan-${shortHash(hash)}`, planComment(s, pr.url));
@@ -79,13 +99,13 @@ export async function publishResult(jc: SessionWork, ledger: Ledger, ws: Pushabl
   const sha = await resultCommit(jc, ledger, ws, branch, () =>
     ws.commit({
       branch,
-      message: `${s.task.title}\n\n${summary}\n\nResolves #${issue}.`,
+      message: `${commitText(jc, s.task.title)}\n\n${commitText(jc, summary)}\n\nResolves #${issue}.`,
       author,
       coAuthors: requester ? [noreply(requester.login, requester.id)] : [],
     }),
   );
   await followHead(jc, checkRun, sha);
-  const pr = await ensurePullRequest(jc.octokit, jc.deps.store, ledger.sessionId, jc.delivery.repo, { branch, title: `Patchgate: ${s.task.title}`, body: pullRequestBody(s, issue) });
+  const pr = await ensurePullRequest(jc.octokit, jc.deps.store, ledger.sessionId, jc.delivery.repo, pullText(jc, s, issue, branch));
   await jc.index.linkPull(jc.delivery.repo, pr.number, issue);
   await markReadyForReview(jc.octokit, pr.nodeId);
   jc.deps.log(`PR #${pr.number} ready for review`);

@@ -1,10 +1,12 @@
 import type { SessionState } from "../session/state.js";
 import type { PendingCall, Todo } from "../session/types.js";
 import { clip, codeBlock, inlineCode, oneLine } from "../trace/markdown.js";
+import { inert } from "./inert.js";
 
 /**
  * The bodies Patchgate writes on GitHub (PR, comments). Pure: state in, markdown out. The plan and
- * previews are model output, so each is clipped and fenced; the caller redacts before posting.
+ * previews are model output, so each is clipped and fenced (previews) or made inert (prose: no
+ * mentions, no issue references, see ./inert.ts); the caller redacts before posting.
  */
 const MAX_PREVIEW = 6000;
 
@@ -14,13 +16,13 @@ export function shortHash(h: string): string {
 
 function todoList(todos: Todo[]): string {
   if (todos.length === 0) return "_No todos yet._";
-  return todos.map((t) => `- [${t.status === "completed" ? "x" : " "}] ${clip(oneLine(t.content), 300)}${t.status === "in_progress" ? " _(in progress)_" : t.status === "cancelled" ? " _(cancelled)_" : ""}`).join("\n");
+  return todos.map((t) => `- [${t.status === "completed" ? "x" : " "}] ${inert(clip(oneLine(t.content), 300))}${t.status === "in_progress" ? " _(in progress)_" : t.status === "cancelled" ? " _(cancelled)_" : ""}`).join("\n");
 }
 
 function planText(s: SessionState): string {
   if (!s.plan) return "_No plan yet._";
-  const steps = s.plan.steps.map((step, i) => `${i + 1}. ${clip(oneLine(step), 500)}`).join("\n");
-  return `${clip(s.plan.summary, 3000)}\n\n${steps}`;
+  const steps = s.plan.steps.map((step, i) => `${i + 1}. ${inert(clip(oneLine(step), 500))}`).join("\n");
+  return `${inert(clip(s.plan.summary, 3000))}\n\n${steps}`;
 }
 
 const HOW_TO_APPROVE = (hash: string) =>
@@ -38,7 +40,7 @@ const HOW_TO_APPROVE = (hash: string) =>
 export function pullRequestBody(s: SessionState, issue: number): string {
   const head = s.phase === "done" || s.phase === "publishing" ? "## Done" : "## Plan (draft — waiting for approval)";
   const parts = [`Resolves #${issue}.`, "", head, "", planText(s), "", "### Todos", todoList(s.todos)];
-  if (s.finishSummary) parts.push("", "### Summary", clip(s.finishSummary, 4000));
+  if (s.finishSummary) parts.push("", "### Summary", inert(clip(s.finishSummary, 4000)));
   if (s.latestDiff && s.latestDiff.filesChanged > 0) parts.push("", "### Changes", codeBlock(clip(s.latestDiff.stat, 4000)));
   if (s.phase === "awaiting_plan_approval" && s.planHash) parts.push("", HOW_TO_APPROVE(s.planHash));
   return parts.join("\n");
@@ -70,17 +72,17 @@ export function statusComment(s: SessionState): string {
   const lines = [`**Patchgate status:** \`${s.phase}\` · mode \`${s.mode}\` · ${s.step} model calls`];
   if (s.planHash) lines.push(`Plan \`${shortHash(s.planHash)}\`${s.approvedPlanHash === s.planHash ? " (approved)" : ""}`);
   if (s.pending?.status === "pending") lines.push(`Waiting for approval of batch \`${shortHash(s.pending.digest)}\` (${s.pending.calls.length} calls).`);
-  if (s.failure) lines.push(`Failed: \`${s.failure.reason}\` — ${clip(oneLine(s.failure.message), 300)}`);
+  if (s.failure) lines.push(`Failed: \`${s.failure.reason}\` — ${inert(clip(oneLine(s.failure.message), 300))}`);
   if (s.published?.url) lines.push(`Published: ${s.published.url}`);
   lines.push("", todoList(s.todos));
   return lines.join("\n");
 }
 
 export function doneComment(s: SessionState, prUrl: string): string {
-  return `✅ Done: ${prUrl} is ready for review.${s.finishSummary ? `\n\n${clip(s.finishSummary, 2000)}` : ""}`;
+  return `✅ Done: ${prUrl} is ready for review.${s.finishSummary ? `\n\n${inert(clip(s.finishSummary, 2000))}` : ""}`;
 }
 
 export function endedComment(s: SessionState): string {
   if (s.phase === "cancelled") return "🛑 The session was cancelled.";
-  return `❌ The session failed: \`${s.failure?.reason ?? "internal"}\` — ${clip(oneLine(s.failure?.message ?? ""), 500)}\n\n\`/agent retry\` starts again.`;
+  return `❌ The session failed: \`${s.failure?.reason ?? "internal"}\` — ${inert(clip(oneLine(s.failure?.message ?? ""), 500))}\n\n\`/agent retry\` starts again.`;
 }

@@ -1,21 +1,36 @@
 import { redact } from "../trace/redact.js";
 import type { JobContext, SessionWork } from "./deps.js";
-import { marker, upsertComment } from "./markers.js";
+import { marker, upsertComment, type CommentAuthor } from "./markers.js";
 
 /**
  * Every comment Patchgate posts goes through here: redacted (known secrets, the job's token, and
  * anything shaped like a credential) and marked, so a repeat of the same effect updates instead of
  * duplicating. `effect` names what the comment is for, e.g. `plan-<hash>` or `refused-<delivery>`.
  */
+/**
+ * Whether a comment is the app's own: its bot user, by login. Asked only when a marked comment is
+ * found without a remembered id (rare: a crash between posting and remembering, or a forgery), so
+ * the app identity is looked up only then.
+ */
+async function isPatchgate(jc: SessionWork, author: CommentAuthor): Promise<boolean> {
+  if (!author || author.type !== "Bot") return false;
+  return author.login === (await jc.identity.get(jc.octokit)).name;
+}
+
+/** What must never be posted: the configured secrets and the job's git token. */
+export function secretsOf(jc: SessionWork): string[] {
+  return jc.token ? [...jc.deps.secrets, jc.token] : jc.deps.secrets;
+}
+
 export async function postComment(jc: SessionWork, number: number, sessionId: string | null, effect: string, body: string): Promise<{ id: number; url: string }> {
   const { repo } = jc.delivery;
   const owner = sessionId ?? "-";
-  const secrets = jc.token ? [...jc.deps.secrets, jc.token] : jc.deps.secrets;
+  const secrets = secretsOf(jc);
   const effectKey = `comment:${number}:${effect}`;
   const result = await upsertComment(jc.octokit, { owner: repo.owner, repo: repo.repo, number }, marker(owner, effect), redact(body, secrets), {
     get: () => jc.deps.store.getEffect(owner, effectKey),
     set: (id) => jc.deps.store.putEffect(owner, effectKey, id),
-  });
+  }, (author) => isPatchgate(jc, author));
   jc.deps.log(`comment #${number} (${effect})`);
   return result;
 }
@@ -26,7 +41,7 @@ export async function postComment(jc: SessionWork, number: number, sessionId: st
  */
 export async function answer(jc: SessionWork, number: number, sessionId: string | null, what: string, body: string): Promise<void> {
   const { repo } = jc.delivery;
-  const secrets = jc.token ? [...jc.deps.secrets, jc.token] : jc.deps.secrets;
+  const secrets = secretsOf(jc);
   const text = `${redact(body, secrets)}\n\n${marker(sessionId ?? "-", `${what}-${jc.delivery.id}`)}`;
   await jc.octokit.rest.issues.createComment({ owner: repo.owner, repo: repo.repo, issue_number: number, body: text });
   jc.deps.log(`comment #${number} (${what})`);

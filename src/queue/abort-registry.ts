@@ -26,6 +26,27 @@ export class AbortRegistry {
     return set.size;
   }
 
+  /**
+   * A stop that is waiting to be applied: work that was queued before it, behind the job it aborted,
+   * asks `stopping` and stands down instead of acting on a session about to be cancelled. Counted,
+   * so that two stops in a row are both waited for; `stopped` is called once each has been applied.
+   */
+  private readonly stops = new Map<string, number>();
+
+  stop(key: string): void {
+    this.stops.set(key, (this.stops.get(key) ?? 0) + 1);
+  }
+
+  stopped(key: string): void {
+    const n = (this.stops.get(key) ?? 0) - 1;
+    if (n > 0) this.stops.set(key, n);
+    else this.stops.delete(key);
+  }
+
+  stopping(key: string): boolean {
+    return this.stops.has(key);
+  }
+
   active(key: string): boolean {
     return (this.controllers.get(key)?.size ?? 0) > 0;
   }

@@ -42,4 +42,27 @@ describe("judge", () => {
     });
     expect(judge(e, { ...done, decisive: "wrong_result" }, green, events, false).problems).toEqual(["class wrong_result, expected none"]);
   });
+
+  test("a failing check is a problem whatever the outcome: a failed session's `no_changes` can fail the case", () => {
+    // Before: checks counted only through wrong_result, which only a finished session gets, so the
+    // `no_changes` of the llm-error and loop-limit cases could never fail.
+    const e = expectBlock({ outcome: "failed", class: "loop_limit" });
+    const failed: Classification = { outcome: "failed", decisive: "loop_limit", classes: [], others: [] };
+    const dirty: Verdict = { ...green, failedChecks: ["no changes: changed src/a.js"] };
+    expect(judge(e, failed, dirty, events).problems).toEqual(["check failed: no changes: changed src/a.js"]);
+    expect(judge(e, failed, green, events).problems).toEqual([]);
+  });
+
+  test("a finished session's failing checks are judged once, through the class wrong_result", () => {
+    const dirty: Verdict = { ...green, failedChecks: ["file contains x"] };
+    const wrong: Classification = { ...done, decisive: "wrong_result" };
+    expect(judge(expectBlock({ outcome: "done", class: "wrong_result" }), wrong, dirty, events).problems).toEqual([]);
+    expect(judge(expectBlock({ outcome: "done" }), wrong, dirty, events).problems).toEqual(["class wrong_result, expected none"]);
+  });
+
+  test("a finished session on a red tree: its failing checks are problems too (tests_failed hides wrong_result)", () => {
+    const red: Verdict = { tests: "fail", failedChecks: ["file unchanged test.js: file changed"], leakedSecrets: [] };
+    const failedTests: Classification = { ...done, decisive: "tests_failed" };
+    expect(judge(expectBlock({ outcome: "done", class: "tests_failed" }), failedTests, red, events).problems).toEqual(["check failed: file unchanged test.js: file changed"]);
+  });
 });

@@ -73,4 +73,34 @@ describe("who is obeyed", () => {
     expect((await Ledger.open(h.app.deps.store, sessionId)).state.phase).toBe("awaiting_plan_approval");
     expect(h.openai.requests).toHaveLength(2);
   });
+
+  test("a maintainer who loses access after commenting, before the job runs, approves nothing", async () => {
+    await storySteps.ask(h);
+    const pr = h.github.world.pulls[0];
+    // Hold the lane: a job ahead of the approval waits inside its own permission check.
+    let release!: () => void;
+    const reached = new Promise<void>((r) => h.github.world.holdNext.push({ method: "GET", pathPrefix: `${R}/collaborators/reader/permission`, reached: r, until: new Promise<void>((u) => (release = u)) }));
+    await h.send("issue_comment", h.payloads.comment({ number: pr.number, pr: true, body: "/agent approve", by: "reader" }));
+    await reached;
+    await h.send("issue_comment", h.payloads.comment({ number: pr.number, pr: true, body: "/agent approve", by: "maintainer" }));
+    h.github.world.permissions.set("maintainer", "read");
+    release();
+    await h.settle();
+    const { Ledger } = await import("../../src/store/ledger.js");
+    const s = (await Ledger.open(h.app.deps.store, (await h.app.deps.store.list())[0].id)).state;
+    expect([s.phase, s.approvedPlanHash]).toEqual(["awaiting_plan_approval", null]);
+    expect(h.github.world.comments.at(-1)!.body).toContain("Sorry @maintainer, Patchgate only takes commands from people with write access");
+  });
+
+  test("the Approve plan button pressed by a read user is refused; the plan stays unapproved", async () => {
+    await storySteps.ask(h);
+    const run = h.github.world.checkRuns.find((r) => r.actions.length > 0)!;
+    await h.send("check_run", h.payloads.checkRunAction({ checkRunId: run.id, identifier: run.actions[0].identifier, by: "reader" }));
+    await h.settle();
+    const { Ledger } = await import("../../src/store/ledger.js");
+    const s = (await Ledger.open(h.app.deps.store, (await h.app.deps.store.list())[0].id)).state;
+    expect([s.phase, s.approvedPlanHash]).toEqual(["awaiting_plan_approval", null]);
+    const refusal = h.github.world.comments.at(-1)!;
+    expect([refusal.issue_number, refusal.body.split("\n")[0]]).toEqual([1, "Sorry @reader, Patchgate only takes approvals from people with write access to this repository (your role here is `read`). Nothing was changed."]);
+  });
 });

@@ -17,8 +17,16 @@ describe("what an approval approves", () => {
   test("a comment written after the current plan approves it", () => {
     expect(planHashForComment(state, history, null, "2026-01-01T10:06:00Z")).toBe(H2);
   });
-  test("GitHub's whole-second timestamp in the same second as the plan counts as after it", () => {
-    expect(planHashForComment(state, history, null, "2026-01-01T10:05:00Z")).toBe(H2);
+  // Changed: this used to bind to H2. GitHub's whole-second stamp 10:05:00 covers a comment made at
+  // 10:05:00.2, before H2 existed (10:05:00.7): the approval then went to a plan nobody had seen.
+  // An ambiguous second now binds to the plan before; at worst the human is told to approve again.
+  test("GitHub's whole-second timestamp in the same second as the plan binds to the plan before it", () => {
+    expect(planHashForComment(state, history, null, "2026-01-01T10:05:00Z")).toBe(H1);
+    expect(planHashForComment(state, history, null, "2026-01-01T10:05:01Z")).toBe(H2);
+  });
+  test("a timestamp with milliseconds is compared exactly", () => {
+    expect(planHashForComment(state, history, null, "2026-01-01T10:05:00.600Z")).toBe(H1);
+    expect(planHashForComment(state, history, null, "2026-01-01T10:05:00.700Z")).toBe(H2);
   });
   test("a comment before any plan approves nothing", () => {
     expect(planHashForComment(state, history, null, "2026-01-01T09:00:00Z")).toBeNull();

@@ -61,6 +61,19 @@ describe("parseCommand", () => {
   test("a quoted command in a reply is no command", () => {
     expect(parseCommand("> /agent approve\nwhy was this approved?")).toBeNull();
   });
+  test("a command shown in a fenced code block is no command (explaining how to approve is not approving)", () => {
+    expect(parseCommand("To approve, a maintainer writes:\n```\n/agent approve\n```\nbut not yet.")).toBeNull();
+    expect(parseCommand("~~~text\n/agent stop\n~~~")).toBeNull();
+    expect(findAgentLine("```\n/agent fix this\n```")).toBeNull();
+  });
+  test("a command after a closed code block still counts; an unclosed block runs to the end", () => {
+    expect(parseCommand("```sh\nnpm test\n```\n/agent approve")).toEqual({ kind: "approve", ref: null });
+    expect(parseCommand("````\n```\n/agent approve\n````\n/agent status")).toEqual({ kind: "status" });
+    expect(parseCommand("```\n/agent approve")).toBeNull();
+  });
+  test("feedback after the command keeps its code blocks", () => {
+    expect(parseCommand("/agent revise use this:\n```\nconst x = 1;\n```")).toEqual({ kind: "revise", feedback: "use this:\n```\nconst x = 1;\n```" });
+  });
   test("the command may follow other lines", () => {
     expect(parseCommand("Thanks for the plan.\n/agent approve")).toEqual({ kind: "approve", ref: null });
   });

@@ -74,4 +74,15 @@ describe("AbortRegistry", () => {
     expect(r.abort("k", "x")).toBe(0);
     expect(a.signal.aborted).toBe(false);
   });
+
+  test("a pending stop is counted per key until each is applied", () => {
+    const r = new AbortRegistry();
+    r.stop("k");
+    r.stop("k");
+    expect([r.stopping("k"), r.stopping("other")]).toEqual([true, false]);
+    r.stopped("k");
+    expect(r.stopping("k")).toBe(true);
+    r.stopped("k");
+    expect(r.stopping("k")).toBe(false);
+  });
 });

@@ -70,6 +70,12 @@ async function serve(w: GitHubWorld, gitRoot: string, req: IncomingMessage, res:
   const method = req.method ?? "GET";
   const isGraphql = method === "POST" && (pathname === "/api/graphql" || pathname === "/graphql");
   const path = isGraphql ? "/graphql" : pathname.replace(/^\/api\/v3/, "");
+  const hold = w.holdNext.findIndex((x) => x.method === method && path.startsWith(x.pathPrefix));
+  if (hold >= 0) {
+    const [{ reached, until }] = w.holdNext.splice(hold, 1);
+    reached();
+    await until;
+  }
   const result = isGraphql
     ? (authorised(w, path, req.headers.authorization) ?? graphql(w, body))
     : route(w, method, path, parseUrl(path).segments, query, body ?? {}, req);

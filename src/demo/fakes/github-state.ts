@@ -65,6 +65,8 @@ export class GitHubWorld {
   readonly tokens: string[] = [];
   /** Injected outages: the next call matching method and path prefix gets this status. */
   readonly failNext: { method: string; pathPrefix: string; status: number }[] = [];
+  /** Injected slowness: the next call matching method and path prefix calls `reached`, then waits for `until`. */
+  readonly holdNext: { method: string; pathPrefix: string; reached: () => void; until: Promise<void> }[] = [];
   private nextId = 1000;
   private clock = Date.parse("2026-01-01T00:00:00Z");
 

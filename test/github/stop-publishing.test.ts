@@ -1,0 +1,38 @@
+import { startHarness, type Harness } from "../../src/demo/harness.js";
+import { STORY_FILES, STORY_PERMISSIONS, storyScript, storySteps } from "../../src/demo/story.js";
+import { Ledger } from "../../src/store/ledger.js";
+
+/**
+ * `/agent stop` while the result is being published. Publishing is not cut in half (the commit is
+ * pushed, the PR made ready): the session ends `done`. The stop must still be answered — it used to
+ * get no reply at all, because the interrupted job's own ending was taken to be the answer.
+ */
+describe("/agent stop during publishing", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ script: storyScript(), files: STORY_FILES, permissions: STORY_PERMISSIONS });
+    h.github.world.files.set(".github/patchgate.yml", STORY_FILES[".github/patchgate.yml"]);
+    await storySteps.ask(h);
+    await storySteps.approvePlan(h);
+  });
+  afterAll(() => h.close());
+
+  test("publishing completes and the stop is told it came too late", async () => {
+    let release!: () => void;
+    const reached = new Promise<void>((r) => h.github.world.holdNext.push({ method: "POST", pathPrefix: "/graphql", reached: r, until: new Promise<void>((u) => (release = u)) }));
+    const pr = h.github.world.pulls[0];
+    await h.send("issue_comment", h.payloads.comment({ number: pr.number, pr: true, body: "/agent approve", by: "maintainer" }));
+    await reached; // publishing: marking the PR ready for review
+    await h.send("issue_comment", h.payloads.comment({ number: pr.number, pr: true, body: "/agent stop", by: "maintainer" }));
+    while (!h.timeline.some((l) => l.startsWith("aborted 1 in-flight job(s)"))) await new Promise((r) => setTimeout(r, 10));
+    release();
+    await h.settle();
+
+    const s = (await Ledger.open(h.app.deps.store, (await h.app.deps.store.list())[0].id)).state;
+    expect(s.phase).toBe("done");
+    expect(h.github.world.pulls[0].draft).toBe(false);
+    const last = h.github.world.comments.at(-1)!;
+    expect([last.issue_number, last.body.split("\n")[0]]).toEqual([pr.number, "The session had already ended (`done`); nothing to stop."]);
+    expect(h.app.errors).toEqual([]);
+  });
+});
