@@ -1,4 +1,5 @@
 import type { SessionState } from "../session/state.js";
+import type { Ledger } from "../store/ledger.js";
 import type { Workspace } from "../workspace/types.js";
 
 /** The tree about to be published is not the one the test gate accepted. Fatal: nothing is pushed. */
@@ -23,4 +24,19 @@ export class TreeChangedError extends Error {
 export async function assertPublishingTestedTree(state: SessionState, ws: Workspace): Promise<void> {
   const actual = await ws.treeHash();
   if (state.finishedTree === null || actual !== state.finishedTree) throw new TreeChangedError(state.finishedTree, actual);
+}
+
+/**
+ * For publishers: true when the tree is the tested one; otherwise the session is failed as
+ * `publish_failed` (visible like any failure) and false is returned, so nothing is committed.
+ */
+export async function publishableOrFail(ledger: Ledger, ws: Workspace): Promise<boolean> {
+  try {
+    await assertPublishingTestedTree(ledger.state, ws);
+    return true;
+  } catch (e) {
+    if (!TreeChangedError.isInstance(e)) throw e;
+    await ledger.append({ type: "session_failed", reason: "publish_failed", message: e.message });
+    return false;
+  }
 }

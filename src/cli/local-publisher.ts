@@ -1,19 +1,13 @@
 import type { Ledger } from "../store/ledger.js";
 import type { Workspace } from "../workspace/types.js";
-import { assertPublishingTestedTree, TreeChangedError } from "../agent/publish-guard.js";
+import { publishableOrFail } from "../agent/publish-guard.js";
 
 export const LOCAL_AUTHOR = { name: "Patchgate", email: "patchgate@users.noreply.local" };
 
 /** Local runs publish by committing on a branch in the clone; nothing is pushed anywhere. */
 export async function publishLocally(ledger: Ledger, ws: Workspace): Promise<void> {
+  if (!(await publishableOrFail(ledger, ws))) return;
   const s = ledger.state;
-  try {
-    await assertPublishingTestedTree(s, ws);
-  } catch (e) {
-    if (!TreeChangedError.isInstance(e)) throw e;
-    await ledger.append({ type: "session_failed", reason: "publish_failed", message: e.message });
-    return;
-  }
   const branch = `patchgate/${s.sessionId.slice(0, 8)}`;
   const summary = s.finishSummary ?? s.task.title;
   const commit = await ws.commit({

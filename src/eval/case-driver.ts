@@ -1,3 +1,4 @@
+import { publishableOrFail } from "../agent/publish-guard.js";
 import { resumeSession } from "../agent/run-session.js";
 import type { ResumeOptions } from "../agent/runtime-options.js";
 import type { Ledger } from "../store/ledger.js";
@@ -33,6 +34,7 @@ export async function driveCase(ledger: Ledger, ws: Workspace, opts: ResumeOptio
  * task (the read-file case) is correctly finished with no change at all.
  */
 async function publishLocally(ledger: Ledger, ws: Workspace): Promise<void> {
+  if (!(await publishableOrFail(ledger, ws))) return;
   const s = ledger.state;
   const branch = `patchgate/eval-${s.sessionId.slice(0, 8)}`;
   const commit = await ws.commit({

@@ -8,6 +8,7 @@ import type { PushableWorkspace, SessionWork } from "./deps.js";
 import { authFor, remoteUrl } from "./git-remote.js";
 import { issueKey } from "./intent.js";
 import { publishPlan, publishResult } from "./publish.js";
+import { publishableOrFail } from "../agent/publish-guard.js";
 import { batchComment, endedComment, shortHash } from "./render.js";
 import { postComment } from "./replies.js";
 import { storedPullRequest } from "./pull-request.js";
@@ -51,7 +52,10 @@ export async function drive(jc: SessionWork, ledger: Ledger, trigger: string, ws
     jc.deps.log(`session ${outcome.kind === "parked" ? outcome.phase : outcome.kind === "ended" ? outcome.phase : "ready to publish"}`);
     if (outcome.kind === "parked" && outcome.phase === "awaiting_plan_approval") await publishPlan(jc, ledger, workspace, run);
     else if (outcome.kind === "parked") await postBatch(jc, ledger, issue, run);
-    else if (outcome.kind === "ready_to_publish") await publishResult(jc, ledger, workspace, run);
+    else if (outcome.kind === "ready_to_publish") {
+      if (await publishableOrFail(ledger, workspace)) await publishResult(jc, ledger, workspace, run);
+      else await finishEnded(jc, ledger, run);
+    }
     else await finishEnded(jc, ledger, run);
   } finally {
     release();
