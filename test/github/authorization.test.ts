@@ -1,13 +1,12 @@
-import { startHarness, type Harness } from "../../src/demo/harness.js";
-import { ISSUE, STORY_FILES, STORY_PERMISSIONS, storyScript, storySteps } from "../../src/demo/story.js";
-import { callLines, MINT, R } from "./helpers.js";
+import { type Harness } from "../../src/demo/harness.js";
+import { ISSUE, storySteps } from "../../src/demo/story.js";
+import { callLines, MINT, R, storyHarness } from "./helpers.js";
 
 /** Each test gets its own world, so "nothing changed" is checked against an untouched GitHub. */
 describe("who is obeyed", () => {
   let h: Harness;
   beforeEach(async () => {
-    h = await startHarness({ script: storyScript(), files: STORY_FILES, permissions: STORY_PERMISSIONS });
-    h.github.world.files.set(".github/patchgate.yml", STORY_FILES[".github/patchgate.yml"]);
+    h = await storyHarness();
   });
   afterEach(() => h.close());
 

@@ -1,8 +1,8 @@
 import { readBranch } from "../../src/demo/fakes/bare-repo.js";
-import { startHarness, type Harness } from "../../src/demo/harness.js";
-import { STORY_FILES, STORY_PERMISSIONS, storyScript, storySteps } from "../../src/demo/story.js";
+import { type Harness } from "../../src/demo/harness.js";
+import { storySteps } from "../../src/demo/story.js";
 import { Ledger } from "../../src/store/ledger.js";
-import { callLines, MINT, R, theCheckRun } from "./helpers.js";
+import { callLines, MINT, R, theCheckRun, storyHarness } from "./helpers.js";
 
 /**
  * A session left in `publishing`: the finish was accepted and the commit pushed, then GitHub failed
@@ -11,8 +11,7 @@ import { callLines, MINT, R, theCheckRun } from "./helpers.js";
 describe("a session left publishing resumes when the app restarts", () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ script: storyScript(), files: STORY_FILES, permissions: STORY_PERMISSIONS });
-    h.github.world.files.set(".github/patchgate.yml", STORY_FILES[".github/patchgate.yml"]);
+    h = await storyHarness();
   });
   afterAll(() => h.close());
 

@@ -2,10 +2,10 @@ import { rmSync } from "node:fs";
 import { createOpenAIClient } from "../../src/agent/llm/openai-client.js";
 import type { LLMClient, LLMRequest, LLMResponse } from "../../src/agent/llm/types.js";
 import { readBranch } from "../../src/demo/fakes/bare-repo.js";
-import { startHarness, type Harness } from "../../src/demo/harness.js";
-import { ISSUE, STORY_FILES, STORY_PERMISSIONS, storyScript, storySteps } from "../../src/demo/story.js";
+import { type Harness } from "../../src/demo/harness.js";
+import { ISSUE, storySteps } from "../../src/demo/story.js";
 import { Ledger } from "../../src/store/ledger.js";
-import { callLines, MINT, R, theCheckRun } from "./helpers.js";
+import { callLines, MINT, R, theCheckRun, storyHarness } from "./helpers.js";
 
 /**
  * The model answers from the fake OpenAI server, except model call number `dieAt`, which never
@@ -45,8 +45,7 @@ describe.each([
   // Calls 1–2 plan, 3 proposes the edit; after `/agent approve`, call 4 (run the tests) is where it dies.
   const model = new DyingModel(4, () => h.openai.baseURL);
   beforeAll(async () => {
-    h = await startHarness({ script: storyScript(), files: STORY_FILES, permissions: STORY_PERMISSIONS, llm: model.client });
-    h.github.world.files.set(".github/patchgate.yml", STORY_FILES[".github/patchgate.yml"]);
+    h = await storyHarness({ llm: model.client });
   });
   afterAll(() => h.close());
 
@@ -104,8 +103,7 @@ describe("the process dies while the session is planning", () => {
   let h: Harness;
   const model = new DyingModel(2, () => h.openai.baseURL);
   beforeAll(async () => {
-    h = await startHarness({ script: storyScript(), files: STORY_FILES, permissions: STORY_PERMISSIONS, llm: model.client });
-    h.github.world.files.set(".github/patchgate.yml", STORY_FILES[".github/patchgate.yml"]);
+    h = await storyHarness({ llm: model.client });
   });
   afterAll(() => h.close());
 

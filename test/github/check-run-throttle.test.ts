@@ -1,5 +1,6 @@
-import { startHarness, type Harness } from "../../src/demo/harness.js";
-import { STORY_FILES, STORY_PERMISSIONS, storyScript, storySteps } from "../../src/demo/story.js";
+import { type Harness } from "../../src/demo/harness.js";
+import { storySteps } from "../../src/demo/story.js";
+import { storyHarness } from "./helpers.js";
 
 /**
  * The check run follows the session at milestones, and in between at most once per throttle window.
@@ -13,8 +14,7 @@ describe("check run updates are throttled", () => {
   afterEach(() => h.close());
 
   async function patchesDuringPlanning(throttleMs: number): Promise<string[]> {
-    h = await startHarness({ script: storyScript(), files: STORY_FILES, permissions: STORY_PERMISSIONS, checkRunThrottleMs: throttleMs });
-    h.github.world.files.set(".github/patchgate.yml", STORY_FILES[".github/patchgate.yml"]);
+    h = await storyHarness({ checkRunThrottleMs: throttleMs });
     await storySteps.ask(h);
     const onBase = h.github.world.checkRuns[0];
     const patches = h.github.world.calls.filter((c) => c.method === "PATCH" && c.path.includes("/check-runs/"));

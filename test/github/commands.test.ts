@@ -1,7 +1,7 @@
 import { startHarness, type Harness } from "../../src/demo/harness.js";
 import { ISSUE, STORY_FILES, STORY_PERMISSIONS, storyScript, storySteps } from "../../src/demo/story.js";
 import { Ledger } from "../../src/store/ledger.js";
-import { callLines, MINT, R } from "./helpers.js";
+import { callLines, MINT, R, storyHarness } from "./helpers.js";
 
 describe("repo config, help, status, labels", () => {
   let h: Harness;
@@ -70,8 +70,7 @@ describe("repo config, help, status, labels", () => {
 describe("the other two ways to start", () => {
   let h: Harness;
   beforeEach(async () => {
-    h = await startHarness({ script: storyScript(), files: STORY_FILES, permissions: STORY_PERMISSIONS });
-    h.github.world.files.set(".github/patchgate.yml", STORY_FILES[".github/patchgate.yml"]);
+    h = await storyHarness();
   });
   afterEach(() => h.close());
 

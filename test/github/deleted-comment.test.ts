@@ -1,5 +1,6 @@
-import { startHarness, type Harness } from "../../src/demo/harness.js";
-import { STORY_FILES, STORY_PERMISSIONS, storyScript, storySteps } from "../../src/demo/story.js";
+import { type Harness } from "../../src/demo/harness.js";
+import { storySteps } from "../../src/demo/story.js";
+import { storyHarness } from "./helpers.js";
 
 /**
  * Patchgate updates the comment it remembers for an effect. A human may delete that comment; the
@@ -9,8 +10,7 @@ import { STORY_FILES, STORY_PERMISSIONS, storyScript, storySteps } from "../../s
 describe("a Patchgate comment deleted by a human", () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ script: storyScript(), files: STORY_FILES, permissions: STORY_PERMISSIONS });
-    h.github.world.files.set(".github/patchgate.yml", STORY_FILES[".github/patchgate.yml"]);
+    h = await storyHarness();
     await storySteps.ask(h);
   });
   afterAll(() => h.close());

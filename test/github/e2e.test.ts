@@ -1,15 +1,14 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { readBranch } from "../../src/demo/fakes/bare-repo.js";
-import { startHarness, type Harness } from "../../src/demo/harness.js";
-import { ISSUE, PLAN, STORY_FILES, STORY_PERMISSIONS, storyScript, storySteps } from "../../src/demo/story.js";
-import { callLines, MINT, R } from "./helpers.js";
+import { type Harness } from "../../src/demo/harness.js";
+import { ISSUE, PLAN, STORY_FILES, storySteps } from "../../src/demo/story.js";
+import { callLines, MINT, R, storyHarness } from "./helpers.js";
 
 describe("the whole story through signed webhooks", () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ script: storyScript(), files: STORY_FILES, permissions: STORY_PERMISSIONS });
-    h.github.world.files.set(".github/patchgate.yml", STORY_FILES[".github/patchgate.yml"]);
+    h = await storyHarness();
   });
   afterAll(() => h.close());
 

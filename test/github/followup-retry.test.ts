@@ -1,8 +1,8 @@
 import { readBranch } from "../../src/demo/fakes/bare-repo.js";
-import { startHarness, type Harness } from "../../src/demo/harness.js";
-import { ISSUE, STORY_FILES, STORY_PERMISSIONS, storyScript, storySteps } from "../../src/demo/story.js";
+import { type Harness } from "../../src/demo/harness.js";
+import { ISSUE, storyScript, storySteps } from "../../src/demo/story.js";
 import { Ledger } from "../../src/store/ledger.js";
-import { theCheckRun } from "./helpers.js";
+import { theCheckRun, storyHarness } from "./helpers.js";
 
 const SUB = "export function sub(a, b) {\n  return a - b;\n}\n";
 
@@ -15,8 +15,7 @@ describe("a follow-up `/agent <instruction>` on the finished PR", () => {
       { toolCalls: [{ name: "run_tests", arguments: {} }] },
       { toolCalls: [{ name: "finish", arguments: { summary: "Added sub()." } }] },
     ];
-    h = await startHarness({ script: [...storyScript(), ...followUp], files: STORY_FILES, permissions: STORY_PERMISSIONS });
-    h.github.world.files.set(".github/patchgate.yml", STORY_FILES[".github/patchgate.yml"]);
+    h = await storyHarness({ script: [...storyScript(), ...followUp] });
     await storySteps.ask(h);
     await storySteps.approvePlan(h);
     await storySteps.approveWrites(h);
@@ -55,8 +54,7 @@ describe("a follow-up `/agent <instruction>` on the finished PR", () => {
 describe("`/agent retry` after a failure", () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ script: [{ error: { status: 400, message: "bad request" } }, ...storyScript()], files: STORY_FILES, permissions: STORY_PERMISSIONS });
-    h.github.world.files.set(".github/patchgate.yml", STORY_FILES[".github/patchgate.yml"]);
+    h = await storyHarness({ script: [{ error: { status: 400, message: "bad request" } }, ...storyScript()] });
   });
   afterAll(() => h.close());
 
@@ -83,8 +81,7 @@ describe("`/agent retry` after a failure", () => {
 describe("`/agent retry` after GitHub failed mid-publication", () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ script: storyScript(), files: STORY_FILES, permissions: STORY_PERMISSIONS });
-    h.github.world.files.set(".github/patchgate.yml", STORY_FILES[".github/patchgate.yml"]);
+    h = await storyHarness();
   });
   afterAll(() => h.close());
 

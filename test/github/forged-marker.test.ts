@@ -1,5 +1,6 @@
-import { startHarness, type Harness } from "../../src/demo/harness.js";
-import { STORY_FILES, STORY_PERMISSIONS, storyScript, storySteps } from "../../src/demo/story.js";
+import { type Harness } from "../../src/demo/harness.js";
+import { storySteps } from "../../src/demo/story.js";
+import { storyHarness } from "./helpers.js";
 
 /**
  * Patchgate finds its earlier comment by the hidden marker when it does not remember the comment's
@@ -11,8 +12,7 @@ import { STORY_FILES, STORY_PERMISSIONS, storyScript, storySteps } from "../../s
 describe("a human comment carrying a forged Patchgate marker", () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ script: storyScript(), files: STORY_FILES, permissions: STORY_PERMISSIONS });
-    h.github.world.files.set(".github/patchgate.yml", STORY_FILES[".github/patchgate.yml"]);
+    h = await storyHarness();
     await storySteps.ask(h);
   });
   afterAll(() => h.close());

@@ -1,4 +1,5 @@
-import type { Harness } from "../../src/demo/harness.js";
+import { startHarness, type Harness, type HarnessOptions } from "../../src/demo/harness.js";
+import { STORY_FILES, STORY_PERMISSIONS, storyScript } from "../../src/demo/story.js";
 import type { FakeCheckRun } from "../../src/demo/fakes/github-state.js";
 
 /** The fake GitHub's call log as `METHOD path` lines (query kept for list calls), from index `from`. */
@@ -23,4 +24,11 @@ export function theCheckRun(h: Harness): FakeCheckRun {
   const live = runs.filter((r) => !(r.status === "completed" && r.conclusion === "neutral"));
   expect(live).toHaveLength(1);
   return live[0];
+}
+
+/** The demo story's harness with its repository config published on the default branch. */
+export async function storyHarness(overrides: Partial<HarnessOptions> = {}): Promise<Harness> {
+  const h = await startHarness({ script: storyScript(), files: STORY_FILES, permissions: STORY_PERMISSIONS, ...overrides });
+  h.github.world.files.set(".github/patchgate.yml", STORY_FILES[".github/patchgate.yml"]);
+  return h;
 }

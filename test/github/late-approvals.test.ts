@@ -1,7 +1,7 @@
-import { startHarness, type Harness } from "../../src/demo/harness.js";
-import { STORY_FILES, STORY_PERMISSIONS, storyScript, storySteps } from "../../src/demo/story.js";
+import { type Harness } from "../../src/demo/harness.js";
+import { storySteps } from "../../src/demo/story.js";
 import { Ledger } from "../../src/store/ledger.js";
-import { callLines, MINT, R } from "./helpers.js";
+import { callLines, MINT, R, storyHarness } from "./helpers.js";
 
 /**
  * Reviews and labels are ordinary GitHub actions on a PR: one that does not fit what the session waits
@@ -11,8 +11,7 @@ import { callLines, MINT, R } from "./helpers.js";
 describe("approvals that arrive when the session is not waiting for them", () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ script: storyScript(), files: STORY_FILES, permissions: STORY_PERMISSIONS });
-    h.github.world.files.set(".github/patchgate.yml", STORY_FILES[".github/patchgate.yml"]);
+    h = await storyHarness();
     await storySteps.ask(h);
     await storySteps.approvePlan(h); // now parked on the batch of writes
   });

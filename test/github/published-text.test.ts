@@ -1,6 +1,7 @@
 import { readBranch } from "../../src/demo/fakes/bare-repo.js";
-import { startHarness, type Harness } from "../../src/demo/harness.js";
-import { STORY_FILES, STORY_PERMISSIONS, storySteps } from "../../src/demo/story.js";
+import { type Harness } from "../../src/demo/harness.js";
+import { storySteps } from "../../src/demo/story.js";
+import { storyHarness } from "./helpers.js";
 
 /**
  * The plan is model output, and the model reads untrusted issue text: whatever it writes must leave
@@ -14,8 +15,7 @@ const PLAN = { summary: `Rotate ${TOKEN} and ${KEY}; cc @octo-org/everyone and @
 describe("model-written plan text on GitHub", () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ script: [{ toolCalls: [{ name: "submit_plan", arguments: PLAN }] }], files: STORY_FILES, permissions: STORY_PERMISSIONS });
-    h.github.world.files.set(".github/patchgate.yml", STORY_FILES[".github/patchgate.yml"]);
+    h = await storyHarness({ script: [{ toolCalls: [{ name: "submit_plan", arguments: PLAN }] }] });
     await storySteps.ask(h);
   });
   afterAll(() => h.close());

@@ -1,11 +1,11 @@
-import { startHarness, type Harness } from "../../src/demo/harness.js";
-import { ISSUE, STORY_FILES, STORY_PERMISSIONS, storyScript } from "../../src/demo/story.js";
+import { type Harness } from "../../src/demo/harness.js";
+import { ISSUE } from "../../src/demo/story.js";
+import { storyHarness } from "./helpers.js";
 
 describe("redelivery", () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ script: storyScript(), files: STORY_FILES, permissions: STORY_PERMISSIONS });
-    h.github.world.files.set(".github/patchgate.yml", STORY_FILES[".github/patchgate.yml"]);
+    h = await storyHarness();
   });
   afterAll(() => h.close());
 

@@ -1,8 +1,8 @@
 import { rmSync } from "node:fs";
 import { readBranch } from "../../src/demo/fakes/bare-repo.js";
-import { startHarness, type Harness } from "../../src/demo/harness.js";
-import { STORY_FILES, STORY_PERMISSIONS, storyScript, storySteps } from "../../src/demo/story.js";
-import { callLines, MINT, R, theCheckRun } from "./helpers.js";
+import { type Harness } from "../../src/demo/harness.js";
+import { storySteps } from "../../src/demo/story.js";
+import { callLines, MINT, R, theCheckRun, storyHarness } from "./helpers.js";
 
 const FIXED = "export function add(a, b) {\n  return a + b;\n}\n";
 
@@ -16,8 +16,7 @@ describe.each([
 ])("restart, %s", (_name, dropClone) => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ script: storyScript(), files: STORY_FILES, permissions: STORY_PERMISSIONS });
-    h.github.world.files.set(".github/patchgate.yml", STORY_FILES[".github/patchgate.yml"]);
+    h = await storyHarness();
   });
   afterAll(() => h.close());
 

@@ -1,6 +1,7 @@
-import { startHarness, type Harness } from "../../src/demo/harness.js";
-import { ISSUE, STORY_FILES, STORY_PERMISSIONS, storyScript, storySteps } from "../../src/demo/story.js";
+import { type Harness } from "../../src/demo/harness.js";
+import { ISSUE, storySteps } from "../../src/demo/story.js";
 import { Ledger } from "../../src/store/ledger.js";
+import { storyHarness } from "./helpers.js";
 
 /**
  * `/agent fix this` on the draft PR of a session that was cancelled starts a new session for the
@@ -10,8 +11,7 @@ import { Ledger } from "../../src/store/ledger.js";
 describe("a new start on the PR of an ended session", () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ script: storyScript(), files: STORY_FILES, permissions: STORY_PERMISSIONS });
-    h.github.world.files.set(".github/patchgate.yml", STORY_FILES[".github/patchgate.yml"]);
+    h = await storyHarness();
     await storySteps.ask(h);
     await h.send("issue_comment", h.payloads.comment({ number: 2, pr: true, body: "/agent stop", by: "maintainer" }));
     await h.settle();

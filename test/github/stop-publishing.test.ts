@@ -1,6 +1,7 @@
-import { startHarness, type Harness } from "../../src/demo/harness.js";
-import { STORY_FILES, STORY_PERMISSIONS, storyScript, storySteps } from "../../src/demo/story.js";
+import { type Harness } from "../../src/demo/harness.js";
+import { storySteps } from "../../src/demo/story.js";
 import { Ledger } from "../../src/store/ledger.js";
+import { storyHarness } from "./helpers.js";
 
 /**
  * `/agent stop` while the result is being published. Publishing is not cut in half (the commit is
@@ -10,8 +11,7 @@ import { Ledger } from "../../src/store/ledger.js";
 describe("/agent stop during publishing", () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ script: storyScript(), files: STORY_FILES, permissions: STORY_PERMISSIONS });
-    h.github.world.files.set(".github/patchgate.yml", STORY_FILES[".github/patchgate.yml"]);
+    h = await storyHarness();
     await storySteps.ask(h);
     await storySteps.approvePlan(h);
   });

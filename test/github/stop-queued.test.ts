@@ -1,7 +1,7 @@
-import { startHarness, type Harness } from "../../src/demo/harness.js";
-import { STORY_FILES, STORY_PERMISSIONS, storyScript, storySteps } from "../../src/demo/story.js";
+import { type Harness } from "../../src/demo/harness.js";
+import { storySteps } from "../../src/demo/story.js";
 import { Ledger } from "../../src/store/ledger.js";
-import { R } from "./helpers.js";
+import { R, storyHarness } from "./helpers.js";
 
 /**
  * `/agent stop` aborts the work in flight, and its cancellation waits in the session's lane. Work
@@ -11,8 +11,7 @@ import { R } from "./helpers.js";
 describe("/agent stop with an approval queued in the session's lane", () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ script: storyScript(), files: STORY_FILES, permissions: STORY_PERMISSIONS });
-    h.github.world.files.set(".github/patchgate.yml", STORY_FILES[".github/patchgate.yml"]);
+    h = await storyHarness();
     await storySteps.ask(h);
   });
   afterAll(() => h.close());

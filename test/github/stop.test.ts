@@ -1,7 +1,8 @@
 import type { LLMClient, LLMRequest, LLMResponse } from "../../src/agent/llm/types.js";
-import { startHarness, type Harness } from "../../src/demo/harness.js";
-import { ISSUE, STORY_FILES, STORY_PERMISSIONS } from "../../src/demo/story.js";
+import { type Harness } from "../../src/demo/harness.js";
+import { ISSUE } from "../../src/demo/story.js";
 import { Ledger } from "../../src/store/ledger.js";
+import { storyHarness } from "./helpers.js";
 
 /** A model that never answers: it resolves `called` and then waits for the request's AbortSignal. */
 class HangingModel implements LLMClient {
@@ -25,8 +26,7 @@ describe("/agent stop", () => {
   let h: Harness;
   const model = new HangingModel();
   beforeAll(async () => {
-    h = await startHarness({ script: [], files: STORY_FILES, permissions: STORY_PERMISSIONS, llm: () => model });
-    h.github.world.files.set(".github/patchgate.yml", STORY_FILES[".github/patchgate.yml"]);
+    h = await storyHarness({ script: [], llm: () => model });
   });
   afterAll(() => h.close());
 
