@@ -5,6 +5,6 @@ export { BUILTIN_RULE } from "./builtin-rules.js";
 export { defaultRules, RULE, repoAllowRuleId, repoDenyRuleId, type DefaultRuleOptions } from "./default-rules.js";
 export { parseCommandLine, type CommandLine, type CommandPart, type ParsedCommandLine, type Redirect } from "./command-line.js";
 export type { CommandParseError, CommandParseErrorCode } from "./shell-tokens.js";
-export { resolveInWorkspace, isProtectedPath, PROTECTED_PATH_GLOBS, type ResolvedPath } from "./path-confinement.js";
+export { confineInWorkspace, resolveInWorkspace, isProtectedPath, PROTECTED_PATH_GLOBS, type ConfinedPath, type ResolvedPath } from "./path-confinement.js";
 export { checkEditContext, contentHash } from "./edit-context.js";
 export { checkPlanGate } from "./plan-gate.js";

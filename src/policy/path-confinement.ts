@@ -10,7 +10,7 @@ import type { ToolError } from "../session/types.js";
  */
 export type ResolvedPath = { ok: true; abs: string; rel: string } | { ok: false; error: ToolError };
 
-function denied(relPath: string, why: string): ResolvedPath {
+function denied(relPath: string, why: string): { ok: false; error: ToolError } {
   return { ok: false, error: { code: "path_denied", message: `path ${JSON.stringify(relPath)} refused: ${why}`, details: { path: relPath } } };
 }
 
@@ -23,15 +23,16 @@ function isInside(parent: string, child: string): boolean {
 /**
  * realpath of the deepest ancestor that exists, with the missing tail appended: a file the agent is
  * about to create (maybe in a new directory) resolves to where it would land. A dangling symlink is
- * resolved through its target text, so `ln -s /etc/x new` cannot be used to create files outside.
+ * resolved through its target text, so `ln -s /etc/x new` cannot be used to create files outside;
+ * `viaDanglingLink` says one was followed (the tools refuse to write through such a link).
  */
-async function realpathAllowingMissing(abs: string, depth = 0): Promise<string> {
+async function realpathAllowingMissing(abs: string, depth = 0): Promise<{ real: string; viaDanglingLink: boolean }> {
   if (depth > 40) throw Object.assign(new Error("too many symlinks"), { code: "ELOOP" });
   const missing: string[] = [];
   let current = abs;
   for (;;) {
     try {
-      return path.join(await realpath(current), ...missing.reverse());
+      return { real: path.join(await realpath(current), ...missing.reverse()), viaDanglingLink: depth > 0 };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
       const link = await lstat(current).catch(() => null);
@@ -41,14 +42,19 @@ async function realpathAllowingMissing(abs: string, depth = 0): Promise<string> 
         return realpathAllowingMissing(path.join(target, ...missing.reverse()), depth + 1);
       }
       const parent = path.dirname(current);
-      if (parent === current) return path.join(current, ...missing.reverse());
+      if (parent === current) return { real: path.join(current, ...missing.reverse()), viaDanglingLink: depth > 0 };
       missing.push(path.basename(current));
       current = parent;
     }
   }
 }
 
-export async function resolveInWorkspace(root: string, relPath: string): Promise<ResolvedPath> {
+/** What confinement learned on the way: the lexical path, and where it really leads. */
+export type ConfinedPath =
+  | { ok: true; abs: string; rel: string; realRoot: string; real: string; viaDanglingLink: boolean }
+  | { ok: false; error: ToolError };
+
+export async function confineInWorkspace(root: string, relPath: string): Promise<ConfinedPath> {
   if (relPath.length === 0 || relPath.trim().length === 0) return denied(relPath, "the path is empty; give a path relative to the repository root");
   if (relPath.includes("\0")) return denied(relPath, "the path contains a NUL byte");
   if (path.posix.isAbsolute(relPath) || path.win32.isAbsolute(relPath)) {
@@ -65,14 +71,20 @@ export async function resolveInWorkspace(root: string, relPath: string): Promise
   } catch {
     return denied(relPath, "the workspace does not exist");
   }
-  let real: string;
+  let target: { real: string; viaDanglingLink: boolean };
   try {
-    real = await realpathAllowingMissing(path.join(realRoot, rel));
+    target = await realpathAllowingMissing(path.join(realRoot, rel));
   } catch (err) {
     return denied(relPath, `it cannot be resolved (${(err as NodeJS.ErrnoException).code ?? "error"})`);
   }
-  if (!isInside(realRoot, real)) return denied(relPath, "it resolves (through a symlink) to a location outside the workspace");
-  return { ok: true, abs: path.join(realRoot, rel), rel };
+  if (!isInside(realRoot, target.real)) return denied(relPath, "it resolves (through a symlink) to a location outside the workspace");
+  return { ok: true, abs: path.join(realRoot, rel), rel, realRoot, ...target };
+}
+
+/** Confinement as the policy needs it: the normalised lexical path and its absolute form. */
+export async function resolveInWorkspace(root: string, relPath: string): Promise<ResolvedPath> {
+  const c = await confineInWorkspace(root, relPath);
+  return c.ok ? { ok: true, abs: c.abs, rel: c.rel } : c;
 }
 
 /**

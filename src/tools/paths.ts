@@ -1,6 +1,5 @@
-import { lstat, realpath } from "node:fs/promises";
 import path from "node:path";
-import { isProtectedPath, resolveInWorkspace } from "../policy/index.js";
+import { confineInWorkspace, isProtectedPath } from "../policy/index.js";
 import type { ToolError } from "../session/types.js";
 import type { ToolContext } from "./tool.js";
 
@@ -21,37 +20,14 @@ function denied(rel: string, message: string): ToolPath {
   return { ok: false, error: { code: "path_denied", message, details: { path: rel } } };
 }
 
-/** realpath of `abs`, or of its deepest existing ancestor with the missing tail appended. */
-async function realpathOfTarget(abs: string): Promise<string | null> {
-  const tail: string[] = [];
-  let current = abs;
-  for (;;) {
-    try {
-      return path.join(await realpath(current), ...tail.reverse());
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
-      // A dangling symlink: writing through it would create its target; refuse instead of guessing.
-      if ((await lstat(current).catch(() => null))?.isSymbolicLink()) return null;
-      tail.push(path.basename(current));
-      current = path.dirname(current);
-    }
-  }
-}
-
 /** Confine `p` to the workspace; `rel` is canonical ("." for the root), `root` the workspace's realpath. */
 export async function resolveToolPath(ctx: ToolContext, p: string): Promise<ToolPath> {
-  const resolved = await resolveInWorkspace(ctx.workspace.root, p);
-  if (!resolved.ok) return resolved;
-  const realRoot = await realpath(ctx.workspace.root);
-  let real: string | null;
-  try {
-    real = await realpathOfTarget(resolved.abs);
-  } catch (err) {
-    return denied(resolved.rel, `${resolved.rel} cannot be resolved (${(err as NodeJS.ErrnoException).code ?? "error"}).`);
-  }
-  if (real === null) return denied(resolved.rel, `${resolved.rel} is a symlink whose target does not exist; use a real file path.`);
-  const rel = path.relative(realRoot, real).split(path.sep).join("/");
-  return { ok: true, abs: real, rel: rel === "" ? "." : rel, root: realRoot };
+  // Confinement already walked to the real target; the tools only add their own refusal of dangling links.
+  const c = await confineInWorkspace(ctx.workspace.root, p);
+  if (!c.ok) return c;
+  if (c.viaDanglingLink) return denied(c.rel, `${c.rel} is a symlink whose target does not exist; use a real file path.`);
+  const rel = path.relative(c.realRoot, c.real).split(path.sep).join("/");
+  return { ok: true, abs: c.real, rel: rel === "" ? "." : rel, root: c.realRoot };
 }
 
 /** Reads may go anywhere in the workspace except git's own directory (internals, our markers). */
