@@ -81,7 +81,7 @@ export async function execute(callId: string, tool: ToolDefinition, input: unkno
     outcome = { result: fail("tool_failed", `${tool.name} failed: ${(err as Error).message}`) };
   }
   const facts = outcome.events ?? [];
-  const diff = tool.mutatesWorkspace && outcome.result.ok ? [{ type: "diff_updated" as const, diff: await ctx.workspace.diff() }] : [];
+  const diff = tool.mutatesWorkspace && outcome.result.ok ? await changedDiff(env, ctx) : [];
   await env.ledger.append(...facts, ...diff, {
     type: "tool_result",
     callId,
@@ -99,6 +99,20 @@ export async function refuse(env: CallEnv, call: ToolCall, error: ToolError): Pr
   await answer(env, call, version, call.arguments, { ok: false, error });
 }
 
-async function answer(env: CallEnv, call: ToolCall, version: string, input: unknown, result: ToolResult): Promise<void> {
-  await env.ledger.append({ type: "tool_result", callId: call.id, tool: call.name, toolVersion: version, input, result, durationMs: 0 });
+/**
+ * The workspace diff after a mutating call, as an event only when it changed: a test run that wrote
+ * nothing must not store the whole patch in the ledger once more.
+ */
+async function changedDiff(env: CallEnv, ctx: ToolContext): Promise<SessionEvent[]> {
+  const diff = await ctx.workspace.diff();
+  return diff.patch === env.ledger.state.latestDiff?.patch ? [] : [{ type: "diff_updated", diff }];
+}
+
+/** Records a result that was decided without running the tool (a refusal), by call id. */
+export async function recordAnswer(env: CallEnv, callId: string, tool: string, version: string, input: unknown, result: ToolResult): Promise<void> {
+  await env.ledger.append({ type: "tool_result", callId, tool, toolVersion: version, input, result, durationMs: 0 });
+}
+
+function answer(env: CallEnv, call: ToolCall, version: string, input: unknown, result: ToolResult): Promise<void> {
+  return recordAnswer(env, call.id, call.name, version, input, result);
 }

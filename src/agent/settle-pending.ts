@@ -1,5 +1,5 @@
 import { fail } from "../tools/tool.js";
-import { execute, type CallEnv } from "./call-handler.js";
+import { execute, recordAnswer, type CallEnv } from "./call-handler.js";
 
 /**
  * Runs (approved) or answers (denied) every call of a decided batch that has no result yet, then closes
@@ -16,29 +16,13 @@ export async function settlePending(env: CallEnv): Promise<void> {
       const result = tool
         ? fail("denied_by_human", `A maintainer denied this request: ${pending.denyReason ?? "no reason given"}`)
         : fail("unknown_tool", `The tool "${call.tool}" no longer exists; the approved call was not run.`);
-      await env.ledger.append({
-        type: "tool_result",
-        callId: call.callId,
-        tool: call.tool,
-        toolVersion: tool?.version ?? "unknown",
-        input: call.input,
-        result,
-        durationMs: 0,
-      });
+      await recordAnswer(env, call.callId, call.tool, tool?.version ?? "unknown", call.input, result);
       continue;
     }
     // The world may have moved since the batch was parked (an earlier call in it wrote the file): judge again.
     const refused = tool.precheck ? await tool.precheck(call.input, env.context()) : null;
     if (refused) {
-      await env.ledger.append({
-        type: "tool_result",
-        callId: call.callId,
-        tool: tool.name,
-        toolVersion: tool.version,
-        input: call.input,
-        result: { ok: false, error: refused },
-        durationMs: 0,
-      });
+      await recordAnswer(env, call.callId, tool.name, tool.version, call.input, { ok: false, error: refused });
       continue;
     }
     await execute(call.callId, tool, call.input, env);
