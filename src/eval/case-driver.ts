@@ -1,4 +1,4 @@
-import { publishableOrFail } from "../agent/publish-guard.js";
+import { publishToLocalBranch } from "../agent/local-branch-publish.js";
 import { resumeSession } from "../agent/run-session.js";
 import type { ResumeOptions } from "../agent/runtime-options.js";
 import type { Ledger } from "../store/ledger.js";
@@ -29,19 +29,7 @@ export async function driveCase(ledger: Ledger, ws: Workspace, opts: ResumeOptio
   }
 }
 
-/**
- * Eval publishes to a local branch of the workspace. An empty commit is allowed: a question-only
- * task (the read-file case) is correctly finished with no change at all.
- */
-async function publishLocally(ledger: Ledger, ws: Workspace): Promise<void> {
-  if (!(await publishableOrFail(ledger, ws))) return;
-  const s = ledger.state;
-  const branch = `patchgate/eval-${s.sessionId.slice(0, 8)}`;
-  const commit = await ws.commit({
-    branch,
-    message: `${s.task.title}\n\n${s.finishSummary ?? ""}\n\nPatchgate eval session ${s.sessionId}`,
-    author: EVAL_AUTHOR,
-    allowEmpty: true,
-  });
-  await ledger.append({ type: "published", branch, commit });
+/** Eval publishes to a local branch `patchgate/eval-<id>` of the workspace. */
+function publishLocally(ledger: Ledger, ws: Workspace): Promise<void> {
+  return publishToLocalBranch(ledger, ws, { prefix: "patchgate/eval-", author: EVAL_AUTHOR, trailer: `Patchgate eval session ${ledger.sessionId}` });
 }
