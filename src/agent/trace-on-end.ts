@@ -1,7 +1,7 @@
 import type { Ledger } from "../store/ledger.js";
 import { TERMINAL_PHASES } from "../session/types.js";
 import { emitSpans } from "../trace/otel.js";
-import { secretsFromEnv } from "../trace/secrets.js";
+import { secretsFromEnv } from "../safety/secrets.js";
 
 const watched = new WeakSet<Ledger>();
 

@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { openStore } from "../store/index.js";
 import { exportTrace } from "../trace/export.js";
-import { secretsFromEnv } from "../trace/secrets.js";
+import { secretsFromEnv } from "../safety/secrets.js";
 import { formatTimelineRow, timelineRows } from "./timeline-format.js";
 import { dataDir, UsageError } from "./runtime-env.js";
 

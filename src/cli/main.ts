@@ -4,6 +4,8 @@ import { showCommand, traceCommand } from "./inspect-commands.js";
 import { evalCommand } from "./eval-command.js";
 import { UsageError } from "./runtime-env.js";
 import { setupTracing } from "../trace/otel-setup.js";
+import { secretsFromEnv } from "../safety/secrets.js";
+import { redactedOutput } from "./redacted-output.js";
 
 const USAGE = `usage:
   ${RUN_USAGE}
@@ -13,10 +15,13 @@ const USAGE = `usage:
   patchgate eval [--cases <dir>] [--out <dir>] [--llm scripted|openai] [--model <m>]
 environment: OPENAI_API_KEY, OPENAI_BASE_URL, PATCHGATE_MODEL, PATCHGATE_DATA_DIR`;
 
+const SECRETS = secretsFromEnv();
+const errOut = redactedOutput(process.stderr, SECRETS);
+
 /** Entry of the `patchgate` command: dispatch only. */
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  const out = process.stdout;
+  const out = redactedOutput(process.stdout, SECRETS);
   switch (command) {
     case "run":
       return runCommand(rest, out);
@@ -27,7 +32,7 @@ async function main(argv: string[]): Promise<number> {
     case "trace":
       return traceCommand(rest, out);
     case "eval":
-      return evalCommand(rest);
+      return evalCommand(rest, out);
     default:
       out.write(USAGE + "\n");
       return command === undefined || command === "help" || command === "--help" ? 0 : 2;
@@ -44,10 +49,10 @@ main(process.argv.slice(2)).then(
   },
   (err: unknown) => {
     if (err instanceof UsageError || (err as Error)?.name === "UsageError") {
-      process.stderr.write(`patchgate: ${(err as Error).message}\n`);
+      errOut.write(`patchgate: ${(err as Error).message}\n`);
       process.exit((err as UsageError).exitCode ?? 2);
     }
-    process.stderr.write(`patchgate: ${(err as Error)?.stack ?? String(err)}\n`);
+    errOut.write(`patchgate: ${(err as Error)?.stack ?? String(err)}\n`);
     process.exit(1);
   },
 );

@@ -1,6 +1,6 @@
 import type { Ledger } from "../store/ledger.js";
-import { redact } from "../trace/redact.js";
-import { secretsFromEnv } from "../trace/secrets.js";
+import { redact } from "../safety/redact.js";
+import { secretsFromEnv } from "../safety/secrets.js";
 import { formatTimelineRow, timelineRows } from "./timeline-format.js";
 
 /** Prints every event as it is appended (redacted, one line each), so a local run is watchable. */

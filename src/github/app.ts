@@ -6,6 +6,7 @@ import { jobsFor } from "./jobs.js";
 import { SessionIndex } from "./session-index.js";
 import { HANDLED_EVENTS, toDelivery } from "./triggers.js";
 import { MalformedWebhookError } from "./malformed-webhook.js";
+import { Outbound } from "./outbound.js";
 
 /**
  * The webhook side: parse, deduplicate, enqueue — and answer. Nothing here calls GitHub or the
@@ -36,9 +37,9 @@ export function patchgateApp(deps: PatchgateDeps): ApplicationFunction {
       const issue = await index.issueOf(delivery);
       if (issue === null) return;
       deps.log(`${name} from @${delivery.sender.login} → queued`);
-      deps.queue.enqueue(
-        jobsFor({ deps, delivery, octokit: context.octokit, appOctokit, index, identity, readConfig: () => context.config("patchgate.yml") }, issue),
-      );
+      const outbound = new Outbound(context.octokit, delivery.repo, { secrets: deps.secrets, htmlBase: deps.gitBase });
+      const intake = Object.freeze({ deps, delivery, octokit: context.octokit, appOctokit, index, identity, readConfig: () => context.config("patchgate.yml"), outbound });
+      deps.queue.enqueue(jobsFor(intake, issue));
     });
     const installation = (id: number) => app.auth(id) as Promise<never>;
     const resumed = await resumeInterrupted({ deps, index, identity, appOctokit, installation });

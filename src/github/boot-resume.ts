@@ -1,12 +1,13 @@
 import type { Phase } from "../session/types.js";
 import type { SessionSummary } from "../store/types.js";
 import { Ledger } from "../store/ledger.js";
-import type { PatchgateDeps, SessionWork } from "./deps.js";
+import { withToken, type PatchgateDeps, type SessionWork } from "./deps.js";
 import { drive } from "./drive.js";
 import { freshGitToken } from "./git-remote.js";
 import type { AppIdentity } from "./identity.js";
 import type { Repo } from "./intent.js";
 import type { Octokit } from "./octokit.js";
+import { Outbound } from "./outbound.js";
 import { answer } from "./replies.js";
 import type { SessionIndex } from "./session-index.js";
 
@@ -56,8 +57,9 @@ async function resumeOne(b: BootAccess, s: SessionSummary, boot: string): Promis
   // The default branch is not in the ledger; asking also proves the installation still sees the repo.
   const { data } = await octokit.rest.repos.get({ owner, repo: name });
   const repo: Repo = { owner, repo: name, defaultBranch: data.default_branch, installationId: src.installationId };
-  const work: SessionWork = { deps: b.deps, delivery: { id: `boot-${boot}`, event: "boot", repo }, octokit, appOctokit: b.appOctokit, index: b.index, identity: b.identity };
-  work.token = await freshGitToken(await b.appOctokit(), repo);
+  const outbound = new Outbound(octokit, repo, { secrets: b.deps.secrets, htmlBase: b.deps.gitBase });
+  const base = { deps: b.deps, delivery: { id: `boot-${boot}`, event: "boot", repo }, octokit, appOctokit: b.appOctokit, index: b.index, identity: b.identity, outbound };
+  const work: SessionWork = withToken(base, await freshGitToken(await b.appOctokit(), repo));
   try {
     await drive(work, ledger, "app restarted");
   } catch (e) {

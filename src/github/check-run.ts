@@ -3,8 +3,7 @@ import type { SessionStore } from "../store/types.js";
 import type { SessionState } from "../session/state.js";
 import { renderCheckRun } from "../trace/check-run.js";
 import { CheckRunRecords, type CheckRunRecord } from "./check-run-records.js";
-import type { Repo } from "./intent.js";
-import type { Octokit } from "./octokit.js";
+import type { CheckRunAction, Outbound } from "./outbound.js";
 import { shortHash } from "./render.js";
 
 /**
@@ -29,8 +28,7 @@ export class CheckRunPublisher {
   private readonly records: CheckRunRecords;
 
   constructor(
-    private readonly octokit: Octokit,
-    private readonly repo: Repo,
+    private readonly outbound: Outbound,
     store: SessionStore,
     private readonly ledger: Ledger,
     private readonly opts: CheckRunOptions,
@@ -85,15 +83,7 @@ export class CheckRunPublisher {
   }
 
   private async create(sha: string): Promise<CheckRunRecord> {
-    const { data } = await this.octokit.rest.checks.create({
-      owner: this.repo.owner,
-      repo: this.repo.repo,
-      name: "Patchgate",
-      head_sha: sha,
-      status: "in_progress",
-      output: this.output(),
-      actions: this.actions(this.ledger.state),
-    });
+    const data = await this.outbound.createCheckRun({ name: "Patchgate", head_sha: sha, status: "in_progress", output: this.output(), actions: this.actions(this.ledger.state) }, this.ledger.sessionId);
     const run = { sha, id: data.id, url: data.html_url ?? "" };
     await this.records.add(run);
     return run;
@@ -102,16 +92,8 @@ export class CheckRunPublisher {
   /** The run on an older head ends `neutral` and points at its successor. */
   private async close(old: CheckRunRecord, next: CheckRunRecord): Promise<void> {
     const short = next.sha.slice(0, 7);
-    await this.octokit.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", {
-      owner: this.repo.owner,
-      repo: this.repo.repo,
-      check_run_id: old.id,
-      status: "completed",
-      conclusion: "neutral",
-      details_url: next.url || undefined,
-      actions: [],
-      output: { title: `Moved to ${short}`, summary: `Patchgate pushed \`${short}\`, the pull request's new head, so this session's check run continues there: ${next.url}` },
-    });
+    const output = { title: `Moved to ${short}`, summary: `Patchgate pushed \`${short}\`, the pull request's new head, so this session's check run continues there: ${next.url}` };
+    await this.outbound.updateCheckRun(old.id, { status: "completed", conclusion: "neutral", details_url: next.url || undefined, actions: [], output }, this.ledger.sessionId);
     await this.records.markMoved(old, next.sha);
   }
 
@@ -120,20 +102,14 @@ export class CheckRunPublisher {
   }
 
   /** The Approve plan button, bound to the plan hash (an identifier is at most 20 characters). */
-  private actions(s: SessionState): { label: string; description: string; identifier: string }[] {
+  private actions(s: SessionState): CheckRunAction[] {
     if (s.phase !== "awaiting_plan_approval" || !s.planHash) return [];
     return [{ label: "Approve plan", description: `Approve plan ${shortHash(s.planHash)}`, identifier: `approve:${shortHash(s.planHash)}` }];
   }
 
-  private async patch(extra: { status?: "completed"; conclusion?: string; actions?: unknown[] }): Promise<void> {
+  private async patch(extra: { status?: "completed"; conclusion?: string; actions?: CheckRunAction[] }): Promise<void> {
     const run = await this.records.current();
     if (run === null) return;
-    await this.octokit.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", {
-      owner: this.repo.owner,
-      repo: this.repo.repo,
-      check_run_id: run.id,
-      output: this.output(),
-      ...(extra as Record<string, unknown>),
-    });
+    await this.outbound.updateCheckRun(run.id, { ...extra, output: this.output() }, this.ledger.sessionId);
   }
 }

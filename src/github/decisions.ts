@@ -2,7 +2,7 @@ import { approvePlan, approveWrites, autoApproveWrites, denyWrites, requestRevis
 import { StaleApprovalError } from "../session/errors.js";
 import { TERMINAL_PHASES, type Approver } from "../session/types.js";
 import type { Ledger } from "../store/ledger.js";
-import { sanitizeUntrusted } from "../trace/sanitize.js";
+import { sanitizeUntrusted } from "../safety/sanitize.js";
 import { digestForComment, planHashForButton, planHashForComment } from "./binding.js";
 import type { JobContext } from "./deps.js";
 import { drive } from "./drive.js";

@@ -9,6 +9,7 @@ import type { GitWorkspace } from "../workspace/git-workspace.js";
 import type { AppIdentity } from "./identity.js";
 import type { Delivery } from "./intent.js";
 import type { Octokit } from "./octokit.js";
+import type { Outbound } from "./outbound.js";
 import type { SessionIndex } from "./session-index.js";
 
 /** Everything the GitHub side needs from the rest of Patchgate, built once by `src/index.ts` (or a test). */
@@ -34,19 +35,30 @@ export interface PatchgateDeps {
   log: (line: string) => void;
 }
 
-/** What one job holds: the deps, its delivery, and the GitHub access of that delivery's installation. */
-export interface JobContext {
-  deps: PatchgateDeps;
-  delivery: Delivery;
-  octokit: Octokit;
+/**
+ * What every job holds before it has a git token: enough to read GitHub and to answer (a refusal
+ * needs no token). Built once per job, never changed.
+ */
+export interface Intake {
+  readonly deps: PatchgateDeps;
+  readonly delivery: Delivery;
+  readonly octokit: Octokit;
   /** The app itself (JWT): mints the per-job git token. */
-  appOctokit: () => Promise<Octokit>;
-  index: SessionIndex;
-  identity: AppIdentity;
+  readonly appOctokit: () => Promise<Octokit>;
+  readonly index: SessionIndex;
+  readonly identity: AppIdentity;
   /** Probot's `context.config("patchgate.yml")`: the default branch's file, parsed, or null. */
-  readConfig: () => Promise<unknown>;
-  /** The job's git token once minted: used for the auth header, and redacted from everything posted. */
-  token?: string;
+  readonly readConfig: () => Promise<unknown>;
+  /** Every text this job posts passes here (./outbound.ts). */
+  readonly outbound: Outbound;
+}
+
+/**
+ * What one job holds once the sender may act: the intake plus the job's freshly minted git token —
+ * the auth header of every git call, and one more value the outbound gate redacts.
+ */
+export interface JobContext extends Intake {
+  readonly token: string;
 }
 
 /**
@@ -57,7 +69,15 @@ export interface JobContext {
 export type WorkDelivery = Pick<Delivery, "id" | "event" | "repo">;
 
 export interface SessionWork extends Omit<JobContext, "delivery" | "readConfig"> {
-  delivery: WorkDelivery;
+  readonly delivery: WorkDelivery;
+}
+
+/** Who can post: any job, with or without a token. */
+export type Poster = Pick<SessionWork, "deps" | "delivery" | "octokit" | "identity" | "outbound">;
+
+/** The job context, frozen, with the token also redacted by its outbound gate. */
+export function withToken<T extends Omit<Intake, "delivery" | "readConfig">>(base: T, token: string): T & { readonly token: string } {
+  return Object.freeze({ ...base, token, outbound: base.outbound.withSecrets([token]) });
 }
 
 /** The workspace as the GitHub side uses it: the contract plus pushing. */

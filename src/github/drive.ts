@@ -18,11 +18,11 @@ import { storedPullRequest } from "./pull-request.js";
  * outcome is published. Work is registered for `/agent stop` under the session's issue key.
  */
 export function checkRunFor(jc: SessionWork, ledger: Ledger): CheckRunPublisher {
-  const secrets = jc.token ? [...jc.deps.secrets, jc.token] : jc.deps.secrets;
+  const secrets = [...jc.deps.secrets, jc.token];
   const issue = ledger.state.task.source.issueNumber ?? 0;
   // Every run that becomes current may carry the Approve plan button, which must find the session.
   const onCurrent = (id: number) => jc.index.linkCheckRun(jc.delivery.repo, id, issue);
-  return new CheckRunPublisher(jc.octokit, jc.delivery.repo, jc.deps.store, ledger, { secrets, throttleMs: jc.deps.checkRunThrottleMs, onCurrent });
+  return new CheckRunPublisher(jc.outbound, jc.deps.store, ledger, { secrets, throttleMs: jc.deps.checkRunThrottleMs, onCurrent });
 }
 
 export function workspaceDir(jc: SessionWork, sessionId: string): string {
@@ -33,7 +33,7 @@ export async function openSessionWorkspace(jc: SessionWork, ledger: Ledger, ref?
   const ws = await reopenWorkspace(ledger, {
     source: remoteUrl(jc.deps.gitBase, jc.delivery.repo),
     dir: workspaceDir(jc, ledger.sessionId),
-    auth: authFor(jc.token ?? ""),
+    auth: authFor(jc.token),
     ref,
   });
   return ws as PushableWorkspace;

@@ -7,7 +7,7 @@ import { InProcessQueue } from "../queue/in-process.js";
 import { selectSandbox } from "../sandbox/select.js";
 import type { Sandbox } from "../sandbox/types.js";
 import { openStore } from "../store/index.js";
-import { redact, secretsFromEnv } from "../trace/redact.js";
+import { redact, secretsFromEnv } from "../safety/redact.js";
 import type { PatchgateDeps } from "./deps.js";
 import { gitBaseUrl } from "./git-remote.js";
 

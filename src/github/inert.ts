@@ -1,3 +1,5 @@
+import { inertMarkdown } from "../safety/inert-markdown.js";
+
 /**
  * Model-written text (plan, todos, summaries, failure messages) is shaped by untrusted issue text, so
  * on GitHub it must not act: an `@user` or `@org/team` would notify people, and a `#12` or
@@ -5,6 +7,10 @@
  * a commit message ("fixes #12"), close that issue when the PR merges. A word joiner (U+2060) after
  * the `@`/`#` breaks GitHub's autolinking while the text reads the same. Patchgate's own references
  * (`Resolves #<issue>`, `@<requester>`) are written outside this function and stay live.
+ *
+ * Raw HTML in model text is escaped and its HTML comments removed here, all of it — the outbound gate
+ * (./outbound.ts) lets a few attribute-free tags of Patchgate's own through, which the model must not
+ * be able to use to fold part of a plan away; images and foreign links are the gate's to neutralise.
  */
 const JOINER = "\u2060";
 
@@ -16,5 +22,5 @@ const REFERENCE = /(?<!&)#(?=\d)/g;
 const GH_REFERENCE = /(?<![\w])GH-(?=\d)/gi;
 
 export function inert(text: string): string {
-  return text.replace(MENTION, `@${JOINER}`).replace(REFERENCE, `#${JOINER}`).replace(GH_REFERENCE, (m) => `${m.slice(0, 2)}${JOINER}-`);
+  return inertMarkdown(text, { htmlOnly: true }).replace(MENTION, `@${JOINER}`).replace(REFERENCE, `#${JOINER}`).replace(GH_REFERENCE, (m) => `${m.slice(0, 2)}${JOINER}-`);
 }

@@ -3,7 +3,7 @@ import type { Job } from "../queue/types.js";
 import { HELP_TEXT } from "./command.js";
 import { abortInFlight, requestStop, retry, status } from "./control.js";
 import { approveAllWrites, approveByComment, approvePlanAs, approvePlanByButton, denyByComment, revise } from "./decisions.js";
-import type { JobContext } from "./deps.js";
+import { withToken, type Intake } from "./deps.js";
 import { freshGitToken } from "./git-remote.js";
 import { issueKey, type Intent } from "./intent.js";
 import { checkPermission, refusalText } from "./permission.js";
@@ -15,7 +15,7 @@ import { startSession } from "./start.js";
  * the issue's lane, one job after another; `stop` and `status` run in a control lane so they are
  * not stuck behind the work they are about.
  */
-export function jobsFor(jc: JobContext, issue: number): Job {
+export function jobsFor(jc: Intake, issue: number): Job {
   const i = jc.delivery.intent;
   const lane = issueKey(jc.delivery.repo, issue);
   const control = i.kind === "command" && (i.command.kind === "stop" || i.command.kind === "status");
@@ -23,7 +23,7 @@ export function jobsFor(jc: JobContext, issue: number): Job {
 }
 
 /** A job that fails (GitHub down, push rejected…) says so where it was asked, then fails for the log. */
-async function runReporting(jc: JobContext, issue: number): Promise<void> {
+async function runReporting(jc: Intake, issue: number): Promise<void> {
   try {
     await runDelivery(jc, issue);
   } catch (e) {
@@ -39,22 +39,22 @@ function what(i: Intent): string {
 }
 
 /** Whether this delivery would act on a session whose stop is pending. Help and status only read. */
-function standsDown(jc: JobContext, i: Intent, issue: number): boolean {
+function standsDown(jc: Intake, i: Intent, issue: number): boolean {
   if (!jc.deps.aborts.stopping(issueKey(jc.delivery.repo, issue))) return false;
   return !(i.kind === "command" && (i.command.kind === "help" || i.command.kind === "status" || i.command.kind === "stop"));
 }
 
-async function runDelivery(jc: JobContext, issue: number): Promise<void> {
-  const { intent: i, sender, repo } = jc.delivery;
-  const verdict = await checkPermission(jc.octokit, repo, sender);
+async function runDelivery(intake: Intake, issue: number): Promise<void> {
+  const { intent: i, sender, repo } = intake.delivery;
+  const verdict = await checkPermission(intake.octokit, repo, sender);
   const reply = i.kind === "button" ? issue : i.thread.number;
   if (!verdict.allowed) {
-    jc.deps.log(`refused @${sender.login} (${verdict.role})`);
-    await answer(jc, reply, null, "refused", refusalText(sender.login, verdict.role, what(i)));
+    intake.deps.log(`refused @${sender.login} (${verdict.role})`);
+    await answer(intake, reply, null, "refused", refusalText(sender.login, verdict.role, what(i)));
     return;
   }
   // A fresh git token per job (only for work past the permission check), redacted from all output.
-  jc.token = await freshGitToken(await jc.appOctokit(), repo);
+  const jc = withToken(intake, await freshGitToken(await intake.appOctokit(), repo));
   const sessionId = await jc.index.sessionOfIssue(repo, issue);
   const ledger = sessionId ? await Ledger.open(jc.deps.store, sessionId) : null;
   const w = { reply };

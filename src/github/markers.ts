@@ -1,4 +1,5 @@
 import type { Octokit } from "./octokit.js";
+import type { Outbound } from "./outbound.js";
 
 /**
  * Every comment Patchgate posts carries a hidden marker `<!-- patchgate:<session>:<effect> -->`.
@@ -29,29 +30,30 @@ export type CommentAuthor = { login: string; type?: string } | null | undefined;
  */
 export async function upsertComment(
   octokit: Octokit,
+  outbound: Outbound,
   t: CommentTarget,
   m: string,
   body: string,
+  sessionId: string | null,
   memo: { get(): Promise<string | null>; set(id: string): Promise<void> },
   isOurs: (author: CommentAuthor) => Promise<boolean>,
 ): Promise<{ id: number; url: string; created: boolean }> {
-  const text = `${body}\n\n${m}`;
   const known = await memo.get();
   if (known) {
-    const updated = await octokit.rest.issues.updateComment({ owner: t.owner, repo: t.repo, comment_id: Number(known), body: text }).catch((e: unknown) => {
+    const updated = await outbound.updateComment(Number(known), body, m, sessionId).catch((e: unknown) => {
       // Deleted by a human: post it anew below, rather than fail this and every later attempt.
       if ((e as { status?: number }).status === 404) return null;
       throw e;
     });
-    if (updated) return { id: updated.data.id, url: updated.data.html_url, created: false };
+    if (updated) return { id: updated.id, url: updated.html_url, created: false };
   }
   const existing = await findMarked(octokit, t, m, isOurs);
   if (existing) {
     await memo.set(String(existing.id));
-    if (existing.body !== text) await octokit.rest.issues.updateComment({ owner: t.owner, repo: t.repo, comment_id: existing.id, body: text });
+    if (existing.body !== outbound.commentBody(body, m, sessionId)) await outbound.updateComment(existing.id, body, m, sessionId);
     return { id: existing.id, url: existing.html_url, created: false };
   }
-  const { data } = await octokit.rest.issues.createComment({ owner: t.owner, repo: t.repo, issue_number: t.number, body: text });
+  const data = await outbound.createComment(t.number, body, m, sessionId);
   await memo.set(String(data.id));
   return { id: data.id, url: data.html_url, created: true };
 }

@@ -5,8 +5,7 @@ import { authFor, remoteUrl } from "./git-remote.js";
 import { noreply } from "./identity.js";
 import { ensurePullRequest, markReadyForReview } from "./pull-request.js";
 import { doneComment, planComment, pullRequestBody, shortHash } from "./render.js";
-import { postComment, secretsOf } from "./replies.js";
-import { redact } from "../trace/redact.js";
+import { postComment } from "./replies.js";
 import { inert } from "./inert.js";
 
 /**
@@ -20,7 +19,7 @@ export function branchFor(issue: number): string {
 
 async function push(jc: SessionWork, ws: PushableWorkspace, branch: string): Promise<void> {
   // The branch is Patchgate's own; a rebuilt workspace recreates it from the base, hence force.
-  const r = await ws.push({ remote: remoteUrl(jc.deps.gitBase, jc.delivery.repo), branch, auth: authFor(jc.token ?? ""), force: true });
+  const r = await ws.push({ remote: remoteUrl(jc.deps.gitBase, jc.delivery.repo), branch, auth: authFor(jc.token), force: true });
   if (!r.ok) throw new Error(`git push of ${branch} failed: ${r.stderr.trim().split("\n").at(-1) ?? ""}`);
   jc.deps.log(`pushed ${branch}`);
 }
@@ -30,22 +29,18 @@ async function followHead(jc: SessionWork, checkRun: CheckRunPublisher, sha: str
   jc.deps.log(`check run ${id} ${created ? "moved to" : "already on"} ${sha.slice(0, 7)}, the PR's head`);
 }
 
-/**
- * The PR's title and body, redacted like every comment: the plan in the body is model output and may
- * carry a token it read or a key it invented.
- */
-function pullText(jc: SessionWork, s: Ledger["state"], issue: number, branch: string): { branch: string; title: string; body: string } {
-  const secrets = secretsOf(jc);
-  return { branch, title: redact(`Patchgate: ${s.task.title}`, secrets), body: redact(pullRequestBody(s, issue), secrets) };
+/** The PR's title and body, as the outbound gate will shape them (redacted, inert, capped). */
+function pullText(s: Ledger["state"], issue: number, branch: string): { branch: string; title: string; body: string } {
+  return { branch, title: `Patchgate: ${s.task.title}`, body: pullRequestBody(s, issue) };
 }
 
 /**
- * A commit message is published with the push. Model text in it is redacted and made inert: in a
- * commit reaching the default branch, "fixes #12" would close issue 12. Only our `Resolves #<issue>`
- * (added by the caller, outside this function) is a live reference.
+ * A commit message is published with the push. Model text in it goes through the outbound gate and
+ * is made inert: in a commit reaching the default branch, "fixes #12" would close issue 12. Only our
+ * `Resolves #<issue>` (added by the caller, outside this function) is a live reference.
  */
 function commitText(jc: SessionWork, text: string): string {
-  return redact(inert(text), secretsOf(jc));
+  return jc.outbound.commitMessage(inert(text));
 }
 
 export async function publishPlan(jc: SessionWork, ledger: Ledger, ws: PushableWorkspace, checkRun: CheckRunPublisher): Promise<void> {
@@ -60,7 +55,7 @@ export async function publishPlan(jc: SessionWork, ledger: Ledger, ws: PushableW
   await followHead(jc, checkRun, sha);
   // A review or label on this commit approves exactly this plan.
   await jc.deps.store.putEffect(ledger.sessionId, `plan-commit:${sha}`, hash);
-  const pr = await ensurePullRequest(jc.octokit, jc.deps.store, ledger.sessionId, jc.delivery.repo, pullText(jc, s, issue, branch));
+  const pr = await ensurePullRequest(jc.octokit, jc.outbound, jc.deps.store, ledger.sessionId, jc.delivery.repo, pullText(s, issue, branch));
   await jc.index.linkPull(jc.delivery.repo, pr.number, issue);
   jc.deps.log(`${pr.created ? "opened draft" : "updated"} PR #${pr.number} with plan ${shortHash(hash)}`);
   await postComment(jc, issue, ledger.sessionId, `plan-${shortHash(hash)}`, planComment(s, pr.url));
@@ -77,7 +72,7 @@ const RESULT_COMMIT = "result_commit";
 async function resultCommit(jc: SessionWork, ledger: Ledger, ws: PushableWorkspace, branch: string, commit: () => Promise<string>): Promise<string> {
   const known = await jc.deps.store.getEffect(ledger.sessionId, RESULT_COMMIT);
   if (known) {
-    const r = await ws.push({ remote: remoteUrl(jc.deps.gitBase, jc.delivery.repo), branch, auth: authFor(jc.token ?? ""), force: true }).catch(() => null);
+    const r = await ws.push({ remote: remoteUrl(jc.deps.gitBase, jc.delivery.repo), branch, auth: authFor(jc.token), force: true }).catch(() => null);
     if (r?.ok && r.commit === known) {
       jc.deps.log(`pushed ${branch} (the result committed before)`);
       return known;
@@ -105,7 +100,7 @@ export async function publishResult(jc: SessionWork, ledger: Ledger, ws: Pushabl
     }),
   );
   await followHead(jc, checkRun, sha);
-  const pr = await ensurePullRequest(jc.octokit, jc.deps.store, ledger.sessionId, jc.delivery.repo, pullText(jc, s, issue, branch));
+  const pr = await ensurePullRequest(jc.octokit, jc.outbound, jc.deps.store, ledger.sessionId, jc.delivery.repo, pullText(s, issue, branch));
   await jc.index.linkPull(jc.delivery.repo, pr.number, issue);
   await markReadyForReview(jc.octokit, pr.nodeId);
   jc.deps.log(`PR #${pr.number} ready for review`);

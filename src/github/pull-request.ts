@@ -1,6 +1,7 @@
 import type { SessionStore } from "../store/types.js";
 import type { Repo } from "./intent.js";
 import type { Octokit } from "./octokit.js";
+import type { Outbound } from "./outbound.js";
 
 /**
  * The session's pull request, adopted before it is ever created twice: first the stored effect,
@@ -16,6 +17,7 @@ export const PR_EFFECT = "pull_request";
 
 export async function ensurePullRequest(
   octokit: Octokit,
+  outbound: Outbound,
   store: SessionStore,
   sessionId: string,
   repo: Repo,
@@ -24,7 +26,7 @@ export async function ensurePullRequest(
   const stored = await store.getEffect(sessionId, PR_EFFECT);
   if (stored) {
     const ref = JSON.parse(stored) as PullRef;
-    await octokit.rest.pulls.update({ owner: repo.owner, repo: repo.repo, pull_number: ref.number, body: pr.body });
+    await outbound.updatePull(ref.number, { body: pr.body }, sessionId);
     return { ...ref, created: false };
   }
   const { data: found } = await octokit.rest.pulls.list({ owner: repo.owner, repo: repo.repo, head: `${repo.owner}:${pr.branch}`, state: "all" });
@@ -32,9 +34,9 @@ export async function ensurePullRequest(
   let ref: PullRef;
   if (existing) {
     ref = { number: existing.number, nodeId: existing.node_id, url: existing.html_url };
-    await octokit.rest.pulls.update({ owner: repo.owner, repo: repo.repo, pull_number: ref.number, body: pr.body, ...(existing.state === "closed" ? { state: "open" as const } : {}) });
+    await outbound.updatePull(ref.number, { body: pr.body, ...(existing.state === "closed" ? { state: "open" as const } : {}) }, sessionId);
   } else {
-    const { data } = await octokit.rest.pulls.create({ owner: repo.owner, repo: repo.repo, head: pr.branch, base: repo.defaultBranch, title: pr.title, body: pr.body, draft: true });
+    const data = await outbound.createPull({ head: pr.branch, base: repo.defaultBranch, title: pr.title, body: pr.body, draft: true }, sessionId);
     ref = { number: data.number, nodeId: data.node_id, url: data.html_url };
   }
   await store.putEffect(sessionId, PR_EFFECT, JSON.stringify(ref));
@@ -44,10 +46,6 @@ export async function ensurePullRequest(
 export async function storedPullRequest(store: SessionStore, sessionId: string): Promise<PullRef | null> {
   const v = await store.getEffect(sessionId, PR_EFFECT);
   return v ? (JSON.parse(v) as PullRef) : null;
-}
-
-export async function updatePullBody(octokit: Octokit, repo: Repo, number: number, body: string): Promise<void> {
-  await octokit.rest.pulls.update({ owner: repo.owner, repo: repo.repo, pull_number: number, body });
 }
 
 /** REST cannot take a PR out of draft; GitHub offers only this GraphQL mutation. */

@@ -1,7 +1,7 @@
 import { createSession, prepareWorkspace } from "../agent/session-service.js";
 import { TERMINAL_PHASES, type TaskInput } from "../session/types.js";
 import { Ledger } from "../store/ledger.js";
-import { sanitizeUntrusted } from "../trace/sanitize.js";
+import { sanitizeUntrusted } from "../safety/sanitize.js";
 import type { JobContext, PushableWorkspace } from "./deps.js";
 import { checkRunFor, drive, workspaceDir } from "./drive.js";
 import { authFor, remoteUrl } from "./git-remote.js";
@@ -41,7 +41,7 @@ export async function startSession(jc: JobContext, req: StartRequest): Promise<v
     return;
   }
   const task: TaskInput = {
-    title: sanitizeUntrusted(req.title, { maxChars: 300 }),
+    title: sanitizeUntrusted(req.title, { maxChars: 300, markdown: false }),
     body: [req.instruction ? `Instruction from @${sender.login}: ${sanitizeUntrusted(req.instruction)}` : "", sanitizeUntrusted(req.body)].filter(Boolean).join("\n\n"),
     source: { kind: "github", repo: `${repo.owner}/${repo.repo}`, issueNumber: req.issue, requester: sender.login, installationId: repo.installationId },
   };
@@ -62,7 +62,7 @@ export async function startSession(jc: JobContext, req: StartRequest): Promise<v
   const ws = await prepareWorkspace(ledger, {
     source: remoteUrl(jc.deps.gitBase, repo),
     dir: workspaceDir(jc, ledger.sessionId),
-    auth: authFor(jc.token ?? ""),
+    auth: authFor(jc.token),
     ref: req.followUp ? branchFor(req.issue) : undefined,
   });
   jc.deps.log(`cloned at ${ws.baseCommit.slice(0, 7)}`);

@@ -10,7 +10,7 @@ import type { Phase } from "../session/types.js";
 import { CHECK_RUN_MAX_BYTES, fitRows, truncateUtf8 } from "./byte-limit.js";
 import { diffSection, planSection, statusSection, testSection, todoSection, usageSection } from "./check-run-summary.js";
 import { clip, escapeCell } from "./markdown.js";
-import { redact } from "./redact.js";
+import { redact } from "../safety/redact.js";
 import { timelineRows } from "./timeline.js";
 
 export interface CheckRunOutput {

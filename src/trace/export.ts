@@ -4,7 +4,7 @@
  */
 
 import type { StoredEvent } from "../session/events.js";
-import { redactDeep } from "./redact.js";
+import { redactDeep } from "../safety/redact.js";
 
 export type TraceFormat = "json" | "jsonl";
 

@@ -1,6 +1,4 @@
-/** trace/: what leaves the process about a session — redacted, sanitised, priced, byte-limited. */
-export { redact, redactDeep, secretsFromEnv, MIN_SECRET_LENGTH, type RedactionKind } from "./redact.js";
-export { sanitizeUntrusted, MAX_UNTRUSTED_CHARS } from "./sanitize.js";
+/** trace/: what leaves the process about a session — priced, byte-limited, rendered (redaction lives in safety/). */
 export {
   estimateCost,
   loadPriceTable,

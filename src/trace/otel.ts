@@ -10,7 +10,7 @@
 
 import { SpanStatusCode, context, trace, type Span, type Context } from "@opentelemetry/api";
 import type { StoredEvent } from "../session/events.js";
-import { redact } from "./redact.js";
+import { redact } from "../safety/redact.js";
 
 export const TRACER_NAME = "patchgate";
 

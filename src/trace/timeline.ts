@@ -5,7 +5,7 @@
 
 import type { StoredEvent } from "../session/events.js";
 import { clip, formatUsd, oneLine } from "./markdown.js";
-import { redact } from "./redact.js";
+import { redact } from "../safety/redact.js";
 
 export interface TimelineRow {
   /** `YYYY-MM-DD HH:MM:SS` (UTC) of the append. */

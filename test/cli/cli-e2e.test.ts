@@ -61,6 +61,22 @@ describe("patchgate CLI, end to end", () => {
     }
   });
 
+  test("every line printed is redacted: a token planted in the plan never reaches the terminal whole", async () => {
+    const repo = makeRepo(BUGGY_ADD_REPO);
+    const data = tempDir("pg-cli-");
+    cleanups.push(repo.cleanup, () => rmSync(data, { recursive: true, force: true }));
+    const token = ["ghp", "_", "Q".repeat(6), "r7".repeat(15)].join("");
+    server = await startFakeOpenAI([
+      { toolCalls: [{ name: "submit_plan", arguments: { summary: `rotate ${token} first`, steps: [`then use ${token}`] } }] },
+      { toolCalls: [{ name: "report_blocked", arguments: { reason: "stop here" } }] },
+    ]);
+    const env = { OPENAI_API_KEY: "sk-cli-test-key", OPENAI_BASE_URL: server.baseURL, PATCHGATE_DATA_DIR: data, PATCHGATE_MODEL: "fake-model" };
+    const r = await cli(["run", "--repo", repo.dir, "--approve-plan", "Fix add"], env);
+    expect(r.stdout).toContain("Plan (");
+    expect(r.stdout).toContain("rotate [REDACTED:github_token] first");
+    expect(r.stdout + r.stderr).not.toContain(token);
+  });
+
   test("without OPENAI_API_KEY it says so and exits non-zero, no stack trace", async () => {
     const repo = makeRepo(BUGGY_ADD_REPO);
     cleanups.push(repo.cleanup);

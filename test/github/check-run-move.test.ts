@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { createSession } from "../../src/agent/session-service.js";
 import { CheckRunPublisher } from "../../src/github/check-run.js";
 import type { Octokit } from "../../src/github/octokit.js";
+import { Outbound } from "../../src/github/outbound.js";
 import { SqliteSessionStore } from "../../src/store/index.js";
 import type { Ledger } from "../../src/store/ledger.js";
 
@@ -46,7 +47,7 @@ describe("moving the check run to a new head", () => {
   let ledger: Ledger;
   const gh = new GitHubRecorder();
   const linked: number[] = [];
-  const publisher = () => new CheckRunPublisher(gh.octokit, REPO, store, ledger, { secrets: [], throttleMs: 3_600_000, onCurrent: async (id) => void linked.push(id) });
+  const publisher = () => new CheckRunPublisher(new Outbound(gh.octokit, REPO, { secrets: [], htmlBase: "https://gh" }), store, ledger, { secrets: [], throttleMs: 3_600_000, onCurrent: async (id) => void linked.push(id) });
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "pg-move-"));
@@ -102,7 +103,7 @@ describe("a session whose check run was stored before runs followed the head", (
       const ledger = await createSession(store, { task: { title: "t", body: "", source: { kind: "github", repo: "o/r", issueNumber: 1 } }, model: "m" });
       await store.putEffect(ledger.sessionId, "check_run", "77");
       const gh = new GitHubRecorder();
-      const publisher = new CheckRunPublisher(gh.octokit, REPO, store, ledger, { secrets: [], throttleMs: 3_600_000 });
+      const publisher = new CheckRunPublisher(new Outbound(gh.octokit, REPO, { secrets: [], htmlBase: "https://gh" }), store, ledger, { secrets: [], throttleMs: 3_600_000 });
       await publisher.update();
       expect(await publisher.moveTo(sha("f"))).toEqual({ id: 101, created: true });
       expect(gh.calls).toEqual(["patch 77", "create 101 on f", "patch 77 neutral: Moved to fffffff"]);

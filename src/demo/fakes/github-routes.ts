@@ -14,6 +14,21 @@ type Handler = (w: GitHubWorld, p: Params, body: any, query: URLSearchParams, ac
 const notFound: RouteResult = { status: 404, body: { message: "Not Found", documentation_url: "https://docs.github.com/rest" } };
 const invalid = (message: string): RouteResult => ({ status: 422, body: { message: "Validation Failed", errors: [{ message }] } });
 
+/**
+ * GitHub's size limits, enforced as GitHub does (422): a comment, issue or PR body at most 65,536
+ * characters, a title at most 256, a check run's summary and text at most 65,535 bytes each.
+ */
+export function tooLong(b: any): RouteResult | null {
+  const chars = (v: unknown, max: number) => typeof v === "string" && [...v].length > max;
+  if (chars(b?.body, 65_536)) return invalid("body is too long (maximum is 65536 characters)");
+  if (chars(b?.title, 256)) return invalid("title is too long (maximum is 256 characters)");
+  for (const k of ["summary", "text"] as const) {
+    const v = b?.output?.[k];
+    if (typeof v === "string" && Buffer.byteLength(v, "utf8") > 65_535) return invalid(`output.${k} is too long (maximum is 65535 bytes)`);
+  }
+  return chars(b?.output?.title, 256) ? invalid("output.title is too long") : null;
+}
+
 function checkRunView(w: GitHubWorld, c: FakeCheckRun): unknown {
   return { ...c, app: { id: w.app.id, slug: w.app.slug } };
 }

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { handleGitRequest, isGitRequest } from "./git-http-remote.js";
 import { GitHubWorld } from "./github-state.js";
-import { graphql, matchRoute, type RouteResult } from "./github-routes.js";
+import { graphql, matchRoute, tooLong, type RouteResult } from "./github-routes.js";
 import { parseUrl, readBody, sendJson } from "./http-util.js";
 
 /**
@@ -49,6 +49,8 @@ function route(w: GitHubWorld, method: string, path: string, segments: string[],
   }
   const found = matchRoute(method, segments);
   if (!found) return { status: 404, body: { message: `the fake GitHub has no route for ${method} ${path}` } };
+  const refused = method === "GET" ? null : tooLong(body);
+  if (refused) return refused;
   return found.handler(w, found.params, body, query, String(req.headers.accept ?? ""));
 }
 

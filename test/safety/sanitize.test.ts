@@ -1,4 +1,4 @@
-import { MAX_UNTRUSTED_CHARS, sanitizeUntrusted } from "../../src/trace/sanitize.js";
+import { MAX_UNTRUSTED_CHARS, sanitizeUntrusted } from "../../src/safety/sanitize.js";
 
 describe("sanitizeUntrusted", () => {
   it("removes HTML comments, single- and multi-line", () => {

@@ -1,6 +1,6 @@
-import { redact, redactDeep } from "../../src/trace/redact.js";
-import { secretsFromEnv } from "../../src/trace/secrets.js";
-import { PEM, SAMPLES, WEBHOOK_SECRET, fakeChars } from "./fixtures/secrets.js";
+import { redact, redactDeep } from "../../src/safety/redact.js";
+import { secretsFromEnv } from "../../src/safety/secrets.js";
+import { PEM, SAMPLES, WEBHOOK_SECRET, fakeChars } from "../trace/fixtures/secrets.js";
 
 describe("redact", () => {
   it.each(SAMPLES)("replaces a $kind", ({ text, expected, secret }) => {
