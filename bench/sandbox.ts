@@ -55,7 +55,7 @@ export async function benchSandbox(): Promise<string[]> {
     const nodeTest = await compare(sandbox, workspace, [process.execPath, "t.mjs"]);
     // The floor: bwrap with the same mounts and namespaces, without prlimit and the pids cgroup.
     const bwrap = (await which("bwrap")) ?? "bwrap";
-    const floorArgs = buildBubblewrapArgv(prepareRun({ argv: ["true"], workspace, timeoutMs: 1 }), { extraReadOnly: [], hasGit: false, prlimit: "/usr/bin/prlimit" });
+    const floorArgs = buildBubblewrapArgv(prepareRun({ argv: ["true"], workspace, timeoutMs: 1 }), { mounts: [], hasGit: false, prlimit: "/usr/bin/prlimit" });
     const floorArgv = floorArgs.slice(0, floorArgs.indexOf("/usr/bin/prlimit")).concat("true");
     // As an ordinary user the pids cgroup is not needed (RLIMIT_NPROC works); measured here for `true` only.
     const host = await detectBwrapHost();

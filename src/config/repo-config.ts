@@ -23,10 +23,12 @@ export const RepoConfigSchema = z
         image: z.string().default("node:20-bookworm").describe("Image for the docker backend."),
         max_processes: z.number().int().positive().default(256).describe("Process limit inside the sandbox."),
         memory_mb: z.number().int().positive().default(2048).describe("Memory limit inside the sandbox."),
+        disk_mb: z.number().int().positive().default(2048).describe("Disk a run may fill: /tmp's size, the largest file, and what the workspace's disk may lose before the run is killed."),
+        cpu_seconds: z.number().int().positive().default(300).describe("CPU time per process; beyond it the process gets SIGXCPU."),
         max_output_kb: z.number().int().positive().default(1024).describe("Output cap per stream; head and tail are kept."),
       })
       .strict()
-      .default({ backend: "auto", network_for_setup: false, image: "node:20-bookworm", max_processes: 256, memory_mb: 2048, max_output_kb: 1024 }),
+      .default({ backend: "auto", network_for_setup: false, image: "node:20-bookworm", max_processes: 256, memory_mb: 2048, disk_mb: 2048, cpu_seconds: 300, max_output_kb: 1024 }),
     policy: z
       .object({
         allow_commands: z.array(z.string()).default([]).describe("Command prefixes run without asking, e.g. `npm run lint`."),

@@ -1,10 +1,11 @@
 import { SANDBOX_HOME } from "./env-policy.js";
 import { SANDBOX_WORKSPACE, type PreparedRun } from "./prepare-run.js";
+import type { Mount } from "./toolchain-binding.js";
 
 /** What the builder needs to know about the host; gathered once by host-layout.ts, so this file stays pure. */
 export interface BwrapHost {
-  /** Host directories bound read-only at the same path, e.g. a node prefix outside /usr. */
-  extraReadOnly: string[];
+  /** Toolchain files outside /usr (toolchain-binding.ts), applied after the system mounts. */
+  mounts: Mount[];
   /** The workspace has a real `.git` (directory or gitfile, not a symlink) to re-bind read-only. */
   hasGit: boolean;
   /** Absolute path of prlimit inside the sandbox (it lives under /usr, which is bound). */
@@ -56,12 +57,13 @@ export function buildBubblewrapArgv(run: PreparedRun, host: BwrapHost): string[]
   args.push("--ro-bind", "/usr", "/usr");
   for (const dir of ["bin", "lib", "lib64", "sbin"]) args.push("--symlink", `usr/${dir}`, `/${dir}`);
   args.push("--proc", "/proc", "--dev", "/dev");
-  // /tmp and HOME live in RAM, so they get the memory limit as their size: files there are memory
-  // that no per-process limit counts.
-  args.push("--size", String(run.limits.memoryBytes), "--tmpfs", "/tmp", "--dir", SANDBOX_HOME);
+  // /tmp and HOME live in RAM: files there are memory that no per-process limit counts, and disk
+  // the run writes. The smaller of the two limits is their size.
+  const tmpBytes = Math.min(run.limits.memoryBytes, run.limits.diskBytes);
+  args.push("--size", String(tmpBytes), "--tmpfs", "/tmp", "--dir", SANDBOX_HOME);
   for (const p of ETC_ALWAYS) args.push("--ro-bind-try", p, p);
   if (run.network) for (const p of ETC_NETWORK) args.push("--ro-bind-try", p, p);
-  for (const p of host.extraReadOnly) args.push("--ro-bind", p, p);
+  for (const m of host.mounts) args.push(...(m.kind === "ro-bind" ? ["--ro-bind", m.path, m.path] : ["--symlink", m.target, m.path]));
 
   args.push("--bind", run.workspace, SANDBOX_WORKSPACE);
   if (host.hasGit) args.push("--ro-bind", `${run.workspace}/.git`, `${SANDBOX_WORKSPACE}/.git`);
@@ -75,6 +77,10 @@ export function buildBubblewrapArgv(run: PreparedRun, host: BwrapHost): string[]
   // address space at start and each WebAssembly memory 8–10 GB, which fail under any practical AS
   // limit while using almost no memory. Shared mappings are not counted (hence the sized /tmp).
   // Docker's --memory (a cgroup) counts the whole container's resident memory instead.
-  const limits = [host.prlimit, `--nproc=${run.limits.maxProcesses}`, `--data=${run.limits.memoryBytes}`, "--"];
+  // File size (RLIMIT_FSIZE) caps any one file at the disk quota, at once, wherever it is written;
+  // the total is watched from outside (supervise.ts). CPU time (RLIMIT_CPU) is per process: SIGXCPU
+  // at the soft limit, SIGKILL a second later for a process that catches it.
+  const { cpuSeconds, diskBytes } = run.limits;
+  const limits = [host.prlimit, `--nproc=${run.limits.maxProcesses}`, `--data=${run.limits.memoryBytes}`, `--fsize=${diskBytes}`, `--cpu=${cpuSeconds}:${cpuSeconds + 1}`, "--"];
   return [...args, "--", ...limits, ...run.argv];
 }

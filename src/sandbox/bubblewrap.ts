@@ -1,11 +1,13 @@
-import path from "node:path";
 import { buildBubblewrapArgv } from "./bubblewrap-argv.js";
 import { HANDSHAKE_FDS, joinCgroupThenRelease } from "./cgroup-handshake.js";
+import { closingDescriptors } from "./close-fds.js";
+import { decodeLimitSignal } from "./disk-quota.js";
 import { refusedEnvNotice } from "./env-policy.js";
 import { hasRealGit, type BwrapHostSetup } from "./host-layout.js";
 import { PidsCgroup } from "./pids-cgroup.js";
 import { prepareRun } from "./prepare-run.js";
 import { supervise } from "./supervise.js";
+import { nodeBinding } from "./toolchain-binding.js";
 import type { Sandbox, SandboxResult, SandboxRunRequest } from "./types.js";
 
 /**
@@ -20,21 +22,24 @@ export class BubblewrapSandbox implements Sandbox {
   constructor(private readonly host: BwrapHostSetup) {}
 
   async run(req: SandboxRunRequest): Promise<SandboxResult> {
-    const prefix = this.host.nodePrefix;
-    const run = prepareRun(req, prefix ? [path.join(prefix, "bin")] : []);
+    const node = nodeBinding(this.host.node);
+    const run = prepareRun(req, node.pathDirs);
     const mode = this.host.processLimit;
+    const handshakeFds = mode.kind === "cgroup" ? HANDSHAKE_FDS : undefined;
     const args = buildBubblewrapArgv(run, {
-      extraReadOnly: prefix ? [prefix] : [],
+      mounts: node.mounts,
       hasGit: await hasRealGit(run.workspace),
       prlimit: this.host.prlimit,
-      handshakeFds: mode.kind === "cgroup" ? HANDSHAKE_FDS : undefined,
+      handshakeFds,
     });
+    // bwrap passes on every descriptor it gets: it starts with stdio and its handshake pipes only.
+    const start = closingDescriptors(this.host.bash, handshakeFds ? Math.max(handshakeFds.info, handshakeFds.block) : 2, this.host.bwrap, args);
     // +1: bwrap's outer process, which only waits for the sandbox, joins the cgroup too (see cgroup-handshake.ts).
     const cgroup = mode.kind === "cgroup" ? await PidsCgroup.create(mode, run.limits.maxProcesses + 1) : null;
     try {
-      return await supervise({
-        command: this.host.bwrap,
-        args,
+      const result = await supervise({
+        command: start.command,
+        args: start.args,
         // bwrap itself gets no secrets either: the sandbox can read its pid 1's /proc/1/environ.
         hostEnv: { PATH: "/usr/bin:/bin" },
         hostCwd: "/",
@@ -46,7 +51,9 @@ export class BubblewrapSandbox implements Sandbox {
         killExtra: cgroup ? () => cgroup.killAll() : undefined,
         extraPipes: cgroup ? 2 : 0,
         afterSpawn: cgroup ? (child) => joinCgroupThenRelease(child, cgroup) : undefined,
+        diskQuota: { path: run.workspace, maxBytes: run.limits.diskBytes },
       });
+      return decodeLimitSignal(result);
     } finally {
       await cgroup?.remove();
     }

@@ -20,11 +20,16 @@ export function buildDockerArgv(run: PreparedRun, target: DockerRunTarget): stri
   const args = ["run", "--rm", "--name", target.name];
   // "bridge" is Docker's default network; naming it keeps the choice visible in the argv.
   args.push("--network", run.network ? "bridge" : "none");
-  // /tmp allows exec (go test and many test runners build binaries there), unlike Docker's default tmpfs.
-  args.push("--read-only", "--tmpfs", "/tmp:rw,exec,nosuid,mode=1777");
+  // /tmp allows exec (go test and many test runners build binaries there), unlike Docker's default
+  // tmpfs; it is RAM, so the smaller of the memory and disk limits is its size, as with bubblewrap.
+  const tmpBytes = Math.min(run.limits.memoryBytes, run.limits.diskBytes);
+  args.push("--read-only", "--tmpfs", `/tmp:rw,exec,nosuid,mode=1777,size=${tmpBytes}`);
   args.push("--pids-limit", String(run.limits.maxProcesses));
   // Swap equal to memory: the limit is the limit, not a hint that slows into swapping.
   args.push("--memory", memory, "--memory-swap", memory, "--cpus", "1");
+  // The same per-process file-size and CPU-time limits as bubblewrap's prlimit.
+  const { cpuSeconds, diskBytes } = run.limits;
+  args.push("--ulimit", `fsize=${diskBytes}:${diskBytes}`, "--ulimit", `cpu=${cpuSeconds}:${cpuSeconds + 1}`);
   args.push("--cap-drop", "ALL", "--security-opt", "no-new-privileges", "--user", target.user);
   for (const [k, v] of Object.entries(run.env)) args.push("-e", `${k}=${v}`);
   args.push("-v", `${run.workspace}:${SANDBOX_WORKSPACE}`);

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { decodeLimitSignal } from "./disk-quota.js";
 import { buildDockerArgv, dockerClientEnv } from "./docker-argv.js";
 import { refusedEnvNotice } from "./env-policy.js";
 import { hasRealGit } from "./host-layout.js";
@@ -31,7 +32,7 @@ export class DockerSandbox implements Sandbox {
       user: `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`,
       hasGit: await hasRealGit(run.workspace),
     });
-    return supervise({
+    const result = await supervise({
       command: this.opts.docker,
       args,
       hostEnv: dockerClientEnv(),
@@ -41,7 +42,9 @@ export class DockerSandbox implements Sandbox {
       onOutput: req.onOutput,
       stderrPrefix: refusedEnvNotice(run.refusedEnv),
       killExtra: () => this.kill(name),
+      diskQuota: { path: run.workspace, maxBytes: run.limits.diskBytes },
     });
+    return decodeLimitSignal(result);
   }
 
   // The container belongs to the engine, not to our process group; it has to be killed by name.

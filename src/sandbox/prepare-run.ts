@@ -8,6 +8,8 @@ export const DEFAULT_LIMITS: Required<SandboxLimits> = {
   maxOutputBytes: 1024 * 1024,
   maxProcesses: 256,
   memoryBytes: 2048 * 1024 * 1024,
+  diskBytes: 2048 * 1024 * 1024,
+  cpuSeconds: 300,
 };
 
 /** Where every backend mounts the workspace, so paths in test output read the same everywhere. */
@@ -58,7 +60,7 @@ function sandboxCwd(rel: string): string {
 
 function definedOnly(limits: SandboxLimits | undefined): SandboxLimits {
   const out: SandboxLimits = {};
-  for (const key of ["maxOutputBytes", "maxProcesses", "memoryBytes"] as const) {
+  for (const key of ["maxOutputBytes", "maxProcesses", "memoryBytes", "diskBytes", "cpuSeconds"] as const) {
     const v = limits?.[key];
     if (v === undefined) continue;
     if (!(Number.isInteger(v) && v > 0)) throw new SandboxError("invalid_request", `limits.${key} must be a positive integer: ${v}`);

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess, type StdioOptions } from "node:child_process"
 import { performance } from "node:perf_hooks";
 import { StringDecoder } from "node:string_decoder";
 import type { Readable } from "node:stream";
+import { watchDiskQuota, type DiskQuota } from "./disk-quota.js";
 import { HeadTailCapture, LineSplitter } from "./output-capture.js";
 import { SandboxError } from "./sandbox-error.js";
 import type { SandboxResult, SandboxRunRequest } from "./types.js";
@@ -27,6 +28,8 @@ export interface SupervisedCommand {
   extraPipes?: number;
   /** Runs once the process exists; if it fails, the process is killed and run() rejects with spawn_failed. */
   afterSpawn?: (child: ChildProcess) => Promise<void>;
+  /** Kills the run once it has used this much disk (see disk-quota.ts). */
+  diskQuota?: DiskQuota;
 }
 
 /**
@@ -42,6 +45,7 @@ export function supervise(cmd: SupervisedCommand): Promise<SandboxResult> {
     const stdout = capture(child.stdout as Readable, "stdout", cmd);
     const stderr = capture(child.stderr as Readable, "stderr", cmd);
     let timedOut = false;
+    let limitExceeded: SandboxResult["limitExceeded"];
     let killed = false;
     let extraKill: Promise<unknown> = Promise.resolve();
     let setupError: Error | null = null;
@@ -63,6 +67,13 @@ export function supervise(cmd: SupervisedCommand): Promise<SandboxResult> {
       kill();
     }, cmd.timeoutMs);
     const onAbort = (): void => kill();
+    const disk = cmd.diskQuota
+      ? watchDiskQuota(cmd.diskQuota, () => {
+          if (killed) return;
+          limitExceeded = "disk";
+          kill();
+        })
+      : null;
 
     child.once("spawn", () => {
       cmd.signal?.addEventListener("abort", onAbort, { once: true });
@@ -76,10 +87,12 @@ export function supervise(cmd: SupervisedCommand): Promise<SandboxResult> {
     });
     child.once("error", (err) => {
       clearTimeout(timer);
+      disk?.stop();
       if (child.pid === undefined) reject(new SandboxError("spawn_failed", `cannot start ${cmd.command}: ${err.message}`));
     });
     child.once("close", async (code, signal) => {
       clearTimeout(timer);
+      disk?.stop();
       cmd.signal?.removeEventListener("abort", onAbort);
       const durationMs = Math.round(performance.now() - started);
       await extraKill;
@@ -91,6 +104,7 @@ export function supervise(cmd: SupervisedCommand): Promise<SandboxResult> {
         stderr: stderr.text(),
         truncated: stdout.truncated || stderr.truncated,
         timedOut,
+        ...(limitExceeded ? { limitExceeded } : {}),
         durationMs,
       });
     });

@@ -21,7 +21,18 @@ export interface SandboxLimits {
   maxOutputBytes?: number;
   maxProcesses?: number;
   memoryBytes?: number;
+  /**
+   * How much the run may add to the disk: /tmp and HOME (tmpfs) are this big, no single file may grow
+   * beyond it (RLIMIT_FSIZE), and the run is killed when the workspace's filesystem has lost more
+   * than this much free space since it started.
+   */
+  diskBytes?: number;
+  /** CPU seconds per process (RLIMIT_CPU): a process that spends them gets SIGXCPU. */
+  cpuSeconds?: number;
 }
+
+/** Which limit ended a run, when one did (a wall-clock timeout is `timedOut`). */
+export type SandboxLimitHit = "cpu" | "disk" | "file_size";
 
 export interface SandboxResult {
   exitCode: number | null;
@@ -30,6 +41,8 @@ export interface SandboxResult {
   stderr: string;
   truncated: boolean;
   timedOut: boolean;
+  /** Set when a limit other than the wall clock stopped the run; `signal` says how it was stopped. */
+  limitExceeded?: SandboxLimitHit;
   durationMs: number;
 }
 

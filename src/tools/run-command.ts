@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { modelOutput, runShell, sandboxUnavailable } from "./sandbox-run.js";
+import { limitFields, modelOutput, runShell, sandboxUnavailable } from "./sandbox-run.js";
 import { defineTool, ok } from "./tool.js";
 
 const DESCRIPTION = `Run a shell command in the repository root, inside a sandbox: no network, only the repository is writable, time and output are limited.
@@ -39,6 +39,7 @@ export const runCommandTool = defineTool({
       exit_code: res.exitCode,
       signal: res.signal,
       timed_out: res.timedOut,
+      ...limitFields(res),
       duration_ms: res.durationMs,
       stdout: out.stdout,
       stderr: out.stderr,

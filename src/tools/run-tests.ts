@@ -2,7 +2,7 @@ import { z } from "zod";
 import { summarizeTestRun } from "../sandbox/index.js";
 import type { SessionEvent } from "../session/events.js";
 import type { ToolError } from "../session/types.js";
-import { modelOutput, runShell, sandboxUnavailable } from "./sandbox-run.js";
+import { limitFields, modelOutput, runShell, sandboxUnavailable } from "./sandbox-run.js";
 import { ensureSetup } from "./test-setup.js";
 import { defineTool, ok, type ToolContext } from "./tool.js";
 
@@ -81,6 +81,8 @@ export const runTestsTool = defineTool({
       passed,
       exit_code: res.exitCode,
       timed_out: res.timedOut,
+      ...(res.signal ? { signal: res.signal } : {}),
+      ...limitFields(res),
       duration_ms: res.durationMs,
       tree_hash: before,
       summary,

@@ -33,6 +33,8 @@ export function limitsOf(config: RepoConfig) {
     maxOutputBytes: config.sandbox.max_output_kb * 1024,
     maxProcesses: config.sandbox.max_processes,
     memoryBytes: config.sandbox.memory_mb * 1024 * 1024,
+    diskBytes: config.sandbox.disk_mb * 1024 * 1024,
+    cpuSeconds: config.sandbox.cpu_seconds,
   };
 }
 
@@ -55,4 +57,15 @@ export function modelOutput(res: SandboxResult): { stdout: string; stderr: strin
   const out = capText(res.stdout, MODEL_OUTPUT_CHARS);
   const err = capText(res.stderr, MODEL_OUTPUT_CHARS);
   return { stdout: out.text, stderr: err.text, truncated: res.truncated || out.truncated || err.truncated };
+}
+
+const LIMIT_TEXT: Record<NonNullable<SandboxResult["limitExceeded"]>, string> = {
+  cpu: "killed by the CPU-time limit (sandbox.cpu_seconds per process)",
+  disk: "killed by the disk quota (sandbox.disk_mb): the run wrote too much",
+  file_size: "a file reached the size limit (sandbox.disk_mb)",
+};
+
+/** For a result the model reads: which limit ended the run, in words, when one did. */
+export function limitFields(res: SandboxResult): { limit_exceeded?: string } {
+  return res.limitExceeded ? { limit_exceeded: `${res.limitExceeded}: ${LIMIT_TEXT[res.limitExceeded]}` } : {};
 }

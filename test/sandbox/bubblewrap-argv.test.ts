@@ -1,7 +1,8 @@
 import { buildBubblewrapArgv, type BwrapHost } from "../../src/sandbox/bubblewrap-argv.js";
 import { prepareRun } from "../../src/sandbox/prepare-run.js";
+import { nodeBinding } from "../../src/sandbox/toolchain-binding.js";
 
-const HOST: BwrapHost = { extraReadOnly: [], hasGit: true, prlimit: "/usr/bin/prlimit" };
+const HOST: BwrapHost = { mounts: [], hasGit: true, prlimit: "/usr/bin/prlimit" };
 const ENV = ["--setenv", "PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "--setenv", "HOME", "/tmp/home", "--setenv", "LANG", "C.UTF-8", "--setenv", "TERM", "dumb", "--setenv", "CI", "true"];
 const SYSTEM = (memory: number) => ["--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/sbin", "/sbin", "--proc", "/proc", "--dev", "/dev", "--size", String(memory), "--tmpfs", "/tmp", "--dir", "/tmp/home"];
 const ETC = ["--ro-bind-try", "/etc/passwd", "/etc/passwd", "--ro-bind-try", "/etc/group", "/etc/group", "--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache", "--ro-bind-try", "/etc/alternatives", "/etc/alternatives"];
@@ -9,15 +10,23 @@ const HARDENING = ["--die-with-parent", "--new-session", "--cap-drop", "ALL", "-
 
 describe("buildBubblewrapArgv", () => {
   test("the test step: no network, workspace writable at /workspace, .git read-only, limits via prlimit", () => {
-    const run = prepareRun({ argv: ["npm", "test"], workspace: "/data/ws/s1", timeoutMs: 1000, limits: { maxProcesses: 128, memoryBytes: 1 << 30 } });
+    const run = prepareRun({ argv: ["npm", "test"], workspace: "/data/ws/s1", timeoutMs: 1000, limits: { maxProcesses: 128, memoryBytes: 1 << 30, diskBytes: 1 << 29, cpuSeconds: 60 } });
     expect(buildBubblewrapArgv(run, HOST)).toEqual([
-      "--unshare-all", ...HARDENING, ...ENV, ...SYSTEM(1 << 30), ...ETC,
+      "--unshare-all", ...HARDENING, ...ENV, ...SYSTEM(1 << 29), ...ETC,
       "--bind", "/data/ws/s1", "/workspace",
       "--ro-bind", "/data/ws/s1/.git", "/workspace/.git",
       "--remount-ro", "/",
       "--chdir", "/workspace",
-      "--", "/usr/bin/prlimit", "--nproc=128", "--data=1073741824", "--", "npm", "test",
+      "--", "/usr/bin/prlimit", "--nproc=128", "--data=1073741824", "--fsize=536870912", "--cpu=60:61", "--", "npm", "test",
     ]);
+  });
+
+  test("/tmp is as large as the smaller of the memory and disk limits", () => {
+    const size = (limits: { memoryBytes: number; diskBytes: number }) => {
+      const argv = buildBubblewrapArgv(prepareRun({ argv: ["true"], workspace: "/ws", timeoutMs: 1000, limits }), HOST);
+      return argv[argv.indexOf("--size") + 1];
+    };
+    expect([size({ memoryBytes: 100, diskBytes: 50 }), size({ memoryBytes: 50, diskBytes: 100 })]).toEqual(["50", "50"]);
   });
 
   test("the setup step with network: --share-net and the DNS/CA files, never /etc/ssl/private", () => {
@@ -32,11 +41,24 @@ describe("buildBubblewrapArgv", () => {
     expect(argv).not.toContain("/ws/.git");
   });
 
-  test("a node outside /usr: its prefix read-only at the same path and first on PATH; cwd below the workspace", () => {
-    const run = prepareRun({ argv: ["node", "t.js"], workspace: "/ws/", cwd: "pkg/a/", timeoutMs: 1000 }, ["/opt/node/bin"]);
-    const argv = buildBubblewrapArgv(run, { ...HOST, extraReadOnly: ["/opt/node"] });
+  test("a node outside /usr: its binary and npm read-only at the same path, npm's link recreated, its bin first on PATH", () => {
+    const binding = nodeBinding({
+      binary: "/opt/node/bin/node",
+      links: [{ path: "/opt/node/bin/npm", target: "../lib/node_modules/npm/bin/npm-cli.js" }],
+      packages: ["/opt/node/lib/node_modules/npm"],
+      libraries: ["/opt/node/lib/libnode.so.115"],
+    });
+    const run = prepareRun({ argv: ["node", "t.js"], workspace: "/ws/", cwd: "pkg/a/", timeoutMs: 1000 }, binding.pathDirs);
+    const argv = buildBubblewrapArgv(run, { ...HOST, mounts: binding.mounts });
     expect(argv.slice(argv.indexOf("PATH") + 1, argv.indexOf("PATH") + 2)).toEqual(["/opt/node/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"]);
-    expect(argv.slice(argv.indexOf("/opt/node") - 1, argv.indexOf("/opt/node") + 2)).toEqual(["--ro-bind", "/opt/node", "/opt/node"]);
+    const toolchain = argv.slice(argv.indexOf("/etc/alternatives") + 2, argv.indexOf("--bind"));
+    expect(toolchain).toEqual([
+      "--ro-bind", "/opt/node/bin/node", "/opt/node/bin/node",
+      "--ro-bind", "/opt/node/lib/libnode.so.115", "/opt/node/lib/libnode.so.115",
+      "--ro-bind", "/opt/node/lib/node_modules/npm", "/opt/node/lib/node_modules/npm",
+      "--symlink", "../lib/node_modules/npm/bin/npm-cli.js", "/opt/node/bin/npm",
+    ]);
+    expect(argv).not.toContain("/opt/node");
     expect(argv.slice(argv.indexOf("--chdir"), argv.indexOf("--chdir") + 2)).toEqual(["--chdir", "/workspace/pkg/a"]);
     expect(argv.slice(argv.indexOf("--bind"), argv.indexOf("--bind") + 3)).toEqual(["--bind", "/ws", "/workspace"]);
   });
