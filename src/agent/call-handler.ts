@@ -5,6 +5,8 @@ import type { SessionEvent } from "../session/events.js";
 import type { PolicyRule } from "../policy/types.js";
 import type { ToolContext, ToolDefinition } from "../tools/tool.js";
 import { evaluate } from "../policy/approval-policy.js";
+import { commandText } from "../policy/command-verdict.js";
+import { applyStandingAnswers } from "../policy/standing-answers.js";
 import { checkPlanGate } from "../policy/plan-gate.js";
 import { parseToolArguments } from "../tools/registry.js";
 import { fail } from "../tools/tool.js";
@@ -49,11 +51,9 @@ export async function handleCall(call: ToolCall, env: CallEnv): Promise<CallOutc
     return { kind: "answered" };
   }
   const request = tool.request(input, ctx);
-  let verdict = evaluate(request, env.rules, state.mode, { workspaceRoot: ctx.workspace.root });
-  if (verdict.decision === "ask" && request.kind === "write" && state.autoApproveWrites) {
-    verdict = { decision: "allow", rule: "session:writes-approved" };
-  }
-  const subject = request.kind === "command" ? request.command : "path" in request ? (request.path ?? "") : "";
+  const judged = evaluate(request, env.rules, state.mode, { workspaceRoot: ctx.workspace.root });
+  const verdict = applyStandingAnswers(judged, request, { autoApproveWrites: state.autoApproveWrites, unattended: state.settings.unattended === true });
+  const subject = request.kind === "command" ? commandText(request.argv) : "path" in request ? (request.path ?? "") : "";
   await env.ledger.append({ type: "policy_decided", callId: call.id, tool: tool.name, decision: verdict.decision, rule: verdict.rule, subject });
   if (verdict.decision === "deny") {
     const code = request.kind === "command" ? "command_denied" : "path_denied";

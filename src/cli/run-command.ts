@@ -8,7 +8,7 @@ import { repoSetup } from "./repo-setup.js";
 import { dataDir, llmFromEnv, modelName, UsageError } from "./runtime-env.js";
 import { terminalApprover } from "./terminal-approver.js";
 
-export const RUN_USAGE = `patchgate run --repo <path|url> [--approve-plan] [--approve-writes] [--model <m>] [--max-steps <n>] [--data-dir <d>] "<task>"`;
+export const RUN_USAGE = `patchgate run --repo <path|url> [--approve-plan] [--approve-writes] [--unattended] [--model <m>] [--max-steps <n>] [--data-dir <d>] "<task>"`;
 
 /** `patchgate run`: one session on a local clone, approvals at the terminal, the result on a local branch. */
 export async function runCommand(argv: string[], out: NodeJS.WritableStream): Promise<number> {
@@ -19,6 +19,7 @@ export async function runCommand(argv: string[], out: NodeJS.WritableStream): Pr
       repo: { type: "string" },
       "approve-plan": { type: "boolean", default: false },
       "approve-writes": { type: "boolean", default: false },
+      unattended: { type: "boolean", default: false },
       model: { type: "string" },
       "max-steps": { type: "string" },
       "data-dir": { type: "string" },
@@ -34,7 +35,10 @@ export async function runCommand(argv: string[], out: NodeJS.WritableStream): Pr
     const ledger = await createSession(store, {
       task: { title: task.split("\n")[0].slice(0, 120), body: task, source: { kind: "cli", repo: values.repo } },
       model,
-      settings: values["max-steps"] ? { maxStepsPerResume: Number(values["max-steps"]) } : {},
+      settings: {
+        ...(values["max-steps"] ? { maxStepsPerResume: Number(values["max-steps"]) } : {}),
+        ...(values.unattended ? { unattended: true } : {}),
+      },
     });
     printEvents(ledger, out);
     out.write(`session ${ledger.sessionId}\n`);

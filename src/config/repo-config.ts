@@ -31,7 +31,7 @@ export const RepoConfigSchema = z
       .default({ backend: "auto", network_for_setup: false, image: "node:20-bookworm", max_processes: 256, memory_mb: 2048, disk_mb: 2048, cpu_seconds: 300, max_output_kb: 1024 }),
     policy: z
       .object({
-        allow_commands: z.array(z.string()).default([]).describe("Command prefixes run without asking, e.g. `npm run lint`."),
+        allow_commands: z.array(z.string()).default([]).describe("argv prefixes run without asking, e.g. `make lint`. Shells, xargs, env -S, find -exec, git -c and package-manager scripts ask anyway."),
         deny_commands: z.array(z.string()).default([]).describe("Command prefixes always refused."),
         protected_paths: z.array(z.string()).default([]).describe("Extra globs the agent may never write."),
       })

@@ -66,6 +66,10 @@ export const EvalCaseSchema = z
       .boolean()
       .default(false)
       .describe("Start as if the issue carried the `agent:writes-approved` label."),
+    unattended: z
+      .boolean()
+      .default(false)
+      .describe("Run the session unattended: every request that would ask a human is refused instead."),
     approvals: z.array(ApprovalStepSchema).default([]).describe("The human's answers, one per park, in order."),
     approvals_fallback: ApprovalFallbackSchema.optional().describe(
       "When approvals run out or do not fit the park; default `stop` with the scripted model, `approve` with a real one.",

@@ -59,6 +59,7 @@ export async function runCaseSession(input: CaseSessionInput): Promise<CaseSessi
         limits: { maxSteps: c.settings.max_steps, maxTokens: c.settings.max_tokens, maxCostUsd: c.settings.max_cost_usd },
         testCommand: fixture.repoConfig.test,
         testCommandSource: fixture.repoConfig.test ? REPO_CONFIG_PATH : undefined,
+        ...(c.unattended ? { unattended: true } : {}),
       },
     });
     const source = { source: fixture.path, dir: path.join(input.dir, "workspace-0") };

@@ -20,9 +20,9 @@ function family(tool: string): string {
 
 function subjectOf(input: unknown): string | null {
   if (input === null || typeof input !== "object") return null;
-  const { path, command } = input as { path?: unknown; command?: unknown };
+  const { path, argv } = input as { path?: unknown; argv?: unknown };
   if (typeof path === "string") return path;
-  if (typeof command === "string") return command;
+  if (Array.isArray(argv)) return JSON.stringify(argv);
   return null;
 }
 

@@ -1,8 +1,9 @@
+import path from "node:path";
 import { isShell, programName } from "./command-facts.js";
 import type { CommandPart, Redirect } from "./command-line.js";
 import { innerCommands, isAssignment } from "./look-through.js";
 import { CommandSyntaxError, tokenize, type Token } from "./shell-tokens.js";
-import { embeddedSubstitutions, renderWords } from "./substitutions.js";
+import { embeddedSubstitutions, quoteWords, renderWords } from "./substitutions.js";
 
 /**
  * The grammar behind parseCommandLine: lists, pipelines, subshells, simple commands, redirections,
@@ -211,10 +212,19 @@ export class Parser {
     return this.parts.slice(before).map((_, i) => before + i);
   }
 
-  /** Adds a part and, recursively, the commands it runs; returns the part's index. */
-  private addPart(p: Omit<CommandPart, "text">, wrapDepth = 0): number {
+  /** A literal argv (run without a shell): the command and, through its wrappers, what it runs. */
+  addCommand(argv: string[]): void {
+    this.addPart({ argv, assignments: [], redirects: [], pipedFromPrevious: false, inputFrom: [] }, 0, true);
+  }
+
+  /**
+   * Adds a part and, recursively, the commands it runs; returns the part's index. `literal` parts come
+   * from an argv, not from shell text: their words are shown quoted as a shell would need them.
+   */
+  private addPart(p: Omit<CommandPart, "text">, wrapDepth = 0, literal = false): number {
     if (wrapDepth > MAX_NESTING) throw new CommandSyntaxError("too_deep", "the command nests wrappers too deeply");
-    const text = [renderWords([...p.assignments, ...p.argv]), ...p.redirects.map(renderRedirect)].filter((s) => s !== "").join(" ");
+    const words = [...p.assignments, ...p.argv];
+    const text = [literal ? quoteWords(words) : renderWords(words), ...p.redirects.map(renderRedirect)].filter((s) => s !== "").join(" ");
     const index = this.parts.push({ ...p, text }) - 1;
     const inners = innerCommands(p.argv);
     const hereString = p.redirects.find((r) => r.op === "<<<");
@@ -224,7 +234,9 @@ export class Parser {
       if (inner.kind === "text") this.parseText(inner.text, p.inputFrom);
       else {
         const assignments = [...p.assignments, ...inner.assignments];
-        this.addPart({ argv: inner.argv, assignments, redirects: [], pipedFromPrevious: p.pipedFromPrevious, inputFrom: [...p.inputFrom] }, wrapDepth + 1);
+        const cwd = inner.cwd === undefined || path.posix.isAbsolute(inner.cwd) ? (inner.cwd ?? p.cwd) : path.posix.join(p.cwd ?? ".", inner.cwd);
+        const part = { argv: inner.argv, assignments, redirects: [], pipedFromPrevious: p.pipedFromPrevious, inputFrom: [...p.inputFrom] };
+        this.addPart(cwd === undefined ? part : { ...part, cwd }, wrapDepth + 1, literal);
       }
     }
     return index;

@@ -18,6 +18,8 @@ export interface CommandPart {
   redirects: Redirect[];
   /** Indices of parts whose output this part consumes: pipe, `$(…)`, `<(…)`. Wrapped parts inherit. */
   inputFrom: number[];
+  /** A wrapper changed directory first (`env -C dir`): that directory, absolute or relative to the part's parent. */
+  cwd?: string;
 }
 
 export interface Redirect {
@@ -39,10 +41,30 @@ export type ParsedCommandLine = { ok: true; line: CommandLine } | { ok: false; e
 
 /** A line we cannot read is an error value (the policy denies it), never an exception. */
 export function parseCommandLine(text: string): ParsedCommandLine {
-  try {
+  return parseWith(() => {
     const parser = new Parser(tokenize(text), 0);
     parser.parseList(false);
-    const { parts, hasSubshell, redirects } = parser;
+    return parser;
+  });
+}
+
+/**
+ * An argv that runs without a shell: one part for the program, plus a part for every command a wrapper
+ * in it runs (`timeout 5 git push`), and the parsed text of an explicit shell (`sh -c "…"`).
+ */
+export function parseArgv(argv: string[]): ParsedCommandLine {
+  return parseWith(() => {
+    if (argv.length === 0 || argv[0] === "") throw new CommandSyntaxError("empty", "argv is empty: give the program as its first word");
+    if (argv.some((a) => a.includes("\0"))) throw new CommandSyntaxError("nul_byte", "an argument contains a NUL byte");
+    const parser = new Parser([], 0);
+    parser.addCommand(argv);
+    return parser;
+  });
+}
+
+function parseWith(build: () => Parser): ParsedCommandLine {
+  try {
+    const { parts, hasSubshell, redirects } = build();
     return { ok: true, line: { parts, hasSubshell, redirects } };
   } catch (err) {
     if (CommandSyntaxError.isInstance(err)) return { ok: false, error: { code: err.code, message: err.message } };

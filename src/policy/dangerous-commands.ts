@@ -1,11 +1,19 @@
 import path from "node:path";
+import { SANDBOX_WORKSPACE } from "../sandbox/prepare-run.js";
 import { flagsOf, gitInvocation, programName } from "./command-facts.js";
+import type { PartContext } from "./types.js";
 
 /**
  * Predicates behind the default deny rules, one per danger. Each takes one simple command's argv.
  * Relative operands are resolved against the workspace root, where commands start.
  */
-type Ctx = { workspaceRoot: string };
+type Ctx = PartContext;
+
+/** After `env -C dir`, relative operands are relative to dir: outside when dir may be. */
+function leaves(target: string, ctx: Ctx): boolean {
+  const where = ctx.cwd === undefined || path.posix.isAbsolute(target) ? target : path.posix.join(ctx.cwd, target);
+  return mayLeaveWorkspace(where, ctx.workspaceRoot);
+}
 
 /**
  * True when `target` is, or may be, outside the workspace. Anything we cannot place (a variable,
@@ -21,7 +29,7 @@ export function mayLeaveWorkspace(target: string, workspaceRoot: string): boolea
 
 /** `rm` of anything outside (recursive or not: deleting outside the workspace is never the task). */
 export function rmOutsideWorkspace(argv: string[], ctx: Ctx): boolean {
-  return programName(argv[0]) === "rm" && flagsOf(argv.slice(1)).operands.some((t) => mayLeaveWorkspace(t, ctx.workspaceRoot));
+  return programName(argv[0]) === "rm" && flagsOf(argv.slice(1)).operands.some((t) => leaves(t, ctx));
 }
 
 const CHMOD_MODE = /^([0-7]{3,4}|[ugoa]*([-+=][rwxXstugo]*)+(,[ugoa]*([-+=][rwxXstugo]*)+)*)$/;
@@ -34,7 +42,7 @@ export function permissionsOutsideWorkspace(argv: string[], ctx: Ctx): boolean {
   const args = argv.slice(1).filter((a) => !(program === "chmod" && CHMOD_MODE.test(a)));
   const { long, operands } = flagsOf(args);
   const targets = program === "chmod" || long.has("reference") ? operands : operands.slice(1);
-  return targets.some((t) => mayLeaveWorkspace(t, ctx.workspaceRoot));
+  return targets.some((t) => leaves(t, ctx));
 }
 
 export function ddToDevice(argv: string[]): boolean {
@@ -84,19 +92,39 @@ export function gitConfigExec(argv: string[]): boolean {
   return args.some((a) => !a.startsWith("-") && isGitExecKey(a.split("=")[0]));
 }
 
+/**
+ * Credential stores and other processes' state. Anything under a process's /proc directory counts
+ * (`environ`, but also `task/N/environ`, `root/…`, `cwd/…`, `fd/N`, which lead anywhere), and so does
+ * /proc itself (`grep -r x /proc`). A `$`, `*`, `?`, `[` or `{` in the pid position may be any pid.
+ */
 const SECRET_PATHS = [
-  /^\/proc\/[^/]+\/environ$/,
-  /^(~[^/]*|\$HOME|\/root|\/home\/[^/]+)\/\.(ssh|aws|gnupg|netrc|git-credentials|npmrc|pypirc|docker\/config\.json|config\/gh)(\/|$)/,
+  /^\/proc\/?$/,
+  /^\/proc\/(self|thread-self|\d+|[^/]*[$*?[{][^/]*)(\/|$)/,
+  /^(~[^/]*|\$HOME|\$\{HOME\}|\/root|\/home\/[^/]+)\/\.(ssh|aws|gnupg|netrc|git-credentials|npmrc|pypirc|docker\/config\.json|config\/gh)(\/|$)/,
   /^\/etc\/(shadow|gshadow|sudoers)/,
 ];
 
+/** Where a path-like piece of an argument starts: `/…`, `~…`, `$HOME…`; it ends at quoting or expansion syntax. */
+const PATH_IN_WORD = /(?:\/|~|\$\{?HOME\}?)[^\s'"{}()<>|;&,:=]*/g;
+
 /**
- * Any argument (or `--opt=value` / `if=value` value) naming a credential store or another process's
- * environment. Normalised first, so `/proc/self/../1/environ` is seen for what it is.
+ * Every path an argument may name: the word itself, resolved against where the command runs (so
+ * `../../proc/1/environ` and `env -C /proc/self cat environ` are seen), and every absolute-looking path
+ * inside it (`-f/proc/1/environ`, `--file=…`, `if=…`, `${X:-/proc/self/environ}`).
  */
-export function readsSecrets(argv: string[]): boolean {
-  return argv.slice(1).some((a) => {
-    const candidates = [a, a.slice(a.indexOf("=") + 1)].map((c) => path.posix.normalize(c));
-    return candidates.some((c) => SECRET_PATHS.some((re) => re.test(c)));
-  });
+function pathsIn(arg: string, cwd: string): string[] {
+  const unresolvable = (p: string) => p.startsWith("~") || p.startsWith("$");
+  const whole = unresolvable(arg) ? arg : unresolvable(cwd) ? path.posix.join(cwd, arg) : path.posix.resolve(SANDBOX_WORKSPACE, cwd, arg);
+  const found = [whole];
+  for (const m of arg.matchAll(PATH_IN_WORD)) found.push(m[0]);
+  return found.map((p) => (p.startsWith("/") ? path.posix.normalize(p) : p));
+}
+
+/**
+ * Any argument naming a credential store or another process's environment. Normalised first, so
+ * `/proc/self/../1/environ` is seen for what it is.
+ */
+export function readsSecrets(argv: string[], ctx?: PartContext): boolean {
+  const cwd = ctx?.cwd ?? ".";
+  return argv.slice(1).some((a) => pathsIn(a, cwd).some((c) => SECRET_PATHS.some((re) => re.test(c))));
 }

@@ -35,20 +35,9 @@ export const RULE = {
   DENY_GIT_CONFIG_EXEC: "deny:git-config-exec",
   DENY_READ_SECRETS: "deny:read-secrets",
   ASK_PRINT_ENV: "ask:print-env",
-  ASK_CD_OUTSIDE: "ask:cd-outside-workspace",
-  ALLOW_CD_INSIDE: "allow:cd-inside-workspace",
   /** Built into the evaluator (it needs the whole pipeline), listed here so every id is in one place. */
   DENY_DOWNLOAD_TO_SHELL: BUILTIN_RULE.DOWNLOAD_TO_SHELL,
 } as const;
-
-/**
- * Relative paths in later parts are judged against the workspace root, so leaving it (`cd`, `cd -`,
- * `cd ..`) must not pass unseen.
- */
-function cdLeaves(argv: string[], ctx: { workspaceRoot: string }): boolean {
-  const target = argv.slice(1).find((a) => a === "-" || !a.startsWith("-"));
-  return target === undefined || target === "-" || danger.mayLeaveWorkspace(target, ctx.workspaceRoot);
-}
 
 /** Ids of rules made from `.github/patchgate.yml` command prefixes. */
 export const repoAllowRuleId = (prefix: string) => `allow:repo-command:${prefix}`;
@@ -70,11 +59,14 @@ const cmd = (id: string, decision: PolicyRule["decision"], command: NonNullable<
   description,
 });
 
+/** An allow for a program that only reads: it runs with the workspace mounted read-only. */
+const reader = (id: string, command: NonNullable<PolicyRule["command"]>, description: string): PolicyRule => ({ ...cmd(id, "allow", command, description), readOnly: true });
+
 /**
- * A configured prefix as plain words (`npm run lint`). A prefix with operators cannot be a prefix of
- * one simple command: as a deny it still applies to the text as written; as an allow it is dropped,
- * since an allowance we cannot state exactly must not be guessed. One that starts with `NAME=value`
- * matches only that exact command, environment included.
+ * A configured prefix as plain words (`make lint`): a prefix of argv. A prefix with operators or a
+ * `NAME=value` in front is not an argv: as a deny it still applies to an explicit shell whose text is
+ * exactly that line; as an allow it is dropped, since an allowance we cannot state exactly must not be
+ * guessed. Programs that run what data says (npm scripts, xargs, sh …) ask whatever a prefix allows.
  */
 function prefixRule(prefix: string, decision: "allow" | "deny"): PolicyRule | null {
   const id = decision === "allow" ? repoAllowRuleId(prefix) : repoDenyRuleId(prefix);
@@ -86,8 +78,7 @@ function prefixRule(prefix: string, decision: "allow" | "deny"): PolicyRule | nu
   } catch {
     words = null;
   }
-  if (words === null) return decision === "deny" ? cmd(id, "deny", { exact: prefix }, description) : null;
-  if (isAssignment(words[0])) return cmd(id, decision, { exact: prefix }, description);
+  if (words === null || isAssignment(words[0])) return decision === "deny" ? cmd(id, "deny", { exact: prefix }, description) : null;
   return cmd(id, decision, { program: [programName(words[0])], argsPrefix: words.slice(1) }, description);
 }
 
@@ -110,7 +101,6 @@ export function defaultRules(opts: DefaultRuleOptions = {}): PolicyRule[] {
     { id: RULE.ASK_WRITE, decision: "ask", kind: "write", description: "a human approves writes" },
     // The sandbox clears the environment, so printing it should reveal nothing; a human still sees it.
     cmd(RULE.ASK_PRINT_ENV, "ask", { program: ["env", "printenv"], test: readOnly.printsEnvironment }, "printing the environment"),
-    cmd(RULE.ASK_CD_OUTSIDE, "ask", { program: ["cd", "pushd"], test: cdLeaves }, "later relative paths would be judged against the wrong directory"),
     { id: RULE.ALLOW_READ, decision: "allow", kind: "read" },
     { id: RULE.ALLOW_META, decision: "allow", kind: "meta" },
   );
@@ -123,12 +113,12 @@ export function defaultRules(opts: DefaultRuleOptions = {}): PolicyRule[] {
     if (rule) rules.push(rule);
   }
   rules.push(
-    cmd(RULE.ALLOW_CD_INSIDE, "allow", { program: ["cd"], test: (argv, ctx) => !cdLeaves(argv, ctx) }, "moving around inside the workspace"),
-    cmd(RULE.ALLOW_READ_ONLY_COMMAND, "allow", { program: readOnly.PLAIN_READERS }, "read-only commands"),
-    cmd(RULE.ALLOW_FIND, "allow", { program: ["find"], test: readOnly.findReadOnly }, "find without -exec/-delete/-fprint"),
-    cmd(RULE.ALLOW_RG, "allow", { program: ["rg"], test: readOnly.rgReadOnly }, "ripgrep without --pre/--hostname-bin"),
-    cmd(RULE.ALLOW_GIT_READ, "allow", { program: ["git"], test: readOnly.gitReadOnly }, "git status/diff/log/show"),
-    cmd(RULE.ALLOW_WRAPPER, "allow", { program: readOnly.WRAPPERS, test: readOnly.wrapperWithCommand }, "timeout/nice/env/xargs/sh -c …: the command inside is judged"),
+    reader(RULE.ALLOW_READ_ONLY_COMMAND, { program: readOnly.PLAIN_READERS }, "read-only commands"),
+    reader(RULE.ALLOW_FIND, { program: ["find"], test: readOnly.findReadOnly }, "find without -exec/-delete/-fprint"),
+    reader(RULE.ALLOW_RG, { program: ["rg"], test: readOnly.rgReadOnly }, "ripgrep without --pre/--hostname-bin"),
+    reader(RULE.ALLOW_GIT_READ, { program: ["git"], test: readOnly.gitReadOnly }, "git status/diff/log/show"),
+    // The wrapper is read-only only if what it runs is too: each inner command is judged as a part.
+    reader(RULE.ALLOW_WRAPPER, { program: readOnly.WRAPPERS, test: readOnly.wrapperWithCommand }, "timeout/nice/env/stdbuf …: the command inside is judged"),
   );
   return rules;
 }

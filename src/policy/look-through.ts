@@ -7,8 +7,11 @@ import { operandStarts, type OptionSpec } from "./wrapper-options.js";
  * too (a repository may deny `nice` itself); default rules let a wrapper through so the inner decides.
  */
 export type InnerCommand =
-  /** argv of the wrapped program, plus any NAME=value the wrapper puts into its environment. */
-  | { kind: "argv"; argv: string[]; assignments: string[] }
+  /**
+   * argv of the wrapped program, plus any NAME=value the wrapper puts into its environment, and the
+   * directory it runs in when the wrapper changes it (`env -C dir`).
+   */
+  | { kind: "argv"; argv: string[]; assignments: string[]; cwd?: string }
   /** A command line in a string (`sh -c`, `eval`, `env -S`): parsed again as a whole. */
   | { kind: "text"; text: string };
 
@@ -18,8 +21,9 @@ export function isAssignment(word: string): boolean {
   return ASSIGNMENT.test(word);
 }
 
-function argvInner(argv: string[], assignments: string[] = []): InnerCommand[] {
-  return argv.length > 0 ? [{ kind: "argv", argv, assignments }] : [];
+function argvInner(argv: string[], assignments: string[] = [], cwd?: string): InnerCommand[] {
+  if (argv.length === 0) return [];
+  return [cwd === undefined ? { kind: "argv", argv, assignments } : { kind: "argv", argv, assignments, cwd }];
 }
 
 /** The commands after the wrapper's options, one per reading of them (see wrapper-options.ts). */
@@ -76,17 +80,36 @@ function splitString(argv: string[], i: number): string | null {
   return null;
 }
 
+/** `-C dir`, `-Cdir`, `-iC dir`, `--chdir=dir`, `--ch dir`: the directory env runs the command in. */
+function chdirValue(argv: string[], i: number): string | null {
+  const a = argv[i];
+  if (a.startsWith("--")) {
+    const eq = a.indexOf("=");
+    const name = a.slice(2, eq < 0 ? undefined : eq);
+    if (name === "" || !"chdir".startsWith(name)) return null;
+    return eq < 0 ? (argv[i + 1] ?? null) : a.slice(eq + 1);
+  }
+  for (let j = 1; j < a.length; j++) {
+    if (a[j] === "C") return j === a.length - 1 ? (argv[i + 1] ?? null) : a.slice(j + 1);
+    if (!ENV_OPTS.shortFlags.includes(a[j])) return null;
+  }
+  return null;
+}
+
 function envInner(argv: string[]): InnerCommand[] {
   const { starts, options } = operandStarts(argv, 1, ENV_OPTS);
   const inners: InnerCommand[] = [];
+  let cwd: string | undefined;
   for (const i of options) {
     const text = splitString(argv, i);
     if (text !== null) inners.push({ kind: "text", text });
+    // Relative paths of the command are relative to this directory: rules that resolve paths need it.
+    cwd = chdirValue(argv, i) ?? cwd;
   }
   for (const s of starts) {
     const rest = argv.slice(s);
     const firstCommand = rest.findIndex((w) => !isAssignment(w));
-    if (firstCommand >= 0) inners.push(...argvInner(rest.slice(firstCommand), rest.slice(0, firstCommand)));
+    if (firstCommand >= 0) inners.push(...argvInner(rest.slice(firstCommand), rest.slice(0, firstCommand), cwd));
   }
   return inners;
 }

@@ -1,4 +1,4 @@
-import { gitInvocation, isShell, programName } from "./command-facts.js";
+import { gitInvocation, programName } from "./command-facts.js";
 import { innerCommands } from "./look-through.js";
 
 /**
@@ -24,24 +24,23 @@ export function rgReadOnly(argv: string[]): boolean {
 const GIT_READS = new Set(["status", "diff", "log", "show"]);
 
 /**
- * git status/diff/log/show. Not with `-c` (a per-call config can name a pager or diff program), and not
- * with `--output` (writes a file) or `--ext-diff` (runs a configured program).
+ * git status/diff/log/show. Not with `-c` (a per-call config can name a pager or diff program), not
+ * with another repository or config (`--git-dir`, `--config-env`), and not with `--output` (writes a
+ * file) or `--ext-diff` / `--textconv` (run configured programs).
  */
 export function gitReadOnly(argv: string[]): boolean {
   if (programName(argv[0]) !== "git") return false;
   const { subcommand, args, configs } = gitInvocation(argv);
   if (subcommand === null || !GIT_READS.has(subcommand) || configs.length > 0) return false;
-  if (argv.some((a) => a === "--config-env" || a.startsWith("--config-env=") || a.startsWith("--exec-path"))) return false;
-  return !args.some((a) => a === "--output" || a.startsWith("--output=") || a === "--ext-diff");
+  if (argv.some((a) => /^--(config-env|exec-path|git-dir|work-tree)(=|$)/.test(a))) return false;
+  return !args.some((a) => /^--(output|ext-diff|textconv)(=|$)/.test(a));
 }
 
-/** Programs that only run another command; allowed so that the command inside decides. */
-export const WRAPPERS = ["timeout", "nice", "nohup", "time", "stdbuf", "env", "xargs", "setsid", "command", "exec", "eval", "sh", "bash", "zsh", "dash"];
-
-/** An interactive shell (`-i`) or an explicit rc file runs startup scripts besides the `-c` command. */
-function shellRunsStartupFiles(argv: string[]): boolean {
-  return argv.slice(1).some((a) => a === "--rcfile" || a === "--init-file" || a === "--interactive" || /^-[A-Za-z]*i[A-Za-z]*$/.test(a));
-}
+/**
+ * Programs that only run the literal command after their options; allowed so that the command inside
+ * decides. Shells, xargs and `env -S` are not among them: what they run is not in their words.
+ */
+export const WRAPPERS = ["timeout", "nice", "nohup", "time", "stdbuf", "env", "setsid"];
 
 /**
  * GNU `time -o FILE` / `--output=FILE` (or `--out FILE`, an abbreviation) writes its report to a file:
@@ -53,8 +52,8 @@ function timeWritesFile(argv: string[]): boolean {
 
 export function wrapperWithCommand(argv: string[]): boolean {
   const program = programName(argv[0]);
-  if (!WRAPPERS.includes(program) || innerCommands(argv).length === 0 || timeWritesFile(argv)) return false;
-  return !(isShell(program) && shellRunsStartupFiles(argv));
+  const inners = innerCommands(argv);
+  return WRAPPERS.includes(program) && inners.length > 0 && inners.every((i) => i.kind === "argv") && !timeWritesFile(argv);
 }
 
 /** `env` or `printenv` printing the environment (not `env X=1 cmd`, which is a wrapper). */

@@ -1,8 +1,8 @@
 import picomatch from "picomatch";
 import type { PermissionMode } from "../session/types.js";
 import { isTrustedProgramPath, programName } from "./command-facts.js";
-import { parseCommandLine, type CommandPart } from "./command-line.js";
-import type { ActionRequest, CommandMatcher, PolicyRule } from "./types.js";
+import type { CommandPart } from "./command-line.js";
+import type { ActionRequest, CommandMatcher, PartContext, PolicyRule } from "./types.js";
 
 /**
  * Does a rule apply? Every matcher the rule has must match. One asymmetry throughout: a deny rule
@@ -27,19 +27,20 @@ export function matchesRequest(rule: PolicyRule, request: ActionRequest, mode: P
   return picomatch.isMatch(target, rule.paths, { dot: true, nocase: rule.decision !== "allow" });
 }
 
-/** What a command matcher sees of one part, plus the whole line for `exact`. */
+/** What a command matcher sees of one part, plus the text of the request when it is an explicit shell. */
 export interface PartSubject {
   part: CommandPart;
-  lineText: string;
+  /** `TEXT` of a request `sh -c TEXT` (see shellScript), else null. */
+  script: string | null;
 }
 
-export function matchesPart(rule: PolicyRule, request: ActionRequest, mode: PermissionMode, subject: PartSubject, ctx: { workspaceRoot: string }): boolean {
+export function matchesPart(rule: PolicyRule, request: ActionRequest, mode: PermissionMode, subject: PartSubject, ctx: PartContext): boolean {
   if (!matchesScope(rule, request, mode) || rule.paths !== undefined) return false;
   // A rule without a command matcher (e.g. `{kind: "command", decision: "ask"}`) covers every part.
   return rule.command === undefined || matchesCommand(rule.command, rule.decision === "allow", subject, ctx);
 }
 
-function matchesCommand(m: CommandMatcher, strict: boolean, { part, lineText }: PartSubject, ctx: { workspaceRoot: string }): boolean {
+function matchesCommand(m: CommandMatcher, strict: boolean, { part, script }: PartSubject, ctx: PartContext): boolean {
   const { argv } = part;
   if (m.program !== undefined) {
     if (argv.length === 0 || !m.program.includes(programName(argv[0]))) return false;
@@ -47,32 +48,9 @@ function matchesCommand(m: CommandMatcher, strict: boolean, { part, lineText }: 
   }
   if (m.argsPrefix !== undefined && !m.argsPrefix.every((token, i) => argv[i + 1] === token)) return false;
   if (m.anyArg !== undefined && !argv.slice(1).some((a) => m.anyArg!.includes(a))) return false;
-  if (m.exact !== undefined && !matchesExact(m.exact, part, lineText)) return false;
+  if (m.exact !== undefined && (script === null || normalise(script) !== normalise(m.exact))) return false;
   if (m.test !== undefined && !m.test(argv, ctx)) return false;
   return true;
 }
 
 const normalise = (text: string) => text.trim().replace(/\s+/g, " ");
-const exactCache = new Map<string, string[][] | null>();
-
-/** Every simple command of `exact`, as assignments + argv; null when `exact` does not parse. */
-function exactParts(exact: string): string[][] | null {
-  let cached = exactCache.get(exact);
-  if (cached === undefined) {
-    const parsed = parseCommandLine(exact);
-    cached = parsed.ok ? parsed.line.parts.map((p) => [...p.assignments, ...p.argv]) : null;
-    exactCache.set(exact, cached);
-  }
-  return cached;
-}
-
-/**
- * The configured command verbatim (the whole line is that text, so all its parts match), or a part
- * that is, word for word, one of its simple commands: `timeout 60 npm test` configured also vouches for
- * the `npm test` the parser finds inside it.
- */
-export function matchesExact(exact: string, part: CommandPart, lineText: string): boolean {
-  if (normalise(lineText) === normalise(exact)) return true;
-  const words = [...part.assignments, ...part.argv];
-  return (exactParts(exact) ?? []).some((p) => p.length === words.length && p.every((w, i) => w === words[i]));
-}

@@ -23,7 +23,12 @@ export function embeddedSubstitutions(word: string): string[] {
   return found.filter((s) => s.trim().length > 0);
 }
 
-/** For part texts shown to a human: shell-safe words stay bare, others are single-quoted. */
+/** argv as a shell would need it typed: every word that is not plainly literal is single-quoted. */
+export function quoteWords(words: string[]): string {
+  return words.map((w) => (w.length > 0 && /^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)).join(" ");
+}
+
+/** For part texts of shell text shown to a human: shell-safe words stay bare, others are single-quoted. */
 export function renderWords(words: string[]): string {
   return words
     .map((w) => {

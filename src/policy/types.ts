@@ -4,8 +4,12 @@ import type { Decision, PermissionMode } from "../session/types.js";
 export type ActionRequest =
   | { kind: "read"; tool: string; path?: string }
   | { kind: "write"; tool: string; path: string }
-  /** `command` is the text the model gave; the policy parses it into argv itself. */
-  | { kind: "command"; tool: string; command: string }
+  /**
+   * One program and its arguments, executed without a shell: the words the policy judges are the words
+   * that run. Shell syntax exists only as an explicit shell (`["sh", "-c", "…"]`), whose text the policy
+   * parses to find the commands inside.
+   */
+  | { kind: "command"; tool: string; argv: string[] }
   /** Plan, todo and finish bookkeeping: never touches the workspace. */
   | { kind: "meta"; tool: string };
 
@@ -24,6 +28,11 @@ export interface PolicyRule {
   command?: CommandMatcher;
   /** Only in this mode. */
   mode?: PermissionMode;
+  /**
+   * An `allow` by this rule vouches that the command only reads: it then runs with the workspace
+   * mounted read-only, so a rule that is wrong about a program still cannot write.
+   */
+  readOnly?: boolean;
   description?: string;
 }
 
@@ -35,9 +44,20 @@ export interface CommandMatcher {
   /** Any argument equals one of these. */
   anyArg?: string[];
   /** Custom predicate for rules that need more than matching (e.g. rm -rf outside the workspace). */
-  test?: (argv: string[], ctx: { workspaceRoot: string }) => boolean;
-  /** Text pattern on the whole simple command, e.g. the configured test command exactly. */
+  test?: (argv: string[], ctx: PartContext) => boolean;
+  /**
+   * A maintainer's shell line (the configured test or setup command): matches an explicit shell whose
+   * text is this line (whitespace aside), and then vouches for every command inside it short of a deny.
+   */
   exact?: string;
+}
+
+/** Where one simple command runs, for rules that resolve relative paths. */
+export interface PartContext {
+  /** Host path of the workspace. */
+  workspaceRoot: string;
+  /** Set when a wrapper changed directory first (`env -C dir cmd`): that directory, as written. */
+  cwd?: string;
 }
 
 export interface PolicyDecision {
@@ -48,4 +68,6 @@ export interface PolicyDecision {
   reason?: string;
   /** For command lines: every part and how it was judged. */
   parts?: { command: string; decision: Decision; rule: string }[];
+  /** For an allowed command: every part was allowed by a `readOnly` rule, so it runs read-only. */
+  readOnly?: boolean;
 }

@@ -94,6 +94,8 @@ export interface SessionSettings {
   limits: { maxSteps?: number; maxTokens?: number; maxCostUsd?: number };
   testCommand?: string;
   testCommandSource?: string;
+  /** Nobody answers questions (a scheduled run, a CI job): requests that would ask are refused instead. */
+  unattended?: boolean;
 }
 
 export type { Message };

@@ -1,19 +1,26 @@
 import { z } from "zod";
-import { limitFields, modelOutput, runShell, sandboxUnavailable } from "./sandbox-run.js";
+import { commandText, shellScript } from "../policy/index.js";
+import { limitFields, modelOutput, runArgv, sandboxUnavailable } from "./sandbox-run.js";
 import { defineTool, ok } from "./tool.js";
 
-const DESCRIPTION = `Run a shell command in the repository root, inside a sandbox: no network, only the repository is writable, time and output are limited.
-- The command goes through the approval policy: dangerous commands are refused, others may wait for a maintainer.
+const DESCRIPTION = `Run one program in the repository root, inside a sandbox: no network, time and output are limited.
+- argv is the program and its arguments, executed as they are, without a shell: no pipes, redirections, globs, variables or $(…). ["git", "log", "--oneline", "-5"], ["rg", "-n", "TODO", "src"].
+- Shell syntax needs an explicit shell, ["sh", "-c", "…"]: a maintainer must approve every such command (it may be refused outright when nobody is watching).
+- Every command goes through the approval policy: dangerous ones are refused, others may wait for a maintainer.
 - A non-zero exit code is a normal result (exit_code), not an error.
 - To run the test suite use run_tests: only its runs count for finish.`;
 
 const input = z.strictObject({
-  command: z.string().min(1).describe("Shell command line, run with /bin/sh -c in the repository root, e.g. `npm run lint`."),
+  argv: z
+    .array(z.string())
+    .min(1)
+    .refine((a) => a[0] !== "", "argv[0] is the program to run: it may not be empty")
+    .describe('The program and its arguments, one word per element, e.g. ["npm", "run", "lint"]. Not a shell line.'),
 });
 
 export const runCommandTool = defineTool({
   name: "run_command",
-  version: "1",
+  version: "2",
   description: DESCRIPTION,
   input,
   risk: "command",
@@ -25,17 +32,18 @@ export const runCommandTool = defineTool({
     return ctx.sandbox === null ? sandboxUnavailable() : null;
   },
   request(args) {
-    return { kind: "command", tool: "run_command", command: args.command };
+    return { kind: "command", tool: "run_command", argv: args.argv };
   },
   async preview(args) {
-    return `$ ${args.command}`;
+    const script = shellScript(args.argv);
+    return script === null ? `$ ${commandText(args.argv)}` : `$ ${commandText(args.argv.slice(0, 2))} '…'   # runs this shell text:\n${script}`;
   },
   async execute(args, ctx) {
     if (ctx.sandbox === null) return { result: { ok: false, error: sandboxUnavailable() } };
-    const res = await runShell(ctx, { command: args.command, timeoutSeconds: ctx.repoConfig.timeouts.command_seconds });
+    const res = await runArgv(ctx, { argv: args.argv, timeoutSeconds: ctx.repoConfig.timeouts.command_seconds });
     const out = modelOutput(res);
     const data = {
-      command: args.command,
+      argv: args.argv,
       exit_code: res.exitCode,
       signal: res.signal,
       timed_out: res.timedOut,

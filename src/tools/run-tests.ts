@@ -40,9 +40,9 @@ export const runTestsTool = defineTool({
     if (configuredTestCommand(ctx) === undefined) return noTestCommand();
     return ctx.sandbox === null ? sandboxUnavailable() : null;
   },
-  // The policy sees the configured test command itself, which the default rules allow.
+  // The policy sees the configured test command itself, a shell line the default rules allow.
   request(_args, ctx) {
-    return { kind: "command", tool: "run_tests", command: configuredTestCommand(ctx) ?? "" };
+    return { kind: "command", tool: "run_tests", argv: ["/bin/sh", "-c", configuredTestCommand(ctx) ?? ""] };
   },
   async preview(_args, ctx) {
     const setup = ctx.repoConfig.setup ? `$ ${ctx.repoConfig.setup}   # setup, first run only\n` : "";

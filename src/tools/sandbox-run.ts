@@ -5,9 +5,9 @@ import { capText } from "./text.js";
 import type { ToolContext } from "./tool.js";
 
 /**
- * How the command tools use the sandbox: always through `/bin/sh -c` (the model writes shell, the
- * policy has already parsed and judged it), with the repository's limits, and never without a
- * sandbox: with no backend the command is refused, not run bare.
+ * How the command tools use the sandbox: the model's commands as the argv the policy judged, the
+ * maintainer's test and setup lines through `/bin/sh -c`, always with the repository's limits, and
+ * never without a sandbox: with no backend the command is refused, not run bare.
  */
 
 /** Per stream, what the model gets back; the sandbox's own cap (repo config) is larger. */
@@ -28,6 +28,11 @@ export interface ShellRun {
   network?: boolean;
 }
 
+export interface ArgvRun {
+  argv: string[];
+  timeoutSeconds: number;
+}
+
 export function limitsOf(config: RepoConfig) {
   return {
     maxOutputBytes: config.sandbox.max_output_kb * 1024,
@@ -38,14 +43,23 @@ export function limitsOf(config: RepoConfig) {
   };
 }
 
-/** Runs one shell command line in the sandbox; the caller has checked that a sandbox exists. */
+/** Runs one of the maintainer's shell lines in the sandbox; the caller has checked that a sandbox exists. */
 export function runShell(ctx: ToolContext, run: ShellRun): Promise<SandboxResult> {
-  if (ctx.sandbox === null) throw new Error("runShell without a sandbox");
+  return runSandboxed(ctx, ["/bin/sh", "-c", run.command], run.timeoutSeconds, run.network ?? false);
+}
+
+/** Runs argv as it is, without a shell. */
+export function runArgv(ctx: ToolContext, run: ArgvRun): Promise<SandboxResult> {
+  return runSandboxed(ctx, run.argv, run.timeoutSeconds, false);
+}
+
+function runSandboxed(ctx: ToolContext, argv: string[], timeoutSeconds: number, network: boolean): Promise<SandboxResult> {
+  if (ctx.sandbox === null) throw new Error("a sandboxed run without a sandbox");
   return ctx.sandbox.run({
-    argv: ["/bin/sh", "-c", run.command],
+    argv,
     workspace: ctx.workspace.root,
-    network: run.network ?? false,
-    timeoutMs: run.timeoutSeconds * 1000,
+    network,
+    timeoutMs: timeoutSeconds * 1000,
     limits: limitsOf(ctx.repoConfig),
     signal: ctx.signal,
     onOutput: ctx.onOutput,

@@ -76,7 +76,7 @@ describe("classify", () => {
       result("edit_file", { path: "a" }, "bad_patch"),
       result("write_file", { path: "a" }),
       result("write_file", { path: "../x" }, "path_denied"),
-      result("run_command", { command: "git push" }, "command_denied"),
+      result("run_command", { argv: ["git", "push"] }, "command_denied"),
       failed("budget_exceeded"),
     ];
     const c = classify(events, green);

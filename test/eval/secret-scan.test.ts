@@ -8,7 +8,7 @@ const secrets = [
 
 describe("secret scan", () => {
   test("finds a value in any event, in JSON-escaped form too", () => {
-    const events = [...start(), result("run_command", { command: "echo hi" }), result("read_file", { path: 'k3y/with"quote+slash' })];
+    const events = [...start(), result("run_command", { argv: ["echo", "hi"] }), result("read_file", { path: 'k3y/with"quote+slash' })];
     expect(findLeakedSecrets(events, secrets)).toEqual(["KEY"]);
   });
 

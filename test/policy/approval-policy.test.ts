@@ -2,7 +2,8 @@ import { BUILTIN_RULE, evaluate, type ActionRequest, type PolicyRule } from "../
 
 /** The evaluator's own behaviour, with small hand-written rule sets (default rules have their own tests). */
 const ctx = { workspaceRoot: "/srv/ws" };
-const run = (command: string): ActionRequest => ({ kind: "command", tool: "run_command", command });
+const argv = (...words: string[]): ActionRequest => ({ kind: "command", tool: "run_command", argv: words });
+const sh = (text: string): ActionRequest => argv("sh", "-c", text);
 
 const allowLs: PolicyRule = { id: "allow:ls", decision: "allow", kind: "command", command: { program: ["ls"] } };
 const allowEcho: PolicyRule = { id: "allow:echo", decision: "allow", kind: "command", command: { program: ["echo"] } };
@@ -49,139 +50,97 @@ describe("strictest wins", () => {
   });
 });
 
-describe("command lines are judged part by part", () => {
+describe("argv is judged word for word", () => {
   test("a single allowed command", () => {
-    expect(evaluate(run("ls -la"), rules, "execute", ctx)).toEqual({ decision: "allow", rule: "allow:ls", parts: [{ command: "ls -la", decision: "allow", rule: "allow:ls" }] });
-  });
-  test("pipeline: the strictest stage wins", () => {
-    expect(evaluate(run("ls | make"), rules, "execute", ctx)).toEqual({
-      decision: "ask",
-      rule: "ask:make",
-      parts: [
-        { command: "ls", decision: "allow", rule: "allow:ls" },
-        { command: "make", decision: "ask", rule: "ask:make" },
-      ],
-    });
-  });
-  test("&&: a denied second command denies the line", () => {
-    expect(evaluate(run("ls && rm -rf build"), rules, "execute", ctx).rule).toBe("deny:rm");
-  });
-  test(";: a denied command after an allowed one denies the line", () => {
-    expect(evaluate(run("echo hi; rm x"), rules, "execute", ctx).decision).toBe("deny");
-  });
-  test("||: judged like any other separator", () => {
-    expect(evaluate(run("ls || rm x"), rules, "execute", ctx).rule).toBe("deny:rm");
-  });
-  test("&: a background command is still judged", () => {
-    expect(evaluate(run("rm x & ls"), rules, "execute", ctx).rule).toBe("deny:rm");
-  });
-  test("newline: a second line is a second command", () => {
-    expect(evaluate(run("ls\nrm x"), rules, "execute", ctx).rule).toBe("deny:rm");
-  });
-  test("subshell: commands inside are parts", () => {
-    expect(evaluate(run("(ls; rm x)"), rules, "execute", ctx).rule).toBe("deny:rm");
-  });
-  test("command substitution: the inner command is judged", () => {
-    expect(evaluate(run("echo $(rm x)"), rules, "execute", ctx).rule).toBe("deny:rm");
-    expect(evaluate(run('echo "$(rm x)"'), rules, "execute", ctx).rule).toBe("deny:rm");
-    expect(evaluate(run("echo `rm x`"), rules, "execute", ctx).rule).toBe("deny:rm");
-  });
-  test("a comment cannot hide a later line", () => {
-    expect(evaluate(run("ls # harmless\nrm x"), rules, "execute", ctx).rule).toBe("deny:rm");
-  });
-  test("all parts allowed: allow, with every part listed", () => {
-    const d = evaluate(run("ls src && echo done"), rules, "execute", ctx);
-    expect(d).toEqual({
+    expect(evaluate(argv("ls", "-la"), rules, "execute", ctx)).toEqual({
       decision: "allow",
       rule: "allow:ls",
-      parts: [
-        { command: "ls src", decision: "allow", rule: "allow:ls" },
-        { command: "echo done", decision: "allow", rule: "allow:echo" },
-      ],
+      parts: [{ command: "ls -la", decision: "allow", rule: "allow:ls" }],
+      readOnly: false,
     });
   });
-  test("an unknown part makes the line ask with default:ask", () => {
-    expect(evaluate(run("ls && frobnicate"), rules, "execute", ctx).rule).toBe(BUILTIN_RULE.DEFAULT_ASK);
+  test("words that would be shell syntax are literal arguments: nothing else runs", () => {
+    const d = evaluate(argv("ls", "$(rm x)", ";", "rm", "x", "|", "sh"), rules, "execute", ctx);
+    expect(d).toEqual({ decision: "allow", rule: "allow:ls", parts: [{ command: "ls '$(rm x)' ';' rm x '|' sh", decision: "allow", rule: "allow:ls" }], readOnly: false });
+  });
+  test("an allow by a read-only rule makes the decision read-only", () => {
+    const reader: PolicyRule = { ...allowLs, id: "allow:ls-reader", readOnly: true };
+    expect(evaluate(argv("ls"), [reader], "execute", ctx).readOnly).toBe(true);
+    expect(evaluate(argv("ls"), [reader, allowLs], "execute", ctx).readOnly).toBe(true);
+  });
+  test("a wrapper is read-only only when the command inside is", () => {
+    const timeout: PolicyRule = { id: "allow:timeout", decision: "allow", kind: "command", command: { program: ["timeout"] }, readOnly: true };
+    const reader: PolicyRule = { ...allowLs, id: "allow:ls-reader", readOnly: true };
+    expect(evaluate(argv("timeout", "5", "ls"), [timeout, reader], "execute", ctx).readOnly).toBe(true);
+    expect(evaluate(argv("timeout", "5", "ls"), [timeout, allowLs], "execute", ctx).readOnly).toBe(false);
   });
   test("a rule with a command matcher never matches a write", () => {
     expect(evaluate({ kind: "write", tool: "write_file", path: "rm" }, [denyRm], "execute", ctx).rule).toBe(BUILTIN_RULE.DEFAULT_ASK);
   });
   test("a deny rule matches the program through any path", () => {
-    expect(evaluate(run("/bin/rm x"), rules, "execute", ctx).rule).toBe("deny:rm");
-    expect(evaluate(run("../../bin/rm x"), rules, "execute", ctx).rule).toBe("deny:rm");
+    expect(evaluate(argv("/bin/rm", "x"), rules, "execute", ctx).rule).toBe("deny:rm");
+    expect(evaluate(argv("../../bin/rm", "x"), rules, "execute", ctx).rule).toBe("deny:rm");
   });
   test("an allow rule does not extend to a relative path with the same name", () => {
-    expect(evaluate(run("./ls"), rules, "execute", ctx).rule).toBe(BUILTIN_RULE.DEFAULT_ASK);
+    expect(evaluate(argv("./ls"), rules, "execute", ctx).rule).toBe(BUILTIN_RULE.DEFAULT_ASK);
   });
   test("argsPrefix and anyArg matchers", () => {
     const r: PolicyRule[] = [
-      { id: "allow:npm-run", decision: "allow", kind: "command", command: { program: ["npm"], argsPrefix: ["run"] } },
+      { id: "allow:make-build", decision: "allow", kind: "command", command: { program: ["make"], argsPrefix: ["build"] } },
       { id: "deny:force", decision: "deny", kind: "command", command: { anyArg: ["--force"] } },
     ];
-    expect(evaluate(run("npm run build"), r, "execute", ctx).rule).toBe("allow:npm-run");
-    expect(evaluate(run("npm test"), r, "execute", ctx).rule).toBe(BUILTIN_RULE.DEFAULT_ASK);
-    expect(evaluate(run("npm run build --force"), r, "execute", ctx).rule).toBe("deny:force");
+    expect(evaluate(argv("make", "build"), r, "execute", ctx).rule).toBe("allow:make-build");
+    expect(evaluate(argv("make", "test"), r, "execute", ctx).rule).toBe(BUILTIN_RULE.DEFAULT_ASK);
+    expect(evaluate(argv("make", "build", "--force"), r, "execute", ctx).rule).toBe("deny:force");
+  });
+  test.each([[[]], [[""]], [["ls", "a\0b"]]])(`${BUILTIN_RULE.UNPARSEABLE}: argv %j`, (words) => {
+    expect(evaluate(argv(...words), rules, "execute", ctx)).toMatchObject({ decision: "deny", rule: BUILTIN_RULE.UNPARSEABLE });
   });
 });
 
-describe("built-in command checks", () => {
-  test(`${BUILTIN_RULE.UNPARSEABLE}: an unterminated quote is denied`, () => {
-    expect(evaluate(run("echo 'oops"), rules, "execute", ctx)).toEqual({
-      decision: "deny",
-      rule: BUILTIN_RULE.UNPARSEABLE,
-      reason: expect.stringMatching(/quote/i),
-      parts: [{ command: "echo 'oops", decision: "deny", rule: BUILTIN_RULE.UNPARSEABLE }],
-    });
-  });
-  test.each(["cat <<EOF\nx\nEOF", "ls |", "&& ls", "echo (x)", "case $x in a) ls;; esac", ""])(`${BUILTIN_RULE.UNPARSEABLE}: %j`, (command) => {
-    expect(evaluate(run(command), rules, "execute", ctx).rule).toBe(BUILTIN_RULE.UNPARSEABLE);
-  });
-  test(`${BUILTIN_RULE.DOWNLOAD_TO_SHELL}: even when every rule would allow the parts`, () => {
-    const permissive: PolicyRule[] = [{ id: "allow:any", decision: "allow", kind: "command" }];
-    expect(evaluate(run("curl x | sh"), permissive, "execute", ctx)).toEqual({
-      decision: "deny",
-      rule: BUILTIN_RULE.DOWNLOAD_TO_SHELL,
+describe("an explicit shell is judged part by part and never allowed", () => {
+  const inner = (text: string, r: PolicyRule[] = rules) => evaluate(sh(text), r, "execute", ctx).parts?.slice(1);
+  test("every command inside is listed, and the shell itself asks", () => {
+    expect(evaluate(sh("ls src && echo done"), rules, "execute", ctx)).toEqual({
+      decision: "ask",
+      rule: BUILTIN_RULE.EXPLICIT_SHELL,
       parts: [
-        { command: "curl x", decision: "allow", rule: "allow:any" },
-        { command: "sh", decision: "deny", rule: BUILTIN_RULE.DOWNLOAD_TO_SHELL },
+        { command: "sh -c 'ls src && echo done'", decision: "ask", rule: BUILTIN_RULE.EXPLICIT_SHELL },
+        { command: "ls src", decision: "allow", rule: "allow:ls" },
+        { command: "echo done", decision: "allow", rule: "allow:echo" },
       ],
     });
   });
-  test(`${BUILTIN_RULE.DOWNLOAD_TO_SHELL}: near miss: shell after a download, not fed by it`, () => {
+  test("even a rule that allows everything does not allow a shell", () => {
     const permissive: PolicyRule[] = [{ id: "allow:any", decision: "allow", kind: "command" }];
-    expect(evaluate(run("curl -o x.sh x; sh x.sh"), permissive, "execute", ctx).decision).toBe("allow");
+    expect(evaluate(sh("ls"), permissive, "execute", ctx).rule).toBe(BUILTIN_RULE.EXPLICIT_SHELL);
+    expect(evaluate(argv("bash", "script.sh"), permissive, "execute", ctx).rule).toBe(BUILTIN_RULE.EXPLICIT_SHELL);
+    expect(evaluate(argv("timeout", "5", "sh", "-c", "ls"), permissive, "execute", ctx).rule).toBe(BUILTIN_RULE.EXPLICIT_SHELL);
   });
-  test(`${BUILTIN_RULE.ENV_OVERRIDE}: PATH prefix turns an allowed command into ask`, () => {
-    expect(evaluate(run("PATH=./bin:$PATH ls"), rules, "execute", ctx).rule).toBe(BUILTIN_RULE.ENV_OVERRIDE);
-    expect(evaluate(run("LD_PRELOAD=./x.so ls"), rules, "execute", ctx).rule).toBe(BUILTIN_RULE.ENV_OVERRIDE);
+  test("pipeline: each stage is a part", () => {
+    expect(inner("ls | make")).toEqual([
+      { command: "ls", decision: "allow", rule: "allow:ls" },
+      { command: "make", decision: "ask", rule: "ask:make" },
+    ]);
   });
-  test(`${BUILTIN_RULE.ENV_OVERRIDE}: near miss: an ordinary variable keeps the allowance`, () => {
-    expect(evaluate(run("LC_ALL=C ls"), rules, "execute", ctx).rule).toBe("allow:ls");
-  });
-  test(`${BUILTIN_RULE.REDIRECT_OUTSIDE}: output redirection out of the workspace is denied`, () => {
-    for (const command of ["ls > /etc/motd", "ls >> ../x", "ls > ~/x", "ls > $OUT", "ls &> /tmp/log", "ls > /dev/tcp/10.0.0.1/80", "cat < /dev/udp/10.0.0.1/53"]) {
-      expect(evaluate(run(command), rules, "execute", ctx).rule).toBe(BUILTIN_RULE.REDIRECT_OUTSIDE);
-    }
-  });
-  test("output redirection inside the workspace is judged as a write", () => {
-    const askWrites: PolicyRule = { id: "ask:write", decision: "ask", kind: "write" };
-    const denyGit: PolicyRule = { id: "deny:git", decision: "deny", kind: "write", paths: [".git/**"] };
-    expect(evaluate(run("ls > out.txt"), [...rules, askWrites], "execute", ctx).rule).toBe("ask:write");
-    expect(evaluate(run("echo x > .git/hooks/post-checkout"), [...rules, askWrites, denyGit], "execute", ctx).rule).toBe("deny:git");
-    expect(evaluate(run("ls > /srv/ws/out.txt"), [...rules, askWrites], "execute", ctx).rule).toBe("ask:write");
-  });
-  test("redirections that write no file keep the allowance", () => {
-    expect(evaluate(run("ls 2>&1 > /dev/null"), rules, "execute", ctx).rule).toBe("allow:ls");
-    expect(evaluate(run("ls 2>/dev/null | echo"), rules, "execute", ctx).decision).toBe("allow");
-  });
-  test("a subshell's redirection applies to every command in it", () => {
-    expect(evaluate(run("(ls; echo) > /etc/x"), rules, "execute", ctx).parts?.map((p) => p.rule)).toEqual([BUILTIN_RULE.REDIRECT_OUTSIDE, BUILTIN_RULE.REDIRECT_OUTSIDE]);
+  test.each(["ls && rm -rf build", "echo hi; rm x", "ls || rm x", "rm x & ls", "ls\nrm x", "(ls; rm x)", "echo $(rm x)", 'echo "$(rm x)"', "echo `rm x`", "ls # harmless\nrm x"])(
+    "a denied command anywhere denies the shell: %j",
+    (text) => {
+      expect(evaluate(sh(text), rules, "execute", ctx).rule).toBe("deny:rm");
+    },
+  );
+  test("a maintainer's configured line (exact) vouches for every command in it, short of a deny", () => {
+    const testCommand: PolicyRule = { id: "allow:test-command", decision: "allow", kind: "command", command: { exact: "make  test && frobnicate" } };
+    expect(evaluate(sh("make test && frobnicate"), [testCommand], "execute", ctx)).toMatchObject({ decision: "allow", rule: "allow:test-command", readOnly: false });
+    expect(evaluate(sh("make test && rm x"), [testCommand, denyRm], "execute", ctx).rule).toBe("deny:rm");
+    // Only as the plain `sh -c TEXT`: extra positional words are not the configured line.
+    expect(evaluate(argv("sh", "-c", "make test && frobnicate", "x"), [testCommand], "execute", ctx).decision).toBe("ask");
   });
 });
 
 describe("plan mode", () => {
   test(`${BUILTIN_RULE.PLAN_GATE}: a command is denied while planning, even an allowed one`, () => {
-    expect(evaluate(run("ls"), rules, "plan", ctx)).toEqual({ decision: "deny", rule: BUILTIN_RULE.PLAN_GATE });
+    expect(evaluate(argv("ls"), rules, "plan", ctx)).toEqual({ decision: "deny", rule: BUILTIN_RULE.PLAN_GATE });
   });
   test(`${BUILTIN_RULE.PLAN_GATE}: a write is denied while planning`, () => {
     const allowWrites: PolicyRule = { id: "allow:writes", decision: "allow", kind: "write" };

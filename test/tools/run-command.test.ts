@@ -20,16 +20,16 @@ describe("run_command", () => {
         "No sandbox is available on this host, so commands cannot run (they are never run outside a sandbox). " +
         "Continue with the file tools; a maintainer has to enable bubblewrap or docker for commands and tests.",
     };
-    expect(await runCommandTool.precheck!({ command: "ls" }, h.ctx())).toEqual(expected);
-    expect(await runCommandTool.execute({ command: "ls" }, h.ctx())).toEqual({ result: { ok: false, error: expected } });
+    expect(await runCommandTool.precheck!({ argv: ["ls"] }, h.ctx())).toEqual(expected);
+    expect(await runCommandTool.execute({ argv: ["ls"] }, h.ctx())).toEqual({ result: { ok: false, error: expected } });
   });
 
-  test("runs through /bin/sh in the workspace root; a non-zero exit is data", async () => {
+  test("an explicit shell runs in the workspace root; a non-zero exit is data", async () => {
     const h = await make({ "a.txt": "hello\n" }, { sandbox });
-    const { result, events } = await h.call(runCommandTool, { command: "cat a.txt; echo oops >&2; exit 3" });
+    const { result, events } = await h.call(runCommandTool, { argv: ["sh", "-c", "cat a.txt; echo oops >&2; exit 3"] });
     const data = dataOf(result);
-    expect([data.command, data.exit_code, data.signal, data.timed_out, data.stdout, data.stderr, data.truncated]).toEqual([
-      "cat a.txt; echo oops >&2; exit 3",
+    expect([data.argv, data.exit_code, data.signal, data.timed_out, data.stdout, data.stderr, data.truncated]).toEqual([
+      ["sh", "-c", "cat a.txt; echo oops >&2; exit 3"],
       3,
       null,
       false,
@@ -41,22 +41,28 @@ describe("run_command", () => {
     expect(events).toEqual([]);
   });
 
+  test("argv runs without a shell: shell syntax is just words", async () => {
+    const h = await make({ "a.txt": "a\n" }, { sandbox });
+    const data = dataOf((await h.call(runCommandTool, { argv: ["echo", "$(id)", "|", "a*", ">", "b.txt"] })).result);
+    expect([data.exit_code, data.stdout]).toEqual([0, "$(id) | a* > b.txt\n"]);
+  });
+
   test("the command may change files in the workspace", async () => {
     const h = await make({ "a.txt": "a\n" }, { sandbox });
-    await h.call(runCommandTool, { command: "echo made > b.txt" });
-    expect(dataOf((await h.call(runCommandTool, { command: "cat b.txt" })).result).stdout).toBe("made\n");
+    await h.call(runCommandTool, { argv: ["sh", "-c", "echo made > b.txt"] });
+    expect(dataOf((await h.call(runCommandTool, { argv: ["cat", "b.txt"] })).result).stdout).toBe("made\n");
   });
 
   test("the repository's command timeout applies", async () => {
     const repoConfig = { ...DEFAULT_REPO_CONFIG, timeouts: { ...DEFAULT_REPO_CONFIG.timeouts, command_seconds: 1 } };
     const h = await make({}, { sandbox, repoConfig });
-    const data = dataOf((await h.call(runCommandTool, { command: "sleep 20" })).result);
+    const data = dataOf((await h.call(runCommandTool, { argv: ["sleep", "20"] })).result);
     expect([data.timed_out, data.exit_code]).toEqual([true, null]);
   });
 
   test("long output is cut to head and tail for the model", async () => {
     const h = await make({}, { sandbox });
-    const { result } = await h.call(runCommandTool, { command: "seq 1 20000" });
+    const { result } = await h.call(runCommandTool, { argv: ["seq", "1", "20000"] });
     const data = dataOf(result);
     expect(result.ok && result.truncated).toBe(true);
     expect(data.stdout).toMatch(/^1\n2\n3\n[\s\S]*… \[\d+ characters omitted\] …[\s\S]*\n19999\n20000\n$/);
@@ -65,16 +71,20 @@ describe("run_command", () => {
   test("there is no network inside", async () => {
     const h = await make({}, { sandbox });
     // A fresh network namespace has only the loopback interface.
-    const data = dataOf((await h.call(runCommandTool, { command: "tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '" })).result);
+    const data = dataOf((await h.call(runCommandTool, { argv: ["sh", "-c", "tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '"] })).result);
     expect(data.stdout).toBe("lo\n");
   });
 
-  test("request and preview carry the command text", async () => {
-    expect(runCommandTool.request({ command: "npm run lint" }, undefined as never)).toEqual({ kind: "command", tool: "run_command", command: "npm run lint" });
-    expect(await runCommandTool.preview!({ command: "npm run lint" }, undefined as never)).toBe("$ npm run lint");
+  test("request carries the argv; the preview shows it quoted as a shell would need it", async () => {
+    expect(runCommandTool.request({ argv: ["rg", "-n", "a b", "src"] }, undefined as never)).toEqual({ kind: "command", tool: "run_command", argv: ["rg", "-n", "a b", "src"] });
+    expect(await runCommandTool.preview!({ argv: ["rg", "-n", "a b", "src"] }, undefined as never)).toBe("$ rg -n 'a b' src");
   });
 
-  test("an empty command is a schema error", () => {
-    expect(runCommandTool.input.safeParse({ command: "" }).success).toBe(false);
+  test("the preview of an explicit shell shows its text as written", async () => {
+    expect(await runCommandTool.preview!({ argv: ["sh", "-c", "ls | wc -l\necho done"] }, undefined as never)).toBe("$ sh -c '…'   # runs this shell text:\nls | wc -l\necho done");
+  });
+
+  test.each([{ argv: [] }, { argv: [""] }, { command: "ls" }])("%j is a schema error", (args) => {
+    expect(runCommandTool.input.safeParse(args).success).toBe(false);
   });
 });

@@ -85,7 +85,7 @@ describe("run_tests", () => {
     const h = await make(REPO, { sandbox, repoConfig: config(), settings: { testCommand: "echo custom" } });
     const { events } = await h.call(runTestsTool, {});
     expect(events.map((e) => (e.type === "test_run" ? e.command : e.type))).toEqual(["echo custom"]);
-    expect(runTestsTool.request({}, h.ctx())).toEqual({ kind: "command", tool: "run_tests", command: "echo custom" });
+    expect(runTestsTool.request({}, h.ctx())).toEqual({ kind: "command", tool: "run_tests", argv: ["/bin/sh", "-c", "echo custom"] });
   });
 
   test("no test command configured → no_test_command", async () => {
@@ -171,7 +171,7 @@ describe("run_tests", () => {
 
   test("it is an execute-mode command whose request is the configured test command", async () => {
     const h = await make(REPO, { sandbox, repoConfig: config() });
-    expect([runTestsTool.risk, runTestsTool.modes, runTestsTool.request({}, h.ctx())]).toEqual(["command", ["execute"], { kind: "command", tool: "run_tests", command: "sh test.sh" }]);
+    expect([runTestsTool.risk, runTestsTool.modes, runTestsTool.request({}, h.ctx())]).toEqual(["command", ["execute"], { kind: "command", tool: "run_tests", argv: ["/bin/sh", "-c", "sh test.sh"] }]);
     expect(await runTestsTool.preview!({}, h.ctx())).toBe("$ sh test.sh");
   });
 });
