@@ -7,7 +7,7 @@ import type { ScriptStep } from "../agent/llm/scripted.js";
 import type { LLMClient } from "../agent/llm/types.js";
 import { startApp, type AppInstance } from "./app-instance.js";
 import { createBareRepo, readBranch } from "./fakes/bare-repo.js";
-import { startFakeGitHub, type FakeGitHub } from "./fakes/github-server.js";
+import { startFakeGitHub, type FakeGitHub, type RequestValidator } from "./fakes/github-server.js";
 import { startFakeOpenAI, type FakeOpenAIServer } from "./fakes/openai-server.js";
 import { Payloads } from "./fakes/payloads.js";
 import { sendWebhook, type SentDelivery } from "./fakes/webhook-sender.js";
@@ -26,6 +26,8 @@ export interface HarnessOptions {
   llm?: () => LLMClient;
   checkRunThrottleMs?: number;
   log?: (line: string) => void;
+  /** Checks every REST request the fake GitHub receives (tests pass the OpenAPI validator). */
+  validate?: RequestValidator;
 }
 
 export interface Harness {
@@ -57,7 +59,7 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
   const root = mkdtempSync(join(tmpdir(), "pg-harness-"));
   const gitRoot = join(root, "remote");
   const bare = createBareRepo(gitRoot, OWNER, REPO, o.files);
-  const github = await startFakeGitHub({ owner: OWNER, repo: REPO, gitRoot });
+  const github = await startFakeGitHub({ owner: OWNER, repo: REPO, gitRoot, validate: o.validate });
   for (const [login, role] of Object.entries(o.permissions)) github.world.permissions.set(login, role);
   const openai = await startFakeOpenAI(o.script);
   const payloads = new Payloads(github.world);

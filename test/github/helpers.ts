@@ -1,6 +1,7 @@
 import { startHarness, type Harness, type HarnessOptions } from "../../src/demo/harness.js";
 import { STORY_FILES, STORY_PERMISSIONS, storyScript } from "../../src/demo/story.js";
 import type { FakeCheckRun } from "../../src/demo/fakes/github-state.js";
+import { openApiValidator } from "../fakes/openapi-validator.js";
 
 /** The fake GitHub's call log as `METHOD path` lines (query kept for list calls), from index `from`. */
 export function callLines(h: Harness, from = 0): string[] {
@@ -28,7 +29,7 @@ export function theCheckRun(h: Harness): FakeCheckRun {
 
 /** The demo story's harness with its repository config published on the default branch. */
 export async function storyHarness(overrides: Partial<HarnessOptions> = {}): Promise<Harness> {
-  const h = await startHarness({ script: storyScript(), files: STORY_FILES, permissions: STORY_PERMISSIONS, ...overrides });
+  const h = await startHarness({ script: storyScript(), files: STORY_FILES, permissions: STORY_PERMISSIONS, validate: openApiValidator, ...overrides });
   h.github.world.files.set(".github/patchgate.yml", STORY_FILES[".github/patchgate.yml"]);
   return h;
 }

@@ -1,3 +1,4 @@
+import { annotationProblem, type FakeAnnotation } from "./annotation-check.js";
 import type { FakeCheckRun, GitHubWorld } from "./github-state.js";
 
 /** What a route returns; the server turns it into an HTTP response. */
@@ -30,7 +31,19 @@ export function tooLong(b: any): RouteResult | null {
 }
 
 function checkRunView(w: GitHubWorld, c: FakeCheckRun): unknown {
-  return { ...c, app: { id: w.app.id, slug: w.app.slug } };
+  const { annotations, ...rest } = c;
+  return { ...rest, output: { ...c.output, annotations_count: annotations.length }, app: { id: w.app.id, slug: w.app.slug } };
+}
+
+/** The output is stored without its annotations, which GitHub keeps apart and appends to. */
+function applyOutput(w: GitHubWorld, c: FakeCheckRun, output: any): RouteResult | null {
+  if (output === undefined) return null;
+  const { annotations = [], ...rest } = output as { annotations?: FakeAnnotation[] };
+  const problem = annotationProblem(w.bareRepo, c.head_sha, annotations);
+  if (problem) return invalid(problem);
+  c.output = rest;
+  c.annotations.push(...annotations);
+  return null;
 }
 
 /** The REST subset Patchgate uses, with GitHub's status codes and response shapes. */
@@ -85,7 +98,9 @@ export const ROUTES: [string, string, Handler][] = [
     // GitHub wants a full commit sha: a short or symbolic ref is refused, which the tests rely on.
     if (!/^[0-9a-f]{40}$/.test(String(b.head_sha))) return invalid(`head_sha ${JSON.stringify(b.head_sha)} is not a 40-character commit sha`);
     const id = w.id();
-    const c: FakeCheckRun = { id, name: b.name, head_sha: b.head_sha, status: b.status ?? "queued", conclusion: b.conclusion ?? null, details_url: b.details_url, output: b.output ?? {}, actions: b.actions ?? [], html_url: `${w.htmlBase}/${w.owner}/${w.repo}/runs/${id}` };
+    const c: FakeCheckRun = { id, name: b.name, head_sha: b.head_sha, status: b.status ?? "queued", conclusion: b.conclusion ?? null, details_url: b.details_url, output: {}, actions: b.actions ?? [], html_url: `${w.htmlBase}/${w.owner}/${w.repo}/runs/${id}`, annotations: [] };
+    const refused = applyOutput(w, c, b.output);
+    if (refused) return refused;
     w.checkRuns.push(c);
     return { status: 201, body: checkRunView(w, c) };
   }],
@@ -93,8 +108,22 @@ export const ROUTES: [string, string, Handler][] = [
     const c = w.checkRuns.find((x) => x.id === Number(p.id));
     if (!c) return notFound;
     if (b.actions?.some((a: { identifier: string }) => a.identifier.length > 20)) return invalid("action identifier is too long (maximum is 20 characters)");
-    for (const k of ["status", "conclusion", "details_url", "output", "actions"] as const) if (b[k] !== undefined) (c as any)[k] = b[k];
+    const refused = applyOutput(w, c, b.output);
+    if (refused) return refused;
+    for (const k of ["status", "conclusion", "details_url", "actions"] as const) if (b[k] !== undefined) (c as any)[k] = b[k];
     return { status: 200, body: checkRunView(w, c) };
+  }],
+  ["GET", "/repos/:o/:r/check-runs/:id", (w, p) => {
+    const c = w.checkRuns.find((x) => x.id === Number(p.id));
+    return c ? { status: 200, body: checkRunView(w, c) } : notFound;
+  }],
+  ["GET", "/repos/:o/:r/check-runs/:id/annotations", (w, p, _b, q) => {
+    const c = w.checkRuns.find((x) => x.id === Number(p.id));
+    if (!c) return notFound;
+    const perPage = Math.min(100, Number(q.get("per_page") ?? 30));
+    const page = Number(q.get("page") ?? 1);
+    const body = c.annotations.slice((page - 1) * perPage, page * perPage).map((a) => ({ ...a, blob_href: `${w.htmlBase}/${w.owner}/${w.repo}/blob/${c.head_sha}/${a.path}` }));
+    return { status: 200, body };
   }],
   ["GET", "/repos/:o/:r/pulls", (w, _p, _b, q) => {
     const head = q.get("head");

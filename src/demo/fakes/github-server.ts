@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import { handleGitRequest, isGitRequest } from "./git-http-remote.js";
 import { GitHubWorld } from "./github-state.js";
 import { graphql, matchRoute, tooLong, type RouteResult } from "./github-routes.js";
@@ -18,11 +19,18 @@ export interface FakeGitHub {
   close(): Promise<void>;
 }
 
+/**
+ * Checks a REST request against GitHub's API description: the problems found (empty when it is
+ * valid). Tests plug in the OpenAPI validator of test/fakes/openapi-validator.ts.
+ */
+export type RequestValidator = (method: string, path: string, body: unknown) => string[];
+
 export interface FakeGitHubOptions {
   owner: string;
   repo: string;
   gitRoot: string;
   app?: { id: number; slug: string; botId: number };
+  validate?: RequestValidator;
 }
 
 const isJwt = (auth: string | undefined): boolean => /^bearer [\w-]+\.[\w-]+\.[\w-]+$/i.test(auth ?? "");
@@ -33,9 +41,14 @@ function authorised(w: GitHubWorld, path: string, auth: string | undefined): Rou
   return token && w.tokens.includes(token) ? null : { status: 401, body: { message: "Bad credentials" } };
 }
 
-function route(w: GitHubWorld, method: string, path: string, segments: string[], query: URLSearchParams, body: any, req: IncomingMessage): RouteResult {
+function route(w: GitHubWorld, method: string, path: string, segments: string[], query: URLSearchParams, body: any, req: IncomingMessage, validate?: RequestValidator): RouteResult {
   const denied = authorised(w, path, req.headers.authorization);
   if (denied) return denied;
+  const errors = validate?.(method, path, body) ?? [];
+  if (errors.length > 0) {
+    w.invalidRequests.push({ method, path, errors });
+    return { status: 422, body: { message: "Invalid request.", errors: errors.map((message) => ({ message })) } };
+  }
   const outage = w.failNext.findIndex((f) => f.method === method && path.startsWith(f.pathPrefix));
   if (outage >= 0) return { status: w.failNext.splice(outage, 1)[0].status, body: { message: "Server Error (injected)" } };
   if (method === "POST" && /^\/app\/installations\/\d+\/access_tokens$/.test(path)) {
@@ -54,7 +67,7 @@ function route(w: GitHubWorld, method: string, path: string, segments: string[],
   return found.handler(w, found.params, body, query, String(req.headers.accept ?? ""));
 }
 
-async function serve(w: GitHubWorld, gitRoot: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serve(w: GitHubWorld, gitRoot: string, req: IncomingMessage, res: ServerResponse, validate?: RequestValidator): Promise<void> {
   const url = req.url ?? "/";
   if (isGitRequest(url)) {
     handleGitRequest({ root: gitRoot, currentToken: () => w.currentToken, onService: (service, repoPath) => w.calls.push({ method: "GIT", path: `${service} ${repoPath}`, query: {}, body: null, status: 200 }) }, req, res);
@@ -80,7 +93,7 @@ async function serve(w: GitHubWorld, gitRoot: string, req: IncomingMessage, res:
   }
   const result = isGraphql
     ? (authorised(w, path, req.headers.authorization) ?? graphql(w, body))
-    : route(w, method, path, parseUrl(path).segments, query, body ?? {}, req);
+    : route(w, method, path, parseUrl(path).segments, query, body ?? {}, req, validate);
   w.calls.push({ method, path, query: Object.fromEntries(query), body, status: result.status });
   if (result.raw !== undefined) {
     res.writeHead(result.status, { "content-type": "application/vnd.github.raw; charset=utf-8" });
@@ -90,11 +103,12 @@ async function serve(w: GitHubWorld, gitRoot: string, req: IncomingMessage, res:
 
 export async function startFakeGitHub(opts: FakeGitHubOptions): Promise<FakeGitHub> {
   const server = createServer((req, res) => {
-    serve(world, opts.gitRoot, req, res).catch((e: unknown) => sendJson(res, 500, { message: String(e) }));
+    serve(world, opts.gitRoot, req, res, opts.validate).catch((e: unknown) => sendJson(res, 500, { message: String(e) }));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const world = new GitHubWorld(opts.owner, opts.repo, `http://${host}`, opts.app ?? { id: 4242, slug: "patchgate", botId: 4243 });
+  const bare = join(opts.gitRoot, opts.owner, `${opts.repo}.git`);
+  const world = new GitHubWorld(opts.owner, opts.repo, `http://${host}`, opts.app ?? { id: 4242, slug: "patchgate", botId: 4243 }, bare);
   return {
     world,
     host,

@@ -1,3 +1,5 @@
+import type { FakeAnnotation } from "./annotation-check.js";
+
 /** The fake GitHub's world: what the real API would remember between calls. Plain data, no I/O. */
 export interface FakeUser {
   login: string;
@@ -25,6 +27,8 @@ export interface FakeCheckRun {
   output: { title?: string; summary?: string; text?: string };
   actions: { label: string; description: string; identifier: string }[];
   html_url: string;
+  /** Every annotation received, in order: GitHub appends those of each update. */
+  annotations: FakeAnnotation[];
 }
 
 export interface FakePull {
@@ -61,6 +65,8 @@ export class GitHubWorld {
   /** Repository files on the default branch, served by the contents API (repo config). */
   readonly files = new Map<string, string>();
   readonly calls: CallRecord[] = [];
+  /** Requests refused because their body breaks GitHub's OpenAPI description, with the reasons. */
+  readonly invalidRequests: { method: string; path: string; errors: string[] }[] = [];
   /** Installation tokens ever issued, newest last. Only the newest is accepted by the git remote. */
   readonly tokens: string[] = [];
   /** Injected outages: the next call matching method and path prefix gets this status. */
@@ -75,6 +81,8 @@ export class GitHubWorld {
     readonly repo: string,
     readonly htmlBase: string,
     readonly app: { id: number; slug: string; botId: number },
+    /** The bare repository served as `owner/repo` (commits that annotations must point into). */
+    readonly bareRepo: string | null = null,
   ) {
     this.users.set(`${app.slug}[bot]`, { login: `${app.slug}[bot]`, id: app.botId, type: "Bot" });
   }
