@@ -5,7 +5,8 @@ import type { LLMClient } from "../agent/llm/types.js";
 import { patchgateApp } from "../github/app.js";
 import type { PatchgateDeps } from "../github/deps.js";
 import { gitBaseUrl } from "../github/git-remote.js";
-import { quietOctokit } from "../github/octokit.js";
+import { patchgateOctokit } from "../github/octokit.js";
+import type { GitHubLimits } from "../github/rate-limits.js";
 import { cachedSandbox } from "../github/env-deps.js";
 import { AbortRegistry } from "../queue/abort-registry.js";
 import { InProcessQueue } from "../queue/in-process.js";
@@ -41,11 +42,19 @@ export interface AppSettings {
   secrets: string[];
   checkRunThrottleMs: number;
   log: (line: string) => void;
+  /** GitHub's limits as production handles them, on a faster clock (see TEST_LIMITS). */
+  limits?: GitHubLimits;
 }
+
+/**
+ * Production's shape of GitHub limits with a shorter clock: a second of `retry-after` is 10 ms and
+ * writes are not spaced, so a story does not wait seconds per comment. Retries stay on.
+ */
+export const TEST_LIMITS: GitHubLimits = { maxLimitRetries: 3, maxWaitSeconds: 600, secondMs: 10, writeSpacingMs: 0, notifySpacingMs: 0, serverRetries: 3 };
 
 export async function startApp(s: AppSettings): Promise<AppInstance> {
   const env: NodeJS.ProcessEnv = { APP_ID: String(s.appId), PRIVATE_KEY: s.privateKey, WEBHOOK_SECRET: s.secret, GHE_HOST: s.gheHost, GHE_PROTOCOL: "http", LOG_LEVEL: "fatal" } as NodeJS.ProcessEnv;
-  const probot = createProbot({ env, overrides: { Octokit: quietOctokit(ProbotOctokit) } });
+  const probot = createProbot({ env, overrides: { Octokit: patchgateOctokit(ProbotOctokit, s.limits ?? TEST_LIMITS) } });
   const errors: unknown[] = [];
   const store = SqliteSessionStore.open(s.dbFile);
   const deps: PatchgateDeps = {

@@ -5,4 +5,5 @@ export type { PatchgateDeps, JobContext } from "./deps.js";
 export { parseCommand, HELP_TEXT, type AgentCommand } from "./command.js";
 export { toDelivery, HANDLED_EVENTS, APPROVAL_LABELS, isBot } from "./triggers.js";
 export { checkPermission } from "./permission.js";
-export { quietOctokit, type Octokit } from "./octokit.js";
+export { patchgateOctokit, type Octokit } from "./octokit.js";
+export { PRODUCTION_LIMITS, type GitHubLimits } from "./rate-limits.js";

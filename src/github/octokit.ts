@@ -1,13 +1,42 @@
+import Bottleneck from "bottleneck";
 import type { ProbotOctokit } from "probot";
+import { retryAfterLimit, type GitHubLimits, type LimitKind } from "./rate-limits.js";
 
 /** The installation-authenticated client every GitHub module takes (Probot's, with REST + GraphQL). */
 export type Octokit = InstanceType<typeof ProbotOctokit>;
 
+interface LimitLog {
+  warn(message: string): void;
+}
+
 /**
- * Probot 14 ignores `throttle: { enabled: false }` in the object form of `defaults` (probot#2039):
- * every write then waits seconds. The function form merges into the plugin options and works.
- * Retries are off because every side effect here is made idempotent by the caller instead.
+ * Probot's Octokit with throttling and retries on, deciding as ./rate-limits.ts says. Probot's own
+ * default gives up on a secondary limit; this waits and retries. The function form of `defaults` is
+ * the one that reaches the plugins (probot#2039: the object form's `throttle` is ignored).
+ *
+ * The write and notification spacing are Bottleneck groups keyed by installation (Probot sets the
+ * throttle id to the installation id), shared by every client this class makes.
  */
-export function quietOctokit(base: typeof ProbotOctokit): typeof ProbotOctokit {
-  return base.defaults((o: any) => ({ ...o, retry: { enabled: false }, throttle: { ...o?.throttle, enabled: false } })) as typeof ProbotOctokit;
+export function patchgateOctokit(base: typeof ProbotOctokit, limits: GitHubLimits): typeof ProbotOctokit {
+  const group = (minTime: number) => new Bottleneck.Group({ maxConcurrent: 1, minTime });
+  const write = group(limits.writeSpacingMs);
+  const notifications = group(limits.notifySpacingMs);
+  const handler = (kind: LimitKind) => (retryAfter: number, options: { method: string; url: string }, octokit: { log: LimitLog }, retryCount: number) => {
+    const again = retryAfterLimit(retryAfter, retryCount, limits);
+    octokit.log.warn(`GitHub ${kind} rate limit on ${options.method} ${options.url}: ${again ? `retrying in ${retryAfter} s (retry ${retryCount + 1} of ${limits.maxLimitRetries})` : "giving up"}`);
+    return again;
+  };
+  return base.defaults((o: any) => ({
+    ...o,
+    retry: { ...o?.retry, enabled: true, retries: limits.serverRetries, retryAfterBaseValue: limits.secondMs },
+    throttle: {
+      ...o?.throttle,
+      enabled: true,
+      write,
+      notifications,
+      retryAfterBaseValue: limits.secondMs,
+      onRateLimit: handler("primary"),
+      onSecondaryRateLimit: handler("secondary"),
+    },
+  })) as typeof ProbotOctokit;
 }

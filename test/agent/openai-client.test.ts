@@ -49,6 +49,14 @@ describe("OpenAI client against a local chat-completions server", () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  test("429 insufficient_quota is not retried: one call, and the error says why", async () => {
+    server = await startFakeOpenAI([{ error: { status: 429, code: "insufficient_quota", message: "You exceeded your current quota" } }, { content: "never served" }]);
+    const llm = createOpenAIClient({ apiKey: "k", baseURL: server.baseURL, model: "m", sleep });
+    const err = (await llm.complete({ messages, tools: [] }).catch((e: unknown) => e)) as LLMError;
+    expect([err.status, err.retryable, err.code, server.requests.length, waits.length]).toEqual([429, false, "insufficient_quota", 1, 0]);
+    expect(err.message).toMatch(/You exceeded your current quota.*insufficient_quota: not retried/);
+  });
+
   test("gives up after maxRetries transient failures", async () => {
     server = await startFakeOpenAI([{ error: { status: 500 } }, { error: { status: 500 } }, { error: { status: 500 } }]);
     const llm = createOpenAIClient({ apiKey: "k", baseURL: server.baseURL, model: "m", sleep, retry: { maxRetries: 2, baseDelayMs: 10, maxDelayMs: 100 } });

@@ -2,7 +2,7 @@ import { readBranch } from "../../src/demo/fakes/bare-repo.js";
 import { type Harness } from "../../src/demo/harness.js";
 import { storySteps } from "../../src/demo/story.js";
 import { Ledger } from "../../src/store/ledger.js";
-import { callLines, MINT, R, theCheckRun, storyHarness } from "./helpers.js";
+import { callLines, MINT, outage, R, theCheckRun, storyHarness } from "./helpers.js";
 
 /**
  * A session left in `publishing`: the finish was accepted and the commit pushed, then GitHub failed
@@ -18,7 +18,7 @@ describe("a session left publishing resumes when the app restarts", () => {
   test("the restart finishes the publication on the commit already pushed: PR ready, its check run `success`", async () => {
     await storySteps.ask(h);
     await storySteps.approvePlan(h);
-    h.github.world.failNext.push({ method: "PATCH", pathPrefix: `${R}/pulls/2`, status: 502 });
+    outage(h, "PATCH", `${R}/pulls/2`, 502);
     await storySteps.approveWrites(h);
     const [summary] = await h.app.deps.store.list();
     expect(summary.phase).toBe("publishing");

@@ -2,7 +2,7 @@ import { readBranch } from "../../src/demo/fakes/bare-repo.js";
 import { type Harness } from "../../src/demo/harness.js";
 import { ISSUE, storyScript, storySteps } from "../../src/demo/story.js";
 import { Ledger } from "../../src/store/ledger.js";
-import { theCheckRun, storyHarness } from "./helpers.js";
+import { outage, theCheckRun, storyHarness } from "./helpers.js";
 
 const SUB = "export function sub(a, b) {\n  return a - b;\n}\n";
 
@@ -86,7 +86,7 @@ describe("`/agent retry` after GitHub failed mid-publication", () => {
   afterAll(() => h.close());
 
   test("the failure is reported on the issue; retry publishes the parked plan without a second session or PR", async () => {
-    h.github.world.failNext.push({ method: "POST", pathPrefix: "/repos/octo-org/calculator/pulls", status: 502 });
+    outage(h, "POST", "/repos/octo-org/calculator/pulls", 502);
     await storySteps.ask(h);
     expect(h.github.world.pulls).toEqual([]);
     expect(h.github.world.comments.at(-1)!.body).toMatch(/^Patchgate hit an error and stopped here: .*\n\n`\/agent retry` continues from the last checkpoint\./);

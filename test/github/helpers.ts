@@ -2,6 +2,7 @@ import { startHarness, type Harness, type HarnessOptions } from "../../src/demo/
 import { STORY_FILES, STORY_PERMISSIONS, storyScript } from "../../src/demo/story.js";
 import type { FakeCheckRun } from "../../src/demo/fakes/github-state.js";
 import { openApiValidator } from "../fakes/openapi-validator.js";
+import { TEST_LIMITS } from "../../src/demo/app-instance.js";
 
 /** The fake GitHub's call log as `METHOD path` lines (query kept for list calls), from index `from`. */
 export function callLines(h: Harness, from = 0): string[] {
@@ -32,4 +33,9 @@ export async function storyHarness(overrides: Partial<HarnessOptions> = {}): Pro
   const h = await startHarness({ script: storyScript(), files: STORY_FILES, permissions: STORY_PERMISSIONS, validate: openApiValidator, ...overrides });
   h.github.world.files.set(".github/patchgate.yml", STORY_FILES[".github/patchgate.yml"]);
   return h;
+}
+
+/** GitHub failing an endpoint for longer than the client retries: the first try and every retry get `status`. */
+export function outage(h: Harness, method: string, pathPrefix: string, status: number): void {
+  for (let i = 0; i <= TEST_LIMITS.serverRetries; i++) h.github.world.failNext.push({ method, pathPrefix, status });
 }

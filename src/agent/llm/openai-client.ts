@@ -2,7 +2,7 @@ import OpenAI from "openai";
 import type { ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
 import type { Message } from "../../session/messages.js";
 import { estimateMessagesTokens, estimateTokens } from "../../trace/tokens.js";
-import { DEFAULT_RETRY_POLICY, isRetryableStatus, parseRetryAfter, retryDelayMs, type RetryPolicy } from "./retry-policy.js";
+import { DEFAULT_RETRY_POLICY, isNonTransientCode, isRetryableStatus, parseRetryAfter, retryDelayMs, type RetryPolicy } from "./retry-policy.js";
 import { LLMError, type LLMClient, type LLMRequest, type LLMResponse, type ToolSpec } from "./types.js";
 
 export interface OpenAIClientOptions {
@@ -38,9 +38,12 @@ export function createOpenAIClient(opts: OpenAIClientOptions): LLMClient {
         } catch (err) {
           if (req.signal?.aborted) throw err;
           const status = err instanceof OpenAI.APIError ? (err.status ?? null) : null;
-          const retryable = isRetryableStatus(status) && isTransient(err);
+          const code = err instanceof OpenAI.APIError ? (err.code ?? err.type ?? null) : null;
+          const final = isNonTransientCode(code);
+          const retryable = isRetryableStatus(status) && isTransient(err) && !final;
           if (!retryable || attempt >= policy.maxRetries) {
-            throw new LLMError(`LLM request failed: ${(err as Error).message}`, status, retryable, attempt);
+            const why = final ? ` (${code}: not retried — waiting does not restore quota)` : "";
+            throw new LLMError(`LLM request failed: ${(err as Error).message}${why}`, status, retryable, attempt, code);
           }
           const headers = err instanceof OpenAI.APIError ? headerRecord(err.headers) : {};
           await sleep(retryDelayMs(attempt, parseRetryAfter(headers), policy), req.signal);

@@ -14,6 +14,17 @@ export function isRetryableStatus(status: number | null): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500;
 }
 
+/**
+ * A 429 that waiting does not cure: the account has no quota or credit left (OpenAI's
+ * `insufficient_quota`, a billing hard limit). Retrying only spends time; the session fails at once
+ * and says why.
+ */
+const NOT_TRANSIENT_CODES = new Set(["insufficient_quota", "billing_hard_limit_reached", "billing_not_active", "access_terminated"]);
+
+export function isNonTransientCode(code: string | null | undefined): boolean {
+  return code !== null && code !== undefined && NOT_TRANSIENT_CODES.has(code);
+}
+
 /** Parses `retry-after-ms` / `retry-after` (seconds or an HTTP date) into milliseconds. */
 export function parseRetryAfter(headers: Record<string, string | undefined>, now = Date.now()): number | null {
   const ms = headers["retry-after-ms"];

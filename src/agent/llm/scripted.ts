@@ -9,7 +9,7 @@ export type ScriptTurn =
       toolCalls?: { name: string; arguments: unknown; id?: string }[];
       usage?: Partial<TokenUsage>;
     }
-  | { error: { status: number | null; message?: string } };
+  | { error: { status: number | null; message?: string; code?: string } };
 
 /** A turn may be computed from the request, so a script can react to tool results. */
 export type ScriptStep = ScriptTurn | ((req: LLMRequest) => ScriptTurn);
@@ -39,7 +39,7 @@ export class ScriptedLLM implements LLMClient {
     if (step === undefined) throw new LLMError("scripted LLM ran out of turns", null, false, 0);
     const turn = typeof step === "function" ? step(req) : step;
     if ("error" in turn) {
-      throw new LLMError(turn.error.message ?? `scripted error ${turn.error.status}`, turn.error.status, false, 0);
+      throw new LLMError(turn.error.message ?? `scripted error ${turn.error.status}`, turn.error.status, false, 0, turn.error.code ?? null);
     }
     const toolCalls: ToolCall[] = (turn.toolCalls ?? []).map((c) => ({
       id: c.id ?? `call_${++this.callIds}`,

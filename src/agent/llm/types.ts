@@ -37,6 +37,8 @@ export class LLMError extends Error {
     readonly status: number | null,
     readonly retryable: boolean,
     readonly retries: number,
+    /** The provider's error code (`insufficient_quota`…), when it sent one. */
+    readonly code: string | null = null,
   ) {
     super(message);
   }

@@ -7,6 +7,7 @@ export interface RouteResult {
   body?: unknown;
   /** Sent as text instead of JSON (the contents API with `Accept: application/vnd.github.raw`). */
   raw?: string;
+  headers?: Record<string, string>;
 }
 
 type Params = Record<string, string>;

@@ -50,7 +50,12 @@ function route(w: GitHubWorld, method: string, path: string, segments: string[],
     return { status: 422, body: { message: "Invalid request.", errors: errors.map((message) => ({ message })) } };
   }
   const outage = w.failNext.findIndex((f) => f.method === method && path.startsWith(f.pathPrefix));
-  if (outage >= 0) return { status: w.failNext.splice(outage, 1)[0].status, body: { message: "Server Error (injected)" } };
+  if (outage >= 0) {
+    const f = w.failNext.splice(outage, 1)[0];
+    if (f.retryAfter === undefined) return { status: f.status, body: { message: "Server Error (injected)" } };
+    const message = "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.";
+    return { status: f.status, body: { message, documentation_url: "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits" }, headers: { "retry-after": String(f.retryAfter) } };
+  }
   if (method === "POST" && /^\/app\/installations\/\d+\/access_tokens$/.test(path)) {
     const token = `ghs_fake${w.tokens.length + 1}${"x".repeat(28)}`;
     w.tokens.push(token);
@@ -98,7 +103,7 @@ async function serve(w: GitHubWorld, gitRoot: string, req: IncomingMessage, res:
   if (result.raw !== undefined) {
     res.writeHead(result.status, { "content-type": "application/vnd.github.raw; charset=utf-8" });
     res.end(result.raw);
-  } else sendJson(res, result.status, result.body);
+  } else sendJson(res, result.status, result.body, result.headers);
 }
 
 export async function startFakeGitHub(opts: FakeGitHubOptions): Promise<FakeGitHub> {

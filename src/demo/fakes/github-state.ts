@@ -69,8 +69,11 @@ export class GitHubWorld {
   readonly invalidRequests: { method: string; path: string; errors: string[] }[] = [];
   /** Installation tokens ever issued, newest last. Only the newest is accepted by the git remote. */
   readonly tokens: string[] = [];
-  /** Injected outages: the next call matching method and path prefix gets this status. */
-  readonly failNext: { method: string; pathPrefix: string; status: number }[] = [];
+  /**
+   * Injected outages: the next call matching method and path prefix gets this status. With
+   * `retryAfter` it is GitHub's secondary rate limit: 403, its message, and a `retry-after` header.
+   */
+  readonly failNext: { method: string; pathPrefix: string; status: number; retryAfter?: number }[] = [];
   /** Injected slowness: the next call matching method and path prefix calls `reached`, then waits for `until`. */
   readonly holdNext: { method: string; pathPrefix: string; reached: () => void; until: Promise<void> }[] = [];
   private nextId = 1000;

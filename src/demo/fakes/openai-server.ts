@@ -22,7 +22,8 @@ export interface FakeOpenAIServer {
 
 /**
  * A real HTTP server on 127.0.0.1 speaking the chat-completions protocol, answering from a script.
- * A scripted `{ error: { status } }` turn becomes that HTTP status (with `retry-after: 0` on 429).
+ * A scripted `{ error: { status, code } }` turn becomes that HTTP status with OpenAI's error body
+ * (`type` and `code`, e.g. `insufficient_quota`), and `retry-after: 0` on 429.
  */
 export async function startFakeOpenAI(steps: ScriptStep[], model = "fake-model"): Promise<FakeOpenAIServer> {
   const script = new ScriptedLLM(steps, model);
@@ -56,7 +57,8 @@ export async function startFakeOpenAI(steps: ScriptStep[], model = "fake-model")
           });
       } catch (err) {
         const status = LLMError.isInstance(err) && err.status ? err.status : 500;
-        sendJson(res, status, { error: { message: (err as Error).message, type: "fake_error" } }, status === 429 ? { "retry-after": "0" } : {});
+        const code = LLMError.isInstance(err) ? err.code : null;
+        sendJson(res, status, { error: { message: (err as Error).message, type: code ?? "fake_error", code } }, status === 429 ? { "retry-after": "0" } : {});
       }
     })();
   });
