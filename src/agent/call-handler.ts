@@ -3,7 +3,7 @@ import type { ToolCall } from "../session/messages.js";
 import type { PendingCall, ToolError, ToolResult } from "../session/types.js";
 import type { SessionEvent } from "../session/events.js";
 import type { PolicyRule } from "../policy/types.js";
-import type { ToolContext, ToolDefinition } from "../tools/tool.js";
+import type { CallFact, ToolContext, ToolDefinition } from "../tools/tool.js";
 import { evaluate } from "../policy/approval-policy.js";
 import { commandText } from "../policy/command-verdict.js";
 import { applyStandingAnswers } from "../policy/standing-answers.js";
@@ -16,7 +16,12 @@ export interface CallEnv {
   tools: ToolDefinition[];
   rules: PolicyRule[];
   context: () => ToolContext;
+  /** No human can answer an MCP `ask` in this session: the policy turns it into a deny. */
+  mcpNonInteractive?: boolean;
 }
+
+/** Who decided a call that runs: the policy's rule, or a human's approval of a batch. */
+export type Decided = Pick<CallFact, "decision" | "rule" | "by">;
 
 /** What became of one tool call: answered now, or waiting for a human. */
 export type CallOutcome = { kind: "answered" } | { kind: "ask"; pending: PendingCall };
@@ -52,26 +57,44 @@ export async function handleCall(call: ToolCall, env: CallEnv): Promise<CallOutc
   }
   const request = tool.request(input, ctx);
   const judged = evaluate(request, env.rules, state.mode, { workspaceRoot: ctx.workspace.root });
-  const verdict = applyStandingAnswers(judged, request, { autoApproveWrites: state.autoApproveWrites, unattended: state.settings.unattended === true });
-  const subject = request.kind === "command" ? commandText(request.argv) : "path" in request ? (request.path ?? "") : "";
-  await env.ledger.append({ type: "policy_decided", callId: call.id, tool: tool.name, decision: verdict.decision, rule: verdict.rule, subject });
+  // Nobody answers an MCP ask in a session without a human for it (CLI without a terminal, `mcp_non_interactive: policy`).
+  const unattended = state.settings.unattended === true || (request.kind === "mcp" && env.mcpNonInteractive === true);
+  const verdict = applyStandingAnswers(judged, request, { autoApproveWrites: state.autoApproveWrites, unattended });
+  const subject = request.kind === "command" ? commandText(request.argv) : request.kind === "mcp" ? `${request.server}/${request.serverTool}` : "path" in request ? (request.path ?? "") : "";
+  const reason = request.kind === "mcp" && verdict.reason ? { reason: verdict.reason } : {};
+  await env.ledger.append({ type: "policy_decided", callId: call.id, tool: tool.name, decision: verdict.decision, rule: verdict.rule, subject, ...reason });
+  const fact = { callId: call.id, input, decision: verdict.decision, rule: verdict.rule, by: "policy" };
   if (verdict.decision === "deny") {
-    const code = request.kind === "command" ? "command_denied" : "path_denied";
+    const code = request.kind === "command" ? "command_denied" : request.kind === "mcp" ? "mcp_denied" : "path_denied";
     const why = verdict.reason ? ` (${verdict.reason})` : "";
-    await answer(env, call, tool.version, input, fail(code, `Refused by policy rule ${verdict.rule}${why}: ${subject}`, verdict.parts));
+    const audit = auditFor(tool, { ...fact, stage: "denied" });
+    await recordAnswer(env, call.id, call.name, tool.version, input, fail(code, `Refused by policy rule ${verdict.rule}${why}: ${subject}`, verdict.parts), audit);
     return { kind: "answered" };
   }
   if (verdict.decision === "ask") {
     const preview = tool.preview ? await tool.preview(input, ctx) : subject;
-    return { kind: "ask", pending: { callId: call.id, tool: tool.name, input, preview, rule: verdict.rule } };
+    const audit = auditFor(tool, { ...fact, stage: "awaiting_approval" });
+    if (audit.length > 0) await env.ledger.append(...audit);
+    return { kind: "ask", pending: { callId: call.id, tool: tool.name, input, preview, rule: verdict.rule, toolVersion: tool.version } };
   }
-  await execute(call.id, tool, input, env);
+  await execute(call.id, tool, input, env, fact);
   return { kind: "answered" };
 }
 
-/** Runs an allowed (or human-approved) call and records its facts and result. */
-export async function execute(callId: string, tool: ToolDefinition, input: unknown, env: CallEnv): Promise<void> {
+/** The audit events a tool records for one stage of a call (none for tools without an audit). */
+export function auditFor(tool: ToolDefinition, fact: CallFact): SessionEvent[] {
+  return tool.audit?.(fact) ?? [];
+}
+
+/**
+ * Runs an allowed (or human-approved) call and records its facts and result. A tool with an audit
+ * records its start first (write-ahead), so a resume after a crash mid-call knows it may have happened.
+ */
+export async function execute(callId: string, tool: ToolDefinition, input: unknown, env: CallEnv, decided: Decided): Promise<void> {
   const ctx = env.context();
+  const fact = { callId, input, ...decided };
+  const startedAudit = auditFor(tool, { ...fact, stage: "started" });
+  if (startedAudit.length > 0) await env.ledger.append(...startedAudit);
   const started = Date.now();
   let outcome: { result: ToolResult; events?: SessionEvent[] };
   try {
@@ -82,15 +105,13 @@ export async function execute(callId: string, tool: ToolDefinition, input: unkno
   }
   const facts = outcome.events ?? [];
   const diff = tool.mutatesWorkspace && outcome.result.ok ? await changedDiff(env, ctx) : [];
-  await env.ledger.append(...facts, ...diff, {
-    type: "tool_result",
-    callId,
-    tool: tool.name,
-    toolVersion: tool.version,
-    input,
-    result: outcome.result,
-    durationMs: Date.now() - started,
-  });
+  const durationMs = Date.now() - started;
+  await env.ledger.append(
+    ...facts,
+    ...diff,
+    { type: "tool_result", callId, tool: tool.name, toolVersion: tool.version, input, result: outcome.result, durationMs },
+    ...auditFor(tool, { ...fact, stage: "completed", durationMs, result: outcome.result }),
+  );
 }
 
 /** A refusal decided outside the gates above (e.g. by the turn rules): a tool result like any other. */
@@ -108,9 +129,9 @@ async function changedDiff(env: CallEnv, ctx: ToolContext): Promise<SessionEvent
   return diff.patch === env.ledger.state.latestDiff?.patch ? [] : [{ type: "diff_updated", diff }];
 }
 
-/** Records a result that was decided without running the tool (a refusal), by call id. */
-export async function recordAnswer(env: CallEnv, callId: string, tool: string, version: string, input: unknown, result: ToolResult): Promise<void> {
-  await env.ledger.append({ type: "tool_result", callId, tool, toolVersion: version, input, result, durationMs: 0 });
+/** Records a result that was decided without running the tool (a refusal), by call id, with its audit. */
+export async function recordAnswer(env: CallEnv, callId: string, tool: string, version: string, input: unknown, result: ToolResult, audit: SessionEvent[] = []): Promise<void> {
+  await env.ledger.append({ type: "tool_result", callId, tool, toolVersion: version, input, result, durationMs: 0 }, ...audit);
 }
 
 function answer(env: CallEnv, call: ToolCall, version: string, input: unknown, result: ToolResult): Promise<void> {

@@ -2,8 +2,9 @@ import type { Ledger } from "../store/ledger.js";
 import { TERMINAL_PHASES } from "../session/types.js";
 import type { PendingCall } from "../session/types.js";
 import { defaultRules } from "../policy/default-rules.js";
+import { mcpRules } from "../policy/mcp-rules.js";
 import { ALL_TOOLS, toolSpecs } from "../tools/registry.js";
-import type { ToolContext } from "../tools/tool.js";
+import type { ToolContext, ToolDefinition } from "../tools/tool.js";
 import { buildContext } from "./context/build-context.js";
 import { systemPrompt } from "./context/system-prompt.js";
 import { checkBudget } from "./context/budget.js";
@@ -17,8 +18,11 @@ import type { ResumeOutcome } from "./outcome.js";
 import type { ResumeOptions } from "./runtime-options.js";
 import { runNetworkedSetupFirst } from "./networked-setup.js";
 import { settlePending } from "./settle-pending.js";
+import { answerInterrupted } from "./interrupted-calls.js";
 import { traceOnEnd } from "./trace-on-end.js";
 import { turnRefusal } from "./turn-rules.js";
+import { toolVersionsEvent } from "./tool-versions.js";
+import { mcpNonInteractive, openMcpForResume, type McpSession } from "../mcp/index.js";
 
 const DEFAULT_COMPACTION = { maxPromptTokens: 24_000, maxTurns: 60, keepRecent: 12 };
 
@@ -35,7 +39,26 @@ export async function resumeSession(ledger: Ledger, opts: ResumeOptions): Promis
   traceOnEnd(ledger);
   const env = callEnv(ledger, opts);
   await ledger.append({ type: "resumed", trigger: opts.trigger ?? "resume" });
+  const mcp = await openMcpForResume(ledger, opts.mcp, opts.workspace.root);
+  try {
+    const versions = toolVersionsEvent(ledger.state, withMcp(env, opts, mcp));
+    if (versions) await ledger.append(versions);
+    return await runLoop(ledger, env, opts, mcp);
+  } finally {
+    await mcp?.close();
+  }
+}
+
+/** The call handler's tools now: the built-in ones and every MCP tool a call may name; returns the offered ones. */
+function withMcp(env: CallEnv, opts: ResumeOptions, mcp: McpSession | null): ToolDefinition[] {
+  const base = opts.tools ?? ALL_TOOLS;
+  env.tools = [...base, ...(mcp?.callable() ?? [])];
+  return [...base, ...(mcp?.offered() ?? [])];
+}
+
+async function runLoop(ledger: Ledger, env: CallEnv, opts: ResumeOptions, mcp: McpSession | null): Promise<ResumeOutcome> {
   await runNetworkedSetupFirst(env);
+  await answerInterrupted(env);
   await settlePending(env);
   const maxSteps = opts.maxSteps ?? ledger.state.settings.maxStepsPerResume;
   for (let steps = 0; ; steps++) {
@@ -45,7 +68,9 @@ export async function resumeSession(ledger: Ledger, opts: ResumeOptions): Promis
     if (steps >= maxSteps) return fail(ledger, "loop_limit", `no result after ${maxSteps} model calls in one resume`);
     await maybeCompact(ledger, opts);
 
-    const tools = env.tools.filter((t) => t.modes.includes(ledger.state.mode));
+    // A server that stopped or changed its list since the last call is recorded, and offered as it is now.
+    await mcp?.sync();
+    const tools = withMcp(env, opts, mcp).filter((t) => t.modes.includes(ledger.state.mode));
     const messages = buildContext(ledger.state, { systemPrompt: systemPrompt() });
     const step = await callModel(ledger, opts.llm, messages, toolSpecs(tools), opts.signal).catch((err) => {
       if (opts.signal?.aborted) return null;
@@ -105,7 +130,8 @@ function callEnv(ledger: Ledger, opts: ResumeOptions): CallEnv {
     signal: opts.signal,
     onOutput: opts.onOutput,
   });
-  return { ledger, tools: opts.tools ?? ALL_TOOLS, rules, context };
+  const mcpServers = opts.mcp?.config.servers ?? [];
+  return { ledger, tools: opts.tools ?? ALL_TOOLS, rules: [...rules, ...mcpRules(mcpServers)], context, mcpNonInteractive: mcpNonInteractive(opts.mcp) };
 }
 
 async function maybeCompact(ledger: Ledger, opts: ResumeOptions): Promise<void> {

@@ -4,6 +4,7 @@ import type { Sandbox } from "../sandbox/types.js";
 import type { ToolDefinition } from "../tools/tool.js";
 import type { Workspace } from "../workspace/types.js";
 import type { LLMClient } from "./llm/types.js";
+import type { McpConfig } from "../mcp/index.js";
 
 /** Everything a resume needs besides the ledger. Built fresh on every resume; nothing of it is persisted. */
 export interface ResumeOptions {
@@ -23,4 +24,14 @@ export interface ResumeOptions {
   tools?: ToolDefinition[];
   compaction?: { maxPromptTokens: number; maxTurns: number; keepRecent: number };
   onOutput?: (stream: "stdout" | "stderr", line: string) => void;
+  /** The operator's MCP servers (never a repository's): connected for this resume, closed when it ends. */
+  mcp?: McpRuntime;
+}
+
+export interface McpRuntime {
+  config: McpConfig;
+  /** No human can answer an MCP `ask` (the CLI without a terminal); `mcp_non_interactive: policy` implies it. */
+  nonInteractive?: boolean;
+  /** Values to redact from what servers send, besides the environment's and the config's own secrets. */
+  secrets?: string[];
 }

@@ -1,19 +1,16 @@
-import { runCommand, RUN_USAGE } from "./run-command.js";
-import { resumeCommand } from "./resume-command.js";
-import { showCommand, traceCommand } from "./inspect-commands.js";
-import { evalCommand } from "./eval-command.js";
 import { UsageError } from "./runtime-env.js";
-import { setupTracing } from "../trace/otel-setup.js";
 import { secretsFromEnv } from "../safety/secrets.js";
 import { redactedOutput } from "./redacted-output.js";
 
-const USAGE = `usage:
-  ${RUN_USAGE}
-  patchgate resume <session> [--approve-plan] [--approve-writes]
+// Each command is loaded when it runs: `patchgate mcp-server`, started by MCP clients, loads only itself.
+const usage = async () => `usage:
+  ${(await import("./run-command.js")).RUN_USAGE}
+  patchgate resume <session> [--approve-plan] [--approve-writes] [--mcp-config <file>]
   patchgate show <session>
   patchgate trace <session> [--jsonl|--json]
   patchgate eval [--cases <dir>] [--out <dir>] [--llm scripted|openai] [--model <m>]
-environment: OPENAI_API_KEY, OPENAI_BASE_URL, PATCHGATE_MODEL, PATCHGATE_DATA_DIR`;
+  ${(await import("./mcp-server-command.js")).MCP_SERVER_USAGE}
+environment: OPENAI_API_KEY, OPENAI_BASE_URL, PATCHGATE_MODEL, PATCHGATE_DATA_DIR, PATCHGATE_MCP_CONFIG`;
 
 const SECRETS = secretsFromEnv();
 const errOut = redactedOutput(process.stderr, SECRETS);
@@ -24,23 +21,26 @@ async function main(argv: string[]): Promise<number> {
   const out = redactedOutput(process.stdout, SECRETS);
   switch (command) {
     case "run":
-      return runCommand(rest, out);
+      return (await import("./run-command.js")).runCommand(rest, out);
     case "resume":
-      return resumeCommand(rest, out);
+      return (await import("./resume-command.js")).resumeCommand(rest, out);
     case "show":
-      return showCommand(rest, out);
+      return (await import("./inspect-commands.js")).showCommand(rest, out);
     case "trace":
-      return traceCommand(rest, out);
+      return (await import("./inspect-commands.js")).traceCommand(rest, out);
     case "eval":
-      return evalCommand(rest, out);
+      return (await import("./eval-command.js")).evalCommand(rest, out);
+    case "mcp-server":
+      return (await import("./mcp-server-command.js")).mcpServerCommand(rest);
     default:
-      out.write(USAGE + "\n");
+      out.write((await usage()) + "\n");
       return command === undefined || command === "help" || command === "--help" ? 0 : 2;
   }
 }
 
-// Spans go out only when OTEL_EXPORTER_OTLP_ENDPOINT is set; otherwise this registers nothing.
-const tracing = setupTracing();
+// Spans go out only when OTEL_EXPORTER_OTLP_ENDPOINT is set; otherwise this registers nothing. The MCP
+// server emits none, and starts faster without the SDK.
+const tracing = process.argv[2] === "mcp-server" ? undefined : (await import("../trace/otel-setup.js")).setupTracing();
 
 main(process.argv.slice(2)).then(
   async (code) => {

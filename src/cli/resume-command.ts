@@ -9,6 +9,7 @@ import { repoSetup } from "./repo-setup.js";
 import { report } from "./run-command.js";
 import { dataDir, llmFromEnv, UsageError } from "./runtime-env.js";
 import { terminalApprover } from "./terminal-approver.js";
+import { mcpFromCli } from "./mcp-option.js";
 
 /** `patchgate resume <session>`: continue a parked session from the store, in a new process. */
 export async function resumeCommand(argv: string[], out: NodeJS.WritableStream): Promise<number> {
@@ -19,10 +20,12 @@ export async function resumeCommand(argv: string[], out: NodeJS.WritableStream):
       "approve-plan": { type: "boolean", default: false },
       "approve-writes": { type: "boolean", default: false },
       "data-dir": { type: "string" },
+      "mcp-config": { type: "string" },
     },
   });
   const sessionId = positionals[0];
-  if (!sessionId) throw new UsageError("usage: patchgate resume <session> [--approve-plan] [--approve-writes]");
+  if (!sessionId) throw new UsageError("usage: patchgate resume <session> [--approve-plan] [--approve-writes] [--mcp-config <file>]");
+  const mcp = mcpFromCli(values["mcp-config"], Boolean(process.stdin.isTTY));
   const dir = dataDir(values["data-dir"]);
   const store = openStore({ dataDir: dir });
   try {
@@ -37,7 +40,7 @@ export async function resumeCommand(argv: string[], out: NodeJS.WritableStream):
     const result = await drive(
       ledger,
       ws,
-      { llm, sandbox: setup.sandbox, workspace: ws, onOutput: printOutput(out), repoConfig: { ...setup.config, test: ledger.state.settings.testCommand ?? setup.testCommand }, trigger: "cli resume" },
+      { llm, sandbox: setup.sandbox, workspace: ws, onOutput: printOutput(out), repoConfig: { ...setup.config, test: ledger.state.settings.testCommand ?? setup.testCommand }, trigger: "cli resume", mcp },
       approver,
     );
     return report(result, sessionId, ws.root, ledger.state.latestDiff?.stat ?? "", out);

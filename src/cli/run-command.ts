@@ -7,8 +7,9 @@ import { printEvents, printOutput } from "./print-events.js";
 import { repoSetup } from "./repo-setup.js";
 import { dataDir, llmFromEnv, modelName, UsageError } from "./runtime-env.js";
 import { terminalApprover } from "./terminal-approver.js";
+import { mcpFromCli } from "./mcp-option.js";
 
-export const RUN_USAGE = `patchgate run --repo <path|url> [--approve-plan] [--approve-writes] [--unattended] [--model <m>] [--max-steps <n>] [--data-dir <d>] "<task>"`;
+export const RUN_USAGE = `patchgate run --repo <path|url> [--approve-plan] [--approve-writes] [--unattended] [--model <m>] [--max-steps <n>] [--data-dir <d>] [--mcp-config <file>] "<task>"`;
 
 /** `patchgate run`: one session on a local clone, approvals at the terminal, the result on a local branch. */
 export async function runCommand(argv: string[], out: NodeJS.WritableStream): Promise<number> {
@@ -23,10 +24,12 @@ export async function runCommand(argv: string[], out: NodeJS.WritableStream): Pr
       model: { type: "string" },
       "max-steps": { type: "string" },
       "data-dir": { type: "string" },
+      "mcp-config": { type: "string" },
     },
   });
   const task = positionals.join(" ").trim();
   if (!values.repo || !task) throw new UsageError(`usage: ${RUN_USAGE}`);
+  const mcp = mcpFromCli(values["mcp-config"], Boolean(process.stdin.isTTY));
   const model = modelName(values.model);
   const llm = llmFromEnv(model);
   const dir = dataDir(values["data-dir"]);
@@ -49,7 +52,7 @@ export async function runCommand(argv: string[], out: NodeJS.WritableStream): Pr
     const result = await drive(
       ledger,
       ws,
-      { llm, sandbox: setup.sandbox, workspace: ws, onOutput: printOutput(out), repoConfig: { ...setup.config, test: setup.testCommand } },
+      { llm, sandbox: setup.sandbox, workspace: ws, onOutput: printOutput(out), repoConfig: { ...setup.config, test: setup.testCommand }, mcp },
       approver,
     );
     return report(result, ledger.sessionId, ws.root, ledger.state.latestDiff?.stat ?? "", out);

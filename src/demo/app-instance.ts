@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createNodeMiddleware, createProbot, ProbotOctokit } from "probot";
 import type { LLMClient } from "../agent/llm/types.js";
+import type { McpConfig } from "../mcp/index.js";
 import { patchgateApp } from "../github/app.js";
 import type { PatchgateDeps } from "../github/deps.js";
 import { gitBaseUrl } from "../github/git-remote.js";
@@ -41,6 +42,7 @@ export interface AppSettings {
   model: string;
   secrets: string[];
   checkRunThrottleMs: number;
+  mcp?: McpConfig | null;
   log: (line: string) => void;
   /** GitHub's limits as production handles them, on a faster clock (see TEST_LIMITS). */
   limits?: GitHubLimits;
@@ -71,6 +73,7 @@ export async function startApp(s: AppSettings): Promise<AppInstance> {
     gitBase: gitBaseUrl(env),
     secrets: s.secrets,
     checkRunThrottleMs: s.checkRunThrottleMs,
+    mcp: s.mcp ?? null,
     log: s.log,
   };
   const middleware = await createNodeMiddleware(patchgateApp(deps), { probot, webhooksPath: "/api/github/webhooks" });

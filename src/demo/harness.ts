@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { createOpenAIClient } from "../agent/llm/openai-client.js";
 import type { ScriptStep } from "../agent/llm/scripted.js";
 import type { LLMClient } from "../agent/llm/types.js";
+import type { McpConfig } from "../mcp/index.js";
 import { startApp, type AppInstance } from "./app-instance.js";
 import { createBareRepo, readBranch } from "./fakes/bare-repo.js";
 import { startFakeGitHub, type FakeGitHub, type RequestValidator } from "./fakes/github-server.js";
@@ -28,6 +29,8 @@ export interface HarnessOptions {
   log?: (line: string) => void;
   /** Checks every REST request the fake GitHub receives (tests pass the OpenAPI validator). */
   validate?: RequestValidator;
+  /** The operator's MCP servers, as PATCHGATE_MCP_CONFIG would give them. */
+  mcp?: McpConfig;
 }
 
 export interface Harness {
@@ -82,6 +85,7 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
     model: "fake-model",
     secrets: [apiKey, SECRET],
     checkRunThrottleMs: o.checkRunThrottleMs ?? 3_600_000,
+    mcp: o.mcp ?? null,
     log,
   };
   mkdirSync(join(root, "data"), { recursive: true });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { RepoConfigSchema } from "../config/repo-config.js";
+import { McpConfigSchema } from "../mcp/index.js";
 import { ApprovalFallbackSchema, ApprovalStepSchema } from "./approval-schema.js";
 import { CheckSchema, EventCountSchema } from "./check-schema.js";
 import { FAILURE_CLASS_NAMES, SESSION_OUTCOMES } from "./classes.js";
@@ -54,6 +55,9 @@ export const EvalCaseSchema = z
       .strict()
       .optional()
       .describe("Compaction thresholds for this case's runtime (default: the runtime's own), to reach compaction with a small fixture."),
+    mcp: McpConfigSchema.optional().describe(
+      "The operator's MCP servers for this case, in the PATCHGATE_MCP_CONFIG shape (`mcpServers`, `mcp_non_interactive`); stdio servers start in the case's directory.",
+    ),
     env: z
       .record(z.string().regex(/^[A-Z_][A-Z0-9_]*$/), z.string())
       .default({})

@@ -13,6 +13,13 @@ import type { EvalCase } from "./case-schema.js";
 import { driveCase } from "./case-driver.js";
 import type { FixtureRepo } from "./fixture-repo.js";
 import { EVAL_APPROVER, ScriptedHuman } from "./scripted-human.js";
+import { parseMcpConfig } from "../mcp/index.js";
+import type { McpRuntime } from "../agent/runtime-options.js";
+
+/** The case's MCP servers as an operator's config beside the case file (their working directory). */
+function caseMcp(c: EvalCase): McpRuntime | undefined {
+  return c.mcp ? { config: parseMcpConfig(c.mcp, path.join(c.dir, "case.yaml")) } : undefined;
+}
 
 /** A deliberately altered runtime (a replaced tool or rule set), to prove a case notices the change. */
 export type RuntimeVariant = Pick<ResumeOptions, "tools" | "rules" | "compaction">;
@@ -69,7 +76,7 @@ export async function runCaseSession(input: CaseSessionInput): Promise<CaseSessi
     const human = new ScriptedHuman(c.approvals, input.fallback, c.restart_store);
     let restarts = 0;
     for (let trigger = "eval"; ; ) {
-      const opts: ResumeOptions = { llm, sandbox: input.sandbox, workspace: ws, repoConfig: fixture.repoConfig, trigger, ...input.runtime };
+      const opts: ResumeOptions = { llm, sandbox: input.sandbox, workspace: ws, repoConfig: fixture.repoConfig, trigger, mcp: caseMcp(c), ...input.runtime };
       const result = await driveCase(ledger, ws, opts, human);
       if (result.kind !== "restart") break;
       await store.close();

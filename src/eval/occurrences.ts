@@ -26,7 +26,7 @@ function subjectOf(input: unknown): string | null {
   return null;
 }
 
-/** Every tool error with a known code and every failing test run, in event order. */
+/** Every tool error with a known code, every failing test run and every MCP server failure, in event order. */
 export function findOccurrences(events: readonly SessionEvent[]): Occurrence[] {
   const found: Occurrence[] = [];
   events.forEach((e, seq) => {
@@ -35,6 +35,9 @@ export function findOccurrences(events: readonly SessionEvent[]): Occurrence[] {
       if (cls) found.push({ cls, seq, tool: e.tool, subject: subjectOf(e.input), recovered: false });
     } else if (e.type === "test_run" && e.exitCode !== 0) {
       found.push({ cls: "tests_failed", seq, tool: "run_tests", subject: e.command, recovered: false });
+    } else if (e.type === "mcp_server_failed") {
+      // From the ledger, not from a call: a server can fail without the model ever calling it.
+      found.push({ cls: "mcp_server_failed", seq, tool: null, subject: e.server, recovered: false });
     }
   });
   return markRecovered(found, events);

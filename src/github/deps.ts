@@ -1,5 +1,6 @@
 import type { RepoConfig } from "../config/repo-config.js";
 import type { LLMClient } from "../agent/llm/types.js";
+import type { McpConfig } from "../mcp/index.js";
 import type { AbortRegistry } from "../queue/abort-registry.js";
 import type { Queue } from "../queue/types.js";
 import type { Sandbox } from "../sandbox/types.js";
@@ -31,6 +32,8 @@ export interface PatchgateDeps {
   /** Minimum time between two in-flight check-run updates; milestones always update. */
   checkRunThrottleMs: number;
   settings?: Partial<SessionSettings>;
+  /** The operator's MCP servers (PATCHGATE_MCP_CONFIG), never a repository's; null = none. */
+  mcp?: McpConfig | null;
   /** One line per thing that happened, for logs and the demo's printed timeline. */
   log: (line: string) => void;
 }

@@ -10,13 +10,16 @@ import { openStore } from "../store/index.js";
 import { redact, secretsFromEnv } from "../safety/redact.js";
 import type { PatchgateDeps } from "./deps.js";
 import { gitBaseUrl } from "./git-remote.js";
+import { loadMcpConfig, mcpConfigSecrets } from "../mcp/index.js";
 
 /**
  * The production wiring from the environment (DESIGN §7): SQLite under PATCHGATE_DATA_DIR, the
  * in-process queue, the OpenAI-compatible client, the best sandbox the host offers.
  */
 export function depsFromEnv(rawLog: (line: string) => void, env: NodeJS.ProcessEnv = process.env): PatchgateDeps {
-  const secrets = secretsFromEnv(env);
+  // A broken MCP config stops the app here, naming the field: better than running without the servers.
+  const mcp = env.PATCHGATE_MCP_CONFIG ? loadMcpConfig(env.PATCHGATE_MCP_CONFIG) : null;
+  const secrets = [...secretsFromEnv(env), ...mcpConfigSecrets(mcp)];
   // Logs leave the process too: the same redaction as comments and check runs (tokens by pattern).
   const log = (line: string) => rawLog(redact(line, secrets));
   const dataDir = env.PATCHGATE_DATA_DIR ?? join(homedir(), ".patchgate");
@@ -36,6 +39,7 @@ export function depsFromEnv(rawLog: (line: string) => void, env: NodeJS.ProcessE
     workspacesDir: join(dataDir, "workspaces"),
     gitBase: gitBaseUrl(env),
     secrets,
+    mcp,
     checkRunThrottleMs: Number(env.PATCHGATE_CHECK_RUN_THROTTLE_MS ?? 5000),
     log,
   };

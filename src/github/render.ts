@@ -2,6 +2,7 @@ import type { SessionState } from "../session/state.js";
 import type { PendingCall, Todo } from "../session/types.js";
 import { clip, codeBlock, inlineCode, oneLine } from "../trace/markdown.js";
 import { inert } from "./inert.js";
+import { isMcpName } from "../mcp/index.js";
 
 /**
  * The bodies Patchgate writes on GitHub (PR, comments). Pure: state in, markdown out. The plan and
@@ -52,7 +53,8 @@ export function planComment(s: SessionState, prUrl: string): string {
 
 function callBlock(c: PendingCall): string {
   const preview = clip(c.preview, MAX_PREVIEW);
-  const lang = c.tool === "run_command" || c.tool === "run_tests" ? "sh" : "diff";
+  // An MCP call's preview names the server, the tool and the arguments: plain text, not a diff.
+  const lang = c.tool === "run_command" || c.tool === "run_tests" ? "sh" : isMcpName(c.tool) ? "text" : "diff";
   return `**${inlineCode(c.tool)}** (rule ${inlineCode(c.rule)})\n\n${codeBlock(preview, lang)}`;
 }
 

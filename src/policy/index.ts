@@ -10,3 +10,5 @@ export { confineInWorkspace, resolveInWorkspace, isProtectedPath, PROTECTED_PATH
 export { checkEditContext, contentHash } from "./edit-context.js";
 export { checkPlanGate } from "./plan-gate.js";
 export { applyStandingAnswers, type StandingAnswers } from "./standing-answers.js";
+export { classifyMcpTool, nameWords, type McpRiskAssessment } from "./mcp-risk.js";
+export { mcpRules, MCP_RULE, mcpOperatorAllowId, mcpOperatorDenyId, toolNameMatches, type McpServerRules } from "./mcp-rules.js";

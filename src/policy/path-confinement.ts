@@ -92,7 +92,22 @@ export async function resolveInWorkspace(root: string, relPath: string): Promise
  * A `.git` at any depth: it turns its directory into a nested repository, which git commits as a
  * gitlink instead of the files the tests ran on, and whose config a `git status` run there obeys.
  */
-export const PROTECTED_PATH_GLOBS: readonly string[] = [".git", ".git/**", "**/.git", "**/.git/**", ".github/workflows/**", ".gitmodules", ".github/patchgate.yml"];
+export const PROTECTED_PATH_GLOBS: readonly string[] = [
+  ".git",
+  ".git/**",
+  "**/.git",
+  "**/.git/**",
+  ".github/workflows/**",
+  ".gitmodules",
+  ".github/patchgate.yml",
+  // MCP client configs: Patchgate never reads them (servers are the operator's), but other tools do.
+  "**/.mcp.json",
+  ".cursor/mcp.json",
+  ".vscode/mcp.json",
+  ".gemini/settings.json",
+  ".claude/settings.json",
+  ".claude/settings.local.json",
+];
 
 /** The first glob that protects `rel` (workspace-relative POSIX path), or null when it may be written. */
 export function isProtectedPath(rel: string, extra: string[] = []): string | null {

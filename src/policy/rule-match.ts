@@ -2,6 +2,7 @@ import picomatch from "picomatch";
 import type { PermissionMode } from "../session/types.js";
 import { isTrustedProgramPath, programName } from "./command-facts.js";
 import type { CommandPart } from "./command-line.js";
+import { matchesMcp } from "./mcp-rules.js";
 import type { ActionRequest, CommandMatcher, PartContext, PolicyRule } from "./types.js";
 
 /**
@@ -18,9 +19,10 @@ function matchesScope(rule: PolicyRule, request: ActionRequest, mode: Permission
   return true;
 }
 
-/** For read, write and meta requests (a command request is judged part by part instead). */
+/** For read, write, meta and MCP requests (a command request is judged part by part instead). */
 export function matchesRequest(rule: PolicyRule, request: ActionRequest, mode: PermissionMode): boolean {
   if (!matchesScope(rule, request, mode) || rule.command !== undefined) return false;
+  if (rule.mcp !== undefined) return request.kind === "mcp" && matchesMcp(rule.mcp, request, rule.decision === "allow");
   if (rule.paths === undefined) return true;
   const target = request.kind === "read" || request.kind === "write" ? request.path : undefined;
   if (target === undefined) return false;
@@ -35,7 +37,7 @@ export interface PartSubject {
 }
 
 export function matchesPart(rule: PolicyRule, request: ActionRequest, mode: PermissionMode, subject: PartSubject, ctx: PartContext): boolean {
-  if (!matchesScope(rule, request, mode) || rule.paths !== undefined) return false;
+  if (!matchesScope(rule, request, mode) || rule.paths !== undefined || rule.mcp !== undefined) return false;
   // A rule without a command matcher (e.g. `{kind: "command", decision: "ask"}`) covers every part.
   return rule.command === undefined || matchesCommand(rule.command, rule.decision === "allow", subject, ctx);
 }

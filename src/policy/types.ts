@@ -1,4 +1,6 @@
-import type { Decision, PermissionMode } from "../session/types.js";
+import type { Decision, McpRisk, McpTrust, PermissionMode } from "../session/types.js";
+
+export type { McpRisk, McpTrust };
 
 /** What a tool call asks to do, as the policy sees it. Built by each tool from its validated input. */
 export type ActionRequest =
@@ -11,7 +13,9 @@ export type ActionRequest =
    */
   | { kind: "command"; tool: string; argv: string[] }
   /** Plan, todo and finish bookkeeping: never touches the workspace. */
-  | { kind: "meta"; tool: string };
+  | { kind: "meta"; tool: string }
+  /** A tool of an operator-configured MCP server, with the risk class local policy gave it (./mcp-risk.ts). */
+  | { kind: "mcp"; tool: string; server: string; serverTool: string; trust: McpTrust; risk: McpRisk; reasons: string[] };
 
 /**
  * A policy rule: every present matcher must match. Among matching rules the strictest decision wins
@@ -26,6 +30,8 @@ export interface PolicyRule {
   paths?: string[];
   /** Matches one simple command (argv) of a parsed command line. */
   command?: CommandMatcher;
+  /** Matches MCP requests (kind `mcp`) only; every present field must match. */
+  mcp?: McpMatcher;
   /** Only in this mode. */
   mode?: PermissionMode;
   /**
@@ -70,4 +76,22 @@ export interface PolicyDecision {
   parts?: { command: string; decision: Decision; rule: string }[];
   /** For an allowed command: every part was allowed by a `readOnly` rule, so it runs read-only. */
   readOnly?: boolean;
+}
+
+/** What the risk classifier looks at. The description is deliberately not part of it. */
+export interface McpToolFacts {
+  trust: McpTrust;
+  /** The tool's name as the server gives it. */
+  name: string;
+  inputSchema: unknown;
+  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
+}
+
+export interface McpMatcher {
+  /** Server names (exact). */
+  servers?: string[];
+  /** picomatch globs against the server's own tool name. */
+  tools?: string[];
+  risks?: McpRisk[];
+  trust?: McpTrust[];
 }

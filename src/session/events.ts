@@ -4,6 +4,9 @@ import type {
   Decision,
   DiffInfo,
   FailureReason,
+  McpCallAudit,
+  McpToolRecord,
+  McpTrust,
   PendingCall,
   Plan,
   TaskInput,
@@ -37,8 +40,10 @@ export type SessionEvent =
       tool: string;
       decision: Decision;
       rule: string;
-      /** What was judged: a path, or the command text. */
+      /** What was judged: a path, the command text, or `<server>/<tool>` for an MCP call. */
       subject: string;
+      /** Why, where the rule id alone does not say (an MCP tool's risk evidence, a parse error). */
+      reason?: string;
     }
   | {
       type: "tool_result";
@@ -81,7 +86,27 @@ export type SessionEvent =
   | { type: "session_failed"; reason: FailureReason; message: string }
   | { type: "session_cancelled"; by: string; reason?: string }
   /** A resume began (after a restart, an approval, or a new webhook). */
-  | { type: "resumed"; trigger: string };
+  | { type: "resumed"; trigger: string }
+  /**
+   * The version of every tool offered at a resume (built-in: tools/CHANGELOG.md; MCP: server, version and
+   * schema hash), recorded when it differs from the last record; `changed` says what a replay or resume
+   * found different from the session's earlier steps.
+   */
+  | { type: "tool_versions"; versions: Record<string, string>; changed: { tool: string; from: string | null; to: string | null }[] }
+  // MCP (src/mcp). Servers come from the operator's config only; every string a server sent is sanitised.
+  /** A configured server answered `initialize`. */
+  | { type: "mcp_server_connected"; server: string; transport: "stdio" | "http"; trust: McpTrust; serverName: string; serverVersion: string }
+  /** A server failed to start (`start`) or stopped mid-session (`running`): its tools are no longer offered. */
+  | { type: "mcp_server_failed"; server: string; stage: "start" | "running"; message: string }
+  /**
+   * The tools of a server as offered from the next model call: at start, or after the server's
+   * `notifications/tools/list_changed` (recorded only when something changed). Names are the offered ones.
+   */
+  | { type: "mcp_tools_listed"; server: string; reason: "start" | "list_changed"; tools: McpToolRecord[]; added: string[]; removed: string[]; changed: string[] }
+  /** A tool the server listed that is not offered: invalid or hostile schema, operator deny, unsupported, too many. */
+  | { type: "mcp_tool_dropped"; server: string; tool: string; reason: string }
+  /** Audit record of one stage of one MCP call (see McpCallAudit for the stages and fields). */
+  | ({ type: "mcp_call" } & McpCallAudit);
 
 export type SessionEventType = SessionEvent["type"];
 

@@ -33,6 +33,7 @@ function emptyState(): SessionState {
     finishSummary: null,
     finishedTree: null,
     published: null,
+    toolVersions: {},
     eventCount: 0,
   };
 }
@@ -164,7 +165,7 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
       if (e.digest !== s.pending.digest) throw new StaleApprovalError(s.pending.digest, e.digest);
       const status = e.type === "approval_granted" ? "approved" : "denied";
       const denyReason = e.type === "approval_denied" ? e.reason : undefined;
-      return { ...next, phase: "executing", pending: { ...s.pending, status, denyReason } };
+      return { ...next, phase: "executing", pending: { ...s.pending, status, denyReason, decidedBy: e.by } };
     }
     case "approval_settled":
       requireLive(s, e);
@@ -214,6 +215,16 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
     case "session_cancelled":
       requireLive(s, e);
       return { ...next, phase: "cancelled" };
+    case "tool_versions":
+      requireLive(s, e);
+      return { ...next, toolVersions: e.versions };
+    case "mcp_server_connected":
+    case "mcp_server_failed":
+    case "mcp_tools_listed":
+    case "mcp_tool_dropped":
+    case "mcp_call":
+      requireLive(s, e);
+      return next;
   }
 }
 

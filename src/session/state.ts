@@ -48,6 +48,8 @@ export interface SessionState {
   /** The tree hash finish was accepted on: what may be published, and nothing else. */
   finishedTree: string | null;
   published: { branch: string; commit: string; url?: string } | null;
+  /** The tool versions last recorded (`tool_versions`): what a resume compares its tools with. */
+  toolVersions: Record<string, string>;
   /** Number of events folded, i.e. the seq the next event will get. */
   eventCount: number;
 }

@@ -41,6 +41,12 @@ const PHASE_AFTER: Record<SessionEventType, (prev: Phase) => Phase> = {
   published: to("done"),
   session_failed: to("failed"),
   session_cancelled: to("cancelled"),
+  tool_versions: keep,
+  mcp_server_connected: keep,
+  mcp_server_failed: keep,
+  mcp_tools_listed: keep,
+  mcp_tool_dropped: keep,
+  mcp_call: keep,
 };
 
 export function phaseAfter(prev: Phase, events: readonly SessionEvent[]): Phase {

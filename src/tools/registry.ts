@@ -44,6 +44,7 @@ export function findTool(name: string): ToolDefinition | undefined {
 /** What the LLM client sends: the JSON Schema of the arguments as the model writes them. */
 export function toolSpecs(tools: readonly ToolDefinition[]): ToolSpec[] {
   return tools.map((t) => {
+    if (t.parameters) return { name: t.name, description: t.description, parameters: t.parameters };
     // io "input": fields with defaults are optional for the model.
     const { $schema: _dialect, ...parameters } = z.toJSONSchema(t.input, { io: "input" }) as Record<string, unknown>;
     return { name: t.name, description: t.description, parameters };

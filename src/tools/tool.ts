@@ -4,7 +4,7 @@ import type { RepoConfig } from "../config/repo-config.js";
 import type { Sandbox } from "../sandbox/types.js";
 import type { SessionEvent } from "../session/events.js";
 import type { SessionState } from "../session/state.js";
-import type { PermissionMode, ToolError, ToolResult } from "../session/types.js";
+import type { Decision, McpCallAudit, PermissionMode, ToolError, ToolResult } from "../session/types.js";
 import type { Workspace } from "../workspace/types.js";
 
 export interface ToolContext {
@@ -26,9 +26,23 @@ export interface ToolOutcome {
 
 /**
  * `read` tools run in plan mode; `write` and `command` only after plan approval and through the
- * approval policy; `meta` (plan, todos, finish) only touch the ledger.
+ * approval policy; `meta` (plan, todos, finish) only touch the ledger; `mcp` tools come from an
+ * operator's MCP server and carry their own risk class in the request (policy/mcp-risk.ts).
  */
-export type ToolRisk = "read" | "write" | "command" | "meta";
+export type ToolRisk = "read" | "write" | "command" | "meta" | "mcp";
+
+/** What the call handler tells a tool's `audit` at each stage of a call (McpCallAudit lists the stages). */
+export interface CallFact {
+  stage: McpCallAudit["stage"];
+  callId: string;
+  input: unknown;
+  decision: Decision;
+  rule: string;
+  /** `policy`, or the login of the human who decided. */
+  by: string;
+  durationMs?: number;
+  result?: ToolResult;
+}
 
 export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   name: string;
@@ -36,6 +50,8 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   version: string;
   description: string;
   input: S;
+  /** The JSON Schema the model is shown, when it is not derived from `input` (MCP tools bring their own). */
+  parameters?: Record<string, unknown>;
   risk: ToolRisk;
   mutatesWorkspace: boolean;
   idempotent: boolean;
@@ -51,6 +67,11 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   /** Shown to a human when the policy says `ask` (diff preview, argv). */
   preview?(input: z.infer<S>, ctx: ToolContext): Promise<string>;
   execute(input: z.infer<S>, ctx: ToolContext): Promise<ToolOutcome>;
+  /**
+   * Audit events for a stage of a call, appended by the call handler: the policy's refusal, the park, the
+   * start (before execute runs: write-ahead), the result, a human's denial, an interruption.
+   */
+  audit?(fact: CallFact): SessionEvent[];
 }
 
 /** Identity helper that keeps the input type flowing into request/execute. */

@@ -108,6 +108,24 @@ function describe(e: StoredEvent): string {
       const status = e.exitCode === 0 ? "ok" : `failed (exit ${e.exitCode})`;
       return `${e.command} ${status} in ${ms(e.durationMs)}${e.network ? ", with network" : ""}`;
     }
+    case "tool_versions":
+      return e.changed.length === 0
+        ? `${Object.keys(e.versions).length} tools recorded`
+        : `changed since the last record: ${e.changed.map((c) => `${c.tool} ${c.from ?? "(new)"} → ${c.to ?? "(gone)"}`).join(", ")}`;
+    case "mcp_server_connected":
+      return `${e.server} (${e.trust}, ${e.transport}): ${e.serverName} ${e.serverVersion}`;
+    case "mcp_server_failed":
+      return `${e.server} ${e.stage === "start" ? "did not start" : "stopped"}: ${e.message}`;
+    case "mcp_tools_listed": {
+      const delta = e.reason === "start" ? "" : ` (+${e.added.length} −${e.removed.length} ~${e.changed.length})`;
+      return `${e.server}, ${e.reason}${delta}: ${e.tools.map((t) => `${t.tool} ${t.risk}`).join(", ") || "no tools"}`;
+    }
+    case "mcp_tool_dropped":
+      return `${e.server}/${e.tool}: ${e.reason}`;
+    case "mcp_call": {
+      const done = e.stage === "completed" ? `, ${e.ok ? "ok" : "error"} in ${ms(e.durationMs ?? 0)}, ${e.resultBytes ?? 0} bytes` : "";
+      return `${e.stage} ${e.server}/${e.tool} → ${e.decision} (${e.rule}) by ${e.by}${done}`;
+    }
     default: {
       // An event type newer than this file: show its fields rather than nothing.
       const { type: _t, seq: _s, at: _a, ...rest } = e as { type: string; seq: number; at: string };

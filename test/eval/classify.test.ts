@@ -119,4 +119,21 @@ describe("classify", () => {
   test("other failure reasons are runtime_error", () => {
     expect(classify([...start(), failed("internal")], green).decisive).toBe("runtime_error");
   });
+
+  test("MCP: a policy refusal is mcp_denied, a server's failure (event or refused call) is mcp_server_failed", () => {
+    const denied = result("mcp__t__delete_records", { table: "x" }, "mcp_denied");
+    const stopped: SessionEvent = { type: "mcp_server_failed", server: "t", stage: "running", message: "the connection closed" };
+    const gone = result("mcp__t__get_ticket", { id: "1" }, "mcp_server_unavailable");
+    const events = [...start(), ...approvedPlan(), denied, stopped, gone, testRun(0), ...finished()];
+    expect(classify(events, green).classes).toEqual([
+      { cls: "mcp_denied", count: 1, firstSeq: seqOf(events, denied), recovered: true },
+      { cls: "mcp_server_failed", count: 2, firstSeq: seqOf(events, stopped), recovered: true },
+    ]);
+  });
+
+  test("MCP: a server that never started, in a session that then looped, is what the agent never got past", () => {
+    const stopped: SessionEvent = { type: "mcp_server_failed", server: "t", stage: "start", message: "ENOENT" };
+    const events = [...start(), stopped, result("read_file", { path: "a" }), failed("loop_limit")];
+    expect(classify(events, green)).toMatchObject({ outcome: "failed", decisive: "mcp_server_failed", others: ["loop_limit"] });
+  });
 });

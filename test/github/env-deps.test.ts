@@ -1,4 +1,5 @@
-import { rmSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { depsFromEnv } from "../../src/github/env-deps.js";
 import { tempDir } from "../helpers/git-fixture.js";
 
@@ -14,6 +15,34 @@ describe("production wiring", () => {
       expect(lines[0]).toContain("[REDACTED:");
     } finally {
       await deps.store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("production wiring: the operator's MCP servers", () => {
+  test("PATCHGATE_MCP_CONFIG is loaded at start; its header tokens join the redacted secrets", async () => {
+    const dir = tempDir("pg-env-");
+    const file = join(dir, "mcp.json");
+    writeFileSync(file, JSON.stringify({ mcpServers: { remote: { url: "https://mcp.example/mcp", headers: { Authorization: "Bearer remote-mcp-token-9876" }, trust: "reviewed" } } }));
+    const deps = depsFromEnv(() => {}, { PATCHGATE_DATA_DIR: dir, PATCHGATE_MCP_CONFIG: file });
+    try {
+      expect(deps.mcp?.servers.map((s) => [s.name, s.trust])).toEqual([["remote", "reviewed"]]);
+      expect(deps.secrets).toEqual(expect.arrayContaining(["remote-mcp-token-9876"]));
+      expect(deps.secrets).not.toContain("Bearer");
+    } finally {
+      await deps.store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("a broken PATCHGATE_MCP_CONFIG stops the app with the file and the field", () => {
+    const dir = tempDir("pg-env-");
+    const file = join(dir, "mcp.json");
+    writeFileSync(file, JSON.stringify({ mcpServers: { x: { command: "node", trust: "yes" } } }));
+    try {
+      expect(() => depsFromEnv(() => {}, { PATCHGATE_DATA_DIR: dir, PATCHGATE_MCP_CONFIG: file })).toThrow(`MCP config ${file}: \`mcpServers.x.trust\``);
+    } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });

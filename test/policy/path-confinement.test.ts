@@ -112,11 +112,16 @@ describe("isProtectedPath", () => {
     [".gitmodules", ".gitmodules"],
     [".github/patchgate.yml", ".github/patchgate.yml"],
     ["./.git/HEAD", ".git/**"],
+    [".mcp.json", "**/.mcp.json"],
+    ["packages/app/.MCP.json", "**/.mcp.json"],
+    [".vscode/mcp.json", ".vscode/mcp.json"],
+    [".cursor/mcp.json", ".cursor/mcp.json"],
+    [".claude/settings.json", ".claude/settings.json"],
   ])("%s is protected by %s", (rel, glob) => {
     expect(isProtectedPath(rel)).toBe(glob);
   });
 
-  test.each([".github/CODEOWNERS", ".gitignore", "src/.git-helpers.ts", "docs/workflows/ci.md", ".github/patchgate.yml.bak"])(
+  test.each([".github/CODEOWNERS", ".gitignore", "src/.git-helpers.ts", "docs/workflows/ci.md", ".github/patchgate.yml.bak", "docs/mcp.json", ".mcp.json.example"])(
     "near miss %s is not protected",
     (rel) => {
       expect(isProtectedPath(rel)).toBeNull();

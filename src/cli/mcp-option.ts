@@ -1,0 +1,19 @@
+import type { McpRuntime } from "../agent/runtime-options.js";
+import { loadMcpConfig, McpConfigError } from "../mcp/index.js";
+import { UsageError } from "./runtime-env.js";
+
+/**
+ * The operator's MCP servers for a CLI session: `--mcp-config <file>`, else PATCHGATE_MCP_CONFIG, else
+ * none. A repository's own `.mcp.json` is never looked at. Without a terminal nobody can approve an MCP
+ * call, so what the policy would ask about is denied.
+ */
+export function mcpFromCli(flag: string | undefined, interactive: boolean, env: NodeJS.ProcessEnv = process.env): McpRuntime | undefined {
+  const file = flag ?? env.PATCHGATE_MCP_CONFIG;
+  if (!file) return undefined;
+  try {
+    return { config: loadMcpConfig(file), nonInteractive: !interactive };
+  } catch (e) {
+    if (McpConfigError.isInstance(e)) throw new UsageError(e.message);
+    throw e;
+  }
+}
