@@ -3,7 +3,7 @@ import type { ToolCall } from "../session/messages.js";
 import type { PendingCall, ToolError, ToolResult } from "../session/types.js";
 import type { SessionEvent } from "../session/events.js";
 import type { PolicyRule } from "../policy/types.js";
-import type { CallFact, ToolContext, ToolDefinition } from "../tools/tool.js";
+import type { CallFact, CallGrant, ToolContext, ToolDefinition } from "../tools/tool.js";
 import { evaluate } from "../policy/approval-policy.js";
 import { commandText } from "../policy/command-verdict.js";
 import { applyStandingAnswers } from "../policy/standing-answers.js";
@@ -20,8 +20,11 @@ export interface CallEnv {
   mcpNonInteractive?: boolean;
 }
 
-/** Who decided a call that runs: the policy's rule, or a human's approval of a batch. */
-export type Decided = Pick<CallFact, "decision" | "rule" | "by">;
+/**
+ * Who decided a call that runs: the policy's rule, or a human's approval of a batch. `readOnly`: the
+ * policy allowed it as a reader, so it runs with the workspace read-only.
+ */
+export type Decided = Pick<CallFact, "decision" | "rule" | "by"> & { readOnly?: boolean };
 
 /** What became of one tool call: answered now, or waiting for a human. */
 export type CallOutcome = { kind: "answered" } | { kind: "ask"; pending: PendingCall };
@@ -77,7 +80,7 @@ export async function handleCall(call: ToolCall, env: CallEnv): Promise<CallOutc
     if (audit.length > 0) await env.ledger.append(...audit);
     return { kind: "ask", pending: { callId: call.id, tool: tool.name, input, preview, rule: verdict.rule, toolVersion: tool.version } };
   }
-  await execute(call.id, tool, input, env, fact);
+  await execute(call.id, tool, input, env, { ...fact, readOnly: verdict.readOnly === true });
   return { kind: "answered" };
 }
 
@@ -91,8 +94,10 @@ export function auditFor(tool: ToolDefinition, fact: CallFact): SessionEvent[] {
  * records its start first (write-ahead), so a resume after a crash mid-call knows it may have happened.
  */
 export async function execute(callId: string, tool: ToolDefinition, input: unknown, env: CallEnv, decided: Decided): Promise<void> {
-  const ctx = env.context();
-  const fact = { callId, input, ...decided };
+  const { readOnly, ...who } = decided;
+  const grant: CallGrant = who.by === "policy" ? { by: "policy", readOnly: readOnly === true } : { by: "human" };
+  const ctx = { ...env.context(), grant };
+  const fact = { callId, input, ...who };
   const startedAudit = auditFor(tool, { ...fact, stage: "started" });
   if (startedAudit.length > 0) await env.ledger.append(...startedAudit);
   const started = Date.now();

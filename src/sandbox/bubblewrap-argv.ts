@@ -65,7 +65,7 @@ export function buildBubblewrapArgv(run: PreparedRun, host: BwrapHost): string[]
   if (run.network) for (const p of ETC_NETWORK) args.push("--ro-bind-try", p, p);
   for (const m of host.mounts) args.push(...(m.kind === "ro-bind" ? ["--ro-bind", m.path, m.path] : ["--symlink", m.target, m.path]));
 
-  args.push("--bind", run.workspace, SANDBOX_WORKSPACE);
+  args.push(run.readOnlyWorkspace ? "--ro-bind" : "--bind", run.workspace, SANDBOX_WORKSPACE);
   if (host.hasGit) args.push("--ro-bind", `${run.workspace}/.git`, `${SANDBOX_WORKSPACE}/.git`);
   args.push("--remount-ro", "/");
   args.push("--chdir", run.cwd);

@@ -32,7 +32,7 @@ export function buildDockerArgv(run: PreparedRun, target: DockerRunTarget): stri
   args.push("--ulimit", `fsize=${diskBytes}:${diskBytes}`, "--ulimit", `cpu=${cpuSeconds}:${cpuSeconds + 1}`);
   args.push("--cap-drop", "ALL", "--security-opt", "no-new-privileges", "--user", target.user);
   for (const [k, v] of Object.entries(run.env)) args.push("-e", `${k}=${v}`);
-  args.push("-v", `${run.workspace}:${SANDBOX_WORKSPACE}`);
+  args.push("-v", `${run.workspace}:${SANDBOX_WORKSPACE}${run.readOnlyWorkspace ? ":ro" : ""}`);
   if (target.hasGit) args.push("-v", `${run.workspace}/.git:${SANDBOX_WORKSPACE}/.git:ro`);
   args.push("-w", run.cwd);
   return [...args, target.image, ...run.argv];

@@ -25,6 +25,7 @@ export interface PreparedRun {
   env: Record<string, string>;
   refusedEnv: string[];
   network: boolean;
+  readOnlyWorkspace: boolean;
   timeoutMs: number;
   limits: Required<SandboxLimits>;
 }
@@ -42,6 +43,7 @@ export function prepareRun(req: SandboxRunRequest, extraPathDirs: readonly strin
     env,
     refusedEnv: refused,
     network: req.network === true,
+    readOnlyWorkspace: req.readOnlyWorkspace === true,
     timeoutMs: req.timeoutMs,
     limits: { ...DEFAULT_LIMITS, ...definedOnly(req.limits) },
   };

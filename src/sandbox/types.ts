@@ -9,6 +9,11 @@ export interface SandboxRunRequest {
   env?: Record<string, string>;
   /** Network only for the setup step, when the repo config allows it. */
   network?: boolean;
+  /**
+   * Mount the workspace read-only: for commands the policy allowed as readers, so that a reader rule
+   * that is wrong about a program still cannot change a file.
+   */
+  readOnlyWorkspace?: boolean;
   timeoutMs: number;
   limits?: SandboxLimits;
   signal?: AbortSignal;

@@ -71,6 +71,11 @@ export type SessionEvent =
   | { type: "approval_settled"; digest: string }
   | { type: "diff_updated"; diff: DiffInfo }
   | ({ type: "test_run" } & TestRun)
+  /**
+   * A command or test run changed files that are not ignored, without a human's approval: they were
+   * put back as they were before it ran.
+   */
+  | { type: "changes_rolled_back"; tool: string; paths: string[] }
   /** The repository's setup command (e.g. `npm ci`) ran in the sandbox before the first test run. */
   | { type: "setup_run"; command: string; exitCode: number | null; durationMs: number; network: boolean; summary: string }
   | { type: "user_message"; content: string; by?: string }

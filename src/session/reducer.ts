@@ -188,6 +188,7 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
       return { ...next, testRuns: [...s.testRuns, run] };
     }
     case "setup_run":
+    case "changes_rolled_back":
       requireLive(s, e);
       return next;
     case "user_message":

@@ -34,6 +34,7 @@ const PHASE_AFTER: Record<SessionEventType, (prev: Phase) => Phase> = {
   diff_updated: keep,
   test_run: keep,
   setup_run: keep,
+  changes_rolled_back: keep,
   user_message: keep,
   context_compacted: keep,
   compaction_failed: keep,

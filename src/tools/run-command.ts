@@ -1,12 +1,14 @@
 import { z } from "zod";
 import { commandText, shellScript } from "../policy/index.js";
 import { limitFields, modelOutput, runArgv, sandboxUnavailable } from "./sandbox-run.js";
+import { discardedNote, guardedRun, rollbackEvent } from "./guarded-run.js";
 import { defineTool, ok } from "./tool.js";
 
 const DESCRIPTION = `Run one program in the repository root, inside a sandbox: no network, time and output are limited.
 - argv is the program and its arguments, executed as they are, without a shell: no pipes, redirections, globs, variables or $(…). ["git", "log", "--oneline", "-5"], ["rg", "-n", "TODO", "src"].
 - Shell syntax needs an explicit shell, ["sh", "-c", "…"]: a maintainer must approve every such command (it may be refused outright when nobody is watching).
-- Every command goes through the approval policy: dangerous ones are refused, others may wait for a maintainer.
+- Every command goes through the approval policy: dangerous ones are refused, others may wait for a maintainer. Commands allowed as readers see the repository read-only.
+- Files a command changes are put back afterwards unless a maintainer approved that command: change files with write_file / edit_file.
 - A non-zero exit code is a normal result (exit_code), not an error.
 - To run the test suite use run_tests: only its runs count for finish.`;
 
@@ -40,7 +42,10 @@ export const runCommandTool = defineTool({
   },
   async execute(args, ctx) {
     if (ctx.sandbox === null) return { result: { ok: false, error: sandboxUnavailable() } };
-    const res = await runArgv(ctx, { argv: args.argv, timeoutSeconds: ctx.repoConfig.timeouts.command_seconds });
+    const grant = ctx.grant ?? { by: "policy", readOnly: false };
+    const readOnly = grant.by === "policy" && grant.readOnly;
+    const run = () => runArgv(ctx, { argv: args.argv, timeoutSeconds: ctx.repoConfig.timeouts.command_seconds, readOnly });
+    const { res, discarded } = await guardedRun(ctx, { keep: grant.by === "human" }, run);
     const out = modelOutput(res);
     const data = {
       argv: args.argv,
@@ -52,7 +57,9 @@ export const runCommandTool = defineTool({
       stdout: out.stdout,
       stderr: out.stderr,
       truncated: out.truncated,
+      ...(readOnly ? { read_only: true } : {}),
+      ...discardedNote("The command", discarded),
     };
-    return { result: ok(data, out.truncated) };
+    return { result: ok(data, out.truncated), events: rollbackEvent("run_command", discarded) };
   },
 });

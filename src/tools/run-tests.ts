@@ -3,6 +3,7 @@ import { summarizeTestRun } from "../sandbox/index.js";
 import type { SessionEvent } from "../session/events.js";
 import type { ToolError } from "../session/types.js";
 import { limitFields, modelOutput, runShell, sandboxUnavailable } from "./sandbox-run.js";
+import { discardedNote, guardedRun, rollbackEvent } from "./guarded-run.js";
 import { ensureSetup } from "./test-setup.js";
 import { defineTool, ok, type ToolContext } from "./tool.js";
 
@@ -69,8 +70,10 @@ export const runTestsTool = defineTool({
       before = await ctx.workspace.treeHash();
     }
 
-    const res = await runShell(ctx, { command, timeoutSeconds: ctx.repoConfig.timeouts.test_seconds });
-    const after = await ctx.workspace.treeHash();
+    // The tests run on the tree as it is; whatever they change in files that are not ignored is put back.
+    const run = () => runShell(ctx, { command, timeoutSeconds: ctx.repoConfig.timeouts.test_seconds });
+    const { res, discarded } = await guardedRun(ctx, { keep: false, before }, run);
+    events.push(...rollbackEvent("run_tests", discarded));
     const summary = summarizeTestRun(res.stdout, res.stderr, res.exitCode);
     events.push({ type: "test_run", command, exitCode: res.exitCode, treeHash: before, durationMs: res.durationMs, timedOut: res.timedOut, summary });
 
@@ -89,14 +92,7 @@ export const runTestsTool = defineTool({
       stdout: out.stdout,
       stderr: out.stderr,
       cached: false,
-      ...(after !== before
-        ? {
-            warning:
-              "The test run changed the working tree (its hash after the run differs from before), so this run does not count for the files as they are now. " +
-              "Make the tests leave no files behind (or add their output to .gitignore), then run_tests again.",
-            tree_hash_after: after,
-          }
-        : {}),
+      ...discardedNote("The test run", discarded),
     };
     return { result: ok(data, out.truncated), events };
   },

@@ -31,6 +31,8 @@ export interface ShellRun {
 export interface ArgvRun {
   argv: string[];
   timeoutSeconds: number;
+  /** The workspace is mounted read-only (the policy allowed the command as a reader). */
+  readOnly: boolean;
 }
 
 export function limitsOf(config: RepoConfig) {
@@ -45,20 +47,21 @@ export function limitsOf(config: RepoConfig) {
 
 /** Runs one of the maintainer's shell lines in the sandbox; the caller has checked that a sandbox exists. */
 export function runShell(ctx: ToolContext, run: ShellRun): Promise<SandboxResult> {
-  return runSandboxed(ctx, ["/bin/sh", "-c", run.command], run.timeoutSeconds, run.network ?? false);
+  return runSandboxed(ctx, ["/bin/sh", "-c", run.command], run.timeoutSeconds, { network: run.network ?? false });
 }
 
 /** Runs argv as it is, without a shell. */
 export function runArgv(ctx: ToolContext, run: ArgvRun): Promise<SandboxResult> {
-  return runSandboxed(ctx, run.argv, run.timeoutSeconds, false);
+  return runSandboxed(ctx, run.argv, run.timeoutSeconds, { readOnlyWorkspace: run.readOnly });
 }
 
-function runSandboxed(ctx: ToolContext, argv: string[], timeoutSeconds: number, network: boolean): Promise<SandboxResult> {
+function runSandboxed(ctx: ToolContext, argv: string[], timeoutSeconds: number, mode: { network?: boolean; readOnlyWorkspace?: boolean }): Promise<SandboxResult> {
   if (ctx.sandbox === null) throw new Error("a sandboxed run without a sandbox");
   return ctx.sandbox.run({
     argv,
     workspace: ctx.workspace.root,
-    network,
+    network: mode.network === true,
+    readOnlyWorkspace: mode.readOnlyWorkspace === true,
     timeoutMs: timeoutSeconds * 1000,
     limits: limitsOf(ctx.repoConfig),
     signal: ctx.signal,

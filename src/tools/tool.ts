@@ -7,6 +7,12 @@ import type { SessionState } from "../session/state.js";
 import type { Decision, McpCallAudit, PermissionMode, ToolError, ToolResult } from "../session/types.js";
 import type { Workspace } from "../workspace/types.js";
 
+/**
+ * On whose word a call runs: the policy allowed it (and whether as a reader, which then runs with the
+ * workspace read-only), or a human approved it. Absent = the policy, not as a reader.
+ */
+export type CallGrant = { by: "policy"; readOnly: boolean } | { by: "human" };
+
 export interface ToolContext {
   workspace: Workspace;
   /** Session state as it was before this call. */
@@ -16,6 +22,7 @@ export interface ToolContext {
   repoConfig: RepoConfig;
   signal?: AbortSignal;
   onOutput?: (stream: "stdout" | "stderr", line: string) => void;
+  grant?: CallGrant;
 }
 
 /** A tool's answer plus the facts it established, which the loop appends to the ledger. */

@@ -3,6 +3,7 @@ import { checkBranch, commitWorkingTree } from "./commit.js";
 import { changedPathsSnapshot, diffSnapshot } from "./diff.js";
 import { git, gitOk } from "./git.js";
 import { assertSafeRepoConfig } from "./repo-config-guard.js";
+import { changedBetween, rollBack } from "./rollback.js";
 import { withSnapshotIndex } from "./snapshot-index.js";
 import type { ChangedPath, CommitOptions, GitAuth, Workspace } from "./types.js";
 import { WorkspaceError } from "./workspace-error.js";
@@ -44,6 +45,15 @@ export class GitWorkspace implements Workspace {
   async changedPaths(): Promise<ChangedPath[]> {
     await assertSafeRepoConfig(this.root);
     return withSnapshotIndex(this.root, this.baseCommit, (env) => changedPathsSnapshot(this.root, this.baseCommit, env));
+  }
+
+  async changedSince(tree: string): Promise<string[]> {
+    return changedBetween(this.root, tree, await this.treeHash());
+  }
+
+  async rollBack(tree: string): Promise<string[]> {
+    await assertSafeRepoConfig(this.root);
+    return rollBack(this.root, tree, () => this.treeHash());
   }
 
   async commit(opts: CommitOptions): Promise<string> {

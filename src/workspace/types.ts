@@ -12,6 +12,10 @@ export interface Workspace {
   treeHash(): Promise<string>;
   /** Every path the snapshot (the tree treeHash names) adds, changes or deletes against the base commit. */
   changedPaths(): Promise<ChangedPath[]>;
+  /** Paths (not ignored) whose content, mode or kind differs now from the tree a treeHash() returned. */
+  changedSince(tree: string): Promise<string[]>;
+  /** Puts every file that is not ignored back as it was in that tree; returns the paths put back. */
+  rollBack(tree: string): Promise<string[]>;
   /** Commits everything on `branch` (created from base if absent); returns the commit sha. */
   commit(opts: CommitOptions): Promise<string>;
 }

@@ -14,7 +14,9 @@ export type WorkspaceErrorCode =
   /** commit() without allowEmpty on a tree equal to its parent's. */
   | "nothing_to_commit"
   /** A stored patch does not apply to the base commit. */
-  | "patch_failed";
+  | "patch_failed"
+  /** The working tree could not be put back to a snapshot after a command changed it. */
+  | "rollback_failed";
 
 export class WorkspaceError extends Error {
   readonly name = "WorkspaceError";

@@ -63,6 +63,13 @@ describe("buildBubblewrapArgv", () => {
     expect(argv.slice(argv.indexOf("--bind"), argv.indexOf("--bind") + 3)).toEqual(["--bind", "/ws", "/workspace"]);
   });
 
+  test("readOnlyWorkspace binds the workspace read-only, at the same place in the order", () => {
+    const run = prepareRun({ argv: ["cat", "a"], workspace: "/ws", timeoutMs: 1000, readOnlyWorkspace: true });
+    const argv = buildBubblewrapArgv(run, HOST);
+    expect(argv).not.toContain("--bind");
+    expect(argv.slice(argv.indexOf("/etc/alternatives") + 2, argv.indexOf("--remount-ro"))).toEqual(["--ro-bind", "/ws", "/workspace", "--ro-bind", "/ws/.git", "/workspace/.git"]);
+  });
+
   test("with a cgroup handshake, bwrap reports its child and waits before the command starts", () => {
     const run = prepareRun({ argv: ["true"], workspace: "/ws", timeoutMs: 1000 });
     const argv = buildBubblewrapArgv(run, { ...HOST, handshakeFds: { info: 3, block: 4 } });

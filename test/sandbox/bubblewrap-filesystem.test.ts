@@ -36,6 +36,14 @@ describe("bubblewrap: the workspace is the only writable host path", () => {
     expect(readFileSync(join(ws.dir, "out.txt"), "utf8")).toBe("hello\n");
   });
 
+  test("readOnlyWorkspace: nothing in the workspace can be written, created or deleted; reads work", async () => {
+    writeFileSync(join(ws.dir, "kept.txt"), "before\n");
+    const r = await sh(sandbox, ws.dir, "cat kept.txt; echo x > kept.txt; echo y > new.txt; rm -f kept.txt; mkdir d; touch sub/t; echo done", { readOnlyWorkspace: true });
+    expect(r.stdout).toBe("before\ndone\n");
+    expect(r.stderr.match(/Read-only file system/g)?.length).toBe(5);
+    expect([readFileSync(join(ws.dir, "kept.txt"), "utf8"), existsSync(join(ws.dir, "new.txt")), existsSync(join(ws.dir, "d")), existsSync(join(ws.dir, "sub", "t"))]).toEqual(["before\n", false, false, false]);
+  });
+
   test("cwd is relative to the workspace", async () => {
     const r = await sh(sandbox, ws.dir, "pwd", { cwd: "sub" });
     expect(r.stdout).toBe("/workspace/sub\n");

@@ -46,6 +46,12 @@ describe("buildDockerArgv", () => {
     ]);
   });
 
+  test("readOnlyWorkspace mounts the workspace :ro", () => {
+    const run = prepareRun({ argv: ["cat", "a"], workspace: "/ws", timeoutMs: 1000, readOnlyWorkspace: true });
+    const argv = buildDockerArgv(run, { ...TARGET, hasGit: false });
+    expect(argv.slice(argv.indexOf("-v"), argv.indexOf("-v") + 2)).toEqual(["-v", "/ws:/workspace:ro"]);
+  });
+
   test("the docker client gets how to reach the engine and nothing else", () => {
     const env = { HOME: "/home/app", DOCKER_HOST: "unix:///run/docker.sock", GITHUB_TOKEN: "ghs_x", OPENAI_API_KEY: "sk-x", PATH: "/evil" };
     expect(dockerClientEnv(env)).toEqual({ PATH: "/usr/local/bin:/usr/bin:/bin", HOME: "/home/app", DOCKER_HOST: "unix:///run/docker.sock" });

@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { DEFAULT_REPO_CONFIG } from "../../src/config/repo-config.js";
 import type { Sandbox } from "../../src/sandbox/types.js";
 import { runCommandTool } from "../../src/tools/run-command.js";
@@ -47,10 +49,32 @@ describe("run_command", () => {
     expect([data.exit_code, data.stdout]).toEqual([0, "$(id) | a* > b.txt\n"]);
   });
 
-  test("the command may change files in the workspace", async () => {
+  test("a command a human approved keeps what it changed", async () => {
     const h = await make({ "a.txt": "a\n" }, { sandbox });
-    await h.call(runCommandTool, { argv: ["sh", "-c", "echo made > b.txt"] });
-    expect(dataOf((await h.call(runCommandTool, { argv: ["cat", "b.txt"] })).result).stdout).toBe("made\n");
+    const { result, events } = await h.call(runCommandTool, { argv: ["sh", "-c", "echo made > b.txt"] }, { by: "human" });
+    expect([dataOf(result).discarded, events]).toEqual([undefined, []]);
+    expect(readFileSync(join(h.workspace.root, "b.txt"), "utf8")).toBe("made\n");
+  });
+
+  test("a command the policy allowed has its changes put back, and is told so", async () => {
+    const h = await make({ "a.txt": "a\n", ".gitignore": "out/\n" }, { sandbox });
+    const script = "echo pwned > PWNED.txt; rm a.txt; mkdir -p out; echo kept > out/cache";
+    const { result, events } = await h.call(runCommandTool, { argv: ["sh", "-c", script] }, { by: "policy", readOnly: false });
+    const data = dataOf(result);
+    expect([data.exit_code, data.discarded]).toEqual([0, ["PWNED.txt", "a.txt"]]);
+    expect(data.note).toMatch(/^The command changed PWNED.txt, a.txt; these changes were discarded/);
+    expect(events).toEqual([{ type: "changes_rolled_back", tool: "run_command", paths: ["PWNED.txt", "a.txt"] }]);
+    expect([existsSync(join(h.workspace.root, "PWNED.txt")), readFileSync(join(h.workspace.root, "a.txt"), "utf8")]).toEqual([false, "a\n"]);
+    expect(readFileSync(join(h.workspace.root, "out/cache"), "utf8")).toBe("kept\n");
+  });
+
+  test("a command allowed as a reader runs with the workspace read-only: a wrong verdict cannot write", async () => {
+    const h = await make({ "a.txt": "a\n" }, { sandbox });
+    const { result, events } = await h.call(runCommandTool, { argv: ["sh", "-c", "cat a.txt; echo x > a.txt; touch new"] }, { by: "policy", readOnly: true });
+    const data = dataOf(result);
+    expect([data.read_only, data.stdout, data.discarded, events]).toEqual([true, "a\n", undefined, []]);
+    expect(data.stderr).toMatch(/Read-only file system/);
+    expect([readFileSync(join(h.workspace.root, "a.txt"), "utf8"), existsSync(join(h.workspace.root, "new"))]).toEqual(["a\n", false]);
   });
 
   test("the repository's command timeout applies", async () => {

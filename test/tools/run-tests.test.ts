@@ -71,13 +71,18 @@ describe("run_tests", () => {
     expect(runs(h)).toBe(2);
   });
 
-  test("tests that change the tree get a warning and record the hash from before", async () => {
-    const h = await make({ ...REPO, "test.sh": "echo x > generated.txt\n" }, { sandbox, repoConfig: config() });
+  test("what the tests change in files that are not ignored is put back and reported; ignored outputs stay", async () => {
+    const script = "echo x > generated.txt; echo changed > ok.txt; rm test.sh; echo run >> runs.log\n";
+    const h = await make({ ...REPO, "test.sh": script }, { sandbox, repoConfig: config() });
     const before = await h.workspace.treeHash();
-    const data = dataOf((await h.call(runTestsTool, {})).result);
-    const after = await h.workspace.treeHash();
-    expect([data.tree_hash, data.tree_hash_after, after === before]).toEqual([before, after, false]);
-    expect(data.warning).toMatch(/^The test run changed the working tree/);
+    const { result, events } = await h.call(runTestsTool, {});
+    const data = dataOf(result);
+    expect([data.passed, data.tree_hash, data.discarded]).toEqual([true, before, ["generated.txt", "ok.txt", "test.sh"]]);
+    expect(data.note).toBe("The test run changed generated.txt, ok.txt, test.sh; these changes were discarded (the files are as they were before it ran). Make changes with write_file or edit_file.");
+    expect(events.map((e) => e.type)).toEqual(["changes_rolled_back", "test_run"]);
+    expect(events[0]).toEqual({ type: "changes_rolled_back", tool: "run_tests", paths: ["generated.txt", "ok.txt", "test.sh"] });
+    // The tree is the one the tests ran on, so the run counts; the ignored log is still there.
+    expect([await h.workspace.treeHash(), readFileSync(join(h.workspace.root, "ok.txt"), "utf8"), runs(h)]).toEqual([before, "ok\n", 1]);
     expect(h.state.testRuns.map((r) => r.treeHash)).toEqual([before]);
   });
 

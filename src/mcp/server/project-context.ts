@@ -24,6 +24,8 @@ export function projectContext(repo: string): ToolContext {
     diff: readOnly("diff"),
     treeHash: readOnly("treeHash"),
     changedPaths: readOnly("changedPaths"),
+    changedSince: readOnly("changedSince"),
+    rollBack: readOnly("rollBack"),
     commit: readOnly("commit"),
   };
   return { workspace, state: fold([]), sandbox: null, repoConfig: RepoConfigSchema.parse({}) };

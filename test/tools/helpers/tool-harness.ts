@@ -2,7 +2,7 @@ import { DEFAULT_REPO_CONFIG, type RepoConfig } from "../../../src/config/repo-c
 import type { Sandbox } from "../../../src/sandbox/types.js";
 import { fold, type SessionEvent, type SessionSettings, type SessionState } from "../../../src/session/index.js";
 import type { PermissionMode, ToolResult } from "../../../src/session/types.js";
-import type { ToolContext, ToolDefinition } from "../../../src/tools/tool.js";
+import type { CallGrant, ToolContext, ToolDefinition } from "../../../src/tools/tool.js";
 import { planHash } from "../../../src/tools/plan-hash.js";
 import type { Workspace } from "../../../src/workspace/types.js";
 
@@ -46,12 +46,15 @@ export class ToolHarness {
     return { workspace: this.workspace, state: this.state, sandbox: this.sandbox, repoConfig: this.repoConfig };
   }
 
-  /** validate → precheck → execute; events are appended (and so checked by the reducer). */
-  async call(tool: ToolDefinition, rawInput: unknown): Promise<{ result: ToolResult; events: SessionEvent[] }> {
+  /**
+   * validate → precheck → execute; events are appended (and so checked by the reducer). `grant` is
+   * what the loop would pass: the policy's allowance (as a reader or not) or a human's approval.
+   */
+  async call(tool: ToolDefinition, rawInput: unknown, grant?: CallGrant): Promise<{ result: ToolResult; events: SessionEvent[] }> {
     const input = tool.input.parse(rawInput);
     const refused = tool.precheck ? await tool.precheck(input, this.ctx()) : null;
     if (refused) return { result: { ok: false, error: refused }, events: [] };
-    const outcome = await tool.execute(input, this.ctx());
+    const outcome = await tool.execute(input, grant ? { ...this.ctx(), grant } : this.ctx());
     const events = outcome.events ?? [];
     this.events.push(...events);
     return { result: outcome.result, events };
