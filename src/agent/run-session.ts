@@ -33,10 +33,22 @@ const NUDGE =
  * Runs the bounded loop from wherever the ledger says the session is, until it parks for a human,
  * finish is accepted, or it ends. Nothing is held in memory between resumes: the ledger is the state.
  */
-export async function resumeSession(ledger: Ledger, opts: ResumeOptions): Promise<ResumeOutcome> {
+export async function resumeSession(ledger: Ledger, given: ResumeOptions): Promise<ResumeOutcome> {
   const settled = outcomeOf(ledger);
   if (settled) return settled;
   traceOnEnd(ledger);
+  // Every git call and walk of this resume stops with it (`/agent stop`), not only the model and sandbox.
+  const opts = { ...given, workspace: given.workspace.withSignal(given.signal) };
+  try {
+    return await resumeWithMcp(ledger, opts);
+  } catch (err) {
+    // Whatever was cut short by the abort (a git call, a walk) ends the session as cancelled, not as an error.
+    if (opts.signal?.aborted) return cancelled(ledger);
+    throw err;
+  }
+}
+
+async function resumeWithMcp(ledger: Ledger, opts: ResumeOptions): Promise<ResumeOutcome> {
   const env = callEnv(ledger, opts);
   await ledger.append({ type: "resumed", trigger: opts.trigger ?? "resume" });
   const mcp = await openMcpForResume(ledger, opts.mcp, opts.workspace.root);

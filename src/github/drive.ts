@@ -12,6 +12,7 @@ import { publishableOrFail } from "../agent/publish-guard.js";
 import { batchComment, endedComment, shortHash } from "./render.js";
 import { postComment } from "./replies.js";
 import { storedPullRequest } from "./pull-request.js";
+import { ABANDON_AFTER_ABORT_MS, settleOrAbandon } from "../queue/abandon.js";
 
 /**
  * One resume of a session and what GitHub sees of it. The loop runs until it parks or ends; then the
@@ -41,26 +42,34 @@ export async function openSessionWorkspace(jc: SessionWork, ledger: Ledger, ref?
 
 export async function drive(jc: SessionWork, ledger: Ledger, trigger: string, ws?: PushableWorkspace, checkRun?: CheckRunPublisher): Promise<void> {
   const issue = ledger.state.task.source.issueNumber ?? 0;
-  const run = checkRun ?? checkRunFor(jc, ledger);
-  ledger.onEvent(run.onEvent);
   const { signal, release } = jc.deps.aborts.begin(issueKey(jc.delivery.repo, issue));
   try {
-    const workspace = ws ?? (await openSessionWorkspace(jc, ledger));
-    const repoConfig = RepoConfigSchema.parse(JSON.parse((await jc.deps.store.getEffect(ledger.sessionId, "repo_config")) ?? "{}"));
-    jc.deps.log(`resume (${trigger})`);
-    const mcp = jc.deps.mcp ? { config: jc.deps.mcp, secrets: jc.deps.secrets } : undefined;
-    const outcome = await resumeSession(ledger, { llm: jc.deps.llm(), sandbox: await jc.deps.sandbox(repoConfig), workspace, repoConfig, signal, trigger, mcp });
-    jc.deps.log(`session ${outcome.kind === "parked" ? outcome.phase : outcome.kind === "ended" ? outcome.phase : "ready to publish"}`);
-    if (outcome.kind === "parked" && outcome.phase === "awaiting_plan_approval") await publishPlan(jc, ledger, workspace, run);
-    else if (outcome.kind === "parked") await postBatch(jc, ledger, issue, run);
-    else if (outcome.kind === "ready_to_publish") {
-      if (await publishableOrFail(ledger, workspace)) await publishResult(jc, ledger, workspace, run);
-      else await finishEnded(jc, ledger, run);
-    }
-    else await finishEnded(jc, ledger, run);
+    const late = (outcome: unknown) => jc.deps.log(`abandoned job ended late: ${outcome instanceof Error ? outcome.message : "ok"}`);
+    const done = await settleOrAbandon(driveOnce(jc, ledger, trigger, signal, ws, checkRun), signal, ABANDON_AFTER_ABORT_MS, late);
+    if (done === "abandoned") jc.deps.log(`a job for #${issue} did not end within ${ABANDON_AFTER_ABORT_MS} ms of its abort; its lane goes on without it`);
   } finally {
     release();
   }
+}
+
+async function driveOnce(jc: SessionWork, ledger: Ledger, trigger: string, signal: AbortSignal, ws?: PushableWorkspace, checkRun?: CheckRunPublisher): Promise<void> {
+  const issue = ledger.state.task.source.issueNumber ?? 0;
+  const run = checkRun ?? checkRunFor(jc, ledger);
+  ledger.onEvent(run.onEvent);
+  // Not bound to the signal: resumeSession binds its own calls, and publishing is never cut in half
+  // by a stop (its git calls have their own time limits).
+  const workspace = ws ?? (await openSessionWorkspace(jc, ledger));
+  const repoConfig = RepoConfigSchema.parse(JSON.parse((await jc.deps.store.getEffect(ledger.sessionId, "repo_config")) ?? "{}"));
+  jc.deps.log(`resume (${trigger})`);
+  const mcp = jc.deps.mcp ? { config: jc.deps.mcp, secrets: jc.deps.secrets } : undefined;
+  const outcome = await resumeSession(ledger, { llm: jc.deps.llm(), sandbox: await jc.deps.sandbox(repoConfig), workspace, repoConfig, signal, trigger, mcp });
+  jc.deps.log(`session ${outcome.kind === "parked" ? outcome.phase : outcome.kind === "ended" ? outcome.phase : "ready to publish"}`);
+  if (outcome.kind === "parked" && outcome.phase === "awaiting_plan_approval") await publishPlan(jc, ledger, workspace, run);
+  else if (outcome.kind === "parked") await postBatch(jc, ledger, issue, run);
+  else if (outcome.kind === "ready_to_publish") {
+    if (await publishableOrFail(ledger, workspace)) await publishResult(jc, ledger, workspace, run);
+    else await finishEnded(jc, ledger, run);
+  } else await finishEnded(jc, ledger, run);
 }
 
 async function postBatch(jc: SessionWork, ledger: Ledger, issue: number, run: CheckRunPublisher): Promise<void> {

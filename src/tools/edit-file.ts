@@ -1,10 +1,9 @@
-import { writeFile } from "node:fs/promises";
 import { z } from "zod";
 import { contentHash } from "../policy/index.js";
 import type { ToolError } from "../session/types.js";
 import { applyEdits } from "./edit-apply.js";
 import { lexicalRel } from "./paths.js";
-import { filePatch, notFound } from "./text.js";
+import { filePatch, notFound, writeRegularFile } from "./text.js";
 import { defineTool, ok, type ToolContext } from "./tool.js";
 import { PREVIEW_MAX_CHARS, writeTarget } from "./write-file.js";
 
@@ -69,7 +68,8 @@ export const editFileTool = defineTool({
   async execute(args, ctx) {
     const p = await plan(args, ctx);
     if (!p.ok) return { result: { ok: false, error: p.error } };
-    await writeFile(p.abs, p.after);
+    const refused = await writeRegularFile(p.abs, p.rel, p.after);
+    if (refused) return { result: { ok: false, error: refused } };
     const data = { path: p.rel, edits_applied: args.edits.length, bytes: Buffer.byteLength(p.after), diff: filePatch(p.rel, p.before, p.after, RESULT_DIFF_MAX_CHARS) };
     return { result: ok(data), events: [{ type: "file_written", path: p.rel, hash: contentHash(p.after) }] };
   },

@@ -8,8 +8,8 @@ import type { ToolContext } from "./tool.js";
  * while for anything else every change to a file that is not ignored is put back and reported.
  * Ignored outputs (build directories, caches) stay for the next run.
  */
-export interface GuardedRun {
-  res: SandboxResult;
+export interface GuardedRun<R extends SandboxResult = SandboxResult> {
+  res: R;
   /** Paths a human-approved command changed, kept. */
   kept: string[];
   /** Paths changed without approval, put back as they were. */
@@ -17,10 +17,10 @@ export interface GuardedRun {
 }
 
 /** `before`: the tree hash just taken, when the caller has one (it must be of the tree as it is now). */
-export async function guardedRun(ctx: ToolContext, opts: { keep: boolean; before?: string }, run: () => Promise<SandboxResult>): Promise<GuardedRun> {
+export async function guardedRun<R extends SandboxResult>(ctx: ToolContext, opts: { keep: boolean; before?: string }, run: () => Promise<R>): Promise<GuardedRun<R>> {
   const { keep } = opts;
   const before = opts.before ?? (await ctx.workspace.treeHash());
-  let res: SandboxResult;
+  let res: R;
   try {
     res = await run();
   } catch (err) {

@@ -1,8 +1,9 @@
 import { stat } from "node:fs/promises";
 import { z } from "zod";
-import { walkFiles } from "./ignore-walk.js";
+import { specialKind } from "../workspace/index.js";
+import { walkForTool } from "./bounded-walk.js";
 import { lexicalRel, resolveForRead, type ToolPath } from "./paths.js";
-import { notFound } from "./text.js";
+import { notFound, specialFile } from "./text.js";
 import { defineTool, ok, type ToolContext } from "./tool.js";
 
 export const LIST_DEFAULT_MAX = 500;
@@ -11,7 +12,8 @@ export const LIST_HARD_MAX = 2000;
 const DESCRIPTION = `List the repository's files (recursively) under a directory, the way git sees them: files matched by .gitignore are hidden, and so is .git.
 - path is a directory relative to the repository root; omit it for the whole repository.
 - At most \`max\` paths are returned (default ${LIST_DEFAULT_MAX}); truncated=true means there are more: list a subdirectory.
-- Symlinks are listed (and named again in \`symlinks\`) but not followed.`;
+- Symlinks are listed (and named again in \`symlinks\`) but not followed.
+- Special files (FIFOs, sockets, devices) and symlinks to them are not listed; \`skipped_special\` names them.`;
 
 const input = z.strictObject({
   path: z.string().min(1).optional().describe("Directory relative to the repository root. Default: the repository root."),
@@ -44,6 +46,8 @@ export const listFilesTool = defineTool({
     if (!p.ok) return { result: { ok: false, error: p.error } };
     const st = await stat(p.abs).catch(() => null);
     if (st === null) return { result: { ok: false, error: notFound(p.rel) } };
+    const kind = specialKind(st);
+    if (kind) return { result: { ok: false, error: specialFile(p.rel, kind) } };
     const start = p.rel === "." ? "" : p.rel;
     if (!st.isDirectory()) return { result: ok({ path: p.rel, files: [start], truncated: false }) };
 
@@ -51,16 +55,19 @@ export const listFilesTool = defineTool({
     const files: string[] = [];
     const symlinks: string[] = [];
     let truncated = false;
-    for await (const entry of walkFiles(p.root, start)) {
+    const walk = await walkForTool(p.root, start, ctx.signal, (entry) => {
       // One past the cap tells us there is more without walking the rest of the tree.
       if (files.length === max) {
         truncated = true;
-        break;
+        return false;
       }
       files.push(entry.rel);
       if (entry.symlink) symlinks.push(entry.rel);
-    }
-    const data = { path: p.rel, files, ...(symlinks.length > 0 ? { symlinks } : {}), truncated };
+      return true;
+    });
+    if (!walk.ok) return { result: { ok: false, error: walk.error } };
+    const special = walk.skipped.length > 0 ? { skipped_special: walk.skipped } : {};
+    const data = { path: p.rel, files, ...(symlinks.length > 0 ? { symlinks } : {}), ...special, truncated };
     return { result: ok(data, truncated) };
   },
 });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { commandText, shellScript } from "../policy/index.js";
-import { limitFields, modelOutput, runArgv, sandboxUnavailable } from "./sandbox-run.js";
+import { limitFields, modelOutput, removedFields, runArgv, sandboxUnavailable } from "./sandbox-run.js";
 import { discardedNote, guardedRun, rollbackEvent } from "./guarded-run.js";
 import { defineTool, ok } from "./tool.js";
 
@@ -59,6 +59,7 @@ export const runCommandTool = defineTool({
       truncated: out.truncated,
       ...(readOnly ? { read_only: true } : {}),
       ...discardedNote("The command", discarded),
+      ...removedFields(res),
     };
     return { result: ok(data, out.truncated), events: rollbackEvent("run_command", discarded) };
   },

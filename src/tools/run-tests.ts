@@ -2,7 +2,7 @@ import { z } from "zod";
 import { summarizeTestRun } from "../sandbox/index.js";
 import type { SessionEvent } from "../session/events.js";
 import type { ToolError } from "../session/types.js";
-import { limitFields, modelOutput, runShell, sandboxUnavailable } from "./sandbox-run.js";
+import { limitFields, modelOutput, removedFields, runShell, sandboxUnavailable } from "./sandbox-run.js";
 import { discardedNote, guardedRun, rollbackEvent } from "./guarded-run.js";
 import { ensureSetup } from "./test-setup.js";
 import { defineTool, ok, type ToolContext } from "./tool.js";
@@ -93,6 +93,7 @@ export const runTestsTool = defineTool({
       stderr: out.stderr,
       cached: false,
       ...discardedNote("The test run", discarded),
+      ...removedFields(res),
     };
     return { result: ok(data, out.truncated), events };
   },

@@ -45,19 +45,26 @@ export function limitsOf(config: RepoConfig) {
   };
 }
 
+/** A run's result plus the special files it left behind, which were deleted after it. */
+export type RunResult = SandboxResult & { removedSpecial: string[] };
+
 /** Runs one of the maintainer's shell lines in the sandbox; the caller has checked that a sandbox exists. */
-export function runShell(ctx: ToolContext, run: ShellRun): Promise<SandboxResult> {
+export function runShell(ctx: ToolContext, run: ShellRun): Promise<RunResult> {
   return runSandboxed(ctx, ["/bin/sh", "-c", run.command], run.timeoutSeconds, { network: run.network ?? false });
 }
 
 /** Runs argv as it is, without a shell. */
-export function runArgv(ctx: ToolContext, run: ArgvRun): Promise<SandboxResult> {
+export function runArgv(ctx: ToolContext, run: ArgvRun): Promise<RunResult> {
   return runSandboxed(ctx, run.argv, run.timeoutSeconds, { readOnlyWorkspace: run.readOnly });
 }
 
-function runSandboxed(ctx: ToolContext, argv: string[], timeoutSeconds: number, mode: { network?: boolean; readOnlyWorkspace?: boolean }): Promise<SandboxResult> {
+/**
+ * A run may leave FIFOs, sockets or devices in the workspace: they are deleted at once (none can be
+ * published, and one named .gitignore would stall every git call), and the result names them.
+ */
+async function runSandboxed(ctx: ToolContext, argv: string[], timeoutSeconds: number, mode: { network?: boolean; readOnlyWorkspace?: boolean }): Promise<RunResult> {
   if (ctx.sandbox === null) throw new Error("a sandboxed run without a sandbox");
-  return ctx.sandbox.run({
+  const res = await ctx.sandbox.run({
     argv,
     workspace: ctx.workspace.root,
     network: mode.network === true,
@@ -67,6 +74,14 @@ function runSandboxed(ctx: ToolContext, argv: string[], timeoutSeconds: number, 
     signal: ctx.signal,
     onOutput: ctx.onOutput,
   });
+  const removed = await ctx.workspace.removeSpecialFiles();
+  return { ...res, removedSpecial: removed.map((s) => `${s.rel} (a ${s.kind})`) };
+}
+
+/** For a result the model reads: the special files the run left, which it must not rely on. */
+export function removedFields(res: RunResult): { removed_special_files?: { paths: string[]; why: string } } {
+  if (res.removedSpecial.length === 0) return {};
+  return { removed_special_files: { paths: res.removedSpecial, why: "the run left special files; they were deleted: they cannot be committed, and git would stall on one named .gitignore" } };
 }
 
 /** stdout/stderr cut to what a model can use: head and tail kept. */

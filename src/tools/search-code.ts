@@ -1,10 +1,11 @@
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { z } from "zod";
 import type { ToolError } from "../session/types.js";
-import { walkFiles } from "./ignore-walk.js";
+import { specialKind, type WalkEntry } from "../workspace/index.js";
+import { walkForTool } from "./bounded-walk.js";
 import { REGEX_BUDGET_MS, regexLineMatcher, type LineMatcher } from "./regex-lines.js";
 import { lexicalRel, resolveForRead, type ToolPath } from "./paths.js";
-import { isBinary, notFound, splitLines } from "./text.js";
+import { isBinary, isToolError, notFound, readRegularFile, specialFile, splitLines } from "./text.js";
 import { defineTool, ok, type ToolContext } from "./tool.js";
 
 export const SEARCH_DEFAULT_MAX = 100;
@@ -17,7 +18,7 @@ const SHOWN_LINE_CHARS = 300;
 
 const DESCRIPTION = `Search the repository's text files for a string, line by line. Returns matches as "path:line:text".
 - Literal and case-sensitive by default; set regex=true for a JavaScript regular expression.
-- Files ignored by .gitignore, binary files and files over 1 MB are skipped.
+- Files ignored by .gitignore, binary files, files over 1 MB and special files (FIFOs, sockets, devices) are skipped.
 - path limits the search to a directory or one file.
 - At most max_results matches (default ${SEARCH_DEFAULT_MAX}); truncated=true means there are more: narrow the query or the path.`;
 
@@ -74,33 +75,46 @@ export const searchCodeTool = defineTool({
     const test = matcher(args) as LineMatcher;
     const st = await stat(p.abs).catch(() => null);
     if (st === null) return { result: { ok: false, error: notFound(p.rel) } };
+    const kind = specialKind(st);
+    if (kind) return { result: { ok: false, error: specialFile(p.rel, kind) } };
     const start = p.rel === "." ? "" : p.rel;
-    // A single file is searched as named; a directory is walked with the ignore rules.
-    const files = st.isDirectory() ? walkFiles(p.root, start) : [{ rel: p.rel, abs: p.abs, symlink: false }];
 
     const max = args.max_results ?? SEARCH_DEFAULT_MAX;
     const matches: string[] = [];
     let filesSearched = 0;
     let truncated = false;
-    scan: for await (const f of files) {
-      if (f.symlink) continue; // its target may be outside the workspace
+    let slow = false;
+    // false = stop the walk: the cap is reached or the pattern took too long.
+    const searchOne = async (f: WalkEntry): Promise<boolean> => {
+      if (f.symlink) return true; // its target may be outside the workspace
       const fst = await stat(f.abs).catch(() => null);
-      if (fst === null || !fst.isFile() || fst.size > SEARCH_MAX_FILE_BYTES) continue;
-      const buf = await readFile(f.abs);
-      if (isBinary(buf)) continue;
+      if (fst === null || !fst.isFile() || fst.size > SEARCH_MAX_FILE_BYTES) return true;
+      const buf = await readRegularFile(f.abs, f.rel);
+      if (buf === null || isToolError(buf) || isBinary(buf)) return true;
       filesSearched++;
       const lines = splitLines(buf.toString("utf8"));
       const hits = test(lines);
-      if (hits === null) return { result: { ok: false, error: tooSlow(args.query) } };
+      if (hits === null) {
+        slow = true;
+        return false;
+      }
       for (const i of hits) {
         if (matches.length === max) {
           truncated = true;
-          break scan;
+          return false;
         }
         const text = lines[i].length > SHOWN_LINE_CHARS ? `${lines[i].slice(0, SHOWN_LINE_CHARS)}…` : lines[i];
         matches.push(`${f.rel}:${i + 1}:${text}`);
       }
+      return true;
+    };
+    // A single file is searched as named; a directory is walked with the ignore rules.
+    if (!st.isDirectory()) await searchOne({ rel: p.rel, abs: p.abs, symlink: false });
+    else {
+      const walk = await walkForTool(p.root, start, ctx.signal, searchOne);
+      if (!walk.ok) return { result: { ok: false, error: walk.error } };
     }
+    if (slow) return { result: { ok: false, error: tooSlow(args.query) } };
     const data = { query: args.query, regex: args.regex ?? false, matches, files_searched: filesSearched, truncated };
     return { result: ok(data, truncated) };
   },

@@ -1,6 +1,7 @@
-import { readFile, stat } from "node:fs/promises";
+import { constants, open, stat } from "node:fs/promises";
 import { createTwoFilesPatch } from "diff";
 import type { ToolError } from "../session/types.js";
+import { specialKind, type SpecialKind } from "../workspace/index.js";
 
 /** Text helpers shared by the file tools: binary detection, line splitting, caps, file lookup. */
 
@@ -35,6 +36,35 @@ export function filePatch(rel: string, before: string | null, after: string, max
 /** Beyond this no tool loads a file into memory; such files are data, not source to edit. */
 export const MAX_FILE_BYTES = 16 * 1024 * 1024;
 
+export function specialFile(rel: string, kind: SpecialKind): ToolError {
+  return {
+    code: "special_file",
+    message: `${rel} is a ${kind}, not a regular file. The file tools never open special files: reading or writing one can block for ever or never end.`,
+    details: { path: rel, kind },
+  };
+}
+
+function notAFile(rel: string): ToolError {
+  return { code: "not_a_file", message: `${rel} is a directory, not a file; use list_files to see its contents.`, details: { path: rel } };
+}
+
+function tooLarge(rel: string, bytes: number): ToolError {
+  return { code: "file_too_large", message: `${rel} is ${bytes} bytes, beyond the ${MAX_FILE_BYTES}-byte limit of the file tools.`, details: { path: rel, bytes } };
+}
+
+// Non-blocking, so that a FIFO swapped in after the stat opens at once (or fails) instead of waiting
+// for a writer; no-follow, so that `abs` (a realpath) cannot have become a symlink since. The open
+// file is checked again before a byte moves.
+const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW;
+const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_NONBLOCK | constants.O_NOFOLLOW;
+
+/** What an open refused with, as a tool error: a socket cannot be opened at all (ENXIO). */
+function refusedOpen(rel: string, err: NodeJS.ErrnoException): ToolError {
+  if (err.code === "ENXIO") return specialFile(rel, "socket");
+  if (err.code === "ELOOP") return { code: "path_denied", message: `${rel} became a symlink while it was being opened; try again.`, details: { path: rel } };
+  throw err;
+}
+
 /** A regular file's bytes, null when nothing is there, or a model-visible error for anything else. */
 export async function readRegularFile(abs: string, rel: string): Promise<Buffer | null | ToolError> {
   const st = await stat(abs).catch((err: NodeJS.ErrnoException) => {
@@ -42,13 +72,40 @@ export async function readRegularFile(abs: string, rel: string): Promise<Buffer 
     throw err;
   });
   if (st === null) return null;
-  if (!st.isFile()) {
-    return { code: "not_a_file", message: `${rel} is a directory, not a file; use list_files to see its contents.`, details: { path: rel } };
+  const kind = specialKind(st);
+  if (kind) return specialFile(rel, kind);
+  if (!st.isFile()) return notAFile(rel);
+  if (st.size > MAX_FILE_BYTES) return tooLarge(rel, st.size);
+  const fh = await open(abs, READ_FLAGS).catch((err: NodeJS.ErrnoException) => refusedOpen(rel, err));
+  if (isToolError(fh)) return fh;
+  try {
+    const opened = await fh.stat();
+    const now = specialKind(opened);
+    if (now) return specialFile(rel, now);
+    if (!opened.isFile()) return notAFile(rel);
+    if (opened.size > MAX_FILE_BYTES) return tooLarge(rel, opened.size);
+    return await fh.readFile();
+  } finally {
+    await fh.close();
   }
-  if (st.size > MAX_FILE_BYTES) {
-    return { code: "file_too_large", message: `${rel} is ${st.size} bytes, beyond the ${MAX_FILE_BYTES}-byte limit of the file tools.`, details: { path: rel, bytes: st.size } };
+}
+
+/** Writes `content` to a regular file (created if absent); a special file there is refused, never opened for writing. */
+export async function writeRegularFile(abs: string, rel: string, content: string): Promise<ToolError | null> {
+  // A FIFO without a reader refuses a non-blocking write-open (ENXIO), like a socket.
+  const fh = await open(abs, WRITE_FLAGS, 0o666).catch((err: NodeJS.ErrnoException) => (err.code === "ENXIO" ? specialFile(rel, "fifo") : refusedOpen(rel, err)));
+  if (isToolError(fh)) return fh;
+  try {
+    const opened = await fh.stat();
+    const kind = specialKind(opened);
+    if (kind) return specialFile(rel, kind);
+    if (!opened.isFile()) return notAFile(rel);
+    await fh.truncate(0);
+    await fh.writeFile(content);
+    return null;
+  } finally {
+    await fh.close();
   }
-  return readFile(abs);
 }
 
 export function isToolError(x: unknown): x is ToolError {

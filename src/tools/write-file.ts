@@ -1,10 +1,10 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { checkEditContext, contentHash } from "../policy/index.js";
 import type { ToolError } from "../session/types.js";
 import { lexicalRel, resolveForWrite } from "./paths.js";
-import { filePatch, isToolError, readRegularFile } from "./text.js";
+import { filePatch, isToolError, readRegularFile, writeRegularFile } from "./text.js";
 import { defineTool, fail, ok, type ToolContext } from "./tool.js";
 
 export const PREVIEW_MAX_CHARS = 64 * 1024;
@@ -62,7 +62,8 @@ export const writeFileTool = defineTool({
     if (!t.ok) return { result: { ok: false, error: t.error } };
     try {
       await mkdir(path.dirname(t.abs), { recursive: true });
-      await writeFile(t.abs, args.content);
+      const refused = await writeRegularFile(t.abs, t.rel, args.content);
+      if (refused) return { result: { ok: false, error: refused } };
     } catch (err) {
       // e.g. a parent "directory" that is a file: the model can pick another path.
       return { result: fail("write_failed", `could not write ${t.rel}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, { path: t.rel }) };

@@ -30,13 +30,13 @@ export async function checkBranch(root: string, branch: string): Promise<void> {
  * update-ref with the expected old value fails instead of overwriting a branch that moved meanwhile.
  * The committed tree is the snapshot tree, so it equals treeHash() — the tree the tests ran on.
  */
-export async function commitWorkingTree(root: string, base: string, opts: CommitOptions): Promise<string> {
+export async function commitWorkingTree(root: string, base: string, opts: CommitOptions, signal?: AbortSignal): Promise<string> {
   for (const p of [opts.author, ...(opts.coAuthors ?? [])]) checkPerson(p);
   await checkBranch(root, opts.branch);
   const ref = `refs/heads/${opts.branch}`;
   const existing = await git(["rev-parse", "--verify", "--quiet", `${ref}^{commit}`], { cwd: root });
   const parent = existing.exitCode === 0 ? existing.stdout.trim() : base;
-  const tree = await withSnapshotIndex(root, base, async (env) => (await gitOk(["write-tree"], { cwd: root, env })).trim());
+  const tree = await withSnapshotIndex(root, base, async (env) => (await gitOk(["write-tree"], { cwd: root, env, signal })).trim(), signal);
   const parentTree = (await gitOk(["rev-parse", `${parent}^{tree}`], { cwd: root })).trim();
   if (tree === parentTree && !opts.allowEmpty) {
     throw new WorkspaceError("nothing_to_commit", `nothing to commit on ${opts.branch}: the tree equals ${parent}'s`);
@@ -53,6 +53,6 @@ export async function commitWorkingTree(root: string, base: string, opts: Commit
   await gitOk(["update-ref", "-m", "patchgate: commit", ref, sha, existing.exitCode === 0 ? parent : ""], { cwd: root });
   // Leave the clone on the branch with an index that matches it; the working tree is not touched.
   await gitOk(["symbolic-ref", "HEAD", ref], { cwd: root });
-  await gitOk(["reset", "--quiet", "--mixed"], { cwd: root });
+  await gitOk(["reset", "--quiet", "--mixed"], { cwd: root, signal });
   return sha;
 }

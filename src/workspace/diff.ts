@@ -10,8 +10,8 @@ import { gitOk } from "./git.js";
 const PATCH_FLAGS = ["--full-index", "--no-color", "--no-ext-diff", "--no-textconv", "--find-renames", "--src-prefix=a/", "--dst-prefix=b/"];
 
 /** Diff of the snapshot index named by `env.GIT_INDEX_FILE` against `base`. */
-export async function diffSnapshot(root: string, base: string, env: { GIT_INDEX_FILE: string }): Promise<DiffInfo> {
-  const opts = { cwd: root, env };
+export async function diffSnapshot(root: string, base: string, env: { GIT_INDEX_FILE: string }, signal?: AbortSignal): Promise<DiffInfo> {
+  const opts = { cwd: root, env, signal };
   const [patch, stat] = await Promise.all([
     gitOk(["diff", "--cached", "--binary", ...PATCH_FLAGS, base, "--"], opts),
     gitOk(["diff", "--cached", "--stat=120", ...PATCH_FLAGS, base, "--"], opts),
@@ -37,8 +37,8 @@ export function countsFromStat(stat: string): Pick<DiffInfo, "filesChanged" | "i
  * The paths of the snapshot index that differ from `base`, with their new mode. `-z` so that no name
  * is quoted or escaped, `--no-renames` so that a rename lists both of its paths.
  */
-export async function changedPathsSnapshot(root: string, base: string, env: { GIT_INDEX_FILE: string }): Promise<ChangedPath[]> {
-  const out = await gitOk(["diff", "--cached", "--raw", "-z", "--no-renames", "--no-ext-diff", base, "--"], { cwd: root, env });
+export async function changedPathsSnapshot(root: string, base: string, env: { GIT_INDEX_FILE: string }, signal?: AbortSignal): Promise<ChangedPath[]> {
+  const out = await gitOk(["diff", "--cached", "--raw", "-z", "--no-renames", "--no-ext-diff", base, "--"], { cwd: root, env, signal });
   const fields = out.split("\0");
   const changes: ChangedPath[] = [];
   // Each entry is ":<old mode> <new mode> <old id> <new id> <status>" then the path.

@@ -1,10 +1,14 @@
+import { unlink } from "node:fs/promises";
+import path from "node:path";
 import type { DiffInfo } from "../session/types.js";
 import { checkBranch, commitWorkingTree } from "./commit.js";
 import { changedPathsSnapshot, diffSnapshot } from "./diff.js";
-import { git, gitOk } from "./git.js";
+import { git, gitOk, GIT_LOCAL_TIMEOUT_MS } from "./git.js";
 import { assertSafeRepoConfig } from "./repo-config-guard.js";
+import { withDeadline } from "./deadline.js";
 import { changedBetween, rollBack } from "./rollback.js";
 import { withSnapshotIndex } from "./snapshot-index.js";
+import { findSpecialFiles, type SpecialEntry } from "./tree-walk.js";
 import type { ChangedPath, CommitOptions, GitAuth, Workspace } from "./types.js";
 import { WorkspaceError } from "./workspace-error.js";
 
@@ -21,30 +25,37 @@ export interface PushOptions {
 /** A rejected push is an answer, not an exception: the publisher decides (retry, report, fail). */
 export type PushResult = { ok: true; commit: string } | { ok: false; exitCode: number | null; stderr: string; stdout: string };
 
-/** A clone made by cloneWorkspace/openWorkspace. Every operation first checks the repo config is still safe. */
+/**
+ * A clone made by cloneWorkspace/openWorkspace. Every operation first checks the repo config is still
+ * safe, is bounded in time (git.ts), and stops when the signal given to `withSignal` aborts.
+ */
 export class GitWorkspace implements Workspace {
   constructor(
     readonly root: string,
     readonly baseCommit: string,
+    private readonly signal?: AbortSignal,
   ) {}
+
+  /** The same clone, its operations bound to `signal` (a session's `/agent stop`). */
+  withSignal(signal: AbortSignal | undefined): GitWorkspace {
+    return new GitWorkspace(this.root, this.baseCommit, signal);
+  }
 
   async diff(): Promise<DiffInfo> {
     await assertSafeRepoConfig(this.root);
-    return withSnapshotIndex(this.root, this.baseCommit, (env) => diffSnapshot(this.root, this.baseCommit, env));
+    return withSnapshotIndex(this.root, this.baseCommit, (env) => diffSnapshot(this.root, this.baseCommit, env, this.signal), this.signal);
   }
 
   /** The git tree id of the working tree: equal trees give equal ids on any machine, and it is the
    *  very tree commit() records, so "tests passed on this hash" means "on what is pushed". */
   async treeHash(): Promise<string> {
     await assertSafeRepoConfig(this.root);
-    return withSnapshotIndex(this.root, this.baseCommit, async (env) =>
-      (await gitOk(["write-tree"], { cwd: this.root, env })).trim(),
-    );
+    return withSnapshotIndex(this.root, this.baseCommit, async (env) => (await gitOk(["write-tree"], { cwd: this.root, env, signal: this.signal })).trim(), this.signal);
   }
 
   async changedPaths(): Promise<ChangedPath[]> {
     await assertSafeRepoConfig(this.root);
-    return withSnapshotIndex(this.root, this.baseCommit, (env) => changedPathsSnapshot(this.root, this.baseCommit, env));
+    return withSnapshotIndex(this.root, this.baseCommit, (env) => changedPathsSnapshot(this.root, this.baseCommit, env, this.signal), this.signal);
   }
 
   async changedSince(tree: string): Promise<string[]> {
@@ -58,7 +69,7 @@ export class GitWorkspace implements Workspace {
 
   async commit(opts: CommitOptions): Promise<string> {
     await assertSafeRepoConfig(this.root);
-    return commitWorkingTree(this.root, this.baseCommit, opts);
+    return commitWorkingTree(this.root, this.baseCommit, opts, this.signal);
   }
 
   async push(opts: PushOptions): Promise<PushResult> {
@@ -73,16 +84,27 @@ export class GitWorkspace implements Workspace {
     const r = await git(["push", "--porcelain", "--no-verify", opts.remote, refspec], {
       cwd: this.root,
       auth: opts.auth,
-      signal: opts.signal,
+      signal: opts.signal ?? this.signal,
     });
     return r.exitCode === 0 ? { ok: true, commit } : { ok: false, exitCode: r.exitCode, stderr: r.stderr, stdout: r.stdout };
+  }
+
+  /**
+   * A command can leave FIFOs, sockets or devices in the tree; none can be committed, and one named
+   * .gitignore stalls git. Those outside ignored directories are deleted; the list says which.
+   */
+  async removeSpecialFiles(): Promise<SpecialEntry[]> {
+    const found = await withDeadline("looking for special files", GIT_LOCAL_TIMEOUT_MS, this.signal, (s) => findSpecialFiles(this.root, s));
+    const own = found.filter((f) => !f.viaSymlink);
+    for (const f of own) await unlink(path.join(this.root, f.rel)).catch(() => undefined);
+    return own;
   }
 
   /** Applies a patch from diff() to the working tree: base + stored patch rebuilds the session's tree. */
   async applyPatch(patch: string): Promise<void> {
     if (patch === "") return; // git apply rejects empty input; an empty diff means nothing to do
     await assertSafeRepoConfig(this.root);
-    const r = await git(["apply", "--whitespace=nowarn", "-"], { cwd: this.root, input: patch });
+    const r = await git(["apply", "--whitespace=nowarn", "-"], { cwd: this.root, input: patch, signal: this.signal });
     if (r.exitCode !== 0) throw new WorkspaceError("patch_failed", `patch does not apply: ${r.stderr.trim()}`, r.stderr);
   }
 }

@@ -1,6 +1,7 @@
 import { GitPluginError, simpleGit } from "simple-git";
 import { gitEnv, HARDENING_CONFIG, unsafeOptIns } from "./git-hardening.js";
 import type { GitAuth } from "./types.js";
+import { withDeadline } from "./deadline.js";
 import { WorkspaceError } from "./workspace-error.js";
 
 /** A git exit code is data (STYLE 6): callers decide whether non-zero is an error. */
@@ -18,6 +19,20 @@ export interface GitCallOptions {
   signal?: AbortSignal;
   /** Written to stdin (commit messages, patches). */
   input?: string;
+  /** Default: GIT_LOCAL_TIMEOUT_MS, or GIT_NETWORK_TIMEOUT_MS for clone/fetch/push. */
+  timeoutMs?: number;
+}
+
+/**
+ * No git call runs unbounded: a local one that takes a minute is stuck (a FIFO where git expects a
+ * file, a lock held by a dead process), and a clone, fetch or push gets five.
+ */
+export const GIT_LOCAL_TIMEOUT_MS = 60_000;
+export const GIT_NETWORK_TIMEOUT_MS = 300_000;
+const NETWORK_COMMANDS = new Set(["clone", "fetch", "push", "ls-remote"]);
+
+function timeoutOf(args: string[], opts: GitCallOptions): number {
+  return opts.timeoutMs ?? (NETWORK_COMMANDS.has(args[0]) ? GIT_NETWORK_TIMEOUT_MS : GIT_LOCAL_TIMEOUT_MS);
 }
 
 type Outcome = { exitCode: number | null; stdOut: Buffer[]; stdErr: Buffer[] };
@@ -25,12 +40,16 @@ type Outcome = { exitCode: number | null; stdOut: Buffer[]; stdErr: Buffer[] };
 /**
  * Runs git through simple-git with the hardening config and a minimal environment (git-hardening.ts).
  * Resolves with the exit code; rejects only if git cannot run (simple-git's guard refused the call,
- * or the spawn failed) or is aborted.
+ * or the spawn failed), is aborted, or outlives its time limit (a WorkspaceError `timeout`).
  *
  * One simple-git instance per call: cwd, env, signal and stdin differ per call, and the instance's
  * `errors` hook is the one place simple-git hands over the exit code, which `raw()` does not return.
  */
 export async function git(args: string[], opts: GitCallOptions): Promise<GitResult> {
+  return withDeadline(`git ${args[0]}`, timeoutOf(args, opts), opts.signal, (signal) => gitUntil(args, { ...opts, signal }));
+}
+
+async function gitUntil(args: string[], opts: GitCallOptions & { signal: AbortSignal }): Promise<GitResult> {
   const env = gitEnv(opts.env, opts.auth);
   let outcome: Outcome | undefined;
   const sg = simpleGit({

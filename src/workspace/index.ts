@@ -4,3 +4,5 @@ export { GitWorkspace, type PushOptions, type PushResult } from "./git-workspace
 export { rebuildWorkspace } from "./rebuild.js";
 export { WorkspaceError, type WorkspaceErrorCode } from "./workspace-error.js";
 export { git, gitOk, type GitResult, type GitCallOptions } from "./git.js";
+export { walkFiles, findSpecialFiles, specialKind, type WalkEntry, type SpecialEntry, type SpecialKind } from "./tree-walk.js";
+export { withDeadline } from "./deadline.js";

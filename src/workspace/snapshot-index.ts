@@ -1,7 +1,10 @@
 import { copyFile, mkdtemp, rm, stat, utimes } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { git, gitOk } from "./git.js";
+import { withDeadline } from "./deadline.js";
+import { git, gitOk, GIT_LOCAL_TIMEOUT_MS } from "./git.js";
+import { findSpecialFiles, type SpecialEntry } from "./tree-walk.js";
+import { WorkspaceError } from "./workspace-error.js";
 
 /**
  * Runs `fn` with a throwaway index that holds the whole working tree (tracked and untracked files,
@@ -17,25 +20,46 @@ export async function withSnapshotIndex<T>(
   root: string,
   base: string,
   fn: (env: { GIT_INDEX_FILE: string }) => Promise<T>,
+  signal?: AbortSignal,
 ): Promise<T> {
+  const special = await specialFilesGitSees(root, signal);
   const dir = await mkdtemp(join(tmpdir(), "patchgate-index-"));
   const env = { GIT_INDEX_FILE: join(dir, "index") };
   try {
-    await seedFromRealIndex(root, env.GIT_INDEX_FILE);
-    await gitOk(["read-tree", "-m", "-i", `${base}^{tree}`], { cwd: root, env });
-    await gitOk(["add", "-A", "--", "."], { cwd: root, env });
+    await seedFromRealIndex(root, env.GIT_INDEX_FILE, signal);
+    await gitOk(["read-tree", "-m", "-i", `${base}^{tree}`], { cwd: root, env, signal });
+    // git skips an untracked special file, but refuses to add one that replaced a tracked file.
+    const excluded = special.map((s) => `:(exclude,literal)${s.rel}`);
+    await gitOk(["add", "-A", "--", ".", ...excluded], { cwd: root, env, signal });
     return await fn(env);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
 
-async function seedFromRealIndex(root: string, target: string): Promise<void> {
+// git opens every .gitignore it meets and the .gitattributes of every path it hashes or diffs, with
+// a plain blocking open: one that is a FIFO stalls it for ever. They are looked for first, without
+// opening anything, so the snapshot fails with their names instead of hanging.
+const GIT_READS = new Set([".gitignore", ".gitattributes"]);
+
+/** The special files (not symlinks to them: git stores a symlink as its text) git would meet. */
+async function specialFilesGitSees(root: string, signal: AbortSignal | undefined): Promise<SpecialEntry[]> {
+  const found = await withDeadline("looking for special files", GIT_LOCAL_TIMEOUT_MS, signal, (s) => findSpecialFiles(root, s));
+  const own = found.filter((f) => !f.viaSymlink);
+  const blocking = own.filter((f) => GIT_READS.has(f.rel.slice(f.rel.lastIndexOf("/") + 1)));
+  if (blocking.length > 0) {
+    const names = blocking.map((f) => `${f.rel} (a ${f.kind})`).join(", ");
+    throw new WorkspaceError("special_file", `${names}: git reads every .gitignore and .gitattributes as a file and would wait for ever on this one; remove it`);
+  }
+  return own;
+}
+
+async function seedFromRealIndex(root: string, target: string, signal: AbortSignal | undefined): Promise<void> {
   // Refresh the real index's stat cache first (stat data only, as `git status` does; nothing is staged).
   // Files written in the same second as the index stay "racy" and are re-hashed on every read until
   // some later write of the index; without this, a fresh clone is never healed and every snapshot
   // re-reads the whole checkout. Best effort: a held index.lock only costs speed.
-  await git(["update-index", "-q", "--refresh"], { cwd: root });
+  await git(["update-index", "-q", "--refresh"], { cwd: root, signal });
   const real = join(root, ".git", "index");
   const st = await stat(real).catch(() => null);
   if (!st) return; // no index yet (e.g. a --no-checkout clone): read-tree builds one from scratch

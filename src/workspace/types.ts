@@ -1,4 +1,5 @@
 import type { DiffInfo } from "../session/types.js";
+import type { SpecialEntry } from "./tree-walk.js";
 
 /** An isolated clone the agent works in. Every git call runs with hooks and fsmonitor disabled. */
 export interface Workspace {
@@ -18,6 +19,10 @@ export interface Workspace {
   rollBack(tree: string): Promise<string[]>;
   /** Commits everything on `branch` (created from base if absent); returns the commit sha. */
   commit(opts: CommitOptions): Promise<string>;
+  /** Deletes the FIFOs, sockets and devices a command left in the tree git sees; returns them. */
+  removeSpecialFiles(): Promise<SpecialEntry[]>;
+  /** The same workspace, every operation of it stopped when `signal` aborts. */
+  withSignal(signal: AbortSignal | undefined): Workspace;
 }
 
 export interface ChangedPath {

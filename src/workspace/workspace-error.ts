@@ -16,7 +16,11 @@ export type WorkspaceErrorCode =
   /** A stored patch does not apply to the base commit. */
   | "patch_failed"
   /** The working tree could not be put back to a snapshot after a command changed it. */
-  | "rollback_failed";
+  | "rollback_failed"
+  /** A git call or a walk of the tree did not finish within its time limit. */
+  | "timeout"
+  /** A special file (FIFO, socket, device) stands where git would have to read it. */
+  | "special_file";
 
 export class WorkspaceError extends Error {
   readonly name = "WorkspaceError";

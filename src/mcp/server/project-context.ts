@@ -27,6 +27,8 @@ export function projectContext(repo: string): ToolContext {
     changedSince: readOnly("changedSince"),
     rollBack: readOnly("rollBack"),
     commit: readOnly("commit"),
+    removeSpecialFiles: readOnly("removeSpecialFiles"),
+    withSignal: () => workspace,
   };
   return { workspace, state: fold([]), sandbox: null, repoConfig: RepoConfigSchema.parse({}) };
 }
