@@ -10,6 +10,7 @@ import { applyStandingAnswers } from "../policy/standing-answers.js";
 import { checkPlanGate } from "../policy/plan-gate.js";
 import { parseToolArguments } from "../tools/registry.js";
 import { fail } from "../tools/tool.js";
+import { publishableAfter } from "../session/publishable.js";
 
 export interface CallEnv {
   ledger: Ledger;
@@ -109,7 +110,7 @@ export async function execute(callId: string, tool: ToolDefinition, input: unkno
     outcome = { result: fail("tool_failed", `${tool.name} failed: ${(err as Error).message}`) };
   }
   const facts = outcome.events ?? [];
-  const diff = tool.mutatesWorkspace && outcome.result.ok ? await changedDiff(env, ctx) : [];
+  const diff = tool.mutatesWorkspace && outcome.result.ok ? await changedDiff(env, ctx, facts) : [];
   const durationMs = Date.now() - started;
   await env.ledger.append(
     ...facts,
@@ -126,11 +127,12 @@ export async function refuse(env: CallEnv, call: ToolCall, error: ToolError): Pr
 }
 
 /**
- * The workspace diff after a mutating call, as an event only when it changed: a test run that wrote
- * nothing must not store the whole patch in the ledger once more.
+ * The diff of the published tree after a mutating call (with the paths this call's facts make
+ * publishable), as an event only when it changed: a test run that wrote nothing must not store the
+ * whole patch in the ledger once more.
  */
-async function changedDiff(env: CallEnv, ctx: ToolContext): Promise<SessionEvent[]> {
-  const diff = await ctx.workspace.diff();
+async function changedDiff(env: CallEnv, ctx: ToolContext, facts: SessionEvent[]): Promise<SessionEvent[]> {
+  const diff = await ctx.workspace.diff(publishableAfter(env.ledger.state.publishablePaths, facts));
   return diff.patch === env.ledger.state.latestDiff?.patch ? [] : [{ type: "diff_updated", diff }];
 }
 

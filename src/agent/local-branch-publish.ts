@@ -1,6 +1,6 @@
 import type { Ledger } from "../store/ledger.js";
 import type { Workspace } from "../workspace/types.js";
-import { publishableOrFail } from "./publish-guard.js";
+import { publication, publishableOrFail } from "./publish-guard.js";
 
 export interface LocalPublishOptions {
   /** Branch prefix; the session id's first 8 characters complete it. */
@@ -24,6 +24,7 @@ export async function publishToLocalBranch(ledger: Ledger, ws: Workspace, opts: 
     message: `${s.task.title}\n\n${s.finishSummary ?? s.task.title}\n\n${opts.trailer}`,
     author: opts.author,
     allowEmpty: true,
+    ...publication(s),
   });
   await ledger.append({ type: "published", branch, commit });
 }

@@ -17,13 +17,19 @@ export class TreeChangedError extends Error {
 }
 
 /**
- * Every publisher calls this right before committing: the test gate judged one tree hash, and only
- * that tree may leave. The loop already stops calls after finish; this catches anything else
- * (a process left behind, a bug) at the last moment.
+ * Every publisher calls this right before committing: the test gate judged one published tree (base +
+ * the ledger's publishable paths), and only that tree may leave. The loop already stops calls after
+ * finish; this catches anything else (a process left behind, a bug) at the last moment. The commit
+ * itself is then made with `publication(state)`, which builds that same tree and refuses any other.
  */
 export async function assertPublishingTestedTree(state: SessionState, ws: Workspace): Promise<void> {
-  const actual = await ws.treeHash();
+  const actual = await ws.publishedTree(state.publishablePaths);
   if (state.finishedTree === null || actual !== state.finishedTree) throw new TreeChangedError(state.finishedTree, actual);
+}
+
+/** What a publisher commits: the ledger's paths, and the tree the test gate accepted as a check. */
+export function publication(state: SessionState): { paths: readonly string[]; expectTree?: string } {
+  return state.finishedTree === null ? { paths: state.publishablePaths } : { paths: state.publishablePaths, expectTree: state.finishedTree };
 }
 
 /**

@@ -10,6 +10,7 @@ import { buildFixtureRepo } from "./fixture-repo.js";
 import { judge } from "./judge.js";
 import { EMPTY_METRICS, sessionMetrics } from "./metrics.js";
 import { ownTestRun } from "./own-test-run.js";
+import { judgedTree } from "./published-tree.js";
 import type { CaseResult } from "./report.js";
 import { findLeakedSecrets, type Secret } from "./secret-scan.js";
 import { changedPaths, readTree } from "./tree.js";
@@ -32,8 +33,9 @@ export interface RunCaseOptions {
 
 /**
  * One case end to end: build the fixture repository, run the session through the real runtime,
- * then judge it without trusting the agent — read the final tree, run the tests again in the
- * sandbox, look for leaked secrets, classify from the stored events, compare with `expect`.
+ * then judge it without trusting the agent — read the final tree (the published commit, when there
+ * is one), run the tests again in the sandbox, look for leaked secrets, classify from the stored
+ * events, compare with `expect`.
  */
 export async function runCase(c: EvalCase, opts: RunCaseOptions): Promise<CaseResult> {
   const started = performance.now();
@@ -53,9 +55,10 @@ export async function runCase(c: EvalCase, opts: RunCaseOptions): Promise<CaseRe
       runtime: { ...runtimeOf(c), ...opts.runtime },
     });
     const events = session.events;
-    const final = readTree(session.workspaceRoot);
+    const judged = await judgedTree(events, session.workspaceRoot, dir);
+    const final = readTree(judged);
     const checks = evaluateChecks(c.checks, { base: fixture.files, final, events });
-    const own = await ownTestRun(opts.sandbox, session.workspaceRoot, fixture.repoConfig, dir);
+    const own = await ownTestRun(opts.sandbox, judged, fixture.repoConfig, dir);
     const written = changedPaths(fixture.files, final).map((p) => final.get(p) ?? "");
     const secrets = [...c.secrets.map((name) => ({ name, value: c.env[name] })), ...(opts.hostSecrets ?? [])];
     const verdict: Verdict = {

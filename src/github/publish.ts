@@ -7,6 +7,7 @@ import { ensurePullRequest, markReadyForReview } from "./pull-request.js";
 import { doneComment, planComment, pullRequestBody, shortHash } from "./render.js";
 import { postComment } from "./replies.js";
 import { inert } from "./inert.js";
+import { publication } from "../agent/publish-guard.js";
 
 /**
  * The two publications of a session: the plan (a branch with an empty commit and a draft PR) and
@@ -49,7 +50,7 @@ export async function publishPlan(jc: SessionWork, ledger: Ledger, ws: PushableW
   const branch = branchFor(issue);
   const hash = s.planHash ?? "";
   const author = await jc.identity.get(jc.octokit);
-  const sha = await ws.commit({ branch, message: `Plan ${shortHash(hash)} for #${issue}: ${commitText(jc, s.plan?.summary.split("\n")[0] ?? "")}\n\nPatchgate-Plan: ${hash}`, author, allowEmpty: true });
+  const sha = await ws.commit({ branch, message: `Plan ${shortHash(hash)} for #${issue}: ${commitText(jc, s.plan?.summary.split("\n")[0] ?? "")}\n\nPatchgate-Plan: ${hash}`, author, allowEmpty: true, paths: [] });
   await push(jc, ws, branch);
   // The PR shows the checks of its head: the session's check run follows the push (with the button).
   await followHead(jc, checkRun, sha);
@@ -97,6 +98,7 @@ export async function publishResult(jc: SessionWork, ledger: Ledger, ws: Pushabl
       message: `${commitText(jc, s.task.title)}\n\n${commitText(jc, summary)}\n\nResolves #${issue}.`,
       author,
       coAuthors: requester ? [noreply(requester.login, requester.id)] : [],
+      ...publication(s),
     }),
   );
   await followHead(jc, checkRun, sha);

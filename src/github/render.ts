@@ -2,6 +2,7 @@ import type { SessionState } from "../session/state.js";
 import type { PendingCall, Todo } from "../session/types.js";
 import { clip, codeBlock, inlineCode, oneLine } from "../trace/markdown.js";
 import { inert } from "./inert.js";
+import { pathList } from "../trace/publish-list.js";
 import { isMcpName } from "../mcp/index.js";
 
 /**
@@ -58,13 +59,27 @@ function callBlock(c: PendingCall): string {
   return `**${inlineCode(c.tool)}** (rule ${inlineCode(c.rule)})\n\n${codeBlock(preview, lang)}`;
 }
 
+/** The paths the writes of a batch name (write_file, edit_file). */
+function batchWritePaths(calls: readonly PendingCall[]): string[] {
+  return calls.flatMap((c) => {
+    const p = (c.input as { path?: unknown } | null)?.path;
+    return (c.tool === "write_file" || c.tool === "edit_file") && typeof p === "string" ? [p] : [];
+  });
+}
+
 export function batchComment(s: SessionState): string {
   const p = s.pending;
   if (!p) return "";
+  const published = [...new Set([...s.publishablePaths, ...batchWritePaths(p.calls)])].sort();
+  const commands = p.calls.some((c) => c.tool === "run_command") ? " An approved command adds every file it changes." : "";
   return [
     `✋ The agent wants to do ${p.calls.length === 1 ? "this" : `these ${p.calls.length} things`} (batch \`${shortHash(p.digest)}\`):`,
     "",
     ...p.calls.map(callBlock),
+    "",
+    `If this batch is approved, the session can publish these files, and nothing else:${commands}`,
+    "",
+    pathList(published),
     "",
     `Reply \`/agent approve\` to let the batch run, \`/agent deny <reason>\` to refuse it (the reason goes back to the agent), or add the label \`agent:writes-approved\` to allow every write for this session.`,
   ].join("\n");

@@ -76,6 +76,8 @@ export type SessionEvent =
    * put back as they were before it ran.
    */
   | { type: "changes_rolled_back"; tool: string; paths: string[] }
+  /** A command a human approved changed these files (not ignored): they are published as they end up. */
+  | { type: "command_changed"; tool: string; paths: string[] }
   /** The repository's setup command (e.g. `npm ci`) ran in the sandbox before the first test run. */
   | { type: "setup_run"; command: string; exitCode: number | null; durationMs: number; network: boolean; summary: string }
   | { type: "user_message"; content: string; by?: string }
@@ -86,7 +88,8 @@ export type SessionEvent =
       summary: unknown;
     }
   | { type: "compaction_failed"; error: string }
-  | { type: "finish_accepted"; summary: string; treeHash: string }
+  /** `treeHash` is the published tree (base + publishable paths); `paths` what it changes (absent in old ledgers). */
+  | { type: "finish_accepted"; summary: string; treeHash: string; paths?: string[] }
   | { type: "published"; branch: string; commit: string; url?: string }
   | { type: "session_failed"; reason: FailureReason; message: string }
   | { type: "session_cancelled"; by: string; reason?: string }

@@ -2,6 +2,7 @@ import { IllegalTransitionError, StaleApprovalError } from "./errors.js";
 import type { SessionEvent } from "./events.js";
 import type { SessionState } from "./state.js";
 import { TERMINAL_PHASES, type Phase } from "./types.js";
+import { publishableAfter } from "./publishable.js";
 import { approvalMessage, revisionMessage, taskMessage, toolResultMessage } from "./conversation.js";
 
 /** The state before `session_created`; never observable from outside the fold. */
@@ -23,6 +24,8 @@ function emptyState(): SessionState {
     autoApproveWrites: false,
     fileContexts: {},
     latestDiff: null,
+    publishablePaths: [],
+    writtenHashes: {},
     latestToolResult: null,
     testRuns: [],
     usage: { promptTokens: 0, completionTokens: 0, estimated: false, calls: 0, costUsd: 0 },
@@ -32,6 +35,7 @@ function emptyState(): SessionState {
     failure: null,
     finishSummary: null,
     finishedTree: null,
+    finishedPaths: null,
     published: null,
     toolVersions: {},
     eventCount: 0,
@@ -116,9 +120,22 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
       };
     }
     case "file_read":
-    case "file_written":
       requireLive(s, e);
       return { ...next, fileContexts: { ...s.fileContexts, [e.path]: { hash: e.hash, step: s.step } } };
+    case "file_written":
+      requireLive(s, e);
+      return {
+        ...next,
+        fileContexts: { ...s.fileContexts, [e.path]: { hash: e.hash, step: s.step } },
+        publishablePaths: publishableAfter(s.publishablePaths, [e]),
+        writtenHashes: { ...s.writtenHashes, [e.path]: e.hash },
+      };
+    case "command_changed": {
+      requireLive(s, e);
+      const writtenHashes = { ...s.writtenHashes };
+      for (const p of e.paths) delete writtenHashes[p];
+      return { ...next, publishablePaths: publishableAfter(s.publishablePaths, [e]), writtenHashes };
+    }
     case "todos_updated": {
       requireLive(s, e);
       const active = e.todos.filter((t) => t.status === "in_progress").length;
@@ -206,7 +223,7 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
     case "finish_accepted":
       requirePhase(s, e, ["executing"]);
       if (s.pending) throw new IllegalTransitionError(e.type, s.phase, "a batch of writes is still open");
-      return { ...next, phase: "publishing", finishSummary: e.summary, finishedTree: e.treeHash };
+      return { ...next, phase: "publishing", finishSummary: e.summary, finishedTree: e.treeHash, finishedPaths: e.paths ?? null };
     case "published":
       requirePhase(s, e, ["publishing"]);
       return { ...next, phase: "done", published: { branch: e.branch, commit: e.commit, url: e.url } };

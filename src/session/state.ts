@@ -34,7 +34,16 @@ export interface SessionState {
   autoApproveWrites: boolean;
   /** path → content hash + step of the agent's last read or write of it. */
   fileContexts: Record<string, FileContext>;
+  /** Diff of the published tree (base + publishablePaths) against the base commit. */
   latestDiff: DiffInfo | null;
+  /**
+   * What may be published, from the ledger alone: every path a file tool wrote and every path a
+   * command a human approved changed, sorted. The published tree is the base commit plus these paths
+   * as they are at finish; nothing else in the workspace (setup output, leftovers) is ever part of it.
+   */
+  publishablePaths: string[];
+  /** path → content hash a file tool last wrote, while no approved command changed it since: what a human saw. */
+  writtenHashes: Record<string, string>;
   latestToolResult: { callId: string; tool: string; result: ToolResult } | null;
   testRuns: TestRun[];
   usage: TokenUsage & { calls: number; costUsd: number | null };
@@ -47,6 +56,8 @@ export interface SessionState {
   finishSummary: string | null;
   /** The tree hash finish was accepted on: what may be published, and nothing else. */
   finishedTree: string | null;
+  /** The paths that tree changes against the base, as finish listed them. */
+  finishedPaths: string[] | null;
   published: { branch: string; commit: string; url?: string } | null;
   /** The tool versions last recorded (`tool_versions`): what a resume compares its tools with. */
   toolVersions: Record<string, string>;

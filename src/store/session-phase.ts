@@ -35,6 +35,7 @@ const PHASE_AFTER: Record<SessionEventType, (prev: Phase) => Phase> = {
   test_run: keep,
   setup_run: keep,
   changes_rolled_back: keep,
+  command_changed: keep,
   user_message: keep,
   context_compacted: keep,
   compaction_failed: keep,

@@ -1,10 +1,16 @@
 import { z } from "zod";
 import type { TestRun, ToolError } from "../session/types.js";
-import { checkPublishedPaths } from "./published-paths.js";
+import { lstat, readFile } from "node:fs/promises";
+import path from "node:path";
+import { contentHash } from "../policy/index.js";
+import type { ChangedPath } from "../workspace/types.js";
+import { pathKind } from "../workspace/index.js";
+import { checkPublishable, checkPublishedPaths, checkWrittenContent } from "./published-paths.js";
 import { defineTool, ok, type ToolContext } from "./tool.js";
 
 const DESCRIPTION = `Finish the task: your changes are committed and proposed to the maintainers.
-- Accepted only if run_tests passed on exactly the current files (the current tree hash). Any change after the last passing run requires another run_tests first.
+- Accepted only if run_tests passed on exactly the files that will be published (their tree hash). Any change after the last passing run requires another run_tests first.
+- What is published is the base commit plus exactly the files you wrote with write_file / edit_file (and that approved commands changed); the result lists them (published_paths).
 - summary is shown to the maintainers: say what changed and how it was tested.`;
 
 const input = z.strictObject({
@@ -35,10 +41,40 @@ export function checkTestGate(runs: readonly TestRun[], treeHash: string): ToolE
   };
 }
 
-async function gate(ctx: ToolContext): Promise<{ treeHash: string; error: ToolError | null }> {
-  const treeHash = await ctx.workspace.treeHash();
-  const denied = checkPublishedPaths(await ctx.workspace.changedPaths(), ctx.repoConfig.policy.protected_paths);
-  return { treeHash, error: denied ?? checkTestGate(ctx.state.testRuns, treeHash) };
+/** Each written path's content hash now (null when it is not a regular file), for checkWrittenContent. */
+async function currentHashes(root: string, paths: string[]): Promise<Record<string, string | null>> {
+  const out: Record<string, string | null> = {};
+  for (const p of paths) {
+    const abs = path.join(root, p);
+    const st = (await pathKind(root, p)) === "file" ? await lstat(abs) : null;
+    out[p] = st?.isFile() ? contentHash(await readFile(abs)) : null;
+  }
+  return out;
+}
+
+async function unpublishable(root: string, paths: readonly string[]): Promise<string[]> {
+  const kinds = await Promise.all(paths.map(async (p) => [p, await pathKind(root, p)] as const));
+  return kinds.filter(([, kind]) => kind === "other").map(([p]) => p);
+}
+
+interface Gate {
+  treeHash: string;
+  changes: ChangedPath[];
+  error: ToolError | null;
+}
+
+/** The published tree (base + the ledger's publishable paths), and whether finish may accept it. */
+async function gate(ctx: ToolContext): Promise<Gate> {
+  const paths = ctx.state.publishablePaths;
+  const treeHash = await ctx.workspace.publishedTree(paths);
+  const changes = await ctx.workspace.changedPaths(paths);
+  const written = ctx.state.writtenHashes;
+  const error =
+    checkPublishable(await unpublishable(ctx.workspace.root, paths)) ??
+    checkPublishedPaths(changes, ctx.repoConfig.policy.protected_paths) ??
+    checkWrittenContent(written, await currentHashes(ctx.workspace.root, Object.keys(written))) ??
+    checkTestGate(ctx.state.testRuns, treeHash);
+  return { treeHash, changes, error };
 }
 
 export const finishTool = defineTool({
@@ -57,15 +93,16 @@ export const finishTool = defineTool({
     return { kind: "meta", tool: "finish" };
   },
   async execute(args, ctx) {
-    const { treeHash, error } = await gate(ctx);
+    const { treeHash, changes, error } = await gate(ctx);
     if (error) return { result: { ok: false, error } };
-    const diff = await ctx.workspace.diff();
-    const data = { accepted: true, tree_hash: treeHash, files_changed: diff.filesChanged, insertions: diff.insertions, deletions: diff.deletions };
+    const diff = await ctx.workspace.diff(ctx.state.publishablePaths);
+    const paths = changes.map((c) => c.path);
+    const data = { accepted: true, tree_hash: treeHash, published_paths: paths, files_changed: diff.filesChanged, insertions: diff.insertions, deletions: diff.deletions };
     return {
       result: ok(data),
       events: [
         { type: "diff_updated", diff },
-        { type: "finish_accepted", summary: args.summary, treeHash },
+        { type: "finish_accepted", summary: args.summary, treeHash, paths },
       ],
     };
   },

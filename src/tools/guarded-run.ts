@@ -4,9 +4,10 @@ import type { ToolContext } from "./tool.js";
 
 /**
  * A sandboxed run that cannot change the tree unless a human approved it. The tree is snapshotted
- * before; afterwards a human-approved command keeps its changes (returned, so they are recorded),
- * while for anything else every change to a file that is not ignored is put back and reported.
- * Ignored outputs (build directories, caches) stay for the next run.
+ * before (every file that is not ignored, and the session's publishable paths even when ignored);
+ * afterwards a human-approved command keeps its changes (returned, so they are recorded as
+ * publishable), while for anything else every change is put back and reported. Ignored outputs
+ * (build directories, caches) stay for the next run, and are never published.
  */
 export interface GuardedRun<R extends SandboxResult = SandboxResult> {
   res: R;
@@ -16,20 +17,19 @@ export interface GuardedRun<R extends SandboxResult = SandboxResult> {
   discarded: string[];
 }
 
-/** `before`: the tree hash just taken, when the caller has one (it must be of the tree as it is now). */
-export async function guardedRun<R extends SandboxResult>(ctx: ToolContext, opts: { keep: boolean; before?: string }, run: () => Promise<R>): Promise<GuardedRun<R>> {
-  const { keep } = opts;
-  const before = opts.before ?? (await ctx.workspace.treeHash());
+export async function guardedRun<R extends SandboxResult>(ctx: ToolContext, keep: boolean, run: () => Promise<R>): Promise<GuardedRun<R>> {
+  const also = ctx.state.publishablePaths;
+  const before = await ctx.workspace.treeHash(also);
   let res: R;
   try {
     res = await run();
   } catch (err) {
     // An aborted or failed run may still have written: put it back before giving up.
-    if (!keep) await ctx.workspace.rollBack(before).catch(() => undefined);
+    if (!keep) await ctx.workspace.rollBack(before, also).catch(() => undefined);
     throw err;
   }
-  if (keep) return { res, kept: await ctx.workspace.changedSince(before), discarded: [] };
-  return { res, kept: [], discarded: await ctx.workspace.rollBack(before) };
+  if (keep) return { res, kept: await ctx.workspace.changedSince(before, also), discarded: [] };
+  return { res, kept: [], discarded: await ctx.workspace.rollBack(before, also) };
 }
 
 /** For the model: what was put back and how to make such a change so that it counts. */
@@ -42,6 +42,10 @@ export function discardedNote(what: string, paths: string[]): { discarded?: stri
   };
 }
 
-export function rollbackEvent(tool: string, paths: string[]): SessionEvent[] {
-  return paths.length === 0 ? [] : [{ type: "changes_rolled_back", tool, paths }];
+/** The ledger's record of a guarded run: what was put back, or what an approved command made publishable. */
+export function guardedRunEvents(tool: string, run: GuardedRun): SessionEvent[] {
+  const events: SessionEvent[] = [];
+  if (run.discarded.length > 0) events.push({ type: "changes_rolled_back", tool, paths: run.discarded });
+  if (run.kept.length > 0) events.push({ type: "command_changed", tool, paths: run.kept });
+  return events;
 }

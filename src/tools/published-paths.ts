@@ -9,6 +9,34 @@ import type { ChangedPath } from "../workspace/types.js";
  * a nested repository is committed as a bare commit id, not as the files the tests ran on, and edits
  * inside it would not even change the tree hash).
  */
+/**
+ * A file a file tool wrote is published with the content a human was shown. Something else may have
+ * changed it since (the setup step rewriting a lockfile the agent wrote, a test's output landing on an
+ * ignored path the agent wrote): then finish is refused until the agent writes it again. `actual` is
+ * each path's content hash now, null when it is no regular file.
+ */
+export function checkWrittenContent(written: Readonly<Record<string, string>>, actual: Readonly<Record<string, string | null>>): ToolError | null {
+  const changed = Object.keys(written)
+    .filter((p) => actual[p] !== written[p])
+    .sort();
+  if (changed.length === 0) return null;
+  return {
+    code: "written_file_changed",
+    message: `finish refused: ${changed.join(", ")} changed after you wrote ${changed.length === 1 ? "it" : "them"} (not by a file tool), so what would be published is not what was reviewed. Read ${changed.length === 1 ? "it" : "them"}, write the content you mean with write_file or edit_file, run_tests, and finish again.`,
+    details: { paths: changed },
+  };
+}
+
+/** A publishable path that is a directory (a nested repository), a FIFO or a path behind a symlink cannot be published as what was written. */
+export function checkPublishable(unpublishable: readonly string[]): ToolError | null {
+  if (unpublishable.length === 0) return null;
+  return {
+    code: "path_denied",
+    message: `finish refused: ${unpublishable.join(", ")} ${unpublishable.length === 1 ? "is" : "are"} no longer a file (a directory, a nested repository, a special file, or behind a symlink), so ${unpublishable.length === 1 ? "it" : "they"} cannot be published as written. Make ${unpublishable.length === 1 ? "it" : "them"} a file again or delete ${unpublishable.length === 1 ? "it" : "them"}, run_tests, and finish again.`,
+    details: { paths: [...unpublishable], reason: "not_a_file" },
+  };
+}
+
 export function checkPublishedPaths(changes: readonly ChangedPath[], extraProtected: string[]): ToolError | null {
   for (const c of changes) {
     const glob = isProtectedPath(c.path, extraProtected);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { commandText, shellScript } from "../policy/index.js";
 import { limitFields, modelOutput, removedFields, runArgv, sandboxUnavailable } from "./sandbox-run.js";
-import { discardedNote, guardedRun, rollbackEvent } from "./guarded-run.js";
+import { discardedNote, guardedRun, guardedRunEvents } from "./guarded-run.js";
 import { defineTool, ok } from "./tool.js";
 
 const DESCRIPTION = `Run one program in the repository root, inside a sandbox: no network, time and output are limited.
@@ -45,7 +45,8 @@ export const runCommandTool = defineTool({
     const grant = ctx.grant ?? { by: "policy", readOnly: false };
     const readOnly = grant.by === "policy" && grant.readOnly;
     const run = () => runArgv(ctx, { argv: args.argv, timeoutSeconds: ctx.repoConfig.timeouts.command_seconds, readOnly });
-    const { res, discarded } = await guardedRun(ctx, { keep: grant.by === "human" }, run);
+    const guarded = await guardedRun(ctx, grant.by === "human", run);
+    const { res, discarded } = guarded;
     const out = modelOutput(res);
     const data = {
       argv: args.argv,
@@ -60,7 +61,8 @@ export const runCommandTool = defineTool({
       ...(readOnly ? { read_only: true } : {}),
       ...discardedNote("The command", discarded),
       ...removedFields(res),
+      ...(guarded.kept.length > 0 ? { changed: guarded.kept } : {}),
     };
-    return { result: ok(data, out.truncated), events: rollbackEvent("run_command", discarded) };
+    return { result: ok(data, out.truncated), events: guardedRunEvents("run_command", guarded) };
   },
 });

@@ -3,11 +3,12 @@ import { summarizeTestRun } from "../sandbox/index.js";
 import type { SessionEvent } from "../session/events.js";
 import type { ToolError } from "../session/types.js";
 import { limitFields, modelOutput, removedFields, runShell, sandboxUnavailable } from "./sandbox-run.js";
-import { discardedNote, guardedRun, rollbackEvent } from "./guarded-run.js";
+import { discardedNote, guardedRun, guardedRunEvents } from "./guarded-run.js";
 import { ensureSetup } from "./test-setup.js";
 import { defineTool, ok, type ToolContext } from "./tool.js";
 
-const DESCRIPTION = `Run the repository's configured test command in the sandbox (no network) and record the result against the current tree hash.
+const DESCRIPTION = `Run the repository's configured test command in the sandbox (no network) and record the result against the hash of the files that would be published.
+- Files the tests change are put back afterwards (the result lists them); ignored outputs such as build directories stay.
 - finish is accepted only after a passing run on exactly the current files: run this after your last change.
 - The first run may first execute the repository's setup command (e.g. dependency install).
 - An unchanged tree whose last run passed is not run again (cached=true).
@@ -54,7 +55,9 @@ export const runTestsTool = defineTool({
     if (command === undefined) return { result: { ok: false, error: noTestCommand() } };
     if (ctx.sandbox === null) return { result: { ok: false, error: sandboxUnavailable() } };
 
-    let before = await ctx.workspace.treeHash();
+    // The tree the run is recorded against is the published one: base + the ledger's paths.
+    const published = () => ctx.workspace.publishedTree(ctx.state.publishablePaths);
+    let before = await published();
     const latest = [...ctx.state.testRuns].reverse().find((r) => r.treeHash === before && r.command === command);
     if (latest && latest.exitCode === 0 && !latest.timedOut) {
       const data = { command, passed: true, exit_code: 0, timed_out: false, duration_ms: latest.durationMs, tree_hash: before, summary: latest.summary, cached: true };
@@ -66,14 +69,15 @@ export const runTestsTool = defineTool({
     if (setup.ran) {
       events.push(setup.event);
       if (setup.error) return { result: { ok: false, error: setup.error }, events };
-      // Setup may touch non-ignored files (a rewritten lockfile): the run is judged on the tree after it.
-      before = await ctx.workspace.treeHash();
+      // Setup may rewrite a file the agent wrote (a lockfile): the run is judged on the tree after it.
+      before = await published();
     }
 
     // The tests run on the tree as it is; whatever they change in files that are not ignored is put back.
     const run = () => runShell(ctx, { command, timeoutSeconds: ctx.repoConfig.timeouts.test_seconds });
-    const { res, discarded } = await guardedRun(ctx, { keep: false, before }, run);
-    events.push(...rollbackEvent("run_tests", discarded));
+    const guarded = await guardedRun(ctx, false, run);
+    const { res, discarded } = guarded;
+    events.push(...guardedRunEvents("run_tests", guarded));
     const summary = summarizeTestRun(res.stdout, res.stderr, res.exitCode);
     events.push({ type: "test_run", command, exitCode: res.exitCode, treeHash: before, durationMs: res.durationMs, timedOut: res.timedOut, summary });
 

@@ -7,6 +7,7 @@
 import type { SessionState } from "../session/state.js";
 import type { Todo } from "../session/types.js";
 import { clip, codeBlock, formatInt, formatUsd, inlineCode, oneLine } from "./markdown.js";
+import { pathList, pathsToPublish } from "./publish-list.js";
 
 const MAX_PLAN_CHARS = 3000;
 const MAX_ITEMS = 50;
@@ -81,7 +82,8 @@ export function diffSection(s: SessionState): string {
   const d = s.latestDiff;
   if (!d) return "### Diff\n\n_No changes yet._";
   const head = `${d.filesChanged} files changed, +${d.insertions} −${d.deletions}`;
-  return ["### Diff", "", head, ...(d.stat.trim() ? ["", codeBlock(clip(d.stat, MAX_STAT_CHARS))] : [])].join("\n");
+  const publish = ["", s.finishedPaths ? "Published (as finish accepted them):" : "Files the session may publish so far (written with file tools or by approved commands):", "", pathList(pathsToPublish(s))];
+  return ["### Diff", "", head, ...(d.stat.trim() ? ["", codeBlock(clip(d.stat, MAX_STAT_CHARS))] : []), ...publish].join("\n");
 }
 
 export function usageSection(s: SessionState): string {

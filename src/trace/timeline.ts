@@ -104,6 +104,8 @@ function describe(e: StoredEvent): string {
       return `${e.reason}: ${e.message}`;
     case "session_cancelled":
       return `by @${e.by}${e.reason ? `: ${e.reason}` : ""}`;
+    case "command_changed":
+      return `${e.tool} (approved) changed ${e.paths.join(", ")}`;
     case "changes_rolled_back":
       return `${e.tool} changed ${e.paths.length} file${e.paths.length === 1 ? "" : "s"}, put back: ${e.paths.join(", ")}`;
     case "setup_run": {

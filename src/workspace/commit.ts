@@ -1,5 +1,5 @@
 import { git, gitOk } from "./git.js";
-import { withSnapshotIndex } from "./snapshot-index.js";
+import { withPublishIndex } from "./publish-index.js";
 import type { CommitOptions } from "./types.js";
 import { WorkspaceError } from "./workspace-error.js";
 
@@ -26,9 +26,10 @@ export async function checkBranch(root: string, branch: string): Promise<void> {
 }
 
 /**
- * Commits the working tree with plumbing: commit-tree runs no hooks whatever the config says, and
- * update-ref with the expected old value fails instead of overwriting a branch that moved meanwhile.
- * The committed tree is the snapshot tree, so it equals treeHash() — the tree the tests ran on.
+ * Commits the published tree (base + `opts.paths`, see publish-index.ts) with plumbing: commit-tree
+ * runs no hooks whatever the config says, and update-ref with the expected old value fails instead of
+ * overwriting a branch that moved meanwhile. The tree is built by the same function as
+ * publishedTree(), the hash the test gate accepted; `expectTree` makes that a check, not a promise.
  */
 export async function commitWorkingTree(root: string, base: string, opts: CommitOptions, signal?: AbortSignal): Promise<string> {
   for (const p of [opts.author, ...(opts.coAuthors ?? [])]) checkPerson(p);
@@ -36,7 +37,10 @@ export async function commitWorkingTree(root: string, base: string, opts: Commit
   const ref = `refs/heads/${opts.branch}`;
   const existing = await git(["rev-parse", "--verify", "--quiet", `${ref}^{commit}`], { cwd: root });
   const parent = existing.exitCode === 0 ? existing.stdout.trim() : base;
-  const tree = await withSnapshotIndex(root, base, async (env) => (await gitOk(["write-tree"], { cwd: root, env, signal })).trim(), signal);
+  const tree = await withPublishIndex(root, base, opts.paths, async (env) => (await gitOk(["write-tree"], { cwd: root, env, signal })).trim(), signal);
+  if (opts.expectTree !== undefined && tree !== opts.expectTree) {
+    throw new WorkspaceError("tree_mismatch", `refusing to commit tree ${tree.slice(0, 12)}: the accepted tree is ${opts.expectTree.slice(0, 12)}`);
+  }
   const parentTree = (await gitOk(["rev-parse", `${parent}^{tree}`], { cwd: root })).trim();
   if (tree === parentTree && !opts.allowEmpty) {
     throw new WorkspaceError("nothing_to_commit", `nothing to commit on ${opts.branch}: the tree equals ${parent}'s`);

@@ -7,6 +7,7 @@ import { git, gitOk, GIT_LOCAL_TIMEOUT_MS } from "./git.js";
 import { assertSafeRepoConfig } from "./repo-config-guard.js";
 import { withDeadline } from "./deadline.js";
 import { changedBetween, rollBack } from "./rollback.js";
+import { withPublishIndex } from "./publish-index.js";
 import { withSnapshotIndex } from "./snapshot-index.js";
 import { findSpecialFiles, type SpecialEntry } from "./tree-walk.js";
 import type { ChangedPath, CommitOptions, GitAuth, Workspace } from "./types.js";
@@ -41,30 +42,38 @@ export class GitWorkspace implements Workspace {
     return new GitWorkspace(this.root, this.baseCommit, signal);
   }
 
-  async diff(): Promise<DiffInfo> {
+  async publishedTree(paths: readonly string[]): Promise<string> {
     await assertSafeRepoConfig(this.root);
-    return withSnapshotIndex(this.root, this.baseCommit, (env) => diffSnapshot(this.root, this.baseCommit, env, this.signal), this.signal);
+    return withPublishIndex(this.root, this.baseCommit, paths, (env) => this.writeTree(env), this.signal);
   }
 
-  /** The git tree id of the working tree: equal trees give equal ids on any machine, and it is the
-   *  very tree commit() records, so "tests passed on this hash" means "on what is pushed". */
-  async treeHash(): Promise<string> {
+  async diff(paths: readonly string[]): Promise<DiffInfo> {
     await assertSafeRepoConfig(this.root);
-    return withSnapshotIndex(this.root, this.baseCommit, async (env) => (await gitOk(["write-tree"], { cwd: this.root, env, signal: this.signal })).trim(), this.signal);
+    return withPublishIndex(this.root, this.baseCommit, paths, (env) => diffSnapshot(this.root, this.baseCommit, env, this.signal), this.signal);
   }
 
-  async changedPaths(): Promise<ChangedPath[]> {
+  async changedPaths(paths: readonly string[]): Promise<ChangedPath[]> {
     await assertSafeRepoConfig(this.root);
-    return withSnapshotIndex(this.root, this.baseCommit, (env) => changedPathsSnapshot(this.root, this.baseCommit, env, this.signal), this.signal);
+    return withPublishIndex(this.root, this.baseCommit, paths, (env) => changedPathsSnapshot(this.root, this.baseCommit, env, this.signal), this.signal);
   }
 
-  async changedSince(tree: string): Promise<string[]> {
-    return changedBetween(this.root, tree, await this.treeHash());
+  /** A git tree id of the working tree: equal trees give equal ids on any machine. */
+  async treeHash(alsoPaths: readonly string[] = []): Promise<string> {
+    await assertSafeRepoConfig(this.root);
+    return withSnapshotIndex(this.root, this.baseCommit, (env) => this.writeTree(env), this.signal, alsoPaths);
   }
 
-  async rollBack(tree: string): Promise<string[]> {
+  async changedSince(tree: string, alsoPaths: readonly string[] = []): Promise<string[]> {
+    return changedBetween(this.root, tree, await this.treeHash(alsoPaths));
+  }
+
+  async rollBack(tree: string, alsoPaths: readonly string[] = []): Promise<string[]> {
     await assertSafeRepoConfig(this.root);
-    return rollBack(this.root, tree, () => this.treeHash());
+    return rollBack(this.root, tree, () => this.treeHash(alsoPaths));
+  }
+
+  private async writeTree(env: { GIT_INDEX_FILE: string }): Promise<string> {
+    return (await gitOk(["write-tree"], { cwd: this.root, env, signal: this.signal })).trim();
   }
 
   async commit(opts: CommitOptions): Promise<string> {

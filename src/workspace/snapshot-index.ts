@@ -3,13 +3,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { withDeadline } from "./deadline.js";
 import { git, gitOk, GIT_LOCAL_TIMEOUT_MS } from "./git.js";
+import { stagePaths } from "./publish-index.js";
 import { findSpecialFiles, type SpecialEntry } from "./tree-walk.js";
 import { WorkspaceError } from "./workspace-error.js";
 
 /**
  * Runs `fn` with a throwaway index that holds the whole working tree (tracked and untracked files,
- * ignored files excluded) on top of `base`. Diff, tree hash and commit all read from such a snapshot,
- * so nothing is ever staged in the real index, and what is hashed is exactly what would be committed.
+ * ignored files excluded unless listed in `alsoPaths`) on top of `base`: the snapshot a command's
+ * changes are compared with and rolled back to. Nothing is ever staged in the real index. (What is
+ * published is not this tree but the ledger's: see publish-index.ts.)
  *
  * The index is seeded from the base tree, so the result depends only on (base, working tree), not on
  * what the real index holds. `read-tree -m` over a copy of the real index keeps its stat cache for
@@ -21,6 +23,8 @@ export async function withSnapshotIndex<T>(
   base: string,
   fn: (env: { GIT_INDEX_FILE: string }) => Promise<T>,
   signal?: AbortSignal,
+  /** Paths taken even when ignored (files the session wrote on purpose). */
+  alsoPaths: readonly string[] = [],
 ): Promise<T> {
   const special = await specialFilesGitSees(root, signal);
   const dir = await mkdtemp(join(tmpdir(), "patchgate-index-"));
@@ -31,6 +35,7 @@ export async function withSnapshotIndex<T>(
     // git skips an untracked special file, but refuses to add one that replaced a tracked file.
     const excluded = special.map((s) => `:(exclude,literal)${s.rel}`);
     await gitOk(["add", "-A", "--", ".", ...excluded], { cwd: root, env, signal });
+    await stagePaths(root, env, alsoPaths, signal);
     return await fn(env);
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -7,17 +7,25 @@ export interface Workspace {
   readonly root: string;
   /** The commit the session started from; diffs are against it. */
   readonly baseCommit: string;
-  /** Unified diff and stat of the working tree (tracked and untracked files) against the base commit. */
-  diff(): Promise<DiffInfo>;
-  /** Content hash of the working tree, untracked files included, ignored files excluded; stable across runs. */
-  treeHash(): Promise<string>;
-  /** Every path the snapshot (the tree treeHash names) adds, changes or deletes against the base commit. */
-  changedPaths(): Promise<ChangedPath[]>;
-  /** Paths (not ignored) whose content, mode or kind differs now from the tree a treeHash() returned. */
-  changedSince(tree: string): Promise<string[]>;
-  /** Puts every file that is not ignored back as it was in that tree; returns the paths put back. */
-  rollBack(tree: string): Promise<string[]>;
-  /** Commits everything on `branch` (created from base if absent); returns the commit sha. */
+  /**
+   * The tree that would be published: the base commit with exactly `paths` (the ledger's publishable
+   * paths) as they are in the working tree now. Test gate, diff, commit and publish guard all use it.
+   */
+  publishedTree(paths: readonly string[]): Promise<string>;
+  /** Unified diff and stat of that tree against the base commit. */
+  diff(paths: readonly string[]): Promise<DiffInfo>;
+  /** Every path that tree adds, changes or deletes against the base commit. */
+  changedPaths(paths: readonly string[]): Promise<ChangedPath[]>;
+  /**
+   * Snapshot of the whole working tree (untracked files included, ignored ones excluded unless listed
+   * in `alsoPaths`), to compare and roll back to around a command. Not what is published.
+   */
+  treeHash(alsoPaths?: readonly string[]): Promise<string>;
+  /** Paths whose content, mode or kind differs now from a snapshot treeHash(alsoPaths) returned. */
+  changedSince(tree: string, alsoPaths?: readonly string[]): Promise<string[]>;
+  /** Puts every file of the snapshot back as it was; returns the paths put back. */
+  rollBack(tree: string, alsoPaths?: readonly string[]): Promise<string[]>;
+  /** Commits the published tree of `opts.paths` on `branch` (created from base if absent); returns the commit sha. */
   commit(opts: CommitOptions): Promise<string>;
   /** Deletes the FIFOs, sockets and devices a command left in the tree git sees; returns them. */
   removeSpecialFiles(): Promise<SpecialEntry[]>;
@@ -33,6 +41,10 @@ export interface ChangedPath {
 
 export interface CommitOptions {
   branch: string;
+  /** The ledger's publishable paths: the commit is the base plus these, nothing else. */
+  paths: readonly string[];
+  /** Refuse to commit unless the tree is this one (the tree the test gate accepted). */
+  expectTree?: string;
   message: string;
   author: { name: string; email: string };
   /** Lines appended as `Co-authored-by: name <email>` trailers. */

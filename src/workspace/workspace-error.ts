@@ -20,7 +20,9 @@ export type WorkspaceErrorCode =
   /** A git call or a walk of the tree did not finish within its time limit. */
   | "timeout"
   /** A special file (FIFO, socket, device) stands where git would have to read it. */
-  | "special_file";
+  | "special_file"
+  /** The tree to commit is not the one the caller expected (the tree the test gate accepted). */
+  | "tree_mismatch";
 
 export class WorkspaceError extends Error {
   readonly name = "WorkspaceError";

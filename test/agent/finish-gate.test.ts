@@ -47,11 +47,29 @@ describe("test gate: finish needs a passing run on the exact current tree", () =
     const runs = h.ledger.state.testRuns;
     expect(runs.map((r) => r.exitCode)).toEqual([1, 0, 0]);
     expect(runs[1].treeHash).not.toEqual(runs[2].treeHash);
-    expect(runs[2].treeHash).toEqual(await h.workspace.treeHash());
+    expect(runs[2].treeHash).toEqual(await h.workspace.publishedTree(h.ledger.state.publishablePaths));
     expect(h.ledger.state.phase).toBe("publishing");
   });
 
-  test("a file changed behind the agent's back after the passing run makes finish refuse", async () => {
+  test("a file the agent wrote, changed behind its back after the passing run, makes finish refuse", async () => {
+    h = await SessionHarness.create({ ...BUGGY_ADD_REPO, "src/add.js": "export function add(a, b) {\n  return a + b;\n}\n" });
+    const llm = new ScriptedLLM([
+      { toolCalls: [{ name: "submit_plan", arguments: { summary: "check", steps: ["note", "run tests"] } }] },
+      { toolCalls: [{ name: "write_file", arguments: { path: "NOTES.md", content: "reviewed\n" } }] },
+      { toolCalls: [{ name: "run_tests", arguments: {} }] },
+      () => {
+        appendFileSync(join(h.workspace.root, "NOTES.md"), "tampered\n");
+        return { toolCalls: [{ name: "finish", arguments: { summary: "done" } }] };
+      },
+    ]);
+    await h.resume(llm);
+    await approvePlan(h.ledger, cli, h.ledger.state.planHash!);
+    await autoApproveWrites(h.ledger, cli);
+    await h.resume(llm);
+    expect(h.results().slice(-2).map((r) => `${r.tool}:${r.ok ? "ok" : r.code}`)).toEqual(["run_tests:ok", "finish:written_file_changed"]);
+  });
+
+  test("a file the agent never wrote, changed after the passing run, is not published: finish is accepted without it", async () => {
     h = await SessionHarness.create({ ...BUGGY_ADD_REPO, "src/add.js": "export function add(a, b) {\n  return a + b;\n}\n" });
     const llm = new ScriptedLLM([
       { toolCalls: [{ name: "submit_plan", arguments: { summary: "check", steps: ["run tests"] } }] },
@@ -63,7 +81,7 @@ describe("test gate: finish needs a passing run on the exact current tree", () =
     ]);
     await h.resume(llm);
     await approvePlan(h.ledger, cli, h.ledger.state.planHash!);
-    await h.resume(llm);
-    expect(h.results().slice(-2).map((r) => `${r.tool}:${r.ok ? "ok" : r.code}`)).toEqual(["run_tests:ok", "finish:tests_not_passed"]);
+    expect(await h.resume(llm)).toEqual({ kind: "ready_to_publish" });
+    expect([h.ledger.state.finishedPaths, h.ledger.state.finishedTree]).toEqual([[], await h.workspace.publishedTree([])]);
   });
 });

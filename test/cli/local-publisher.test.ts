@@ -35,9 +35,23 @@ describe("local publishing publishes the tested tree and nothing else", () => {
     }
   });
 
-  test("a file changed after finish → the session fails as publish_failed and no branch is made", async () => {
+  test("a file nobody wrote with a tool, left after finish, is not published", async () => {
     const h = await readyToPublish();
     try {
+      writeFileSync(join(h.workspace.root, "late.txt"), "left after the gate\n");
+      await publishLocally(h.ledger, h.workspace);
+      const files = execFileSync("git", ["-C", h.workspace.root, "ls-tree", "-r", "--name-only", h.ledger.state.published!.commit], { encoding: "utf8" });
+      expect([h.ledger.state.phase, files.split("\n").includes("late.txt")]).toEqual(["done", false]);
+    } finally {
+      await h.dispose();
+    }
+  });
+
+  test("a publishable file changed after finish → the session fails as publish_failed and no branch is made", async () => {
+    const h = await readyToPublish();
+    try {
+      // As if the agent had written it: the ledger lists it, so its content is part of what is published.
+      await h.ledger.append({ type: "command_changed", tool: "run_command", paths: ["late.txt"] });
       writeFileSync(join(h.workspace.root, "late.txt"), "written after the gate\n");
       await publishLocally(h.ledger, h.workspace);
       expect(h.ledger.state.phase).toBe("failed");

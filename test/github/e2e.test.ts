@@ -80,6 +80,8 @@ describe("the whole story through signed webhooks", () => {
     expect(batch.body).toMatch(/^✋ The agent wants to do this \(batch `[0-9a-f]{12}`\):/);
     expect(batch.body).toContain("**`edit_file`** (rule `ask:write`)");
     expect(batch.body).toContain("-  return a - b;\n+  return a + b;");
+    // The human approving sees every file the session could then publish.
+    expect(batch.body).toContain("If this batch is approved, the session can publish these files, and nothing else:\n\n- `src/add.js`\n");
     expect(w.checkRuns[1].actions).toEqual([]);
     expect(w.checkRuns).toHaveLength(2);
   });
@@ -119,6 +121,7 @@ describe("the whole story through signed webhooks", () => {
     expect(run.output.text).toContain("| workspace_prepared |");
     expect(run.output.text).toContain("| published |");
     expect(run.output.text).toContain("| test_run | sh test.sh passed");
+    expect(run.output.summary).toContain("Published (as finish accepted them):\n\n- `src/add.js`");
     expect(w.comments.at(-1)!.body.split("\n")[0]).toBe(`✅ Done: ${pr.html_url} is ready for review.`);
     expect(w.comments.every((c) => /<!-- patchgate:[^:]+:[\w-]+ -->$/.test(c.body))).toBe(true);
     expect(h.openai.remaining()).toBe(0);

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_REPO_CONFIG } from "../../src/config/repo-config.js";
 import type { TestRun } from "../../src/session/types.js";
+import { contentHash } from "../../src/policy/index.js";
 import { finishTool } from "../../src/tools/finish.js";
 import { harnessFactory } from "./helpers/harness-factory.js";
 import type { ToolHarness } from "./helpers/tool-harness.js";
@@ -19,15 +20,20 @@ const run = (treeHash: string, exitCode: number | null, extra: Partial<TestRun> 
 
 describe("finish (test gate)", () => {
   const make = harnessFactory();
+  // A write as write_file makes it: the file, and its file_written event in the ledger.
+  const written = (h: ToolHarness, rel: string, content: string) => {
+    writeFileSync(join(h.workspace.root, rel), content);
+    h.push({ type: "file_written", path: rel, hash: contentHash(content) });
+  };
+  const published = (h: ToolHarness) => h.workspace.publishedTree(h.state.publishablePaths);
   const changed = async (h: ToolHarness) => {
-    writeFileSync(join(h.workspace.root, "a.js"), "fixed\n");
-    return h.workspace.treeHash();
+    written(h, "a.js", "fixed\n");
+    return published(h);
   };
 
   test("no test runs at all → tests_not_passed", async () => {
     const h = await make({ "a.js": "bug\n" });
-    await changed(h);
-    const tree = await h.workspace.treeHash();
+    const tree = await changed(h);
     const { result, events } = await h.call(finishTool, { summary: "done" });
     expect(result).toEqual({
       ok: false,
@@ -42,7 +48,7 @@ describe("finish (test gate)", () => {
 
   test("a passing run on another tree hash → tests_not_passed naming that run", async () => {
     const h = await make({ "a.js": "bug\n" });
-    const old = await h.workspace.treeHash();
+    const old = await published(h);
     h.push({ type: "test_run", ...run(old, 0) });
     const tree = await changed(h);
     const { result } = await h.call(finishTool, { summary: "done" });
@@ -71,11 +77,11 @@ describe("finish (test gate)", () => {
     const tree = await changed(h);
     h.push({ type: "test_run", ...run(tree, 0) });
     const { result, events } = await h.call(finishTool, { summary: "fixed a.js" });
-    const diff = await h.workspace.diff();
-    expect(result).toEqual({ ok: true, data: { accepted: true, tree_hash: tree, files_changed: 1, insertions: 1, deletions: 1 } });
+    const diff = await h.workspace.diff(["a.js"]);
+    expect(result).toEqual({ ok: true, data: { accepted: true, tree_hash: tree, published_paths: ["a.js"], files_changed: 1, insertions: 1, deletions: 1 } });
     expect(events).toEqual([
       { type: "diff_updated", diff },
-      { type: "finish_accepted", summary: "fixed a.js", treeHash: tree },
+      { type: "finish_accepted", summary: "fixed a.js", treeHash: tree, paths: ["a.js"] },
     ]);
     expect(diff.patch).toContain("-bug\n+fixed\n");
     expect(h.state.phase).toBe("publishing");
@@ -103,14 +109,35 @@ describe("finish (test gate)", () => {
     expect((await h.call(finishTool, { summary: "done" })).result.ok).toBe(true);
   });
 
-  // Commands write where the file tools may not: the tree that would be pushed is judged as a whole.
+  test("only what the ledger lists is published: a file left behind by setup or a process is not, and needs no test run", async () => {
+    const h = await make({ "a.js": "bug\n", "package-lock.json": "{}\n" });
+    const tree = await changed(h);
+    writeFileSync(join(h.workspace.root, "stray.txt"), "left behind\n");
+    writeFileSync(join(h.workspace.root, "package-lock.json"), '{"rewritten": "by npm install"}\n');
+    expect(await published(h)).toBe(tree);
+    h.push({ type: "test_run", ...run(tree, 0) });
+    const { result } = await h.call(finishTool, { summary: "done" });
+    expect(result).toMatchObject({ ok: true, data: { published_paths: ["a.js"], files_changed: 1 } });
+  });
+
+  test("a written file changed since by something else (setup, a test on an ignored path) → written_file_changed", async () => {
+    const h = await make({ "a.js": "bug\n" });
+    written(h, "a.js", "fixed\n");
+    writeFileSync(join(h.workspace.root, "a.js"), "rewritten behind the agent's back\n");
+    h.push({ type: "test_run", ...run(await published(h), 0) });
+    const { result } = await h.call(finishTool, { summary: "done" });
+    expect(result.ok ? null : [result.error.code, result.error.details]).toEqual(["written_file_changed", { paths: ["a.js"] }]);
+  });
+
+  // An approved command writes where the file tools may not: the tree that would be pushed is judged as a whole.
   test.each([".github/workflows/evil.yml", ".github/patchgate.yml", ".gitmodules"])(
-    "a protected path written by a command (%s) → path_denied, even with a passing run on that tree",
+    "a protected path changed by an approved command (%s) → path_denied, even with a passing run on that tree",
     async (p) => {
       const h = await make({ "a.js": "bug\n" });
       mkdirSync(join(h.workspace.root, ".github/workflows"), { recursive: true });
       writeFileSync(join(h.workspace.root, p), "x\n");
-      h.push({ type: "test_run", ...run(await h.workspace.treeHash(), 0) });
+      h.push({ type: "command_changed", tool: "run_command", paths: [p] });
+      h.push({ type: "test_run", ...run(await published(h), 0) });
       const { result, events } = await h.call(finishTool, { summary: "done" });
       expect(result.ok ? null : [result.error.code, (result.error.details as { path: string }).path]).toEqual(["path_denied", p]);
       expect(events).toEqual([]);
@@ -121,23 +148,22 @@ describe("finish (test gate)", () => {
     const policy = { ...DEFAULT_REPO_CONFIG.policy, protected_paths: ["infra/**"] };
     const h = await make({ "a.js": "bug\n", "infra/prod.tf": "a\n" }, { repoConfig: { ...DEFAULT_REPO_CONFIG, policy } });
     writeFileSync(join(h.workspace.root, "infra/prod.tf"), "b\n");
-    h.push({ type: "test_run", ...run(await h.workspace.treeHash(), 0) });
+    h.push({ type: "command_changed", tool: "run_command", paths: ["infra/prod.tf"] });
+    h.push({ type: "test_run", ...run(await published(h), 0) });
     const { result } = await h.call(finishTool, { summary: "done" });
     expect(result.ok ? null : result.error.code).toBe("path_denied");
   });
 
-  test("a nested repository (pushed as a gitlink, its files invisible to the tree hash) → path_denied", async () => {
+  test("a nested repository an approved command made (a gitlink to git, a directory to publish) → path_denied", async () => {
     const h = await make({ "a.js": "bug\n" });
     const lib = join(h.workspace.root, "lib");
     mkdirSync(lib);
     writeFileSync(join(lib, "b.js"), "tested\n");
     const env = { ...process.env, GIT_AUTHOR_NAME: "a", GIT_AUTHOR_EMAIL: "a@b", GIT_COMMITTER_NAME: "a", GIT_COMMITTER_EMAIL: "a@b" };
     for (const args of [["init", "-q"], ["add", "-A"], ["commit", "-qm", "inner"]]) execFileSync("git", args, { cwd: lib, env });
-    const tree = await h.workspace.treeHash();
-    h.push({ type: "test_run", ...run(tree, 0) });
-    writeFileSync(join(lib, "b.js"), "never tested\n");
-    expect(await h.workspace.treeHash()).toBe(tree); // why the test gate alone cannot see it
+    h.push({ type: "command_changed", tool: "run_command", paths: ["lib"] });
+    h.push({ type: "test_run", ...run(await published(h), 0) });
     const { result } = await h.call(finishTool, { summary: "done" });
-    expect(result.ok ? null : [result.error.code, result.error.details]).toEqual(["path_denied", { path: "lib", reason: "nested_repository" }]);
+    expect(result.ok ? null : [result.error.code, result.error.details]).toEqual(["path_denied", { paths: ["lib"], reason: "not_a_file" }]);
   });
 });

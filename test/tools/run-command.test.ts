@@ -49,10 +49,10 @@ describe("run_command", () => {
     expect([data.exit_code, data.stdout]).toEqual([0, "$(id) | a* > b.txt\n"]);
   });
 
-  test("a command a human approved keeps what it changed", async () => {
+  test("a command a human approved keeps what it changed, and the ledger makes it publishable", async () => {
     const h = await make({ "a.txt": "a\n" }, { sandbox });
     const { result, events } = await h.call(runCommandTool, { argv: ["sh", "-c", "echo made > b.txt"] }, { by: "human" });
-    expect([dataOf(result).discarded, events]).toEqual([undefined, []]);
+    expect([dataOf(result).discarded, dataOf(result).changed, events]).toEqual([undefined, ["b.txt"], [{ type: "command_changed", tool: "run_command", paths: ["b.txt"] }]]);
     expect(readFileSync(join(h.workspace.root, "b.txt"), "utf8")).toBe("made\n");
   });
 

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_REPO_CONFIG, type RepoConfig } from "../../src/config/repo-config.js";
 import type { Sandbox } from "../../src/sandbox/types.js";
+import { contentHash } from "../../src/policy/index.js";
 import { runTestsTool } from "../../src/tools/run-tests.js";
 import { SETUP_MARKER } from "../../src/tools/test-setup.js";
 import { harnessFactory } from "./helpers/harness-factory.js";
@@ -15,6 +16,11 @@ const REPO = {
   "test.sh": 'echo run >> runs.log\nif [ "$(cat ok.txt)" = ok ]; then echo "all good"; else echo "FAIL ok.test"; exit 1; fi\n',
 };
 const config = (over: Partial<RepoConfig> = {}): RepoConfig => ({ ...DEFAULT_REPO_CONFIG, test: "sh test.sh", ...over });
+/** A write as write_file makes it: the file, and its file_written event. */
+const write = (h: ToolHarness, rel: string, content: string) => {
+  writeFileSync(join(h.workspace.root, rel), content);
+  h.push({ type: "file_written", path: rel, hash: contentHash(content) });
+};
 const runs = (h: ToolHarness) => readFileSync(join(h.workspace.root, "runs.log"), "utf8").split("\n").filter(Boolean).length;
 
 describe("run_tests", () => {
@@ -26,7 +32,7 @@ describe("run_tests", () => {
 
   test("a passing run records test_run with the tree hash it ran on", async () => {
     const h = await make(REPO, { sandbox, repoConfig: config() });
-    const tree = await h.workspace.treeHash();
+    const tree = await h.workspace.publishedTree([]);
     const { result, events } = await h.call(runTestsTool, {});
     const data = dataOf(result);
     expect([data.command, data.passed, data.exit_code, data.timed_out, data.tree_hash, data.cached, data.stdout, data.stderr]).toEqual([
@@ -59,7 +65,7 @@ describe("run_tests", () => {
   test("a changed tree runs again", async () => {
     const h = await make(REPO, { sandbox, repoConfig: config() });
     await h.call(runTestsTool, {});
-    writeFileSync(join(h.workspace.root, "extra.txt"), "new\n");
+    write(h, "extra.txt", "new\n");
     const data = dataOf((await h.call(runTestsTool, {})).result);
     expect([data.cached, runs(h), h.state.testRuns.length]).toEqual([false, 2, 2]);
   });
@@ -74,7 +80,7 @@ describe("run_tests", () => {
   test("what the tests change in files that are not ignored is put back and reported; ignored outputs stay", async () => {
     const script = "echo x > generated.txt; echo changed > ok.txt; rm test.sh; echo run >> runs.log\n";
     const h = await make({ ...REPO, "test.sh": script }, { sandbox, repoConfig: config() });
-    const before = await h.workspace.treeHash();
+    const before = await h.workspace.publishedTree([]);
     const { result, events } = await h.call(runTestsTool, {});
     const data = dataOf(result);
     expect([data.passed, data.tree_hash, data.discarded]).toEqual([true, before, ["generated.txt", "ok.txt", "test.sh"]]);
@@ -111,7 +117,7 @@ describe("run_tests", () => {
     expect(events.map((e) => e.type)).toEqual(["setup_run", "test_run"]);
     expect(events[0]).toEqual({ type: "setup_run", command: "echo setup >> setup.log", exitCode: 0, durationMs: (events[0] as { durationMs: number }).durationMs, network: false, summary: "exit code 0" });
     expect(existsSync(join(h.workspace.root, SETUP_MARKER))).toBe(true);
-    writeFileSync(join(h.workspace.root, "extra.txt"), "changed\n");
+    write(h, "extra.txt", "changed\n");
     const second = await h.call(runTestsTool, {});
     expect(second.events.map((e) => e.type)).toEqual(["test_run"]);
     expect(readFileSync(join(h.workspace.root, "setup.log"), "utf8")).toBe("setup\n");
@@ -132,7 +138,7 @@ describe("run_tests", () => {
     test("withheld once a write or command has run (latestDiff is set): the setup runs offline and says why", async () => {
       const seen: boolean[] = [];
       const h = await make(REPO, { sandbox: recording(seen), repoConfig: { ...networked, setup: "exit 3" } });
-      h.push({ type: "diff_updated", diff: await h.workspace.diff() }); // what any workspace-changing tool leaves
+      h.push({ type: "diff_updated", diff: await h.workspace.diff([]) }); // what any workspace-changing tool leaves
       const { result, events } = await h.call(runTestsTool, {});
       expect(seen).toEqual([false]);
       expect(events[0]).toMatchObject({ type: "setup_run", network: false });
@@ -166,12 +172,22 @@ describe("run_tests", () => {
     expect((await h.call(runTestsTool, {})).events.map((e) => e.type)).toEqual(["setup_run"]);
   });
 
-  test("the run is recorded on the tree as setup left it", async () => {
-    // Setup writes a tracked-looking file: the run is judged on the tree that includes it.
+  test("the run is recorded on the published tree: setup output is not part of it", async () => {
     const h = await make(REPO, { sandbox, repoConfig: config({ setup: "echo lock > deps.lock" }) });
+    const base = await h.workspace.publishedTree([]);
     const { events } = await h.call(runTestsTool, {});
     const run = events.find((e) => e.type === "test_run");
-    expect(run && run.type === "test_run" ? run.treeHash : null).toBe(await h.workspace.treeHash());
+    expect(readFileSync(join(h.workspace.root, "deps.lock"), "utf8")).toBe("lock\n");
+    expect(run && run.type === "test_run" ? run.treeHash : null).toBe(base);
+  });
+
+  test("a file the agent wrote and setup rewrote: the run is recorded on the tree setup left", async () => {
+    const h = await make(REPO, { sandbox, repoConfig: config({ setup: "echo rewritten > deps.lock" }) });
+    write(h, "deps.lock", "agent's\n");
+    const { events } = await h.call(runTestsTool, {});
+    const run = events.find((e) => e.type === "test_run");
+    expect(run && run.type === "test_run" ? run.treeHash : null).toBe(await h.workspace.publishedTree(["deps.lock"]));
+    expect(await h.workspace.publishedTree(["deps.lock"])).not.toBe(await h.workspace.publishedTree([]));
   });
 
   test("it is an execute-mode command whose request is the configured test command", async () => {

@@ -57,7 +57,7 @@ describe("renderCheckRun", () => {
     for (const row of rows) expect(row.replace(/\\\|/g, "").split("|")).toHaveLength(6);
   });
 
-  it("renders phase, plan, todo checklist, last test run, diff stat and usage", () => {
+  it("renders phase, plan, todo checklist, last test run, diff stat, the paths to publish and usage", () => {
     const s = new SessionScript("sess-2").executing();
     s.add({
       type: "todos_updated",
@@ -70,6 +70,7 @@ describe("renderCheckRun", () => {
     });
     s.toolStep("run_tests", {}, "ok", { promptTokens: 1200, completionTokens: 30 }, 0.0042);
     s.add(
+      { type: "file_written", path: "src/parser.ts", hash: "a".repeat(64) },
       { type: "test_run", command: "npm test", exitCode: 0, treeHash: "e".repeat(40), durationMs: 3210, timedOut: false, summary: "12 passed" },
       { type: "diff_updated", diff: { stat: " src/parser.ts | 2 +-", patch: "", filesChanged: 1, insertions: 1, deletions: 1 } },
     );
@@ -109,6 +110,10 @@ describe("renderCheckRun", () => {
         "```",
         " src/parser.ts | 2 +-",
         "```",
+        "",
+        "Files the session may publish so far (written with file tools or by approved commands):",
+        "",
+        "- `src/parser.ts`",
         "",
         "### Usage",
         "",

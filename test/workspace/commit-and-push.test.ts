@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { cloneWorkspace, WorkspaceError, type CommitOptions, type GitWorkspace } from "../../src/workspace/index.js";
@@ -7,7 +7,9 @@ import { cleanupTempDirs, makeBare, makeSource, sh, tempDir, write } from "./git
 let src: { dir: string; head: string };
 let ws: GitWorkspace;
 const author = { name: "Patchgate", email: "bot@patchgate.test" };
-const commitOpts = (extra: Partial<CommitOptions> = {}): CommitOptions => ({ branch: "patchgate/issue-1", message: "Fix the parser", author, ...extra });
+// The paths these tests write, as a session's ledger would list them.
+const WRITTEN = ["src/parse.txt", "new.txt", "a.txt", "b.txt"];
+const commitOpts = (extra: Partial<CommitOptions> = {}): CommitOptions => ({ branch: "patchgate/issue-1", message: "Fix the parser", author, paths: WRITTEN, ...extra });
 
 beforeEach(async () => {
   src = makeSource();
@@ -33,13 +35,32 @@ describe("commit", () => {
     expect(sh(ws.root, "rev-parse", "refs/heads/patchgate/issue-1")).toBe(sha);
   });
 
-  test("commits untracked files but not ignored ones, and the tree is the one treeHash named", async () => {
+  test("commits the base plus exactly the listed paths, and the tree is the one publishedTree named", async () => {
     write(ws.root, "new.txt", "n\n");
-    write(ws.root, "debug.log", "noise\n");
-    const hash = await ws.treeHash();
+    write(ws.root, "stray.txt", "left behind by a process\n");
+    write(ws.root, "README.md", "rewritten by setup\n");
+    const hash = await ws.publishedTree(WRITTEN);
     const sha = await ws.commit(commitOpts());
     expect(sh(ws.root, "rev-parse", `${sha}^{tree}`)).toBe(hash);
     expect(sh(ws.root, "ls-tree", "-r", "--name-only", sha)).toBe(".gitignore\nREADME.md\nnew.txt\nsrc/parse.txt");
+    expect(sh(ws.root, "show", `${sha}:README.md`)).toBe("# widgets");
+  });
+
+  test("a listed path that is ignored is committed (it was written on purpose); a listed path that is gone is deleted", async () => {
+    write(ws.root, "debug.log", "wanted\n");
+    const sha = await ws.commit(commitOpts({ paths: ["debug.log", "src/parse.txt"] }));
+    expect(sh(ws.root, "diff", "--name-status", src.head, sha)).toBe("A\tdebug.log");
+    rmSync(join(ws.root, "src/parse.txt"));
+    const second = await ws.commit(commitOpts({ paths: ["debug.log", "src/parse.txt"] }));
+    expect(sh(ws.root, "diff", "--name-status", src.head, second)).toBe("A\tdebug.log\nD\tsrc/parse.txt");
+  });
+
+  test("expectTree: a commit of any other tree is refused", async () => {
+    write(ws.root, "a.txt", "1\n");
+    const accepted = await ws.publishedTree(WRITTEN);
+    write(ws.root, "a.txt", "changed after finish\n");
+    expect(await codeOf(ws.commit(commitOpts({ expectTree: accepted })))).toBe("tree_mismatch");
+    expect(sh(ws.root, "branch", "--list", "patchgate/issue-1")).toBe("");
   });
 
   test("leaves the clone on the branch with a clean status", async () => {
@@ -47,7 +68,7 @@ describe("commit", () => {
     await ws.commit(commitOpts());
     expect(sh(ws.root, "symbolic-ref", "HEAD")).toBe("refs/heads/patchgate/issue-1");
     expect(sh(ws.root, "status", "--porcelain")).toBe("");
-    expect(await ws.diff()).toMatchObject({ filesChanged: 1 }); // still measured against the base
+    expect(await ws.diff(WRITTEN)).toMatchObject({ filesChanged: 1 }); // still measured against the base
   });
 
   test("a second commit on the branch has the first as parent", async () => {

@@ -1,4 +1,5 @@
-import { rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cloneWorkspace, type GitWorkspace } from "../../src/workspace/index.js";
 import { countsFromStat } from "../../src/workspace/diff.js";
@@ -18,7 +19,7 @@ const baseTree = () => sh(src.dir, "rev-parse", `${src.head}^{tree}`);
 
 describe("diff", () => {
   test("a clean clone has an empty diff", async () => {
-    expect(await ws.diff()).toEqual({ stat: "", patch: "", filesChanged: 0, insertions: 0, deletions: 0 });
+    expect(await ws.diff(["README.md"])).toEqual({ stat: "", patch: "", filesChanged: 0, insertions: 0, deletions: 0 });
   });
 
   test("includes a modified file and a new untracked one, as a patch with a stat", async () => {
@@ -27,7 +28,7 @@ describe("diff", () => {
     write(ws.root, "new.txt", "hello\n");
     const newBlob = sh(ws.root, "hash-object", "src/parse.txt");
     const helloBlob = sh(ws.root, "hash-object", "new.txt");
-    expect(await ws.diff()).toEqual({
+    expect(await ws.diff(["src/parse.txt", "new.txt"])).toEqual({
       stat: " new.txt       | 1 +\n src/parse.txt | 2 +-\n 2 files changed, 2 insertions(+), 1 deletion(-)\n",
       patch: [
         "diff --git a/new.txt b/new.txt",
@@ -58,17 +59,18 @@ describe("diff", () => {
     write(ws.root, "src/parse.txt", "changed\n");
     write(ws.root, "new.txt", "hello\n");
     const before = sh(ws.root, "status", "--porcelain");
-    await ws.diff();
+    await ws.diff(["src/parse.txt", "new.txt"]);
     await ws.treeHash();
     expect(sh(ws.root, "status", "--porcelain")).toBe(before);
     expect(before).toBe(" M src/parse.txt\n?? new.txt");
   });
 
-  test("counts a deletion and leaves ignored files out", async () => {
+  test("counts a deletion; changes to paths not listed are not in it", async () => {
     rmSync(join(ws.root, "README.md"));
     write(ws.root, "debug.log", "noise\n");
-    write(ws.root, "build/out.js", "x\n");
-    const d = await ws.diff();
+    write(ws.root, "stray.txt", "left by a process\n");
+    write(ws.root, "src/parse.txt", "changed by setup\n");
+    const d = await ws.diff(["README.md"]);
     expect([d.stat, d.filesChanged, d.insertions, d.deletions]).toEqual([
       " README.md | 1 -\n 1 file changed, 1 deletion(-)\n",
       1,
@@ -94,13 +96,34 @@ describe("changedPaths", () => {
     rmSync(join(ws.root, "src/parse.txt"));
     write(ws.root, "we\"ird\nname.txt", "x\n");
     write(ws.root, "debug.log", "ignored\n");
-    const changes = await ws.changedPaths();
+    const changes = await ws.changedPaths(["README.md", "src/moved.txt", "src/parse.txt", "we\"ird\nname.txt", "never-written.txt"]);
     expect([...changes].sort((a, b) => a.path.localeCompare(b.path))).toEqual([
       { path: "README.md", mode: "000000" },
       { path: "src/moved.txt", mode: "100644" },
       { path: "src/parse.txt", mode: "000000" },
       { path: "we\"ird\nname.txt", mode: "100644" },
     ]);
+  });
+});
+
+describe("publishedTree", () => {
+  test("is the base tree plus exactly the listed paths, whatever else the workspace holds", async () => {
+    expect(await ws.publishedTree([])).toBe(baseTree());
+    write(ws.root, "stray.txt", "x\n");
+    write(ws.root, "README.md", "# setup rewrote me\n");
+    expect(await ws.publishedTree(["new.txt"])).toBe(baseTree());
+    write(ws.root, "new.txt", "mine\n");
+    const mine = await ws.publishedTree(["new.txt"]);
+    const other = await clone();
+    write(other.root, "new.txt", "mine\n");
+    expect([mine === baseTree(), await other.publishedTree(["new.txt"])]).toEqual([false, mine]);
+  });
+
+  test("a listed directory, FIFO or path behind a symlink is published as absent", async () => {
+    write(ws.root, "dir/inner.txt", "x\n");
+    execFileSync("mkfifo", [join(ws.root, "pipe")]);
+    symlinkSync("dir", join(ws.root, "link"));
+    expect(await ws.publishedTree(["dir", "pipe", "link/inner.txt"])).toBe(baseTree());
   });
 });
 

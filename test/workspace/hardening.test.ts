@@ -35,7 +35,7 @@ test("hooks in .git/hooks do not run on checkout, commit or push", async () => {
 
   expect((await git(["checkout", "--quiet", "--detach", "HEAD"], { cwd: ws.root })).exitCode).toBe(0);
   write(ws.root, "a.txt", "1\n");
-  await ws.commit({ branch: "b", message: "m", author: { name: "P", email: "p@x" } });
+  await ws.commit({ branch: "b", message: "m", author: { name: "P", email: "p@x" }, paths: ["a.txt", "x.txt"] });
   expect(await ws.push({ remote: makeBare(), branch: "b" })).toMatchObject({ ok: true });
   expect(existsSync(marker)).toBe(false);
 });
@@ -62,7 +62,7 @@ test("core.fsmonitor set in the clone's config does not run", async () => {
 
   expect((await git(["status", "--porcelain"], { cwd: ws.root })).exitCode).toBe(0);
   expect(existsSync(marker)).toBe(false);
-  expect(await codeOf(ws.diff())).toBe("unsafe_config");
+  expect(await codeOf(ws.diff([]))).toBe("unsafe_config");
 });
 
 test("a clean filter wired through .gitattributes is refused before git could run it", async () => {
@@ -76,7 +76,7 @@ test("a clean filter wired through .gitattributes is refused before git could ru
   sh(ws.root, "reset", "--quiet");
   rm(marker);
 
-  const ops = [() => ws.treeHash(), () => ws.diff(), () => ws.commit({ branch: "b", message: "m", author: { name: "P", email: "p@x" } })];
+  const ops = [() => ws.treeHash(), () => ws.diff(["x.txt"]), () => ws.commit({ branch: "b", message: "m", author: { name: "P", email: "p@x" }, paths: ["a.txt", "x.txt"] })];
   for (const op of ops) expect(await codeOf(op())).toBe("unsafe_config");
   expect(existsSync(marker)).toBe(false);
 });

@@ -57,7 +57,7 @@ test("without auth the clone fails at once instead of prompting", async () => {
 test("push over HTTP with auth lands the branch and leaves no token behind", async () => {
   const ws = await cloneWorkspace({ source: repoUrl, dir: join(tempDir(), "ws"), auth });
   write(ws.root, "fix.txt", "fixed\n");
-  const sha = await ws.commit({ branch: "patchgate/issue-3", message: "Fix", author: { name: "P", email: "p@x" } });
+  const sha = await ws.commit({ branch: "patchgate/issue-3", message: "Fix", author: { name: "P", email: "p@x" }, paths: ["fix.txt"] });
   expect(await ws.push({ remote: repoUrl, branch: "patchgate/issue-3", auth })).toEqual({ ok: true, commit: sha });
   expect(sh(bare, "rev-parse", "refs/heads/patchgate/issue-3")).toBe(sha);
   expect(filesContaining(join(ws.root, ".git"), [TOKEN, basic])).toEqual([]);
@@ -66,7 +66,7 @@ test("push over HTTP with auth lands the branch and leaves no token behind", asy
 test("push without auth fails as a result without prompting for a password", async () => {
   const ws = await cloneWorkspace({ source: repoUrl, dir: join(tempDir(), "ws"), auth });
   write(ws.root, "fix.txt", "fixed\n");
-  await ws.commit({ branch: "b", message: "Fix", author: { name: "P", email: "p@x" } });
+  await ws.commit({ branch: "b", message: "Fix", author: { name: "P", email: "p@x" }, paths: ["fix.txt"] });
   const r = await ws.push({ remote: repoUrl, branch: "b" });
   expect(r.ok).toBe(false);
   expect(r.ok === false && r.stderr).toContain("terminal prompts disabled");

@@ -15,8 +15,9 @@ test("base + stored patch rebuilds the same tree, binary files, renames, deletio
   write(ws.root, "docs/.keep", "");
   renameSync(join(ws.root, "README.md"), join(ws.root, "docs/README.md"));
   rmSync(join(ws.root, ".gitignore"));
-  const diff = await ws.diff();
-  const hash = await ws.treeHash();
+  const written = ["src/parse.txt", "assets/logo.bin", "bin/run.sh", "docs/.keep", "README.md", "docs/README.md", ".gitignore"];
+  const diff = await ws.diff(written);
+  const hash = await ws.publishedTree(written);
 
   // The source moves on after the session started; the rebuild must still start from the base.
   write(src.dir, "later.txt", "later\n");
@@ -25,8 +26,9 @@ test("base + stored patch rebuilds the same tree, binary files, renames, deletio
 
   const rebuilt = await rebuildWorkspace({ source: src.dir, dir: join(tempDir(), "again"), baseCommit: ws.baseCommit, patch: diff.patch });
   expect(rebuilt.baseCommit).toBe(src.head);
+  expect(await rebuilt.publishedTree(written)).toBe(hash);
   expect(await rebuilt.treeHash()).toBe(hash);
-  expect(await rebuilt.diff()).toEqual(diff);
+  expect(await rebuilt.diff(written)).toEqual(diff);
   expect(sh(rebuilt.root, "ls-files", "-s", "--", "bin/run.sh")).toBe(""); // rebuilt in the working tree, not staged
 });
 
@@ -41,7 +43,7 @@ test("a patch that does not fit the base fails as patch_failed and changes nothi
   const ws = await cloneWorkspace({ source: src.dir, dir: join(tempDir(), "ws") });
   write(ws.root, "README.md", "# widgets\nmore\n");
   write(ws.root, "src/parse.txt", "other\n");
-  const { patch } = await ws.diff();
+  const { patch } = await ws.diff(["README.md", "src/parse.txt"]);
   const target = await cloneWorkspace({ source: src.dir, dir: join(tempDir(), "target") });
   write(target.root, "src/parse.txt", "diverged\n");
   const before = await target.treeHash();

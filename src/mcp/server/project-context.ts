@@ -21,6 +21,7 @@ export function projectContext(repo: string): ToolContext {
   const workspace: Workspace = {
     root,
     baseCommit: "",
+    publishedTree: readOnly("publishedTree"),
     diff: readOnly("diff"),
     treeHash: readOnly("treeHash"),
     changedPaths: readOnly("changedPaths"),

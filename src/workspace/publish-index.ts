@@ -1,0 +1,62 @@
+import { lstat, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { gitOk } from "./git.js";
+
+/**
+ * The tree a session may publish is built from the ledger, not from whatever the workspace holds:
+ * the base commit's tree with exactly `paths` (the files the file tools wrote and the commands a human
+ * approved changed) taken from the working tree as they are now. Everything else — setup output
+ * (node_modules, a lockfile the install rewrote), files a process left behind — is the base's or absent.
+ * Test gate, diff, commit and publish guard all hash this one index, so they name the same tree.
+ */
+
+/**
+ * What is at `rel`, reached through real directories only: a regular file or symlink (git can record
+ * it), nothing, or something else (a directory, a FIFO, a device) that cannot be published as a file.
+ */
+export async function pathKind(root: string, rel: string): Promise<"file" | "absent" | "other"> {
+  let dir = root;
+  for (const segment of rel.split("/").slice(0, -1)) {
+    dir = path.join(dir, segment);
+    const st = await lstat(dir).catch(() => null);
+    if (st === null) return "absent";
+    if (!st.isDirectory()) return st.isSymbolicLink() ? "other" : "absent";
+  }
+  const st = await lstat(path.join(root, rel)).catch(() => null);
+  if (st === null) return "absent";
+  return st.isFile() || st.isSymbolicLink() ? "file" : "other";
+}
+
+/**
+ * Puts `paths` into the index named by `env` as they are in the working tree. A path that is gone, a
+ * directory now, or something git cannot record (a FIFO, a device) is removed from the index: it is
+ * published as deleted. Ignored files are taken too — a path is listed because it was written on purpose.
+ */
+export async function stagePaths(root: string, env: { GIT_INDEX_FILE: string }, paths: readonly string[], signal?: AbortSignal): Promise<void> {
+  const present: string[] = [];
+  const absent: string[] = [];
+  for (const p of new Set(paths)) ((await pathKind(root, p)) === "file" ? present : absent).push(p);
+  const stdin = (list: string[]) => list.map((p) => `${p}\0`).join("");
+  if (present.length > 0) await gitOk(["update-index", "--add", "--remove", "--replace", "-z", "--stdin"], { cwd: root, env, input: stdin(present), signal });
+  if (absent.length > 0) await gitOk(["update-index", "--force-remove", "-z", "--stdin"], { cwd: root, env, input: stdin(absent), signal });
+}
+
+/** Runs `fn` with a throwaway index holding the base tree plus `paths` from the working tree. */
+export async function withPublishIndex<T>(
+  root: string,
+  base: string,
+  paths: readonly string[],
+  fn: (env: { GIT_INDEX_FILE: string }) => Promise<T>,
+  signal?: AbortSignal,
+): Promise<T> {
+  const dir = await mkdtemp(path.join(tmpdir(), "patchgate-publish-"));
+  const env = { GIT_INDEX_FILE: path.join(dir, "index") };
+  try {
+    await gitOk(["read-tree", `${base}^{tree}`], { cwd: root, env, signal });
+    await stagePaths(root, env, paths, signal);
+    return await fn(env);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
