@@ -5,4 +5,4 @@ export type ResumeOutcome =
   | { kind: "parked"; phase: "awaiting_plan_approval" | "awaiting_write_approval" }
   /** finish was accepted: the caller publishes (local branch or PR) and appends `published`. */
   | { kind: "ready_to_publish" }
-  | { kind: "ended"; phase: Extract<Phase, "done" | "failed" | "cancelled"> };
+  | { kind: "ended"; phase: Extract<Phase, "done" | "failed" | "cancelled" | "blocked"> };

@@ -23,6 +23,9 @@ import { traceOnEnd } from "./trace-on-end.js";
 import { turnRefusal } from "./turn-rules.js";
 import { toolVersionsEvent } from "./tool-versions.js";
 import { mcpNonInteractive, openMcpForResume, type McpSession } from "../mcp/index.js";
+import { sessionCacheDir } from "../sandbox/session-cache.js";
+import { resolveToolchainsOnce } from "./toolchains-once.js";
+import { sessionExtras, withSession } from "./session-sandbox.js";
 
 const DEFAULT_COMPACTION = { maxPromptTokens: 24_000, maxTurns: 60, keepRecent: 12 };
 
@@ -49,8 +52,11 @@ export async function resumeSession(ledger: Ledger, given: ResumeOptions): Promi
 }
 
 async function resumeWithMcp(ledger: Ledger, opts: ResumeOptions): Promise<ResumeOutcome> {
-  const env = callEnv(ledger, opts);
+  const cacheDir = opts.cacheRoot ? await sessionCacheDir(opts.cacheRoot, ledger.sessionId) : undefined;
+  const env = callEnv(ledger, opts, cacheDir);
   await ledger.append({ type: "resumed", trigger: opts.trigger ?? "resume" });
+  // Before any model call and before anything runs in the sandbox.
+  if (await resolveToolchainsOnce(ledger, opts)) return { kind: "ended", phase: "blocked" };
   const mcp = await openMcpForResume(ledger, opts.mcp, opts.workspace.root);
   try {
     const versions = toolVersionsEvent(ledger.state, withMcp(env, opts, mcp));
@@ -116,14 +122,14 @@ async function runLoop(ledger: Ledger, env: CallEnv, opts: ResumeOptions, mcp: M
 /** The outcome implied by the phase alone, or null when the loop should run. */
 function outcomeOf(ledger: Ledger): ResumeOutcome | null {
   const phase = ledger.state.phase;
-  if (phase === "done" || phase === "failed" || phase === "cancelled") return { kind: "ended", phase };
+  if (phase === "done" || phase === "failed" || phase === "cancelled" || phase === "blocked") return { kind: "ended", phase };
   if (phase === "awaiting_plan_approval" || phase === "awaiting_write_approval") return { kind: "parked", phase };
   if (phase === "publishing") return { kind: "ready_to_publish" };
   if (phase === "queued") throw new Error(`session ${ledger.sessionId} has no workspace yet: prepare it before resuming`);
   return null;
 }
 
-function callEnv(ledger: Ledger, opts: ResumeOptions): CallEnv {
+function callEnv(ledger: Ledger, opts: ResumeOptions, cacheDir: string | undefined): CallEnv {
   const cfg = opts.repoConfig;
   const rules =
     opts.rules ??
@@ -137,7 +143,8 @@ function callEnv(ledger: Ledger, opts: ResumeOptions): CallEnv {
   const context = (): ToolContext => ({
     workspace: opts.workspace,
     state: ledger.state,
-    sandbox: opts.sandbox,
+    // The toolchains are read from the ledger at each call: recorded once, the same on every resume.
+    sandbox: opts.sandbox && withSession(opts.sandbox, sessionExtras(ledger.state.toolchains, cacheDir)),
     repoConfig: cfg,
     signal: opts.signal,
     onOutput: opts.onOutput,

@@ -5,6 +5,7 @@ import type { ToolDefinition } from "../tools/tool.js";
 import type { Workspace } from "../workspace/types.js";
 import type { LLMClient } from "./llm/types.js";
 import type { McpConfig } from "../mcp/index.js";
+import type { HostFacts, OperatorToolchain } from "../toolchain/index.js";
 
 /** Everything a resume needs besides the ledger. Built fresh on every resume; nothing of it is persisted. */
 export interface ResumeOptions {
@@ -26,6 +27,12 @@ export interface ResumeOptions {
   onOutput?: (stream: "stdout" | "stderr", line: string) => void;
   /** The operator's MCP servers (never a repository's): connected for this resume, closed when it ends. */
   mcp?: McpRuntime;
+  /** The operator's own toolchains (settings `sandbox.toolchains`), bound besides those resolved. */
+  toolchains?: OperatorToolchain[];
+  /** The host as toolchain resolution sees it; default: this process's (tests give a temporary HOME). */
+  host?: HostFacts;
+  /** Where each session's cache directory lives (`<cacheRoot>/<sessionId>`); absent = none is bound. */
+  cacheRoot?: string;
 }
 
 export interface McpRuntime {

@@ -11,7 +11,7 @@ export interface Approver {
   writes(ledger: Ledger): Promise<{ approve: true } | { approve: false; reason: string } | null>;
 }
 
-export type DriveResult = { kind: "done"; branch: string; commit: string } | { kind: "parked" } | { kind: "failed" | "cancelled" };
+export type DriveResult = { kind: "done"; branch: string; commit: string } | { kind: "parked" } | { kind: "failed" | "cancelled" } | { kind: "blocked"; message: string };
 
 /**
  * Resumes until the session ends, answering parks through `approver` and publishing to a local branch.
@@ -22,6 +22,7 @@ export async function drive(ledger: Ledger, ws: Workspace, opts: ResumeOptions, 
     const outcome = await resumeSession(ledger, { ...opts, trigger });
     if (outcome.kind === "ended") {
       if (outcome.phase === "done") return doneResult(ledger);
+      if (outcome.phase === "blocked") return { kind: "blocked", message: ledger.state.blocked?.message ?? "" };
       return { kind: outcome.phase };
     }
     if (outcome.kind === "ready_to_publish") {

@@ -10,6 +10,7 @@ import { report } from "./run-command.js";
 import { dataDir, llmFromEnv, UsageError } from "./runtime-env.js";
 import { terminalApprover } from "./terminal-approver.js";
 import { mcpFromCli } from "./mcp-option.js";
+import { sandboxFromCli } from "./settings-option.js";
 
 /** `patchgate resume <session>`: continue a parked session from the store, in a new process. */
 export async function resumeCommand(argv: string[], out: NodeJS.WritableStream): Promise<number> {
@@ -21,12 +22,14 @@ export async function resumeCommand(argv: string[], out: NodeJS.WritableStream):
       "approve-writes": { type: "boolean", default: false },
       "data-dir": { type: "string" },
       "mcp-config": { type: "string" },
+      settings: { type: "string" },
     },
   });
   const sessionId = positionals[0];
-  if (!sessionId) throw new UsageError("usage: patchgate resume <session> [--approve-plan] [--approve-writes] [--mcp-config <file>]");
+  if (!sessionId) throw new UsageError("usage: patchgate resume <session> [--approve-plan] [--approve-writes] [--mcp-config <file>] [--settings <file>]");
   const mcp = mcpFromCli(values["mcp-config"], Boolean(process.stdin.isTTY));
   const dir = dataDir(values["data-dir"]);
+  const sandboxOpts = sandboxFromCli(values.settings, dir);
   const store = openStore({ dataDir: dir });
   try {
     const ledger = await Ledger.open(store, sessionId).catch(() => {
@@ -40,7 +43,7 @@ export async function resumeCommand(argv: string[], out: NodeJS.WritableStream):
     const result = await drive(
       ledger,
       ws,
-      { llm, sandbox: setup.sandbox, workspace: ws, onOutput: printOutput(out), repoConfig: { ...setup.config, test: ledger.state.settings.testCommand ?? setup.testCommand }, trigger: "cli resume", mcp },
+      { llm, sandbox: setup.sandbox, workspace: ws, onOutput: printOutput(out), repoConfig: { ...setup.config, test: ledger.state.settings.testCommand ?? setup.testCommand }, trigger: "cli resume", mcp, ...sandboxOpts },
       approver,
     );
     return report(result, sessionId, ws.root, ledger.state.latestDiff?.stat ?? "", out);

@@ -8,8 +8,9 @@ import { repoSetup } from "./repo-setup.js";
 import { dataDir, llmFromEnv, modelName, UsageError } from "./runtime-env.js";
 import { terminalApprover } from "./terminal-approver.js";
 import { mcpFromCli } from "./mcp-option.js";
+import { sandboxFromCli } from "./settings-option.js";
 
-export const RUN_USAGE = `patchgate run --repo <path|url> [--approve-plan] [--approve-writes] [--unattended] [--model <m>] [--max-steps <n>] [--data-dir <d>] [--mcp-config <file>] "<task>"`;
+export const RUN_USAGE = `patchgate run --repo <path|url> [--approve-plan] [--approve-writes] [--unattended] [--model <m>] [--max-steps <n>] [--data-dir <d>] [--mcp-config <file>] [--settings <file>] "<task>"`;
 
 /** `patchgate run`: one session on a local clone, approvals at the terminal, the result on a local branch. */
 export async function runCommand(argv: string[], out: NodeJS.WritableStream): Promise<number> {
@@ -25,6 +26,7 @@ export async function runCommand(argv: string[], out: NodeJS.WritableStream): Pr
       "max-steps": { type: "string" },
       "data-dir": { type: "string" },
       "mcp-config": { type: "string" },
+      settings: { type: "string" },
     },
   });
   const task = positionals.join(" ").trim();
@@ -33,6 +35,7 @@ export async function runCommand(argv: string[], out: NodeJS.WritableStream): Pr
   const model = modelName(values.model);
   const llm = llmFromEnv(model);
   const dir = dataDir(values["data-dir"]);
+  const sandboxOpts = sandboxFromCli(values.settings, dir);
   const store = openStore({ dataDir: dir });
   try {
     const ledger = await createSession(store, {
@@ -52,7 +55,7 @@ export async function runCommand(argv: string[], out: NodeJS.WritableStream): Pr
     const result = await drive(
       ledger,
       ws,
-      { llm, sandbox: setup.sandbox, workspace: ws, onOutput: printOutput(out), repoConfig: { ...setup.config, test: setup.testCommand }, mcp },
+      { llm, sandbox: setup.sandbox, workspace: ws, onOutput: printOutput(out), repoConfig: { ...setup.config, test: setup.testCommand }, mcp, ...sandboxOpts },
       approver,
     );
     return report(result, ledger.sessionId, ws.root, ledger.state.latestDiff?.stat ?? "", out);
@@ -70,6 +73,7 @@ export function report(result: DriveResult, sessionId: string, root: string, sta
     out.write(`\nsession ${sessionId} is waiting for approval; continue with: patchgate resume ${sessionId} --approve-plan --approve-writes\n`);
     return 3;
   }
+  if (result.kind === "blocked") out.write(`\nblocked: ${result.message}\n`);
   out.write(`\nsession ${sessionId} ${result.kind}; see: patchgate show ${sessionId}\n`);
   return 1;
 }

@@ -22,6 +22,7 @@ export const FAILURE_CLASSES = {
   llm_error: "The model provider failed (non-retryable status, retries exhausted, or empty answers).",
   runtime_error: "The runtime ended the session for another reason (workspace, config, internal).",
   cancelled: "The session was cancelled.",
+  toolchain_missing: "The repository needs a toolchain (a pinned version, or a program its test or setup line runs) that the host does not have: blocked before the first model call.",
   awaiting_human: "The session is parked on an approval that the case did not answer.",
 } as const;
 
@@ -53,6 +54,11 @@ export const FAILURE_REASON_CLASS: Readonly<Record<string, FailureClass>> = {
 };
 
 /** How a session ended, as the events tell it. */
-export type SessionOutcome = "done" | "failed" | "cancelled" | "parked" | "incomplete";
+export type SessionOutcome = "done" | "failed" | "cancelled" | "blocked" | "parked" | "incomplete";
 
-export const SESSION_OUTCOMES = ["done", "failed", "cancelled", "parked", "incomplete"] as const;
+export const SESSION_OUTCOMES = ["done", "failed", "cancelled", "blocked", "parked", "incomplete"] as const;
+
+/** session_blocked reasons and their class. */
+export const BLOCKED_REASON_CLASS: Readonly<Record<string, FailureClass>> = {
+  toolchain_missing: "toolchain_missing",
+};

@@ -1,6 +1,6 @@
 import { fold } from "../session/reducer.js";
 import type { SessionEvent } from "../session/events.js";
-import { FAILURE_REASON_CLASS, type FailureClass, type SessionOutcome } from "./classes.js";
+import { BLOCKED_REASON_CLASS, FAILURE_REASON_CLASS, type FailureClass, type SessionOutcome } from "./classes.js";
 import { findOccurrences, type Occurrence } from "./occurrences.js";
 
 /**
@@ -38,7 +38,7 @@ export interface Classification {
 function outcomeOf(events: readonly SessionEvent[]): SessionOutcome {
   const phase = fold(events).phase;
   if (phase === "done" || phase === "publishing") return "done";
-  if (phase === "failed" || phase === "cancelled") return phase;
+  if (phase === "failed" || phase === "cancelled" || phase === "blocked") return phase;
   if (phase === "awaiting_plan_approval" || phase === "awaiting_write_approval") return "parked";
   return "incomplete";
 }
@@ -46,6 +46,8 @@ function outcomeOf(events: readonly SessionEvent[]): SessionOutcome {
 function terminalClass(events: readonly SessionEvent[], outcome: SessionOutcome): FailureClass | null {
   const failed = events.find((e) => e.type === "session_failed");
   if (failed) return FAILURE_REASON_CLASS[failed.reason] ?? "runtime_error";
+  const blocked = events.find((e) => e.type === "session_blocked");
+  if (blocked) return BLOCKED_REASON_CLASS[blocked.reason] ?? "runtime_error";
   if (outcome === "cancelled") return "cancelled";
   if (outcome === "parked") return "awaiting_human";
   return null;

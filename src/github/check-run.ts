@@ -61,7 +61,7 @@ export class CheckRunPublisher {
 
   async complete(): Promise<void> {
     const s = this.ledger.state;
-    const conclusion = s.phase === "done" ? "success" : s.phase === "cancelled" ? "cancelled" : s.failure?.reason === "config_invalid" ? "neutral" : "failure";
+    const conclusion = conclusionOf(s);
     await (this.chain = this.chain.then(() => this.patch({ status: "completed", conclusion, actions: [] })));
   }
 
@@ -112,4 +112,12 @@ export class CheckRunPublisher {
     if (run === null) return;
     await this.outbound.updateCheckRun(run.id, { ...extra, output: this.output() }, this.ledger.sessionId);
   }
+}
+
+function conclusionOf(s: SessionState): "success" | "cancelled" | "neutral" | "failure" | "action_required" {
+  if (s.phase === "done") return "success";
+  if (s.phase === "cancelled") return "cancelled";
+  // Blocked needs a human to act (install a toolchain, …): what action_required says.
+  if (s.phase === "blocked") return "action_required";
+  return s.failure?.reason === "config_invalid" ? "neutral" : "failure";
 }

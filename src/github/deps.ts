@@ -1,5 +1,6 @@
 import type { RepoConfig } from "../config/repo-config.js";
 import type { LLMClient } from "../agent/llm/types.js";
+import type { ResumeOptions } from "../agent/runtime-options.js";
 import type { McpConfig } from "../mcp/index.js";
 import type { AbortRegistry } from "../queue/abort-registry.js";
 import type { Queue } from "../queue/types.js";
@@ -34,6 +35,8 @@ export interface PatchgateDeps {
   settings?: Partial<SessionSettings>;
   /** The operator's MCP servers (PATCHGATE_MCP_CONFIG), never a repository's; null = none. */
   mcp?: McpConfig | null;
+  /** The operator's sandbox additions (PATCHGATE_SETTINGS): toolchains, the host seen by resolution, the cache root. */
+  sandboxExtras?: Pick<ResumeOptions, "toolchains" | "host" | "cacheRoot">;
   /** One line per thing that happened, for logs and the demo's printed timeline. */
   log: (line: string) => void;
 }

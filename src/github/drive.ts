@@ -62,7 +62,7 @@ async function driveOnce(jc: SessionWork, ledger: Ledger, trigger: string, signa
   const repoConfig = RepoConfigSchema.parse(JSON.parse((await jc.deps.store.getEffect(ledger.sessionId, "repo_config")) ?? "{}"));
   jc.deps.log(`resume (${trigger})`);
   const mcp = jc.deps.mcp ? { config: jc.deps.mcp, secrets: jc.deps.secrets } : undefined;
-  const outcome = await resumeSession(ledger, { llm: jc.deps.llm(), sandbox: await jc.deps.sandbox(repoConfig), workspace, repoConfig, signal, trigger, mcp });
+  const outcome = await resumeSession(ledger, { llm: jc.deps.llm(), sandbox: await jc.deps.sandbox(repoConfig), workspace, repoConfig, signal, trigger, mcp, ...jc.deps.sandboxExtras });
   jc.deps.log(`session ${outcome.kind === "parked" ? outcome.phase : outcome.kind === "ended" ? outcome.phase : "ready to publish"}`);
   if (outcome.kind === "parked" && outcome.phase === "awaiting_plan_approval") await publishPlan(jc, ledger, workspace, run);
   else if (outcome.kind === "parked") await postBatch(jc, ledger, issue, run);

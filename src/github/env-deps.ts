@@ -11,6 +11,8 @@ import { redact, secretsFromEnv } from "../safety/redact.js";
 import type { PatchgateDeps } from "./deps.js";
 import { gitBaseUrl } from "./git-remote.js";
 import { loadMcpConfig, mcpConfigSecrets } from "../mcp/index.js";
+import { operatorSettingsFrom } from "../config/operator-settings.js";
+import { hostFacts } from "../toolchain/index.js";
 
 /**
  * The production wiring from the environment (DESIGN §7): SQLite under PATCHGATE_DATA_DIR, the
@@ -23,6 +25,9 @@ export function depsFromEnv(rawLog: (line: string) => void, env: NodeJS.ProcessE
   // Logs leave the process too: the same redaction as comments and check runs (tokens by pattern).
   const log = (line: string) => rawLog(redact(line, secrets));
   const dataDir = env.PATCHGATE_DATA_DIR ?? join(homedir(), ".patchgate");
+  // Like a broken MCP config, broken operator settings stop the app, naming the field.
+  const host = hostFacts({ dataDir });
+  const settings = operatorSettingsFrom(env.PATCHGATE_SETTINGS, host.protectedDirs);
   const model = env.PATCHGATE_MODEL ?? "gpt-4.1-mini";
   const apiKey = env.OPENAI_API_KEY;
   return {
@@ -40,6 +45,7 @@ export function depsFromEnv(rawLog: (line: string) => void, env: NodeJS.ProcessE
     gitBase: gitBaseUrl(env),
     secrets,
     mcp,
+    sandboxExtras: { toolchains: settings.toolchains, host, cacheRoot: join(dataDir, "cache") },
     checkRunThrottleMs: Number(env.PATCHGATE_CHECK_RUN_THROTTLE_MS ?? 5000),
     log,
   };

@@ -90,6 +90,7 @@ export function statusComment(s: SessionState): string {
   if (s.planHash) lines.push(`Plan \`${shortHash(s.planHash)}\`${s.approvedPlanHash === s.planHash ? " (approved)" : ""}`);
   if (s.pending?.status === "pending") lines.push(`Waiting for approval of batch \`${shortHash(s.pending.digest)}\` (${s.pending.calls.length} calls).`);
   if (s.failure) lines.push(`Failed: \`${s.failure.reason}\` — ${inert(clip(oneLine(s.failure.message), 300))}`);
+  if (s.blocked) lines.push(`Blocked: \`${s.blocked.reason}\` — ${inert(clip(oneLine(s.blocked.message), 600))}`);
   if (s.published?.url) lines.push(`Published: ${s.published.url}`);
   lines.push("", todoList(s.todos));
   return lines.join("\n");
@@ -101,5 +102,6 @@ export function doneComment(s: SessionState, prUrl: string): string {
 
 export function endedComment(s: SessionState): string {
   if (s.phase === "cancelled") return "🛑 The session was cancelled.";
+  if (s.phase === "blocked") return `⛔ The session is blocked (\`${s.blocked?.reason ?? "blocked"}\`): ${inert(clip(oneLine(s.blocked?.message ?? ""), 1500))}\n\n\`/agent retry\` starts again once that is done.`;
   return `❌ The session failed: \`${s.failure?.reason ?? "internal"}\` — ${inert(clip(oneLine(s.failure?.message ?? ""), 500))}\n\n\`/agent retry\` starts again.`;
 }

@@ -38,6 +38,20 @@ export const ETC_NETWORK = [
   "/etc/pki/ca-trust",
 ];
 
+function mountArgs(m: Mount): string[] {
+  switch (m.kind) {
+    case "ro-bind":
+      return ["--ro-bind", m.path, m.path];
+    case "symlink":
+      return ["--symlink", m.target, m.path];
+    case "bind":
+      return [m.readOnly ? "--ro-bind" : "--bind", m.source, m.path];
+    case "mask-dir":
+      // An empty tmpfs made read-only: the directory exists and shows nothing.
+      return ["--size", "4096", "--tmpfs", m.path, "--remount-ro", m.path];
+  }
+}
+
 /**
  * bwrap's arguments (without the `bwrap` itself) for one run. Order matters: bwrap applies the mount operations in
  * sequence, so `.git` is re-bound read-only after the writable workspace, and the root is made
@@ -63,7 +77,7 @@ export function buildBubblewrapArgv(run: PreparedRun, host: BwrapHost): string[]
   args.push("--size", String(tmpBytes), "--tmpfs", "/tmp", "--dir", SANDBOX_HOME);
   for (const p of ETC_ALWAYS) args.push("--ro-bind-try", p, p);
   if (run.network) for (const p of ETC_NETWORK) args.push("--ro-bind-try", p, p);
-  for (const m of host.mounts) args.push(...(m.kind === "ro-bind" ? ["--ro-bind", m.path, m.path] : ["--symlink", m.target, m.path]));
+  for (const m of host.mounts) args.push(...mountArgs(m));
 
   args.push(run.readOnlyWorkspace ? "--ro-bind" : "--bind", run.workspace, SANDBOX_WORKSPACE);
   if (host.hasGit) args.push("--ro-bind", `${run.workspace}/.git`, `${SANDBOX_WORKSPACE}/.git`);

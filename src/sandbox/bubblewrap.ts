@@ -6,6 +6,7 @@ import { refusedEnvNotice } from "./env-policy.js";
 import { hasRealGit, type BwrapHostSetup } from "./host-layout.js";
 import { PidsCgroup } from "./pids-cgroup.js";
 import { prepareRun } from "./prepare-run.js";
+import { sessionMounts } from "./session-mounts.js";
 import { supervise } from "./supervise.js";
 import { nodeBinding } from "./toolchain-binding.js";
 import type { Sandbox, SandboxResult, SandboxRunRequest } from "./types.js";
@@ -23,11 +24,11 @@ export class BubblewrapSandbox implements Sandbox {
 
   async run(req: SandboxRunRequest): Promise<SandboxResult> {
     const node = nodeBinding(this.host.node);
-    const run = prepareRun(req, node.pathDirs);
+    const run = prepareRun(req, [...(req.session?.pathDirs ?? []), ...node.pathDirs]);
     const mode = this.host.processLimit;
     const handshakeFds = mode.kind === "cgroup" ? HANDSHAKE_FDS : undefined;
     const args = buildBubblewrapArgv(run, {
-      mounts: node.mounts,
+      mounts: [...node.mounts, ...(await sessionMounts(req.session))],
       hasGit: await hasRealGit(run.workspace),
       prlimit: this.host.prlimit,
       handshakeFds,

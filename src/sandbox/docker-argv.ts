@@ -1,4 +1,5 @@
 import { SANDBOX_WORKSPACE, type PreparedRun } from "./prepare-run.js";
+import type { Mount } from "./toolchain-binding.js";
 
 export interface DockerRunTarget {
   image: string;
@@ -7,6 +8,22 @@ export interface DockerRunTarget {
   /** uid:gid the command runs as, normally Patchgate's own, so files it writes in the workspace stay ours. */
   user: string;
   hasGit: boolean;
+  /** The session's toolchains, their masked credential files and its cache (session-mounts.ts). */
+  mounts?: Mount[];
+}
+
+function volumeArgs(m: Mount): string[] {
+  switch (m.kind) {
+    case "ro-bind":
+      return ["-v", `${m.path}:${m.path}:ro`];
+    case "bind":
+      return ["-v", `${m.source}:${m.path}${m.readOnly ? ":ro" : ""}`];
+    case "mask-dir":
+      return ["--tmpfs", `${m.path}:ro,size=4k`];
+    case "symlink":
+      // Only the node binding makes links, and the image brings its own node.
+      return [];
+  }
 }
 
 const MIB = 1024 * 1024;
@@ -32,6 +49,7 @@ export function buildDockerArgv(run: PreparedRun, target: DockerRunTarget): stri
   args.push("--ulimit", `fsize=${diskBytes}:${diskBytes}`, "--ulimit", `cpu=${cpuSeconds}:${cpuSeconds + 1}`);
   args.push("--cap-drop", "ALL", "--security-opt", "no-new-privileges", "--user", target.user);
   for (const [k, v] of Object.entries(run.env)) args.push("-e", `${k}=${v}`);
+  for (const m of target.mounts ?? []) args.push(...volumeArgs(m));
   args.push("-v", `${run.workspace}:${SANDBOX_WORKSPACE}${run.readOnlyWorkspace ? ":ro" : ""}`);
   if (target.hasGit) args.push("-v", `${run.workspace}/.git:${SANDBOX_WORKSPACE}/.git:ro`);
   args.push("-w", run.cwd);

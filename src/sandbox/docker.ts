@@ -5,6 +5,7 @@ import { buildDockerArgv, dockerClientEnv } from "./docker-argv.js";
 import { refusedEnvNotice } from "./env-policy.js";
 import { hasRealGit } from "./host-layout.js";
 import { prepareRun } from "./prepare-run.js";
+import { sessionMounts } from "./session-mounts.js";
 import { supervise } from "./supervise.js";
 import type { Sandbox, SandboxResult, SandboxRunRequest } from "./types.js";
 
@@ -24,13 +25,14 @@ export class DockerSandbox implements Sandbox {
   constructor(private readonly opts: DockerSandboxOptions) {}
 
   async run(req: SandboxRunRequest): Promise<SandboxResult> {
-    const run = prepareRun(req);
+    const run = prepareRun(req, req.session?.pathDirs);
     const name = `patchgate-${randomBytes(6).toString("hex")}`;
     const args = buildDockerArgv(run, {
       image: this.opts.image,
       name,
       user: `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`,
       hasGit: await hasRealGit(run.workspace),
+      mounts: await sessionMounts(req.session),
     });
     const result = await supervise({
       command: this.opts.docker,

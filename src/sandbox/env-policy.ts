@@ -60,6 +60,17 @@ export function sandboxEnv(extra: Record<string, string> | undefined, extraPathD
   return { env, refused };
 }
 
+/**
+ * The sandbox environment with the runtime's own variables on top (cache locations, GOTOOLCHAIN):
+ * set by Patchgate, not by a caller, so they skip the secret filter (a cache directory in
+ * `npm_config_cache` is no secret) but not the key check.
+ */
+export function withRuntimeEnv(env: Record<string, string>, runtime: Record<string, string> | undefined): Record<string, string> {
+  const out = { ...env };
+  for (const [key, value] of Object.entries(runtime ?? {})) if (VALID_KEY.test(key) && !value.includes("\0")) out[key] = value;
+  return out;
+}
+
 export function refusedEnvNotice(refused: readonly string[]): string {
   return refused.length === 0 ? "" : `patchgate-sandbox: refused environment variables that look like secrets: ${refused.join(", ")}\n`;
 }

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { sandboxEnv } from "./env-policy.js";
+import { sandboxEnv, withRuntimeEnv } from "./env-policy.js";
 import { SandboxError } from "./sandbox-error.js";
 import type { SandboxLimits, SandboxRunRequest } from "./types.js";
 
@@ -40,7 +40,7 @@ export function prepareRun(req: SandboxRunRequest, extraPathDirs: readonly strin
     argv: [...req.argv],
     workspace: path.resolve(req.workspace),
     cwd: sandboxCwd(req.cwd ?? ""),
-    env,
+    env: withRuntimeEnv(env, req.session?.env),
     refusedEnv: refused,
     network: req.network === true,
     readOnlyWorkspace: req.readOnlyWorkspace === true,

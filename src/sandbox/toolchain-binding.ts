@@ -2,7 +2,8 @@
  * What of a toolchain outside /usr a sandbox may see. Pure: host-layout.ts finds the facts once, this
  * turns them into mount operations, so that a backend binds exactly the files a toolchain needs and
  * never the directory it happens to live in (a node at `$HOME/bin/node` has all of HOME as its
- * "prefix", `.env` and keys included). Further toolchains (rustup, pyenv…) add their own layout here.
+ * "prefix", `.env` and keys included). The session's toolchains (src/toolchain: rustup, pyenv, nvm,
+ * asdf, Go trees) are bound by their own directories, with credential files inside them masked.
  */
 
 /** One mount operation, applied in order after the system mounts. */
@@ -10,7 +11,11 @@ export type Mount =
   /** A host file or directory, read-only, at the same path inside. */
   | { kind: "ro-bind"; path: string }
   /** A symlink created inside; `target` is the link text, as on the host. */
-  | { kind: "symlink"; target: string; path: string };
+  | { kind: "symlink"; target: string; path: string }
+  /** A host file or directory at another path inside: the session's cache (writable), an empty file over a credential file. */
+  | { kind: "bind"; source: string; path: string; readOnly?: boolean }
+  /** A directory hidden behind an empty read-only one: credentials inside a bound toolchain. */
+  | { kind: "mask-dir"; path: string };
 
 /** The node that runs Patchgate, when it is installed outside /usr (nvm, /opt, a copied binary). */
 export interface NodeLayout {

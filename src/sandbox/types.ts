@@ -16,9 +16,23 @@ export interface SandboxRunRequest {
   readOnlyWorkspace?: boolean;
   timeoutMs: number;
   limits?: SandboxLimits;
+  /** What the session adds to every run: its toolchains and its cache directory (session-sandbox.ts). */
+  session?: SessionExtras;
   signal?: AbortSignal;
   /** Output lines as they come, for progress and the timeline. */
   onOutput?: (stream: "stdout" | "stderr", line: string) => void;
+}
+
+/** Per-session additions to a run, decided by the runtime on the host, never by the caller's arguments. */
+export interface SessionExtras {
+  /** Host directories bound read-only at their own paths: the session's toolchains (never HOME). */
+  binds: string[];
+  /** Put on PATH, in this order, ahead of the sandbox's default PATH. */
+  pathDirs: string[];
+  /** Host directory bound read-write at SANDBOX_CACHE for all the session's runs (session-cache.ts). */
+  cacheDir?: string;
+  /** Set by the runtime (cache locations, GOTOOLCHAIN), so not filtered like a caller's variables. */
+  env?: Record<string, string>;
 }
 
 export interface SandboxLimits {

@@ -1,6 +1,7 @@
 import type { Message, ToolCall } from "./messages.js";
 import type {
   Approver,
+  BlockedReason,
   Decision,
   DiffInfo,
   FailureReason,
@@ -13,7 +14,9 @@ import type {
   TestRun,
   Todo,
   TokenUsage,
+  ToolchainRecord,
   ToolResult,
+  UnmetToolchain,
 } from "./types.js";
 
 /**
@@ -93,6 +96,13 @@ export type SessionEvent =
   | { type: "published"; branch: string; commit: string; url?: string }
   | { type: "session_failed"; reason: FailureReason; message: string }
   | { type: "session_cancelled"; by: string; reason?: string }
+  /** The session cannot go on until a human provides something; `message` says what. */
+  | { type: "session_blocked"; reason: BlockedReason; message: string }
+  /**
+   * The toolchains every sandboxed run of the session sees, resolved once on the host before the
+   * first model call; `unmet` lists what the repository needs and the host lacks.
+   */
+  | { type: "toolchains_resolved"; toolchains: ToolchainRecord[]; unmet: UnmetToolchain[] }
   /** A resume began (after a restart, an approval, or a new webhook). */
   | { type: "resumed"; trigger: string }
   /**

@@ -33,6 +33,8 @@ function emptyState(): SessionState {
     conversation: [],
     memory: null,
     failure: null,
+    blocked: null,
+    toolchains: null,
     finishSummary: null,
     finishedTree: null,
     finishedPaths: null,
@@ -233,6 +235,12 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
     case "session_cancelled":
       requireLive(s, e);
       return { ...next, phase: "cancelled" };
+    case "session_blocked":
+      requireLive(s, e);
+      return { ...next, phase: "blocked", blocked: { reason: e.reason, message: e.message } };
+    case "toolchains_resolved":
+      requireLive(s, e);
+      return { ...next, toolchains: e.toolchains };
     case "tool_versions":
       requireLive(s, e);
       return { ...next, toolVersions: e.versions };

@@ -6,12 +6,14 @@ import type {
   FileContext,
   PendingApproval,
   PermissionMode,
+  BlockedReason,
   Phase,
   Plan,
   TaskInput,
   TestRun,
   Todo,
   TokenUsage,
+  ToolchainRecord,
   ToolResult,
 } from "./types.js";
 
@@ -53,6 +55,10 @@ export interface SessionState {
   /** Compaction: messages before `cutIndex` are represented by `summary` in the prompt. */
   memory: { cutIndex: number; summary: unknown } | null;
   failure: { reason: FailureReason; message: string } | null;
+  /** Why the session is blocked (phase `blocked`), in words a maintainer can act on. */
+  blocked: { reason: BlockedReason; message: string } | null;
+  /** The sandbox's toolchains (`toolchains_resolved`); null until they are resolved. */
+  toolchains: ToolchainRecord[] | null;
   finishSummary: string | null;
   /** The tree hash finish was accepted on: what may be published, and nothing else. */
   finishedTree: string | null;

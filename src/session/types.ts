@@ -11,9 +11,17 @@ export type Phase =
   | "publishing"
   | "done"
   | "failed"
-  | "cancelled";
+  | "cancelled"
+  /** Ended without a fault of the run: something only a human can provide is missing (see BlockedReason). */
+  | "blocked";
 
-export const TERMINAL_PHASES: readonly Phase[] = ["done", "failed", "cancelled"];
+export const TERMINAL_PHASES: readonly Phase[] = ["done", "failed", "cancelled", "blocked"];
+
+/**
+ * Why a session could not even try: a word a maintainer can act on. More reasons (the agent's own
+ * `report_blocked`, no test command) join this list; each ends the session in phase `blocked`.
+ */
+export type BlockedReason = "toolchain_missing";
 
 /** Why a session ended badly. Each is a word a maintainer (and the eval classifier) can act on. */
 export type FailureReason =
@@ -37,6 +45,33 @@ export interface TaskInput {
     requester?: string;
     installationId?: number;
   };
+}
+
+/** A toolchain the sandbox sees, as chosen on the host before the first run (src/toolchain). */
+export interface ToolchainRecord {
+  /** `rust`, `python`, `node`, `go`, `pnpm`, `yarn`, an asdf/mise tool, or an operator's name. */
+  name: string;
+  /** As the installation tells it (`1.95.0`); `unknown` where nothing on disk says. */
+  version: string;
+  /** The directory put on PATH inside the sandbox, ahead of /usr/bin. */
+  path: string;
+  /** Host directories bound read-only at their own paths; empty when the toolchain lives under /usr. */
+  binds: string[];
+  /** How it was found: the manager, the pin that chose it, the shim that was followed. */
+  how: string;
+}
+
+/** A toolchain the repository needs that the host does not have. */
+export interface UnmetToolchain {
+  name: string;
+  /** The version asked for (`1.80.0`, `>= 1.22`), or `any` when a command needs the program at all. */
+  wanted: string;
+  /** The file or command that asks (`rust-toolchain.toml`, `test command`). */
+  source: string;
+  /** What to install, in words a maintainer can run. */
+  install: string;
+  /** A required one ends the session `blocked` before the first model call. */
+  required: boolean;
 }
 
 export interface Plan {

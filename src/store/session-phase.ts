@@ -43,6 +43,8 @@ const PHASE_AFTER: Record<SessionEventType, (prev: Phase) => Phase> = {
   published: to("done"),
   session_failed: to("failed"),
   session_cancelled: to("cancelled"),
+  session_blocked: to("blocked"),
+  toolchains_resolved: keep,
   tool_versions: keep,
   mcp_server_connected: keep,
   mcp_server_failed: keep,

@@ -23,6 +23,8 @@ export function statusSection(s: SessionState): string {
   const lines = [`**Phase:** \`${s.phase}\` · **Mode:** \`${s.mode}\` · **Steps:** ${s.step}`];
   if (s.phase === "failed" && s.failure) {
     lines.push(`**Outcome:** failed — \`${s.failure.reason}\`: ${clip(oneLine(s.failure.message), MAX_ITEM_CHARS)}`);
+  } else if (s.phase === "blocked" && s.blocked) {
+    lines.push(`**Outcome:** blocked — \`${s.blocked.reason}\`: ${clip(oneLine(s.blocked.message), MAX_ITEM_CHARS * 2)}`);
   } else if (s.phase === "cancelled") {
     lines.push("**Outcome:** cancelled");
   } else if (s.phase === "done") {

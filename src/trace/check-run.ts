@@ -36,11 +36,13 @@ const PHASE_TITLES: Record<Phase, string> = {
   done: "Done",
   failed: "Failed",
   cancelled: "Cancelled",
+  blocked: "Blocked",
 };
 
 function title(s: SessionState): string {
   const base = PHASE_TITLES[s.phase];
   if (s.phase === "failed" && s.failure) return `${base}: ${s.failure.reason}`;
+  if (s.phase === "blocked" && s.blocked) return `${base}: ${s.blocked.reason}`;
   if (s.phase === "done" && s.latestDiff) return `${base}: ${s.latestDiff.filesChanged} files changed, tests passed`;
   if (s.phase === "executing" && s.todos.length > 0) {
     const done = s.todos.filter((t) => t.status === "completed").length;

@@ -6,6 +6,7 @@
 import type { StoredEvent } from "../session/events.js";
 import { clip, formatUsd, oneLine } from "./markdown.js";
 import { redact } from "../safety/redact.js";
+import { toolchainsLine } from "./toolchains-line.js";
 
 export interface TimelineRow {
   /** `YYYY-MM-DD HH:MM:SS` (UTC) of the append. */
@@ -106,6 +107,10 @@ function describe(e: StoredEvent): string {
       return `by @${e.by}${e.reason ? `: ${e.reason}` : ""}`;
     case "command_changed":
       return `${e.tool} (approved) changed ${e.paths.join(", ")}`;
+    case "session_blocked":
+      return `${e.reason}: ${e.message}`;
+    case "toolchains_resolved":
+      return toolchainsLine(e.toolchains, e.unmet);
     case "changes_rolled_back":
       return `${e.tool} changed ${e.paths.length} file${e.paths.length === 1 ? "" : "s"}, put back: ${e.paths.join(", ")}`;
     case "setup_run": {

@@ -1,0 +1,28 @@
+import { cacheEnv } from "../sandbox/session-cache.js";
+import type { Sandbox, SessionExtras } from "../sandbox/types.js";
+import type { ToolchainRecord } from "../session/types.js";
+
+/**
+ * What every sandboxed run of a session gets from the ledger: the toolchain directories recorded by
+ * `toolchains_resolved`, their bin directories first on PATH, and the session's cache directory.
+ */
+export function sessionExtras(toolchains: readonly ToolchainRecord[] | null, cacheDir: string | undefined): SessionExtras {
+  const records = toolchains ?? [];
+  return {
+    binds: [...new Set(records.flatMap((t) => t.binds))],
+    pathDirs: [...new Set(records.map((t) => t.path))],
+    cacheDir,
+    env: {
+      ...(cacheDir ? cacheEnv() : {}),
+      // Go never fetches another toolchain than the one recorded, and a test run is a real run: a
+      // result cached by an earlier run in the session's cache never stands in for one.
+      GOTOOLCHAIN: "local",
+      GOFLAGS: cacheDir ? "-modcacherw -count=1" : "-count=1",
+    },
+  };
+}
+
+/** The same sandbox with the session's extras on every request. */
+export function withSession(sandbox: Sandbox, extras: SessionExtras): Sandbox {
+  return { backend: sandbox.backend, run: (req) => sandbox.run({ ...req, session: extras }) };
+}

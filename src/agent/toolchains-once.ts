@@ -1,0 +1,29 @@
+import type { Ledger } from "../store/ledger.js";
+import type { UnmetToolchain } from "../session/types.js";
+import { hostFacts, resolveToolchains } from "../toolchain/index.js";
+import type { ResumeOptions } from "./runtime-options.js";
+
+/**
+ * Resolves the session's toolchains once, before its first model call, and records them. A pin the
+ * host cannot satisfy, or a test/setup program no toolchain provides, ends the session `blocked`
+ * with what to install: otherwise every test run would fail with exit 127 and finish would be
+ * refused until the loop limit. Returns true when the session is now blocked.
+ */
+export async function resolveToolchainsOnce(ledger: Ledger, opts: ResumeOptions): Promise<boolean> {
+  if (ledger.state.toolchains !== null) return false;
+  const test = ledger.state.settings.testCommand ?? opts.repoConfig.test;
+  const setup = opts.repoConfig.setup;
+  const commands = [...(test ? [{ text: test, source: "test command" }] : []), ...(setup ? [{ text: setup, source: "setup command" }] : [])];
+  const { toolchains, unmet } = await resolveToolchains({ root: opts.workspace.root, commands, host: opts.host ?? hostFacts(), operator: opts.toolchains });
+  const required = unmet.filter((u) => u.required);
+  const resolved = { type: "toolchains_resolved" as const, toolchains, unmet };
+  // One append: a crash cannot leave the record without the block it implies.
+  if (required.length === 0) await ledger.append(resolved);
+  else await ledger.append(resolved, { type: "session_blocked", reason: "toolchain_missing", message: blockedMessage(required) });
+  return required.length > 0;
+}
+
+export function blockedMessage(unmet: readonly UnmetToolchain[]): string {
+  const items = unmet.map((u) => `${u.name} ${u.wanted === "any" ? "" : `${u.wanted} `}(${u.source}): ${u.install}`);
+  return `The repository needs toolchains this host does not have: ${items.join("; ")}. Install them on the host running Patchgate, then start the session again.`;
+}

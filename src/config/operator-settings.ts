@@ -1,0 +1,72 @@
+import { existsSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { parse as parseYaml } from "yaml";
+import { z } from "zod";
+import { operatorRefusal, type OperatorToolchain } from "../toolchain/index.js";
+
+/**
+ * The operator's settings: one YAML (or JSON) file on the host, named by `PATCHGATE_SETTINGS` or the
+ * CLI's `--settings`. What widens the sandbox lives here and never in a repository's
+ * `.github/patchgate.yml`. A broken file is an OperatorSettingsError naming the field.
+ */
+const ToolchainSchema = z
+  .object({
+    bin: z.string().describe("Directory put on PATH inside the sandbox, e.g. /opt/zig/bin."),
+    dir: z.string().optional().describe("Directory bound read-only; default: the parent of a `bin` directory, else `bin` itself."),
+    name: z.string().regex(/^[A-Za-z0-9._-]{1,40}$/).optional().describe("Name in the ledger and the check run; default: the directory's name."),
+  })
+  .strict();
+
+const SettingsSchema = z
+  .object({
+    sandbox: z
+      .object({ toolchains: z.array(ToolchainSchema).default([]) })
+      .strict()
+      .default({ toolchains: [] }),
+  })
+  .strict();
+
+export interface OperatorSettings {
+  toolchains: OperatorToolchain[];
+}
+
+export const NO_OPERATOR_SETTINGS: OperatorSettings = { toolchains: [] };
+
+export class OperatorSettingsError extends Error {
+  readonly name = "OperatorSettingsError";
+  static isInstance(e: unknown): e is OperatorSettingsError {
+    return e instanceof Error && e.name === "OperatorSettingsError";
+  }
+}
+
+/** Reads and checks the file; `protectedDirs` are the directories no toolchain may contain (HOME…). */
+export function loadOperatorSettings(file: string, protectedDirs: readonly string[]): OperatorSettings {
+  let raw: unknown;
+  try {
+    raw = parseYaml(readFileSync(file, "utf8")) ?? {};
+  } catch (e) {
+    throw new OperatorSettingsError(`operator settings ${file}: ${(e as Error).message.split("\n")[0]}`);
+  }
+  const parsed = SettingsSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new OperatorSettingsError(`operator settings ${file}: \`${issue.path.join(".") || "(top level)"}\` ${issue.message}`);
+  }
+  parsed.data.sandbox.toolchains.forEach((t, i) => {
+    const field = `sandbox.toolchains.${i}`;
+    for (const key of ["bin", "dir"] as const) {
+      const p = t[key];
+      if (p === undefined) continue;
+      if (!path.isAbsolute(p)) throw new OperatorSettingsError(`operator settings ${file}: \`${field}.${key}\` must be an absolute path: ${p}`);
+      if (!existsSync(p) || !statSync(p).isDirectory()) throw new OperatorSettingsError(`operator settings ${file}: \`${field}.${key}\` is not a directory: ${p}`);
+    }
+    const refusal = operatorRefusal(t, protectedDirs);
+    if (refusal) throw new OperatorSettingsError(`operator settings ${file}: \`${field}\`: ${refusal}`);
+  });
+  return { toolchains: parsed.data.sandbox.toolchains };
+}
+
+/** `PATCHGATE_SETTINGS` (or a CLI flag's file), or no settings. */
+export function operatorSettingsFrom(file: string | undefined, protectedDirs: readonly string[]): OperatorSettings {
+  return file ? loadOperatorSettings(file, protectedDirs) : NO_OPERATOR_SETTINGS;
+}

@@ -1,0 +1,44 @@
+import { access, constants, open, readdir, realpath, stat } from "node:fs/promises";
+
+/** Small, failure-tolerant reads of the host's layout: a missing piece is an absent toolchain, not an error. */
+
+export async function listDir(dir: string): Promise<string[]> {
+  return (await readdir(dir).catch(() => [] as string[])).filter((n) => !n.startsWith(".")).sort();
+}
+
+export async function real(p: string): Promise<string | null> {
+  return realpath(p).catch(() => null);
+}
+
+export async function isDir(p: string): Promise<boolean> {
+  return (await stat(p).catch(() => null))?.isDirectory() ?? false;
+}
+
+export async function isExecutable(p: string): Promise<boolean> {
+  const st = await stat(p).catch(() => null);
+  if (!st?.isFile()) return false;
+  return access(p, constants.X_OK).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** The first `maxBytes` of a file as text, or null. */
+export async function readHead(p: string, maxBytes = 64 * 1024): Promise<string | null> {
+  const handle = await open(p, "r").catch(() => null);
+  if (!handle) return null;
+  try {
+    const buf = Buffer.alloc(maxBytes);
+    const { bytesRead } = await handle.read(buf, 0, maxBytes, 0);
+    return buf.subarray(0, bytesRead).toString("utf8");
+  } catch {
+    return null;
+  } finally {
+    await handle.close();
+  }
+}
+
+export function homeOf(env: Readonly<Record<string, string | undefined>>): string | null {
+  const home = env.HOME;
+  return home && home.startsWith("/") ? home : null;
+}

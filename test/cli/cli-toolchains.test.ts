@@ -1,0 +1,66 @@
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/openai-server.js";
+import { runCli } from "../helpers/cli-process.js";
+import { makeRepo, tempDir } from "../helpers/git-fixture.js";
+
+/** The CLI on a repository whose pinned toolchain no host has, and with the operator's settings file. */
+describe("patchgate run: toolchains", () => {
+  let server: FakeOpenAIServer | undefined;
+  const cleanups: (() => void)[] = [];
+  afterEach(async () => {
+    await server?.close();
+    for (const c of cleanups.splice(0)) c();
+  });
+
+  function setup(files: Record<string, string>) {
+    const repo = makeRepo(files);
+    const data = tempDir("pg-cli-tc-");
+    cleanups.push(repo.cleanup, () => rmSync(data, { recursive: true, force: true }));
+    return { repo, data };
+  }
+
+  test("a pin that cannot be satisfied ends blocked before the first model call, naming the version and what to install", async () => {
+    const { repo, data } = setup({ "Cargo.toml": '[package]\nname = "x"\nversion = "0.1.0"\n', "src/lib.rs": "\n", "rust-toolchain.toml": '[toolchain]\nchannel = "1.2.3"\n' });
+    server = await startFakeOpenAI([{ content: "never asked" }]);
+    const env = { OPENAI_API_KEY: "sk-cli-test-key", OPENAI_BASE_URL: server.baseURL, PATCHGATE_DATA_DIR: data, PATCHGATE_MODEL: "fake-model" };
+    const r = await runCli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "Fix the quoting"], env);
+    expect(r.code).toBe(1);
+    expect(server.requests).toHaveLength(0);
+    expect(r.stdout).toContain("blocked: The repository needs toolchains this host does not have: rust 1.2.3 (rust-toolchain.toml): rustup toolchain install 1.2.3");
+    const id = /session (\S+)/.exec(r.stdout)![1];
+    const shown = await runCli(["show", id], { PATCHGATE_DATA_DIR: data });
+    expect(shown.stdout).toMatch(/toolchains_resolved.*missing: rust 1\.2\.3 \(rust-toolchain\.toml\)/);
+    expect(shown.stdout).toMatch(/session_blocked.*toolchain_missing/);
+  });
+
+  test("--settings: an operator toolchain is bound and on PATH; a broken or HOME-wide entry is a usage error naming the field", async () => {
+    const { repo, data } = setup({ ".github/patchgate.yml": "test: zig version\n", "README.md": "x\n" });
+    const zig = join(data, "opt", "zig");
+    mkdirSync(join(zig, "bin"), { recursive: true });
+    writeFileSync(join(zig, "bin", "zig"), "#!/bin/sh\necho zig 0.13.0\n", { mode: 0o755 });
+    const settings = join(data, "settings.yml");
+    writeFileSync(settings, `sandbox:\n  toolchains:\n    - bin: ${zig}/bin\n`);
+    server = await startFakeOpenAI([
+      { toolCalls: [{ name: "submit_plan", arguments: { summary: "run", steps: ["run the tests"] } }] },
+      { toolCalls: [{ name: "run_tests", arguments: {} }] },
+      { toolCalls: [{ name: "finish", arguments: { summary: "nothing to change" } }] },
+    ]);
+    const env = { OPENAI_API_KEY: "sk-cli-test-key", OPENAI_BASE_URL: server.baseURL, PATCHGATE_DATA_DIR: data, PATCHGATE_MODEL: "fake-model" };
+    const r = await runCli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "--settings", settings, "Run the tests"], env);
+    expect(r.stdout).toContain("│ zig 0.13.0");
+    expect(r.stdout).toContain(`zig unknown at ${zig}/bin (operator settings (sandbox.toolchains[0]))`);
+    expect(server.remaining()).toBe(0);
+
+    writeFileSync(settings, "sandbox:\n  toolchains:\n    - bin: relative/bin\n");
+    const bad = await runCli(["run", "--repo", repo.dir, "--settings", settings, "x"], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("`sandbox.toolchains.0.bin` must be an absolute path: relative/bin");
+    writeFileSync(settings, `sandbox:\n  toolchains:\n    - bin: ${data}/opt/zig/bin\n    - bin: ${homedir()}\n`);
+    const wide = await runCli(["run", "--repo", repo.dir, "--settings", settings, "x"], env);
+    expect(wide.code).toBe(2);
+    expect(wide.stderr).toContain(`\`sandbox.toolchains.1\`: ${homedir()} cannot be bound: it is ${homedir()}`);
+    expect(bad.stderr + wide.stderr).not.toContain("    at ");
+  });
+});

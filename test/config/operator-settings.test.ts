@@ -1,0 +1,48 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { loadOperatorSettings } from "../../src/config/operator-settings.js";
+import { bindRefusal } from "../../src/toolchain/narrow.js";
+import { tempWorkspace } from "../sandbox/sandbox-fixture.js";
+
+describe("operator settings: sandbox.toolchains", () => {
+  const tmp = tempWorkspace("pg-opset-");
+  afterAll(() => tmp.cleanup());
+  const home = join(tmp.dir, "home", "op");
+  const zig = join(tmp.dir, "opt", "zig");
+  mkdirSync(join(zig, "bin"), { recursive: true });
+  mkdirSync(join(home, ".local", "bin"), { recursive: true });
+  const load = (text: string) => {
+    const file = join(tmp.dir, "settings.yml");
+    writeFileSync(file, text);
+    return () => loadOperatorSettings(file, [home]);
+  };
+
+  test("a bin directory (its prefix is bound), JSON too, and an empty file", () => {
+    expect(load(`sandbox:\n  toolchains:\n    - bin: ${zig}/bin\n      name: zig\n`)()).toEqual({ toolchains: [{ bin: `${zig}/bin`, name: "zig" }] });
+    expect(load(JSON.stringify({ sandbox: { toolchains: [{ bin: `${zig}/bin`, dir: zig }] } }))().toolchains).toHaveLength(1);
+    expect(load("")()).toEqual({ toolchains: [] });
+  });
+
+  test("errors name the field: unknown keys, relative or missing paths, bin outside dir, HOME or what contains it", () => {
+    expect(load("sandbox:\n  toolchain: []\n")).toThrow("`sandbox` Unrecognized key: \"toolchain\"");
+    expect(load("sandbox:\n  toolchains:\n    - bin: opt/zig/bin\n")).toThrow("`sandbox.toolchains.0.bin` must be an absolute path: opt/zig/bin");
+    expect(load(`sandbox:\n  toolchains:\n    - bin: ${tmp.dir}/nope\n`)).toThrow(`\`sandbox.toolchains.0.bin\` is not a directory: ${tmp.dir}/nope`);
+    expect(load(`sandbox:\n  toolchains:\n    - bin: ${zig}/bin\n      dir: ${tmp.dir}/opt/zig/bin/..\n    - bin: ${zig}\n      dir: ${zig}/bin\n`)).toThrow(`\`sandbox.toolchains.1\`: bin ${zig} is not inside dir ${zig}/bin`);
+    // ~/.local/bin's prefix would be ~/.local: allowed, it does not contain HOME; HOME itself never.
+    expect(load(`sandbox:\n  toolchains:\n    - bin: ${home}/.local/bin\n`)().toolchains).toHaveLength(1);
+    expect(load(`sandbox:\n  toolchains:\n    - bin: ${home}/.local/bin\n      dir: ${home}\n`)).toThrow(`\`sandbox.toolchains.0\`: ${home} cannot be bound: it is ${home}`);
+    expect(load(`sandbox:\n  toolchains:\n    - bin: ${zig}/bin\n      dir: ${tmp.dir}\n`)).toThrow(`${tmp.dir} cannot be bound: it contains ${home}`);
+  });
+
+  test("the bind rule itself: never /, a home, a system directory, or anything containing a protected one", () => {
+    const p = ["/srv/patchgate", "/home/dev"];
+    expect([bindRefusal("/", p), bindRefusal("/home/alice", p), bindRefusal("/srv", p), bindRefusal("/etc/ssl", p), bindRefusal("rel", p)]).toEqual([
+      "it is the root directory",
+      "it is a home directory",
+      "it contains /srv/patchgate",
+      "it is a system directory",
+      "rel is not an absolute path",
+    ]);
+    expect([bindRefusal("/srv/patchgate/node_modules/.bin", p), bindRefusal("/home/dev/.rustup/toolchains/stable", p), bindRefusal("/opt/go", p)]).toEqual([null, null, null]);
+  });
+});

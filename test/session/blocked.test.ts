@@ -1,0 +1,32 @@
+import { IllegalTransitionError } from "../../src/session/errors.js";
+import type { SessionEvent } from "../../src/session/events.js";
+import { fold } from "../../src/session/reducer.js";
+import { phaseAfter } from "../../src/store/session-phase.js";
+import { created, prepared, toExecuting } from "../store/session-events.js";
+
+const rust = { name: "rust", version: "1.95.0", path: "/opt/rust/bin", binds: ["/opt/rust"], how: "rustup default" };
+const resolved: SessionEvent = { type: "toolchains_resolved", toolchains: [rust], unmet: [] };
+const blocked: SessionEvent = { type: "session_blocked", reason: "toolchain_missing", message: "install rust 1.80.0" };
+
+describe("the blocked ending and the recorded toolchains", () => {
+  test("toolchains_resolved records the toolchains without moving the phase; null before", () => {
+    expect(fold([created(), prepared]).toolchains).toBeNull();
+    const s = fold([created(), prepared, resolved]);
+    expect(s).toMatchObject({ phase: "planning", toolchains: [rust] });
+  });
+
+  test("session_blocked ends the session from planning or executing, with its reason; the store's phase agrees", () => {
+    for (const before of [[created(), prepared], [...toExecuting()]]) {
+      const events = [...before, resolved, blocked];
+      expect(fold(events)).toMatchObject({ phase: "blocked", blocked: { reason: "toolchain_missing", message: "install rust 1.80.0" } });
+      expect(phaseAfter("queued", events)).toBe("blocked");
+    }
+  });
+
+  test("nothing follows a blocked session: it is terminal like failed and cancelled", () => {
+    const ended = [created(), prepared, blocked];
+    expect(() => fold([...ended, { type: "resumed", trigger: "x" }])).toThrow(IllegalTransitionError);
+    expect(() => fold([...ended, blocked])).toThrow(IllegalTransitionError);
+    expect(() => fold([...ended, resolved])).toThrow(IllegalTransitionError);
+  });
+});

@@ -1,0 +1,114 @@
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import type { HostFacts } from "../../src/toolchain/index.js";
+
+/**
+ * Version-manager layouts built on disk the way each manager lays them out, under a temporary HOME
+ * that also holds the files no sandbox may read (`.env`, `.ssh/id_rsa`). The "binaries" are shell
+ * scripts that say which toolchain they are, so a run in the sandbox shows which one it got.
+ */
+export const SECRET = "patchgate-test-secret-4f1c";
+
+export class FakeHost {
+  readonly root = mkdtempSync(join(tmpdir(), "pg-host-"));
+  readonly home = join(this.root, "home", "dev");
+  private readonly pathDirs: string[] = [];
+  readonly env: Record<string, string> = {};
+
+  constructor() {
+    file(join(this.home, ".env"), `OPENAI_API_KEY=${SECRET}\n`);
+    file(join(this.home, ".ssh", "id_rsa"), `-----BEGIN OPENSSH PRIVATE KEY-----\n${SECRET}\n`);
+  }
+
+  /** ~/.cargo/bin proxies linked to rustup; real binaries in ~/.rustup/toolchains/<name>/bin. */
+  rustup(toolchains: { name: string; rustc: string }[], defaultToolchain: string): this {
+    const bin = join(this.home, ".cargo", "bin");
+    exe(join(bin, "rustup"), "echo 'rustup proxy: must never run in the sandbox'; exit 99");
+    for (const p of ["cargo", "rustc"]) symlinkSync("rustup", join(bin, p));
+    file(join(this.home, ".rustup", "settings.toml"), `version = "12"\ndefault_toolchain = "${defaultToolchain}"\n`);
+    for (const t of toolchains) {
+      const dir = join(this.home, ".rustup", "toolchains", t.name);
+      exe(join(dir, "bin", "cargo"), `echo "cargo from ${t.name} (rustc ${t.rustc}) args: $*"`);
+      exe(join(dir, "bin", "rustc"), `echo "rustc ${t.rustc}"`);
+      file(join(dir, "lib", "rustlib", "multirust-channel-manifest.toml"), `manifest-version = "2"\n\n[pkg.cargo]\nversion = "0.1.0"\n\n[pkg.rustc]\nversion = "${t.rustc} (0000000 2026-01-01)"\n`);
+    }
+    this.pathDirs.push(bin);
+    return this;
+  }
+
+  /** ~/.pyenv/shims/python asks pyenv; each version is its own prefix in ~/.pyenv/versions/<v>. */
+  pyenv(versions: string[], global: string): this {
+    const root = join(this.home, ".pyenv");
+    exe(join(root, "shims", "python"), `exec "${root}/libexec/pyenv" exec python "$@"`);
+    exe(join(root, "shims", "python3"), `exec "${root}/libexec/pyenv" exec python3 "$@"`);
+    exe(join(root, "libexec", "pyenv"), "echo 'pyenv shim: must never run in the sandbox'; exit 99");
+    file(join(root, "version"), `${global}\n`);
+    for (const v of versions) {
+      for (const p of ["python", "python3"]) exe(join(root, "versions", v, "bin", p), `echo "Python ${v}"`);
+      file(join(root, "versions", v, "lib", `python${v.split(".").slice(0, 2).join(".")}`, "os.py"), "# stdlib\n");
+    }
+    this.pathDirs.push(join(root, "shims"));
+    return this;
+  }
+
+  /** ~/.nvm/versions/node/v<v> prefixes, `nvm use` puts one bin directory on PATH; a token in its global npmrc. */
+  nvm(versions: string[], defaultAlias: string, onPath?: string): this {
+    const root = join(this.home, ".nvm");
+    for (const v of versions) {
+      const prefix = join(root, "versions", "node", `v${v}`);
+      exe(join(prefix, "bin", "node"), `echo "node v${v}"`);
+      file(join(prefix, "lib", "node_modules", "npm", "package.json"), `{"name":"npm","version":"10.0.0"}\n`);
+      exe(join(prefix, "lib", "node_modules", "npm", "bin", "npm-cli.js"), `echo "npm 10.0.0 of node v${v}"`);
+      symlinkSync("../lib/node_modules/npm/bin/npm-cli.js", join(prefix, "bin", "npm"));
+      file(join(prefix, "etc", "npmrc"), `//registry.npmjs.org/:_authToken=${SECRET}\n`);
+    }
+    file(join(root, "alias", "default"), `${defaultAlias}\n`);
+    file(join(root, "alias", "lts", "iron"), `v${versions.find((v) => v.startsWith("20")) ?? versions[0]}\n`);
+    file(join(root, "alias", "lts", "*"), "lts/iron\n");
+    if (onPath) this.pathDirs.push(join(root, "versions", "node", `v${onPath}`, "bin"));
+    return this;
+  }
+
+  /** A Go tree as the official archive unpacks it (/usr/local/go), with a credential file beside it. */
+  goTree(dir: string, version: string): string {
+    exe(join(dir, "bin", "go"), `echo "go version go${version} linux/amd64 GOTOOLCHAIN=$GOTOOLCHAIN"`);
+    file(join(dir, "VERSION"), `go${version}\ntime 2026-01-01T00:00:00Z\n`);
+    file(join(dir, "src", "fmt", "print.go"), "package fmt\n");
+    file(join(dirname(dir), ".env"), `SECRET=${SECRET}\n`);
+    return dir;
+  }
+
+  /** ~/.asdf/installs/<tool>/<version> with shims; a global ~/.tool-versions. */
+  asdf(tool: string, versions: string[], program: string, global?: string): this {
+    const root = join(this.home, ".asdf");
+    exe(join(root, "shims", program), `exec asdf exec ${program} "$@"`);
+    for (const v of versions) exe(join(root, "installs", tool, v, "bin", program), `echo "${program} ${v} (asdf)"`);
+    if (global) file(join(this.home, ".tool-versions"), `${tool} ${global}\n`);
+    this.pathDirs.push(join(root, "shims"));
+    return this;
+  }
+
+  facts(goRoots: string[] = []): HostFacts {
+    return {
+      env: { HOME: this.home, PATH: [...this.pathDirs, "/usr/local/bin", "/usr/bin", "/bin"].join(":"), ...this.env },
+      node: { binary: realpathSync(process.execPath), version: process.version },
+      goRoots,
+      protectedDirs: [this.home],
+    };
+  }
+
+  cleanup(): void {
+    rmSync(this.root, { recursive: true, force: true });
+  }
+}
+
+export function file(path: string, content: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, content);
+}
+
+export function exe(path: string, body: string): void {
+  file(path, `#!/bin/sh\n${body}\n`);
+  chmodSync(path, 0o755);
+}
