@@ -27,11 +27,23 @@ export async function readPins(root: string): Promise<Pin[]> {
   return [...byName.values()];
 }
 
+/** A plain tool name (`nodejs`, `zig`, `cargo-make`): one path segment, never `.` or `..`. */
+export function isToolName(name: string): boolean {
+  return /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(name) && !name.includes("..");
+}
+
 // Version words and channel names; `lts/*` and `lts/iron` are nvm's.
 const SPEC = /^(lts\/[a-z*]+|[A-Za-z0-9][A-Za-z0-9._+-]{0,63})$/;
 
-function pin(name: string, raw: string, source: string, rule: Pin["rule"] = "prefix"): Pin {
+function pin(rawName: string, raw: string, source: string, rule: Pin["rule"] = "prefix"): Pin {
   const spec = raw.trim();
+  // A tool's name becomes a directory name under a manager's installs: `../../project` would name
+  // a directory of HOME the repository chose. Such a pin binds nothing and says why.
+  if (!isToolName(rawName)) {
+    const name = JSON.stringify(rawName.slice(0, 64));
+    return { name, spec: spec.slice(0, 64), source, rule, error: `${source} names the tool ${name}, which is not a tool name` };
+  }
+  const name = rawName;
   if (SPEC.test(spec)) return { name, spec, source, rule };
   return { name, spec: spec.slice(0, 64), source, rule, error: `${source} asks for ${JSON.stringify(spec.slice(0, 64))}, which is not a version` };
 }

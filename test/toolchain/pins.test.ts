@@ -47,6 +47,8 @@ describe("the versions a repository pins", () => {
       ["python", '.python-version asks for "../../../etc", which is not a version'],
       ["node", ".tool-versions asks for nodejs path:/home/dev/node; Patchgate binds only installed versions"],
     ]);
+    write({ ".tool-versions": "../../project v1\n", "rust-toolchain.toml": "", ".python-version": "" });
+    expect((await readPins(ws.dir)).map((p) => p.error)).toEqual(['.tool-versions names the tool "../../project", which is not a tool name']);
     write({ "rust-toolchain.toml": "[toolchain\nchannel = 1" });
     expect((await readPins(ws.dir))[0].error).toMatch(/^rust-toolchain.toml is not valid TOML: /);
   });

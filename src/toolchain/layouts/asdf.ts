@@ -2,6 +2,7 @@ import path from "node:path";
 import { parse as parseToml } from "smol-toml";
 import type { HostFacts, Installed, ManagerView } from "../types.js";
 import { homeOf, isExecutable, listDir, readHead, real } from "./fs.js";
+import { isToolName } from "../pins.js";
 
 /**
  * asdf and mise: `<data>/installs/<tool>/<version>` per version, `<data>/shims/<program>` scripts
@@ -37,7 +38,8 @@ export async function miseView(h: HostFacts, name: string): Promise<ManagerView 
 
 async function installs(root: string, name: string, manager: string): Promise<Installed[]> {
   const out: Installed[] = [];
-  for (const tool of toolDirNames(name)) {
+  // Names come from the repository's pins: only a plain name ever becomes a directory to look in.
+  for (const tool of toolDirNames(name).filter(isToolName)) {
     for (const version of await listDir(path.join(root, "installs", tool))) {
       const dir = await real(path.join(root, "installs", tool, version));
       const bin = dir && (await binOf(dir));
