@@ -1,3 +1,4 @@
+import { constants as fsc } from "node:fs";
 import { access, constants, open, readdir, realpath, stat } from "node:fs/promises";
 
 /** Small, failure-tolerant reads of the host's layout: a missing piece is an absent toolchain, not an error. */
@@ -23,11 +24,15 @@ export async function isExecutable(p: string): Promise<boolean> {
   );
 }
 
-/** The first `maxBytes` of a file as text, or null. */
+/**
+ * The first `maxBytes` of a regular file as text, or null. Opened non-blocking and checked after
+ * opening: a FIFO or device where a manager keeps its settings never stalls resolution.
+ */
 export async function readHead(p: string, maxBytes = 64 * 1024): Promise<string | null> {
-  const handle = await open(p, "r").catch(() => null);
+  const handle = await open(p, fsc.O_RDONLY | fsc.O_NONBLOCK).catch(() => null);
   if (!handle) return null;
   try {
+    if (!(await handle.stat()).isFile()) return null;
     const buf = Buffer.alloc(maxBytes);
     const { bytesRead } = await handle.read(buf, 0, maxBytes, 0);
     return buf.subarray(0, bytesRead).toString("utf8");
