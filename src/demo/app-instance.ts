@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { dirname, join } from "node:path";
 import { createNodeMiddleware, createProbot, ProbotOctokit } from "probot";
 import type { LLMClient } from "../agent/llm/types.js";
 import type { McpConfig } from "../mcp/index.js";
@@ -46,6 +47,8 @@ export interface AppSettings {
   log: (line: string) => void;
   /** GitHub's limits as production handles them, on a faster clock (see TEST_LIMITS). */
   limits?: GitHubLimits;
+  /** The host toolchain resolution sees and the operator's toolchains; default: this process's host, a cache beside the database. */
+  sandboxExtras?: PatchgateDeps["sandboxExtras"];
 }
 
 /**
@@ -74,6 +77,7 @@ export async function startApp(s: AppSettings): Promise<AppInstance> {
     secrets: s.secrets,
     checkRunThrottleMs: s.checkRunThrottleMs,
     mcp: s.mcp ?? null,
+    sandboxExtras: { cacheRoot: join(dirname(s.dbFile), "cache"), ...s.sandboxExtras },
     log: s.log,
   };
   const middleware = await createNodeMiddleware(patchgateApp(deps), { probot, webhooksPath: "/api/github/webhooks" });

@@ -6,7 +6,7 @@ import { createOpenAIClient } from "../agent/llm/openai-client.js";
 import type { ScriptStep } from "../agent/llm/scripted.js";
 import type { LLMClient } from "../agent/llm/types.js";
 import type { McpConfig } from "../mcp/index.js";
-import { startApp, type AppInstance } from "./app-instance.js";
+import { startApp, type AppInstance, type AppSettings } from "./app-instance.js";
 import { createBareRepo, readBranch } from "./fakes/bare-repo.js";
 import { startFakeGitHub, type FakeGitHub, type RequestValidator } from "./fakes/github-server.js";
 import { startFakeOpenAI, type FakeOpenAIServer } from "./fakes/openai-server.js";
@@ -31,6 +31,8 @@ export interface HarnessOptions {
   validate?: RequestValidator;
   /** The operator's MCP servers, as PATCHGATE_MCP_CONFIG would give them. */
   mcp?: McpConfig;
+  /** The host as toolchain resolution sees it, operator toolchains (tests build a temporary HOME). */
+  sandboxExtras?: AppSettings["sandboxExtras"];
 }
 
 export interface Harness {
@@ -86,6 +88,7 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
     secrets: [apiKey, SECRET],
     checkRunThrottleMs: o.checkRunThrottleMs ?? 3_600_000,
     mcp: o.mcp ?? null,
+    sandboxExtras: o.sandboxExtras,
     log,
   };
   mkdirSync(join(root, "data"), { recursive: true });

@@ -80,5 +80,6 @@ function defaultOf(view: ManagerView, c: Candidates): Installed | null {
 
 function label(i: Installed): string {
   const named = i.aliases.find((a) => !a.startsWith("/") && a !== "system");
-  return named && named !== i.version ? `${named} (${i.version})` : i.version;
+  // nvm's and fnm's directory names (`v20.11.0`) are the version itself.
+  return named && named !== i.version && named !== `v${i.version}` ? `${named} (${i.version})` : i.version;
 }

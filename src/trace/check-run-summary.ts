@@ -31,6 +31,11 @@ export function statusSection(s: SessionState): string {
     const where = s.published ? ` on \`${s.published.branch}\`${s.published.url ? ` (${s.published.url})` : ""}` : "";
     lines.push(`**Outcome:** done${where}`);
   }
+  // What the sandbox ran the tests with, at a glance; how each was found is in the timeline's row.
+  if (s.toolchains && s.toolchains.length > 0) {
+    const each = s.toolchains.map((t) => `${t.name} ${t.version} (${inlineCode(t.path)})`);
+    lines.push(`**Toolchains:** ${clip(oneLine(each.join(" · ")), MAX_ITEM_CHARS * 2)}`);
+  }
   if (s.finishSummary) lines.push("", clip(s.finishSummary, MAX_PLAN_CHARS));
   return lines.join("\n");
 }

@@ -2,8 +2,10 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/openai-server.js";
-import { runCli } from "../helpers/cli-process.js";
+import { runCli, spawnCli } from "../helpers/cli-process.js";
 import { makeRepo, tempDir } from "../helpers/git-fixture.js";
+import { SqliteSessionStore } from "../../src/store/sqlite-store.js";
+import { exe, FakeHost } from "../toolchain/layouts.js";
 
 /** The CLI on a repository whose pinned toolchain no host has, and with the operator's settings file. */
 describe("patchgate run: toolchains", () => {
@@ -62,5 +64,44 @@ describe("patchgate run: toolchains", () => {
     expect(wide.code).toBe(2);
     expect(wide.stderr).toContain(`\`sandbox.toolchains.1\`: ${homedir()} cannot be bound: it is ${homedir()}`);
     expect(bad.stderr + wide.stderr).not.toContain("    at ");
+  });
+
+  test("kill -9 during a test run: the resume, on a host without that toolchain, runs the recorded one and never resolves again", async () => {
+    const { repo, data } = setup({ ".github/patchgate.yml": "test: cargo test\n", "README.md": "x\n" });
+    const STABLE = "stable-x86_64-unknown-linux-gnu";
+    const host = new FakeHost().rustup([{ name: STABLE, rustc: "1.95.0" }], STABLE);
+    const bare = new FakeHost();
+    cleanups.push(() => host.cleanup(), () => bare.cleanup());
+    // The first run hangs (it is killed there); the session's cache keeps the mark for the next one.
+    const cargo = join(host.home, ".rustup", "toolchains", STABLE, "bin", "cargo");
+    exe(cargo, `mkdir -p "$CARGO_HOME"\nif [ -e "$CARGO_HOME/ran" ]; then echo "cargo from ${STABLE}: ok"; exit 0; fi\ntouch "$CARGO_HOME/ran"; echo "cargo: first run, hanging"; exec sleep 600`);
+    server = await startFakeOpenAI([
+      { toolCalls: [{ name: "submit_plan", arguments: { summary: "run", steps: ["run the tests"] } }] },
+      { toolCalls: [{ name: "run_tests", arguments: {} }] },
+      { toolCalls: [{ name: "run_tests", arguments: {} }] },
+      { toolCalls: [{ name: "finish", arguments: { summary: "nothing to change" } }] },
+    ]);
+    const env = { OPENAI_API_KEY: "sk-cli-test-key", OPENAI_BASE_URL: server.baseURL, PATCHGATE_DATA_DIR: data, PATCHGATE_MODEL: "fake-model" };
+    const first = spawnCli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "Run the tests"], { ...env, ...(host.facts().env as Record<string, string>) });
+    await first.printed("cargo: first run, hanging");
+    first.child.kill("SIGKILL");
+    expect(await first.exited).toBe("SIGKILL");
+    const id = /session (\S+)/.exec(first.stdout())![1];
+
+    // Another HOME, no rustup on PATH: resolving again would find no cargo and block.
+    const r = await runCli(["resume", id, "--approve-plan", "--approve-writes"], { ...env, ...(bare.facts().env as Record<string, string>) });
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`cargo from ${STABLE}: ok`);
+    const store = SqliteSessionStore.open(join(data, "patchgate.sqlite"));
+    try {
+      const events = await store.load(id);
+      const resolved = events.filter((e) => e.type === "toolchains_resolved");
+      expect(resolved).toEqual([expect.objectContaining({ toolchains: [expect.objectContaining({ name: "rust", path: join(host.home, ".rustup", "toolchains", STABLE, "bin") })] })]);
+      expect(events.filter((e) => e.type === "resumed").length).toBeGreaterThanOrEqual(2);
+      expect(events.at(-1)!.type).toBe("published");
+    } finally {
+      await store.close();
+    }
   });
 });

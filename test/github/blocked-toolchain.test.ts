@@ -3,6 +3,8 @@ import { type Harness } from "../../src/demo/harness.js";
 import { ISSUE, STORY_FILES } from "../../src/demo/story.js";
 import { Ledger } from "../../src/store/ledger.js";
 import { storyHarness } from "./helpers.js";
+import { FakeHost } from "../toolchain/layouts.js";
+import { join } from "node:path";
 
 class CountingModel implements LLMClient {
   readonly model = "counting";
@@ -41,3 +43,40 @@ describe("a pinned toolchain the host lacks, on GitHub", () => {
     expect(h.app.errors).toEqual([]);
   });
 });
+
+/** Blocked means "install it, then retry": once the toolchain is on the host, `/agent retry` gets a session that uses it. */
+describe("blocked, then the toolchain is installed and the maintainer retries", () => {
+  const STABLE = { name: "stable-x86_64-unknown-linux-gnu", rustc: "1.95.0" };
+  const PINNED = { name: "1.96.0-x86_64-unknown-linux-gnu", rustc: "1.96.0" };
+  let h: Harness;
+  let host: FakeHost;
+  beforeAll(async () => {
+    host = new FakeHost().rustup([STABLE], STABLE.name);
+    h = await storyHarness({ files: { ...STORY_FILES, "rust-toolchain.toml": '[toolchain]\nchannel = "1.96.0"\n' }, sandboxExtras: { host: host.facts() } });
+  });
+  afterAll(async () => {
+    await h.close();
+    host.cleanup();
+  });
+
+  test("the retry is a new session that resolves again and gets the pinned toolchain", async () => {
+    await h.send("issue_comment", h.payloads.comment({ number: 1, title: ISSUE.title, body: "/agent fix this", by: "maintainer" }));
+    await h.settle();
+    const [blocked] = await h.app.deps.store.list();
+    expect((await Ledger.open(h.app.deps.store, blocked.id)).state.blocked?.message).toContain("rust 1.96.0 (rust-toolchain.toml): rustup toolchain install 1.96.0; installed: 1.95.0 (rustup)");
+    expect(h.openai.requests).toHaveLength(0);
+
+    host.rustup([PINNED], STABLE.name);
+    await h.send("issue_comment", h.payloads.comment({ number: 1, title: ISSUE.title, body: "/agent retry", by: "maintainer" }));
+    await h.settle();
+    const sessions = await h.app.deps.store.list();
+    expect(sessions).toHaveLength(2);
+    const retried = (await Ledger.open(h.app.deps.store, sessions.find((x) => x.id !== blocked.id)!.id)).state;
+    const dir = join(host.home, ".rustup", "toolchains", PINNED.name);
+    expect(retried.toolchains).toEqual(expect.arrayContaining([expect.objectContaining({ name: "rust", version: "1.96.0", path: join(dir, "bin"), binds: [dir], how: expect.stringContaining("pinned by rust-toolchain.toml (1.96.0)") })]));
+    expect(retried.phase).toBe("awaiting_plan_approval");
+    expect(h.openai.requests.length).toBeGreaterThan(0);
+    expect(h.app.errors).toEqual([]);
+  });
+});
+

@@ -1,18 +1,36 @@
-import { execFile } from "node:child_process";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 
 const ROOT = join(import.meta.dirname, "../..");
+const ARGS = ["--import", "tsx", join(ROOT, "src/cli/main.ts")];
 
-/**
- * The real CLI in its own process, with Patchgate's variables of the test process removed and `env`
- * added; resolves with exit code and output (never rejects on exit ≠ 0).
- */
-export function runCli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+// Patchgate's variables of the test process are removed, so only what a test gives reaches the CLI.
+function cliEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base = { ...process.env };
   for (const k of Object.keys(base)) if (k.startsWith("PATCHGATE_") || k.startsWith("OPENAI_")) delete base[k];
+  return { ...base, ...env };
+}
+
+/** The real CLI in its own process with `env` added; resolves with exit code and output (never rejects on exit ≠ 0). */
+export function runCli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ["--import", "tsx", join(ROOT, "src/cli/main.ts"), ...args], { cwd: ROOT, env: { ...base, ...env }, timeout: 120_000 }, (err, stdout, stderr) =>
+    execFile(process.execPath, [...ARGS, ...args], { cwd: ROOT, env: cliEnv(env), timeout: 120_000 }, (err, stdout, stderr) =>
       resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
+}
+
+/** The CLI as a running process, to be killed: `printed(text)` resolves once its stdout has shown `text`. */
+export function spawnCli(args: string[], env: Record<string, string>): { child: ChildProcess; stdout: () => string; printed: (text: string) => Promise<void>; exited: Promise<NodeJS.Signals | null> } {
+  const child = spawn(process.execPath, [...ARGS, ...args], { cwd: ROOT, env: cliEnv(env), stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  const waiters: { text: string; resolve: () => void }[] = [];
+  child.stdout!.on("data", (d: Buffer) => {
+    out += d.toString();
+    for (const w of waiters.splice(0)) if (out.includes(w.text)) w.resolve();
+    else waiters.push(w);
+  });
+  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once("exit", (_code, signal) => resolve(signal)));
+  const printed = (text: string) => (out.includes(text) ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ text, resolve })));
+  return { child, stdout: () => out, printed, exited };
 }

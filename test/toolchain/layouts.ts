@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { HostFacts } from "../../src/toolchain/index.js";
@@ -25,7 +25,8 @@ export class FakeHost {
   rustup(toolchains: { name: string; rustc: string }[], defaultToolchain: string): this {
     const bin = join(this.home, ".cargo", "bin");
     exe(join(bin, "rustup"), "echo 'rustup proxy: must never run in the sandbox'; exit 99");
-    for (const p of ["cargo", "rustc"]) symlinkSync("rustup", join(bin, p));
+    // Installing another toolchain later (`rustup toolchain install`) leaves the proxies as they are.
+    for (const p of ["cargo", "rustc"]) if (!existsSync(join(bin, p))) symlinkSync("rustup", join(bin, p));
     file(join(this.home, ".rustup", "settings.toml"), `version = "12"\ndefault_toolchain = "${defaultToolchain}"\n`);
     for (const t of toolchains) {
       const dir = join(this.home, ".rustup", "toolchains", t.name);
@@ -33,7 +34,7 @@ export class FakeHost {
       exe(join(dir, "bin", "rustc"), `echo "rustc ${t.rustc}"`);
       file(join(dir, "lib", "rustlib", "multirust-channel-manifest.toml"), `manifest-version = "2"\n\n[pkg.cargo]\nversion = "0.1.0"\n\n[pkg.rustc]\nversion = "${t.rustc} (0000000 2026-01-01)"\n`);
     }
-    this.pathDirs.push(bin);
+    if (!this.pathDirs.includes(bin)) this.pathDirs.push(bin);
     return this;
   }
 
@@ -86,6 +87,36 @@ export class FakeHost {
     for (const v of versions) exe(join(root, "installs", tool, v, "bin", program), `echo "${program} ${v} (asdf)"`);
     if (global) file(join(this.home, ".tool-versions"), `${tool} ${global}\n`);
     this.pathDirs.push(join(root, "shims"));
+    return this;
+  }
+
+  /** mise: ~/.local/share/mise/installs/<tool>/<v> (a `20` link to `20.11.0`), shims, a global config.toml. */
+  mise(tool: string, versions: string[], program: string, global?: string): this {
+    const root = join(this.home, ".local", "share", "mise");
+    exe(join(root, "shims", program), `exec mise x -- ${program} "$@"`);
+    for (const v of versions) {
+      exe(join(root, "installs", tool, v, "bin", program), `echo "${program} ${v} (mise)"`);
+      const major = v.split(".")[0];
+      if (!existsSync(join(root, "installs", tool, major))) symlinkSync(v, join(root, "installs", tool, major));
+    }
+    if (global) file(join(this.home, ".config", "mise", "config.toml"), `[tools]\n${tool} = "${global}"\n`);
+    this.pathDirs.push(join(root, "shims"));
+    return this;
+  }
+
+  /** fnm: ~/.local/share/fnm/node-versions/v<v>/installation; the shell's PATH has a per-shell link to one of them. */
+  fnm(versions: string[], defaultVersion: string, inShell?: string): this {
+    const root = join(this.home, ".local", "share", "fnm");
+    const installation = (v: string) => join(root, "node-versions", `v${v}`, "installation");
+    for (const v of versions) exe(join(installation(v), "bin", "node"), `echo "node v${v} (fnm)"`);
+    mkdirSync(join(root, "aliases"), { recursive: true });
+    symlinkSync(installation(defaultVersion), join(root, "aliases", "default"));
+    if (inShell) {
+      const multishell = join(this.home, ".local", "state", "fnm_multishells", "4242_1700000000000");
+      mkdirSync(dirname(multishell), { recursive: true });
+      symlinkSync(installation(inShell), multishell);
+      this.pathDirs.push(join(multishell, "bin"));
+    }
     return this;
   }
 

@@ -1,4 +1,5 @@
-import { existsSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { resolveToolchains } from "../../src/toolchain/index.js";
 import type { HostFacts } from "../../src/toolchain/index.js";
@@ -38,6 +39,16 @@ describe("which toolchain a repository gets", () => {
     expect(await chosen("1.90.0")).toEqual(["1.90.0", "rustup 1.90.0-x86_64-unknown-linux-gnu (1.90.0), pinned by rust-toolchain.toml (1.90.0)"]);
   });
 
+  test("a FIFO where a manager keeps its default (rustup's settings.toml) is not a setting and never stalls resolution", async () => {
+    host.rustup(RUST, "stable-x86_64-unknown-linux-gnu");
+    const settings = join(host.home, ".rustup", "settings.toml");
+    rmSync(settings);
+    execFileSync("mkfifo", [settings]);
+    const r = await resolve("cargo test");
+    // Without a readable default the proxy on PATH stands for nothing: the newest toolchain is taken.
+    expect(r.toolchains.map((t) => t.version)).toEqual(["1.97.0-nightly"]);
+  });
+
   test("a rust pin the host does not have is unmet and required, naming the version and what to run", async () => {
     host.rustup(RUST, "stable-x86_64-unknown-linux-gnu");
     pinFile("rust-toolchain.toml", '[toolchain]\nchannel = "1.80.0"\n');
@@ -68,7 +79,7 @@ describe("which toolchain a repository gets", () => {
     host.nvm(["18.19.0", "20.11.0", "21.6.0"], "18");
     pinFile(".nvmrc", "lts/*\n");
     const pinned = await resolve("node --test");
-    expect(pinned.toolchains[0]).toMatchObject({ name: "node", version: "20.11.0", how: "nvm v20.11.0 (20.11.0), pinned by .nvmrc (lts/* = v20.11.0)" });
+    expect(pinned.toolchains[0]).toMatchObject({ name: "node", version: "20.11.0", how: "nvm 20.11.0, pinned by .nvmrc (lts/* = v20.11.0)" });
     pinFile(".nvmrc", "\n");
     // nvm has no shims: its default applies in shells that load nvm, not to the PATH Patchgate runs with.
     const unpinned = await resolve("node --test");
@@ -98,6 +109,28 @@ describe("which toolchain a repository gets", () => {
     expect((await resolve("go vet ./... && go test ./...")).toolchains[0]).toMatchObject({ version: "1.21.0", how: expect.stringContaining("is a shim of asdf; followed to asdf's default 1.21.0") });
   });
 
+  test("mise: mise.toml picks an install by its version or the link mise keeps for a major; the shim stands for the global config", async () => {
+    host.mise("node", ["18.19.0", "20.11.0"], "node", "18");
+    const installs = join(host.home, ".local", "share", "mise", "installs", "node");
+    pinFile("mise.toml", '[tools]\nnode = "20"\n');
+    expect((await resolve("node --test")).toolchains[0]).toMatchObject({ name: "node", version: "20.11.0", path: join(installs, "20.11.0", "bin"), binds: [join(installs, "20.11.0")], how: expect.stringContaining("pinned by mise.toml (20)") });
+    pinFile("mise.toml", "");
+    expect((await resolve("node --test")).toolchains[0]).toMatchObject({ version: "18.19.0", how: expect.stringContaining("is a shim of mise; followed to mise's default 18") });
+  });
+
+  test("fnm: the shell's per-shell link is followed to its installation; without one, fnm's default alias", async () => {
+    host.fnm(["18.19.0", "20.11.0"], "18.19.0", "20.11.0");
+    const installation = (v: string) => join(host.home, ".local", "share", "fnm", "node-versions", `v${v}`, "installation");
+    expect((await resolve("node --test")).toolchains[0]).toMatchObject({ version: "20.11.0", path: join(installation("20.11.0"), "bin"), binds: [installation("20.11.0")], how: expect.stringContaining("(fnm 20.11.0)") });
+    const noShell = { ...host.facts(), env: { HOME: host.home, PATH: "/usr/bin:/bin" } };
+    pinFile(".node-version", "20.11\n");
+    expect((await resolve("node --test", noShell)).toolchains[0]).toMatchObject({ version: "20.11.0", how: "fnm 20.11.0, pinned by .node-version (20.11)" });
+    rmSync(join(ws.dir, ".node-version"));
+    // Unpinned and no node on PATH at all: fnm's default alias decides.
+    const r = await resolve("node --test", { ...noShell, env: { HOME: host.home, PATH: "/nonexistent" } });
+    expect(r.toolchains[0]).toMatchObject({ version: "18.19.0", how: `fnm default 18.19.0 (${join(host.home, ".local", "share", "fnm", "aliases", "default")})` });
+  });
+
   test("a driver the lines run that nothing provides is unmet: the test could only exit 127", async () => {
     const r = await resolve("timeout 600 cargo test", { ...host.facts(), env: { HOME: host.home, PATH: "/nonexistent" } });
     if (r.toolchains.some((t) => t.name === "rust")) return; // a Debian cargo under /usr/bin provides it
@@ -111,6 +144,20 @@ describe("which toolchain a repository gets", () => {
     const r = await resolve("make test");
     expect(r.toolchains).toEqual([expect.objectContaining({ name: "zig", version: "0.13.0", path: join(zigDir, "bin"), binds: [zigDir] })]);
     expect(r.unmet).toEqual([expect.objectContaining({ name: "terraform", wanted: "1.9.0", required: false, install: "asdf install terraform 1.9.0; installed: none" })]);
+  });
+
+  test("a tool name in .tool-versions or mise.toml that climbs out of the manager's installs binds nothing", async () => {
+    host.asdf("golang", ["1.22.0"], "go").mise("node", ["20.11.0"], "node");
+    // A directory of HOME laid out like an install: what `../../project` would reach from asdf's or mise's installs.
+    exe(join(host.home, "project", "v1", "bin", "run"), "echo project");
+    exe(join(host.home, ".local", "project", "v1", "bin", "run"), "echo project");
+    for (const [name, content] of [[".tool-versions", "../../project v1\n"], ["mise.toml", '[tools]\n"../../../project" = "v1"\n']]) {
+      pinFile(name, content);
+      const r = await resolve("make test");
+      expect(r.toolchains).toEqual([]);
+      expect(r.unmet).toEqual([expect.objectContaining({ required: false, install: expect.stringContaining("which is not a tool name") })]);
+      rmSync(join(ws.dir, name));
+    }
   });
 
   test("packageManager: pnpm of the same major beside the chosen node; another major is unmet when a line runs pnpm", async () => {

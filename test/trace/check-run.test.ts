@@ -57,6 +57,16 @@ describe("renderCheckRun", () => {
     for (const row of rows) expect(row.replace(/\\\|/g, "").split("|")).toHaveLength(6);
   });
 
+  it("names the session's toolchains in one summary line; how each was found is the timeline's row", () => {
+    const s = new SessionScript("sess-tc").executing();
+    const rust = { name: "rust", version: "1.95.0", path: "/h/.rustup/toolchains/stable/bin", binds: ["/h/.rustup/toolchains/stable"], how: "rustup default stable (settings.toml)" };
+    const go = { name: "go", version: "1.22.3", path: "/usr/local/go/bin", binds: ["/usr/local/go"], how: "go 1.22.3, pinned by go.mod (1.22 or later)" };
+    s.add({ type: "toolchains_resolved", toolchains: [rust, go], unmet: [] });
+    const out = renderCheckRun(s.state, s.events, { sessionId: "sess-tc" });
+    expect(out.summary.split("\n")[1]).toBe("**Toolchains:** rust 1.95.0 (`/h/.rustup/toolchains/stable/bin`) · go 1.22.3 (`/usr/local/go/bin`)");
+    expect(out.text).toContain("rust 1.95.0 at /h/.rustup/toolchains/stable/bin (rustup default stable (settings.toml)) · go 1.22.3 at /usr/local/go/bin");
+  });
+
   it("renders phase, plan, todo checklist, last test run, diff stat, the paths to publish and usage", () => {
     const s = new SessionScript("sess-2").executing();
     s.add({
