@@ -30,6 +30,6 @@ export async function autoApproveWrites(ledger: Ledger, by: Approver) {
   return ledger.append({ type: "writes_auto_approved", by });
 }
 
-export function cancelSession(ledger: Ledger, by: string, reason?: string) {
-  return ledger.append({ type: "session_cancelled", by, reason });
+export function cancelSession(ledger: Ledger, by: string, reason?: string, source?: string) {
+  return ledger.append({ type: "session_cancelled", by, reason, ...(source ? { source } : {}) });
 }

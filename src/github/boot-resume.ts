@@ -56,7 +56,7 @@ async function resumeOne(b: BootAccess, s: SessionSummary, boot: string): Promis
   const octokit = await b.installation(src.installationId);
   // The default branch is not in the ledger; asking also proves the installation still sees the repo.
   const { data } = await octokit.rest.repos.get({ owner, repo: name });
-  const repo: Repo = { owner, repo: name, defaultBranch: data.default_branch, installationId: src.installationId };
+  const repo: Repo = { id: data.id, owner, repo: name, defaultBranch: data.default_branch, installationId: src.installationId };
   const outbound = new Outbound(octokit, repo, { secrets: b.deps.secrets, htmlBase: b.deps.gitBase });
   const base = { deps: b.deps, delivery: { id: `boot-${boot}`, event: "boot", repo }, octokit, appOctokit: b.appOctokit, index: b.index, identity: b.identity, outbound };
   const work: SessionWork = withToken(base, await freshGitToken(await b.appOctokit(), repo));

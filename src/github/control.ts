@@ -24,22 +24,29 @@ export function abortInFlight(jc: JobContext, issue: number): number {
  * before it stands down, see ./jobs.ts), and queues the cancellation in the session's lane, behind
  * the aborted job. The mark is lifted once the cancellation has run, whatever its result.
  */
-export function requestStop(jc: JobContext, issue: number, ledger: Ledger): void {
+export function requestStop(jc: JobContext, issue: number, ledger: Ledger): Promise<void> {
   const key = issueKey(jc.delivery.repo, issue);
   const interrupted = abortInFlight(jc, issue) > 0;
   jc.deps.aborts.stop(key);
   jc.deps.log(`stop requested for #${issue}`);
   const reply = replyThread(jc, issue);
-  jc.deps.queue.enqueue({
-    key,
-    name: `cancel ${ledger.sessionId}`,
-    run: async () => {
-      try {
-        await cancel(jc, await Ledger.open(jc.deps.store, ledger.sessionId), reply, interrupted);
-      } finally {
-        jc.deps.aborts.stopped(key);
-      }
-    },
+  // Resolves when the cancellation has run: the stop's delivery is done only then (./inbox.ts).
+  return new Promise<void>((resolve, reject) => {
+    jc.deps.queue.enqueue({
+      key,
+      name: `cancel ${ledger.sessionId}`,
+      run: async () => {
+        try {
+          await cancel(jc, await Ledger.open(jc.deps.store, ledger.sessionId), reply, interrupted);
+          resolve();
+        } catch (e) {
+          reject(e);
+          throw e;
+        } finally {
+          jc.deps.aborts.stopped(key);
+        }
+      },
+    });
   });
 }
 
@@ -47,7 +54,7 @@ export function requestStop(jc: JobContext, issue: number, ledger: Ledger): void
 export async function cancel(jc: JobContext, ledger: Ledger, reply: number, interrupted: boolean): Promise<void> {
   const live = !TERMINAL_PHASES.includes(ledger.state.phase);
   if (live) {
-    await cancelSession(ledger, jc.delivery.sender.login, "stopped with /agent stop");
+    await cancelSession(ledger, jc.delivery.sender.login, "stopped with /agent stop", "source" in jc.delivery ? jc.delivery.source : undefined);
     jc.deps.log(`session cancelled by @${jc.delivery.sender.login}`);
   }
   // An interrupted job that still ended `done` (publishing is not cut in half) answered nothing itself.

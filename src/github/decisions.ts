@@ -16,6 +16,11 @@ import { answer } from "./replies.js";
  */
 type Where = { reply: number };
 
+/** The human behind this delivery, with the GitHub object the decision comes from. */
+export function approver(jc: JobContext, via: Approver["via"]): Approver {
+  return { login: jc.delivery.sender.login, via, source: jc.delivery.source };
+}
+
 async function stale(jc: JobContext, ledger: Ledger, w: Where, what: string, saw: string | null, current: string | null): Promise<void> {
   await answer(
     jc,
@@ -49,7 +54,7 @@ export async function decideWrites(jc: JobContext, ledger: Ledger, by: Approver,
 
 /** `/agent approve` means whichever approval the session is waiting for. */
 export async function approveByComment(jc: JobContext, ledger: Ledger, ref: string | null, at: string, w: Where): Promise<void> {
-  const by: Approver = { login: jc.delivery.sender.login, via: "comment" };
+  const by = approver(jc, "comment");
   const s = ledger.state;
   if (s.phase === "awaiting_plan_approval") return approvePlanAs(jc, ledger, by, planHashForComment(s, ledger.history, ref, at), w);
   if (s.phase === "awaiting_write_approval") return decideWrites(jc, ledger, by, digestForComment(s, ledger.history, ref, at), null, w);
@@ -62,7 +67,7 @@ export async function denyByComment(jc: JobContext, ledger: Ledger, reason: stri
     await answer(jc, w.reply, ledger.sessionId, "nothing", `There is no batch of writes to deny (phase \`${s.phase}\`). To change the plan use \`/agent revise <feedback>\`.`);
     return;
   }
-  return decideWrites(jc, ledger, { login: jc.delivery.sender.login, via: "comment" }, digestForComment(s, ledger.history, null, at), reason, w);
+  return decideWrites(jc, ledger, approver(jc, "comment"), digestForComment(s, ledger.history, null, at), reason, w);
 }
 
 export async function revise(jc: JobContext, ledger: Ledger, by: Approver, feedback: string, w: Where): Promise<void> {
@@ -78,7 +83,7 @@ export async function revise(jc: JobContext, ledger: Ledger, by: Approver, feedb
 }
 
 export function approvePlanByButton(jc: JobContext, ledger: Ledger, identifier: string, w: Where): Promise<void> {
-  return approvePlanAs(jc, ledger, { login: jc.delivery.sender.login, via: "check_run" }, planHashForButton(ledger.state, identifier), w);
+  return approvePlanAs(jc, ledger, approver(jc, "check_run"), planHashForButton(ledger.state, identifier), w);
 }
 
 /**
@@ -88,7 +93,7 @@ export function approvePlanByButton(jc: JobContext, ledger: Ledger, identifier: 
 export async function approveAllWrites(jc: JobContext, ledger: Ledger): Promise<void> {
   if (TERMINAL_PHASES.includes(ledger.state.phase)) return;
   const waiting = ledger.state.phase === "awaiting_write_approval";
-  await autoApproveWrites(ledger, { login: jc.delivery.sender.login, via: "label" });
+  await autoApproveWrites(ledger, approver(jc, "label"));
   jc.deps.log(`all writes approved by @${jc.delivery.sender.login}`);
   if (waiting) await drive(jc, ledger, `writes approved by label (@${jc.delivery.sender.login})`);
 }

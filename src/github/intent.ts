@@ -5,6 +5,8 @@ import type { AgentCommand } from "./command.js";
  * decision logic is testable without a server. Built by `./triggers.ts`, acted on by `./jobs.ts`.
  */
 export interface Repo {
+  /** GitHub's repository id: the same after a rename or a transfer. */
+  id: number;
   owner: string;
   repo: string;
   defaultBranch: string;
@@ -28,7 +30,7 @@ export interface Thread {
 export type Intent =
   | { kind: "command"; command: AgentCommand; thread: Thread; commentId: number; at: string }
   | { kind: "issue_opened"; command: AgentCommand; thread: Thread; at: string }
-  | { kind: "review"; state: "approved" | "changes_requested"; body: string; commitId: string; thread: Thread; at: string }
+  | { kind: "review"; state: "approved" | "changes_requested"; body: string; commitId: string; reviewId: number; thread: Thread; at: string }
   | { kind: "label"; label: ApprovalLabel | "agent"; thread: Thread; headSha: string | null; at: string }
   | { kind: "button"; identifier: string; checkRunId: number; at: string };
 
@@ -40,6 +42,12 @@ export interface Delivery {
   repo: Repo;
   sender: Sender;
   intent: Intent;
+  /**
+   * The GitHub object this delivery is about — `comment:<id>`, `review:<id>`, `issue:<id>`,
+   * `label:<issue>:<name>` (the labeled event, once re-read, names it exactly), `check_run:<id>:<action>`
+   * — which a command is deduplicated on, and which the ledger records with the decision.
+   */
+  source: string;
 }
 
 /** The issue key `owner/repo#n`: a session's store key, and the queue key for all its work. */

@@ -2,7 +2,7 @@ import { Ledger } from "../store/ledger.js";
 import type { Job } from "../queue/types.js";
 import { HELP_TEXT } from "./command.js";
 import { abortInFlight, requestStop, retry, status } from "./control.js";
-import { approveAllWrites, approveByComment, approvePlanAs, approvePlanByButton, denyByComment, revise } from "./decisions.js";
+import { approveAllWrites, approveByComment, approvePlanAs, approvePlanByButton, approver, denyByComment, revise } from "./decisions.js";
 import { withToken, type Intake } from "./deps.js";
 import { freshGitToken } from "./git-remote.js";
 import { issueKey, type Intent } from "./intent.js";
@@ -34,6 +34,16 @@ async function runReporting(jc: Intake, issue: number): Promise<void> {
   }
 }
 
+/** Whether the ledger already holds a decision (or the start) that came from GitHub object `source`. */
+function appliedIn(ledger: Ledger, source: string): boolean {
+  return ledger.history.some((e) => {
+    if (e.type === "session_created") return e.task.source.trigger === source;
+    if (e.type === "session_cancelled") return e.source === source;
+    const by = (e as { by?: unknown }).by;
+    return typeof by === "object" && by !== null && (by as { source?: string }).source === source;
+  });
+}
+
 function what(i: Intent): string {
   return i.kind === "review" ? "reviews" : i.kind === "label" ? "labels" : i.kind === "button" ? "approvals" : "commands";
 }
@@ -46,6 +56,13 @@ function standsDown(jc: Intake, i: Intent, issue: number): boolean {
 
 async function runDelivery(intake: Intake, issue: number): Promise<void> {
   const { intent: i, sender, repo } = intake.delivery;
+  const known = await intake.index.sessionOfIssue(repo, issue);
+  const prior = known ? await Ledger.open(intake.deps.store, known) : null;
+  if (prior && appliedIn(prior, intake.delivery.source)) {
+    // This delivery ran before and its decision is in the ledger (the process died before it was done).
+    intake.deps.log(`${intake.delivery.source} is already applied to session ${prior.sessionId}; nothing to do`);
+    return;
+  }
   const verdict = await checkPermission(intake.octokit, repo, sender);
   const reply = i.kind === "button" ? issue : i.thread.number;
   if (!verdict.allowed) {
@@ -55,8 +72,8 @@ async function runDelivery(intake: Intake, issue: number): Promise<void> {
   }
   // A fresh git token per job (only for work past the permission check), redacted from all output.
   const jc = withToken(intake, await freshGitToken(await intake.appOctokit(), repo));
-  const sessionId = await jc.index.sessionOfIssue(repo, issue);
-  const ledger = sessionId ? await Ledger.open(jc.deps.store, sessionId) : null;
+  const sessionId = known;
+  const ledger = prior;
   const w = { reply };
   if (ledger && standsDown(jc, i, issue)) {
     // Queued before a stop that is not yet applied: acting now would run on what the stop cancels.
@@ -88,7 +105,7 @@ async function runDelivery(intake: Intake, issue: number): Promise<void> {
     if (!ledger) return status(jc, null, reply);
     if (c.kind === "approve") return approveByComment(jc, ledger, c.ref, i.at, w);
     if (c.kind === "deny") return denyByComment(jc, ledger, c.reason, i.at, w);
-    return revise(jc, ledger, { login: sender.login, via: "comment" }, c.feedback, w);
+    return revise(jc, ledger, approver(jc, "comment"), c.feedback, w);
   }
   if (!ledger) return;
   if (i.kind === "button") return approvePlanByButton(jc, ledger, i.identifier, w);
@@ -96,15 +113,15 @@ async function runDelivery(intake: Intake, issue: number): Promise<void> {
     if (i.state === "changes_requested") {
       if (ledger.state.phase !== "awaiting_plan_approval" && ledger.state.phase !== "planning") return;
       if (i.body.trim() === "") return answer(jc, reply, ledger.sessionId, "revise", "To send the plan back, say what to change in the review's comment (or `/agent revise <feedback>`).");
-      return revise(jc, ledger, { login: sender.login, via: "review" }, i.body, w);
+      return revise(jc, ledger, approver(jc, "review"), i.body, w);
     }
     if (ledger.state.phase !== "awaiting_plan_approval") return;
     const hash = await jc.deps.store.getEffect(ledger.sessionId, `plan-commit:${i.commitId}`);
-    return approvePlanAs(jc, ledger, { login: sender.login, via: "review" }, hash, w);
+    return approvePlanAs(jc, ledger, approver(jc, "review"), hash, w);
   }
   if (i.kind === "label" && i.label === "agent:writes-approved") return approveAllWrites(jc, ledger);
   if (i.kind === "label" && ledger.state.phase === "awaiting_plan_approval") {
     const hash = i.headSha ? await jc.deps.store.getEffect(ledger.sessionId, `plan-commit:${i.headSha}`) : null;
-    return approvePlanAs(jc, ledger, { login: sender.login, via: "label" }, hash, w);
+    return approvePlanAs(jc, ledger, approver(jc, "label"), hash, w);
   }
 }

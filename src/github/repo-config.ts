@@ -1,4 +1,6 @@
 import { REPO_CONFIG_PATH, RepoConfigSchema, type RepoConfig } from "../config/repo-config.js";
+import type { Repo } from "./intent.js";
+import type { Octokit } from "./octokit.js";
 
 /**
  * `.github/patchgate.yml` through Probot's `context.config`, which reads the default branch only —
@@ -6,6 +8,17 @@ import { REPO_CONFIG_PATH, RepoConfigSchema, type RepoConfig } from "../config/r
  * already parsed the YAML; the zod schema decides, and its first complaint names the field.
  */
 export type ConfigResult = { ok: true; config: RepoConfig } | { ok: false; field: string; message: string };
+
+/**
+ * The default branch's `.github/patchgate.yml`, parsed, or null when there is none: what Probot's
+ * `context.config` reads, also for a delivery replayed from the inbox, which has no context.
+ */
+export function configReader(octokit: Octokit, repo: Pick<Repo, "owner" | "repo">): () => Promise<unknown> {
+  return async () => {
+    const { config, files } = await octokit.config.get({ owner: repo.owner, repo: repo.repo, path: REPO_CONFIG_PATH });
+    return files.some((f) => f.config !== null) ? config : null;
+  };
+}
 
 export async function loadRepoConfig(readConfig: () => Promise<unknown>): Promise<ConfigResult> {
   let raw: unknown;

@@ -43,7 +43,7 @@ export async function startSession(jc: JobContext, req: StartRequest): Promise<v
   const task: TaskInput = {
     title: sanitizeUntrusted(req.title, { maxChars: 300, markdown: false }),
     body: [req.instruction ? `Instruction from @${sender.login}: ${sanitizeUntrusted(req.instruction)}` : "", sanitizeUntrusted(req.body)].filter(Boolean).join("\n\n"),
-    source: { kind: "github", repo: `${repo.owner}/${repo.repo}`, issueNumber: req.issue, requester: sender.login, installationId: repo.installationId },
+    source: { kind: "github", repo: `${repo.owner}/${repo.repo}`, issueNumber: req.issue, requester: sender.login, installationId: repo.installationId, repoId: repo.id, trigger: jc.delivery.source },
   };
   const c = config.config;
   const ledger = await createSession(jc.deps.store, {

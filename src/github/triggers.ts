@@ -21,7 +21,7 @@ export const APPROVAL_LABELS = ["agent:plan-approved", "agent:writes-approved"] 
 
 function repoOf(p: any): Repo | null {
   if (!p.repository || !p.installation?.id) return null;
-  return { owner: p.repository.owner.login, repo: p.repository.name, defaultBranch: p.repository.default_branch, installationId: p.installation.id };
+  return { id: p.repository.id, owner: p.repository.owner.login, repo: p.repository.name, defaultBranch: p.repository.default_branch, installationId: p.installation.id };
 }
 
 function senderOf(p: any): Sender {
@@ -59,7 +59,7 @@ function intentOf(name: string, p: any): Intent | null {
     case "pull_request_review.submitted": {
       const state = String(p.review.state).toLowerCase();
       if (state !== "approved" && state !== "changes_requested") return null;
-      return { kind: "review", state, body: p.review.body ?? "", commitId: p.review.commit_id, thread: thread(p.pull_request, true), at: p.review.submitted_at };
+      return { kind: "review", state, body: p.review.body ?? "", commitId: p.review.commit_id, reviewId: p.review.id, thread: thread(p.pull_request, true), at: p.review.submitted_at };
     }
     case "pull_request.labeled":
       if (!APPROVAL_LABELS.includes(p.label?.name)) return null;
@@ -91,5 +91,20 @@ function parseDelivery(id: string, name: string, p: any): Delivery | null {
   const sender = senderOf(p);
   if (isBot(sender)) return null;
   const intent = intentOf(name, p);
-  return intent ? { id, event: name, repo, sender, intent } : null;
+  return intent ? { id, event: name, repo, sender, intent, source: sourceOf(intent, p) } : null;
+}
+
+function sourceOf(i: Intent, p: any): string {
+  switch (i.kind) {
+    case "command":
+      return `comment:${i.commentId}`;
+    case "issue_opened":
+      return `issue:${p.issue.id}`;
+    case "review":
+      return `review:${i.reviewId}`;
+    case "label":
+      return `label:${i.thread.number}:${i.label}`;
+    case "button":
+      return `check_run:${i.checkRunId}:${i.identifier}`;
+  }
 }

@@ -95,7 +95,7 @@ export type SessionEvent =
   | { type: "finish_accepted"; summary: string; treeHash: string; paths?: string[] }
   | { type: "published"; branch: string; commit: string; url?: string }
   | { type: "session_failed"; reason: FailureReason; message: string }
-  | { type: "session_cancelled"; by: string; reason?: string }
+  | { type: "session_cancelled"; by: string; reason?: string; source?: string }
   /** The session cannot go on until a human provides something; `message` says what. */
   | { type: "session_blocked"; reason: BlockedReason; message: string }
   /**

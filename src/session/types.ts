@@ -44,6 +44,10 @@ export interface TaskInput {
     issueNumber?: number;
     requester?: string;
     installationId?: number;
+    /** GitHub's id of the repository: it survives a rename or a transfer, the name does not. */
+    repoId?: number;
+    /** The GitHub object that started the session (`comment:<id>`, `issue:<id>`, `label:<n>:agent`). */
+    trigger?: string;
   };
 }
 
@@ -158,6 +162,11 @@ export interface DiffInfo {
 export interface Approver {
   login: string;
   via: "cli" | "comment" | "review" | "label" | "check_run" | "eval" | "auto";
+  /**
+   * The GitHub object the decision came from (`comment:<id>`, `review:<id>`, `label-event:<id>`…):
+   * a delivery that runs again after a crash finds it applied and does nothing twice.
+   */
+  source?: string;
 }
 
 /** How far the operator vouches for an MCP server (its config's `trust`). */

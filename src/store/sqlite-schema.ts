@@ -38,6 +38,14 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (session_id, key)
   ) WITHOUT ROWID;
   `,
+  // The inbox: a delivery keeps its payload until it is done, in arrival order (`seq`). Rows from
+  // before were all processed.
+  `
+  ALTER TABLE deliveries ADD COLUMN payload TEXT;
+  ALTER TABLE deliveries ADD COLUMN state TEXT NOT NULL DEFAULT 'done' CHECK (state IN ('pending', 'done'));
+  ALTER TABLE deliveries ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX deliveries_by_seq ON deliveries (seq);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -4,7 +4,7 @@ import type { Phase } from "../session/types.js";
 import { GroupCommit } from "./group-commit.js";
 import { migrate } from "./sqlite-schema.js";
 import { phaseAfter } from "./session-phase.js";
-import { ConcurrentAppendError, type SessionStore, type SessionSummary } from "./types.js";
+import { ConcurrentAppendError, type DeliveryState, type InboxDelivery, type SessionStore, type SessionSummary } from "./types.js";
 
 interface SessionRow {
   id: string;
@@ -18,7 +18,7 @@ interface SessionRow {
 export class SqliteSessionStore implements SessionStore {
   private readonly q;
   private readonly appendTx;
-  private readonly deliveries: GroupCommit<{ id: string; event: string }, boolean>;
+  private readonly deliveries: GroupCommit<InboxDelivery, DeliveryState>;
 
   private constructor(private readonly db: Database.Database) {
     // Prepared once: every append and load reuses the compiled statements.
@@ -40,8 +40,17 @@ export class SqliteSessionStore implements SessionStore {
       findByKey: db.prepare<[string], { id: string }>(
         "SELECT id FROM sessions WHERE key = ? ORDER BY created_at DESC, rowid DESC LIMIT 1",
       ),
-      recordDelivery: db.prepare(
-        "INSERT INTO deliveries (id, event, received_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING",
+      insertDelivery: db.prepare(
+        `INSERT INTO deliveries (id, event, received_at, payload, state, seq)
+         VALUES (?, ?, ?, ?, 'pending', (SELECT COALESCE(MAX(seq), 0) + 1 FROM deliveries)) ON CONFLICT (id) DO NOTHING`,
+      ),
+      deliveryState: db.prepare<[string], { state: "pending" | "done" }>("SELECT state FROM deliveries WHERE id = ?"),
+      completeDelivery: db.prepare("UPDATE deliveries SET state = 'done', payload = NULL WHERE id = ?"),
+      pendingDeliveries: db.prepare<[], InboxDelivery>(
+        "SELECT id, event, payload FROM deliveries WHERE state = 'pending' ORDER BY seq",
+      ),
+      claimEffect: db.prepare(
+        "INSERT INTO effects (session_id, key, value) VALUES (?, ?, ?) ON CONFLICT (session_id, key) DO NOTHING",
       ),
       putEffect: db.prepare(
         `INSERT INTO effects (session_id, key, value) VALUES (?, ?, ?)
@@ -51,10 +60,10 @@ export class SqliteSessionStore implements SessionStore {
         "SELECT value FROM effects WHERE session_id = ? AND key = ?",
       ),
     };
-    const insertDeliveries = db.transaction((items: { id: string; event: string }[]) => {
+    const insertDeliveries = db.transaction((items: InboxDelivery[]) => {
       const at = new Date().toISOString();
-      // A duplicate id in the same batch inserts nothing the second time: it reports false, as it should.
-      return items.map((d) => this.q.recordDelivery.run(d.id, d.event, at).changes === 1);
+      // A duplicate id in the same batch inserts nothing the second time: it reports `pending`, as it should.
+      return items.map((d): DeliveryState => (this.q.insertDelivery.run(d.id, d.event, at, d.payload).changes === 1 ? "new" : this.q.deliveryState.get(d.id)!.state));
     });
     this.deliveries = new GroupCommit(insertDeliveries);
     this.appendTx = db.transaction(
@@ -79,8 +88,8 @@ export class SqliteSessionStore implements SessionStore {
 
   /**
    * WAL lets readers (list, load for status) run beside the one writer. synchronous=FULL because
-   * recordDelivery promises durability before the webhook is answered: under WAL, NORMAL may lose the
-   * last commits on power loss, and a lost delivery id means a redelivered webhook runs twice.
+   * receiveDelivery promises durability before the webhook is answered: under WAL, NORMAL may lose the
+   * last commits on power loss, and a lost inbox row means a delivery answered 2xx is lost.
    * The cost is one fsync per commit, small beside an LLM call.
    */
   static open(file: string): SqliteSessionStore {
@@ -129,8 +138,21 @@ export class SqliteSessionStore implements SessionStore {
     return this.q.findByKey.get(key)?.id ?? null;
   }
 
-  async recordDelivery(deliveryId: string, event: string): Promise<boolean> {
-    return this.deliveries.submit({ id: deliveryId, event });
+  async receiveDelivery(d: InboxDelivery): Promise<DeliveryState> {
+    return this.deliveries.submit(d);
+  }
+
+  async completeDelivery(deliveryId: string): Promise<void> {
+    this.q.completeDelivery.run(deliveryId);
+  }
+
+  async pendingDeliveries(): Promise<InboxDelivery[]> {
+    return this.q.pendingDeliveries.all();
+  }
+
+  async claimEffect(sessionId: string, key: string, value: string): Promise<string> {
+    this.q.claimEffect.run(sessionId, key, value);
+    return this.q.getEffect.get(sessionId, key)!.value;
   }
 
   async putEffect(sessionId: string, key: string, value: string): Promise<void> {

@@ -10,6 +10,22 @@ export interface SessionSummary {
   updatedAt: string;
 }
 
+/**
+ * A webhook delivery as the inbox keeps it: what a restarted process needs to act on it again.
+ * `event` is the `X-GitHub-Event` header (the action is in the payload); `payload` the JSON body.
+ */
+export interface InboxDelivery {
+  id: string;
+  event: string;
+  payload: string;
+}
+
+/**
+ * Where a delivery stands in the inbox when it arrives: `new` (first time), `pending` (seen, its work
+ * not finished — a crash, or still running: act on it), `done` (its effects are recorded: a no-op).
+ */
+export type DeliveryState = "new" | "pending" | "done";
+
 /** Durable, append-only event storage. Every method is async so that a Postgres store fits the same shape. */
 export interface SessionStore {
   /** Appends in order inside one transaction; `expectedCount` guards against two writers (optimistic lock). */
@@ -19,8 +35,21 @@ export interface SessionStore {
   /** Associate a session with a lookup key (GitHub issue); the newest session for a key wins. */
   setKey(sessionId: string, key: string): Promise<void>;
   findByKey(key: string): Promise<string | null>;
-  /** True the first time a delivery id is seen; false for a redelivery. Durable before it returns. */
-  recordDelivery(deliveryId: string, event: string): Promise<boolean>;
+  /**
+   * The inbox: stores a delivery with its payload and dedups it by id, in one transaction, durable
+   * before it returns (so before the webhook is answered). A known id keeps its first payload.
+   */
+  receiveDelivery(d: InboxDelivery): Promise<DeliveryState>;
+  /** Marks a delivery done; called only once its job's effects are recorded. Unknown ids are ignored. */
+  completeDelivery(deliveryId: string): Promise<void>;
+  /** Deliveries received and not done, oldest first: what a restarted app runs again. */
+  pendingDeliveries(): Promise<InboxDelivery[]>;
+  /**
+   * Writes `value` under `key` unless a value is there, atomically; returns the value that is there
+   * afterwards. Used to claim a GitHub object (a comment, a review, a label event) for the first
+   * delivery that acts on it, so a replayed body under a new delivery id changes nothing.
+   */
+  claimEffect(sessionId: string, key: string, value: string): Promise<string>;
   /** Small key/value records for side-effect ids (check run id, PR number, comment ids). */
   putEffect(sessionId: string, key: string, value: string): Promise<void>;
   getEffect(sessionId: string, key: string): Promise<string | null>;

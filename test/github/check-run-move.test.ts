@@ -13,7 +13,7 @@ import type { Ledger } from "../../src/store/ledger.js";
  * new process adopts: no second run on a sha, no run left in progress behind the current one.
  * GitHub here is a recorder of the two calls the publisher makes (create, PATCH).
  */
-const REPO = { owner: "o", repo: "r", defaultBranch: "main", installationId: 1 };
+const REPO = { id: 9, owner: "o", repo: "r", defaultBranch: "main", installationId: 1 };
 const sha = (c: string) => c.repeat(40);
 
 class GitHubRecorder {

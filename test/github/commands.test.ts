@@ -84,7 +84,7 @@ describe("the other two ways to start", () => {
     expect(await task()).toEqual({
       title: ISSUE.title,
       body: "`add(2, 3)` returns -1.",
-      source: { kind: "github", repo: "octo-org/calculator", issueNumber: 1, requester: "maintainer", installationId: 77 },
+      source: { kind: "github", repo: "octo-org/calculator", issueNumber: 1, requester: "maintainer", installationId: 77, repoId: 4711, trigger: "label:1:agent" },
     });
   });
 

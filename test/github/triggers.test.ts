@@ -5,7 +5,7 @@ import { toDelivery } from "../../src/github/triggers.js";
 /** Real example payloads (@octokit/webhooks-examples) with the fields Patchgate reads filled in. */
 const world = new GitHubWorld("octo-org", "calc", "http://github.invalid", { id: 1, slug: "patchgate", botId: 2 });
 const p = new Payloads(world, 77);
-const repo = { owner: "octo-org", repo: "calc", defaultBranch: "main", installationId: 77 };
+const repo = { id: 4711, owner: "octo-org", repo: "calc", defaultBranch: "main", installationId: 77 };
 
 describe("toDelivery", () => {
   test("an `/agent fix this` comment on an issue is a start command", () => {
@@ -17,6 +17,7 @@ describe("toDelivery", () => {
       repo,
       sender: { login: "alice", id: world.user("alice").id, type: "User" },
       intent: { kind: "command", command: { kind: "start", task: null }, thread: { number: 3, isPullRequest: false, title: "Bug", body: "It breaks" }, commentId: payload.comment.id, at: payload.comment.created_at },
+      source: `comment:${payload.comment.id}`,
     });
   });
 

@@ -92,23 +92,39 @@ describe("optimistic concurrency", () => {
   });
 });
 
-describe("deliveries", () => {
-  test("true the first time, false for a redelivery, also after reopening the file", async () => {
-    expect(await store.recordDelivery("d-1", "issue_comment")).toBe(true);
-    expect(await store.recordDelivery("d-1", "issue_comment")).toBe(false);
-    expect(await store.recordDelivery("d-2", "issue_comment")).toBe(true);
+describe("the inbox", () => {
+  const d = (id: string, event = "issue_comment") => ({ id, event, payload: JSON.stringify({ action: "created", n: id }) });
+
+  test("new the first time; pending until completed; done after — also after reopening the file", async () => {
+    expect(await store.receiveDelivery(d("d-1"))).toBe("new");
+    expect(await store.receiveDelivery(d("d-1"))).toBe("pending");
+    expect(await store.receiveDelivery(d("d-2"))).toBe("new");
+    await store.completeDelivery("d-2");
     await store.close();
     const reopened = open();
-    expect(await reopened.recordDelivery("d-1", "issue_comment")).toBe(false);
-    expect(await reopened.recordDelivery("d-3", "pull_request_review")).toBe(true);
+    expect(await reopened.receiveDelivery(d("d-1"))).toBe("pending");
+    expect(await reopened.receiveDelivery(d("d-2"))).toBe("done");
+    expect(await reopened.receiveDelivery(d("d-3", "pull_request_review"))).toBe("new");
+  });
+
+  test("what is not done survives a reopen with its payload, oldest first", async () => {
+    for (const id of ["p-1", "p-2", "p-3"]) await store.receiveDelivery(d(id));
+    await store.completeDelivery("p-2");
+    await store.close();
+    expect(await open().pendingDeliveries()).toEqual([d("p-1"), d("p-3")]);
   });
 
   test("a burst in one turn (one transaction) still answers each delivery, duplicates included", async () => {
-    const answers = await Promise.all(["b-1", "b-2", "b-1", "b-3"].map((id) => store.recordDelivery(id, "issues")));
-    expect(answers).toEqual([true, true, false, true]);
-    await store.close();
-    const reopened = open();
-    expect(await Promise.all(["b-1", "b-2", "b-3", "b-4"].map((id) => reopened.recordDelivery(id, "issues")))).toEqual([false, false, false, true]);
+    const answers = await Promise.all(["b-1", "b-2", "b-1", "b-3"].map((id) => store.receiveDelivery(d(id, "issues"))));
+    expect(answers).toEqual(["new", "new", "pending", "new"]);
+  });
+});
+
+describe("claims", () => {
+  test("the first value stays; a later claim gets it back", async () => {
+    expect(await store.claimEffect("@x", "claim:comment:1", "delivery-a")).toBe("delivery-a");
+    expect(await store.claimEffect("@x", "claim:comment:1", "delivery-b")).toBe("delivery-a");
+    expect(await store.claimEffect("@x", "claim:comment:2", "delivery-b")).toBe("delivery-b");
   });
 });
 

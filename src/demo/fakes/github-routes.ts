@@ -51,7 +51,7 @@ function applyOutput(w: GitHubWorld, c: FakeCheckRun, output: any): RouteResult 
 export const ROUTES: [string, string, Handler][] = [
   ["GET", "/app", (w) => ({ status: 200, body: { id: w.app.id, slug: w.app.slug, name: w.app.slug, node_id: "A_1" } })],
   ["GET", "/users/:login", (w, p) => ({ status: 200, body: w.user(p.login) })],
-  ["GET", "/repos/:o/:r", (w) => ({ status: 200, body: { name: w.repo, full_name: `${w.owner}/${w.repo}`, owner: { login: w.owner, type: "Organization" }, default_branch: w.defaultBranch, private: true } })],
+  ["GET", "/repos/:o/:r", (w) => ({ status: 200, body: { id: w.repoId, name: w.repo, full_name: `${w.owner}/${w.repo}`, owner: { login: w.owner, type: "Organization" }, default_branch: w.defaultBranch, private: true } })],
   ["GET", "/repos/:o/:r/collaborators/:user/permission", (w, p) => {
     const permission = w.permissions.get(p.user) ?? "none";
     // GitHub reports triage as `read` in `permission` and the precise role in `role_name`.

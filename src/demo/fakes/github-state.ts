@@ -125,6 +125,8 @@ export class GitHubWorld {
   }
 
   readonly issueNumbers = new Set<number>();
+  /** The repository's id, which a rename or transfer does not change. */
+  readonly repoId = 4711;
   /** The repository's default branch, as the payloads and `GET /repos/:o/:r` report it. */
   readonly defaultBranch = "main";
 }

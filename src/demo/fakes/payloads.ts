@@ -30,7 +30,7 @@ export class Payloads {
 
   private base(event: string, action: string, sender: string): Record<string, any> {
     const p = example(event, action);
-    p.repository = { ...p.repository, name: this.w.repo, full_name: `${this.w.owner}/${this.w.repo}`, default_branch: this.w.defaultBranch, owner: { ...p.repository.owner, login: this.w.owner } };
+    p.repository = { ...p.repository, id: this.w.repoId, name: this.w.repo, full_name: `${this.w.owner}/${this.w.repo}`, default_branch: this.w.defaultBranch, owner: { ...p.repository.owner, login: this.w.owner } };
     p.installation = { id: this.installationId, node_id: `MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9u${this.installationId}` };
     p.sender = { ...p.sender, ...this.w.user(sender) };
     return p;

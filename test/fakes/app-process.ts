@@ -1,0 +1,18 @@
+import { createOpenAIClient } from "../../src/agent/llm/openai-client.js";
+import { startApp, type AppSettings } from "../../src/demo/app-instance.js";
+
+/**
+ * A real Patchgate process for crash tests: the app of src/demo/app-instance.ts (Probot, its HTTP
+ * server, the SQLite store) configured from `PATCHGATE_TEST_APP` (JSON), talking to the test's fake
+ * GitHub and fake model. It prints `listening <webhook url>` once it takes deliveries, then each log
+ * line, so the test can wait on what happened — and kill it with SIGKILL wherever it likes.
+ */
+type Settings = Omit<AppSettings, "llm" | "log"> & { openaiBaseURL: string; apiKey: string };
+
+const s = JSON.parse(process.env.PATCHGATE_TEST_APP ?? "{}") as Settings;
+const app = await startApp({
+  ...s,
+  llm: () => createOpenAIClient({ apiKey: s.apiKey, baseURL: s.openaiBaseURL, model: s.model }),
+  log: (line) => process.stdout.write(`log ${line}\n`),
+});
+process.stdout.write(`listening ${app.webhookUrl}\n`);
