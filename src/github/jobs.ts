@@ -9,6 +9,8 @@ import { issueKey, type Intent } from "./intent.js";
 import { checkPermission, refusalText } from "./permission.js";
 import { answer } from "./replies.js";
 import { startSession } from "./start.js";
+import { currentAt } from "./binding.js";
+import { verifyDelivery } from "./verify.js";
 
 /**
  * A delivery becomes queued work. Everything for one issue (its PR and check run included) runs in
@@ -34,6 +36,18 @@ async function runReporting(jc: Intake, issue: number): Promise<void> {
   }
 }
 
+/**
+ * This delivery ran before and its decision is in the ledger (the process died before the delivery
+ * was done): nothing to do. Asked before GitHub is read, and again once the source is exact.
+ */
+async function alreadyApplied(jc: Intake, issue: number): Promise<boolean> {
+  const id = await jc.index.sessionOfIssue(jc.delivery.repo, issue);
+  const ledger = id ? await Ledger.open(jc.deps.store, id) : null;
+  if (!ledger || !appliedIn(ledger, jc.delivery.source)) return false;
+  jc.deps.log(`${jc.delivery.source} is already applied to session ${ledger.sessionId}; nothing to do`);
+  return true;
+}
+
 /** Whether the ledger already holds a decision (or the start) that came from GitHub object `source`. */
 function appliedIn(ledger: Ledger, source: string): boolean {
   return ledger.history.some((e) => {
@@ -54,15 +68,29 @@ function standsDown(jc: Intake, i: Intent, issue: number): boolean {
   return !(i.kind === "command" && (i.command.kind === "help" || i.command.kind === "status" || i.command.kind === "stop"));
 }
 
-async function runDelivery(intake: Intake, issue: number): Promise<void> {
-  const { intent: i, sender, repo } = intake.delivery;
-  const known = await intake.index.sessionOfIssue(repo, issue);
-  const prior = known ? await Ledger.open(intake.deps.store, known) : null;
-  if (prior && appliedIn(prior, intake.delivery.source)) {
-    // This delivery ran before and its decision is in the ledger (the process died before it was done).
-    intake.deps.log(`${intake.delivery.source} is already applied to session ${prior.sessionId}; nothing to do`);
+/** Claims of GitHub objects live beside the session index: one delivery per object ever acts. */
+const CLAIMS = "@github-index";
+
+async function runDelivery(received: Intake, issue: number): Promise<void> {
+  if (await alreadyApplied(received, issue)) return;
+  const checked = await verifyDelivery(received.octokit, received.delivery);
+  if (!checked.ok) {
+    received.deps.log(`${received.delivery.event} ${received.delivery.id} not acted on: ${checked.why}`);
+    const reply = received.delivery.intent.kind === "button" ? issue : received.delivery.intent.thread.number;
+    if (checked.tell === "edited") await answer(received, reply, null, "edited", "That comment was edited after it was written, so Patchgate did not act on it (an edit could change what was approved). Nothing was changed — write a new comment.");
     return;
   }
+  const intake: Intake = Object.freeze({ ...received, delivery: checked.delivery });
+  const { intent: i, sender, repo, source } = intake.delivery;
+  const claimedBy = await intake.deps.store.claimEffect(CLAIMS, `claim:${repo.id}:${source}`, intake.delivery.id);
+  if (claimedBy !== intake.delivery.id) {
+    // The same comment, review or label event under a new delivery id: a replay, or GitHub's own resend.
+    intake.deps.log(`${source} was already acted on (delivery ${claimedBy}); ${intake.delivery.id} ignored`);
+    return;
+  }
+  if (await alreadyApplied(intake, issue)) return;
+  const known = await intake.index.sessionOfIssue(repo, issue);
+  const prior = known ? await Ledger.open(intake.deps.store, known) : null;
   const verdict = await checkPermission(intake.octokit, repo, sender);
   const reply = i.kind === "button" ? issue : i.thread.number;
   if (!verdict.allowed) {
@@ -119,9 +147,13 @@ async function runDelivery(intake: Intake, issue: number): Promise<void> {
     const hash = await jc.deps.store.getEffect(ledger.sessionId, `plan-commit:${i.commitId}`);
     return approvePlanAs(jc, ledger, approver(jc, "review"), hash, w);
   }
-  if (i.kind === "label" && i.label === "agent:writes-approved") return approveAllWrites(jc, ledger);
+  // A label approves only what existed when it was added: `i.at` is its labeled event's time.
+  if (i.kind === "label" && i.label === "agent:writes-approved") {
+    if (Date.parse(i.at) < Date.parse(ledger.history[0].at)) return jc.deps.log(`label added before session ${ledger.sessionId} existed: ignored`);
+    return approveAllWrites(jc, ledger);
+  }
   if (i.kind === "label" && ledger.state.phase === "awaiting_plan_approval") {
-    const hash = i.headSha ? await jc.deps.store.getEffect(ledger.sessionId, `plan-commit:${i.headSha}`) : null;
+    const hash = currentAt(ledger.history, i.at, (e) => (e.type === "plan_submitted" ? e.hash : null));
     return approvePlanAs(jc, ledger, approver(jc, "label"), hash, w);
   }
 }

@@ -23,7 +23,7 @@ describe("who is obeyed", () => {
     const r = await h.send("issue_comment", h.payloads.comment({ number: 1, title: ISSUE.title, body: "/agent fix this", by: "reader" }));
     await h.settle();
     expect(r.status).toBe(200);
-    expect(callLines(h)).toEqual([MINT, `GET ${R}/collaborators/reader/permission`, `POST ${R}/issues/1/comments`]);
+    expect(callLines(h)).toEqual([MINT, `GET ${R}/issues/comments/1003`, `GET ${R}/collaborators/reader/permission`, `POST ${R}/issues/1/comments`]);
     expect(h.github.world.comments[0].body.split("\n")[0]).toBe(
       "Sorry @reader, Patchgate only takes commands from people with write access to this repository (your role here is `read`). Nothing was changed.",
     );
@@ -33,7 +33,7 @@ describe("who is obeyed", () => {
   test("a triage user adding the `agent` label is judged by the sender and refused", async () => {
     await h.send("issues", h.payloads.issueLabeled({ number: 1, title: ISSUE.title, body: ISSUE.body, label: "agent", by: "triager" }));
     await h.settle();
-    expect(callLines(h)).toEqual([MINT, `GET ${R}/collaborators/triager/permission`, `POST ${R}/issues/1/comments`]);
+    expect(callLines(h)).toEqual([MINT, `GET ${R}/issues/1/events?per_page=100&page=1`, `GET ${R}/issues/1/labels?per_page=100`, `GET ${R}/collaborators/triager/permission`, `POST ${R}/issues/1/comments`]);
     expect(h.github.world.comments[0].body).toContain("only takes labels from people with write access to this repository (your role here is `triage`)");
     await nothingStarted();
   });
@@ -61,12 +61,16 @@ describe("who is obeyed", () => {
     await h.send("pull_request_review", h.payloads.review({ pr: pr.number, state: "approved", body: "", by: "reader" }));
     await h.send("pull_request", h.payloads.prLabeled({ pr: pr.number, label: "agent:plan-approved", by: "triager" }));
     await h.settle();
-    expect(callLines(h, before)).toEqual([
+    // The two deliveries share the issue's lane, but each is read back from GitHub as it is received.
+    expect(callLines(h, before).sort()).toEqual([
+      `GET ${R}/pulls/2/reviews/1009`,
+      `GET ${R}/issues/2/events?per_page=100&page=1`,
+      `GET ${R}/issues/2/labels?per_page=100`,
       `GET ${R}/collaborators/reader/permission`,
       `POST ${R}/issues/2/comments`,
       `GET ${R}/collaborators/triager/permission`,
       `POST ${R}/issues/2/comments`,
-    ]);
+    ].sort());
     const sessionId = (await h.app.deps.store.list())[0].id;
     const { Ledger } = await import("../../src/store/ledger.js");
     expect((await Ledger.open(h.app.deps.store, sessionId)).state.phase).toBe("awaiting_plan_approval");

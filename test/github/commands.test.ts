@@ -16,7 +16,7 @@ describe("repo config, help, status, labels", () => {
     h.github.world.files.set(".github/patchgate.yml", "timeouts:\n  test_seconds: -5\n");
     await h.send("issues", h.payloads.issueOpened({ number: 1, title: ISSUE.title, body: "Broken.\n/agent fix this", by: "maintainer" }));
     await h.settle();
-    expect(callLines(h)).toEqual([MINT, `GET ${R}/collaborators/maintainer/permission`, MINT, `POST ${R}/issues/1/reactions`, `GET ${R}/contents/.github%2Fpatchgate.yml`, `POST ${R}/issues/1/comments`]);
+    expect(callLines(h)).toEqual([MINT, `GET ${R}/issues/1`, `GET ${R}/collaborators/maintainer/permission`, MINT, `POST ${R}/issues/1/reactions`, `GET ${R}/contents/.github%2Fpatchgate.yml`, `POST ${R}/issues/1/comments`]);
     expect(last()).toContain("- field `timeouts.test_seconds`: ");
     expect(last()).toContain("no session was started");
     expect(await h.app.deps.store.list()).toEqual([]);
@@ -84,7 +84,7 @@ describe("the other two ways to start", () => {
     expect(await task()).toEqual({
       title: ISSUE.title,
       body: "`add(2, 3)` returns -1.",
-      source: { kind: "github", repo: "octo-org/calculator", issueNumber: 1, requester: "maintainer", installationId: 77, repoId: 4711, trigger: "label:1:agent" },
+      source: { kind: "github", repo: "octo-org/calculator", issueNumber: 1, requester: "maintainer", installationId: 77, repoId: 4711, trigger: "label-event:1003" },
     });
   });
 

@@ -20,6 +20,7 @@ describe("the whole story through signed webhooks", () => {
     const plan = readBranch(h.bare, "patchgate/issue-1")!;
     expect(callLines(h)).toEqual([
       MINT, // Probot's token for the REST calls of this delivery
+      `GET ${R}/issues/comments/1003`,
       `GET ${R}/collaborators/maintainer/permission`,
       MINT, // the job's own git token
       `POST ${R}/issues/comments/${w.reactions[0].comment_id}/reactions`,
@@ -40,7 +41,7 @@ describe("the whole story through signed webhooks", () => {
     expect(w.calls.filter((c) => c.method === "POST" && c.path === `${R}/check-runs`).map((c) => (c.body as { head_sha: string }).head_sha)).toEqual([readBranch(h.bare, "main")!.sha, plan.sha]);
     expect(w.reactions).toEqual([{ comment_id: w.reactions[0].comment_id, content: "eyes", user: "patchgate[bot]" }]);
     // The git token is narrowed to this repository and to contents.
-    expect(w.calls[2].body).toEqual({ repositories: ["calculator"], permissions: { contents: "write" } });
+    expect(w.calls[3].body).toEqual({ repositories: ["calculator"], permissions: { contents: "write" } });
     expect(w.checkRuns).toHaveLength(2);
     expect(onBase).toMatchObject({ name: "Patchgate", status: "completed", conclusion: "neutral", head_sha: readBranch(h.bare, "main")!.sha, details_url: run.html_url, actions: [] });
     expect(onBase.output).toEqual({ title: `Moved to ${plan.sha.slice(0, 7)}`, summary: `Patchgate pushed \`${plan.sha.slice(0, 7)}\`, the pull request's new head, so this session's check run continues there: ${run.html_url}` });
@@ -69,6 +70,7 @@ describe("the whole story through signed webhooks", () => {
     await storySteps.approvePlan(h);
     const w = h.github.world;
     expect(callLines(h, before)).toEqual([
+      `GET ${R}/pulls/2/reviews/1009`,
       `GET ${R}/collaborators/reviewer/permission`,
       MINT,
       `GET ${R}/issues/2/comments?per_page=100&page=1`,
@@ -91,6 +93,7 @@ describe("the whole story through signed webhooks", () => {
     await storySteps.approveWrites(h);
     const w = h.github.world;
     expect(callLines(h, before)).toEqual([
+      `GET ${R}/issues/comments/1012`,
       `GET ${R}/collaborators/maintainer/permission`,
       MINT,
       "GIT receive-pack /octo-org/calculator.git",

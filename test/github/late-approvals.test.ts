@@ -28,7 +28,7 @@ describe("approvals that arrive when the session is not waiting for them", () =>
     expect(l.state.phase).toBe("awaiting_write_approval");
     expect(l.state.pending?.status).toBe("pending");
     expect(l.history.length).toBe(before);
-    expect(callLines(h, calls)).toEqual([`GET ${R}/collaborators/reviewer/permission`, MINT]);
+    expect(callLines(h, calls)).toEqual([`GET ${R}/pulls/2/reviews/1011`, `GET ${R}/collaborators/reviewer/permission`, MINT]);
   });
 
   test("`agent:writes-approved` on a cancelled session is ignored: no error, no comment, no event", async () => {

@@ -34,6 +34,7 @@ describe.each([
     const w = h.github.world;
     expect(callLines(h, before)).toEqual([
       MINT, // the new process has no cached token
+      `GET ${R}/issues/comments/1012`, // the comment re-read: it exists and says `/agent approve`
       `GET ${R}/collaborators/maintainer/permission`,
       MINT,
       ...(dropClone ? ["GIT upload-pack /octo-org/calculator.git", "GIT upload-pack /octo-org/calculator.git"] : []),

@@ -50,7 +50,7 @@ describe("approvals are bound to the plan they approve", () => {
     const llm = h.openai.requests.length;
     await h.send("pull_request_review", h.payloads.review({ pr: 2, state: "approved", body: "", by: "reviewer", commitId: v1Commit }));
     await h.settle();
-    expect(callLines(h, before)).toEqual([`GET ${R}/collaborators/reviewer/permission`, MINT, `POST ${R}/issues/2/comments`]);
+    expect(callLines(h, before)).toEqual([`GET ${R}/pulls/2/reviews/1013`, `GET ${R}/collaborators/reviewer/permission`, MINT, `POST ${R}/issues/2/comments`]);
     const s = await phase();
     expect(h.github.world.comments.at(-1)!.body.split("\n")[0]).toBe(
       `That approval is for plan \`${v1Id.slice(8)}\`, but the current one is \`${s.planHash!.slice(0, 12)}\`. Nothing was approved — please look at the current plan and approve again.`,

@@ -74,10 +74,32 @@ export const ROUTES: [string, string, Handler][] = [
     w.reactions.push({ comment_id: Number(p.id), content: String(b.content), user: w.botLogin });
     return { status: 201, body: { id: w.id(), content: String(b.content), user: w.user(w.botLogin), created_at: w.now() } };
   }],
+  ["GET", "/repos/:o/:r/issues/comments/:id", (w, p) => {
+    const c = [...w.userComments, ...w.comments].find((x) => x.id === Number(p.id));
+    return c ? { status: 200, body: c } : notFound;
+  }],
+  ["GET", "/repos/:o/:r/issues/:n/events", (w, p, _b, q) => {
+    const perPage = Number(q.get("per_page") ?? 30);
+    const page = Number(q.get("page") ?? 1);
+    return { status: 200, body: w.issueEvents.filter((e) => e.issue_number === Number(p.n)).slice((page - 1) * perPage, page * perPage) };
+  }],
+  ["GET", "/repos/:o/:r/issues/:n/labels", (w, p) => ({ status: 200, body: [...(w.labels.get(Number(p.n)) ?? [])].map((name) => ({ name })) })],
+  ["GET", "/repos/:o/:r/issues/:n", (w, p) => {
+    const i = w.issues.get(Number(p.n));
+    return i ? { status: 200, body: i } : notFound;
+  }],
+  ["GET", "/repos/:o/:r/pulls/:n/reviews/:id", (w, p) => {
+    const r = w.reviews.find((x) => x.id === Number(p.id) && x.pull_number === Number(p.n));
+    return r ? { status: 200, body: r } : notFound;
+  }],
+  ["GET", "/repos/:o/:r/check-runs/:id", (w, p) => {
+    const c = w.checkRuns.find((x) => x.id === Number(p.id));
+    return c ? { status: 200, body: checkRunView(w, c) } : notFound;
+  }],
   ["GET", "/repos/:o/:r/issues/:n/comments", (w, p, _b, q) => {
     const perPage = Number(q.get("per_page") ?? 30);
     const page = Number(q.get("page") ?? 1);
-    const all = w.comments.filter((c) => c.issue_number === Number(p.n));
+    const all = [...w.userComments, ...w.comments].filter((c) => c.issue_number === Number(p.n)).sort((a, b) => a.id - b.id);
     return { status: 200, body: all.slice((page - 1) * perPage, page * perPage) };
   }],
   ["POST", "/repos/:o/:r/issues/:n/comments", (w, p, b) => {

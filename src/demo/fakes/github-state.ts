@@ -61,6 +61,12 @@ export class GitHubWorld {
   /** Ids of human comments that exist on GitHub (sent as webhooks), so they can be reacted to. */
   readonly reactionTargets = new Set<number>();
   readonly checkRuns: FakeCheckRun[] = [];
+  /** What people did in the UI (the payload builder records it): their comments, reviews, label events, issues. */
+  readonly userComments: FakeComment[] = [];
+  readonly reviews: { id: number; pull_number: number; state: string; body: string; commit_id: string; user: FakeUser; submitted_at: string }[] = [];
+  readonly issueEvents: { id: number; issue_number: number; event: "labeled"; label: { name: string }; actor: FakeUser; created_at: string }[] = [];
+  readonly labels = new Map<number, Set<string>>();
+  readonly issues = new Map<number, { id: number; number: number; title: string; body: string; user: FakeUser; created_at: string; updated_at: string }>();
   readonly pulls: FakePull[] = [];
   /** Repository files on the default branch, served by the contents API (repo config). */
   readonly files = new Map<string, string>();

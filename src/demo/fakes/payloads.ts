@@ -36,9 +36,13 @@ export class Payloads {
     return p;
   }
 
-  private issue(p: Record<string, any>, number: number, title: string, body: string, pr: boolean): Record<string, any> {
+  private issue(p: Record<string, any>, number: number, title: string, body: string, pr: boolean, by?: string): Record<string, any> {
     this.w.issueNumbers.add(number);
-    const issue = { ...p.issue, number, title, body, state: "open", created_at: new Date().toISOString(), updated_at: new Date().toISOString() };
+    const known = this.w.issues.get(number);
+    const at = known?.created_at ?? new Date().toISOString();
+    const id = known?.id ?? this.w.id();
+    if (!known && by) this.w.issues.set(number, { id, number, title, body, user: this.w.user(by), created_at: at, updated_at: at });
+    const issue = { ...p.issue, id, number, title, body, state: "open", created_at: at, updated_at: at };
     if (pr) issue.pull_request = { url: `${this.w.htmlBase}/api/v3/repos/${this.w.owner}/${this.w.repo}/pulls/${number}` };
     else delete issue.pull_request;
     return issue;
@@ -49,13 +53,15 @@ export class Payloads {
     p.issue = this.issue(p, o.number, o.title ?? "Issue", o.issueBody ?? "", Boolean(o.pr));
     const id = this.w.id();
     this.w.reactionTargets.add(id);
-    p.comment = { ...p.comment, id, body: o.body, user: this.w.user(o.by), created_at: new Date().toISOString(), updated_at: new Date().toISOString() };
+    const at = new Date().toISOString();
+    p.comment = { ...p.comment, id, body: o.body, user: this.w.user(o.by), created_at: at, updated_at: at };
+    this.w.userComments.push({ id, issue_number: o.number, body: o.body, user: this.w.user(o.by), created_at: at, updated_at: at, html_url: `${this.w.issueUrl(o.number)}#issuecomment-${id}` });
     return p;
   }
 
   issueOpened(o: { number: number; title: string; body: string; by: string }): Record<string, any> {
     const p = this.base("issues", "opened", o.by);
-    p.issue = this.issue(p, o.number, o.title, o.body, false);
+    p.issue = this.issue(p, o.number, o.title, o.body, false, o.by);
     return p;
   }
 
@@ -63,6 +69,7 @@ export class Payloads {
     const p = this.base("issues", "labeled", o.by);
     p.issue = this.issue(p, o.number, o.title, o.body, false);
     p.label = { ...p.label, name: o.label };
+    this.labeled(o.number, o.label, o.by);
     return p;
   }
 
@@ -79,6 +86,7 @@ export class Payloads {
     const p = this.base("pull_request_review", "submitted", o.by);
     p.pull_request = this.pull(p, o.pr);
     p.review = { ...p.review, id: this.w.id(), state: o.state, body: o.body, commit_id: o.commitId ?? p.pull_request.head.sha, user: this.w.user(o.by), submitted_at: new Date().toISOString() };
+    this.w.reviews.push({ id: p.review.id, pull_number: o.pr, state: o.state.toUpperCase(), body: o.body, commit_id: p.review.commit_id, user: this.w.user(o.by), submitted_at: p.review.submitted_at });
     return p;
   }
 
@@ -87,7 +95,16 @@ export class Payloads {
     p.pull_request = this.pull(p, o.pr);
     p.number = o.pr;
     p.label = { ...p.label, name: o.label };
+    this.labeled(o.pr, o.label, o.by);
     return p;
+  }
+
+  /** The label is on the issue now, and its `labeled` event is in the issue's events. */
+  private labeled(number: number, label: string, by: string): void {
+    let set = this.w.labels.get(number);
+    if (!set) this.w.labels.set(number, (set = new Set()));
+    set.add(label);
+    this.w.issueEvents.push({ id: this.w.id(), issue_number: number, event: "labeled", label: { name: label }, actor: this.w.user(by), created_at: new Date().toISOString() });
   }
 
   checkRunAction(o: { checkRunId: number; identifier: string; by: string }): Record<string, any> {
