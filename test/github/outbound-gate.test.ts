@@ -50,7 +50,8 @@ describe("the outbound gate", () => {
     await storySteps.ask(h);
     await storySteps.approvePlan(h);
     await storySteps.approveWrites(h);
-  });
+    // A whole story whose every body is ~100,000 characters of markdown to parse: slow on a loaded machine.
+  }, 240_000);
   afterAll(() => h.close());
 
   const bodies = (): [string, string][] => {
