@@ -52,24 +52,37 @@ export async function drive(jc: SessionWork, ledger: Ledger, trigger: string, ws
   }
 }
 
+/** A session rebuilt on someone's commits runs again in the same job; this bounds how often. */
+const MAX_REBUILDS_PER_JOB = 3;
+
 async function driveOnce(jc: SessionWork, ledger: Ledger, trigger: string, signal: AbortSignal, ws?: PushableWorkspace, checkRun?: CheckRunPublisher): Promise<void> {
   const issue = ledger.state.task.source.issueNumber ?? 0;
   const run = checkRun ?? checkRunFor(jc, ledger);
   ledger.onEvent(run.onEvent);
   // Not bound to the signal: resumeSession binds its own calls, and publishing is never cut in half
   // by a stop (its git calls have their own time limits).
-  const workspace = ws ?? (await openSessionWorkspace(jc, ledger));
+  let workspace = ws ?? (await openSessionWorkspace(jc, ledger));
   const repoConfig = RepoConfigSchema.parse(JSON.parse((await jc.deps.store.getEffect(ledger.sessionId, "repo_config")) ?? "{}"));
-  jc.deps.log(`resume (${trigger})`);
   const mcp = jc.deps.mcp ? { config: jc.deps.mcp, secrets: jc.deps.secrets } : undefined;
-  const outcome = await resumeSession(ledger, { llm: jc.deps.llm(), sandbox: await jc.deps.sandbox(repoConfig), workspace, repoConfig, signal, trigger, mcp, ...jc.deps.sandboxExtras });
-  jc.deps.log(`session ${outcome.kind === "parked" ? outcome.phase : outcome.kind === "ended" ? outcome.phase : "ready to publish"}`);
-  if (outcome.kind === "parked" && outcome.phase === "awaiting_plan_approval") await publishPlan(jc, ledger, workspace, run);
-  else if (outcome.kind === "parked") await postBatch(jc, ledger, issue, run);
-  else if (outcome.kind === "ready_to_publish") {
-    if (await publishableOrFail(ledger, workspace)) await publishResult(jc, ledger, workspace, run);
-    else await finishEnded(jc, ledger, run);
-  } else await finishEnded(jc, ledger, run);
+  for (let round = 0; ; round++) {
+    jc.deps.log(`resume (${round === 0 ? trigger : "rebuilt on the branch's new commits"})`);
+    const outcome = await resumeSession(ledger, { llm: jc.deps.llm(), sandbox: await jc.deps.sandbox(repoConfig), workspace, repoConfig, signal, trigger, mcp, ...jc.deps.sandboxExtras });
+    jc.deps.log(`session ${outcome.kind === "parked" ? outcome.phase : outcome.kind === "ended" ? outcome.phase : "ready to publish"}`);
+    if (outcome.kind === "parked" && outcome.phase === "awaiting_plan_approval") {
+      if ((await publishPlan(jc, ledger, workspace, run)) === "ended") await finishEnded(jc, ledger, run);
+    } else if (outcome.kind === "parked") await postBatch(jc, ledger, issue, run);
+    else if (outcome.kind === "ready_to_publish") {
+      if (!(await publishableOrFail(ledger, workspace))) return finishEnded(jc, ledger, run);
+      const published = await publishResult(jc, ledger, workspace, run);
+      if (published === "ended") await finishEnded(jc, ledger, run);
+      if (published === "rebuilt" && round < MAX_REBUILDS_PER_JOB) {
+        workspace = await openSessionWorkspace(jc, ledger);
+        continue;
+      }
+      if (published === "rebuilt") await run.update();
+    } else await finishEnded(jc, ledger, run);
+    return;
+  }
 }
 
 async function postBatch(jc: SessionWork, ledger: Ledger, issue: number, run: CheckRunPublisher): Promise<void> {

@@ -8,6 +8,8 @@ import { doneComment, planComment, pullRequestBody, shortHash } from "./render.j
 import { postComment } from "./replies.js";
 import { inert } from "./inert.js";
 import { publication } from "../agent/publish-guard.js";
+import type { BranchLease } from "../session/state.js";
+import { nextBranchName, pushUnderLease } from "./branch-lease.js";
 
 /**
  * The two publications of a session: the plan (a branch with an empty commit and a draft PR) and
@@ -18,11 +20,61 @@ export function branchFor(issue: number): string {
   return `patchgate/issue-${issue}`;
 }
 
-async function push(jc: SessionWork, ws: PushableWorkspace, branch: string): Promise<void> {
-  // The branch is Patchgate's own; a rebuilt workspace recreates it from the base, hence force.
-  const r = await ws.push({ remote: remoteUrl(jc.deps.gitBase, jc.delivery.repo), branch, auth: authFor(jc.token), force: true });
-  if (!r.ok) throw new Error(`git push of ${branch} failed: ${r.stderr.trim().split("\n").at(-1) ?? ""}`);
-  jc.deps.log(`pushed ${branch}`);
+/** The session's branch and its lease; a ledger from before leases claims the issue's branch now. */
+async function leaseOf(ledger: Ledger): Promise<BranchLease> {
+  const s = ledger.state;
+  if (s.lease) return s.lease;
+  const branch = branchFor(s.task.source.issueNumber ?? 0);
+  await ledger.append({ type: "branch_claimed", branch, head: null, ours: [] });
+  return { branch, head: null, ours: [] };
+}
+
+/** What a publication did with the branch: pushed it, or rebuilt the session's change on commits someone else pushed. */
+type Pushed = { kind: "pushed"; commit: string; branch: string; ws: PushableWorkspace } | { kind: "rebuilt"; ws: PushableWorkspace } | { kind: "conflict" };
+
+/**
+ * Commits (with `commit`, on the branch the lease names) and pushes under the lease: never a force
+ * push. A name held by something else moves the session to the next free name; commits on the
+ * session's branch that Patchgate did not make are kept: the change is rebuilt on top of them (a
+ * plan is then committed again; a result goes back to the tests), or, when it does not merge, the
+ * session ends `branch_conflict` and nothing is pushed.
+ */
+async function pushLeased(jc: SessionWork, ledger: Ledger, ws: PushableWorkspace, commit: (ws: PushableWorkspace, branch: string) => Promise<string>): Promise<Pushed> {
+  const original = branchFor(ledger.state.task.source.issueNumber ?? 0);
+  for (let round = 0; round < 10; round++) {
+    const lease = await leaseOf(ledger);
+    // What this session pushed is continued, never replaced, even from a clone rebuilt elsewhere.
+    const pushedHere = ledger.history.some((e) => e.type === "branch_pushed" && e.commit === lease.head);
+    if (lease.head && pushedHere) await ws.continueBranch(lease.branch, lease.head);
+    const sha = await commit(ws, lease.branch);
+    const remote = ws.branchRemote(remoteUrl(jc.deps.gitBase, jc.delivery.repo), authFor(jc.token));
+    const out = await pushUnderLease(remote, lease, sha);
+    if (out.kind === "pushed") {
+      await ledger.append({ type: "branch_pushed", branch: lease.branch, commit: sha });
+      jc.deps.log(`pushed ${lease.branch}`);
+      return { kind: "pushed", commit: sha, branch: lease.branch, ws };
+    }
+    if (out.kind === "taken") {
+      const next = nextBranchName(lease.branch, original);
+      jc.deps.log(`${lease.branch} belongs to something else (${out.head.slice(0, 7)}); publishing on ${next}`);
+      await ledger.append({ type: "branch_claimed", branch: next, head: null, ours: [] });
+      continue;
+    }
+    const rebuilt = await ws.rebuildOnto(lease.branch, out.head, ledger.state.publishablePaths);
+    const commits = out.foreign.map((c) => c.slice(0, 7)).join(", ");
+    if (!rebuilt.ok) {
+      const paths = rebuilt.conflicts.length > 0 ? ` (${rebuilt.conflicts.join(", ")})` : "";
+      const message = `${lease.branch} has commits Patchgate did not make (${commits}) and ${rebuilt.why}${paths}. Nothing was pushed; their work is untouched.`;
+      await ledger.append({ type: "session_failed", reason: "branch_conflict", message });
+      return { kind: "conflict" };
+    }
+    jc.deps.log(`${lease.branch} had commits Patchgate did not make (${commits}); rebuilt on ${out.head.slice(0, 7)}`);
+    const republish = ledger.state.phase === "publishing";
+    await ledger.append({ type: "branch_rebased", branch: lease.branch, onto: out.head, foreign: out.foreign }, { type: "diff_updated", diff: await rebuilt.workspace.diff(ledger.state.publishablePaths) });
+    ws = rebuilt.workspace;
+    if (republish) return { kind: "rebuilt", ws };
+  }
+  throw new Error("no branch name left to publish on");
 }
 
 async function followHead(jc: SessionWork, checkRun: CheckRunPublisher, sha: string): Promise<void> {
@@ -44,14 +96,16 @@ function commitText(jc: SessionWork, text: string): string {
   return jc.outbound.commitMessage(inert(text));
 }
 
-export async function publishPlan(jc: SessionWork, ledger: Ledger, ws: PushableWorkspace, checkRun: CheckRunPublisher): Promise<void> {
+/** "ended": the branch's new commits conflict with the session; it has failed and the caller says so. */
+export async function publishPlan(jc: SessionWork, ledger: Ledger, ws: PushableWorkspace, checkRun: CheckRunPublisher): Promise<"published" | "ended"> {
   const s = ledger.state;
   const issue = s.task.source.issueNumber ?? 0;
-  const branch = branchFor(issue);
   const hash = s.planHash ?? "";
   const author = await jc.identity.get(jc.octokit);
-  const sha = await ws.commit({ branch, message: `Plan ${shortHash(hash)} for #${issue}: ${commitText(jc, s.plan?.summary.split("\n")[0] ?? "")}\n\nPatchgate-Plan: ${hash}`, author, allowEmpty: true, paths: [] });
-  await push(jc, ws, branch);
+  const message = `Plan ${shortHash(hash)} for #${issue}: ${commitText(jc, s.plan?.summary.split("\n")[0] ?? "")}\n\nPatchgate-Plan: ${hash}`;
+  const pushed = await pushLeased(jc, ledger, ws, (w, branch) => w.commit({ branch, message, author, allowEmpty: true, paths: [] }));
+  if (pushed.kind !== "pushed") return "ended";
+  const { commit: sha, branch } = pushed;
   // The PR shows the checks of its head: the session's check run follows the push (with the button).
   await followHead(jc, checkRun, sha);
   // A review or label on this commit approves exactly this plan.
@@ -59,48 +113,44 @@ export async function publishPlan(jc: SessionWork, ledger: Ledger, ws: PushableW
   const pr = await ensurePullRequest(jc.octokit, jc.outbound, jc.deps.store, ledger.sessionId, jc.delivery.repo, pullText(s, issue, branch));
   await jc.index.linkPull(jc.delivery.repo, pr.number, issue);
   jc.deps.log(`${pr.created ? "opened draft" : "updated"} PR #${pr.number} with plan ${shortHash(hash)}`);
-  await postComment(jc, issue, ledger.sessionId, `plan-${shortHash(hash)}`, planComment(s, pr.url));
+  await postComment(jc, issue, ledger.sessionId, `plan-${shortHash(hash)}`, planComment(ledger.state, pr.url));
+  return "published";
 }
 
 /**
  * The result is committed once and then pushed. Its sha is recorded before the push, so a
- * publication that died after committing adopts the commit (pushing it, a no-op when it is already
- * there) instead of committing the same tree again, which git refuses as empty. A clone rebuilt
- * elsewhere has no such branch: it commits anew, and that push replaces whatever the first one did.
+ * publication that died after committing adopts the commit (it still carries the tree the tests
+ * passed on) instead of committing the same tree again, which git refuses as empty. A clone rebuilt
+ * elsewhere, or a change rebuilt on someone's commits, commits anew.
  */
 const RESULT_COMMIT = "result_commit";
 
-async function resultCommit(jc: SessionWork, ledger: Ledger, ws: PushableWorkspace, branch: string, commit: () => Promise<string>): Promise<string> {
-  const known = await jc.deps.store.getEffect(ledger.sessionId, RESULT_COMMIT);
-  if (known) {
-    const r = await ws.push({ remote: remoteUrl(jc.deps.gitBase, jc.delivery.repo), branch, auth: authFor(jc.token), force: true }).catch(() => null);
-    if (r?.ok && r.commit === known) {
-      jc.deps.log(`pushed ${branch} (the result committed before)`);
+function resultCommit(jc: SessionWork, ledger: Ledger, commit: (ws: PushableWorkspace, branch: string) => Promise<string>) {
+  return async (ws: PushableWorkspace, branch: string): Promise<string> => {
+    const known = await jc.deps.store.getEffect(ledger.sessionId, RESULT_COMMIT);
+    if (known && (await ws.commitTree(known)) === ledger.state.finishedTree && (await ws.branchHead(branch)) === known) {
+      jc.deps.log(`${branch}: adopting the result committed before`);
       return known;
     }
-  }
-  const sha = await commit();
-  await jc.deps.store.putEffect(ledger.sessionId, RESULT_COMMIT, sha);
-  await push(jc, ws, branch);
-  return sha;
+    const sha = await commit(ws, branch);
+    await jc.deps.store.putEffect(ledger.sessionId, RESULT_COMMIT, sha);
+    return sha;
+  };
 }
 
-export async function publishResult(jc: SessionWork, ledger: Ledger, ws: PushableWorkspace, checkRun: CheckRunPublisher): Promise<void> {
+/** "rebuilt": the branch had someone else's commits and the session is executing again on top of them. */
+export async function publishResult(jc: SessionWork, ledger: Ledger, ws: PushableWorkspace, checkRun: CheckRunPublisher): Promise<"done" | "rebuilt" | "ended"> {
   const s = ledger.state;
   const issue = s.task.source.issueNumber ?? 0;
-  const branch = branchFor(issue);
   const requester = JSON.parse((await jc.deps.store.getEffect(ledger.sessionId, "requester")) ?? "null") as { login: string; id: number } | null;
   const author = await jc.identity.get(jc.octokit);
   const summary = s.finishSummary ?? "";
-  const sha = await resultCommit(jc, ledger, ws, branch, () =>
-    ws.commit({
-      branch,
-      message: `${commitText(jc, s.task.title)}\n\n${commitText(jc, summary)}\n\nResolves #${issue}.`,
-      author,
-      coAuthors: requester ? [noreply(requester.login, requester.id)] : [],
-      ...publication(s),
-    }),
-  );
+  const message = `${commitText(jc, s.task.title)}\n\n${commitText(jc, summary)}\n\nResolves #${issue}.`;
+  const coAuthors = requester ? [noreply(requester.login, requester.id)] : [];
+  const pushed = await pushLeased(jc, ledger, ws, resultCommit(jc, ledger, (w, branch) => w.commit({ branch, message, author, coAuthors, ...publication(ledger.state) })));
+  if (pushed.kind === "rebuilt") return "rebuilt";
+  if (pushed.kind === "conflict") return "ended";
+  const { commit: sha, branch } = pushed;
   await followHead(jc, checkRun, sha);
   const pr = await ensurePullRequest(jc.octokit, jc.outbound, jc.deps.store, ledger.sessionId, jc.delivery.repo, pullText(s, issue, branch));
   await jc.index.linkPull(jc.delivery.repo, pr.number, issue);
@@ -109,4 +159,5 @@ export async function publishResult(jc: SessionWork, ledger: Ledger, ws: Pushabl
   await ledger.append({ type: "published", branch, commit: sha, url: pr.url });
   await checkRun.complete();
   await postComment(jc, issue, ledger.sessionId, "done", doneComment(ledger.state, pr.url));
+  return "done";
 }

@@ -1,6 +1,7 @@
 import { createSession, prepareWorkspace } from "../agent/session-service.js";
 import { TERMINAL_PHASES, type TaskInput } from "../session/types.js";
 import { Ledger } from "../store/ledger.js";
+import type { BranchLease } from "../session/state.js";
 import { sanitizeUntrusted } from "../safety/sanitize.js";
 import type { JobContext, PushableWorkspace } from "./deps.js";
 import { checkRunFor, drive, workspaceDir } from "./drive.js";
@@ -27,8 +28,10 @@ export interface StartRequest {
 export async function startSession(jc: JobContext, req: StartRequest): Promise<void> {
   const { repo, sender, intent } = jc.delivery;
   const existing = await jc.index.sessionOfIssue(repo, req.issue);
+  let priorLease: BranchLease | null = null;
   if (existing) {
     const prior = await Ledger.open(jc.deps.store, existing);
+    priorLease = prior.state.lease;
     if (!TERMINAL_PHASES.includes(prior.state.phase)) {
       await answer(jc, req.issue, existing, "busy", `A Patchgate session is already working on this (phase \`${prior.state.phase}\`). \`/agent status\` shows where it stands; \`/agent stop\` cancels it.`);
       return;
@@ -59,13 +62,19 @@ export async function startSession(jc: JobContext, req: StartRequest): Promise<v
   await jc.deps.store.putEffect(ledger.sessionId, "requester", JSON.stringify({ login: sender.login, id: sender.id }));
   await jc.deps.store.putEffect(ledger.sessionId, "repo_config", JSON.stringify(c));
   jc.deps.log(`session ${ledger.sessionId} created for #${req.issue} by @${sender.login} (${intent.kind})`);
+  // The issue's branch stays the session's across sessions, with the commits Patchgate pushed to it:
+  // a later session may replace those, and only those (github/branch-lease.ts).
+  const branch = priorLease?.branch ?? branchFor(req.issue);
   const ws = await prepareWorkspace(ledger, {
     source: remoteUrl(jc.deps.gitBase, repo),
     dir: workspaceDir(jc, ledger.sessionId),
     auth: authFor(jc.token),
-    ref: req.followUp ? branchFor(req.issue) : undefined,
+    ref: req.followUp ? branch : undefined,
   });
   jc.deps.log(`cloned at ${ws.baseCommit.slice(0, 7)}`);
+  // A follow-up starts from the branch's head as it is now; another session from the default branch,
+  // expecting the branch where the last session left it.
+  await ledger.append({ type: "branch_claimed", branch, head: req.followUp ? ws.baseCommit : (priorLease?.head ?? null), ours: priorLease?.ours ?? [] });
   const checkRun = checkRunFor(jc, ledger);
   // Until the plan is pushed there is no PR head: the run starts on the commit the session starts from.
   const { id } = await checkRun.moveTo(ws.baseCommit);

@@ -29,3 +29,12 @@ export function revisionMessage(feedback: string, by: string): Message {
     content: `@${by} asked for changes to the plan. Revise it and submit it again.\n<feedback>\n${feedback}\n</feedback>`,
   };
 }
+
+export function rebasedMessage(branch: string, foreign: string[], republishing: boolean): Message {
+  const commits = foreign.map((c) => c.slice(0, 12)).join(", ");
+  const then = republishing ? " The tests passed on a tree that no longer exists: run_tests again, then finish." : "";
+  return {
+    role: "user",
+    content: `The branch ${branch} got commits that Patchgate did not make (${commits}). Your change was rebuilt on top of them and they are now part of the base; read again what you rely on.${then}`,
+  };
+}

@@ -94,6 +94,20 @@ export type SessionEvent =
   /** `treeHash` is the published tree (base + publishable paths); `paths` what it changes (absent in old ledgers). */
   | { type: "finish_accepted"; summary: string; treeHash: string; paths?: string[] }
   | { type: "published"; branch: string; commit: string; url?: string }
+  /**
+   * The branch this session publishes to, and what Patchgate knows of it: the head it last saw there
+   * (null: the branch must not exist yet) and the commits Patchgate itself pushed to it in earlier
+   * sessions. A later push may replace only those (see github/branch-lease.ts).
+   */
+  | { type: "branch_claimed"; branch: string; head: string | null; ours: string[] }
+  /** Patchgate pushed `commit` to `branch`: it is the lease for the next push, and one of ours. */
+  | { type: "branch_pushed"; branch: string; commit: string }
+  /**
+   * The branch had commits Patchgate did not make (`foreign`); the session's change was rebuilt on
+   * top of them, `onto` being the branch's head: it becomes the base. A result that was ready to
+   * publish goes back to executing, since the tests passed on a tree that no longer exists.
+   */
+  | { type: "branch_rebased"; branch: string; onto: string; foreign: string[] }
   | { type: "session_failed"; reason: FailureReason; message: string }
   | { type: "session_cancelled"; by: string; reason?: string; source?: string }
   /** The session cannot go on until a human provides something; `message` says what. */

@@ -3,7 +3,7 @@ import type { SessionEvent } from "./events.js";
 import type { SessionState } from "./state.js";
 import { TERMINAL_PHASES, type Phase } from "./types.js";
 import { publishableAfter } from "./publishable.js";
-import { approvalMessage, revisionMessage, taskMessage, toolResultMessage } from "./conversation.js";
+import { approvalMessage, rebasedMessage, revisionMessage, taskMessage, toolResultMessage } from "./conversation.js";
 
 /** The state before `session_created`; never observable from outside the fold. */
 function emptyState(): SessionState {
@@ -40,6 +40,7 @@ function emptyState(): SessionState {
     finishedPaths: null,
     published: null,
     toolVersions: {},
+    lease: null,
     eventCount: 0,
   };
 }
@@ -229,6 +230,26 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
     case "published":
       requirePhase(s, e, ["publishing"]);
       return { ...next, phase: "done", published: { branch: e.branch, commit: e.commit, url: e.url } };
+    case "branch_claimed":
+      requireLive(s, e);
+      return { ...next, lease: { branch: e.branch, head: e.head, ours: e.ours } };
+    case "branch_pushed": {
+      requireLive(s, e);
+      const ours = s.lease?.branch === e.branch ? s.lease.ours : [];
+      return { ...next, lease: { branch: e.branch, head: e.commit, ours: [...ours, e.commit] } };
+    }
+    case "branch_rebased": {
+      requirePhase(s, e, ["awaiting_plan_approval", "publishing"]);
+      if (s.lease?.branch !== e.branch) throw new IllegalTransitionError(e.type, s.phase, `the session's branch is ${s.lease?.branch ?? "unclaimed"}`);
+      const republishing = s.phase === "publishing";
+      return {
+        ...next,
+        baseCommit: e.onto,
+        lease: { ...s.lease, head: e.onto },
+        ...(republishing ? { phase: "executing" as const, finishedTree: null, finishedPaths: null, finishSummary: null } : {}),
+        conversation: [...s.conversation, rebasedMessage(e.branch, e.foreign, republishing)],
+      };
+    }
     case "session_failed":
       requireLive(s, e);
       return { ...next, phase: "failed", failure: { reason: e.reason, message: e.message } };

@@ -17,6 +17,14 @@ import type {
   ToolResult,
 } from "./types.js";
 
+export interface BranchLease {
+  branch: string;
+  /** The branch's head as Patchgate last saw it (pushed or rebuilt on); null = must not exist. */
+  head: string | null;
+  /** Every commit Patchgate pushed to this branch, in this session and the ones before it. */
+  ours: string[];
+}
+
 /** Everything the runtime knows about a session, derived from its events and nothing else. */
 export interface SessionState {
   sessionId: string;
@@ -67,6 +75,8 @@ export interface SessionState {
   published: { branch: string; commit: string; url?: string } | null;
   /** The tool versions last recorded (`tool_versions`): what a resume compares its tools with. */
   toolVersions: Record<string, string>;
+  /** The session's branch and the lease on it (events branch_claimed / branch_pushed / branch_rebased). */
+  lease: BranchLease | null;
   /** Number of events folded, i.e. the seq the next event will get. */
   eventCount: number;
 }

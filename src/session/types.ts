@@ -32,6 +32,8 @@ export type FailureReason =
   | "workspace_error"
   | "config_invalid"
   | "publish_failed"
+  /** The session's branch got commits Patchgate did not make, and its change does not apply on top of them. */
+  | "branch_conflict"
   | "internal";
 
 export interface TaskInput {

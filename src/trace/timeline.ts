@@ -101,6 +101,12 @@ function describe(e: StoredEvent): string {
       return `${short(e.treeHash)}: ${e.summary}`;
     case "published":
       return `${e.branch} @ ${short(e.commit)}${e.url ? ` ${e.url}` : ""}`;
+    case "branch_claimed":
+      return `${e.branch}${e.head ? ` expected at ${short(e.head)}` : " (new)"}`;
+    case "branch_pushed":
+      return `${e.branch} @ ${short(e.commit)}`;
+    case "branch_rebased":
+      return `${e.branch}: rebuilt on ${short(e.onto)}, keeping ${e.foreign.length} commit${e.foreign.length === 1 ? "" : "s"} Patchgate did not make (${e.foreign.map(short).join(", ")})`;
     case "session_failed":
       return `${e.reason}: ${e.message}`;
     case "session_cancelled":

@@ -10,6 +10,8 @@ import { changedBetween, rollBack } from "./rollback.js";
 import { withPublishIndex } from "./publish-index.js";
 import { withSnapshotIndex } from "./snapshot-index.js";
 import { findSpecialFiles, type SpecialEntry } from "./tree-walk.js";
+import { GitBranchRemote } from "./git-branch-remote.js";
+import { mergeOnto, moveWorkingTree } from "./rebuild-onto.js";
 import type { ChangedPath, CommitOptions, GitAuth, Workspace } from "./types.js";
 import { WorkspaceError } from "./workspace-error.js";
 
@@ -19,7 +21,6 @@ export interface PushOptions {
   remote: string;
   branch: string;
   auth?: GitAuth;
-  force?: boolean;
   signal?: AbortSignal;
 }
 
@@ -40,6 +41,47 @@ export class GitWorkspace implements Workspace {
   /** The same clone, its operations bound to `signal` (a session's `/agent stop`). */
   withSignal(signal: AbortSignal | undefined): GitWorkspace {
     return new GitWorkspace(this.root, this.baseCommit, signal);
+  }
+
+  /** The tree of `commit`, or null when the clone does not have it. */
+  async commitTree(commit: string): Promise<string | null> {
+    const r = await git(["rev-parse", "--verify", "--quiet", `${commit}^{tree}`], { cwd: this.root, signal: this.signal });
+    return r.exitCode === 0 ? r.stdout.trim() : null;
+  }
+
+  /** Where the clone's own `branch` points, or null. */
+  async branchHead(branch: string): Promise<string | null> {
+    await checkBranch(this.root, branch);
+    const r = await git(["rev-parse", "--verify", "--quiet", `refs/heads/${branch}^{commit}`], { cwd: this.root, signal: this.signal });
+    return r.exitCode === 0 ? r.stdout.trim() : null;
+  }
+
+  /**
+   * Points the clone's own `branch` at `commit` when the clone has no such branch yet (a clone
+   * rebuilt on another machine), so the next commit continues it instead of starting from the base.
+   */
+  async continueBranch(branch: string, commit: string): Promise<void> {
+    if ((await this.branchHead(branch)) !== null || (await this.commitTree(commit)) === null) return;
+    await gitOk(["update-ref", "-m", "patchgate: continue the pushed branch", `refs/heads/${branch}`, commit, ""], { cwd: this.root, signal: this.signal });
+  }
+
+  /** The remote end of `branch`'s lease (github/branch-lease.ts), at `url`. */
+  branchRemote(url: string, auth?: GitAuth): GitBranchRemote {
+    return new GitBranchRemote(this.root, url, auth, this.signal);
+  }
+
+  /**
+   * The session's change (its published tree: base + `paths`) rebuilt on `onto`, a head of `branch`
+   * with commits Patchgate did not make: the working tree becomes the merge, and the returned
+   * workspace has `onto` as its base. Nothing is touched when the change does not merge cleanly.
+   */
+  async rebuildOnto(branch: string, onto: string, paths: readonly string[]): Promise<{ ok: true; workspace: GitWorkspace } | { ok: false; why: string; conflicts: string[] }> {
+    await assertSafeRepoConfig(this.root);
+    await checkBranch(this.root, branch);
+    const merged = await mergeOnto(this.root, this.baseCommit, onto, paths, this.signal);
+    if (!merged.ok) return merged;
+    await moveWorkingTree(this.root, this.baseCommit, branch, onto, paths, merged.tree, this.signal);
+    return { ok: true, workspace: new GitWorkspace(this.root, onto, this.signal) };
   }
 
   async publishedTree(paths: readonly string[]): Promise<string> {
@@ -89,7 +131,8 @@ export class GitWorkspace implements Workspace {
     await checkBranch(this.root, opts.branch);
     const ref = `refs/heads/${opts.branch}`;
     const commit = (await gitOk(["rev-parse", "--verify", `${ref}^{commit}`], { cwd: this.root })).trim();
-    const refspec = `${opts.force ? "+" : ""}${ref}:${ref}`;
+    // Never forced: a branch that moved is refused; replacing one goes through a lease (git-branch-remote.ts).
+    const refspec = `${ref}:${ref}`;
     const r = await git(["push", "--porcelain", "--no-verify", opts.remote, refspec], {
       cwd: this.root,
       auth: opts.auth,

@@ -105,7 +105,7 @@ describe("push", () => {
     expect(sh(bare, "rev-parse", "refs/heads/patchgate/issue-1")).toBe(sha);
   });
 
-  test("a rejected push is a result, and force overwrites", async () => {
+  test("a rejected push is a result; only a lease on the head it saw replaces a branch, never force", async () => {
     const bare = makeBare();
     const other = await cloneWorkspace({ source: src.dir, dir: join(tempDir(), "other") });
     write(other.root, "b.txt", "theirs\n");
@@ -116,7 +116,14 @@ describe("push", () => {
     const rejected = await ws.push({ remote: bare, branch: "patchgate/issue-1" });
     expect(rejected).toMatchObject({ ok: false, exitCode: 1 });
     expect(rejected.ok === false && rejected.stdout).toContain("[rejected]");
-    expect(await ws.push({ remote: bare, branch: "patchgate/issue-1", force: true })).toEqual({ ok: true, commit: ours });
+    const theirs = sh(bare, "rev-parse", "refs/heads/patchgate/issue-1");
+    const remote = ws.branchRemote(pathToFileURL(bare).href);
+    expect(await remote.update("patchgate/issue-1", ours, null)).toBe("stale"); // "must not exist"
+    expect(await remote.update("patchgate/issue-1", ours, ws.baseCommit)).toBe("stale"); // not where it is
+    expect(sh(bare, "rev-parse", "refs/heads/patchgate/issue-1")).toBe(theirs);
+    expect(await remote.head("patchgate/issue-1")).toBe(theirs);
+    expect(await remote.dropped(theirs, ours)).toEqual([theirs]);
+    expect(await remote.update("patchgate/issue-1", ours, theirs)).toBe("updated");
     expect(sh(bare, "rev-parse", "refs/heads/patchgate/issue-1")).toBe(ours);
   });
 
