@@ -36,6 +36,16 @@ export type FailureReason =
   | "branch_conflict"
   | "internal";
 
+/**
+ * Why a setup that the config lets use the network ran without it: the session had already changed
+ * the workspace, the tree's setup inputs (policy/setup-inputs.ts) differ from the default branch's
+ * (`paths`), or the clone has no default branch to compare with.
+ */
+export interface SetupWithheld {
+  reason: "workspace_changed" | "setup_inputs_changed" | "default_branch_unknown";
+  paths?: string[];
+}
+
 export interface TaskInput {
   title: string;
   body: string;

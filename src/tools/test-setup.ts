@@ -2,7 +2,9 @@ import { access, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { summarizeTestRun } from "../sandbox/index.js";
 import type { SessionEvent } from "../session/events.js";
-import type { ToolError } from "../session/types.js";
+import type { SetupWithheld, ToolError } from "../session/types.js";
+import { withheldText } from "../session/setup-withheld.js";
+import { compareSetupInputs } from "../workspace/setup-inputs.js";
 import { runShell } from "./sandbox-run.js";
 import type { ToolContext } from "./tool.js";
 
@@ -18,17 +20,34 @@ export type SetupOutcome =
   | { ran: false }
   | { ran: true; event: Extract<SessionEvent, { type: "setup_run" }>; error: ToolError | null };
 
-const WITHHELD = "the network is only given to a setup that runs before anything has changed the workspace.";
-
 /**
- * Setup runs files of the workspace (package.json scripts, a Makefile) with the host's network. Once
- * a write or command of the agent has run, those files may be the agent's own code, which could then
- * send the repository anywhere; so the network is given only while nothing has (latestDiff is set by
- * every successful workspace-changing tool). The loop runs a networked setup before the first call of
- * the execute phase for exactly this reason.
+ * Setup runs files of the workspace (package.json scripts, a Makefile, setup.sh) with the host's
+ * network, so it gets the network only on a tree that is the maintainer's in what setup runs:
+ * - nothing of the session has changed the workspace yet (latestDiff is set by every successful
+ *   workspace-changing tool; the loop runs a networked setup before the first call of the execute
+ *   phase for exactly this reason);
+ * - the tree's setup inputs (policy/setup-inputs.ts) are the default branch's. A follow-up session on
+ *   a PR branch starts on a tree an earlier session (or anyone with push access to the branch) wrote:
+ *   if that changed setup.sh or a lockfile, the setup runs offline.
  */
 export function setupMayUseNetwork(ctx: ToolContext): boolean {
   return ctx.state.latestDiff === null;
+}
+
+type NetworkVerdict = { network: boolean; withheld?: SetupWithheld };
+
+async function setupNetwork(ctx: ToolContext, command: string): Promise<NetworkVerdict> {
+  if (!ctx.repoConfig.sandbox.network_for_setup) return { network: false };
+  if (!setupMayUseNetwork(ctx)) return { network: false, withheld: { reason: "workspace_changed" } };
+  const inputs = await compareSetupInputs(ctx.workspace.root, ctx.workspace.baseCommit, command, ctx.signal);
+  if (inputs.kind === "unknown") return { network: false, withheld: { reason: "default_branch_unknown" } };
+  if (inputs.kind === "changed") return { network: false, withheld: { reason: "setup_inputs_changed", paths: inputs.paths } };
+  return { network: true };
+}
+
+function offlineNote(v: NetworkVerdict): string {
+  if (v.network) return "";
+  return v.withheld ? ` It ran without network access: ${withheldText(v.withheld)}.` : " It ran without network access (sandbox.network_for_setup is false).";
 }
 
 export async function ensureSetup(ctx: ToolContext): Promise<SetupOutcome> {
@@ -37,11 +56,11 @@ export async function ensureSetup(ctx: ToolContext): Promise<SetupOutcome> {
   const marker = path.join(ctx.workspace.root, SETUP_MARKER);
   if (await access(marker).then(() => true, () => false)) return { ran: false };
 
-  const wanted = ctx.repoConfig.sandbox.network_for_setup;
-  const network = wanted && setupMayUseNetwork(ctx);
+  const verdict = await setupNetwork(ctx, command);
+  const { network, withheld } = verdict;
   const res = await runShell(ctx, { command, timeoutSeconds: ctx.repoConfig.timeouts.setup_seconds, network });
   const summary = summarizeTestRun(res.stdout, res.stderr, res.exitCode);
-  const event = { type: "setup_run" as const, command, exitCode: res.exitCode, durationMs: res.durationMs, network, summary };
+  const event = { type: "setup_run" as const, command, exitCode: res.exitCode, durationMs: res.durationMs, network, summary, ...(withheld ? { withheld } : {}) };
   if (res.exitCode === 0 && !res.timedOut) {
     await writeFile(marker, `${command}\n`);
     return { ran: true, event, error: null };
@@ -53,10 +72,8 @@ export async function ensureSetup(ctx: ToolContext): Promise<SetupOutcome> {
     error: {
       code: "setup_failed",
       message:
-        `The repository's setup command \`${command}\` ${why}, so the tests were not run.` +
-        (network ? "" : wanted ? ` It ran without network access: ${WITHHELD}` : " It ran without network access (sandbox.network_for_setup is false).") +
-        `\n${summary}`,
-      details: { command, exit_code: res.exitCode, timed_out: res.timedOut, network },
+        `The repository's setup command \`${command}\` ${why}, so the tests were not run.${offlineNote(verdict)}\n${summary}`,
+      details: { command, exit_code: res.exitCode, timed_out: res.timedOut, network, ...(withheld ? { withheld } : {}) },
     },
   };
 }

@@ -7,6 +7,7 @@ import type { StoredEvent } from "../session/events.js";
 import { clip, formatUsd, oneLine } from "./markdown.js";
 import { redact } from "../safety/redact.js";
 import { toolchainsLine } from "./toolchains-line.js";
+import { withheldText } from "../session/setup-withheld.js";
 
 export interface TimelineRow {
   /** `YYYY-MM-DD HH:MM:SS` (UTC) of the append. */
@@ -121,7 +122,7 @@ function describe(e: StoredEvent): string {
       return `${e.tool} changed ${e.paths.length} file${e.paths.length === 1 ? "" : "s"}, put back: ${e.paths.join(", ")}`;
     case "setup_run": {
       const status = e.exitCode === 0 ? "ok" : `failed (exit ${e.exitCode})`;
-      return `${e.command} ${status} in ${ms(e.durationMs)}${e.network ? ", with network" : ""}`;
+      return `${e.command} ${status} in ${ms(e.durationMs)}${e.network ? ", with network" : e.withheld ? `, without network: ${withheldText(e.withheld)}` : ""}`;
     }
     case "tool_versions":
       return e.changed.length === 0

@@ -141,8 +141,8 @@ describe("run_tests", () => {
       h.push({ type: "diff_updated", diff: await h.workspace.diff([]) }); // what any workspace-changing tool leaves
       const { result, events } = await h.call(runTestsTool, {});
       expect(seen).toEqual([false]);
-      expect(events[0]).toMatchObject({ type: "setup_run", network: false });
-      expect(result.ok ? null : result.error.message).toContain("It ran without network access: the network is only given to a setup that runs before anything has changed the workspace.");
+      expect(events[0]).toMatchObject({ type: "setup_run", network: false, withheld: { reason: "workspace_changed" } });
+      expect(result.ok ? null : result.error.message).toContain("It ran without network access: the session had already changed the workspace, so the setup would run files nobody reviewed.");
     });
 
     test("given while nothing has changed the workspace", async () => {
