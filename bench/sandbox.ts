@@ -10,6 +10,7 @@ import { pathToFileURL } from "node:url";
 import { buildBubblewrapArgv } from "../src/sandbox/bubblewrap-argv.js";
 import { BubblewrapSandbox } from "../src/sandbox/bubblewrap.js";
 import { detectBwrapHost, which } from "../src/sandbox/host-layout.js";
+import { sandboxHostsFile } from "../src/sandbox/sandbox-hosts.js";
 import { prepareRun } from "../src/sandbox/prepare-run.js";
 import { selectSandbox } from "../src/sandbox/select.js";
 import { supervise } from "../src/sandbox/supervise.js";
@@ -55,7 +56,7 @@ export async function benchSandbox(): Promise<string[]> {
     const nodeTest = await compare(sandbox, workspace, [process.execPath, "t.mjs"]);
     // The floor: bwrap with the same mounts and namespaces, without prlimit and the pids cgroup.
     const bwrap = (await which("bwrap")) ?? "bwrap";
-    const floorArgs = buildBubblewrapArgv(prepareRun({ argv: ["true"], workspace, timeoutMs: 1 }), { mounts: [], hasGit: false, prlimit: "/usr/bin/prlimit" });
+    const floorArgs = buildBubblewrapArgv(prepareRun({ argv: ["true"], workspace, timeoutMs: 1 }), { mounts: [], hasGit: false, hostsFile: await sandboxHostsFile(), prlimit: "/usr/bin/prlimit" });
     const floorArgv = floorArgs.slice(0, floorArgs.indexOf("/usr/bin/prlimit")).concat("true");
     // As an ordinary user the pids cgroup is not needed (RLIMIT_NPROC works); measured here for `true` only.
     const host = await detectBwrapHost();

@@ -1,5 +1,6 @@
 import { SANDBOX_HOME } from "./env-policy.js";
 import { SANDBOX_WORKSPACE, type PreparedRun } from "./prepare-run.js";
+import { SANDBOX_HOSTNAME } from "./sandbox-hosts.js";
 import type { Mount } from "./toolchain-binding.js";
 
 /** What the builder needs to know about the host; gathered once by host-layout.ts, so this file stays pure. */
@@ -8,6 +9,8 @@ export interface BwrapHost {
   mounts: Mount[];
   /** The workspace has a real `.git` (directory or gitfile, not a symlink) to re-bind read-only. */
   hasGit: boolean;
+  /** Host path of the generated hosts file (sandbox-hosts.ts), bound as /etc/hosts in every run. */
+  hostsFile: string;
   /** Absolute path of prlimit inside the sandbox (it lives under /usr, which is bound). */
   prlimit: string;
   /**
@@ -22,12 +25,12 @@ export interface BwrapHost {
 // which Debian's awk, cc and java are dangling symlinks. None of them holds a secret.
 export const ETC_ALWAYS = ["/etc/passwd", "/etc/group", "/etc/ld.so.cache", "/etc/alternatives"];
 
-// Bound only when the network is on: name resolution and CA certificates. Deliberately not /etc/ssl
+// Bound only when the network is on: name resolution and CA certificates. Never the host's /etc/hosts
+// (see sandbox-hosts.ts): every run gets the generated one. Deliberately not /etc/ssl
 // as a whole (ssl/private holds keys readable by uid 0, which the sandbox user maps to when Patchgate
 // runs as root), nor /etc/npmrc or /etc/pip.conf, which may hold registry tokens.
 export const ETC_NETWORK = [
   "/etc/resolv.conf",
-  "/etc/hosts",
   "/etc/nsswitch.conf",
   "/etc/host.conf",
   "/etc/gai.conf",
@@ -64,7 +67,7 @@ export function buildBubblewrapArgv(run: PreparedRun, host: BwrapHost): string[]
   if (host.handshakeFds) args.push("--info-fd", String(host.handshakeFds.info), "--block-fd", String(host.handshakeFds.block));
   // The process dies with Patchgate, cannot reach our terminal (TIOCSTI), and keeps no capability:
   // when Patchgate runs as root, uid 0 inside would otherwise hold CAP_SYS_ADMIN in its namespace.
-  args.push("--die-with-parent", "--new-session", "--cap-drop", "ALL", "--hostname", "patchgate-sandbox");
+  args.push("--die-with-parent", "--new-session", "--cap-drop", "ALL", "--hostname", SANDBOX_HOSTNAME);
   args.push("--clearenv");
   for (const [k, v] of Object.entries(run.env)) args.push("--setenv", k, v);
 
@@ -76,6 +79,7 @@ export function buildBubblewrapArgv(run: PreparedRun, host: BwrapHost): string[]
   const tmpBytes = Math.min(run.limits.memoryBytes, run.limits.diskBytes);
   args.push("--size", String(tmpBytes), "--tmpfs", "/tmp", "--dir", SANDBOX_HOME);
   for (const p of ETC_ALWAYS) args.push("--ro-bind-try", p, p);
+  args.push("--ro-bind", host.hostsFile, "/etc/hosts");
   if (run.network) for (const p of ETC_NETWORK) args.push("--ro-bind-try", p, p);
   for (const m of host.mounts) args.push(...mountArgs(m));
 

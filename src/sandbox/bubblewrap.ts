@@ -7,6 +7,7 @@ import { hasRealGit, type BwrapHostSetup } from "./host-layout.js";
 import { PidsCgroup } from "./pids-cgroup.js";
 import { prepareRun } from "./prepare-run.js";
 import { sessionMounts } from "./session-mounts.js";
+import { sandboxHostsFile } from "./sandbox-hosts.js";
 import { supervise } from "./supervise.js";
 import { nodeBinding } from "./toolchain-binding.js";
 import type { Sandbox, SandboxResult, SandboxRunRequest } from "./types.js";
@@ -30,6 +31,7 @@ export class BubblewrapSandbox implements Sandbox {
     const args = buildBubblewrapArgv(run, {
       mounts: [...node.mounts, ...(await sessionMounts(req.session))],
       hasGit: await hasRealGit(run.workspace),
+      hostsFile: await sandboxHostsFile(),
       prlimit: this.host.prlimit,
       handshakeFds,
     });

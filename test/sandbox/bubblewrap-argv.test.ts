@@ -2,10 +2,10 @@ import { buildBubblewrapArgv, type BwrapHost } from "../../src/sandbox/bubblewra
 import { prepareRun } from "../../src/sandbox/prepare-run.js";
 import { nodeBinding } from "../../src/sandbox/toolchain-binding.js";
 
-const HOST: BwrapHost = { mounts: [], hasGit: true, prlimit: "/usr/bin/prlimit" };
+const HOST: BwrapHost = { mounts: [], hasGit: true, hostsFile: "/run/pg/hosts", prlimit: "/usr/bin/prlimit" };
 const ENV = ["--setenv", "PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "--setenv", "HOME", "/tmp/home", "--setenv", "LANG", "C.UTF-8", "--setenv", "TERM", "dumb", "--setenv", "CI", "true"];
 const SYSTEM = (memory: number) => ["--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/sbin", "/sbin", "--proc", "/proc", "--dev", "/dev", "--size", String(memory), "--tmpfs", "/tmp", "--dir", "/tmp/home"];
-const ETC = ["--ro-bind-try", "/etc/passwd", "/etc/passwd", "--ro-bind-try", "/etc/group", "/etc/group", "--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache", "--ro-bind-try", "/etc/alternatives", "/etc/alternatives"];
+const ETC = ["--ro-bind-try", "/etc/passwd", "/etc/passwd", "--ro-bind-try", "/etc/group", "/etc/group", "--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache", "--ro-bind-try", "/etc/alternatives", "/etc/alternatives", "--ro-bind", "/run/pg/hosts", "/etc/hosts"];
 const HARDENING = ["--die-with-parent", "--new-session", "--cap-drop", "ALL", "--hostname", "patchgate-sandbox", "--clearenv"];
 
 describe("buildBubblewrapArgv", () => {
@@ -35,7 +35,7 @@ describe("buildBubblewrapArgv", () => {
     expect(argv.slice(0, 2)).toEqual(["--unshare-all", "--share-net"]);
     const netBinds = argv.flatMap((a, i) => (a === "--ro-bind-try" && !ETC.includes(argv[i + 1]) ? [argv[i + 1]] : []));
     expect(netBinds).toEqual([
-      "/etc/resolv.conf", "/etc/hosts", "/etc/nsswitch.conf", "/etc/host.conf", "/etc/gai.conf",
+      "/etc/resolv.conf", "/etc/nsswitch.conf", "/etc/host.conf", "/etc/gai.conf",
       "/etc/ssl/certs", "/etc/ssl/openssl.cnf", "/etc/ca-certificates", "/etc/pki/tls/certs", "/etc/pki/ca-trust",
     ]);
     expect(argv).not.toContain("/ws/.git");
@@ -51,7 +51,7 @@ describe("buildBubblewrapArgv", () => {
     const run = prepareRun({ argv: ["node", "t.js"], workspace: "/ws/", cwd: "pkg/a/", timeoutMs: 1000 }, binding.pathDirs);
     const argv = buildBubblewrapArgv(run, { ...HOST, mounts: binding.mounts });
     expect(argv.slice(argv.indexOf("PATH") + 1, argv.indexOf("PATH") + 2)).toEqual(["/opt/node/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"]);
-    const toolchain = argv.slice(argv.indexOf("/etc/alternatives") + 2, argv.indexOf("--bind"));
+    const toolchain = argv.slice(argv.indexOf("/etc/hosts") + 1, argv.indexOf("--bind"));
     expect(toolchain).toEqual([
       "--ro-bind", "/opt/node/bin/node", "/opt/node/bin/node",
       "--ro-bind", "/opt/node/lib/libnode.so.115", "/opt/node/lib/libnode.so.115",
@@ -67,7 +67,7 @@ describe("buildBubblewrapArgv", () => {
     const run = prepareRun({ argv: ["cat", "a"], workspace: "/ws", timeoutMs: 1000, readOnlyWorkspace: true });
     const argv = buildBubblewrapArgv(run, HOST);
     expect(argv).not.toContain("--bind");
-    expect(argv.slice(argv.indexOf("/etc/alternatives") + 2, argv.indexOf("--remount-ro"))).toEqual(["--ro-bind", "/ws", "/workspace", "--ro-bind", "/ws/.git", "/workspace/.git"]);
+    expect(argv.slice(argv.indexOf("/etc/hosts") + 1, argv.indexOf("--remount-ro"))).toEqual(["--ro-bind", "/ws", "/workspace", "--ro-bind", "/ws/.git", "/workspace/.git"]);
   });
 
   test("with a cgroup handshake, bwrap reports its child and waits before the command starts", () => {
