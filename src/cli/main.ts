@@ -1,6 +1,7 @@
 import { UsageError } from "./runtime-env.js";
 import { secretsFromEnv } from "../safety/secrets.js";
 import { redactedOutput } from "./redacted-output.js";
+import { exitAfterDrain, ignoreClosedReader } from "./exit-after-drain.js";
 
 // Each command is loaded when it runs: `patchgate mcp-server`, started by MCP clients, loads only itself.
 const usage = async () => `usage:
@@ -42,17 +43,20 @@ async function main(argv: string[]): Promise<number> {
 // server emits none, and starts faster without the SDK.
 const tracing = process.argv[2] === "mcp-server" ? undefined : (await import("../trace/otel-setup.js")).setupTracing();
 
+ignoreClosedReader(process.stdout);
+ignoreClosedReader(process.stderr);
+
 main(process.argv.slice(2)).then(
   async (code) => {
     await tracing?.shutdown();
-    process.exit(code);
+    await exitAfterDrain(code);
   },
-  (err: unknown) => {
+  async (err: unknown) => {
     if (err instanceof UsageError || (err as Error)?.name === "UsageError") {
       errOut.write(`patchgate: ${(err as Error).message}\n`);
-      process.exit((err as UsageError).exitCode ?? 2);
+      await exitAfterDrain((err as UsageError).exitCode ?? 2);
     }
     errOut.write(`patchgate: ${(err as Error)?.stack ?? String(err)}\n`);
-    process.exit(1);
+    await exitAfterDrain(1);
   },
 );
