@@ -1,5 +1,4 @@
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { selectSandbox } from "../sandbox/select.js";
 import { builtinCasesDir } from "../eval/builtin-cases.js";
 import { loadCases } from "../eval/case-loader.js";
@@ -11,6 +10,8 @@ import { CaseScriptLLM } from "../eval/script-llm.js";
 import { expandScript } from "../eval/script-schema.js";
 import { hostSecrets } from "../eval/secret-scan.js";
 import { runSuite, writeReport } from "../eval/suite.js";
+import { parseCommandArgs } from "./cli-args.js";
+import { help } from "./inspect-commands.js";
 import { llmFromEnv, modelName, UsageError } from "./runtime-env.js";
 
 export const EVAL_USAGE = `patchgate eval [--cases <dir>] [--out <dir>] [--llm scripted|openai] [--model <m>] [--case <id>]… [--keep]`;
@@ -24,18 +25,20 @@ export interface EvalArgs {
   keep: boolean;
 }
 
-export function parseEvalArgs(argv: string[], now = new Date()): EvalArgs {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      cases: { type: "string" },
-      out: { type: "string" },
-      llm: { type: "string", default: "scripted" },
-      model: { type: "string" },
-      case: { type: "string", multiple: true, default: [] },
-      keep: { type: "boolean", default: false },
-    },
-  });
+const OPTIONS = {
+  cases: { type: "string" },
+  out: { type: "string" },
+  llm: { type: "string", default: "scripted" },
+  model: { type: "string" },
+  case: { type: "string", multiple: true, default: [] as string[] },
+  keep: { type: "boolean", default: false },
+} as const;
+
+/** null for `--help`. */
+export function parseEvalArgs(argv: string[], now = new Date()): EvalArgs | null {
+  const parsed = parseCommandArgs(argv, OPTIONS, EVAL_USAGE);
+  if (parsed.help) return null;
+  const { values } = parsed;
   if (values.llm !== "scripted" && values.llm !== "openai") throw new UsageError(`--llm must be scripted or openai\nusage: ${EVAL_USAGE}`);
   const stamp = now.toISOString().replace(/[:.]/g, "-");
   return {
@@ -55,6 +58,7 @@ export function parseEvalArgs(argv: string[], now = new Date()): EvalArgs {
  */
 export async function evalCommand(argv: string[], out: NodeJS.WritableStream = process.stdout): Promise<number> {
   const args = parseEvalArgs(argv);
+  if (args === null) return help(out, EVAL_USAGE);
   let cases: EvalCase[];
   try {
     cases = loadCases(args.casesDir);

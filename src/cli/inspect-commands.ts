@@ -1,20 +1,25 @@
-import { parseArgs } from "node:util";
 import { openStore } from "../store/index.js";
 import { exportTrace } from "../trace/export.js";
 import { secretsFromEnv } from "../safety/secrets.js";
+import { parseCommandArgs } from "./cli-args.js";
+import { resolveSessionId } from "./session-id.js";
 import { formatTimelineRow, timelineRows } from "./timeline-format.js";
 import { dataDir, UsageError } from "./runtime-env.js";
 
+export const SHOW_USAGE = "patchgate show <session|prefix> [--data-dir <d>]";
+export const TRACE_USAGE = "patchgate trace <session|prefix> [--jsonl|--json] [--data-dir <d>]";
+
 const OPTIONS = { "data-dir": { type: "string" }, json: { type: "boolean" }, jsonl: { type: "boolean" } } as const;
 
-async function loadEvents(argv: string[]) {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
-  const sessionId = positionals[0];
-  if (!sessionId) throw new UsageError("a session id is required");
-  const store = openStore({ dataDir: dataDir(values["data-dir"]) });
+async function loadEvents(argv: string[], usage: string) {
+  const parsed = parseCommandArgs(argv, OPTIONS, usage);
+  if (parsed.help) return null;
+  const { values, positionals } = parsed;
+  if (positionals.length !== 1) throw new UsageError(`a session id (or a prefix of one) is required\nusage: ${usage}`);
+  const dir = dataDir(values["data-dir"]);
+  const store = openStore({ dataDir: dir });
   try {
-    const events = await store.load(sessionId);
-    if (events.length === 0) throw new UsageError(`no session ${sessionId}`);
+    const events = await store.load(await resolveSessionId(store, positionals[0], dir));
     return { events, values };
   } finally {
     await store.close();
@@ -23,15 +28,22 @@ async function loadEvents(argv: string[]) {
 
 /** `patchgate show <session>`: the timeline, one line per event. */
 export async function showCommand(argv: string[], out: NodeJS.WritableStream): Promise<number> {
-  const { events } = await loadEvents(argv);
-  for (const row of timelineRows(events, secretsFromEnv())) out.write(formatTimelineRow(row) + "\n");
+  const loaded = await loadEvents(argv, SHOW_USAGE);
+  if (loaded === null) return help(out, SHOW_USAGE);
+  for (const row of timelineRows(loaded.events, secretsFromEnv())) out.write(formatTimelineRow(row) + "\n");
   return 0;
 }
 
 /** `patchgate trace <session> [--jsonl|--json]`: the whole redacted ledger for tools and people. */
 export async function traceCommand(argv: string[], out: NodeJS.WritableStream): Promise<number> {
-  const { events, values } = await loadEvents(argv);
-  out.write(exportTrace(events, values.json ? "json" : "jsonl", secretsFromEnv()));
+  const loaded = await loadEvents(argv, TRACE_USAGE);
+  if (loaded === null) return help(out, TRACE_USAGE);
+  out.write(exportTrace(loaded.events, loaded.values.json ? "json" : "jsonl", secretsFromEnv()));
   out.write("\n");
+  return 0;
+}
+
+export function help(out: NodeJS.WritableStream, usage: string): number {
+  out.write(`usage: ${usage}\n`);
   return 0;
 }

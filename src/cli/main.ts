@@ -6,9 +6,10 @@ import { exitAfterDrain, ignoreClosedReader } from "./exit-after-drain.js";
 // Each command is loaded when it runs: `patchgate mcp-server`, started by MCP clients, loads only itself.
 const usage = async () => `usage:
   ${(await import("./run-command.js")).RUN_USAGE}
-  patchgate resume <session> [--approve-plan] [--approve-writes] [--mcp-config <file>]
-  patchgate show <session>
-  patchgate trace <session> [--jsonl|--json]
+  ${(await import("./resume-command.js")).RESUME_USAGE}
+  ${(await import("./list-command.js")).LIST_USAGE}
+  ${(await import("./inspect-commands.js")).SHOW_USAGE}
+  ${(await import("./inspect-commands.js")).TRACE_USAGE}
   patchgate eval [--cases <dir>] [--out <dir>] [--llm scripted|openai] [--model <m>]
   ${(await import("./mcp-server-command.js")).MCP_SERVER_USAGE}
 environment: OPENAI_API_KEY, OPENAI_BASE_URL, PATCHGATE_MODEL, PATCHGATE_DATA_DIR, PATCHGATE_MCP_CONFIG`;
@@ -25,6 +26,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import("./run-command.js")).runCommand(rest, out);
     case "resume":
       return (await import("./resume-command.js")).resumeCommand(rest, out);
+    case "list":
+      return (await import("./list-command.js")).listCommand(rest, out);
     case "show":
       return (await import("./inspect-commands.js")).showCommand(rest, out);
     case "trace":
@@ -33,9 +36,14 @@ async function main(argv: string[]): Promise<number> {
       return (await import("./eval-command.js")).evalCommand(rest, out);
     case "mcp-server":
       return (await import("./mcp-server-command.js")).mcpServerCommand(rest);
-    default:
+    case undefined:
+    case "help":
+    case "--help":
+    case "-h":
       out.write((await usage()) + "\n");
-      return command === undefined || command === "help" || command === "--help" ? 0 : 2;
+      return 0;
+    default:
+      throw new UsageError(`unknown command "${command}"\n${await usage()}`);
   }
 }
 

@@ -1,18 +1,18 @@
-import { parseArgs } from "node:util";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { serveProject } from "../mcp/server/own-server.js";
+import { parseCommandArgs } from "./cli-args.js";
 import { UsageError } from "./runtime-env.js";
 
 export const MCP_SERVER_USAGE = "patchgate mcp-server --repo <path>";
 
 /** `patchgate mcp-server`: Patchgate's read-only project tools over stdio. stdout carries the protocol only. */
 export async function mcpServerCommand(argv: string[]): Promise<number> {
-  let repo: string | undefined;
-  try {
-    ({ values: { repo } } = parseArgs({ args: argv, options: { repo: { type: "string" } } }));
-  } catch (e) {
-    throw new UsageError(`${(e as Error).message}\nusage: ${MCP_SERVER_USAGE}`);
+  const parsed = parseCommandArgs(argv, { repo: { type: "string" } } as const, MCP_SERVER_USAGE);
+  if (parsed.help) {
+    process.stderr.write(`usage: ${MCP_SERVER_USAGE}\n`);
+    return 0;
   }
+  const { repo } = parsed.values;
   if (!repo) throw new UsageError(`usage: ${MCP_SERVER_USAGE}`);
   try {
     await serveProject(repo, new StdioServerTransport());

@@ -1,40 +1,43 @@
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { reopenWorkspace } from "../agent/session-service.js";
 import { Ledger } from "../store/ledger.js";
 import { openStore } from "../store/index.js";
+import { parseCommandArgs } from "./cli-args.js";
 import { drive } from "./drive.js";
+import { help } from "./inspect-commands.js";
 import { printEvents, printOutput } from "./print-events.js";
 import { repoSetup } from "./repo-setup.js";
-import { report } from "./run-command.js";
+import { report } from "./report.js";
 import { dataDir, llmFromEnv, UsageError } from "./runtime-env.js";
+import { resolveSessionId } from "./session-id.js";
 import { terminalApprover } from "./terminal-approver.js";
 import { mcpFromCli } from "./mcp-option.js";
 import { sandboxFromCli } from "./settings-option.js";
 
+export const RESUME_USAGE = "patchgate resume <session|prefix> [--approve-plan] [--approve-writes] [--out <patch>] [--data-dir <d>] [--mcp-config <file>] [--settings <file>]";
+
+const OPTIONS = {
+  "approve-plan": { type: "boolean", default: false },
+  "approve-writes": { type: "boolean", default: false },
+  out: { type: "string" },
+  "data-dir": { type: "string" },
+  "mcp-config": { type: "string" },
+  settings: { type: "string" },
+} as const;
+
 /** `patchgate resume <session>`: continue a parked session from the store, in a new process. */
 export async function resumeCommand(argv: string[], out: NodeJS.WritableStream): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      "approve-plan": { type: "boolean", default: false },
-      "approve-writes": { type: "boolean", default: false },
-      "data-dir": { type: "string" },
-      "mcp-config": { type: "string" },
-      settings: { type: "string" },
-    },
-  });
-  const sessionId = positionals[0];
-  if (!sessionId) throw new UsageError("usage: patchgate resume <session> [--approve-plan] [--approve-writes] [--mcp-config <file>] [--settings <file>]");
+  const parsed = parseCommandArgs(argv, OPTIONS, RESUME_USAGE);
+  if (parsed.help) return help(out, RESUME_USAGE);
+  const { values, positionals } = parsed;
+  if (positionals.length !== 1) throw new UsageError(`a session id (or a prefix of one) is required\nusage: ${RESUME_USAGE}`);
   const mcp = mcpFromCli(values["mcp-config"], Boolean(process.stdin.isTTY));
   const dir = dataDir(values["data-dir"]);
   const sandboxOpts = sandboxFromCli(values.settings, dir);
   const store = openStore({ dataDir: dir });
   try {
-    const ledger = await Ledger.open(store, sessionId).catch(() => {
-      throw new UsageError(`no session ${sessionId} in ${dir}`);
-    });
+    const sessionId = await resolveSessionId(store, positionals[0], dir);
+    const ledger = await Ledger.open(store, sessionId);
     const llm = llmFromEnv(ledger.state.model);
     printEvents(ledger, out);
     const ws = await reopenWorkspace(ledger, { source: ledger.state.task.source.repo, dir: join(dir, "workspaces", sessionId) });
@@ -46,7 +49,7 @@ export async function resumeCommand(argv: string[], out: NodeJS.WritableStream):
       { llm, sandbox: setup.sandbox, workspace: ws, onOutput: printOutput(out), repoConfig: { ...setup.config, test: ledger.state.settings.testCommand ?? setup.testCommand }, trigger: "cli resume", mcp, ...sandboxOpts },
       approver,
     );
-    return report(result, sessionId, ws.root, ledger.state.latestDiff?.stat ?? "", out);
+    return await report(result, { sessionId, root: ws.root, baseCommit: ws.baseCommit, stat: ledger.state.latestDiff?.stat ?? "", patchOut: values.out }, out);
   } finally {
     await store.close();
   }

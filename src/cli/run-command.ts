@@ -1,37 +1,50 @@
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { createSession, prepareWorkspace } from "../agent/session-service.js";
+import { DEFAULT_MAX_COST_USD } from "../config/repo-config.js";
 import { openStore } from "../store/index.js";
-import { drive, type DriveResult } from "./drive.js";
+import { parseCommandArgs, positiveInt, positiveNumber } from "./cli-args.js";
+import { drive } from "./drive.js";
+import { help } from "./inspect-commands.js";
 import { printEvents, printOutput } from "./print-events.js";
+import { failOnSetupError } from "./fail-on-setup-error.js";
+import { checkRepo } from "./repo-check.js";
 import { repoSetup } from "./repo-setup.js";
+import { report } from "./report.js";
 import { dataDir, llmFromEnv, modelName, UsageError } from "./runtime-env.js";
 import { terminalApprover } from "./terminal-approver.js";
 import { mcpFromCli } from "./mcp-option.js";
 import { sandboxFromCli } from "./settings-option.js";
 
-export const RUN_USAGE = `patchgate run --repo <path|url> [--approve-plan] [--approve-writes] [--unattended] [--model <m>] [--max-steps <n>] [--data-dir <d>] [--mcp-config <file>] [--settings <file>] "<task>"`;
+export const RUN_USAGE = `patchgate run --repo <path|url> [--approve-plan] [--approve-writes] [--unattended] [--include-uncommitted] [--model <m>] [--max-steps <n>] [--max-cost-usd <usd>] [--out <patch>] [--data-dir <d>] [--mcp-config <file>] [--settings <file>] "<task>"`;
+
+const OPTIONS = {
+  repo: { type: "string" },
+  "approve-plan": { type: "boolean", default: false },
+  "approve-writes": { type: "boolean", default: false },
+  unattended: { type: "boolean", default: false },
+  "include-uncommitted": { type: "boolean", default: false },
+  model: { type: "string" },
+  "max-steps": { type: "string" },
+  "max-cost-usd": { type: "string" },
+  out: { type: "string" },
+  "data-dir": { type: "string" },
+  "mcp-config": { type: "string" },
+  settings: { type: "string" },
+} as const;
 
 /** `patchgate run`: one session on a local clone, approvals at the terminal, the result on a local branch. */
 export async function runCommand(argv: string[], out: NodeJS.WritableStream): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      repo: { type: "string" },
-      "approve-plan": { type: "boolean", default: false },
-      "approve-writes": { type: "boolean", default: false },
-      unattended: { type: "boolean", default: false },
-      model: { type: "string" },
-      "max-steps": { type: "string" },
-      "data-dir": { type: "string" },
-      "mcp-config": { type: "string" },
-      settings: { type: "string" },
-    },
-  });
+  const parsed = parseCommandArgs(argv, OPTIONS, RUN_USAGE);
+  if (parsed.help) return help(out, RUN_USAGE);
+  const { values, positionals } = parsed;
   const task = positionals.join(" ").trim();
-  if (!values.repo || !task) throw new UsageError(`usage: ${RUN_USAGE}`);
+  if (!values.repo) throw new UsageError(`--repo is required\nusage: ${RUN_USAGE}`);
+  if (!task) throw new UsageError(`a task is required\nusage: ${RUN_USAGE}`);
+  const maxSteps = positiveInt("max-steps", values["max-steps"]);
+  const maxCostUsd = positiveNumber("max-cost-usd", values["max-cost-usd"]) ?? DEFAULT_MAX_COST_USD;
+  // Everything the user can get wrong is checked before a session exists: none is left without an end.
   const mcp = mcpFromCli(values["mcp-config"], Boolean(process.stdin.isTTY));
+  const repo = await checkRepo(values.repo, values["include-uncommitted"]);
   const model = modelName(values.model);
   const llm = llmFromEnv(model);
   const dir = dataDir(values["data-dir"]);
@@ -39,17 +52,21 @@ export async function runCommand(argv: string[], out: NodeJS.WritableStream): Pr
   const store = openStore({ dataDir: dir });
   try {
     const ledger = await createSession(store, {
-      task: { title: task.split("\n")[0].slice(0, 120), body: task, source: { kind: "cli", repo: values.repo } },
+      task: { title: task.split("\n")[0].slice(0, 120), body: task, source: { kind: "cli", repo: repo.source } },
       model,
       settings: {
-        ...(values["max-steps"] ? { maxStepsPerResume: Number(values["max-steps"]) } : {}),
+        ...(maxSteps ? { maxStepsPerResume: maxSteps } : {}),
         ...(values.unattended ? { unattended: true } : {}),
+        limits: { maxCostUsd },
       },
     });
     printEvents(ledger, out);
     out.write(`session ${ledger.sessionId}\n`);
-    const ws = await prepareWorkspace(ledger, { source: values.repo, dir: join(dir, "workspaces", ledger.sessionId) });
-    const setup = await repoSetup(ws.root);
+    if (repo.snapshotNote) out.write(`${repo.snapshotNote}\n`);
+    const { ws, setup } = await failOnSetupError(ledger, async () => {
+      const ws = await prepareWorkspace(ledger, { source: repo.source, ref: repo.ref, dir: join(dir, "workspaces", ledger.sessionId) });
+      return { ws, setup: await repoSetup(ws.root) };
+    });
     out.write(`${setup.sandboxNote}; tests: ${setup.testCommand ?? "none found"}${setup.testCommandSource ? ` (${setup.testCommandSource})` : ""}\n`);
     const approver = terminalApprover({ approvePlan: values["approve-plan"], approveWrites: values["approve-writes"] }, out);
     const result = await drive(
@@ -58,22 +75,8 @@ export async function runCommand(argv: string[], out: NodeJS.WritableStream): Pr
       { llm, sandbox: setup.sandbox, workspace: ws, onOutput: printOutput(out), repoConfig: { ...setup.config, test: setup.testCommand }, mcp, ...sandboxOpts },
       approver,
     );
-    return report(result, ledger.sessionId, ws.root, ledger.state.latestDiff?.stat ?? "", out);
+    return await report(result, { sessionId: ledger.sessionId, root: ws.root, baseCommit: ws.baseCommit, stat: ledger.state.latestDiff?.stat ?? "", patchOut: values.out }, out);
   } finally {
     await store.close();
   }
-}
-
-export function report(result: DriveResult, sessionId: string, root: string, stat: string, out: NodeJS.WritableStream): number {
-  if (result.kind === "done") {
-    out.write(`\ndone: branch ${result.branch} at ${result.commit.slice(0, 12)} in ${root}\n${stat}\n`);
-    return 0;
-  }
-  if (result.kind === "parked") {
-    out.write(`\nsession ${sessionId} is waiting for approval; continue with: patchgate resume ${sessionId} --approve-plan --approve-writes\n`);
-    return 3;
-  }
-  if (result.kind === "blocked") out.write(`\nblocked: ${result.message}\n`);
-  out.write(`\nsession ${sessionId} ${result.kind}; see: patchgate show ${sessionId}\n`);
-  return 1;
 }

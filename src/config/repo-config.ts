@@ -1,6 +1,12 @@
 import { z } from "zod";
 
 /**
+ * Without a cap a model stuck in a loop spends until someone notices; every session gets one unless
+ * `.github/patchgate.yml` (or the CLI's --max-cost-usd) sets another.
+ */
+export const DEFAULT_MAX_COST_USD = 5;
+
+/**
  * `.github/patchgate.yml`, read from the default branch only. Every field optional: an empty file is valid.
  * Names are snake_case because maintainers write them in YAML.
  */
@@ -41,10 +47,10 @@ export const RepoConfigSchema = z
       .object({
         max_steps: z.number().int().positive().optional().describe("Model calls per session."),
         max_tokens: z.number().int().positive().optional().describe("Prompt + completion tokens per session."),
-        max_cost_usd: z.number().positive().optional().describe("Estimated cost per session."),
+        max_cost_usd: z.number().positive().default(DEFAULT_MAX_COST_USD).describe("Estimated cost per session (judged where the model's price is known)."),
       })
       .strict()
-      .default({}),
+      .default({ max_cost_usd: DEFAULT_MAX_COST_USD }),
   })
   .strict();
 

@@ -1,22 +1,9 @@
-import { execFile, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/openai-server.js";
 import { BUGGY_ADD_REPO, makeRepo, tempDir } from "../helpers/git-fixture.js";
-
-const ROOT = join(import.meta.dirname, "../..");
-
-/** Runs the real CLI in its own process; resolves with exit code and output (never rejects on exit≠0). */
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  const clean = { ...process.env };
-  delete clean.OPENAI_API_KEY;
-  delete clean.OPENAI_BASE_URL;
-  return new Promise((resolve) => {
-    execFile("node", ["--import", "tsx", join(ROOT, "src/cli/main.ts"), ...args], { cwd: ROOT, env: { ...clean, ...env }, timeout: 120_000 }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+import { cli } from "../helpers/run-cli.js";
 
 describe("patchgate CLI, end to end", () => {
   let server: FakeOpenAIServer | undefined;

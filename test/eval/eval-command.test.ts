@@ -123,7 +123,7 @@ describe("patchgate eval", () => {
   });
 
   test("defaults: the built-in cases, a timestamped output directory, the scripted model", () => {
-    const args = parseEvalArgs([], new Date("2026-11-29T22:00:00.000Z"));
+    const args = parseEvalArgs([], new Date("2026-11-29T22:00:00.000Z"))!;
     expect(args).toEqual({
       casesDir: builtinCasesDir(),
       outDir: path.resolve("eval-runs", "2026-11-29T22-00-00-000Z"),
@@ -132,6 +132,6 @@ describe("patchgate eval", () => {
       only: [],
       keep: false,
     });
-    expect(parseEvalArgs(["--llm", "openai", "--model", "gpt-4.1"]).model).toBe("gpt-4.1");
+    expect(parseEvalArgs(["--llm", "openai", "--model", "gpt-4.1"])?.model).toBe("gpt-4.1");
   });
 });

@@ -1,0 +1,31 @@
+import { openStore } from "../store/index.js";
+import { redact } from "../safety/redact.js";
+import { secretsFromEnv } from "../safety/secrets.js";
+import { parseCommandArgs, positiveInt } from "./cli-args.js";
+import { help } from "./inspect-commands.js";
+import { dataDir } from "./runtime-env.js";
+
+export const LIST_USAGE = "patchgate list [--limit <n>] [--data-dir <d>]";
+
+/** `patchgate list`: the newest sessions, one line each: short id, phase, when, repository and task. */
+export async function listCommand(argv: string[], out: NodeJS.WritableStream): Promise<number> {
+  const parsed = parseCommandArgs(argv, { limit: { type: "string" }, "data-dir": { type: "string" } } as const, LIST_USAGE);
+  if (parsed.help) return help(out, LIST_USAGE);
+  const limit = positiveInt("limit", parsed.values.limit) ?? 20;
+  const dir = dataDir(parsed.values["data-dir"]);
+  const store = openStore({ dataDir: dir });
+  try {
+    const sessions = await store.list();
+    if (sessions.length === 0) out.write(`no sessions in ${dir}\n`);
+    const secrets = secretsFromEnv();
+    for (const s of sessions.slice(0, limit)) {
+      const [first] = await store.load(s.id);
+      const task = first?.type === "session_created" ? `${first.task.source.repo}  ${first.task.title}` : "";
+      out.write(redact(`${s.id.slice(0, 8)}  ${s.phase.padEnd(22)}  ${s.createdAt.slice(0, 19).replace("T", " ")}  ${task}`, secrets) + "\n");
+    }
+    if (sessions.length > limit) out.write(`… ${sessions.length - limit} older (--limit ${sessions.length})\n`);
+    return 0;
+  } finally {
+    await store.close();
+  }
+}

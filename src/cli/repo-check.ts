@@ -1,0 +1,60 @@
+import { mkdtemp, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { git } from "../workspace/git.js";
+import { UsageError } from "./runtime-env.js";
+
+/** What `patchgate run` clones: the source as given, and the commit to start from when not its HEAD. */
+export interface CheckedRepo {
+  source: string;
+  ref?: string;
+  /** Set when uncommitted changes were taken along as a snapshot commit. */
+  snapshotNote?: string;
+}
+
+const looksRemote = (repo: string) => /^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\s]+@[^/\s]+:/.test(repo);
+
+/**
+ * `--repo` is checked before a session exists, so a typo never leaves a session without an end.
+ * A local repository with changes not committed is refused: the clone would silently leave them out.
+ * With `includeUncommitted` they are committed on top of HEAD as a snapshot (in a throwaway index;
+ * the user's index, work tree and refs are untouched) and the session starts from that commit.
+ */
+export async function checkRepo(repo: string, includeUncommitted: boolean): Promise<CheckedRepo> {
+  if (looksRemote(repo)) return { source: repo };
+  const dir = resolve(repo);
+  const st = await stat(dir).catch(() => null);
+  if (st === null) throw new UsageError(`--repo ${repo}: no such directory`);
+  if (!st.isDirectory()) throw new UsageError(`--repo ${repo}: not a directory`);
+  const top = await git(["rev-parse", "--show-toplevel"], { cwd: dir });
+  if (top.exitCode !== 0) throw new UsageError(`--repo ${repo}: not a git repository (run \`git init\` and commit first)`);
+  const head = await git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], { cwd: dir });
+  if (head.exitCode !== 0) throw new UsageError(`--repo ${repo}: has no commit yet; commit what the session should start from`);
+  const status = await git(["status", "--porcelain", "--untracked-files=all"], { cwd: dir });
+  if (status.exitCode !== 0) throw new UsageError(`--repo ${repo}: git status failed: ${status.stderr.trim()}`);
+  if (status.stdout.trim() === "") return { source: dir };
+  const changed = status.stdout.trimEnd().split("\n").length;
+  if (!includeUncommitted) {
+    throw new UsageError(
+      `--repo ${repo} has ${changed} uncommitted change(s), which a session would not see. Commit or stash them, or pass --include-uncommitted to start from a snapshot of them.`,
+    );
+  }
+  return { source: dir, ref: await snapshotCommit(dir, head.stdout.trim()), snapshotNote: `started from a snapshot of ${changed} uncommitted change(s) on top of HEAD` };
+}
+
+async function snapshotCommit(dir: string, head: string): Promise<string> {
+  const tmp = await mkdtemp(join(tmpdir(), "pg-snapshot-"));
+  const env = { GIT_INDEX_FILE: join(tmp, "index"), GIT_AUTHOR_NAME: "patchgate", GIT_AUTHOR_EMAIL: "patchgate@localhost", GIT_COMMITTER_NAME: "patchgate", GIT_COMMITTER_EMAIL: "patchgate@localhost" };
+  try {
+    for (const args of [["read-tree", head], ["add", "--all"]]) {
+      const r = await git(args, { cwd: dir, env });
+      if (r.exitCode !== 0) throw new UsageError(`could not snapshot the uncommitted changes: ${r.stderr.trim()}`);
+    }
+    const tree = await git(["write-tree"], { cwd: dir, env });
+    const commit = await git(["commit-tree", tree.stdout.trim(), "-p", head, "-m", "patchgate: uncommitted changes at session start"], { cwd: dir, env });
+    if (tree.exitCode !== 0 || commit.exitCode !== 0) throw new UsageError(`could not snapshot the uncommitted changes: ${(tree.stderr + commit.stderr).trim()}`);
+    return commit.stdout.trim();
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+  }
+}

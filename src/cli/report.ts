@@ -1,0 +1,38 @@
+import { writeFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { gitOk } from "../workspace/git.js";
+import type { DriveResult } from "./drive.js";
+
+export interface ReportInput {
+  sessionId: string;
+  /** The session's clone, where the result branch lives. */
+  root: string;
+  baseCommit: string;
+  stat: string;
+  /** `--out`: where to write the result as a patch (`git am` applies it). */
+  patchOut?: string;
+}
+
+/**
+ * The last lines of a run: where the result is and the exact command that brings it into the
+ * user's repository (the branch lives in a clone under the data dir, which nobody would find).
+ */
+export async function report(result: DriveResult, r: ReportInput, out: NodeJS.WritableStream): Promise<number> {
+  if (result.kind === "done") {
+    out.write(`\ndone: branch ${result.branch} at ${result.commit.slice(0, 12)} in ${r.root}\n${r.stat}\n`);
+    out.write(`fetch it into your repository with:\n  git fetch ${r.root} ${result.branch}\n`);
+    if (r.patchOut) {
+      const patch = await gitOk(["format-patch", "--stdout", `${r.baseCommit}..${result.commit}`], { cwd: r.root });
+      await writeFile(resolve(r.patchOut), patch);
+      out.write(`patch written to ${resolve(r.patchOut)} (apply with: git am ${resolve(r.patchOut)})\n`);
+    }
+    return 0;
+  }
+  if (result.kind === "parked") {
+    out.write(`\nsession ${r.sessionId} is waiting for approval; continue with: patchgate resume ${r.sessionId} --approve-plan --approve-writes\n`);
+    return 3;
+  }
+  if (result.kind === "blocked") out.write(`\nblocked: ${result.message}\n`);
+  out.write(`\nsession ${r.sessionId} ${result.kind}; see: patchgate show ${r.sessionId}\n`);
+  return 1;
+}
