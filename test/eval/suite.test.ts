@@ -2,30 +2,55 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { builtinCasesDir } from "../../src/eval/builtin-cases.js";
+import type { CaseResult, EvalReport } from "../../src/eval/report.js";
 import { runSuite, writeReport } from "../../src/eval/suite.js";
 import { builtinCases, realSandbox, scriptedModel } from "./run-helpers.js";
 
 /**
  * The whole built-in suite through the real runtime (SQLite store, policy, tools, bubblewrap),
- * exactly as `patchgate eval` runs it in CI. Every case must end as its `expect` says.
+ * exactly as `patchgate eval` runs it in CI: one suite run, one test per case. Each test waits only
+ * for its own case, so jest's timeout bounds one case rather than the whole suite (which took
+ * 108–300 s depending on the machine's load).
  */
-test("every built-in case ends in its expected outcome and class", async () => {
-  const cases = builtinCases();
-  const report = await runSuite(cases, {
-    mode: "scripted",
-    model: "scripted",
-    casesDir: builtinCasesDir(),
-    llm: scriptedModel,
-    sandbox: await realSandbox(),
-  });
+const cases = builtinCases();
+const settled = new Map(cases.map((c) => [c.id, deferred<CaseResult>()]));
+let suite: Promise<EvalReport> | undefined;
 
-  const got = report.cases.map((r) => ({ id: r.id, status: r.status, outcome: r.outcome, class: r.decisive, problems: r.problems }));
-  const want = cases.map((c) => ({ id: c.id, status: "passed", outcome: c.expect.outcome, class: c.expect.class, problems: [] }));
-  expect(got).toEqual(want);
+function startSuite(): Promise<EvalReport> {
+  if (suite) return suite;
+  suite = (async () =>
+    runSuite(cases, {
+      mode: "scripted",
+      model: "scripted",
+      casesDir: builtinCasesDir(),
+      llm: scriptedModel,
+      sandbox: await realSandbox(),
+      onCase: (r) => settled.get(r.id)?.resolve(r),
+    }))();
+  suite.catch((err) => {
+    for (const d of settled.values()) d.reject(err);
+  });
+  return suite;
+}
+
+test.each(cases.map((c) => [c.id, c] as const))("%s ends in its expected outcome and class", async (_id, c) => {
+  void startSuite();
+  const r = await settled.get(c.id)!.promise;
+  expect({ status: r.status, outcome: r.outcome, class: r.decisive, problems: r.problems }).toEqual({
+    status: "passed",
+    outcome: c.expect.outcome,
+    class: c.expect.class,
+    problems: [],
+  });
+  // The scripted session really ran: it made model calls and tool calls.
+  expect([r.metrics.steps > 0, r.metrics.toolCalls > 0]).toEqual([true, true]);
+}, 300_000);
+
+test("the suite's report counts every case and is written as JSON and markdown", async () => {
+  const report = await startSuite();
+  expect(report.cases.map((r) => r.id)).toEqual(cases.map((c) => c.id));
   expect(report.totals).toMatchObject({ cases: cases.length, passed: cases.length, failed: 0, errors: 0, skipped: 0, passRate: 1 });
   expect(report.categories.every((c) => c.passRate === 1)).toBe(true);
-  // The scripted sessions really ran: every case made model calls and tool calls.
-  for (const r of report.cases) expect([r.id, r.metrics.steps > 0, r.metrics.toolCalls > 0]).toEqual([r.id, true, true]);
 
   const out = mkdtempSync(path.join(os.tmpdir(), "eval-report-"));
   try {
@@ -38,3 +63,14 @@ test("every built-in case ends in its expected outcome and class", async () => {
     rmSync(out, { recursive: true, force: true });
   }
 }, 300_000);
+
+function deferred<T>() {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  promise.catch(() => undefined); // rejected only when the suite fails; the case's test reports it
+  return { promise, resolve, reject };
+}
