@@ -46,7 +46,7 @@ export async function resumeSession(ledger: Ledger, given: ResumeOptions): Promi
     return await resumeWithMcp(ledger, opts);
   } catch (err) {
     // Whatever was cut short by the abort (a git call, a walk) ends the session as cancelled, not as an error.
-    if (opts.signal?.aborted) return cancelled(ledger);
+    if (opts.signal?.aborted) return cancelled(ledger, opts.signal);
     throw err;
   }
 }
@@ -80,7 +80,7 @@ async function runLoop(ledger: Ledger, env: CallEnv, opts: ResumeOptions, mcp: M
   await settlePending(env);
   const maxSteps = opts.maxSteps ?? ledger.state.settings.maxStepsPerResume;
   for (let steps = 0; ; steps++) {
-    if (opts.signal?.aborted) return cancelled(ledger);
+    if (opts.signal?.aborted) return cancelled(ledger, opts.signal);
     const budget = checkBudget(ledger.state);
     if (budget.exceeded) return fail(ledger, "budget_exceeded", budget.message);
     if (steps >= maxSteps) return fail(ledger, "loop_limit", `no result after ${maxSteps} model calls in one resume`);
@@ -94,7 +94,7 @@ async function runLoop(ledger: Ledger, env: CallEnv, opts: ResumeOptions, mcp: M
       if (opts.signal?.aborted) return null;
       throw err;
     });
-    if (step === null) return cancelled(ledger);
+    if (step === null) return cancelled(ledger, opts.signal);
     if (!step.ok) return fail(ledger, step.reason, step.message);
 
     const { content, toolCalls } = step.response;
@@ -176,10 +176,14 @@ async function fail(ledger: Ledger, reason: "llm_empty" | "llm_error" | "loop_li
   return { kind: "ended", phase: "failed" };
 }
 
-/** An abort ends the session as cancelled, unless whoever aborted already recorded how it ended. */
-async function cancelled(ledger: Ledger): Promise<ResumeOutcome> {
+/**
+ * An abort ends the session as cancelled, with the abort's reason (a stop, an uninstall), unless
+ * whoever aborted already recorded how it ended.
+ */
+async function cancelled(ledger: Ledger, signal?: AbortSignal): Promise<ResumeOutcome> {
   if (!TERMINAL_PHASES.includes(ledger.state.phase)) {
-    await ledger.append({ type: "session_cancelled", by: "runtime", reason: "aborted" });
+    const reason = signal?.reason instanceof Error && signal.reason.message ? signal.reason.message : "aborted";
+    await ledger.append({ type: "session_cancelled", by: "runtime", reason });
   }
   return outcomeOf(ledger) ?? { kind: "ended", phase: "cancelled" };
 }

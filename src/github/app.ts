@@ -4,6 +4,7 @@ import type { PatchgateDeps } from "./deps.js";
 import { AppIdentity } from "./identity.js";
 import { Inbox } from "./inbox.js";
 import { SessionIndex } from "./session-index.js";
+import { LIFECYCLE_EVENTS } from "./lifecycle-events.js";
 import { HANDLED_EVENTS } from "./triggers.js";
 
 /**
@@ -18,14 +19,15 @@ export function patchgateApp(deps: PatchgateDeps): ApplicationFunction {
     const index = new SessionIndex(deps.store);
     const appOctokit = () => app.auth() as Promise<never>;
     const identity = new AppIdentity(appOctokit);
-    const inbox = new Inbox(deps, index, identity, appOctokit);
-    app.on([...HANDLED_EVENTS], async (context: Context) => {
+    const installation = (id: number) => app.auth(id) as Promise<never>;
+    const access = { deps, index, identity, appOctokit, installation };
+    const inbox = new Inbox(access);
+    app.on([...HANDLED_EVENTS, ...LIFECYCLE_EVENTS], async (context: Context) => {
       await inbox.receive({ id: context.id, event: context.name, payload: context.payload }, context.octokit);
     });
-    const installation = (id: number) => app.auth(id) as Promise<never>;
-    const resumed = await resumeInterrupted({ deps, index, identity, appOctokit, installation });
+    const resumed = await resumeInterrupted(access);
     if (resumed > 0) deps.log(`${resumed} interrupted session(s) queued to resume`);
-    const replayed = await inbox.replayPending(installation).catch((e: unknown) => {
+    const replayed = await inbox.replayPending().catch((e: unknown) => {
       // GitHub unreachable at boot: the rows stay pending for the next start or redelivery.
       deps.log(`inbox replay failed: ${e instanceof Error ? e.message : String(e)}`);
       return 0;

@@ -1,4 +1,5 @@
 import { cancelSession } from "../agent/approvals.js";
+import { runInLane } from "../queue/in-lane.js";
 import { TERMINAL_PHASES } from "../session/types.js";
 import { Ledger } from "../store/ledger.js";
 import type { JobContext } from "./deps.js";
@@ -31,22 +32,12 @@ export function requestStop(jc: JobContext, issue: number, ledger: Ledger): Prom
   jc.deps.log(`stop requested for #${issue}`);
   const reply = replyThread(jc, issue);
   // Resolves when the cancellation has run: the stop's delivery is done only then (./inbox.ts).
-  return new Promise<void>((resolve, reject) => {
-    jc.deps.queue.enqueue({
-      key,
-      name: `cancel ${ledger.sessionId}`,
-      run: async () => {
-        try {
-          await cancel(jc, await Ledger.open(jc.deps.store, ledger.sessionId), reply, interrupted);
-          resolve();
-        } catch (e) {
-          reject(e);
-          throw e;
-        } finally {
-          jc.deps.aborts.stopped(key);
-        }
-      },
-    });
+  return runInLane(jc.deps.queue, key, `cancel ${ledger.sessionId}`, async () => {
+    try {
+      await cancel(jc, await Ledger.open(jc.deps.store, ledger.sessionId), reply, interrupted);
+    } finally {
+      jc.deps.aborts.stopped(key);
+    }
   });
 }
 

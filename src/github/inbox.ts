@@ -1,13 +1,13 @@
 import type { DeliveryState } from "../store/types.js";
-import type { PatchgateDeps } from "./deps.js";
-import type { AppIdentity } from "./identity.js";
 import type { Delivery } from "./intent.js";
 import { jobsFor } from "./jobs.js";
+import { applyLifecycle } from "./lifecycle.js";
+import { lifecycleOf, type Lifecycle } from "./lifecycle-events.js";
 import { MalformedWebhookError } from "./malformed-webhook.js";
 import type { Octokit } from "./octokit.js";
 import { Outbound } from "./outbound.js";
 import { configReader } from "./repo-config.js";
-import type { SessionIndex } from "./session-index.js";
+import type { AppAccess } from "./session-work.js";
 import { toDelivery } from "./triggers.js";
 
 /**
@@ -16,7 +16,8 @@ import { toDelivery } from "./triggers.js";
  * from it; the row is marked done only after its job has settled (its effects recorded, or its
  * failure answered). At boot, rows that are not done run again — their jobs are idempotent by their
  * effects. A redelivery of a row that is not done is processed (unless this process is running it
- * right now); of a done row, it is a no-op.
+ * right now); of a done row, it is a no-op. Lifecycle events (an uninstall, a rename…) go the same
+ * way: stored first, done once applied.
  */
 export interface RawDelivery {
   id: string;
@@ -29,45 +30,47 @@ export class Inbox {
   /** Deliveries this process has queued and not finished: a redelivery of one waits for it instead. */
   private readonly running = new Set<string>();
 
-  constructor(
-    private readonly deps: PatchgateDeps,
-    private readonly index: SessionIndex,
-    private readonly identity: AppIdentity,
-    private readonly appOctokit: () => Promise<Octokit>,
-  ) {}
+  constructor(private readonly access: AppAccess) {}
+
+  private get deps() {
+    return this.access.deps;
+  }
 
   /** A webhook as it arrives: parsed, stored, queued. Resolves once it is durable (before the 2xx). */
   async receive(raw: RawDelivery, octokit: Octokit): Promise<void> {
-    const delivery = this.parse(raw);
-    if (!delivery) return;
+    const parsed = this.parse(raw);
+    if (!parsed) return;
     const state: DeliveryState = await this.deps.store.receiveDelivery({ id: raw.id, event: raw.event, payload: JSON.stringify(raw.payload) });
     if (state === "done" || this.running.has(raw.id)) {
       this.deps.log(`redelivery ${raw.id} ignored (${state === "done" ? "already done" : "already running"})`);
       return;
     }
-    await this.dispatch(delivery, octokit);
+    if ("intent" in parsed) await this.dispatch(parsed, octokit);
+    else this.dispatchLifecycle(raw.id, parsed);
   }
 
   /** At boot: every delivery a previous process stored and did not finish, in arrival order. */
-  async replayPending(installation: (id: number) => Promise<Octokit>): Promise<number> {
+  async replayPending(): Promise<number> {
     let n = 0;
     for (const row of await this.deps.store.pendingDeliveries()) {
-      const delivery = this.parse({ id: row.id, event: row.event, payload: JSON.parse(row.payload) });
-      if (!delivery) {
+      const payload = JSON.parse(row.payload) as { action?: string } | null;
+      const parsed = this.parse({ id: row.id, event: row.event, payload });
+      if (!parsed) {
         await this.deps.store.completeDelivery(row.id);
         continue;
       }
-      this.deps.log(`delivery ${row.id} (${delivery.event}) was not done when the app stopped → queued again`);
-      await this.dispatch(delivery, await installation(delivery.repo.installationId));
+      this.deps.log(`delivery ${row.id} (${row.event}.${payload?.action ?? ""}) was not done when the app stopped → queued again`);
+      if ("intent" in parsed) await this.dispatch(parsed, await this.access.installation(parsed.repo.installationId));
+      else this.dispatchLifecycle(row.id, parsed);
       n += 1;
     }
     return n;
   }
 
-  private parse(raw: RawDelivery): Delivery | null {
+  private parse(raw: RawDelivery): Delivery | Lifecycle | null {
     const name = `${raw.event}.${(raw.payload as { action?: string } | null)?.action ?? ""}`;
     try {
-      return toDelivery(raw.id, name, raw.payload);
+      return lifecycleOf(raw.id, name, raw.payload) ?? toDelivery(raw.id, name, raw.payload);
     } catch (e) {
       if (!MalformedWebhookError.isInstance(e)) throw e;
       this.deps.log(e.message);
@@ -75,18 +78,44 @@ export class Inbox {
     }
   }
 
-  private async dispatch(delivery: Delivery, octokit: Octokit): Promise<void> {
-    const finish = async () => {
-      await this.deps.store.completeDelivery(delivery.id);
-      this.running.delete(delivery.id);
-      this.deps.log(`delivery ${delivery.id} done`);
+  private finisher(id: string): () => Promise<void> {
+    this.running.add(id);
+    return async () => {
+      await this.deps.store.completeDelivery(id);
+      this.running.delete(id);
+      this.deps.log(`delivery ${id} done`);
     };
-    this.running.add(delivery.id);
-    const issue = await this.index.issueOf(delivery);
+  }
+
+  /** Not in a session's lane: it reaches into several, each in turn (./lifecycle.ts). */
+  private dispatchLifecycle(id: string, e: Lifecycle): void {
+    const finish = this.finisher(id);
+    const scope = e.kind === "moved" ? `repo:${e.repo.id}` : `installation:${e.installationId}`;
+    this.deps.log(`${e.kind} (${scope}) from @${e.by} → queued`);
+    this.deps.queue.enqueue({
+      key: `lifecycle:${scope}`,
+      name: `${e.kind} ${id}`,
+      run: async () => {
+        try {
+          await applyLifecycle(this.access, e, id);
+        } catch (err) {
+          // Not applied (GitHub unreachable?): the row stays pending, for a redelivery or the next boot.
+          this.running.delete(id);
+          throw err;
+        }
+        await finish();
+      },
+    });
+  }
+
+  private async dispatch(delivery: Delivery, octokit: Octokit): Promise<void> {
+    const finish = this.finisher(delivery.id);
+    const issue = await this.access.index.issueOf(delivery);
     if (issue === null) return finish();
     this.deps.log(`${delivery.event} from @${delivery.sender.login} → queued`);
     const outbound = new Outbound(octokit, delivery.repo, { secrets: this.deps.secrets, htmlBase: this.deps.gitBase });
-    const intake = Object.freeze({ deps: this.deps, delivery, octokit, appOctokit: this.appOctokit, index: this.index, identity: this.identity, readConfig: configReader(octokit, delivery.repo), outbound });
+    const { deps, appOctokit, index, identity } = this.access;
+    const intake = Object.freeze({ deps, delivery, octokit, appOctokit, index, identity, readConfig: configReader(octokit, delivery.repo), outbound });
     const job = jobsFor(intake, issue);
     this.deps.queue.enqueue({
       ...job,
@@ -100,3 +129,4 @@ export class Inbox {
     });
   }
 }
+

@@ -50,7 +50,15 @@ export interface Delivery {
   source: string;
 }
 
-/** The issue key `owner/repo#n`: a session's store key, and the queue key for all its work. */
-export function issueKey(r: Pick<Repo, "owner" | "repo">, n: number): string {
+/**
+ * The issue key `repo:<repository id>#n`: a session's store key, and the queue key for all its work.
+ * By id, not name, so a rename or a transfer leaves every session where it was.
+ */
+export function issueKey(r: Pick<Repo, "id">, n: number): string {
+  return `repo:${r.id}#${n}`;
+}
+
+/** The key sessions had before they were keyed by id (`owner/repo#n`), still found and re-keyed. */
+export function legacyIssueKey(r: Pick<Repo, "owner" | "repo">, n: number): string {
   return `${r.owner}/${r.repo}#${n}`;
 }

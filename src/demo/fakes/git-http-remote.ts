@@ -10,6 +10,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 export interface GitRemoteOptions {
   root: string;
   currentToken: () => string | null;
+  /** The request path's repository part mapped to a path under `root`; null: no such repository (404). */
+  repoPath?: (pathname: string) => string | null;
   /** Called for each fetch (upload-pack) and push (receive-pack) with the repository path. */
   onService?: (service: "upload-pack" | "receive-pack", repoPath: string) => void;
 }
@@ -31,6 +33,12 @@ export function handleGitRequest(opts: GitRemoteOptions, req: IncomingMessage, r
     return;
   }
   const url = new URL(req.url ?? "/", "http://fake.invalid");
+  const pathInfo = opts.repoPath ? opts.repoPath(url.pathname) : url.pathname;
+  if (pathInfo === null) {
+    res.writeHead(404, { "content-type": "text/plain" });
+    res.end("Repository not found.\n");
+    return;
+  }
   const service = /git-(upload-pack|receive-pack)$/.exec(url.pathname)?.[1] as "upload-pack" | "receive-pack" | undefined;
   if (service && req.method === "POST") opts.onService?.(service, url.pathname.replace(/\/git-[a-z-]+$/, ""));
   const child = spawn("git", ["http-backend"], {
@@ -41,7 +49,7 @@ export function handleGitRequest(opts: GitRemoteOptions, req: IncomingMessage, r
       // http-backend allows receive-pack only for an authenticated user; we authenticated above.
       REMOTE_USER: "x-access-token",
       REMOTE_ADDR: "127.0.0.1",
-      PATH_INFO: url.pathname,
+      PATH_INFO: pathInfo,
       QUERY_STRING: url.search.slice(1),
       REQUEST_METHOD: req.method ?? "GET",
       CONTENT_TYPE: req.headers["content-type"] ?? "",

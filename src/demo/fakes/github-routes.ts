@@ -1,4 +1,5 @@
 import { annotationProblem, type FakeAnnotation } from "./annotation-check.js";
+import { APP_ROUTES } from "./app-routes.js";
 import type { FakeCheckRun, GitHubWorld } from "./github-state.js";
 
 /** What a route returns; the server turns it into an HTTP response. */
@@ -11,7 +12,7 @@ export interface RouteResult {
 }
 
 type Params = Record<string, string>;
-type Handler = (w: GitHubWorld, p: Params, body: any, query: URLSearchParams, accept: string) => RouteResult;
+export type Handler = (w: GitHubWorld, p: Params, body: any, query: URLSearchParams, accept: string) => RouteResult;
 
 const notFound: RouteResult = { status: 404, body: { message: "Not Found", documentation_url: "https://docs.github.com/rest" } };
 const invalid = (message: string): RouteResult => ({ status: 422, body: { message: "Validation Failed", errors: [{ message }] } });
@@ -186,7 +187,7 @@ export function graphql(w: GitHubWorld, body: any): RouteResult {
 
 /** Matches `/repos/:o/:r/x` patterns; `:name*` swallows the rest of the path. */
 export function matchRoute(method: string, segments: string[]): { handler: Handler; params: Params } | null {
-  for (const [m, pattern, handler] of ROUTES) {
+  for (const [m, pattern, handler] of [...ROUTES, ...APP_ROUTES]) {
     if (m !== method) continue;
     const parts = pattern.split("/").filter(Boolean);
     const params: Params = {};

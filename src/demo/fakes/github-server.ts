@@ -38,7 +38,7 @@ const isJwt = (auth: string | undefined): boolean => /^bearer [\w-]+\.[\w-]+\.[\
 function authorised(w: GitHubWorld, path: string, auth: string | undefined): RouteResult | null {
   if (path.startsWith("/app")) return isJwt(auth) ? null : { status: 401, body: { message: "A JSON web token could not be decoded" } };
   const token = /^token (\S+)$/i.exec(auth ?? "")?.[1];
-  return token && w.tokens.includes(token) ? null : { status: 401, body: { message: "Bad credentials" } };
+  return token && w.installed && w.tokens.includes(token) ? null : { status: 401, body: { message: "Bad credentials" } };
 }
 
 function route(w: GitHubWorld, method: string, path: string, segments: string[], query: URLSearchParams, body: any, req: IncomingMessage, validate?: RequestValidator): RouteResult {
@@ -57,12 +57,13 @@ function route(w: GitHubWorld, method: string, path: string, segments: string[],
     return { status: f.status, body: { message, documentation_url: "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits" }, headers: { "retry-after": String(f.retryAfter) } };
   }
   if (method === "POST" && /^\/app\/installations\/\d+\/access_tokens$/.test(path)) {
+    if (!w.installed) return { status: 404, body: { message: "Not Found" } };
     const token = `ghs_fake${w.tokens.length + 1}${"x".repeat(28)}`;
     w.tokens.push(token);
     const expires = new Date(Date.now() + 3600_000).toISOString();
     return { status: 201, body: { token, expires_at: expires, permissions: { checks: "write", contents: "write", issues: "write", pull_requests: "write", metadata: "read" }, repository_selection: "all" } };
   }
-  if (segments[0] === "repos" && (segments[1] !== w.owner || segments[2] !== w.repo)) {
+  if (segments[0] === "repos" && (!w.reachable || segments[1] !== w.owner || segments[2] !== w.repo)) {
     return { status: 404, body: { message: "Not Found" } };
   }
   const found = matchRoute(method, segments);
@@ -72,10 +73,13 @@ function route(w: GitHubWorld, method: string, path: string, segments: string[],
   return found.handler(w, found.params, body, query, String(req.headers.accept ?? ""));
 }
 
-async function serve(w: GitHubWorld, gitRoot: string, req: IncomingMessage, res: ServerResponse, validate?: RequestValidator): Promise<void> {
+async function serve(w: GitHubWorld, gitRoot: string, origin: string, req: IncomingMessage, res: ServerResponse, validate?: RequestValidator): Promise<void> {
   const url = req.url ?? "/";
   if (isGitRequest(url)) {
-    handleGitRequest({ root: gitRoot, currentToken: () => w.currentToken, onService: (service, repoPath) => w.calls.push({ method: "GIT", path: `${service} ${repoPath}`, query: {}, body: null, status: 200 }) }, req, res);
+    // Served under the repository's current name only, from the bare repository it was created as.
+    const served = `/${w.owner}/${w.repo}.git/`;
+    const repoPath = (p: string) => (w.reachable && p.startsWith(served) ? `/${origin}${p.slice(served.length - 1)}` : null);
+    handleGitRequest({ root: gitRoot, currentToken: () => (w.installed ? w.currentToken : null), repoPath, onService: (service, repoPath) => w.calls.push({ method: "GIT", path: `${service} ${repoPath}`, query: {}, body: null, status: 200 }) }, req, res);
     return;
   }
   const raw = await readBody(req);
@@ -108,7 +112,7 @@ async function serve(w: GitHubWorld, gitRoot: string, req: IncomingMessage, res:
 
 export async function startFakeGitHub(opts: FakeGitHubOptions): Promise<FakeGitHub> {
   const server = createServer((req, res) => {
-    serve(world, opts.gitRoot, req, res, opts.validate).catch((e: unknown) => sendJson(res, 500, { message: String(e) }));
+    serve(world, opts.gitRoot, `${opts.owner}/${opts.repo}.git`, req, res, opts.validate).catch((e: unknown) => sendJson(res, 500, { message: String(e) }));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -1,4 +1,5 @@
 import type { FakeAnnotation } from "./annotation-check.js";
+import { HookDeliveries } from "./hook-deliveries.js";
 
 /** The fake GitHub's world: what the real API would remember between calls. Plain data, no I/O. */
 export interface FakeUser {
@@ -85,9 +86,19 @@ export class GitHubWorld {
   private nextId = 1000;
   private clock = Date.parse("2026-01-01T00:00:00Z");
 
+  /** The app's webhook deliveries, as GitHub lists and redelivers them. */
+  readonly hooks = new HookDeliveries(() => this.now());
+  /** The app's one installation, on the repository's account. */
+  readonly installationId = 77;
+  /** False once the app is uninstalled: its tokens stop working and no new one is minted. */
+  installed = true;
+  /** False once the repository is taken out of the installation: the app cannot see it any more. */
+  reachable = true;
+
   constructor(
-    readonly owner: string,
-    readonly repo: string,
+    /** Where the repository is now: a rename or transfer changes these, never `repoId`. */
+    public owner: string,
+    public repo: string,
     readonly htmlBase: string,
     readonly app: { id: number; slug: string; botId: number },
     /** The bare repository served as `owner/repo` (commits that annotations must point into). */
@@ -135,4 +146,24 @@ export class GitHubWorld {
   readonly repoId = 4711;
   /** The repository's default branch, as the payloads and `GET /repos/:o/:r` report it. */
   readonly defaultBranch = "main";
+
+  /** The repository is renamed (its old name then answers 404 here; GitHub would redirect). */
+  rename(name: string): void {
+    this.repo = name;
+  }
+
+  /** The repository moves to another account. */
+  transfer(owner: string): void {
+    this.owner = owner;
+  }
+
+  /** The app is uninstalled: GitHub revokes its installation tokens. */
+  uninstall(): void {
+    this.installed = false;
+  }
+
+  /** The repository is removed from the app's installation. */
+  removeRepository(): void {
+    this.reachable = false;
+  }
 }

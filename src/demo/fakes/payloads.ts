@@ -113,4 +113,43 @@ export class Payloads {
     p.requested_action = { identifier: o.identifier };
     return p;
   }
+
+  /** The app uninstalled from the repository's account (no `repository` in these payloads). */
+  installationDeleted(o: { by: string }): Record<string, any> {
+    const p = this.installationEvent("installation", "deleted", o.by);
+    p.repositories = [this.repositoryRef(p.repositories?.[0])];
+    return p;
+  }
+
+  /** The repository taken out of the app's installation. */
+  repositoriesRemoved(o: { by: string }): Record<string, any> {
+    const p = this.installationEvent("installation_repositories", "removed", o.by);
+    p.repositories_removed = [this.repositoryRef(p.repositories_removed?.[0])];
+    return p;
+  }
+
+  /** Sent after `world.rename`: the repository under its new name, `changes` naming the old one. */
+  repositoryRenamed(o: { from: string; by: string }): Record<string, any> {
+    const p = this.base("repository", "renamed", o.by);
+    p.changes = { repository: { name: { from: o.from } } };
+    return p;
+  }
+
+  /** Sent after `world.transfer`: the repository on its new account, `changes` naming the old owner. */
+  repositoryTransferred(o: { from: string; by: string }): Record<string, any> {
+    const p = this.base("repository", "transferred", o.by);
+    p.changes.owner.from = { organization: { ...(p.changes.owner.from.user ?? p.changes.owner.from.organization), login: o.from } };
+    return p;
+  }
+
+  private installationEvent(event: string, action: string, sender: string): Record<string, any> {
+    const p = example(event, action);
+    p.installation = { ...p.installation, id: this.installationId, account: { ...p.installation.account, login: this.w.owner }, app_id: this.w.app.id };
+    p.sender = { ...p.sender, ...this.w.user(sender) };
+    return p;
+  }
+
+  private repositoryRef(example: Record<string, any> | undefined): Record<string, any> {
+    return { ...example, id: this.w.repoId, name: this.w.repo, full_name: `${this.w.owner}/${this.w.repo}` };
+  }
 }

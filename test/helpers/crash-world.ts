@@ -1,0 +1,100 @@
+import { generateKeyPairSync } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createBareRepo, readBranch } from "../../src/demo/fakes/bare-repo.js";
+import { startFakeGitHub, type FakeGitHub } from "../../src/demo/fakes/github-server.js";
+import { startFakeOpenAI, type FakeOpenAIServer } from "../../src/demo/fakes/openai-server.js";
+import { Payloads } from "../../src/demo/fakes/payloads.js";
+import { sendWebhook, type SentDelivery } from "../../src/demo/fakes/webhook-sender.js";
+import { STORY_FILES, STORY_PERMISSIONS, storyScript } from "../../src/demo/story.js";
+import { SqliteSessionStore } from "../../src/store/sqlite-store.js";
+import type { StoredEvent } from "../../src/session/events.js";
+import { AppProcess } from "./app-process.js";
+
+/**
+ * What a crash test needs around a real app process (./app-process.ts): the fake GitHub and model in
+ * this process, the story's repository, settings for one SQLite file that each new process reopens,
+ * and a way to hold GitHub's answer to a call so the process can be killed while it waits.
+ */
+const SECRET = "webhook-secret-for-crash-tests";
+
+export class CrashWorld {
+  app!: AppProcess;
+  private constructor(
+    private readonly root: string,
+    readonly github: FakeGitHub,
+    readonly openai: FakeOpenAIServer,
+    readonly payloads: Payloads,
+    readonly settings: Record<string, unknown>,
+  ) {}
+
+  static async create(): Promise<CrashWorld> {
+    const root = mkdtempSync(join(tmpdir(), "pg-crash-"));
+    const bare = createBareRepo(join(root, "remote"), "octo-org", "calculator", STORY_FILES);
+    const github = await startFakeGitHub({ owner: "octo-org", repo: "calculator", gitRoot: join(root, "remote") });
+    for (const [login, role] of Object.entries(STORY_PERMISSIONS)) github.world.permissions.set(login, role);
+    github.world.files.set(".github/patchgate.yml", STORY_FILES[".github/patchgate.yml"]);
+    const openai = await startFakeOpenAI(storyScript());
+    const payloads = new Payloads(github.world);
+    payloads.headSha = (branch) => readBranch(bare, branch)?.sha ?? "0".repeat(40);
+    const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
+    mkdirSync(join(root, "data"), { recursive: true });
+    const settings = {
+      appId: github.world.app.id,
+      privateKey,
+      secret: SECRET,
+      gheHost: github.host,
+      dbFile: join(root, "data", "patchgate.sqlite"),
+      workspacesDir: join(root, "data", "workspaces"),
+      openaiBaseURL: openai.baseURL,
+      apiKey: "sk-test-crash-key-0123456789",
+      model: "fake-model",
+      secrets: [SECRET],
+      checkRunThrottleMs: 3_600_000,
+    };
+    const world = new CrashWorld(root, github, openai, payloads, settings);
+    await world.start();
+    return world;
+  }
+
+  /** A new app process on the same SQLite file. */
+  async start(): Promise<void> {
+    this.app = await AppProcess.start(this.settings);
+  }
+
+  send(event: string, payload: unknown, id?: string): Promise<SentDelivery> {
+    return sendWebhook(this.app.webhookUrl, SECRET, event, payload, id);
+  }
+
+  done(id: string): Promise<void> {
+    return this.app.logged((l) => l === `delivery ${id} done`);
+  }
+
+  /** The next `method` call under `pathPrefix` waits; `reached` resolves when the app makes it. */
+  holdNext(method: string, pathPrefix: string): { reached: Promise<void>; release: () => void } {
+    let release!: () => void;
+    let reached!: () => void;
+    const r = new Promise<void>((resolve) => (reached = resolve));
+    this.github.world.holdNext.push({ method, pathPrefix, reached, until: new Promise<void>((resolve) => (release = resolve)) });
+    return { reached: r, release };
+  }
+
+  /** The (only) session's ledger, read from the file as a new process would. */
+  async events(): Promise<StoredEvent[]> {
+    const store = SqliteSessionStore.open(this.settings.dbFile as string);
+    try {
+      const [s] = await store.list();
+      return await store.load(s.id);
+    } finally {
+      await store.close();
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.app.stop();
+    await this.openai.close();
+    await this.github.close();
+    rmSync(this.root, { recursive: true, force: true });
+  }
+}
