@@ -49,6 +49,8 @@ export interface AppSettings {
   limits?: GitHubLimits;
   /** The host toolchain resolution sees and the operator's toolchains; default: this process's host, a cache beside the database. */
   sandboxExtras?: PatchgateDeps["sandboxExtras"];
+  /** The delivery reconciler's clock; absent: off (tests that count API calls). */
+  reconcile?: { firstAfterMs: number; everyMs: number };
 }
 
 /**
@@ -62,6 +64,8 @@ export async function startApp(s: AppSettings): Promise<AppInstance> {
   const probot = createProbot({ env, overrides: { Octokit: patchgateOctokit(ProbotOctokit, s.limits ?? TEST_LIMITS) } });
   const errors: unknown[] = [];
   const store = SqliteSessionStore.open(s.dbFile);
+  // Stops the reconciler with the instance: a pass after close would find the store gone.
+  const running = new AbortController();
   const deps: PatchgateDeps = {
     store,
     queue: new InProcessQueue((job, e) => {
@@ -78,6 +82,7 @@ export async function startApp(s: AppSettings): Promise<AppInstance> {
     checkRunThrottleMs: s.checkRunThrottleMs,
     mcp: s.mcp ?? null,
     sandboxExtras: { cacheRoot: join(dirname(s.dbFile), "cache"), ...s.sandboxExtras },
+    reconcile: s.reconcile ? { ...s.reconcile, signal: running.signal } : null,
     log: s.log,
   };
   const middleware = await createNodeMiddleware(patchgateApp(deps), { probot, webhooksPath: "/api/github/webhooks" });
@@ -90,11 +95,13 @@ export async function startApp(s: AppSettings): Promise<AppInstance> {
     deps,
     errors,
     close: async () => {
+      running.abort();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await deps.queue.close();
       await store.close();
     },
     kill: async () => {
+      running.abort();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await store.close();

@@ -33,6 +33,8 @@ export interface HarnessOptions {
   mcp?: McpConfig;
   /** The host as toolchain resolution sees it, operator toolchains (tests build a temporary HOME). */
   sandboxExtras?: AppSettings["sandboxExtras"];
+  /** Turns the delivery reconciler on, on this clock. */
+  reconcile?: { firstAfterMs: number; everyMs: number };
 }
 
 export interface Harness {
@@ -46,13 +48,15 @@ export interface Harness {
   send(event: string, payload: unknown, id?: string): Promise<SentDelivery>;
   /** Resolves when every job the deliveries caused has finished. */
   settle(): Promise<void>;
+  /** Resolves with the first timeline line, logged from now on, that `match` accepts. */
+  logged(match: (line: string) => boolean): Promise<string>;
   /** Closes the app and its store object, then starts a new one on the same SQLite file. */
   restart(): Promise<void>;
   /**
-   * Kills the app mid-work (nothing in flight is awaited), runs `whileDown` (e.g. lose the disk), then
-   * starts a new app on the same SQLite file.
+   * Kills the app mid-work (nothing in flight is awaited), runs `whileDown` (e.g. lose the disk, or
+   * have GitHub try a delivery), then starts a new app on the same SQLite file.
    */
-  crash(whileDown?: () => void): Promise<void>;
+  crash(whileDown?: () => unknown): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -70,9 +74,11 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
   const payloads = new Payloads(github.world);
   payloads.headSha = (branch) => readBranch(bare, branch)?.sha ?? "0".repeat(40);
   const timeline: string[] = [];
+  const waiting = new Set<(line: string) => void>();
   const log = (line: string) => {
     timeline.push(line);
     o.log?.(line);
+    for (const w of waiting) w(line);
   };
   const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
   const apiKey = "sk-test-harness-key-0123456789";
@@ -89,10 +95,15 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
     checkRunThrottleMs: o.checkRunThrottleMs ?? 3_600_000,
     mcp: o.mcp ?? null,
     sandboxExtras: o.sandboxExtras,
+    reconcile: o.reconcile,
     log,
   };
   mkdirSync(join(root, "data"), { recursive: true });
   let app = await startApp(settings);
+  // GitHub's own deliveries (world.hooks) go wherever the app listens now; nowhere while it is down.
+  let up = true;
+  github.world.hooks.secret = SECRET;
+  github.world.hooks.target = () => (up ? app.webhookUrl : null);
   const h: Harness = {
     github,
     openai,
@@ -104,16 +115,27 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
     timeline,
     send: (event, payload, id) => sendWebhook(app.webhookUrl, SECRET, event, payload, id),
     settle: () => app.deps.queue.idle(),
+    logged: (match) =>
+      new Promise<string>((resolve) => {
+        const w = (line: string) => {
+          if (!match(line)) return;
+          waiting.delete(w);
+          resolve(line);
+        };
+        waiting.add(w);
+      }),
     restart: async () => {
       await app.close();
       log("— app restarted (new Probot, new store object, same SQLite file) —");
       app = await startApp(settings);
     },
     crash: async (whileDown) => {
+      up = false;
       await app.kill();
-      whileDown?.();
+      await whileDown?.();
       log("— app killed mid-work; a new app starts on the same SQLite file —");
       app = await startApp(settings);
+      up = true;
     },
     close: async () => {
       await app.close();

@@ -5,6 +5,7 @@ import { AppIdentity } from "./identity.js";
 import { Inbox } from "./inbox.js";
 import { SessionIndex } from "./session-index.js";
 import { LIFECYCLE_EVENTS } from "./lifecycle-events.js";
+import { everyInterval, reconcileDeliveries } from "./reconciler.js";
 import { HANDLED_EVENTS } from "./triggers.js";
 
 /**
@@ -12,7 +13,8 @@ import { HANDLED_EVENTS } from "./triggers.js";
  * model; the delivery and its payload are durably in the inbox (./inbox.ts) before the 2xx, and the
  * work runs from the queue after the response has gone. At start, sessions a previous process left
  * mid-run are queued to resume (./boot-resume.ts), then deliveries it left unfinished run again,
- * before the app takes its first delivery.
+ * before the app takes its first delivery. The reconciler then asks GitHub, at intervals, to send
+ * again what failed to arrive while the app was down (./reconciler.ts).
  */
 export function patchgateApp(deps: PatchgateDeps): ApplicationFunction {
   return async (app: Probot) => {
@@ -33,5 +35,10 @@ export function patchgateApp(deps: PatchgateDeps): ApplicationFunction {
       return 0;
     });
     if (replayed > 0) deps.log(`${replayed} unfinished delivery(ies) queued again`);
+    if (deps.reconcile) {
+      const handles = (name: string) => ([...HANDLED_EVENTS, ...LIFECYCLE_EVENTS] as string[]).includes(name);
+      const pass = () => reconcileDeliveries({ app: appOctokit, store: deps.store, log: deps.log, handles });
+      everyInterval(pass, { ...deps.reconcile, log: deps.log });
+    }
   };
 }

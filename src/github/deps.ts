@@ -37,6 +37,11 @@ export interface PatchgateDeps {
   mcp?: McpConfig | null;
   /** The operator's sandbox additions (PATCHGATE_SETTINGS): toolchains, the host seen by resolution, the cache root. */
   sandboxExtras?: Pick<ResumeOptions, "toolchains" | "host" | "cacheRoot">;
+  /**
+   * The delivery reconciler (./reconciler.ts): its first pass `firstAfterMs` after boot, then every
+   * `everyMs`, until `signal` aborts. Absent: off.
+   */
+  reconcile?: { firstAfterMs: number; everyMs: number; signal?: AbortSignal } | null;
   /** One line per thing that happened, for logs and the demo's printed timeline. */
   log: (line: string) => void;
 }

@@ -21,6 +21,7 @@ import { hostFacts } from "../toolchain/index.js";
 export function depsFromEnv(rawLog: (line: string) => void, env: NodeJS.ProcessEnv = process.env): PatchgateDeps {
   // A broken MCP config stops the app here, naming the field: better than running without the servers.
   const mcp = env.PATCHGATE_MCP_CONFIG ? loadMcpConfig(env.PATCHGATE_MCP_CONFIG) : null;
+  const reconcile = reconcileFromEnv(env);
   const secrets = [...secretsFromEnv(env), ...mcpConfigSecrets(mcp)];
   // Logs leave the process too: the same redaction as comments and check runs (tokens by pattern).
   const log = (line: string) => rawLog(redact(line, secrets));
@@ -47,8 +48,16 @@ export function depsFromEnv(rawLog: (line: string) => void, env: NodeJS.ProcessE
     mcp,
     sandboxExtras: { toolchains: settings.toolchains, host, cacheRoot: join(dataDir, "cache") },
     checkRunThrottleMs: Number(env.PATCHGATE_CHECK_RUN_THROTTLE_MS ?? 5000),
+    reconcile,
     log,
   };
+}
+
+/** PATCHGATE_RECONCILE_MINUTES (default 10; 0 turns it off): the first pass a minute after boot. */
+function reconcileFromEnv(env: NodeJS.ProcessEnv): PatchgateDeps["reconcile"] {
+  const minutes = Number(env.PATCHGATE_RECONCILE_MINUTES ?? 10);
+  if (!Number.isFinite(minutes) || minutes < 0) throw new Error(`PATCHGATE_RECONCILE_MINUTES must be a number of minutes ≥ 0, not ${JSON.stringify(env.PATCHGATE_RECONCILE_MINUTES)}`);
+  return minutes === 0 ? null : { firstAfterMs: 60_000, everyMs: minutes * 60_000 };
 }
 
 /** Probing a backend costs up to seconds (docker info); once per preference and image is enough. */

@@ -20,6 +20,20 @@ describe("production wiring", () => {
   });
 });
 
+describe("production wiring: the delivery reconciler", () => {
+  test("on every 10 minutes by default, off with PATCHGATE_RECONCILE_MINUTES=0, a clear error for nonsense", async () => {
+    const dir = tempDir("pg-env-");
+    const on = depsFromEnv(() => {}, { PATCHGATE_DATA_DIR: dir });
+    await on.store.close();
+    expect(on.reconcile).toEqual({ firstAfterMs: 60_000, everyMs: 600_000 });
+    const off = depsFromEnv(() => {}, { PATCHGATE_DATA_DIR: dir, PATCHGATE_RECONCILE_MINUTES: "0" });
+    await off.store.close();
+    expect(off.reconcile).toBeNull();
+    expect(() => depsFromEnv(() => {}, { PATCHGATE_DATA_DIR: dir, PATCHGATE_RECONCILE_MINUTES: "often" })).toThrow('PATCHGATE_RECONCILE_MINUTES must be a number of minutes ≥ 0, not "often"');
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
 describe("production wiring: the operator's MCP servers", () => {
   test("PATCHGATE_MCP_CONFIG is loaded at start; its header tokens join the redacted secrets", async () => {
     const dir = tempDir("pg-env-");
