@@ -51,6 +51,23 @@ describe("replayed bodies under new delivery ids", () => {
     expect(h.github.world.comments.at(-1)!.body).toMatch(/^That comment was edited after it was written/);
   });
 
+  test("an /agent approve re-sent under a new id approves nothing more (not the write batch that followed)", async () => {
+    const pr = h.github.world.pulls[0];
+    const approve = h.payloads.comment({ number: pr.number, pr: true, title: pr.title, body: "/agent approve", by: "maintainer" });
+    await h.send("issue_comment", approve, "approve-1");
+    await h.settle();
+    const parked = await state(h);
+    expect(parked.phase).toBe("awaiting_write_approval");
+    await h.send("issue_comment", approve, "approve-replayed");
+    await h.settle();
+    const after = await state(h);
+    expect(after.phase).toBe("awaiting_write_approval");
+    expect(after.pending).toEqual(parked.pending);
+    const replayed = h.timeline.slice(h.timeline.indexOf("delivery approve-1 done"));
+    expect(replayed.filter((l) => /^comment:\d+ is already applied to session \S+; nothing to do$/.test(l))).toHaveLength(1);
+    expect(replayed.filter((l) => /approved by/.test(l))).toEqual([]);
+  });
+
   test("a writes-approved label from one session, replayed into the next, turns nothing on", async () => {
     await storySteps.approvePlan(h);
     const pr = h.github.world.pulls[0];
