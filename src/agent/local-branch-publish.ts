@@ -1,6 +1,6 @@
 import type { Ledger } from "../store/ledger.js";
 import type { Workspace } from "../workspace/types.js";
-import { publication, publishableOrFail } from "./publish-guard.js";
+import { publication, publishableOrFail } from "../policy/publish-guard.js";
 
 export interface LocalPublishOptions {
   /** Branch prefix; the session id's first 8 characters complete it. */

@@ -20,7 +20,8 @@ import { runNetworkedSetupFirst } from "./networked-setup.js";
 import { settlePending } from "./settle-pending.js";
 import { answerInterrupted } from "./interrupted-calls.js";
 import { traceOnEnd } from "./trace-on-end.js";
-import { turnRefusal } from "./turn-rules.js";
+import { turnRefusal } from "../policy/turn-rules.js";
+import { offeredIn } from "../policy/plan-gate.js";
 import { toolVersionsEvent } from "./tool-versions.js";
 import { mcpNonInteractive, openMcpForResume, type McpSession } from "../mcp/index.js";
 import { sessionCacheDir } from "../sandbox/session-cache.js";
@@ -88,7 +89,7 @@ async function runLoop(ledger: Ledger, env: CallEnv, opts: ResumeOptions, mcp: M
 
     // A server that stopped or changed its list since the last call is recorded, and offered as it is now.
     await mcp?.sync();
-    const tools = withMcp(env, opts, mcp).filter((t) => t.modes.includes(ledger.state.mode));
+    const tools = offeredIn(withMcp(env, opts, mcp), ledger.state.mode);
     const messages = buildContext(ledger.state, { systemPrompt: systemPrompt() });
     const step = await callModel(ledger, opts.llm, messages, toolSpecs(tools), opts.signal).catch((err) => {
       if (opts.signal?.aborted) return null;

@@ -8,7 +8,7 @@ import type { PushableWorkspace, SessionWork } from "./deps.js";
 import { authFor, remoteUrl } from "./git-remote.js";
 import { issueKey } from "./intent.js";
 import { publishPlan, publishResult } from "./publish.js";
-import { publishableOrFail } from "../agent/publish-guard.js";
+import { publishableOrFail } from "../policy/publish-guard.js";
 import { batchComment, endedComment, shortHash } from "./render.js";
 import { postComment } from "./replies.js";
 import { storedPullRequest } from "./pull-request.js";

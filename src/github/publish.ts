@@ -7,7 +7,7 @@ import { ensurePullRequest, markReadyForReview } from "./pull-request.js";
 import { doneComment, planComment, pullRequestBody, shortHash } from "./render.js";
 import { postComment } from "./replies.js";
 import { inert } from "./inert.js";
-import { publication } from "../agent/publish-guard.js";
+import { publication } from "../policy/publish-guard.js";
 import type { BranchLease } from "../session/state.js";
 import { nextBranchName, pushUnderLease } from "./branch-lease.js";
 

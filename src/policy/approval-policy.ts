@@ -1,5 +1,5 @@
 import type { PermissionMode } from "../session/types.js";
-import { BUILTIN_RULE } from "./builtin-rules.js";
+import { planGateDenial } from "./plan-gate.js";
 import { evaluateCommand } from "./command-verdict.js";
 import { DEFAULT_VERDICT, fromRules, strictest } from "./verdicts.js";
 import { matchesRequest } from "./rule-match.js";
@@ -16,25 +16,23 @@ export interface PolicyContext {
 }
 
 export function evaluate(request: ActionRequest, rules: PolicyRule[], mode: PermissionMode, ctx: PolicyContext): PolicyDecision {
-  if (mode === "plan" && (request.kind === "write" || request.kind === "command")) {
-    return { decision: "deny", rule: BUILTIN_RULE.PLAN_GATE };
-  }
+  const planGate = planGateDenial(request, mode);
+  if (planGate) return planGate;
   if (request.kind === "mcp") return evaluateMcp(request, rules, mode);
   if (request.kind === "command") return evaluateCommand(request, rules, mode, ctx);
   return strictest(fromRules(rules.filter((r) => matchesRequest(r, request, mode)))) ?? DEFAULT_VERDICT;
 }
 
 /**
- * An MCP call: its rules, then a built-in refusal of anything but an allowed read while planning (no
- * approval exists before the plan's, and planning is read-only). The reason carries the risk class's
+ * An MCP call: its rules, then the plan gate's refusal of anything but an allowed read while planning
+ * (no approval exists before the plan's, and planning is read-only). The reason carries the risk class's
  * evidence, so the ledger says why.
  */
 function evaluateMcp(request: Extract<ActionRequest, { kind: "mcp" }>, rules: PolicyRule[], mode: PermissionMode): PolicyDecision {
   const v = strictest(fromRules(rules.filter((r) => matchesRequest(r, request, mode)))) ?? DEFAULT_VERDICT;
   const reason = `risk ${request.risk} (${request.reasons.join("; ")}); server ${request.server} is ${request.trust}`;
   // Planning is read-only: an operator's allow of a write does not reach into it.
-  if (mode === "plan" && (v.decision !== "allow" || request.risk !== "read")) {
-    return { decision: "deny", rule: BUILTIN_RULE.PLAN_GATE, reason: `${reason}; while planning only allowed MCP reads run (${v.rule} would ${v.decision})` };
-  }
+  const planGate = planGateDenial(request, mode, v);
+  if (planGate) return { ...planGate, reason: `${reason}; ${planGate.reason}` };
   return { ...v, reason };
 }

@@ -8,7 +8,11 @@ export { parseArgv, parseCommandLine, type CommandLine, type CommandPart, type P
 export type { CommandParseError, CommandParseErrorCode } from "./shell-tokens.js";
 export { confineInWorkspace, resolveInWorkspace, isProtectedPath, PROTECTED_PATH_GLOBS, type ConfinedPath, type ResolvedPath } from "./path-confinement.js";
 export { checkEditContext, contentHash } from "./edit-context.js";
-export { checkPlanGate } from "./plan-gate.js";
+export { checkPlanGate, offeredIn, planGateDenial } from "./plan-gate.js";
+export { checkTestGate } from "./test-gate.js";
+export { checkPublishable, checkPublishedPaths, checkWrittenContent } from "./published-paths.js";
+export { turnRefusal } from "./turn-rules.js";
+export { assertPublishingTestedTree, publication, publishableOrFail, TreeChangedError } from "./publish-guard.js";
 export { applyStandingAnswers, type StandingAnswers } from "./standing-answers.js";
 export { classifyMcpTool, nameWords, type McpRiskAssessment } from "./mcp-risk.js";
 export { mcpRules, MCP_RULE, mcpOperatorAllowId, mcpOperatorDenyId, toolNameMatches, type McpServerRules } from "./mcp-rules.js";

@@ -1,11 +1,10 @@
 import { z } from "zod";
-import type { TestRun, ToolError } from "../session/types.js";
+import type { ToolError } from "../session/types.js";
 import { lstat, readFile } from "node:fs/promises";
 import path from "node:path";
-import { contentHash } from "../policy/index.js";
+import { checkPublishable, checkPublishedPaths, checkTestGate, checkWrittenContent, contentHash } from "../policy/index.js";
 import type { ChangedPath } from "../workspace/types.js";
 import { pathKind } from "../workspace/index.js";
-import { checkPublishable, checkPublishedPaths, checkWrittenContent } from "./published-paths.js";
 import { defineTool, ok, type ToolContext } from "./tool.js";
 
 const DESCRIPTION = `Finish the task: your changes are committed and proposed to the maintainers.
@@ -16,30 +15,6 @@ const DESCRIPTION = `Finish the task: your changes are committed and proposed to
 const input = z.strictObject({
   summary: z.string().trim().min(1).describe("What was changed and how it was verified, for the pull request."),
 });
-
-function short(hash: string): string {
-  return hash.slice(0, 12);
-}
-
-function describeRun(run: TestRun): string {
-  const outcome = run.timedOut ? "timed out" : `exited with ${run.exitCode ?? "no code"}`;
-  return `\`${run.command}\` ${outcome} on tree ${short(run.treeHash)}`;
-}
-
-/** Gate 6 (DESIGN §3): the tree that will be pushed must be the tree the tests passed on. */
-export function checkTestGate(runs: readonly TestRun[], treeHash: string): ToolError | null {
-  // The newest run on this exact tree decides: a failure after a pass (a flaky suite) is newer evidence.
-  const latestHere = runs.filter((r) => r.treeHash === treeHash).at(-1);
-  if (latestHere && latestHere.exitCode === 0 && !latestHere.timedOut) return null;
-  const last = runs.at(-1);
-  const lastText = last === undefined ? "No tests have been run in this session." : `The last run: ${describeRun(last)}.`;
-  const hint = last !== undefined && last.treeHash !== treeHash ? " The files changed after it." : "";
-  return {
-    code: "tests_not_passed",
-    message: `finish refused: there is no passing test run for the current tree ${short(treeHash)}. ${lastText}${hint} Call run_tests, fix any failure, and call finish again.`,
-    details: { tree_hash: treeHash, last_run: last ?? null },
-  };
-}
 
 /** Each written path's content hash now (null when it is not a regular file), for checkWrittenContent. */
 async function currentHashes(root: string, paths: string[]): Promise<Record<string, string | null>> {

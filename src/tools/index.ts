@@ -2,7 +2,7 @@
 export * from "./tool.js";
 export { ALL_TOOLS, toolsForMode, findTool, toolSpecs, parseToolArguments, type ParsedArguments } from "./registry.js";
 export { planHash, canonicalJson } from "./plan-hash.js";
-export { checkTestGate } from "./finish.js";
+export { checkTestGate } from "../policy/test-gate.js";
 export { checkTodos } from "./update-todos.js";
 export { configuredTestCommand } from "./run-tests.js";
 export { SETUP_MARKER } from "./test-setup.js";

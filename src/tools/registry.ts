@@ -10,6 +10,7 @@ import { runTestsTool } from "./run-tests.js";
 import { searchCodeTool } from "./search-code.js";
 import { submitPlanTool } from "./submit-plan.js";
 import type { ToolDefinition } from "./tool.js";
+import { offeredIn } from "../policy/plan-gate.js";
 import { updatePlanTool } from "./update-plan.js";
 import { updateTodosTool } from "./update-todos.js";
 import { writeFileTool } from "./write-file.js";
@@ -32,9 +33,9 @@ export const ALL_TOOLS: ToolDefinition[] = Object.freeze<ToolDefinition[]>([
   finishTool,
 ]) as ToolDefinition[];
 
-/** Gate 1: a mode's tools are the only ones the model is offered. */
+/** Gate 1 (policy/plan-gate.ts): a mode's tools are the only ones the model is offered. */
 export function toolsForMode(mode: PermissionMode): ToolDefinition[] {
-  return ALL_TOOLS.filter((t) => t.modes.includes(mode));
+  return offeredIn(ALL_TOOLS, mode);
 }
 
 export function findTool(name: string): ToolDefinition | undefined {

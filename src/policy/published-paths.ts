@@ -1,14 +1,7 @@
-import { isProtectedPath } from "../policy/index.js";
+import { isProtectedPath } from "./path-confinement.js";
 import type { ToolError } from "../session/types.js";
 import type { ChangedPath } from "../workspace/types.js";
 
-/**
- * The file tools refuse protected paths, but a command (an approved one, or the test command running
- * code the agent wrote) can write anywhere in the workspace. finish therefore judges the tree that
- * would be pushed as a whole: no change to a protected path, and no new gitlink (a directory made into
- * a nested repository is committed as a bare commit id, not as the files the tests ran on, and edits
- * inside it would not even change the tree hash).
- */
 /**
  * A file a file tool wrote is published with the content a human was shown. Something else may have
  * changed it since (the setup step rewriting a lockfile the agent wrote, a test's output landing on an
@@ -37,6 +30,13 @@ export function checkPublishable(unpublishable: readonly string[]): ToolError | 
   };
 }
 
+/**
+ * The file tools refuse protected paths, but a command (an approved one, or the test command running
+ * code the agent wrote) can write anywhere in the workspace. finish therefore judges the tree that
+ * would be pushed as a whole: no change to a protected path, and no new gitlink (a directory made into
+ * a nested repository is committed as a bare commit id, not as the files the tests ran on, and edits
+ * inside it would not even change the tree hash).
+ */
 export function checkPublishedPaths(changes: readonly ChangedPath[], extraProtected: string[]): ToolError | null {
   for (const c of changes) {
     const glob = isProtectedPath(c.path, extraProtected);
