@@ -98,15 +98,20 @@ export const PROTECTED_PATH_GLOBS: readonly string[] = [
   "**/.git",
   "**/.git/**",
   ".github/workflows/**",
+  // Composite actions run inside the workflows that use them; git hooks installed by husky run on
+  // every maintainer's commit.
+  ".github/actions/**",
+  ".husky/**",
   ".gitmodules",
   ".github/patchgate.yml",
-  // MCP client configs: Patchgate never reads them (servers are the operator's), but other tools do.
+  // Editor and agent configs run code on the maintainer's machine: VS Code tasks and launch
+  // configurations, Claude Code hooks and commands, MCP client configs (Patchgate never reads those:
+  // servers are the operator's, but other tools do).
+  ".vscode/**",
+  ".claude/**",
   "**/.mcp.json",
   ".cursor/mcp.json",
-  ".vscode/mcp.json",
   ".gemini/settings.json",
-  ".claude/settings.json",
-  ".claude/settings.local.json",
 ];
 
 /** The first glob that protects `rel` (workspace-relative POSIX path), or null when it may be written. */

@@ -114,14 +114,18 @@ describe("isProtectedPath", () => {
     ["./.git/HEAD", ".git/**"],
     [".mcp.json", "**/.mcp.json"],
     ["packages/app/.MCP.json", "**/.mcp.json"],
-    [".vscode/mcp.json", ".vscode/mcp.json"],
+    [".vscode/mcp.json", ".vscode/**"],
+    [".vscode/tasks.json", ".vscode/**"],
     [".cursor/mcp.json", ".cursor/mcp.json"],
-    [".claude/settings.json", ".claude/settings.json"],
+    [".claude/settings.json", ".claude/**"],
+    [".claude/commands/deploy.md", ".claude/**"],
+    [".github/actions/setup/action.yml", ".github/actions/**"],
+    [".husky/pre-commit", ".husky/**"],
   ])("%s is protected by %s", (rel, glob) => {
     expect(isProtectedPath(rel)).toBe(glob);
   });
 
-  test.each([".github/CODEOWNERS", ".gitignore", "src/.git-helpers.ts", "docs/workflows/ci.md", ".github/patchgate.yml.bak", "docs/mcp.json", ".mcp.json.example"])(
+  test.each([".github/CODEOWNERS", ".gitignore", "src/.git-helpers.ts", "docs/workflows/ci.md", ".github/patchgate.yml.bak", "docs/mcp.json", ".mcp.json.example", "src/.husky.ts", "docs/.vscode-tips.md", ".github/actions.md"])(
     "near miss %s is not protected",
     (rel) => {
       expect(isProtectedPath(rel)).toBeNull();

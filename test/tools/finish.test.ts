@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { DEFAULT_REPO_CONFIG } from "../../src/config/repo-config.js";
 import type { TestRun } from "../../src/session/types.js";
 import { contentHash } from "../../src/policy/index.js";
@@ -130,11 +130,11 @@ describe("finish (test gate)", () => {
   });
 
   // An approved command writes where the file tools may not: the tree that would be pushed is judged as a whole.
-  test.each([".github/workflows/evil.yml", ".github/patchgate.yml", ".gitmodules"])(
+  test.each([".github/workflows/evil.yml", ".github/patchgate.yml", ".gitmodules", ".github/actions/setup/action.yml", ".husky/pre-commit", ".vscode/tasks.json", ".claude/settings.json"])(
     "a protected path changed by an approved command (%s) → path_denied, even with a passing run on that tree",
     async (p) => {
       const h = await make({ "a.js": "bug\n" });
-      mkdirSync(join(h.workspace.root, ".github/workflows"), { recursive: true });
+      mkdirSync(dirname(join(h.workspace.root, p)), { recursive: true });
       writeFileSync(join(h.workspace.root, p), "x\n");
       h.push({ type: "command_changed", tool: "run_command", paths: [p] });
       h.push({ type: "test_run", ...run(await published(h), 0) });
