@@ -73,5 +73,6 @@ describe("a follow-up session whose setup inputs differ from the default branch'
     const summary = h.github.world.checkRuns.at(-1)!.output.text ?? "";
     expect(summary).toContain("without network: its inputs differ from the default branch's (setup.sh)");
     expect(h.app.errors).toEqual([]);
-  });
+    // Two whole sessions with a sandboxed setup and test run each: about 15 s on a quiet machine, past 60 s at load 13.
+  }, 240_000);
 });
