@@ -4,6 +4,7 @@ import { Ledger } from "../store/ledger.js";
 import { openStore } from "../store/index.js";
 import { parseCommandArgs } from "./cli-args.js";
 import { drive } from "./drive.js";
+import { followSession, heartbeat } from "./heartbeat.js";
 import { help } from "./inspect-commands.js";
 import { printEvents, printOutput } from "./print-events.js";
 import { repoSetup } from "./repo-setup.js";
@@ -26,7 +27,9 @@ const OPTIONS = {
 } as const;
 
 /** `patchgate resume <session>`: continue a parked session from the store, in a new process. */
-export async function resumeCommand(argv: string[], out: NodeJS.WritableStream): Promise<number> {
+export async function resumeCommand(argv: string[], terminal: NodeJS.WritableStream): Promise<number> {
+  const hb = heartbeat(terminal);
+  const out = hb.out;
   const parsed = parseCommandArgs(argv, OPTIONS, RESUME_USAGE);
   if (parsed.help) return help(out, RESUME_USAGE);
   const { values, positionals } = parsed;
@@ -40,8 +43,11 @@ export async function resumeCommand(argv: string[], out: NodeJS.WritableStream):
     const ledger = await Ledger.open(store, sessionId);
     const llm = llmFromEnv(ledger.state.model);
     printEvents(ledger, out);
+    followSession(hb, ledger);
+    hb.doing("opening the workspace");
     const ws = await reopenWorkspace(ledger, { source: ledger.state.task.source.repo, dir: join(dir, "workspaces", sessionId) });
     const setup = await repoSetup(ws.root);
+    hb.doing(null);
     const approver = terminalApprover({ approvePlan: values["approve-plan"], approveWrites: values["approve-writes"] }, out);
     const result = await drive(
       ledger,
@@ -51,6 +57,7 @@ export async function resumeCommand(argv: string[], out: NodeJS.WritableStream):
     );
     return await report(result, { sessionId, root: ws.root, baseCommit: ws.baseCommit, stat: ledger.state.latestDiff?.stat ?? "", patchOut: values.out }, out);
   } finally {
+    hb.stop();
     await store.close();
   }
 }

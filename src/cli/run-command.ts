@@ -4,6 +4,7 @@ import { DEFAULT_MAX_COST_USD } from "../config/repo-config.js";
 import { openStore } from "../store/index.js";
 import { parseCommandArgs, positiveInt, positiveNumber } from "./cli-args.js";
 import { drive } from "./drive.js";
+import { followSession, heartbeat } from "./heartbeat.js";
 import { help } from "./inspect-commands.js";
 import { printEvents, printOutput } from "./print-events.js";
 import { failOnSetupError } from "./fail-on-setup-error.js";
@@ -33,7 +34,9 @@ const OPTIONS = {
 } as const;
 
 /** `patchgate run`: one session on a local clone, approvals at the terminal, the result on a local branch. */
-export async function runCommand(argv: string[], out: NodeJS.WritableStream): Promise<number> {
+export async function runCommand(argv: string[], terminal: NodeJS.WritableStream): Promise<number> {
+  const hb = heartbeat(terminal);
+  const out = hb.out;
   const parsed = parseCommandArgs(argv, OPTIONS, RUN_USAGE);
   if (parsed.help) return help(out, RUN_USAGE);
   const { values, positionals } = parsed;
@@ -61,12 +64,15 @@ export async function runCommand(argv: string[], out: NodeJS.WritableStream): Pr
       },
     });
     printEvents(ledger, out);
+    followSession(hb, ledger);
     out.write(`session ${ledger.sessionId}\n`);
     if (repo.snapshotNote) out.write(`${repo.snapshotNote}\n`);
+    hb.doing(`cloning ${repo.source}`);
     const { ws, setup } = await failOnSetupError(ledger, async () => {
       const ws = await prepareWorkspace(ledger, { source: repo.source, ref: repo.ref, dir: join(dir, "workspaces", ledger.sessionId) });
       return { ws, setup: await repoSetup(ws.root) };
     });
+    hb.doing(null);
     out.write(`${setup.sandboxNote}; tests: ${setup.testCommand ?? "none found"}${setup.testCommandSource ? ` (${setup.testCommandSource})` : ""}\n`);
     const approver = terminalApprover({ approvePlan: values["approve-plan"], approveWrites: values["approve-writes"] }, out);
     const result = await drive(
@@ -77,6 +83,7 @@ export async function runCommand(argv: string[], out: NodeJS.WritableStream): Pr
     );
     return await report(result, { sessionId: ledger.sessionId, root: ws.root, baseCommit: ws.baseCommit, stat: ledger.state.latestDiff?.stat ?? "", patchOut: values.out }, out);
   } finally {
+    hb.stop();
     await store.close();
   }
 }

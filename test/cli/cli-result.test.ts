@@ -43,6 +43,7 @@ describe("patchgate run: where the result goes", () => {
     const env = { OPENAI_API_KEY: "sk-result-key", OPENAI_BASE_URL: server.baseURL, PATCHGATE_DATA_DIR: data, PATCHGATE_MODEL: "fake-model" };
     const r = await cli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "--out", patch, "Fix add"], env);
     expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(r.stdout).not.toContain("\x1b[K"); // a pipe gets no status line
 
     const fetchLine = /\n {2}(git fetch \S+ \S+)\n/.exec(r.stdout)![1];
     const [, , from, branch] = fetchLine.split(" ");

@@ -1,0 +1,50 @@
+import { spawn } from "node:child_process";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/openai-server.js";
+import { BUGGY_ADD_REPO, makeRepo, tempDir } from "../helpers/git-fixture.js";
+import { ROOT } from "../helpers/run-cli.js";
+
+// The test command waits until the test has seen the heartbeat and says go (a file appearing in
+// the workspace): the status line is then shown while the tests really are running.
+const WAITING_REPO = { ...BUGGY_ADD_REPO, "test.sh": "while [ ! -e go.flag ]; do sleep 0.05; done\n" + BUGGY_ADD_REPO["test.sh"] };
+
+describe("patchgate run on a terminal: a sign of life", () => {
+  let server: FakeOpenAIServer | undefined;
+  const cleanups: (() => void)[] = [];
+  afterEach(async () => {
+    await server?.close();
+    for (const c of cleanups.splice(0)) c();
+  });
+
+  test("while the tests run, one status line says so and for how long", async () => {
+    const repo = makeRepo(WAITING_REPO);
+    const data = tempDir("pg-heartbeat-");
+    cleanups.push(repo.cleanup, () => rmSync(data, { recursive: true, force: true }));
+    server = await startFakeOpenAI([
+      { toolCalls: [{ name: "submit_plan", arguments: { summary: "run the tests", steps: ["run them"] } }] },
+      { toolCalls: [{ name: "run_tests", arguments: {} }] },
+      { toolCalls: [{ name: "report_blocked", arguments: { reason: "only watching the heartbeat" } }] },
+    ]);
+    const cmd = `node --import tsx src/cli/main.ts run --repo ${repo.dir} --approve-plan "Run the tests"`;
+    const child = spawn("script", ["-qfec", cmd, "/dev/null"], {
+      cwd: ROOT,
+      env: { ...process.env, OPENAI_API_KEY: "sk-heartbeat-key", OPENAI_BASE_URL: server.baseURL, PATCHGATE_DATA_DIR: data, PATCHGATE_HEARTBEAT_MS: "100" },
+    });
+    let screen = "";
+    let released = false;
+    child.stdout.on("data", (b: Buffer) => {
+      screen += b.toString();
+      const session = /session (\S+)\r?\n/.exec(screen)?.[1];
+      if (!released && session && /\r\x1b\[K… step \d+: setup and tests \(\d+ s\)/.test(screen)) {
+        released = true;
+        writeFileSync(join(data, "workspaces", session, "go.flag"), "");
+      }
+    });
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(released).toBe(true);
+    expect(code).toBe(1);
+    // The status line is cleared before the next line is printed: no event row starts on it.
+    expect(screen).toMatch(/\(\d+ s\)\r\x1b\[K/);
+  }, 120_000);
+});
