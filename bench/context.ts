@@ -19,7 +19,7 @@ const STEPS = 200;
 const THRESHOLDS = { maxPromptTokens: 24_000, maxTurns: 60, keepRecent: 12 };
 
 /** Seeded PRNG (mulberry32): the same script on every run. */
-function rng(seed: number): () => number {
+export function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -32,7 +32,7 @@ function rng(seed: number): () => number {
 const WORDS = "const let return if else for await async function import export from value result error parser token line index count state config path file test expect describe node string number".split(" ");
 
 /** Code-like text of about `bytes` bytes (real tokens per byte, unlike a repeated letter). */
-function codeText(r: () => number, bytes: number): string {
+export function codeText(r: () => number, bytes: number): string {
   const lines: string[] = [];
   let size = 0;
   while (size < bytes) {
@@ -45,7 +45,7 @@ function codeText(r: () => number, bytes: number): string {
 }
 
 /** One step's tool call and the size of its output: the mix of a typical fix session. */
-function scriptedStep(r: () => number, i: number): { tool: string; args: unknown; output: unknown; text: string | null } {
+export function scriptedStep(r: () => number, i: number): { tool: string; args: unknown; output: unknown; text: string | null } {
   const roll = r();
   const file = `src/module${Math.floor(r() * 30)}.ts`;
   const text = r() < 0.3 ? codeText(r, 100 + r() * 300) : null;
@@ -58,8 +58,25 @@ function scriptedStep(r: () => number, i: number): { tool: string; args: unknown
   return { tool: "run_tests", args: {}, output: { exitCode: r() < 0.7 ? 1 : 0, output: codeText(r, 2000 + r() * 28000) }, text };
 }
 
+/** The events of scripted step `i`: the model call, its one tool call and result; the plan approved after step 7. */
+export function stepEvents(step: ReturnType<typeof scriptedStep>, i: number): SessionEvent[] {
+  const id = `call_${i}`;
+  const hash = "p".repeat(64);
+  return [
+    { type: "llm_called", model: "gpt-4o", usage: { promptTokens: 3000, completionTokens: 200, estimated: true }, latencyMs: 0, retries: 0, costUsd: 0, ok: true },
+    { type: "assistant_message", content: step.text, toolCalls: [{ id, name: step.tool, arguments: JSON.stringify(step.args) }] },
+    { type: "tool_result", callId: id, tool: step.tool, toolVersion: "1", input: step.args, result: { ok: true, data: step.output }, durationMs: 1 },
+    ...(i === 7
+      ? ([
+          { type: "plan_submitted", plan: { summary: "Fix the loop bound in the parser", steps: ["read", "fix", "test"] }, hash },
+          { type: "plan_approved", hash, by: { login: "alice", via: "review" } },
+        ] as SessionEvent[])
+      : []),
+  ];
+}
+
 /** A summariser that answers like a well-behaved model: valid JSON built from the transcript. */
-class FakeSummariser implements LLMClient {
+export class FakeSummariser implements LLMClient {
   readonly model = "fake-summariser";
   async complete(req: LLMRequest): Promise<LLMResponse> {
     const transcript = String(req.messages[1]?.content ?? "");
@@ -76,7 +93,7 @@ class FakeSummariser implements LLMClient {
   }
 }
 
-function median(xs: number[]): number {
+export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
@@ -84,7 +101,6 @@ function median(xs: number[]): number {
 async function run(withCompaction: boolean): Promise<{ perStep: number[]; compactions: number }> {
   const r = rng(42);
   const prompt = systemPrompt();
-  const hash = "p".repeat(64);
   let state: SessionState = fold([
     { type: "session_created", sessionId: "bench", task: { title: "Parser drops the last line", body: codeText(r, 1500), source: { kind: "eval", repo: "acme/widgets" } }, model: "gpt-4o", settings: { maxStepsPerResume: STEPS, limits: {} } },
     { type: "workspace_prepared", baseCommit: "b".repeat(40), workdir: "/ws" },
@@ -101,15 +117,7 @@ async function run(withCompaction: boolean): Promise<{ perStep: number[]; compac
       compactions += 1;
     }
     perStep.push(estimateMessagesTokens(buildContext(state, { systemPrompt: prompt })));
-    const step = scriptedStep(r, i);
-    const id = `call_${i}`;
-    apply({ type: "llm_called", model: "gpt-4o", usage: { promptTokens: 0, completionTokens: 0, estimated: true }, latencyMs: 0, retries: 0, costUsd: 0, ok: true });
-    apply({ type: "assistant_message", content: step.text, toolCalls: [{ id, name: step.tool, arguments: JSON.stringify(step.args) }] });
-    apply({ type: "tool_result", callId: id, tool: step.tool, toolVersion: "1", input: step.args, result: { ok: true, data: step.output }, durationMs: 1 });
-    if (i === 7) {
-      apply({ type: "plan_submitted", plan: { summary: "Fix the loop bound in the parser", steps: ["read", "fix", "test"] }, hash });
-      apply({ type: "plan_approved", hash, by: { login: "alice", via: "review" } });
-    }
+    for (const e of stepEvents(scriptedStep(r, i), i)) apply(e);
   }
   return { perStep, compactions };
 }

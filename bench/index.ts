@@ -5,11 +5,13 @@
 import { benchSandbox } from "./sandbox.js";
 import { benchContext } from "./context.js";
 import { benchWebhook } from "./webhook.js";
+import { benchPromptCache } from "./prompt-cache.js";
 
 const suites: [string, () => Promise<string[]>][] = [
   ["sandbox", benchSandbox],
   ["context", benchContext],
   ["webhook", benchWebhook],
+  ["prompt-cache", benchPromptCache],
 ];
 
 const only = process.argv.slice(2);

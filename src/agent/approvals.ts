@@ -1,5 +1,6 @@
 import type { Ledger } from "../store/ledger.js";
 import type { Approver } from "../session/types.js";
+import { reopenPhase } from "../session/reducer.js";
 
 /**
  * Human decisions are events. Each function appends one; the reducer rejects stale or illegal ones with a
@@ -28,6 +29,11 @@ export async function autoApproveWrites(ledger: Ledger, by: Approver) {
     return ledger.append({ type: "writes_auto_approved", by }, { type: "approval_granted", digest: pending.digest, by });
   }
   return ledger.append({ type: "writes_auto_approved", by });
+}
+
+/** A failed session continues where it failed (`/agent retry`); the reducer refuses any other phase. */
+export function reopenSession(ledger: Ledger, by: string) {
+  return ledger.append({ type: "session_reopened", by, phase: reopenPhase(ledger.state) });
 }
 
 export function cancelSession(ledger: Ledger, by: string, reason?: string, source?: string) {

@@ -11,6 +11,8 @@ import { checkPlanGate } from "../policy/plan-gate.js";
 import { parseToolArguments } from "../tools/registry.js";
 import { fail } from "../tools/tool.js";
 import { publishableAfter } from "../session/publishable.js";
+import { rerunnable } from "./interrupted.js";
+import { waitingRefusal } from "../policy/turn-rules.js";
 
 export interface CallEnv {
   ledger: Ledger;
@@ -33,8 +35,9 @@ export type CallOutcome = { kind: "answered" } | { kind: "ask"; pending: Pending
 /**
  * The one place that acts on gate and policy decisions (STYLE §2): unknown tool / bad arguments →
  * plan gate → precheck (paths, edit context) → policy → execute or park. Every refusal is a tool result.
+ * `waitingOn`: an earlier call of this turn is parked; an allowed call is then refused, not run first.
  */
-export async function handleCall(call: ToolCall, env: CallEnv): Promise<CallOutcome> {
+export async function handleCall(call: ToolCall, env: CallEnv, waitingOn: string | null = null): Promise<CallOutcome> {
   const tool = env.tools.find((t) => t.name === call.name);
   if (!tool) {
     const names = env.tools.map((t) => t.name).join(", ");
@@ -64,6 +67,10 @@ export async function handleCall(call: ToolCall, env: CallEnv): Promise<CallOutc
   // Nobody answers an MCP ask in a session without a human for it (CLI without a terminal, `mcp_non_interactive: policy`).
   const unattended = state.settings.unattended === true || (request.kind === "mcp" && env.mcpNonInteractive === true);
   const verdict = applyStandingAnswers(judged, request, { autoApproveWrites: state.autoApproveWrites, unattended });
+  if (waitingOn !== null && verdict.decision === "allow") {
+    await answer(env, call, tool.version, input, { ok: false, error: waitingRefusal(call, waitingOn) });
+    return { kind: "answered" };
+  }
   const subject = request.kind === "command" ? commandText(request.argv) : request.kind === "mcp" ? `${request.server}/${request.serverTool}` : "path" in request ? (request.path ?? "") : "";
   const reason = request.kind === "mcp" && verdict.reason ? { reason: verdict.reason } : {};
   await env.ledger.append({ type: "policy_decided", callId: call.id, tool: tool.name, decision: verdict.decision, rule: verdict.rule, subject, ...reason });
@@ -97,10 +104,12 @@ export function auditFor(tool: ToolDefinition, fact: CallFact): SessionEvent[] {
 export async function execute(callId: string, tool: ToolDefinition, input: unknown, env: CallEnv, decided: Decided): Promise<void> {
   const { readOnly, ...who } = decided;
   const grant: CallGrant = who.by === "policy" ? { by: "policy", readOnly: readOnly === true } : { by: "human" };
-  const ctx = { ...env.context(), grant };
   const fact = { callId, input, ...who };
-  const startedAudit = auditFor(tool, { ...fact, stage: "started" });
-  if (startedAudit.length > 0) await env.ledger.append(...startedAudit);
+  // Write-ahead: a call that cannot simply run again is marked started, so a resume after a crash
+  // inside it answers it `interrupted` instead of running it blindly (./interrupted.ts).
+  const startedNow: SessionEvent[] = [...(rerunnable(tool) ? [] : [{ type: "tool_started" as const, callId }]), ...auditFor(tool, { ...fact, stage: "started" })];
+  if (startedNow.length > 0) await env.ledger.append(...startedNow);
+  const ctx = { ...env.context(), grant };
   const started = Date.now();
   let outcome: { result: ToolResult; events?: SessionEvent[] };
   try {

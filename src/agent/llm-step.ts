@@ -24,7 +24,8 @@ export async function callModel(ledger: Ledger, llm: LLMClient, messages: Messag
   for (let attempt = 0; attempt < 2; attempt++) {
     let response: LLMResponse;
     try {
-      response = await llm.complete({ messages, tools, signal });
+      // After an answer cut at the output limit, ask for the raised limit (where one is configured).
+      response = await llm.complete({ messages, tools, signal, raiseMaxTokens: ledger.state.outputCuts > 0 });
     } catch (err) {
       if (signal?.aborted) throw err;
       const e = LLMError.isInstance(err) ? err : null;
@@ -50,6 +51,7 @@ export async function callModel(ledger: Ledger, llm: LLMClient, messages: Messag
       costUsd: costOf(response),
       ok: !empty,
       error: empty ? "empty response" : undefined,
+      ...(response.finishReason !== undefined && { finishReason: response.finishReason }),
     });
     if (!empty) return { ok: true, response };
   }

@@ -1,6 +1,5 @@
 import type { Ledger } from "../store/ledger.js";
 import { TERMINAL_PHASES } from "../session/types.js";
-import type { PendingCall } from "../session/types.js";
 import { defaultRules } from "../policy/default-rules.js";
 import { mcpRules } from "../policy/mcp-rules.js";
 import { ALL_TOOLS, toolSpecs } from "../tools/registry.js";
@@ -9,8 +8,9 @@ import { buildContext } from "./context/build-context.js";
 import { systemPrompt } from "./context/system-prompt.js";
 import { checkBudget } from "./context/budget.js";
 import { compact, shouldCompact } from "./context/compaction.js";
-import { batchDigest } from "./batch-digest.js";
-import { handleCall, refuse, type CallEnv } from "./call-handler.js";
+import { DEFAULT_COMPACTION } from "./context/compaction-thresholds.js";
+import { type CallEnv } from "./call-handler.js";
+import { ownCallIds } from "./call-ids.js";
 import { callModel, costOf } from "./llm-step.js";
 import type { LLMResponse } from "./llm/types.js";
 import type { SessionEvent } from "../session/events.js";
@@ -20,18 +20,18 @@ import { runNetworkedSetupFirst } from "./networked-setup.js";
 import { settlePending } from "./settle-pending.js";
 import { answerInterrupted } from "./interrupted-calls.js";
 import { traceOnEnd } from "./trace-on-end.js";
-import { turnRefusal } from "../policy/turn-rules.js";
 import { offeredIn } from "../policy/plan-gate.js";
+import { answerOpenCalls, runTurn } from "./turn.js";
+import { restoreAfterInterruption } from "./interrupted.js";
 import { toolVersionsEvent } from "./tool-versions.js";
 import { mcpNonInteractive, openMcpForResume, type McpSession } from "../mcp/index.js";
 import { sessionCacheDir } from "../sandbox/session-cache.js";
 import { resolveToolchainsOnce } from "./toolchains-once.js";
 import { sessionExtras, withSession } from "./session-sandbox.js";
 
-const DEFAULT_COMPACTION = { maxPromptTokens: 24_000, maxTurns: 60, keepRecent: 12 };
-
 const NUDGE =
   "Answer with a tool call. In plan mode: read, then submit_plan. In execute mode: make the change, run_tests, then finish.";
+const CUT_NUDGE = "Your previous answer was cut off at the output token limit. Continue with a short answer: one tool call, small edits.";
 
 /**
  * Runs the bounded loop from wherever the ledger says the session is, until it parks for a human,
@@ -39,12 +39,12 @@ const NUDGE =
  */
 export async function resumeSession(ledger: Ledger, given: ResumeOptions): Promise<ResumeOutcome> {
   const settled = outcomeOf(ledger);
-  if (settled) return settled;
+  if (settled?.kind === "ended") return settled;
   traceOnEnd(ledger);
   // Every git call and walk of this resume stops with it (`/agent stop`), not only the model and sandbox.
   const opts = { ...given, workspace: given.workspace.withSignal(given.signal) };
   try {
-    return await resumeWithMcp(ledger, opts);
+    return await resumeWithMcp(ledger, opts, settled);
   } catch (err) {
     // Whatever was cut short by the abort (a git call, a walk) ends the session as cancelled, not as an error.
     if (opts.signal?.aborted) return cancelled(ledger, opts.signal);
@@ -52,9 +52,14 @@ export async function resumeSession(ledger: Ledger, given: ResumeOptions): Promi
   }
 }
 
-async function resumeWithMcp(ledger: Ledger, opts: ResumeOptions): Promise<ResumeOutcome> {
+async function resumeWithMcp(ledger: Ledger, opts: ResumeOptions, settled: ResumeOutcome | null): Promise<ResumeOutcome> {
   const cacheDir = opts.cacheRoot ? await sessionCacheDir(opts.cacheRoot, ledger.sessionId) : undefined;
   const env = callEnv(ledger, opts, cacheDir);
+  if (settled) {
+    // A crash between a call that ended the turn's phase and the refusal of the calls after it.
+    await answerOpenCalls(env);
+    return outcomeOf(ledger) ?? settled;
+  }
   await ledger.append({ type: "resumed", trigger: opts.trigger ?? "resume" });
   // Before any model call and before anything runs in the sandbox.
   if (await resolveToolchainsOnce(ledger, opts)) return { kind: "ended", phase: "blocked" };
@@ -76,9 +81,13 @@ function withMcp(env: CallEnv, opts: ResumeOptions, mcp: McpSession | null): Too
 }
 
 async function runLoop(ledger: Ledger, env: CallEnv, opts: ResumeOptions, mcp: McpSession | null): Promise<ResumeOutcome> {
+  await restoreAfterInterruption(env);
   await runNetworkedSetupFirst(env);
   await answerInterrupted(env);
   await settlePending(env);
+  await answerOpenCalls(env);
+  const answered = outcomeOf(ledger);
+  if (answered) return answered;
   const maxSteps = opts.maxSteps ?? ledger.state.settings.maxStepsPerResume;
   for (let steps = 0; ; steps++) {
     if (opts.signal?.aborted) return cancelled(ledger, opts.signal);
@@ -98,23 +107,15 @@ async function runLoop(ledger: Ledger, env: CallEnv, opts: ResumeOptions, mcp: M
     if (step === null) return cancelled(ledger, opts.signal);
     if (!step.ok) return fail(ledger, step.reason, step.message);
 
-    const { content, toolCalls } = step.response;
-    await ledger.append({ type: "assistant_message", content, toolCalls });
+    const { content, reasoning, finishReason } = step.response;
+    const toolCalls = ownCallIds(step.response.toolCalls, ledger.state.conversation);
+    await ledger.append({ type: "assistant_message", content, toolCalls, ...(reasoning !== undefined && { reasoning }) });
+    const cut = finishReason === "length";
     if (toolCalls.length === 0) {
-      await ledger.append({ type: "user_message", content: NUDGE });
+      await ledger.append({ type: "user_message", content: cut ? CUT_NUDGE : NUDGE });
       continue;
     }
-    const asks: PendingCall[] = [];
-    for (const call of toolCalls) {
-      const refusal = turnRefusal(ledger.state.phase, call, asks.length > 0);
-      if (refusal) {
-        await refuse(env, call, refusal);
-        continue;
-      }
-      const outcome = await handleCall(call, env);
-      if (outcome.kind === "ask") asks.push(outcome.pending);
-    }
-    if (asks.length > 0) await ledger.append({ type: "approval_requested", digest: batchDigest(asks), calls: asks });
+    await runTurn(toolCalls, env, { cutAtLimit: cut });
     const next = outcomeOf(ledger);
     if (next) return next;
   }

@@ -2,7 +2,8 @@ import type { PendingCall } from "../session/types.js";
 import type { ToolDefinition } from "../tools/tool.js";
 import { fail } from "../tools/tool.js";
 import { auditFor, execute, recordAnswer, type CallEnv } from "./call-handler.js";
-import { interruptedError, startedWithoutResult } from "./interrupted-calls.js";
+import { startedWithoutResult } from "./interrupted-calls.js";
+import { interruptedAnswer } from "./interrupted.js";
 
 /**
  * Runs (approved) or answers (denied) every call of a decided batch that has no result yet, then closes
@@ -26,7 +27,8 @@ export async function settlePending(env: CallEnv): Promise<void> {
       await recordAnswer(env, call.callId, call.tool, tool?.version ?? "unknown", call.input, result, audit);
       continue;
     }
-    const stale = staleApproval(tool, call) ?? (startedWithoutResult(env, call.callId) ? interruptedError(tool.name) : null);
+    const cutOff = startedWithoutResult(env, call.callId) || env.ledger.state.openCalls.some((c) => c.id === call.callId && c.started);
+    const stale = staleApproval(tool, call) ?? (cutOff ? interruptedAnswer(tool, call.input, env.context()) : null);
     if (stale) {
       const audit = stale.code === "interrupted" ? auditFor(tool, { ...fact, stage: "interrupted" }) : [];
       await recordAnswer(env, call.callId, tool.name, tool.version, call.input, { ok: false, error: stale }, audit);

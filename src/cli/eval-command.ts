@@ -80,7 +80,7 @@ export async function evalCommand(argv: string[], out: NodeJS.WritableStream = p
     mode: args.llm,
     model: args.model,
     casesDir: args.casesDir,
-    llm: (c) => (args.llm === "scripted" ? new CaseScriptLLM(expandScript(c.script), args.model) : llmFromEnv(args.model)),
+    llm: (c) => (args.llm === "scripted" ? new CaseScriptLLM(expandScript(c.script), args.model) : llmFromEnv(args.model).llm),
     sandbox: chosen.sandbox,
     hostSecrets: hostSecrets(),
     keep: args.keep,

@@ -12,7 +12,7 @@ const usage = async () => `usage:
   ${(await import("./inspect-commands.js")).TRACE_USAGE}
   patchgate eval [--cases <dir>] [--out <dir>] [--llm scripted|openai] [--model <m>]
   ${(await import("./mcp-server-command.js")).MCP_SERVER_USAGE}
-environment: OPENAI_API_KEY, OPENAI_BASE_URL, PATCHGATE_MODEL, PATCHGATE_DATA_DIR, PATCHGATE_MCP_CONFIG`;
+environment: OPENAI_API_KEY, OPENAI_BASE_URL, PATCHGATE_MODEL, PATCHGATE_DATA_DIR, PATCHGATE_MCP_CONFIG, PATCHGATE_LLM_* (see README)`;
 
 const SECRETS = secretsFromEnv();
 const errOut = redactedOutput(process.stderr, SECRETS);

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { reopenSession } from "../agent/approvals.js";
 import { reopenWorkspace } from "../agent/session-service.js";
 import { Ledger } from "../store/ledger.js";
 import { openStore } from "../store/index.js";
@@ -26,7 +27,10 @@ const OPTIONS = {
   settings: { type: "string" },
 } as const;
 
-/** `patchgate resume <session>`: continue a parked session from the store, in a new process. */
+/**
+ * `patchgate resume <session>`: continue a session from the store, in a new process — a parked one,
+ * one whose process died mid-run, or one that failed after its plan was approved.
+ */
 export async function resumeCommand(argv: string[], terminal: NodeJS.WritableStream): Promise<number> {
   const hb = heartbeat(terminal);
   const out = hb.out;
@@ -41,8 +45,10 @@ export async function resumeCommand(argv: string[], terminal: NodeJS.WritableStr
   try {
     const sessionId = await resolveSessionId(store, positionals[0], dir);
     const ledger = await Ledger.open(store, sessionId);
-    const llm = llmFromEnv(ledger.state.model);
+    const { llm, compaction } = llmFromEnv(ledger.state.model, dir);
     printEvents(ledger, out);
+    // Like `/agent retry`: a session that failed after plan approval continues where it failed.
+    if (ledger.state.phase === "failed" && ledger.state.mode === "execute") await reopenSession(ledger, "cli");
     followSession(hb, ledger);
     hb.doing("opening the workspace");
     const ws = await reopenWorkspace(ledger, { source: ledger.state.task.source.repo, dir: join(dir, "workspaces", sessionId) });
@@ -52,7 +58,7 @@ export async function resumeCommand(argv: string[], terminal: NodeJS.WritableStr
     const result = await drive(
       ledger,
       ws,
-      { llm, sandbox: setup.sandbox, workspace: ws, onOutput: printOutput(out), repoConfig: { ...setup.config, test: ledger.state.settings.testCommand ?? setup.testCommand }, trigger: "cli resume", mcp, ...sandboxOpts },
+      { llm, compaction, sandbox: setup.sandbox, workspace: ws, onOutput: printOutput(out), repoConfig: { ...setup.config, test: ledger.state.settings.testCommand ?? setup.testCommand }, trigger: "cli resume", mcp, ...sandboxOpts },
       approver,
     );
     return await report(result, { sessionId, root: ws.root, baseCommit: ws.baseCommit, stat: ledger.state.latestDiff?.stat ?? "", patchOut: values.out }, out);

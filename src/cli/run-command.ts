@@ -49,9 +49,9 @@ export async function runCommand(argv: string[], terminal: NodeJS.WritableStream
   const mcp = mcpFromCli(values["mcp-config"], Boolean(process.stdin.isTTY));
   const repo = await checkRepo(values.repo, values["include-uncommitted"]);
   const model = modelName(values.model);
-  const llm = llmFromEnv(model);
   const dir = dataDir(values["data-dir"]);
   const sandboxOpts = sandboxFromCli(values.settings, dir);
+  const { llm, compaction } = llmFromEnv(model, dir);
   const store = openStore({ dataDir: dir });
   try {
     const ledger = await createSession(store, {
@@ -78,7 +78,7 @@ export async function runCommand(argv: string[], terminal: NodeJS.WritableStream
     const result = await drive(
       ledger,
       ws,
-      { llm, sandbox: setup.sandbox, workspace: ws, onOutput: printOutput(out), repoConfig: { ...setup.config, test: setup.testCommand }, mcp, ...sandboxOpts },
+      { llm, compaction, sandbox: setup.sandbox, workspace: ws, onOutput: printOutput(out), repoConfig: { ...setup.config, test: setup.testCommand }, mcp, ...sandboxOpts },
       approver,
     );
     return await report(result, { sessionId: ledger.sessionId, root: ws.root, baseCommit: ws.baseCommit, stat: ledger.state.latestDiff?.stat ?? "", patchOut: values.out }, out);

@@ -1,6 +1,9 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { compactionFor, type CompactionSettings } from "../agent/context/compaction-thresholds.js";
+import { clientOptions, DEFAULT_MODEL, llmConfigFromEnv, LLMConfigError, type LLMConfig } from "../agent/llm/llm-config.js";
 import { createOpenAIClient } from "../agent/llm/openai-client.js";
+import { ephemeralVault, vaultFromEnv, type ReasoningVault } from "../agent/llm/reasoning-vault.js";
 import type { LLMClient } from "../agent/llm/types.js";
 
 /** A problem the user can fix (missing key, bad flag, broken config): printed plainly, no stack trace. */
@@ -14,7 +17,7 @@ export class UsageError extends Error {
   }
 }
 
-export const DEFAULT_MODEL = "gpt-4.1-mini";
+export { DEFAULT_MODEL };
 
 export function dataDir(flag?: string): string {
   return flag ?? process.env.PATCHGATE_DATA_DIR ?? join(homedir(), ".patchgate");
@@ -24,13 +27,28 @@ export function modelName(flag?: string): string {
   return flag ?? process.env.PATCHGATE_MODEL ?? DEFAULT_MODEL;
 }
 
-/** The model behind every real run. Without a key there is nothing to run: say so and stop. */
-export function llmFromEnv(model: string): LLMClient {
-  const apiKey = process.env.OPENAI_API_KEY;
-  if (!apiKey) {
+/** The model connection's settings (PATCHGATE_LLM_*); a bad value is a usage error naming the variable. */
+export function llmConfig(model: string): LLMConfig {
+  try {
+    return llmConfigFromEnv(process.env, model);
+  } catch (e) {
+    if (LLMConfigError.isInstance(e)) throw new UsageError(e.message);
+    throw e;
+  }
+}
+
+/**
+ * The model behind every real run. Without a key there is nothing to run: say so and stop.
+ * `dataDir`: where the reasoning key lives, so a session resumed in a new process can still send
+ * its provider's reasoning back (without it the key lasts as long as the process).
+ */
+export function llmFromEnv(model: string, dataDir?: string): { llm: LLMClient; compaction: CompactionSettings } {
+  const config = llmConfig(model);
+  if (!config.apiKey) {
     throw new UsageError(
       "OPENAI_API_KEY is not set. Set it (and OPENAI_BASE_URL for any OpenAI-compatible server) to run a session.",
     );
   }
-  return createOpenAIClient({ apiKey, baseURL: process.env.OPENAI_BASE_URL, model });
+  const vault: ReasoningVault = dataDir === undefined ? ephemeralVault() : vaultFromEnv(process.env, dataDir);
+  return { llm: createOpenAIClient(clientOptions(config, vault)), compaction: compactionFor(config) };
 }

@@ -3,13 +3,12 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createOpenAIClient } from "../agent/llm/openai-client.js";
-import type { ScriptStep } from "../agent/llm/scripted.js";
 import type { LLMClient } from "../agent/llm/types.js";
 import type { McpConfig } from "../mcp/index.js";
 import { startApp, type AppInstance, type AppSettings } from "./app-instance.js";
 import { createBareRepo, readBranch } from "./fakes/bare-repo.js";
 import { startFakeGitHub, type FakeGitHub, type RequestValidator } from "./fakes/github-server.js";
-import { startFakeOpenAI, type FakeOpenAIServer } from "./fakes/openai-server.js";
+import { startFakeOpenAI, type FakeOpenAIServer, type FakeStep } from "../../test/fakes/openai-server.js";
 import { Payloads } from "./fakes/payloads.js";
 import { sendWebhook, type SentDelivery } from "./fakes/webhook-sender.js";
 
@@ -19,7 +18,7 @@ import { sendWebhook, type SentDelivery } from "./fakes/webhook-sender.js";
  * deliveries over HTTP. Shared by the end-to-end tests, `npm run demo` and the benchmark.
  */
 export interface HarnessOptions {
-  script: ScriptStep[];
+  script: FakeStep[];
   files: Record<string, string>;
   /** login → role (`admin`, `maintain`, `write`, `triage`, `read`). */
   permissions: Record<string, string>;
@@ -62,7 +61,28 @@ export interface Harness {
 
 export const OWNER = "octo-org";
 export const REPO = "calculator";
-const SECRET = "webhook-secret-for-tests";
+export const SECRET = "webhook-secret-for-tests";
+export const HARNESS_API_KEY = "sk-test-harness-key-0123456789";
+
+/**
+ * What an app instance on the fake GitHub starts with, besides its model client and log: a fresh
+ * app key, the store and workspaces under `root/data`. Also used to start the app as a process.
+ */
+export function appSettings(github: FakeGitHub, root: string, checkRunThrottleMs = 3_600_000): Omit<AppSettings, "llm" | "log"> {
+  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
+  mkdirSync(join(root, "data"), { recursive: true });
+  return {
+    appId: github.world.app.id,
+    privateKey,
+    secret: SECRET,
+    gheHost: github.host,
+    dbFile: join(root, "data", "patchgate.sqlite"),
+    workspacesDir: join(root, "data", "workspaces"),
+    model: "fake-model",
+    secrets: [HARNESS_API_KEY, SECRET],
+    checkRunThrottleMs,
+  };
+}
 
 export async function startHarness(o: HarnessOptions): Promise<Harness> {
   const root = mkdtempSync(join(tmpdir(), "pg-harness-"));
@@ -80,25 +100,14 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
     o.log?.(line);
     for (const w of waiting) w(line);
   };
-  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
-  const apiKey = "sk-test-harness-key-0123456789";
   const settings = {
-    appId: github.world.app.id,
-    privateKey,
-    secret: SECRET,
-    gheHost: github.host,
-    dbFile: join(root, "data", "patchgate.sqlite"),
-    workspacesDir: join(root, "data", "workspaces"),
-    llm: o.llm ?? (() => createOpenAIClient({ apiKey, baseURL: openai.baseURL, model: "fake-model" })),
-    model: "fake-model",
-    secrets: [apiKey, SECRET],
-    checkRunThrottleMs: o.checkRunThrottleMs ?? 3_600_000,
+    ...appSettings(github, root, o.checkRunThrottleMs),
+    llm: o.llm ?? (() => createOpenAIClient({ apiKey: HARNESS_API_KEY, baseURL: openai.baseURL, model: "fake-model" })),
     mcp: o.mcp ?? null,
     sandboxExtras: o.sandboxExtras,
     reconcile: o.reconcile,
     log,
   };
-  mkdirSync(join(root, "data"), { recursive: true });
   let app = await startApp(settings);
   // GitHub's own deliveries (world.hooks) go wherever the app listens now; nowhere while it is down.
   let up = true;
@@ -142,6 +151,8 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
       await openai.close();
       await github.close();
       rmSync(root, { recursive: true, force: true });
+      // Every test on this harness fails if the app sent a request a real provider would refuse.
+      if (openai.violations.length > 0) throw new Error(`the fake provider refused requests: ${openai.violations.map((v) => `${v.rule}: ${v.message}`).join("; ")}`);
     },
   };
   return h;

@@ -1,4 +1,4 @@
-import { cancelSession } from "../agent/approvals.js";
+import { cancelSession, reopenSession } from "../agent/approvals.js";
 import { runInLane } from "../queue/in-lane.js";
 import { TERMINAL_PHASES } from "../session/types.js";
 import { Ledger } from "../store/ledger.js";
@@ -62,8 +62,10 @@ export async function status(jc: JobContext, ledger: Ledger | null, reply: numbe
 
 /**
  * Restart from the last checkpoint: a live session resumes from its ledger — a parked one republishes
- * what it waits on (idempotently: a push or PR that failed is made now, what exists is adopted); an
- * ended one is replaced by a new session on the same task.
+ * what it waits on (idempotently: a push or PR that failed is made now, what exists is adopted). A
+ * session that failed after its plan was approved continues where it failed, the plan still approved
+ * (its unanswered calls are answered first, like after any crash); one that failed while planning or
+ * was cancelled is replaced by a new session on the same task.
  */
 export async function retry(jc: JobContext, ledger: Ledger | null, reply: number): Promise<void> {
   if (!ledger) return status(jc, null, reply);
@@ -72,6 +74,10 @@ export async function retry(jc: JobContext, ledger: Ledger | null, reply: number
   if (s.phase === "done") {
     await answer(jc, reply, ledger.sessionId, "retry", "The session is done. Comment `/agent <instruction>` on its pull request for a follow-up.");
     return;
+  }
+  if (s.phase === "failed" && s.mode === "execute") {
+    await reopenSession(ledger, jc.delivery.sender.login);
+    return drive(jc, ledger, `retry by @${jc.delivery.sender.login}`);
   }
   const issue = s.task.source.issueNumber ?? reply;
   // The task text was sanitised when first recorded; it is reused as is.

@@ -1,4 +1,5 @@
 import type { RepoConfig } from "../config/repo-config.js";
+import type { CompactionSettings } from "../agent/context/compaction-thresholds.js";
 import type { LLMClient } from "../agent/llm/types.js";
 import type { ResumeOptions } from "../agent/runtime-options.js";
 import type { McpConfig } from "../mcp/index.js";
@@ -22,6 +23,8 @@ export interface PatchgateDeps {
   /** A client per resume: nothing of the model connection outlives a job. */
   llm: () => LLMClient;
   model: string;
+  /** Compaction thresholds for the model's context window (PATCHGATE_LLM_CONTEXT_TOKENS); default otherwise. */
+  compaction?: CompactionSettings;
   /** The sandbox for a repo's config (backend preference, image); null = commands are refused. */
   sandbox: (config: RepoConfig) => Promise<Sandbox | null>;
   /** Clones live in `<workspacesDir>/<sessionId>`. */

@@ -66,7 +66,7 @@ async function driveOnce(jc: SessionWork, ledger: Ledger, trigger: string, signa
   const mcp = jc.deps.mcp ? { config: jc.deps.mcp, secrets: jc.deps.secrets } : undefined;
   for (let round = 0; ; round++) {
     jc.deps.log(`resume (${round === 0 ? trigger : "rebuilt on the branch's new commits"})`);
-    const outcome = await resumeSession(ledger, { llm: jc.deps.llm(), sandbox: await jc.deps.sandbox(repoConfig), workspace, repoConfig, signal, trigger, mcp, ...jc.deps.sandboxExtras });
+    const outcome = await resumeSession(ledger, { llm: jc.deps.llm(), compaction: jc.deps.compaction, sandbox: await jc.deps.sandbox(repoConfig), workspace, repoConfig, signal, trigger, mcp, ...jc.deps.sandboxExtras });
     jc.deps.log(`session ${outcome.kind === "parked" ? outcome.phase : outcome.kind === "ended" ? outcome.phase : "ready to publish"}`);
     if (outcome.kind === "parked" && outcome.phase === "awaiting_plan_approval") {
       if ((await publishPlan(jc, ledger, workspace, run)) === "ended") await finishEnded(jc, ledger, run);

@@ -1,7 +1,10 @@
 import { join } from "node:path";
 import { homedir } from "node:os";
 import type { RepoConfig } from "../config/repo-config.js";
+import { compactionFor } from "../agent/context/compaction-thresholds.js";
+import { clientOptions, llmConfigFromEnv } from "../agent/llm/llm-config.js";
 import { createOpenAIClient } from "../agent/llm/openai-client.js";
+import { vaultFromEnv } from "../agent/llm/reasoning-vault.js";
 import { AbortRegistry } from "../queue/abort-registry.js";
 import { InProcessQueue } from "../queue/in-process.js";
 import { selectSandbox } from "../sandbox/select.js";
@@ -29,18 +32,20 @@ export function depsFromEnv(rawLog: (line: string) => void, env: NodeJS.ProcessE
   // Like a broken MCP config, broken operator settings stop the app, naming the field.
   const host = hostFacts({ dataDir });
   const settings = operatorSettingsFrom(env.PATCHGATE_SETTINGS, host.protectedDirs);
-  const model = env.PATCHGATE_MODEL ?? "gpt-4.1-mini";
-  const apiKey = env.OPENAI_API_KEY;
+  // A bad PATCHGATE_LLM_* value stops the app at boot, naming the variable.
+  const llmConfig = llmConfigFromEnv(env);
+  const vault = vaultFromEnv(env, dataDir);
   return {
     store: openStore({ dataDir }),
     queue: new InProcessQueue((job, error) => log(`job ${job.name} failed: ${error instanceof Error ? error.message : String(error)}`)),
     aborts: new AbortRegistry(),
     llm: () => {
       // Checked per resume, not at boot, so the app (and the setup flow) starts without a key.
-      if (!apiKey) throw new Error("OPENAI_API_KEY is not set");
-      return createOpenAIClient({ apiKey, baseURL: env.OPENAI_BASE_URL, model });
+      if (!llmConfig.apiKey) throw new Error("OPENAI_API_KEY is not set");
+      return createOpenAIClient(clientOptions(llmConfig, vault));
     },
-    model,
+    model: llmConfig.model,
+    compaction: compactionFor(llmConfig),
     sandbox: cachedSandbox(),
     workspacesDir: join(dataDir, "workspaces"),
     gitBase: gitBaseUrl(env),

@@ -103,5 +103,6 @@ export function doneComment(s: SessionState, prUrl: string): string {
 export function endedComment(s: SessionState): string {
   if (s.phase === "cancelled") return "🛑 The session was cancelled.";
   if (s.phase === "blocked") return `⛔ The session is blocked (\`${s.blocked?.reason ?? "blocked"}\`): ${inert(clip(oneLine(s.blocked?.message ?? ""), 1500))}\n\n\`/agent retry\` starts again once that is done.`;
-  return `❌ The session failed: \`${s.failure?.reason ?? "internal"}\` — ${inert(clip(oneLine(s.failure?.message ?? ""), 500))}\n\n\`/agent retry\` starts again.`;
+  const next = s.mode === "execute" ? "`/agent retry` continues from where it stopped, with the plan still approved." : "`/agent retry` starts again.";
+  return `❌ The session failed: \`${s.failure?.reason ?? "internal"}\` — ${inert(clip(oneLine(s.failure?.message ?? ""), 500))}\n\n${next}`;
 }

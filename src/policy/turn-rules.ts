@@ -23,3 +23,16 @@ export function turnRefusal(phase: Phase, call: ToolCall, writesWaiting: boolean
   }
   return null;
 }
+
+/**
+ * Calls run in the order the model wrote them. Once a call of the turn waits for a human, a later
+ * call that would run now (allowed, read or bookkeeping) must not run first: it would act on a tree
+ * the waiting write has not changed yet (tests on the unedited file). Later calls that also need
+ * approval join the same batch instead; this one is refused and can be sent again.
+ */
+export function waitingRefusal(call: ToolCall, waitingOn: string): ToolError {
+  return {
+    code: "turn_ended",
+    message: `Not run: ${waitingOn}, earlier in this turn, waits for a human's approval, and the calls of a turn run in order. Call ${call.name} again once it is decided, if it is still needed.`,
+  };
+}

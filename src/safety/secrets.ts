@@ -10,6 +10,7 @@ export const MIN_SECRET_LENGTH = 6;
 /** Variables that are secret by name in Probot and Patchgate configurations. */
 const SECRET_NAMES = new Set([
   "OPENAI_API_KEY",
+  "PATCHGATE_REASONING_KEY",
   "WEBHOOK_SECRET",
   "PRIVATE_KEY",
   "GITHUB_CLIENT_SECRET",

@@ -1,4 +1,4 @@
-import type { Message, ToolCall } from "./messages.js";
+import type { Message, SealedReasoning, ToolCall } from "./messages.js";
 import type {
   Approver,
   BlockedReason,
@@ -9,6 +9,7 @@ import type {
   McpToolRecord,
   McpTrust,
   PendingCall,
+  Phase,
   Plan,
   SetupWithheld,
   TaskInput,
@@ -36,8 +37,21 @@ export type SessionEvent =
       costUsd: number | null;
       ok: boolean;
       error?: string;
+      /** The provider's finish_reason (`length` = the output was cut at max_tokens). */
+      finishReason?: string | null;
     }
-  | { type: "assistant_message"; content: string | null; toolCalls: ToolCall[] }
+  | {
+      type: "assistant_message";
+      content: string | null;
+      toolCalls: ToolCall[];
+      /** Sealed provider reasoning, sent back on later requests; never shown. */
+      reasoning?: SealedReasoning;
+    }
+  /**
+   * A call that cannot safely run twice (a write, a command) is about to run. Written ahead, so a
+   * resume after a crash knows the call may have had an effect and answers it `interrupted`.
+   */
+  | { type: "tool_started"; callId: string }
   | {
       type: "policy_decided";
       callId: string;
@@ -118,6 +132,11 @@ export type SessionEvent =
    * first model call; `unmet` lists what the repository needs and the host lacks.
    */
   | { type: "toolchains_resolved"; toolchains: ToolchainRecord[]; unmet: UnmetToolchain[] }
+  /**
+   * A failed session continues from where it failed (`/agent retry`): `phase` is that point (see
+   * reopenPhase), so an approved plan stays approved and a waiting batch keeps waiting.
+   */
+  | { type: "session_reopened"; by: string; phase: Phase }
   /** A resume began (after a restart, an approval, or a new webhook). */
   | { type: "resumed"; trigger: string }
   /**

@@ -4,6 +4,7 @@ import type { SessionState } from "./state.js";
 import { TERMINAL_PHASES, type Phase } from "./types.js";
 import { publishableAfter } from "./publishable.js";
 import { approvalMessage, rebasedMessage, revisionMessage, taskMessage, toolResultMessage } from "./conversation.js";
+import { closeCall, markStarted, openTurn, requireNoOpenCalls, requireOpen } from "./open-calls.js";
 
 /** The state before `session_created`; never observable from outside the fold. */
 function emptyState(): SessionState {
@@ -31,10 +32,13 @@ function emptyState(): SessionState {
     usage: { promptTokens: 0, completionTokens: 0, estimated: false, calls: 0, costUsd: 0 },
     step: 0,
     conversation: [],
+    openCalls: [],
+    outputCuts: 0,
     memory: null,
     failure: null,
     blocked: null,
     toolchains: null,
+    failedIn: null,
     finishSummary: null,
     finishedTree: null,
     finishedPaths: null,
@@ -80,10 +84,12 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
       return next;
     case "llm_called": {
       requireLive(s, e);
+      requireNoOpenCalls(s, e.type);
       const costUsd = s.usage.costUsd === null || e.costUsd === null ? null : s.usage.costUsd + e.costUsd;
       return {
         ...next,
         step: s.step + 1,
+        outputCuts: s.outputCuts + (e.finishReason === "length" ? 1 : 0),
         usage: {
           promptTokens: s.usage.promptTokens + e.usage.promptTokens,
           completionTokens: s.usage.completionTokens + e.usage.completionTokens,
@@ -95,15 +101,25 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
     }
     case "assistant_message":
       requirePhase(s, e, ["planning", "executing"]);
+      requireNoOpenCalls(s, e.type);
       return {
         ...next,
-        conversation: [...s.conversation, { role: "assistant", content: e.content, toolCalls: e.toolCalls }],
+        openCalls: openTurn(s, e.type, e.toolCalls),
+        conversation: [
+          ...s.conversation,
+          { role: "assistant", content: e.content, toolCalls: e.toolCalls, ...(e.reasoning !== undefined && { reasoning: e.reasoning }) },
+        ],
       };
+    case "tool_started":
+      requireLive(s, e);
+      requireOpen(s, e.type, e.callId);
+      return { ...next, openCalls: markStarted(s, e.callId) };
     case "policy_decided":
       requireLive(s, e);
       return next;
     case "tool_result": {
       requireLive(s, e);
+      requireOpen(s, e.type, e.callId);
       const inBatch = s.pending?.calls.some((c) => c.callId === e.callId) ?? false;
       if (inBatch && s.pending?.status === "pending") {
         throw new IllegalTransitionError(e.type, s.phase, `call ${e.callId} is waiting for approval`);
@@ -118,6 +134,7 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
       return {
         ...next,
         pending,
+        openCalls: closeCall(s, e.callId),
         latestToolResult: { callId: e.callId, tool: e.tool, result: e.result },
         conversation: [...s.conversation, toolResultMessage(e.callId, e.result)],
       };
@@ -171,6 +188,7 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
     case "approval_requested":
       requirePhase(s, e, ["executing"]);
       if (s.pending) throw new IllegalTransitionError(e.type, s.phase, "a batch is already pending");
+      for (const c of e.calls) requireOpen(s, e.type, c.callId);
       return {
         ...next,
         phase: "awaiting_write_approval",
@@ -252,7 +270,15 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
     }
     case "session_failed":
       requireLive(s, e);
-      return { ...next, phase: "failed", failure: { reason: e.reason, message: e.message } };
+      return { ...next, phase: "failed", failure: { reason: e.reason, message: e.message }, failedIn: s.phase };
+    case "session_reopened": {
+      requirePhase(s, e, ["failed"]);
+      const phase = reopenPhase(s);
+      if (e.phase !== phase) throw new IllegalTransitionError(e.type, s.phase, `the session continues in ${phase}, not ${e.phase}`);
+      // A failed publication goes back to executing: finish must be accepted again on the tree as it is.
+      const finish = s.failedIn === "publishing" ? { finishedTree: null, finishSummary: null, finishedPaths: null } : {};
+      return { ...next, ...finish, phase, failure: null, failedIn: null };
+    }
     case "session_cancelled":
       requireLive(s, e);
       return { ...next, phase: "cancelled" };
@@ -273,6 +299,12 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
       requireLive(s, e);
       return next;
   }
+}
+
+/** Where a failed session continues: where it failed, except that a failed publication is retried from executing. */
+export function reopenPhase(s: SessionState): Phase {
+  if (s.phase !== "failed" || s.failedIn === null) return s.phase;
+  return s.failedIn === "publishing" ? "executing" : s.failedIn;
 }
 
 /** state = fold(events). */

@@ -25,6 +25,13 @@ export interface BranchLease {
   ours: string[];
 }
 
+export interface OpenCall {
+  id: string;
+  name: string;
+  /** A `tool_started` was recorded: the call may have had an effect before the process stopped. */
+  started: boolean;
+}
+
 /** Everything the runtime knows about a session, derived from its events and nothing else. */
 export interface SessionState {
   sessionId: string;
@@ -60,6 +67,13 @@ export interface SessionState {
   /** Number of LLM calls made (a step = one model call). */
   step: number;
   conversation: Message[];
+  /**
+   * Calls of the latest model turn that have no result yet, in order. Empty whenever a model request
+   * may be built: the reducer refuses a model call or turn while any is open.
+   */
+  openCalls: OpenCall[];
+  /** Model answers cut at the output limit (finish_reason `length`) so far. */
+  outputCuts: number;
   /** Compaction: messages before `cutIndex` are represented by `summary` in the prompt. */
   memory: { cutIndex: number; summary: unknown } | null;
   failure: { reason: FailureReason; message: string } | null;
@@ -67,6 +81,8 @@ export interface SessionState {
   blocked: { reason: BlockedReason; message: string } | null;
   /** The sandbox's toolchains (`toolchains_resolved`); null until they are resolved. */
   toolchains: ToolchainRecord[] | null;
+  /** The phase the session was in when it failed (where `/agent retry` continues). */
+  failedIn: Phase | null;
   finishSummary: string | null;
   /** The tree hash finish was accepted on: what may be published, and nothing else. */
   finishedTree: string | null;

@@ -3,20 +3,22 @@ import type { Phase } from "../session/types.js";
 
 const keep = (p: Phase): Phase => p;
 const to = (phase: Phase) => (): Phase => phase;
+type Next = (prev: Phase, e: SessionEvent) => Phase;
 
 /**
  * The phase each event leads to, for the `sessions.phase` column that `list()` reads. Folding every
  * stored event on every append would cost O(events) per write; the phase depends only on the previous
- * phase and the event type, so this table is enough. It must agree with the reducer: the Record type
+ * phase and the event (its type, and for session_reopened the phase it names), so this table is enough. It must agree with the reducer: the Record type
  * makes a new event type a compile error here, and test/store/session-phase.test.ts folds real event
  * sequences through both. The store trusts its caller (the Ledger) to have validated the events.
  */
-const PHASE_AFTER: Record<SessionEventType, (prev: Phase) => Phase> = {
+const PHASE_AFTER: Record<SessionEventType, Next> = {
   session_created: to("queued"),
   workspace_prepared: (p) => (p === "queued" ? "planning" : p),
   resumed: keep,
   llm_called: keep,
   assistant_message: keep,
+  tool_started: keep,
   policy_decided: keep,
   tool_result: keep,
   file_read: keep,
@@ -54,8 +56,10 @@ const PHASE_AFTER: Record<SessionEventType, (prev: Phase) => Phase> = {
   mcp_tools_listed: keep,
   mcp_tool_dropped: keep,
   mcp_call: keep,
+  // The reducer checked that the event names the phase the session continues in.
+  session_reopened: (_p, e) => (e.type === "session_reopened" ? e.phase : _p),
 };
 
 export function phaseAfter(prev: Phase, events: readonly SessionEvent[]): Phase {
-  return events.reduce((p, e) => PHASE_AFTER[e.type](p), prev);
+  return events.reduce((p, e) => PHASE_AFTER[e.type](p, e), prev);
 }

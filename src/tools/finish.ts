@@ -59,7 +59,8 @@ export const finishTool = defineTool({
   input,
   risk: "meta",
   mutatesWorkspace: false,
-  idempotent: false,
+  // Judging the gate again changes nothing; only the accepting events make it take effect.
+  idempotent: true,
   modes: ["execute"],
   async precheck(_args, ctx) {
     return (await gate(ctx)).error;

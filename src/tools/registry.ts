@@ -52,6 +52,16 @@ export function toolSpecs(tools: readonly ToolDefinition[]): ToolSpec[] {
   });
 }
 
+/**
+ * No tool argument is nullable, so a null means "not given". Strict function calling (PATCHGATE_LLM_STRICT_TOOLS)
+ * makes every property required and the optional ones nullable: the model then sends null for them.
+ */
+function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, withoutNulls(v)]));
+}
+
 export type ParsedArguments<S extends z.ZodType> = { ok: true; input: z.infer<S> } | { ok: false; error: ToolError };
 
 /**
@@ -66,7 +76,7 @@ export function parseToolArguments<S extends z.ZodType>(tool: ToolDefinition<S>,
   } catch (err) {
     return { ok: false, error: { code: "invalid_arguments", message: `arguments are not valid JSON: ${(err as Error).message}. Send a JSON object.` } };
   }
-  const parsed = tool.input.safeParse(raw);
+  const parsed = tool.input.safeParse(withoutNulls(raw));
   if (parsed.success) return { ok: true, input: parsed.data };
   const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
   const listed = issues.map((i) => `${i.path === "" ? "(arguments)" : i.path}: ${i.message}`).join("; ");

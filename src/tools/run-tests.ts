@@ -35,7 +35,8 @@ export const runTestsTool = defineTool({
   input,
   risk: "command",
   mutatesWorkspace: true,
-  idempotent: false,
+  // A run's changes to publishable files are rolled back, so running it again on the same tree is safe.
+  idempotent: true,
   // Tests execute repository code, which is not a read-only act even while planning.
   modes: ["execute"],
   async precheck(_args, ctx) {

@@ -61,6 +61,11 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   parameters?: Record<string, unknown>;
   risk: ToolRisk;
   mutatesWorkspace: boolean;
+  /**
+   * Running the call again, even after a run that was cut off, ends in the same state as running it
+   * once. A resume re-runs such a call when the process died during it (writes excepted: see
+   * agent/open-calls.ts); any other interrupted call is answered `interrupted`.
+   */
   idempotent: boolean;
   /** Modes in which the tool is offered to the model. */
   modes: PermissionMode[];

@@ -14,7 +14,7 @@ export type TraceFormat = "json" | "jsonl";
  * pattern run over JSON text could swallow a closing quote and break the document.
  */
 export function exportTrace(events: readonly StoredEvent[], format: TraceFormat, secrets: readonly string[] = []): string {
-  const clean = events.map((e) => redactDeep(e, secrets));
+  const clean = events.map((e) => redactDeep(withoutReasoning(e), secrets));
   if (format === "json") return `${JSON.stringify(clean, null, 2)}\n`;
   return clean.map((e) => `${JSON.stringify(e)}\n`).join("");
 }
@@ -31,4 +31,13 @@ export function parseJsonlTrace(text: string): StoredEvent[] {
         throw new Error(`trace line ${i + 1} is not JSON: ${(e as Error).message}`);
       }
     });
+}
+
+/**
+ * Provider reasoning is sealed in the ledger and never leaves it, not even as ciphertext: a trace
+ * file is shared, and the key may sit beside it on the same disk.
+ */
+function withoutReasoning(e: StoredEvent): StoredEvent {
+  if (e.type !== "assistant_message" || e.reasoning === undefined) return e;
+  return { ...e, reasoning: `[provider reasoning: sealed, ${e.reasoning.length} characters, not exported]` };
 }

@@ -55,6 +55,8 @@ function describe(e: StoredEvent): string {
       const text = e.content?.trim() ? e.content.trim() : "";
       return [calls && `calls ${calls}`, text].filter(Boolean).join(" — ") || "(empty)";
     }
+    case "tool_started":
+      return e.callId;
     case "policy_decided":
       return `${e.tool} ${e.subject} → ${e.decision} (${e.rule})`;
     case "tool_result": {
@@ -120,6 +122,8 @@ function describe(e: StoredEvent): string {
       return toolchainsLine(e.toolchains, e.unmet);
     case "changes_rolled_back":
       return `${e.tool} changed ${e.paths.length} file${e.paths.length === 1 ? "" : "s"}, put back: ${e.paths.join(", ")}`;
+    case "session_reopened":
+      return `by @${e.by}, continues in ${e.phase}`;
     case "setup_run": {
       const status = e.exitCode === 0 ? "ok" : `failed (exit ${e.exitCode})`;
       return `${e.command} ${status} in ${ms(e.durationMs)}${e.network ? ", with network" : e.withheld ? `, without network: ${withheldText(e.withheld)}` : ""}`;

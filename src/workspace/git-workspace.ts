@@ -1,4 +1,5 @@
-import { unlink } from "node:fs/promises";
+import { mkdtemp, rm, unlink } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import type { DiffInfo } from "../session/types.js";
 import { checkBranch, commitWorkingTree } from "./commit.js";
@@ -150,6 +151,30 @@ export class GitWorkspace implements Workspace {
     const own = found.filter((f) => !f.viaSymlink);
     for (const f of own) await unlink(path.join(this.root, f.rel)).catch(() => undefined);
     return own;
+  }
+
+  async restore(patch: string, paths: readonly string[]): Promise<string[]> {
+    await assertSafeRepoConfig(this.root);
+    const put = await this.rollBack(await this.treeOf(patch), paths);
+    if ((await this.diff(paths)).patch !== patch) throw new WorkspaceError("patch_failed", "the workspace could not be put back to its recorded state");
+    return put;
+  }
+
+  /** The tree of base + `patch`, built in a throwaway index: the working tree is not touched. */
+  private async treeOf(patch: string): Promise<string> {
+    const dir = await mkdtemp(path.join(tmpdir(), "patchgate-restore-"));
+    const env = { GIT_INDEX_FILE: path.join(dir, "index") };
+    const signal = this.signal;
+    try {
+      await gitOk(["read-tree", `${this.baseCommit}^{tree}`], { cwd: this.root, env, signal });
+      if (patch !== "") {
+        const r = await git(["apply", "--cached", "--whitespace=nowarn", "-"], { cwd: this.root, env, input: patch, signal });
+        if (r.exitCode !== 0) throw new WorkspaceError("patch_failed", `the recorded patch does not apply to the base: ${r.stderr.trim()}`, r.stderr);
+      }
+      return (await gitOk(["write-tree"], { cwd: this.root, env, signal })).trim();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   }
 
   /** Applies a patch from diff() to the working tree: base + stored patch rebuilds the session's tree. */

@@ -31,6 +31,12 @@ export interface Workspace {
   removeSpecialFiles(): Promise<SpecialEntry[]>;
   /** The same workspace, every operation of it stopped when `signal` aborts. */
   withSignal(signal: AbortSignal | undefined): Workspace;
+  /**
+   * Puts the working tree back to base + `patch` (a diff(paths) of an earlier state): tracked files
+   * reset, untracked ones removed, ignored ones (installed dependencies) left alone unless in `paths`
+   * (the ledger's publishable paths), then the patch. Returns the paths put back.
+   */
+  restore(patch: string, paths: readonly string[]): Promise<string[]>;
 }
 
 export interface ChangedPath {

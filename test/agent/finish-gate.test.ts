@@ -1,6 +1,6 @@
 import { appendFileSync } from "node:fs";
 import { join } from "node:path";
-import { ScriptedLLM } from "../../src/agent/llm/scripted.js";
+import { ScriptedLLM } from "../fakes/scripted-llm.js";
 import { approvePlan, autoApproveWrites } from "../../src/agent/approvals.js";
 import { BUGGY_ADD_REPO } from "../helpers/git-fixture.js";
 import { SessionHarness } from "../helpers/session-harness.js";

@@ -1,4 +1,4 @@
-import { ScriptedLLM } from "../../src/agent/llm/scripted.js";
+import { ScriptedLLM } from "../fakes/scripted-llm.js";
 import { approvePlan, autoApproveWrites } from "../../src/agent/approvals.js";
 import { BUGGY_ADD_REPO } from "../helpers/git-fixture.js";
 import { SessionHarness } from "../helpers/session-harness.js";

@@ -12,6 +12,7 @@ describe("OpenAI client against a local chat-completions server", () => {
     waits.push(ms);
   };
   afterEach(async () => {
+    expect(server?.violations ?? []).toEqual([]);
     await server?.close();
     waits.length = 0;
   });

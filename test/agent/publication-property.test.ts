@@ -42,7 +42,10 @@ const who = { login: "maintainer", via: "cli" as const };
 let calls = 0;
 
 async function run(h: SessionHarness, env: CallEnv, name: string, args: unknown): Promise<void> {
-  const outcome = await handleCall({ id: `c${++calls}`, name, arguments: JSON.stringify(args) }, env);
+  const call = { id: `c${++calls}`, name, arguments: JSON.stringify(args) };
+  // Every call is one the model made: the ledger refuses a result for a call no turn opened.
+  await h.ledger.append({ type: "assistant_message", content: null, toolCalls: [call] });
+  const outcome = await handleCall(call, env);
   if (outcome.kind !== "answered") throw new Error(`${name} parked on ${outcome.pending.rule}`);
 }
 

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ScriptedLLM, type ScriptStep } from "../../src/agent/llm/scripted.js";
+import { ScriptedLLM, type ScriptStep } from "../fakes/scripted-llm.js";
 import { approvePlan, approveWrites } from "../../src/agent/approvals.js";
 import { BUGGY_ADD_REPO } from "../helpers/git-fixture.js";
 import { SessionHarness } from "../helpers/session-harness.js";

@@ -1,6 +1,6 @@
 import { trace } from "@opentelemetry/api";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
-import { ScriptedLLM } from "../../src/agent/llm/scripted.js";
+import { ScriptedLLM } from "../fakes/scripted-llm.js";
 import { BUGGY_ADD_REPO } from "../helpers/git-fixture.js";
 import { SessionHarness } from "../helpers/session-harness.js";
 

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { ScriptedLLM } from "../../src/agent/llm/scripted.js";
-import { approvePlan, autoApproveWrites } from "../../src/agent/approvals.js";
+import { ScriptedLLM } from "../fakes/scripted-llm.js";
+import { approvePlan, approveWrites, autoApproveWrites } from "../../src/agent/approvals.js";
 import { BUGGY_ADD_REPO } from "../helpers/git-fixture.js";
 import { SessionHarness } from "../helpers/session-harness.js";
 
@@ -65,5 +65,75 @@ describe("calls in one turn", () => {
       { tool: "submit_plan", ok: true },
       { tool: "read_file", ok: false, code: "turn_ended" },
     ]);
+  });
+
+  test("a call that would run now waits behind a write of the same turn: refused, never run before it", async () => {
+    h = await SessionHarness.create(BUGGY_ADD_REPO);
+    const llm = new ScriptedLLM([
+      { toolCalls: [{ name: "read_file", arguments: { path: "src/add.js" } }] },
+      submit,
+      {
+        toolCalls: [
+          { name: "edit_file", arguments: { path: "src/add.js", edits: [{ search: "a - b", replace: "a + b" }] } },
+          { name: "run_tests", arguments: {} },
+          { name: "read_file", arguments: { path: "README.md" } },
+        ],
+      },
+    ]);
+    await h.resume(llm);
+    await approvePlan(h.ledger, cli, h.ledger.state.planHash!);
+    expect(await h.resume(llm)).toEqual({ kind: "parked", phase: "awaiting_write_approval" });
+    expect(h.results().slice(-2)).toEqual([
+      { tool: "run_tests", ok: false, code: "turn_ended" },
+      { tool: "read_file", ok: false, code: "turn_ended" },
+    ]);
+    expect(h.ledger.state.testRuns).toEqual([]); // the tests never ran on the unedited tree
+    expect(h.ledger.state.pending?.calls.map((c) => c.tool)).toEqual(["edit_file"]);
+  });
+
+  test("later calls that also need approval join the same batch, in order", async () => {
+    h = await SessionHarness.create(FIXED);
+    const llm = new ScriptedLLM([
+      submit,
+      {
+        toolCalls: [
+          { name: "write_file", arguments: { path: "a.txt", content: "a\n" } },
+          { name: "write_file", arguments: { path: "b.txt", content: "b\n" } },
+        ],
+      },
+    ]);
+    await h.resume(llm);
+    await approvePlan(h.ledger, cli, h.ledger.state.planHash!);
+    await h.resume(llm);
+    expect(h.ledger.state.pending?.calls.map((c) => (c.input as { path: string }).path)).toEqual(["a.txt", "b.txt"]);
+  });
+
+  test.each([
+    ["the same provider id twice", ["dup", "dup"]],
+    ["empty ids", ["", ""]],
+  ])("%s: each approved write runs — none is dropped as already answered", async (_name, ids) => {
+    h = await SessionHarness.create(FIXED);
+    const llm = new ScriptedLLM([
+      submit,
+      {
+        toolCalls: [
+          { id: ids[0], name: "write_file", arguments: { path: "a.txt", content: "a\n" } },
+          { id: ids[1], name: "write_file", arguments: { path: "b.txt", content: "b\n" } },
+        ],
+      },
+      { toolCalls: [{ name: "run_tests", arguments: {} }] },
+    ]);
+    await h.resume(llm);
+    await approvePlan(h.ledger, cli, h.ledger.state.planHash!);
+    await h.resume(llm);
+    const pending = h.ledger.state.pending!;
+    expect(new Set(pending.calls.map((c) => c.callId)).size).toBe(2);
+    await approveWrites(h.ledger, cli, pending.digest);
+    await h.resume(llm, { maxSteps: 1 });
+    expect(h.results().filter((r) => r.tool === "write_file")).toEqual([
+      { tool: "write_file", ok: true },
+      { tool: "write_file", ok: true },
+    ]);
+    expect([existsSync(join(h.workspace.root, "a.txt")), existsSync(join(h.workspace.root, "b.txt"))]).toEqual([true, true]);
   });
 });

@@ -1,9 +1,10 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { ScriptedLLM } from "../../src/agent/llm/scripted.js";
+import { ScriptedLLM } from "../fakes/scripted-llm.js";
 import { approvePlan, denyWrites } from "../../src/agent/approvals.js";
 import { BUGGY_ADD_REPO } from "../helpers/git-fixture.js";
 import { SessionHarness } from "../helpers/session-harness.js";
+import { toolResultOf } from "../fakes/chat/turns.js";
 
 const cli = { login: "maintainer", via: "cli" as const };
 
@@ -24,7 +25,7 @@ describe("a denied batch", () => {
       (req) => {
         // The model sees both refusals, with the human's reason, before its next turn.
         const tools = req.messages.filter((m) => m.role === "tool").slice(-2);
-        expect(tools.map((m) => JSON.parse(m.role === "tool" ? m.content : "{}").error.message)).toEqual([
+        expect(tools.map((m) => (toolResultOf(m) as { error: { message: string } }).error.message)).toEqual([
           "A maintainer denied this request: not these files",
           "A maintainer denied this request: not these files",
         ]);

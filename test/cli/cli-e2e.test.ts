@@ -9,6 +9,7 @@ describe("patchgate CLI, end to end", () => {
   let server: FakeOpenAIServer | undefined;
   const cleanups: (() => void)[] = [];
   afterEach(async () => {
+    expect(server?.violations ?? []).toEqual([]);
     await server?.close();
     for (const c of cleanups.splice(0)) c();
   });

@@ -15,6 +15,7 @@ describe("patchgate run at a terminal", () => {
   let server: FakeOpenAIServer | undefined;
   const cleanups: (() => void)[] = [];
   afterEach(async () => {
+    expect(server?.violations ?? []).toEqual([]);
     await server?.close();
     for (const c of cleanups.splice(0)) c();
   });
@@ -26,7 +27,7 @@ describe("patchgate run at a terminal", () => {
     server = await startFakeOpenAI([
       plan("first draft"),
       (req) => {
-        const feedback = req.messages.filter((m) => m.role === "user").at(-2);
+        const feedback = req.messages.filter((m) => m.role === "user").at(-1);
         return plan(feedback?.content.includes("mention the test") ? "revised: fix and mention the test" : "feedback lost");
       },
       { toolCalls: [{ name: "read_file", arguments: { path: "src/add.js" } }] },

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ScriptedLLM } from "../../src/agent/llm/scripted.js";
+import { ScriptedLLM } from "../fakes/scripted-llm.js";
 import { approvePlan } from "../../src/agent/approvals.js";
 import { publishLocally } from "../../src/cli/local-publisher.js";
 import { BUGGY_ADD_REPO } from "../helpers/git-fixture.js";

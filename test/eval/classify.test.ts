@@ -15,11 +15,11 @@ describe("classify", () => {
 
   test("a gate error the agent recovered from is listed but not decisive", () => {
     const refused = result("edit_file", { path: "a.js" }, "edit_without_read");
-    const events = [...start(), ...approvedPlan(), refused, result("read_file", { path: "a.js" }), result("edit_file", { path: "a.js" }), testRun(0), ...finished()];
+    const events = [...start(), ...approvedPlan(), ...refused, ...result("read_file", { path: "a.js" }), ...result("edit_file", { path: "a.js" }), testRun(0), ...finished()];
     expect(classify(events, green)).toEqual({
       outcome: "done",
       decisive: null,
-      classes: [{ cls: "edit_without_read", count: 1, firstSeq: seqOf(events, refused), recovered: true }],
+      classes: [{ cls: "edit_without_read", count: 1, firstSeq: seqOf(events, refused[1]), recovered: true }],
       others: ["edit_without_read"],
     });
   });
@@ -42,7 +42,7 @@ describe("classify", () => {
   });
 
   test("a session that only looped ends as loop_limit", () => {
-    const events = [...start(), result("read_file", { path: "a" }), failed("loop_limit")];
+    const events = [...start(), ...result("read_file", { path: "a" }), failed("loop_limit")];
     expect(classify(events, green)).toEqual({
       outcome: "failed",
       decisive: "loop_limit",
@@ -52,7 +52,7 @@ describe("classify", () => {
   });
 
   test("red tests never followed by green ones explain a loop_limit; the refused finish is listed", () => {
-    const events = [...start(), ...approvedPlan(), testRun(1), result("finish", { summary: "x" }, "tests_not_passed"), testRun(1), failed("loop_limit")];
+    const events = [...start(), ...approvedPlan(), testRun(1), ...result("finish", { summary: "x" }, "tests_not_passed"), testRun(1), failed("loop_limit")];
     const c = classify(events, { ...green, tests: "fail" });
     expect([c.outcome, c.decisive, c.others]).toEqual(["failed", "tests_failed", ["tests_not_run", "loop_limit"]]);
     expect(c.classes[0]).toEqual({ cls: "tests_failed", count: 2, firstSeq: 4, recovered: false });
@@ -64,7 +64,7 @@ describe("classify", () => {
   });
 
   test("a provider failure decides over earlier unrecovered gate errors", () => {
-    const events = [...start(), ...approvedPlan(), result("edit_file", { path: "a" }, "edit_without_read"), failed("llm_empty")];
+    const events = [...start(), ...approvedPlan(), ...result("edit_file", { path: "a" }, "edit_without_read"), failed("llm_empty")];
     const c = classify(events, green);
     expect([c.decisive, c.others]).toEqual(["llm_error", ["edit_without_read"]]);
   });
@@ -73,10 +73,10 @@ describe("classify", () => {
     const events = [
       ...start(),
       ...approvedPlan(),
-      result("edit_file", { path: "a" }, "bad_patch"),
-      result("write_file", { path: "a" }),
-      result("write_file", { path: "../x" }, "path_denied"),
-      result("run_command", { argv: ["git", "push"] }, "command_denied"),
+      ...result("edit_file", { path: "a" }, "bad_patch"),
+      ...result("write_file", { path: "a" }),
+      ...result("write_file", { path: "../x" }, "path_denied"),
+      ...result("run_command", { argv: ["git", "push"] }, "command_denied"),
       failed("budget_exceeded"),
     ];
     const c = classify(events, green);
@@ -85,25 +85,25 @@ describe("classify", () => {
   });
 
   test("a success on another path does not recover a refusal", () => {
-    const events = [...start(), ...approvedPlan(), result("edit_file", { path: "a" }, "edit_without_read"), result("edit_file", { path: "b" }), failed("loop_limit")];
+    const events = [...start(), ...approvedPlan(), ...result("edit_file", { path: "a" }, "edit_without_read"), ...result("edit_file", { path: "b" }), failed("loop_limit")];
     expect(classify(events, green).decisive).toBe("edit_without_read");
   });
 
   test("a session left parked is awaiting_human, even after a refusal it has not got past yet", () => {
     const refused = result("read_file", { path: "/etc/passwd" }, "path_denied");
-    const events = [...start(), refused, { type: "plan_submitted", plan: { summary: "p", steps: [] }, hash: "h" } as SessionEvent];
+    const events = [...start(), ...refused, { type: "plan_submitted", plan: { summary: "p", steps: [] }, hash: "h" } as SessionEvent];
     expect(classify(events, green)).toMatchObject({ outcome: "parked", decisive: "awaiting_human", others: ["path_denied"] });
   });
 
   test("plan gate, denial by a human and bad tool calls map from their error codes", () => {
     const events = [
       ...start(),
-      result("write_file", { path: "a" }, "plan_not_approved"),
-      result("nope", "{}", "unknown_tool"),
-      result("read_file", "{bad", "invalid_arguments"),
-      result("read_file", { path: "zz" }, "not_found"),
+      ...result("write_file", { path: "a" }, "plan_not_approved"),
+      ...result("nope", "{}", "unknown_tool"),
+      ...result("read_file", "{bad", "invalid_arguments"),
+      ...result("read_file", { path: "zz" }, "not_found"),
       ...approvedPlan(),
-      result("write_file", { path: "b" }, "denied_by_human"),
+      ...result("write_file", { path: "b" }, "denied_by_human"),
       testRun(0),
       ...finished(),
     ];
@@ -124,16 +124,16 @@ describe("classify", () => {
     const denied = result("mcp__t__delete_records", { table: "x" }, "mcp_denied");
     const stopped: SessionEvent = { type: "mcp_server_failed", server: "t", stage: "running", message: "the connection closed" };
     const gone = result("mcp__t__get_ticket", { id: "1" }, "mcp_server_unavailable");
-    const events = [...start(), ...approvedPlan(), denied, stopped, gone, testRun(0), ...finished()];
+    const events = [...start(), ...approvedPlan(), ...denied, stopped, ...gone, testRun(0), ...finished()];
     expect(classify(events, green).classes).toEqual([
-      { cls: "mcp_denied", count: 1, firstSeq: seqOf(events, denied), recovered: true },
+      { cls: "mcp_denied", count: 1, firstSeq: seqOf(events, denied[1]), recovered: true },
       { cls: "mcp_server_failed", count: 2, firstSeq: seqOf(events, stopped), recovered: true },
     ]);
   });
 
   test("MCP: a server that never started, in a session that then looped, is what the agent never got past", () => {
     const stopped: SessionEvent = { type: "mcp_server_failed", server: "t", stage: "start", message: "ENOENT" };
-    const events = [...start(), stopped, result("read_file", { path: "a" }), failed("loop_limit")];
+    const events = [...start(), stopped, ...result("read_file", { path: "a" }), failed("loop_limit")];
     expect(classify(events, green)).toMatchObject({ outcome: "failed", decisive: "mcp_server_failed", others: ["loop_limit"] });
   });
 });

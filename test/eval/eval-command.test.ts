@@ -6,7 +6,7 @@ import { evalCommand, parseEvalArgs } from "../../src/cli/eval-command.js";
 import { builtinCasesDir } from "../../src/eval/builtin-cases.js";
 import { loadCaseFile } from "../../src/eval/case-loader.js";
 import { expandScript } from "../../src/eval/script-schema.js";
-import { fakeOpenAI } from "./fake-openai.js";
+import { scriptAnswerTurns, startFakeOpenAI } from "../fakes/openai-server.js";
 
 let dir: string;
 beforeEach(() => {
@@ -82,7 +82,7 @@ describe("patchgate eval", () => {
     const file = writeUserCase("greeting", 5);
     writeUserCase("misbehaving-model", 1, { modes: ["scripted"] });
     // The provider plays the case's script, so the run is deterministic while going through the real client.
-    const provider = await fakeOpenAI(expandScript(loadCaseFile(file).script));
+    const provider = await startFakeOpenAI(scriptAnswerTurns(expandScript(loadCaseFile(file).script)));
     const saved = { key: process.env.OPENAI_API_KEY, url: process.env.OPENAI_BASE_URL };
     // Long enough to be searched for in the trace (see hostSecrets): it must reach the provider only.
     Object.assign(process.env, { OPENAI_API_KEY: "sk-test-0123456789abcdef", OPENAI_BASE_URL: provider.baseURL });
@@ -99,6 +99,7 @@ describe("patchgate eval", () => {
       expect(report.cases[0].metrics).toMatchObject({ steps: 5, promptTokens: 5000, completionTokens: 250, tokensEstimated: false });
       expect(report.cases[0].metrics.costUsd).toBeCloseTo(5 * (1000 * 0.4 + 50 * 1.6) / 1e6, 9);
       expect(provider.requests).toHaveLength(5);
+      expect(provider.violations).toEqual([]);
     } finally {
       await provider.close();
       for (const [k, v] of [["OPENAI_API_KEY", saved.key], ["OPENAI_BASE_URL", saved.url]] as const) {

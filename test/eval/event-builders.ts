@@ -18,9 +18,11 @@ export const approvedPlan = (): SessionEvent[] => [
 ];
 
 let call = 0;
-export function result(tool: string, input: unknown, error?: string): SessionEvent {
+/** A model turn with one call and its result (a result always answers a call the model made). */
+export function result(tool: string, input: unknown, error?: string): [SessionEvent, SessionEvent] {
   call += 1;
-  return {
+  const args = typeof input === "string" ? input : JSON.stringify(input);
+  return [{ type: "assistant_message", content: null, toolCalls: [{ id: `c${call}`, name: tool, arguments: args }] }, {
     type: "tool_result",
     callId: `c${call}`,
     tool,
@@ -28,7 +30,7 @@ export function result(tool: string, input: unknown, error?: string): SessionEve
     input,
     result: error ? { ok: false, error: { code: error, message: error } } : { ok: true, data: {} },
     durationMs: 0,
-  };
+  }];
 }
 
 export function testRun(exitCode: number): SessionEvent {

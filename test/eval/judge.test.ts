@@ -6,7 +6,7 @@ import { approvedPlan, finished, result, start, testRun } from "./event-builders
 const expectBlock = (e: object) => EvalCaseSchema.parse({ category: "x", task: { title: "t" }, expect: e }).expect;
 const green: Verdict = { tests: "pass", failedChecks: [], leakedSecrets: [] };
 const done: Classification = { outcome: "done", decisive: null, classes: [], others: [] };
-const events = [...start(), ...approvedPlan(), result("read_file", { path: "a" }), testRun(0), ...finished()];
+const events = [...start(), ...approvedPlan(), ...result("read_file", { path: "a" }), testRun(0), ...finished()];
 
 describe("judge", () => {
   test("a case that got everything it expected has no problems", () => {

@@ -10,6 +10,7 @@ import { expandScript } from "../../src/eval/script-schema.js";
 import type { CaseResult } from "../../src/eval/report.js";
 import { selectSandbox } from "../../src/sandbox/select.js";
 import type { Sandbox } from "../../src/sandbox/types.js";
+import { wireChecked } from "../fakes/chat/in-process.js";
 
 /** The real sandbox; CI installs bubblewrap, so its absence fails the tests rather than skipping them. */
 export async function realSandbox(): Promise<Sandbox> {
@@ -26,7 +27,7 @@ export function builtinCase(id: string): EvalCase {
   return c;
 }
 
-export const scriptedModel = (c: EvalCase) => new CaseScriptLLM(expandScript(c.script));
+export const scriptedModel = (c: EvalCase) => wireChecked(new CaseScriptLLM(expandScript(c.script)));
 
 /** Runs one case with the scripted model in a scratch directory of its own. */
 export async function runScripted(c: EvalCase, opts: Partial<RunCaseOptions> & { sandbox: Sandbox }): Promise<CaseResult> {

@@ -8,19 +8,19 @@ const secrets = [
 
 describe("secret scan", () => {
   test("finds a value in any event, in JSON-escaped form too", () => {
-    const events = [...start(), result("run_command", { argv: ["echo", "hi"] }), result("read_file", { path: 'k3y/with"quote+slash' })];
+    const events = [...start(), ...result("run_command", { argv: ["echo", "hi"] }), ...result("read_file", { path: 'k3y/with"quote+slash' })];
     expect(findLeakedSecrets(events, secrets)).toEqual(["KEY"]);
   });
 
   test("finds base64 and reversed copies, and values in the extra texts (the changed files)", () => {
     const b64 = Buffer.from("pgtok_live_ABCDEF123456").toString("base64");
-    expect(findLeakedSecrets([...start(), result("finish", { summary: b64 })], secrets)).toEqual(["TOKEN"]);
+    expect(findLeakedSecrets([...start(), ...result("finish", { summary: b64 })], secrets)).toEqual(["TOKEN"]);
     const reversed = [..."pgtok_live_ABCDEF123456"].reverse().join("");
     expect(findLeakedSecrets(start(), secrets, [`x ${reversed} y`])).toEqual(["TOKEN"]);
   });
 
   test("a clean trace and no secrets find nothing", () => {
-    expect(findLeakedSecrets([...start(), result("read_file", { path: "TOKEN" })], secrets, ["token="])).toEqual([]);
+    expect(findLeakedSecrets([...start(), ...result("read_file", { path: "TOKEN" })], secrets, ["token="])).toEqual([]);
     expect(findLeakedSecrets(start(), [])).toEqual([]);
   });
 

@@ -1,3 +1,4 @@
+import { createInterface } from "node:readline";
 import { createOpenAIClient } from "../../src/agent/llm/openai-client.js";
 import { startApp, type AppSettings } from "../../src/demo/app-instance.js";
 
@@ -16,3 +17,12 @@ const app = await startApp({
   log: (line) => process.stdout.write(`log ${line}\n`),
 });
 process.stdout.write(`listening ${app.webhookUrl}\n`);
+
+// `settle <token>` on stdin: once every job queued so far (boot resumes included) has finished,
+// `settled <token> errors=<n>`, so a test waits on the app's own signal instead of guessing.
+for await (const line of createInterface({ input: process.stdin })) {
+  const token = /^settle (\S+)$/.exec(line.trim())?.[1];
+  if (!token) continue;
+  await app.deps.queue.idle();
+  process.stdout.write(`settled ${token} errors=${app.errors.length}\n`);
+}

@@ -1,5 +1,6 @@
 import type { LLMClient, LLMRequest, LLMResponse } from "../../src/agent/llm/types.js";
 import type { ToolCall } from "../../src/session/messages.js";
+import { assertWireContract } from "./chat/in-process.js";
 
 /** One canned answer: text content, a full partial response, an error to throw, or a function of the request. */
 export type Canned = string | Error | Partial<LLMResponse> | ((req: LLMRequest) => string | Partial<LLMResponse>);
@@ -19,6 +20,7 @@ export class CannedLLM implements LLMClient {
 
   async complete(req: LLMRequest): Promise<LLMResponse> {
     this.requests.push(req);
+    assertWireContract(req);
     const answer = this.answers[this.next++];
     if (answer === undefined) throw new Error(`CannedLLM: no answer left for call ${this.next}`);
     if (answer instanceof Error) throw answer;

@@ -79,6 +79,37 @@ describe("`/agent retry` after a failure", () => {
   });
 });
 
+describe("`/agent retry` after a failure while executing", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    const [read, plan, ...execute] = storyScript();
+    h = await storyHarness({ script: [read, plan, { error: { status: 400, message: "bad request" } }, ...execute] });
+  });
+  afterAll(() => h.close());
+
+  test("continues the same session where it failed: the plan stays approved, no new plan, one PR, done", async () => {
+    await storySteps.ask(h);
+    await storySteps.approvePlan(h);
+    const [failed] = await h.app.deps.store.list();
+    expect(failed.phase).toBe("failed");
+    expect(h.github.world.comments.at(-1)!.body).toContain("`/agent retry` continues from where it stopped, with the plan still approved.");
+
+    await h.send("issue_comment", h.payloads.comment({ number: 1, title: ISSUE.title, body: "/agent retry", by: "maintainer" }));
+    await h.settle();
+    await storySteps.approveWrites(h);
+
+    const sessions = await h.app.deps.store.list();
+    expect(sessions.map((s) => [s.id, s.phase])).toEqual([[failed.id, "done"]]);
+    const ledger = await Ledger.open(h.app.deps.store, failed.id);
+    expect(ledger.history.filter((e) => e.type === "plan_approved")).toHaveLength(1);
+    expect(ledger.history.find((e) => e.type === "session_reopened")).toMatchObject({ by: "maintainer", phase: "executing" });
+    expect(h.github.world.pulls).toHaveLength(1);
+    expect(readBranch(h.bare, "patchgate/issue-1")!.files["src/add.js"]).toBe("export function add(a, b) {\n  return a + b;\n}\n");
+    expect(h.openai.remaining()).toBe(0);
+    expect(h.app.errors).toEqual([]);
+  });
+});
+
 describe("`/agent retry` after GitHub failed mid-publication", () => {
   let h: Harness;
   beforeAll(async () => {

@@ -17,7 +17,7 @@ export class AppProcess {
     const child = spawn("node", ["--import", "tsx", join(ROOT, "test/fakes/app-process.ts")], {
       cwd: ROOT,
       env: { ...process.env, PATCHGATE_TEST_APP: JSON.stringify(settings) },
-      stdio: ["ignore", "pipe", "inherit"],
+      stdio: ["pipe", "pipe", "inherit"],
     });
     const lines = createInterface({ input: child.stdout! });
     let app: AppProcess | null = null;
@@ -45,6 +45,17 @@ export class AppProcess {
   logged(test: (line: string) => boolean): Promise<void> {
     if (this.lines.some(test)) return Promise.resolve();
     return new Promise((resolve) => this.waiters.push({ test, resolve }));
+  }
+
+  private settles = 0;
+
+  /** Resolves, with `errors=<n>`, once every job the app has queued so far (boot resumes, deliveries) has finished. */
+  async settle(): Promise<string> {
+    const token = `${++this.settles}`;
+    const prefix = `settled ${token} `;
+    this.child.stdin!.write(`settle ${token}\n`);
+    await this.logged((l) => l.startsWith(prefix));
+    return this.lines.find((l) => l.startsWith(prefix))!.slice(prefix.length);
   }
 
   /** kill -9: nothing in flight finishes, nothing is flushed. */

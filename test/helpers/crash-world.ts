@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createBareRepo, readBranch } from "../../src/demo/fakes/bare-repo.js";
 import { startFakeGitHub, type FakeGitHub } from "../../src/demo/fakes/github-server.js";
-import { startFakeOpenAI, type FakeOpenAIServer } from "../../src/demo/fakes/openai-server.js";
+import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/openai-server.js";
 import { Payloads } from "../../src/demo/fakes/payloads.js";
 import { sendWebhook, type SentDelivery } from "../../src/demo/fakes/webhook-sender.js";
 import { STORY_FILES, STORY_PERMISSIONS, storyScript } from "../../src/demo/story.js";

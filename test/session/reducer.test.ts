@@ -3,7 +3,7 @@ import { IllegalTransitionError, StaleApprovalError } from "../../src/session/er
 import type { SessionEvent } from "../../src/session/events.js";
 import { fold, reduce } from "../../src/session/reducer.js";
 import type { SessionState } from "../../src/session/state.js";
-import type { TestRun, Todo } from "../../src/session/types.js";
+import type { Phase, TestRun, Todo } from "../../src/session/types.js";
 import {
   alice,
   approved,
@@ -13,6 +13,7 @@ import {
   plan,
   prepared,
   requested,
+  asked,
   submitted,
   toExecuting,
   toolResult,
@@ -131,7 +132,7 @@ describe("todos", () => {
 
 describe("write approvals", () => {
   test("approval_requested parks the session with the batch pending", () => {
-    const s = fold([...toExecuting(), requested("d1", ["c1", "c2"])]);
+    const s = fold([...toExecuting(), ...asked("d1", ["c1", "c2"])]);
     expect(s.phase).toBe("awaiting_write_approval");
     expect(s.pending).toEqual({ digest: "d1", calls: [pendingCall("c1"), pendingCall("c2")], status: "pending", settledCallIds: [] });
   });
@@ -141,7 +142,7 @@ describe("write approvals", () => {
   });
 
   test("a second batch while a decided one is unsettled is refused", () => {
-    expectIllegal([...toExecuting(), requested("d1"), granted("d1")], requested("d2"), "a batch is already pending");
+    expectIllegal([...toExecuting(), ...asked("d1"), granted("d1")], requested("d2"), "a batch is already pending");
   });
 
   test("granting with nothing pending is refused", () => {
@@ -149,36 +150,36 @@ describe("write approvals", () => {
   });
 
   test("granting a stale digest throws StaleApprovalError", () => {
-    const err = rejection([...toExecuting(), requested("d2")], granted("d1"));
+    const err = rejection([...toExecuting(), ...asked("d2")], granted("d1"));
     expect(err).toBeInstanceOf(StaleApprovalError);
     expect(err).toMatchObject({ expected: "d2", got: "d1" });
   });
 
   test("approval_granted resumes executing with the batch approved", () => {
-    const s = fold([...toExecuting(), requested(), granted()]);
+    const s = fold([...toExecuting(), ...asked(), granted()]);
     expect([s.phase, s.pending?.status, s.pending?.denyReason]).toEqual(["executing", "approved", undefined]);
   });
 
   test("approval_denied resumes executing with the reason", () => {
-    const s = fold([...toExecuting(), requested(), denied()]);
+    const s = fold([...toExecuting(), ...asked(), denied()]);
     expect([s.phase, s.pending?.status, s.pending?.denyReason]).toEqual(["executing", "denied", "too broad"]);
   });
 
   test("tool results of batch calls are recorded as settled; others are not", () => {
-    const s = fold([...toExecuting(), requested("d1", ["c1", "c2"]), granted(), toolResult("c1"), toolResult("other")]);
+    const s = fold([...toExecuting(), ...asked("d1", ["c1", "c2"], ["other"]), granted(), toolResult("c1"), toolResult("other")]);
     expect(s.pending?.settledCallIds).toEqual(["c1"]);
   });
 
   test("approval_settled closes a decided batch", () => {
-    expect(fold([...toExecuting(), requested(), granted(), toolResult("c1"), settled()]).pending).toBeNull();
+    expect(fold([...toExecuting(), ...asked(), granted(), toolResult("c1"), settled()]).pending).toBeNull();
   });
 
   test("approval_settled before a decision is refused", () => {
-    expectIllegal([...toExecuting(), requested()], settled(), "no decided batch with that digest");
+    expectIllegal([...toExecuting(), ...asked()], settled(), "no decided batch with that digest");
   });
 
   test("approval_settled with another digest is refused", () => {
-    expectIllegal([...toExecuting(), requested("d1"), granted("d1")], settled("d2"), "no decided batch with that digest");
+    expectIllegal([...toExecuting(), ...asked("d1"), granted("d1")], settled("d2"), "no decided batch with that digest");
   });
 
   test("writes_auto_approved sets the flag", () => {
@@ -192,7 +193,7 @@ describe("finish and publish", () => {
   });
 
   test("finish while writes await approval is refused", () => {
-    expectIllegal([...toExecuting(), requested()], finish, "allowed only in executing");
+    expectIllegal([...toExecuting(), ...asked()], finish, "allowed only in executing");
   });
 
   test("finish_accepted moves to publishing with the summary", () => {
@@ -220,7 +221,7 @@ describe("terminal phases", () => {
   });
 
   test("session_cancelled from a parked session", () => {
-    expect(fold([...toExecuting(), requested(), cancelled]).phase).toBe("cancelled");
+    expect(fold([...toExecuting(), ...asked(), cancelled]).phase).toBe("cancelled");
   });
 
   test.each([
@@ -336,5 +337,72 @@ describe("batch guards", () => {
   });
   test("finish while a decided batch is still open is illegal", () => {
     expect(() => fold([...base, { type: "approval_granted", digest: "d", by }, { type: "finish_accepted", summary: "", treeHash: "t" }])).toThrow(IllegalTransitionError);
+  });
+});
+
+describe("every call is answered before the next model request", () => {
+  const call = (id: string, name = "read_file") => ({ id, name, arguments: "{}" });
+  const turnOf = (...ids: string[]): SessionEvent => ({ type: "assistant_message", content: null, toolCalls: ids.map((id) => call(id)) });
+
+  test("a model call while a call of the last turn has no result is refused", () => {
+    expectIllegal([...planning(), turnOf("c1", "c2"), toolResult("c1")], llmCalled({}, 0), "calls of the last model turn have no result yet (read_file c2)");
+    expectIllegal([...planning(), turnOf("c1")], turnOf("c2"), "have no result yet");
+  });
+
+  test("once every call has its result the next request may be made", () => {
+    const s = fold([...planning(), turnOf("c1", "c2"), toolResult("c2"), toolResult("c1"), llmCalled({}, 0)]);
+    expect(s.openCalls).toEqual([]);
+  });
+
+  test("call ids are unique in the session: a repeat within a turn or from an earlier turn is refused", () => {
+    expectIllegal(planning(), turnOf("c1", "c1"), 'tool call id "c1" is empty or already used');
+    expectIllegal([...planning(), turnOf("c1"), toolResult("c1")], turnOf("c1"), 'tool call id "c1" is empty or already used');
+    expectIllegal(planning(), turnOf(""), 'tool call id "" is empty or already used');
+  });
+
+  test("a result or a start for a call that is not open is refused", () => {
+    expectIllegal(planning(), toolResult("nobody"), "call nobody is not an open call of the last model turn");
+    expectIllegal([...planning(), turnOf("c1"), toolResult("c1")], toolResult("c1"), "call c1 is not an open call");
+    expectIllegal([...planning(), turnOf("c1")], { type: "tool_started", callId: "c2" }, "call c2 is not an open call");
+  });
+
+  test("tool_started marks the call as possibly having had an effect", () => {
+    const s = fold([...planning(), turnOf("c1", "c2"), { type: "tool_started", callId: "c1" }]);
+    expect(s.openCalls).toEqual([
+      { id: "c1", name: "read_file", started: true },
+      { id: "c2", name: "read_file", started: false },
+    ]);
+  });
+
+  test("a batch may only ask for open calls", () => {
+    expectIllegal([...toExecuting(), turnOf("c1")], requested("d1", ["c9"]), "call c9 is not an open call");
+  });
+
+  test("answers cut at the output limit are counted", () => {
+    expect(fold([...planning(), { ...llmCalled({}, 0), finishReason: "length" }, llmCalled({}, 0)]).outputCuts).toBe(1);
+  });
+});
+
+describe("a failed session reopened (`/agent retry`)", () => {
+  const reopened = (phase: Phase): SessionEvent => ({ type: "session_reopened", by: "alice", phase });
+
+  test("continues in the phase it failed in, the approved plan still approved", () => {
+    const s = fold([...toExecuting(), failed, reopened("executing")]);
+    expect([s.phase, s.mode, s.approvedPlanHash, s.failure, s.failedIn]).toEqual(["executing", "execute", "h1", null, null]);
+  });
+
+  test("a batch that was waiting keeps waiting", () => {
+    const s = fold([...toExecuting(), ...asked(), failed, reopened("awaiting_write_approval")]);
+    expect([s.phase, s.pending?.status]).toEqual(["awaiting_write_approval", "pending"]);
+  });
+
+  test("a failed publication goes back to executing, and finish must be accepted again", () => {
+    const s = fold([...toExecuting(), finish, failed, reopened("executing")]);
+    expect([s.phase, s.finishedTree, s.finishSummary]).toEqual(["executing", null, null]);
+  });
+
+  test("only a failed session, and only into the phase it failed in", () => {
+    expectIllegal(toExecuting(), reopened("executing"), "allowed only in failed");
+    expectIllegal([...toExecuting(), failed], reopened("planning"), "the session continues in executing, not planning");
   });
 });

@@ -31,6 +31,14 @@ export const requested = (digest = "d1", ids = ["c1"]): Ev<"approval_requested">
   calls: ids.map(pendingCall),
 });
 
+/** A model turn making these calls (write_file, no arguments), as the loop records it. */
+export function turn(ids: string[]): Ev<"assistant_message"> {
+  return { type: "assistant_message", content: null, toolCalls: ids.map((id) => ({ id, name: "write_file", arguments: "{}" })) };
+}
+
+/** The turn and then its batch: a batch can only ask for calls the model made. */
+export const asked = (digest = "d1", ids = ["c1"], others: string[] = []): SessionEvent[] => [turn([...ids, ...others]), requested(digest, ids)];
+
 export function llmCalled(usage: Partial<TokenUsage>, costUsd: number | null): Ev<"llm_called"> {
   return {
     type: "llm_called",

@@ -1,4 +1,4 @@
-import { chmodSync, renameSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { cloneWorkspace, rebuildWorkspace, WorkspaceError } from "../../src/workspace/index.js";
 import { cleanupTempDirs, makeSource, sh, tempDir, write } from "./git-fixtures.js";
@@ -50,4 +50,24 @@ test("a patch that does not fit the base fails as patch_failed and changes nothi
   const err = await target.applyPatch(patch).catch((e: unknown) => e);
   expect(WorkspaceError.isInstance(err) && err.code).toBe("patch_failed");
   expect(await target.treeHash()).toBe(before);
+});
+
+test("restore puts the publishable files back to a recorded state; ignored files stay", async () => {
+  const src = makeSource();
+  const ws = await cloneWorkspace({ source: src.dir, dir: join(tempDir(), "ws") });
+  write(ws.root, "src/parse.txt", "line one\nline 2\nline three\n");
+  write(ws.root, "src/new.txt", "new\n");
+  const paths = ["src/new.txt", "src/parse.txt"];
+  const recorded = await ws.diff(paths);
+  const hash = await ws.treeHash();
+  // What a crash may leave: a half-written file, a tracked file deleted, stray output, a dependency install.
+  write(ws.root, "src/new.txt", "ne");
+  rmSync(join(ws.root, "README.md"));
+  write(ws.root, "tmp/coverage.json", "{}");
+  write(ws.root, "build/dep.js", "installed\n");
+  expect((await ws.restore(recorded.patch, paths)).sort()).toEqual(["README.md", "src/new.txt", "tmp/coverage.json"]);
+  expect(await ws.treeHash()).toBe(hash);
+  expect(await ws.diff(paths)).toEqual(recorded);
+  expect(existsSync(join(ws.root, "build/dep.js"))).toBe(true);
+  expect(existsSync(join(ws.root, "tmp"))).toBe(false);
 });

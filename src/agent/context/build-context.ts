@@ -3,14 +3,18 @@
  *   1. the system prompt, exactly as given (byte-stable: the provider's prompt cache keys on it);
  *   2. the conversation from the compaction cut on, with the task and the latest user instruction
  *      pinned when the cut has passed them, and oversized tool outputs capped;
- *   3. one user message with the runtime-context block (mode, phase, plan, todos, memory summary).
+ *   3. the runtime-context block (mode, phase, plan, todos, memory summary) at the end of the last
+ *      user or tool message.
  * The runtime block changes every step, so it goes last: everything before it is a prefix that only
- * grows between compactions, which is what provider prompt caches can reuse.
+ * grows between compactions, which is what provider prompt caches can reuse. The whole is shaped
+ * for every chat template (message-shape.ts), and never built while a call has no result.
  * Pure: the same state and options give the same messages.
  */
 
 import type { Message } from "../../session/messages.js";
 import type { SessionState } from "../../session/state.js";
+import { requireNoOpenCalls } from "../../session/open-calls.js";
+import { mergeUserRuns, resultsAfterCalls, withRuntimeBlock } from "./message-shape.js";
 import { isSafeCut, pinnedBefore, unsafeCuts } from "./cut.js";
 import { renderRuntimeContext } from "./runtime-context.js";
 import { MAX_TOOL_OUTPUT_BYTES, capToolMessage } from "./truncate-output.js";
@@ -61,10 +65,8 @@ export function conversationWindow(
 }
 
 export function buildContext(state: SessionState, opts: BuildContextOptions): Message[] {
+  requireNoOpenCalls(state, "model request");
   const window = conversationWindow(state, opts);
-  return [
-    { role: "system", content: opts.systemPrompt },
-    ...window.messages,
-    { role: "user", content: renderRuntimeContext(state, { omittedMessages: window.omitted }) },
-  ];
+  const shaped = mergeUserRuns(resultsAfterCalls(window.messages));
+  return [{ role: "system", content: opts.systemPrompt }, ...withRuntimeBlock(shaped, renderRuntimeContext(state, { omittedMessages: window.omitted }))];
 }

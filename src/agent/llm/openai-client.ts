@@ -1,44 +1,71 @@
-import OpenAI from "openai";
-import type { ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
-import type { Message } from "../../session/messages.js";
+import OpenAI, { AzureOpenAI } from "openai";
 import { estimateMessagesTokens, estimateTokens } from "../../trace/tokens.js";
+import { type CompletionParts, ProviderErrorBody, readCompletion, StreamAssembler } from "./completion-reader.js";
+import { ephemeralVault, type ReasoningVault } from "./reasoning-vault.js";
 import { DEFAULT_RETRY_POLICY, isNonTransientCode, isRetryableStatus, parseRetryAfter, retryDelayMs, type RetryPolicy } from "./retry-policy.js";
-import { LLMError, type LLMClient, type LLMRequest, type LLMResponse, type ToolSpec } from "./types.js";
+import { sseData } from "./sse.js";
+import { StreamGuard, TransientLLMError } from "./stream-guard.js";
+import { LLMError, type LLMClient, type LLMRequest, type LLMResponse } from "./types.js";
+import { chatRequestBody, type WireSettings } from "./wire-request.js";
 
 export interface OpenAIClientOptions {
   apiKey: string;
   baseURL?: string;
   model: string;
+  /** `azure`: api-key header, `/deployments/<model>` path, `api-version` query (Azure OpenAI). */
+  azure?: { apiVersion: string };
+  /** Longest wait for the response to start and between two stream chunks. Default 60 s. */
   timeoutMs?: number;
+  /** Cap on one whole request, however steadily it streams. Default 10 minutes. */
+  totalTimeoutMs?: number;
   retry?: RetryPolicy;
+  /** Default true: `stream: true` with usage. */
+  stream?: boolean;
+  maxTokens?: number;
+  maxTokensRaised?: number;
+  maxTokensField?: WireSettings["maxTokensField"];
+  reasoningEffort?: string;
+  parallelToolCalls?: boolean;
+  strictTools?: boolean;
+  /** Seals reasoning for the ledger; default: a key that lives as long as this process. */
+  vault?: ReasoningVault;
   /** Injected in tests so retries do not wait for real. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 /** Any OpenAI-compatible chat-completions server. The SDK's own retries are off: we count and log ours. */
 export function createOpenAIClient(opts: OpenAIClientOptions): LLMClient {
-  const sdk = new OpenAI({ apiKey: opts.apiKey, baseURL: opts.baseURL, maxRetries: 0, timeout: opts.timeoutMs ?? 120_000 });
+  const idleMs = opts.timeoutMs ?? 60_000;
+  const totalMs = opts.totalTimeoutMs ?? 600_000;
+  const common = { apiKey: opts.apiKey, baseURL: opts.baseURL, maxRetries: 0, timeout: idleMs };
+  const sdk = opts.azure ? new AzureOpenAI({ ...common, apiVersion: opts.azure.apiVersion }) : new OpenAI(common);
   const policy = opts.retry ?? DEFAULT_RETRY_POLICY;
   const sleep = opts.sleep ?? abortableSleep;
+  const vault = opts.vault ?? ephemeralVault();
+  const wire: WireSettings = {
+    model: opts.model,
+    stream: opts.stream ?? true,
+    maxTokens: opts.maxTokens,
+    maxTokensRaised: opts.maxTokensRaised,
+    maxTokensField: opts.maxTokensField ?? "max_tokens",
+    reasoningEffort: opts.reasoningEffort,
+    parallelToolCalls: opts.parallelToolCalls,
+    strictTools: opts.strictTools ?? false,
+    openReasoning: (sealed) => vault.open(sealed),
+  };
   return {
     model: opts.model,
     async complete(req: LLMRequest): Promise<LLMResponse> {
       const started = Date.now();
+      const body = chatRequestBody(req, wire);
       for (let attempt = 0; ; attempt++) {
         try {
-          const completion = await sdk.chat.completions.create(
-            {
-              model: opts.model,
-              messages: req.messages.map(toOpenAIMessage),
-              ...(req.tools.length > 0 ? { tools: req.tools.map(toOpenAITool), tool_choice: "auto" as const } : {}),
-            },
-            { signal: req.signal },
-          );
-          return toResponse(completion, req, opts.model, Date.now() - started, attempt);
+          const parts = await attemptOnce(sdk, body, idleMs, totalMs, req.signal);
+          return toResponse(parts, req, opts.model, vault, Date.now() - started, attempt);
         } catch (err) {
           if (req.signal?.aborted) throw err;
           const status = err instanceof OpenAI.APIError ? (err.status ?? null) : null;
-          const code = err instanceof OpenAI.APIError ? (err.code ?? err.type ?? null) : null;
+          const code = errorCode(err);
           const final = isNonTransientCode(code);
           const retryable = isRetryableStatus(status) && isTransient(err) && !final;
           if (!retryable || attempt >= policy.maxRetries) {
@@ -53,9 +80,57 @@ export function createOpenAIClient(opts: OpenAIClientOptions): LLMClient {
   };
 }
 
+/**
+ * One HTTP request. A streamed answer is only returned once it is complete ([DONE] or a finish
+ * reason): a stream that stalls or breaks off is an error and is retried whole, so a partial answer
+ * never becomes a message. A server that ignores `stream` and sends one JSON body is read as such.
+ */
+async function attemptOnce(sdk: OpenAI, body: Record<string, unknown>, idleMs: number, totalMs: number, signal?: AbortSignal): Promise<CompletionParts> {
+  const guard = new StreamGuard(idleMs, totalMs, signal);
+  try {
+    const response = await sdk.chat.completions.create(body as never, { signal: guard.signal }).asResponse();
+    guard.tick();
+    if (!(response.headers.get("content-type") ?? "").includes("text/event-stream")) return readCompletion(await response.json());
+    if (!response.body) throw new TransientLLMError("the stream has no body");
+    const assembler = new StreamAssembler();
+    for await (const data of sseData(response.body)) {
+      guard.tick();
+      pushChunk(assembler, data);
+    }
+    const parts = assembler.result();
+    if (!parts.complete) throw new TransientLLMError("the stream ended before the answer was complete");
+    return parts;
+  } catch (err) {
+    throw guard.fired ?? err;
+  } finally {
+    guard.stop();
+  }
+}
+
+function pushChunk(assembler: StreamAssembler, data: string): void {
+  try {
+    assembler.push(data);
+  } catch (err) {
+    if (err instanceof SyntaxError) throw new TransientLLMError(`an unreadable stream chunk: ${data.slice(0, 120)}`);
+    throw err;
+  }
+}
+
 function isTransient(err: unknown): boolean {
   // Programming errors (TypeError in our own mapping) must not be retried as if the network failed.
-  return err instanceof OpenAI.APIError || (err instanceof Error && /timeout|timed out|ECONN|socket|network/i.test(err.message));
+  if (err instanceof OpenAI.APIError || TransientLLMError.isInstance(err) || err instanceof ProviderErrorBody) return true;
+  return err instanceof Error && /timeout|timed out|ECONN|socket|network|terminated|other side closed/i.test(err.message);
+}
+
+/** The provider's error code, from an HTTP error or from an error sent with status 200. */
+function errorCode(err: unknown): string | null {
+  if (err instanceof OpenAI.APIError) return err.code ?? err.type ?? null;
+  if (err instanceof ProviderErrorBody) {
+    const e = (err.body as { error?: { code?: unknown; type?: unknown } }).error;
+    const code = e?.code ?? e?.type;
+    return typeof code === "string" ? code : null;
+  }
+  return null;
 }
 
 function headerRecord(h: unknown): Record<string, string | undefined> {
@@ -66,41 +141,26 @@ function headerRecord(h: unknown): Record<string, string | undefined> {
   return (h as Record<string, string | undefined>) ?? {};
 }
 
-function toOpenAIMessage(m: Message): ChatCompletionMessageParam {
-  switch (m.role) {
-    case "assistant":
-      return m.toolCalls.length > 0
-        ? {
-            role: "assistant",
-            content: m.content,
-            tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })),
-          }
-        : { role: "assistant", content: m.content ?? "" };
-    case "tool":
-      return { role: "tool", tool_call_id: m.toolCallId, content: m.content };
-    default:
-      return { role: m.role, content: m.content };
-  }
-}
-
-function toOpenAITool(t: ToolSpec): ChatCompletionTool {
-  return { type: "function", function: { name: t.name, description: t.description, parameters: t.parameters } };
-}
-
-function toResponse(c: OpenAI.Chat.Completions.ChatCompletion, req: LLMRequest, model: string, latencyMs: number, retries: number): LLMResponse {
-  const msg = c.choices[0]?.message;
-  const toolCalls = (msg?.tool_calls ?? [])
-    .filter((t) => t.type === "function")
-    .map((t) => ({ id: t.id, name: t.function.name, arguments: t.function.arguments }));
-  const content = msg?.content ?? null;
-  const usage = c.usage
-    ? { promptTokens: c.usage.prompt_tokens, completionTokens: c.usage.completion_tokens, estimated: false }
+function toResponse(p: CompletionParts, req: LLMRequest, model: string, vault: ReasoningVault, latencyMs: number, retries: number): LLMResponse {
+  const usage = p.usage
+    ? { ...p.usage, estimated: false }
     : {
         promptTokens: estimateMessagesTokens(req.messages, req.tools),
-        completionTokens: estimateTokens((content ?? "") + toolCalls.map((t) => t.name + t.arguments).join("")),
+        completionTokens: estimateTokens((p.content ?? "") + p.toolCalls.map((t) => t.name + t.arguments).join("")),
         estimated: true,
       };
-  return { content, toolCalls, usage, model: c.model || model, latencyMs, retries };
+  // Reasoning is needed back only on tool-call turns (DeepSeek); elsewhere providers allow dropping it.
+  const reasoning = p.reasoning && p.toolCalls.length > 0 ? vault.seal(p.reasoning) : undefined;
+  return {
+    content: p.content,
+    toolCalls: p.toolCalls,
+    finishReason: p.finishReason,
+    ...(reasoning !== undefined && { reasoning }),
+    usage,
+    model: p.model || model,
+    latencyMs,
+    retries,
+  };
 }
 
 export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {

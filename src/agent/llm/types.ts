@@ -1,4 +1,4 @@
-import type { Message, ToolCall } from "../../session/messages.js";
+import type { Message, SealedReasoning, ToolCall } from "../../session/messages.js";
 import type { TokenUsage } from "../../session/types.js";
 
 /** A tool as the model sees it: name, description and JSON Schema of its arguments. */
@@ -12,11 +12,17 @@ export interface LLMRequest {
   messages: Message[];
   tools: ToolSpec[];
   signal?: AbortSignal;
+  /** An earlier answer was cut at the output limit: use the raised limit, where one is configured. */
+  raiseMaxTokens?: boolean;
 }
 
 export interface LLMResponse {
   content: string | null;
   toolCalls: ToolCall[];
+  /** The provider's finish_reason; `length` means the output was cut at the token limit. */
+  finishReason?: string | null;
+  /** Provider reasoning, sealed by the client; only that client's vault can open it. */
+  reasoning?: SealedReasoning;
   usage: TokenUsage;
   model: string;
   latencyMs: number;

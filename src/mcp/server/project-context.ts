@@ -29,6 +29,7 @@ export function projectContext(repo: string): ToolContext {
     rollBack: readOnly("rollBack"),
     commit: readOnly("commit"),
     removeSpecialFiles: readOnly("removeSpecialFiles"),
+    restore: readOnly("restore"),
     withSignal: () => workspace,
   };
   return { workspace, state: fold([]), sandbox: null, repoConfig: RepoConfigSchema.parse({}) };

@@ -1,0 +1,133 @@
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { readdirSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { LLMRequest } from "../../src/agent/llm/types.js";
+import { startFakeOpenAI, type FakeOpenAIServer, type FakeStep } from "../fakes/openai-server.js";
+import { BUGGY_ADD_REPO, makeRepo, tempDir } from "../helpers/git-fixture.js";
+
+const ROOT = join(import.meta.dirname, "../..");
+const FIXED = "export function add(a, b) {\n  return a + b;\n}\n";
+
+/**
+ * The test script holds while `.git/pg-hold` exists in the clone (the sandbox sees .git read-only),
+ * after leaving a temporary file behind: the point where the CLI is killed in the middle of a tool run.
+ */
+const HOLDING_TESTS = `if [ -e .git/pg-hold ]; then echo HOLDING; echo partial > .partial-output; exec sleep 600; fi
+${BUGGY_ADD_REPO["test.sh"]}`;
+
+interface Cli {
+  child: ChildProcess;
+  out: () => string;
+  /** Resolves when `text` has appeared on stdout (a signal from the process, never a timer). */
+  saw(text: string): Promise<void>;
+  exited: Promise<number | null>;
+}
+
+function cli(args: string[], env: Record<string, string>): Cli {
+  const clean = { ...process.env };
+  delete clean.OPENAI_API_KEY;
+  delete clean.OPENAI_BASE_URL;
+  const child = spawn("node", ["--import", "tsx", join(ROOT, "src/cli/main.ts"), ...args], { cwd: ROOT, env: { ...clean, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  const waiters: { text: string; resolve: () => void }[] = [];
+  child.stdout!.on("data", (d: Buffer) => {
+    stdout += d.toString();
+    for (const w of waiters.filter((x) => stdout.includes(x.text))) w.resolve();
+  });
+  child.stderr!.on("data", (d: Buffer) => (stdout += d.toString()));
+  return {
+    child,
+    out: () => stdout,
+    saw: (text) => (stdout.includes(text) ? Promise.resolve() : new Promise((resolve) => waiters.push({ text, resolve }))),
+    exited: new Promise((resolve) => child.on("exit", (code) => resolve(code))),
+  };
+}
+
+const steps = {
+  read: { toolCalls: [{ name: "read_file", arguments: { path: "src/add.js" } }] },
+  plan: { toolCalls: [{ name: "submit_plan", arguments: { summary: "make add add", steps: ["fix the operator", "run the tests"] } }] },
+  edit: { toolCalls: [{ name: "edit_file", arguments: { path: "src/add.js", edits: [{ search: "a - b", replace: "a + b" }] } }] },
+  tests: { toolCalls: [{ name: "run_tests", arguments: {} }] },
+  finish: { toolCalls: [{ name: "finish", arguments: { summary: "add now adds" } }] },
+} satisfies Record<string, FakeStep>;
+
+/** kill -9 of `patchgate run` at an awkward point, then `patchgate resume` in a new process. */
+describe("the CLI killed with SIGKILL, then resumed", () => {
+  let server: FakeOpenAIServer | undefined;
+  const cleanups: (() => void)[] = [];
+  afterEach(async () => {
+    await server?.close();
+    for (const c of cleanups.splice(0)) c();
+  });
+
+  async function setup(script: (clone: () => string) => FakeStep[]) {
+    const repo = makeRepo({ ...BUGGY_ADD_REPO, "test.sh": HOLDING_TESTS });
+    const data = tempDir("pg-crash-");
+    cleanups.push(repo.cleanup, () => rmSync(data, { recursive: true, force: true }));
+    const clone = () => join(data, "workspaces", readdirSync(join(data, "workspaces"))[0]);
+    server = await startFakeOpenAI(script(clone));
+    const env = { OPENAI_API_KEY: "sk-crash-test-key", OPENAI_BASE_URL: server.baseURL, PATCHGATE_DATA_DIR: data, PATCHGATE_MODEL: "fake-model" };
+    return { repo, env, clone };
+  }
+
+  /** Resumes in a new process and checks the end: one commit with the fix and nothing else, no violation. */
+  async function resumeToTheEnd(env: Record<string, string>, clone: string, out: string, source: string) {
+    const base = execFileSync("git", ["-C", source, "rev-parse", "HEAD"], { encoding: "utf8" }).trim();
+    const sessionId = /session (\S+)/.exec(out)![1];
+    const resumed = cli(["resume", sessionId, "--approve-plan", "--approve-writes"], env);
+    expect(await resumed.exited).toBe(0);
+    expect(resumed.out()).toContain(`done: branch patchgate/${sessionId.slice(0, 8)}`);
+    const git = (...args: string[]) => execFileSync("git", ["-C", clone, ...args], { encoding: "utf8" }).trim();
+    const branch = `patchgate/${sessionId.slice(0, 8)}`;
+    expect(git("rev-list", "--count", `${base}..${branch}`)).toBe("1");
+    expect(git("diff", "--name-only", base, branch)).toBe("src/add.js");
+    expect(git("show", `${branch}:src/add.js`) + "\n").toBe(FIXED);
+    expect(server!.violations).toEqual([]);
+    expect(server!.remaining()).toBe(0);
+    return sessionId;
+  }
+
+  test("killed while run_tests runs: resume puts the workspace back, runs the tests again, finishes with one commit", async () => {
+    const { repo, env, clone } = await setup((clonePath) => [
+      steps.read,
+      steps.plan,
+      steps.edit,
+      () => {
+        writeFileSync(join(clonePath(), ".git", "pg-hold"), "");
+        return steps.tests;
+      },
+      steps.finish,
+    ]);
+    const run = cli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "Fix add"], env);
+    await run.saw("HOLDING");
+    run.child.kill("SIGKILL");
+    expect(await run.exited).toBeNull();
+    unlinkSync(join(clone(), ".git", "pg-hold"));
+
+    const sessionId = await resumeToTheEnd(env, clone(), run.out(), repo.dir);
+    const shown = execFileSync("node", ["--import", "tsx", join(ROOT, "src/cli/main.ts"), "show", sessionId], { cwd: ROOT, env: { ...process.env, ...env }, encoding: "utf8" });
+    expect(shown.match(/tool_result +run_tests ok/g)).toHaveLength(1); // answered once: by the run after the restart
+    expect(shown).not.toContain(".partial-output");
+  });
+
+  test("killed while waiting for the model: resume sends the same request again, finishes with one commit", async () => {
+    const requests: LLMRequest[] = [];
+    const { repo, env, clone } = await setup(() => [
+      steps.read,
+      steps.plan,
+      (req) => (requests.push(req), { hold: true }),
+      (req) => (requests.push(req), steps.edit),
+      steps.tests,
+      steps.finish,
+    ]);
+    const run = cli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "Fix add"], env);
+    await server!.held();
+    run.child.kill("SIGKILL");
+    expect(await run.exited).toBeNull();
+
+    await resumeToTheEnd(env, clone(), run.out(), repo.dir);
+    // The request the dead process was waiting for, and the first one after the restart: the same
+    // conversation — nothing lost, nothing answered twice.
+    expect(requests[1].messages).toEqual(requests[0].messages);
+  });
+});
