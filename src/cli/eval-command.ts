@@ -14,7 +14,7 @@ import { parseCommandArgs } from "./cli-args.js";
 import { help } from "./inspect-commands.js";
 import { llmFromEnv, modelName, UsageError } from "./runtime-env.js";
 
-export const EVAL_USAGE = `patchgate eval [--cases <dir>] [--out <dir>] [--llm scripted|openai] [--model <m>] [--case <id>]… [--keep]`;
+export const EVAL_USAGE = `patchgate eval [--cases <dir>] [--out <dir>] [--llm scripted|openai] [--messy] [--model <m>] [--case <id>]… [--keep]`;
 
 export interface EvalArgs {
   casesDir: string;
@@ -23,6 +23,8 @@ export interface EvalArgs {
   model: string;
   only: string[];
   keep: boolean;
+  /** The scripted model answers the way real models do (messy-script.ts). */
+  messy: boolean;
 }
 
 const OPTIONS = {
@@ -32,6 +34,7 @@ const OPTIONS = {
   model: { type: "string" },
   case: { type: "string", multiple: true, default: [] as string[] },
   keep: { type: "boolean", default: false },
+  messy: { type: "boolean", default: false },
 } as const;
 
 /** null for `--help`. */
@@ -40,6 +43,7 @@ export function parseEvalArgs(argv: string[], now = new Date()): EvalArgs | null
   if (parsed.help) return null;
   const { values } = parsed;
   if (values.llm !== "scripted" && values.llm !== "openai") throw new UsageError(`--llm must be scripted or openai\nusage: ${EVAL_USAGE}`);
+  if (values.messy && values.llm !== "scripted") throw new UsageError(`--messy plays the cases' scripts: it needs --llm scripted\nusage: ${EVAL_USAGE}`);
   const stamp = now.toISOString().replace(/[:.]/g, "-");
   return {
     casesDir: path.resolve(values.cases ?? builtinCasesDir()),
@@ -48,6 +52,7 @@ export function parseEvalArgs(argv: string[], now = new Date()): EvalArgs | null
     model: values.llm === "scripted" ? (values.model ?? "scripted") : modelName(values.model),
     only: values.case,
     keep: values.keep,
+    messy: values.messy,
   };
 }
 
@@ -75,12 +80,12 @@ export async function evalCommand(argv: string[], out: NodeJS.WritableStream = p
   // Fail before the first case, not inside each one.
   if (args.llm === "openai") llmFromEnv(args.model);
 
-  out.write(`eval: ${cases.length} cases from ${args.casesDir}, ${args.llm} model ${args.model}, sandbox ${chosen.sandbox.backend}\n`);
+  out.write(`eval: ${cases.length} cases from ${args.casesDir}, ${args.llm}${args.messy ? " (messy)" : ""} model ${args.model}, sandbox ${chosen.sandbox.backend}\n`);
   const report = await runSuite(cases, {
     mode: args.llm,
     model: args.model,
     casesDir: args.casesDir,
-    llm: (c) => (args.llm === "scripted" ? new CaseScriptLLM(expandScript(c.script), args.model) : llmFromEnv(args.model).llm),
+    llm: (c) => (args.llm === "scripted" ? new CaseScriptLLM(expandScript(c.script), args.model, { messy: args.messy }) : llmFromEnv(args.model).llm),
     sandbox: chosen.sandbox,
     hostSecrets: hostSecrets(),
     keep: args.keep,

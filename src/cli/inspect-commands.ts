@@ -1,4 +1,7 @@
 import { openStore } from "../store/index.js";
+import { stringify } from "yaml";
+import { scriptFromEvents } from "../eval/script-from-events.js";
+import { redactDeep } from "../safety/redact.js";
 import { exportTrace } from "../trace/export.js";
 import { secretsFromEnv } from "../safety/secrets.js";
 import { parseCommandArgs } from "./cli-args.js";
@@ -7,9 +10,9 @@ import { formatTimelineRow, timelineRows } from "./timeline-format.js";
 import { dataDir, UsageError } from "./runtime-env.js";
 
 export const SHOW_USAGE = "patchgate show <session|prefix> [--data-dir <d>]";
-export const TRACE_USAGE = "patchgate trace <session|prefix> [--jsonl|--json] [--data-dir <d>]";
+export const TRACE_USAGE = "patchgate trace <session|prefix> [--jsonl|--json|--script] [--data-dir <d>]";
 
-const OPTIONS = { "data-dir": { type: "string" }, json: { type: "boolean" }, jsonl: { type: "boolean" } } as const;
+const OPTIONS = { "data-dir": { type: "string" }, json: { type: "boolean" }, jsonl: { type: "boolean" }, script: { type: "boolean" } } as const;
 
 async function loadEvents(argv: string[], usage: string) {
   const parsed = parseCommandArgs(argv, OPTIONS, usage);
@@ -34,10 +37,17 @@ export async function showCommand(argv: string[], out: NodeJS.WritableStream): P
   return 0;
 }
 
-/** `patchgate trace <session> [--jsonl|--json]`: the whole redacted ledger for tools and people. */
+/**
+ * `patchgate trace <session> [--jsonl|--json|--script]`: the whole redacted ledger for tools and
+ * people; `--script`: only the model's replies, as a case's `script:` to replay the session offline.
+ */
 export async function traceCommand(argv: string[], out: NodeJS.WritableStream): Promise<number> {
   const loaded = await loadEvents(argv, TRACE_USAGE);
   if (loaded === null) return help(out, TRACE_USAGE);
+  if (loaded.values.script) {
+    out.write(stringify({ script: redactDeep(scriptFromEvents(loaded.events), secretsFromEnv()) }));
+    return 0;
+  }
   out.write(exportTrace(loaded.events, loaded.values.json ? "json" : "jsonl", secretsFromEnv()));
   out.write("\n");
   return 0;

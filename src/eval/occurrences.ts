@@ -46,7 +46,8 @@ export function findOccurrences(events: readonly SessionEvent[]): Occurrence[] {
 /**
  * An occurrence is recovered when a later event shows the agent got past it:
  * a failed test run by a later passing one; a refused call by a later successful call of the same
- * kind on the same path or command; anything by a later accepted finish (which itself needs passing
+ * kind on the same path or command (on any, when the refused call named none: arguments that were not
+ * even JSON say nothing about what they were for); anything by a later accepted finish (which itself needs passing
  * tests on the final tree, so the agent found another way).
  */
 function markRecovered(found: Occurrence[], events: readonly SessionEvent[]): Occurrence[] {
@@ -56,7 +57,8 @@ function markRecovered(found: Occurrence[], events: readonly SessionEvent[]): Oc
       if (e.type === "finish_accepted") return true;
       if (o.cls === "tests_failed") return e.type === "test_run" && e.exitCode === 0;
       if (o.cls === "tests_not_run" || e.type !== "tool_result" || !e.result.ok) return false;
-      return o.tool !== null && family(e.tool) === family(o.tool) && o.subject !== null && subjectOf(e.input) === o.subject;
+      if (o.tool === null || family(e.tool) !== family(o.tool)) return false;
+      return o.subject === null ? o.cls === "invalid_tool_call" : subjectOf(e.input) === o.subject;
     });
     return { ...o, recovered };
   });

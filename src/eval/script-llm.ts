@@ -1,10 +1,11 @@
 import { ScriptedLLM, type ScriptTurn } from "../agent/llm/scripted.js";
 import type { LLMClient, LLMRequest, LLMResponse } from "../agent/llm/types.js";
+import { messySteps } from "./messy-script.js";
 import type { ScriptAnswer } from "./script-schema.js";
 
 function toTurn(a: ScriptAnswer): ScriptTurn {
   if (a.kind === "error") return { error: { status: a.status, message: `scripted provider error ${a.status}` } };
-  return { content: a.content, toolCalls: a.calls, ...(a.usage && { usage: a.usage }) };
+  return { content: a.content, toolCalls: a.calls, ...(a.usage && { usage: a.usage }), ...(a.cutAtLimit && { finishReason: "length" }) };
 }
 
 /**
@@ -21,9 +22,10 @@ export class CaseScriptLLM implements LLMClient {
   /** Summariser calls answered (the compaction case checks the runtime really asked). */
   summaries = 0;
 
-  constructor(answers: ScriptAnswer[], model = "scripted") {
+  /** `messy`: the same decisions sent the way real models send them (messy-script.ts). */
+  constructor(answers: ScriptAnswer[], model = "scripted", opts: { messy?: boolean } = {}) {
     this.model = model;
-    this.agent = new ScriptedLLM(answers.map(toTurn), model);
+    this.agent = new ScriptedLLM(opts.messy ? messySteps(answers) : answers.map(toTurn), model);
   }
 
   async complete(req: LLMRequest): Promise<LLMResponse> {

@@ -39,12 +39,13 @@ export const ScriptStepSchema = z
       .strict()
       .optional()
       .describe("Token usage to report for this answer; omitted = estimated by the scripted model."),
+    cut_at_limit: z.boolean().optional().describe("The answer was cut at the output token limit (finish_reason `length`): its last call's arguments may be cut mid-JSON."),
     repeat: z.number().int().positive().max(1000).default(1).describe("Send this same answer this many times in a row."),
   })
   .strict()
   .refine((s) => !(s.tool && s.calls), { message: "use either `tool`/`args` or `calls`, not both" })
   .refine((s) => s.args === undefined || s.tool !== undefined, { message: "`args` needs `tool`" })
-  .refine((s) => s.error === undefined || (s.tool === undefined && s.calls === undefined && s.say === undefined), {
+  .refine((s) => s.error === undefined || (s.tool === undefined && s.calls === undefined && s.say === undefined && s.cut_at_limit === undefined), {
     message: "an `error` step answers nothing else",
   });
 
@@ -58,6 +59,7 @@ export type ScriptAnswer =
       content: string | null;
       calls: { name: string; arguments: object | string }[];
       usage?: { promptTokens: number; completionTokens: number };
+      cutAtLimit?: boolean;
     };
 
 /** Resolves shorthand and repeats into the flat list of answers the scripted model plays back. */
@@ -72,6 +74,7 @@ export function expandScript(steps: ScriptStepInput[]): ScriptAnswer[] {
         content: s.say ?? null,
         calls: calls.map((c) => ({ name: c.tool, arguments: c.args })),
         ...(s.usage && { usage: { promptTokens: s.usage.prompt_tokens, completionTokens: s.usage.completion_tokens } }),
+        ...(s.cut_at_limit && { cutAtLimit: true }),
       };
     }
     return Array.from({ length: s.repeat }, () => answer);

@@ -1,5 +1,6 @@
 import type { ToolError } from "../session/types.js";
 import { closestRegion } from "./closest-region.js";
+import { looksNumbered, withoutReadNumbers } from "./read-numbers.js";
 
 /**
  * Exact search/replace blocks, all or nothing. Every block is matched against the file as it is now
@@ -55,14 +56,22 @@ export function applyEdits(rel: string, content: string, edits: readonly EditBlo
   const spans: { start: number; end: number; replace: string; n: number }[] = [];
   for (const [i, edit] of edits.entries()) {
     const n = i + 1;
-    const search = toFileEol(edit.search, crlf);
-    const found = occurrences(content, search);
+    let search = toFileEol(edit.search, crlf);
+    let replace = toFileEol(edit.replace, crlf);
+    let found = occurrences(content, search);
+    const meant = found.length === 0 ? withoutReadNumbers(content, edit.search, edit.replace) : null;
+    if (meant) {
+      search = meant.search;
+      replace = toFileEol(meant.replace, crlf);
+      found = [meant.start];
+    }
     if (found.length === 0) {
       const closest = closestRegion(content, edit.search);
       const where = closest
         ? ` The closest region is lines ${closest.start_line}-${closest.end_line} (similarity ${closest.similarity}${closest.whitespace_only ? ", differs only in whitespace" : ""}); copy the exact text from there and retry.`
         : ` ${rel} is empty.`;
-      return badPatch(`edit ${n} of ${edits.length}: the search text was not found in ${rel}.${where}`, { edit: n, matches: 0, closest });
+      const numbers = looksNumbered(edit.search) ? " Its lines start with read_file's line numbers (\"<n>\\t\"), which are not part of the file and did not match those lines: leave them out." : "";
+      return badPatch(`edit ${n} of ${edits.length}: the search text was not found in ${rel}.${numbers}${where}`, { edit: n, matches: 0, closest });
     }
     if (found.length > 1) {
       const lines = linesOf(content, found.slice(0, MAX_LISTED_MATCHES));
@@ -72,7 +81,7 @@ export function applyEdits(rel: string, content: string, edits: readonly EditBlo
         { edit: n, matches: found.length, match_lines: lines },
       );
     }
-    spans.push({ start: found[0], end: found[0] + search.length, replace: toFileEol(edit.replace, crlf), n });
+    spans.push({ start: found[0], end: found[0] + search.length, replace, n });
   }
   spans.sort((a, b) => a.start - b.start);
   for (let k = 1; k < spans.length; k++) {

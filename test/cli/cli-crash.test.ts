@@ -1,47 +1,12 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { readdirSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { LLMRequest } from "../../src/agent/llm/types.js";
 import { startFakeOpenAI, type FakeOpenAIServer, type FakeStep } from "../fakes/openai-server.js";
+import { HOLDING_TESTS, ROOT, runCli, spawnCli } from "../helpers/cli-process.js";
 import { BUGGY_ADD_REPO, makeRepo, tempDir } from "../helpers/git-fixture.js";
 
-const ROOT = join(import.meta.dirname, "../..");
 const FIXED = "export function add(a, b) {\n  return a + b;\n}\n";
-
-/**
- * The test script holds while `.git/pg-hold` exists in the clone (the sandbox sees .git read-only),
- * after leaving a temporary file behind: the point where the CLI is killed in the middle of a tool run.
- */
-const HOLDING_TESTS = `if [ -e .git/pg-hold ]; then echo HOLDING; echo partial > .partial-output; exec sleep 600; fi
-${BUGGY_ADD_REPO["test.sh"]}`;
-
-interface Cli {
-  child: ChildProcess;
-  out: () => string;
-  /** Resolves when `text` has appeared on stdout (a signal from the process, never a timer). */
-  saw(text: string): Promise<void>;
-  exited: Promise<number | null>;
-}
-
-function cli(args: string[], env: Record<string, string>): Cli {
-  const clean = { ...process.env };
-  delete clean.OPENAI_API_KEY;
-  delete clean.OPENAI_BASE_URL;
-  const child = spawn("node", ["--import", "tsx", join(ROOT, "src/cli/main.ts"), ...args], { cwd: ROOT, env: { ...clean, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  const waiters: { text: string; resolve: () => void }[] = [];
-  child.stdout!.on("data", (d: Buffer) => {
-    stdout += d.toString();
-    for (const w of waiters.filter((x) => stdout.includes(x.text))) w.resolve();
-  });
-  child.stderr!.on("data", (d: Buffer) => (stdout += d.toString()));
-  return {
-    child,
-    out: () => stdout,
-    saw: (text) => (stdout.includes(text) ? Promise.resolve() : new Promise((resolve) => waiters.push({ text, resolve }))),
-    exited: new Promise((resolve) => child.on("exit", (code) => resolve(code))),
-  };
-}
 
 const steps = {
   read: { toolCalls: [{ name: "read_file", arguments: { path: "src/add.js" } }] },
@@ -74,9 +39,9 @@ describe("the CLI killed with SIGKILL, then resumed", () => {
   async function resumeToTheEnd(env: Record<string, string>, clone: string, out: string, source: string) {
     const base = execFileSync("git", ["-C", source, "rev-parse", "HEAD"], { encoding: "utf8" }).trim();
     const sessionId = /session (\S+)/.exec(out)![1];
-    const resumed = cli(["resume", sessionId, "--approve-plan", "--approve-writes"], env);
-    expect(await resumed.exited).toBe(0);
-    expect(resumed.out()).toContain(`done: branch patchgate/${sessionId.slice(0, 8)}`);
+    const resumed = await runCli(["resume", sessionId, "--approve-plan", "--approve-writes"], env);
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toContain(`done: branch patchgate/${sessionId.slice(0, 8)}`);
     const git = (...args: string[]) => execFileSync("git", ["-C", clone, ...args], { encoding: "utf8" }).trim();
     const branch = `patchgate/${sessionId.slice(0, 8)}`;
     expect(git("rev-list", "--count", `${base}..${branch}`)).toBe("1");
@@ -98,13 +63,13 @@ describe("the CLI killed with SIGKILL, then resumed", () => {
       },
       steps.finish,
     ]);
-    const run = cli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "Fix add"], env);
-    await run.saw("HOLDING");
+    const run = spawnCli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "Fix add"], env);
+    await run.printed("HOLDING");
     run.child.kill("SIGKILL");
-    expect(await run.exited).toBeNull();
+    expect(await run.exited).toBe("SIGKILL");
     unlinkSync(join(clone(), ".git", "pg-hold"));
 
-    const sessionId = await resumeToTheEnd(env, clone(), run.out(), repo.dir);
+    const sessionId = await resumeToTheEnd(env, clone(), run.stdout(), repo.dir);
     const shown = execFileSync("node", ["--import", "tsx", join(ROOT, "src/cli/main.ts"), "show", sessionId], { cwd: ROOT, env: { ...process.env, ...env }, encoding: "utf8" });
     expect(shown.match(/tool_result +run_tests ok/g)).toHaveLength(1); // answered once: by the run after the restart
     expect(shown).not.toContain(".partial-output");
@@ -120,12 +85,12 @@ describe("the CLI killed with SIGKILL, then resumed", () => {
       steps.tests,
       steps.finish,
     ]);
-    const run = cli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "Fix add"], env);
+    const run = spawnCli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "Fix add"], env);
     await server!.held();
     run.child.kill("SIGKILL");
-    expect(await run.exited).toBeNull();
+    expect(await run.exited).toBe("SIGKILL");
 
-    await resumeToTheEnd(env, clone(), run.out(), repo.dir);
+    await resumeToTheEnd(env, clone(), run.stdout(), repo.dir);
     // The request the dead process was waiting for, and the first one after the restart: the same
     // conversation — nothing lost, nothing answered twice.
     expect(requests[1].messages).toEqual(requests[0].messages);

@@ -116,6 +116,23 @@ describe("classify", () => {
     expect(c.decisive).toBeNull();
   });
 
+  test("arguments that were not JSON are got past by a later good call of that tool; an unknown tool is not", () => {
+    const events = [
+      ...start(),
+      ...result("read_file", "{bad", "invalid_arguments"),
+      ...result("nope", "{}", "unknown_tool"),
+      ...result("read_file", { path: "a.js" }),
+      failed("loop_limit"),
+    ];
+    const c = classify(events, green);
+    expect(c.classes.map((e) => [e.cls, e.count, e.recovered])).toEqual([
+      ["invalid_tool_call", 2, false],
+      ["loop_limit", 1, false],
+    ]);
+    const unparsed = classify([...start(), ...result("read_file", "{bad", "invalid_arguments"), ...result("read_file", { path: "a.js" }), failed("loop_limit")], green);
+    expect([unparsed.classes[0].recovered, unparsed.decisive]).toEqual([true, "loop_limit"]);
+  });
+
   test("other failure reasons are runtime_error", () => {
     expect(classify([...start(), failed("internal")], green).decisive).toBe("runtime_error");
   });

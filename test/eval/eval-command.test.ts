@@ -132,7 +132,10 @@ describe("patchgate eval", () => {
       model: "scripted",
       only: [],
       keep: false,
+      messy: false,
     });
     expect(parseEvalArgs(["--llm", "openai", "--model", "gpt-4.1"])?.model).toBe("gpt-4.1");
+    expect(parseEvalArgs(["--messy"])?.messy).toBe(true);
+    expect(() => parseEvalArgs(["--messy", "--llm", "openai"])).toThrow(/--messy .* needs --llm scripted/);
   });
 });

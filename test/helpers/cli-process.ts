@@ -1,7 +1,8 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
+import { BUGGY_ADD_REPO } from "./git-fixture.js";
 
-const ROOT = join(import.meta.dirname, "../..");
+export const ROOT = join(import.meta.dirname, "../..");
 const ARGS = ["--import", "tsx", join(ROOT, "src/cli/main.ts")];
 
 // Patchgate's variables of the test process are removed, so only what a test gives reaches the CLI.
@@ -20,8 +21,21 @@ export function runCli(args: string[], env: Record<string, string>): Promise<{ c
   });
 }
 
-/** The CLI as a running process, to be killed: `printed(text)` resolves once its stdout has shown `text`. */
-export function spawnCli(args: string[], env: Record<string, string>): { child: ChildProcess; stdout: () => string; printed: (text: string) => Promise<void>; exited: Promise<NodeJS.Signals | null> } {
+/**
+ * BUGGY_ADD_REPO's test script, holding while `.git/pg-hold` exists in the clone (the sandbox sees
+ * .git read-only), after leaving a temporary file behind: where a CLI is killed in the middle of a tool run.
+ */
+export const HOLDING_TESTS = `if [ -e .git/pg-hold ]; then echo HOLDING; echo partial > .partial-output; exec sleep 600; fi
+${BUGGY_ADD_REPO["test.sh"]}`;
+
+/**
+ * The CLI as a running process, to be killed: `printed(text)` resolves once its stdout has shown
+ * `text`; `exited` with the signal that ended it, `code` with its exit code (null when killed).
+ */
+export function spawnCli(
+  args: string[],
+  env: Record<string, string>,
+): { child: ChildProcess; stdout: () => string; printed: (text: string) => Promise<void>; exited: Promise<NodeJS.Signals | null>; code: Promise<number | null> } {
   const child = spawn(process.execPath, [...ARGS, ...args], { cwd: ROOT, env: cliEnv(env), stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   const waiters: { text: string; resolve: () => void }[] = [];
@@ -31,6 +45,7 @@ export function spawnCli(args: string[], env: Record<string, string>): { child: 
     else waiters.push(w);
   });
   const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once("exit", (_code, signal) => resolve(signal)));
+  const code = new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
   const printed = (text: string) => (out.includes(text) ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ text, resolve })));
-  return { child, stdout: () => out, printed, exited };
+  return { child, stdout: () => out, printed, exited, code };
 }

@@ -143,6 +143,22 @@ describe("edit_file", () => {
     expect(onDisk(h, "w.txt")).toBe("uno\r\ndos\r\nthree\r\n");
   });
 
+  test("a block copied with read_file's line numbers applies at those lines, even where the text repeats", async () => {
+    const h = await readied({ "m.js": ADD }, "m.js");
+    const edits = [{ search: "6\t  return a - b;\n7\t}", replace: "6\t  return b - a;\n7\t}" }];
+    const { result } = await h.call(editFileTool, { path: "m.js", edits });
+    expect(result.ok).toBe(true);
+    expect(onDisk(h, "m.js")).toBe("export function add(a, b) {\n  return a - b;\n}\n\nexport function sub(a, b) {\n  return b - a;\n}\n");
+  });
+
+  test("numbered lines that are not the file's lines there: bad_patch that says to drop the numbers", async () => {
+    const h = await readied({ "m.js": ADD }, "m.js");
+    const { result } = await h.call(editFileTool, { path: "m.js", edits: [{ search: "5\t  return a - b;", replace: "x" }] });
+    expect(codeOf(result)).toBe("bad_patch");
+    expect(result.ok ? "" : result.error.message).toContain("line numbers");
+    expect(onDisk(h, "m.js")).toBe(ADD);
+  });
+
   test("precheck refuses a block that cannot apply, so nobody is asked to approve it", async () => {
     const h = await readied({ "m.js": ADD }, "m.js");
     expect((await editFileTool.precheck!({ path: "m.js", edits: [{ search: "zzz", replace: "" }] }, h.ctx()))?.code).toBe("bad_patch");

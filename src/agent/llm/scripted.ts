@@ -8,6 +8,8 @@ export type ScriptTurn =
       content?: string | null;
       toolCalls?: { name: string; arguments: unknown; id?: string }[];
       usage?: Partial<TokenUsage>;
+      /** `length`: the answer was cut at the output token limit (its last call's JSON may be cut too). */
+      finishReason?: string;
     }
   | { error: { status: number | null; message?: string; code?: string } };
 
@@ -51,6 +53,6 @@ export class ScriptedLLM implements LLMClient {
       completionTokens: turn.usage?.completionTokens ?? 20,
       estimated: turn.usage?.estimated ?? false,
     };
-    return { content: turn.content ?? null, toolCalls, usage, model: this.model, latencyMs: 0, retries: 0 };
+    return { content: turn.content ?? null, toolCalls, usage, model: this.model, latencyMs: 0, retries: 0, ...(turn.finishReason && { finishReason: turn.finishReason }) };
   }
 }
