@@ -40,7 +40,9 @@ describe("the OpenAI client against providers' real behaviour", () => {
   });
 
   test("a stream that stalls is cut by the idle timeout and asked again; the half answer is never returned", async () => {
-    const llm = await client([{ toolCalls: [{ name: "read_file", arguments: { path: "half.ts" } }], stallAfterChunks: 3 }, { content: "whole" }], "strict", { timeoutMs: 250 });
+    // The stall is for ever, so the timeout's length only has to exceed a loaded machine's delay
+    // before the retry's first chunk (250 ms did not, at load 12).
+    const llm = await client([{ toolCalls: [{ name: "read_file", arguments: { path: "half.ts" } }], stallAfterChunks: 3 }, { content: "whole" }], "strict", { timeoutMs: 3_000 });
     const r = await llm.complete({ messages: task, tools });
     expect([r.content, r.toolCalls, r.retries]).toEqual(["whole", [], 1]);
     expect(server!.requests).toHaveLength(2);

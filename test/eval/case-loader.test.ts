@@ -51,7 +51,7 @@ describe("user-written cases", () => {
     const example = /```yaml\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";
     const parsed = EvalCaseSchema.safeParse(parseYaml(example));
     expect(parsed.error?.issues ?? []).toEqual([]);
-    expect(parsed.data?.script).toHaveLength(4);
+    expect(parsed.data?.script).toHaveLength(5);
   });
 
   test("a JSON case with only inline files gets the defaults", () => {

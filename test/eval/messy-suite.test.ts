@@ -40,7 +40,7 @@ test("every built-in case ends as expected when the model answers messily", asyn
   const seen = new Set<string>();
   for (const req of lastRequests.values()) for (const kind of messKinds(req.messages)) seen.add(kind);
   expect([...seen].sort()).toEqual(["cut_off_call", "duplicate_id_replaced", "malformed_call", "numbered_edit_applied", "parallel_calls_with_text"]);
-}, 600_000);
+}, 900_000);
 
 function messKinds(messages: readonly Message[]): string[] {
   const kinds: string[] = [];
