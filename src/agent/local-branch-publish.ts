@@ -26,5 +26,5 @@ export async function publishToLocalBranch(ledger: Ledger, ws: Workspace, opts: 
     allowEmpty: true,
     ...publication(s),
   });
-  await ledger.append({ type: "published", branch, commit });
+  await ledger.append({ type: "published", branch, commit, tree: await ws.treeOf(commit) });
 }

@@ -2,17 +2,27 @@ import { openStore } from "../store/index.js";
 import { stringify } from "yaml";
 import { scriptFromEvents } from "../eval/script-from-events.js";
 import { redactDeep } from "../safety/redact.js";
+import { fold } from "../session/reducer.js";
+import { checkRunTitle } from "../trace/check-run.js";
 import { exportTrace } from "../trace/export.js";
+import { renderReport } from "../trace/report/report.js";
 import { secretsFromEnv } from "../safety/secrets.js";
 import { parseCommandArgs } from "./cli-args.js";
 import { resolveSessionId } from "./session-id.js";
 import { formatTimelineRow, timelineRows } from "./timeline-format.js";
 import { dataDir, UsageError } from "./runtime-env.js";
 
-export const SHOW_USAGE = "patchgate show <session|prefix> [--data-dir <d>]";
+export const SHOW_USAGE = "patchgate show <session|prefix> [--markdown|--events] [--data-dir <d>]";
 export const TRACE_USAGE = "patchgate trace <session|prefix> [--jsonl|--json|--script] [--data-dir <d>]";
 
-const OPTIONS = { "data-dir": { type: "string" }, json: { type: "boolean" }, jsonl: { type: "boolean" }, script: { type: "boolean" } } as const;
+const OPTIONS = {
+  "data-dir": { type: "string" },
+  json: { type: "boolean" },
+  jsonl: { type: "boolean" },
+  script: { type: "boolean" },
+  markdown: { type: "boolean" },
+  events: { type: "boolean" },
+} as const;
 
 async function loadEvents(argv: string[], usage: string) {
   const parsed = parseCommandArgs(argv, OPTIONS, usage);
@@ -29,11 +39,24 @@ async function loadEvents(argv: string[], usage: string) {
   }
 }
 
-/** `patchgate show <session>`: the timeline, one line per event. */
+/**
+ * `patchgate show <session>`: the report a reviewer reads in the check run — summary, then the
+ * timeline by step — as plain text, or as the very markdown of the check run with `--markdown`.
+ * `--events` lists the raw events instead, one line each.
+ */
 export async function showCommand(argv: string[], out: NodeJS.WritableStream): Promise<number> {
   const loaded = await loadEvents(argv, SHOW_USAGE);
   if (loaded === null) return help(out, SHOW_USAGE);
-  for (const row of timelineRows(loaded.events, secretsFromEnv())) out.write(formatTimelineRow(row) + "\n");
+  const { events, values } = loaded;
+  const secrets = secretsFromEnv();
+  if (values.events) {
+    for (const row of timelineRows(events, secrets)) out.write(formatTimelineRow(row) + "\n");
+    return 0;
+  }
+  const state = fold(events);
+  const format = values.markdown ? "markdown" : "text";
+  const report = renderReport(state, events, { sessionId: state.sessionId, format, secrets });
+  out.write(`${checkRunTitle(state, secrets)}\n\n${report.summary}\n\n${report.timeline}\n`);
   return 0;
 }
 

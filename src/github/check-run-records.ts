@@ -76,6 +76,15 @@ export class CheckRunRecords {
     await this.store.putEffect(this.sessionId, HEAD, sha);
   }
 
+  /** How many annotation batches the run on `sha` already received: a resumed completion goes on from there. */
+  async annotatedBatches(sha: string): Promise<number> {
+    return Number((await this.store.getEffect(this.sessionId, `${perSha(sha)}:annotated`)) ?? 0);
+  }
+
+  async setAnnotatedBatches(sha: string, n: number): Promise<void> {
+    await this.store.putEffect(this.sessionId, `${perSha(sha)}:annotated`, String(n));
+  }
+
   private async shas(): Promise<string[]> {
     await this.migrate();
     return JSON.parse((await this.store.getEffect(this.sessionId, SHAS)) ?? "[]") as string[];

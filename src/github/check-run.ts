@@ -1,9 +1,11 @@
 import type { Ledger } from "../store/ledger.js";
 import type { SessionStore } from "../store/types.js";
 import type { SessionState } from "../session/state.js";
-import { renderCheckRun } from "../trace/check-run.js";
+import { checkRunAnnotations, renderCheckRun } from "../trace/check-run.js";
+import type { Annotation } from "../trace/report/provenance.js";
 import { CheckRunRecords, type CheckRunRecord } from "./check-run-records.js";
 import type { CheckRunAction, Outbound } from "./outbound.js";
+import { storedPullRequest } from "./pull-request.js";
 import { shortHash } from "./render.js";
 
 /**
@@ -26,10 +28,12 @@ export class CheckRunPublisher {
   private last = Date.now();
   private chain: Promise<void> = Promise.resolve();
   private readonly records: CheckRunRecords;
+  /** The session's PR once it exists: the summary links its Files tab. */
+  private pullUrl: string | undefined;
 
   constructor(
     private readonly outbound: Outbound,
-    store: SessionStore,
+    private readonly store: SessionStore,
     private readonly ledger: Ledger,
     private readonly opts: CheckRunOptions,
   ) {
@@ -62,7 +66,25 @@ export class CheckRunPublisher {
   async complete(): Promise<void> {
     const s = this.ledger.state;
     const conclusion = conclusionOf(s);
-    await (this.chain = this.chain.then(() => this.patch({ status: "completed", conclusion, actions: [] })));
+    await (this.chain = this.chain.then(() => this.completeWithAnnotations(conclusion)));
+  }
+
+  /**
+   * The completing update carries the first batch of provenance annotations, further updates the
+   * rest — on the run of the pushed commit only, whose paths and lines they name. GitHub appends the
+   * annotations of every update, so each batch is recorded once sent and a resumed completion sends
+   * only the ones after it (a crash between sending and recording repeats one batch, never skips it).
+   */
+  private async completeWithAnnotations(conclusion: string): Promise<void> {
+    const s = this.ledger.state;
+    const run = await this.records.current();
+    const parts = run !== null && s.published?.commit === run.sha ? checkRunAnnotations(s, this.ledger.history, this.opts.secrets) : [];
+    const sent = run === null ? 0 : await this.records.annotatedBatches(run.sha);
+    await this.patch({ status: "completed", conclusion, actions: [] }, parts[sent]);
+    for (let i = sent; run !== null && i < parts.length; i++) {
+      if (i > sent) await this.patch({}, parts[i]);
+      await this.records.setAnnotatedBatches(run.sha, i + 1);
+    }
   }
 
   private async move(sha: string): Promise<{ id: number; created: boolean }> {
@@ -82,7 +104,12 @@ export class CheckRunPublisher {
     return { id: run.id, created: !adopted };
   }
 
+  private async refreshPullUrl(): Promise<void> {
+    this.pullUrl ??= (await storedPullRequest(this.store, this.ledger.sessionId))?.url;
+  }
+
   private async create(sha: string): Promise<CheckRunRecord> {
+    await this.refreshPullUrl();
     const data = await this.outbound.createCheckRun({ name: "Patchgate", head_sha: sha, status: "in_progress", output: this.output(), actions: this.actions(this.ledger.state) }, this.ledger.sessionId);
     const run = { sha, id: data.id, url: data.html_url ?? "" };
     await this.records.add(run);
@@ -98,7 +125,7 @@ export class CheckRunPublisher {
   }
 
   private output(): { title: string; summary: string; text: string } {
-    return renderCheckRun(this.ledger.state, this.ledger.history, { sessionId: this.ledger.sessionId, secrets: this.opts.secrets });
+    return renderCheckRun(this.ledger.state, this.ledger.history, { sessionId: this.ledger.sessionId, secrets: this.opts.secrets, pullUrl: this.pullUrl });
   }
 
   /** The Approve plan button, bound to the plan hash (an identifier is at most 20 characters). */
@@ -107,10 +134,12 @@ export class CheckRunPublisher {
     return [{ label: "Approve plan", description: `Approve plan ${shortHash(s.planHash)}`, identifier: `approve:${shortHash(s.planHash)}` }];
   }
 
-  private async patch(extra: { status?: "completed"; conclusion?: string; actions?: CheckRunAction[] }): Promise<void> {
+  /** An update always sends the whole output: it replaces what it names (annotations are appended). */
+  private async patch(extra: { status?: "completed"; conclusion?: string; actions?: CheckRunAction[] }, annotations?: Annotation[]): Promise<void> {
     const run = await this.records.current();
     if (run === null) return;
-    await this.outbound.updateCheckRun(run.id, { ...extra, output: this.output() }, this.ledger.sessionId);
+    await this.refreshPullUrl();
+    await this.outbound.updateCheckRun(run.id, { ...extra, output: { ...this.output(), ...(annotations ? { annotations } : {}) } }, this.ledger.sessionId);
   }
 }
 

@@ -21,6 +21,11 @@ const REFERENCE = /(?<!&)#(?=\d)/g;
 // `GH-12` is GitHub's other short form of an issue reference.
 const GH_REFERENCE = /(?<![\w])GH-(?=\d)/gi;
 
+/** Mentions and issue references only: for text a renderer has already escaped as literal characters. */
+export function inertReferences(text: string): string {
+  return text.replace(MENTION, `@${JOINER}`).replace(REFERENCE, `#${JOINER}`).replace(GH_REFERENCE, (m) => `${m.slice(0, 2)}${JOINER}-`);
+}
+
 export function inert(text: string): string {
-  return inertMarkdown(text, { htmlOnly: true }).replace(MENTION, `@${JOINER}`).replace(REFERENCE, `#${JOINER}`).replace(GH_REFERENCE, (m) => `${m.slice(0, 2)}${JOINER}-`);
+  return inertReferences(inertMarkdown(text, { htmlOnly: true }));
 }

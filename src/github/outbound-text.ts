@@ -77,3 +77,21 @@ export function outboundTitle(text: string, p: TextPolicy): string {
   const out = clean(line, p);
   return size(out, TITLE_LIMIT) <= TITLE_LIMIT.max ? out : `${head(out, TITLE_LIMIT.max - 1, TITLE_LIMIT)}…`;
 }
+
+/** GitHub's limit for one create or update of a check run. */
+export const MAX_ANNOTATIONS_PER_REQUEST = 50;
+/** An annotation's message: "The maximum size is 64 KB". */
+const ANNOTATION_MESSAGE_LIMIT: Limit = { max: 64 * 1024, unit: "bytes" };
+
+/**
+ * An annotation is shown as plain text beside the diff, so it is redacted and cut, not made inert
+ * (there is no markdown to neutralise).
+ */
+export function annotationText<A extends { message: string; title?: string }>(a: A, p: TextPolicy): A {
+  const message = redact(wellFormed(a.message), p.secrets);
+  return {
+    ...a,
+    message: size(message, ANNOTATION_MESSAGE_LIMIT) <= ANNOTATION_MESSAGE_LIMIT.max ? message : head(message, ANNOTATION_MESSAGE_LIMIT.max, ANNOTATION_MESSAGE_LIMIT),
+    ...(a.title !== undefined ? { title: outboundTitle(a.title, p) } : {}),
+  };
+}

@@ -1,6 +1,7 @@
 import type { Repo } from "./intent.js";
 import type { Octokit } from "./octokit.js";
-import { BODY_LIMIT, CHECK_RUN_LIMIT, COMMIT_LIMIT, outboundText, outboundTitle, type TextPolicy } from "./outbound-text.js";
+import type { Annotation } from "../trace/report/provenance.js";
+import { annotationText, BODY_LIMIT, CHECK_RUN_LIMIT, COMMIT_LIMIT, MAX_ANNOTATIONS_PER_REQUEST, outboundText, outboundTitle, type TextPolicy } from "./outbound-text.js";
 
 /**
  * The outbound gate: the only path by which src/github posts text — comments, PR title and body,
@@ -17,12 +18,14 @@ export interface OutboundOptions {
 }
 
 /** Attribute-free tags Patchgate's own renderers may use; model text never gets them (see ../github/inert.ts). */
-const OWN_TAGS = ["details", "summary", "sub", "sup", "br", "b", "i", "kbd"];
+const OWN_TAGS = ["details", "summary", "sub", "sup", "br", "b", "i", "kbd", "code"];
 
 export interface CheckRunOutput {
   title: string;
   summary: string;
   text?: string;
+  /** Plain text on the diff (no markdown): redacted and capped, never more than GitHub's 50 a request. */
+  annotations?: Annotation[];
 }
 
 export interface CheckRunAction {
@@ -88,7 +91,12 @@ export class Outbound {
 
   private output(o: CheckRunOutput, sessionId: string): CheckRunOutput {
     const p = this.policy(sessionId);
-    return { title: outboundTitle(o.title, p), summary: outboundText(o.summary, CHECK_RUN_LIMIT, p), ...(o.text !== undefined ? { text: outboundText(o.text, CHECK_RUN_LIMIT, p) } : {}) };
+    return {
+      title: outboundTitle(o.title, p),
+      summary: outboundText(o.summary, CHECK_RUN_LIMIT, p),
+      ...(o.text !== undefined ? { text: outboundText(o.text, CHECK_RUN_LIMIT, p) } : {}),
+      ...(o.annotations ? { annotations: o.annotations.slice(0, MAX_ANNOTATIONS_PER_REQUEST).map((a) => annotationText(a, p)) } : {}),
+    };
   }
 
   async createCheckRun(run: { name: string; head_sha: string; status: "in_progress"; output: CheckRunOutput; actions: CheckRunAction[] }, sessionId: string) {

@@ -156,7 +156,7 @@ export async function publishResult(jc: SessionWork, ledger: Ledger, ws: Pushabl
   await jc.index.linkPull(jc.delivery.repo, pr.number, issue);
   await markReadyForReview(jc.octokit, pr.nodeId);
   jc.deps.log(`PR #${pr.number} ready for review`);
-  await ledger.append({ type: "published", branch, commit: sha, url: pr.url });
+  await ledger.append({ type: "published", branch, commit: sha, url: pr.url, tree: await ws.treeOf(sha) });
   await checkRun.complete();
   await postComment(jc, issue, ledger.sessionId, "done", doneComment(ledger.state, pr.url));
   return "done";

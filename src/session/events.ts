@@ -108,7 +108,8 @@ export type SessionEvent =
   | { type: "compaction_failed"; error: string }
   /** `treeHash` is the published tree (base + publishable paths); `paths` what it changes (absent in old ledgers). */
   | { type: "finish_accepted"; summary: string; treeHash: string; paths?: string[] }
-  | { type: "published"; branch: string; commit: string; url?: string }
+  /** `tree` is the pushed commit's own tree, read back from git: the evidence that it is the tested one. */
+  | { type: "published"; branch: string; commit: string; url?: string; tree?: string }
   /**
    * The branch this session publishes to, and what Patchgate knows of it: the head it last saw there
    * (null: the branch must not exist yet) and the commits Patchgate itself pushed to it in earlier

@@ -247,7 +247,7 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
       return { ...next, phase: "publishing", finishSummary: e.summary, finishedTree: e.treeHash, finishedPaths: e.paths ?? null };
     case "published":
       requirePhase(s, e, ["publishing"]);
-      return { ...next, phase: "done", published: { branch: e.branch, commit: e.commit, url: e.url } };
+      return { ...next, phase: "done", published: { branch: e.branch, commit: e.commit, url: e.url, ...(e.tree ? { tree: e.tree } : {}) } };
     case "branch_claimed":
       requireLive(s, e);
       return { ...next, lease: { branch: e.branch, head: e.head, ours: e.ours } };

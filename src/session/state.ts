@@ -88,7 +88,7 @@ export interface SessionState {
   finishedTree: string | null;
   /** The paths that tree changes against the base, as finish listed them. */
   finishedPaths: string[] | null;
-  published: { branch: string; commit: string; url?: string } | null;
+  published: { branch: string; commit: string; url?: string; tree?: string } | null;
   /** The tool versions last recorded (`tool_versions`): what a resume compares its tools with. */
   toolVersions: Record<string, string>;
   /** The session's branch and the lease on it (events branch_claimed / branch_pushed / branch_rebased). */

@@ -49,29 +49,3 @@ export function truncateUtf8(text: string, maxBytes: number, marker = "\n\n… t
   if (markerBytes >= maxBytes) return headUtf8(marker, maxBytes);
   return headUtf8(safe, maxBytes - markerBytes) + marker;
 }
-
-/**
- * A table that fits in `maxBytes`: the header, then as many of the newest rows as fit. When rows are
- * dropped, `omittedNote(n)` goes before the header. Rows are complete lines; none is cut in half.
- */
-export function fitRows(
-  header: string,
-  rows: readonly string[],
-  maxBytes: number,
-  omittedNote: (omitted: number) => string,
-): string {
-  const full = [header, ...rows].join("\n");
-  if (utf8Bytes(full) <= maxBytes) return full;
-  // Reserve room for the note as it reads with the largest possible count.
-  const budget = maxBytes - utf8Bytes(header) - utf8Bytes(omittedNote(rows.length)) - 2;
-  let used = 0;
-  let first = rows.length;
-  while (first > 0) {
-    const size = utf8Bytes(rows[first - 1]) + 1;
-    if (used + size > budget) break;
-    used += size;
-    first -= 1;
-  }
-  const kept = rows.slice(first);
-  return truncateUtf8([omittedNote(first), "", header, ...kept].join("\n"), maxBytes);
-}

@@ -1,17 +1,17 @@
 /**
- * The `Patchgate` check run's output: title, summary (state at a glance) and text (the timeline).
- * Pure: the GitHub publisher sends what this returns. Every part is redacted and each of summary and
- * text is at most 65535 UTF-8 bytes whatever the session contains.
+ * The `Patchgate` check run's output: title, summary (the report a reviewer reads first) and text
+ * (the timeline by step). Pure: the GitHub publisher sends what this returns. Every part is redacted
+ * and each of summary and text is at most 65535 UTF-8 bytes whatever the session contains.
  */
-
 import type { StoredEvent } from "../session/events.js";
 import type { SessionState } from "../session/state.js";
 import type { Phase } from "../session/types.js";
-import { CHECK_RUN_MAX_BYTES, fitRows, truncateUtf8 } from "./byte-limit.js";
-import { diffSection, planSection, statusSection, testSection, todoSection, usageSection } from "./check-run-summary.js";
-import { clip, escapeCell } from "./markdown.js";
+import { clip } from "./markdown.js";
 import { redact } from "../safety/redact.js";
-import { timelineRows } from "./timeline.js";
+import { plural } from "./report/words.js";
+import { batches, provenance, type Annotation } from "./report/provenance.js";
+import { renderReport } from "./report/report.js";
+import { buildView } from "./report/session-view.js";
 
 export interface CheckRunOutput {
   title: string;
@@ -22,6 +22,8 @@ export interface CheckRunOutput {
 export interface RenderOptions {
   sessionId: string;
   secrets?: readonly string[];
+  /** The session's pull request (its Files tab is linked from the summary). */
+  pullUrl?: string;
   /** Defaults to GitHub's limit; smaller values are for tests. */
   maxBytes?: number;
 }
@@ -43,7 +45,7 @@ function title(s: SessionState): string {
   const base = PHASE_TITLES[s.phase];
   if (s.phase === "failed" && s.failure) return `${base}: ${s.failure.reason}`;
   if (s.phase === "blocked" && s.blocked) return `${base}: ${s.blocked.reason}`;
-  if (s.phase === "done" && s.latestDiff) return `${base}: ${s.latestDiff.filesChanged} files changed, tests passed`;
+  if (s.phase === "done" && s.latestDiff) return `${base}: ${plural(s.latestDiff.filesChanged, "file")} changed, tests passed`;
   if (s.phase === "executing" && s.todos.length > 0) {
     const done = s.todos.filter((t) => t.status === "completed").length;
     return `${base}: ${done}/${s.todos.length} todos done`;
@@ -51,40 +53,22 @@ function title(s: SessionState): string {
   return base;
 }
 
-export function omittedNote(sessionId: string): (n: number) => string {
-  return (n) => `… ${n} events omitted — run \`patchgate trace ${sessionId}\` to see all`;
+/** The check run's title, also the first line of `patchgate show`. */
+export function checkRunTitle(state: SessionState, secrets: readonly string[] = []): string {
+  return clip(redact(`Patchgate: ${title(state)}`, secrets), 200);
 }
 
-const TABLE_HEADER = "| time (UTC) | step | event | detail |\n|---|---:|---|---|";
-
-function timelineText(events: readonly StoredEvent[], opts: RenderOptions, maxBytes: number): string {
-  const heading = "## Timeline\n\n";
-  const rows = timelineRows(events, opts.secrets).map(
-    (r) => `| ${r.time} | ${r.step} | ${r.event} | ${escapeCell(r.detail)} |`,
-  );
-  if (rows.length === 0) return `${heading}_No events._`;
-  const budget = maxBytes - Buffer.byteLength(heading, "utf8");
-  return heading + fitRows(TABLE_HEADER, rows, budget, omittedNote(opts.sessionId));
+export function renderCheckRun(state: SessionState, events: readonly StoredEvent[], opts: RenderOptions): CheckRunOutput {
+  const report = renderReport(state, events, { ...opts, format: "markdown" });
+  return { title: checkRunTitle(state, opts.secrets), summary: report.summary, text: report.timeline };
 }
 
 /**
- * Redaction runs on each part and once more on the assembled body; the final byte cut comes after
- * the last redaction, so no replacement can push a body over the limit.
+ * Provenance annotations for the pushed commit's changed lines, in GitHub's batches of at most 50.
+ * Empty until the session is done: only then is there a pushed commit whose lines they can name.
  */
-export function renderCheckRun(
-  state: SessionState,
-  events: readonly StoredEvent[],
-  opts: RenderOptions,
-): CheckRunOutput {
-  const secrets = opts.secrets ?? [];
-  const max = opts.maxBytes ?? CHECK_RUN_MAX_BYTES;
-  const footer = `<sub>Session \`${opts.sessionId}\` · full trace: \`patchgate trace ${opts.sessionId}\`</sub>`;
-  const sections = [statusSection(state), planSection(state), todoSection(state), testSection(state), diffSection(state), usageSection(state)];
-  const summary = [...sections.map((s) => redact(s, secrets)), footer].join("\n\n");
-  const note = `\n\n… summary truncated — run \`patchgate trace ${opts.sessionId}\` to see all`;
-  return {
-    title: clip(redact(`Patchgate: ${title(state)}`, secrets), 200),
-    summary: truncateUtf8(redact(summary, secrets), max, note),
-    text: truncateUtf8(redact(timelineText(events, opts, max), secrets), max, note.replace("summary", "timeline")),
-  };
+export function checkRunAnnotations(state: SessionState, events: readonly StoredEvent[], secrets: readonly string[] = []): Annotation[][] {
+  if (state.phase !== "done" || !state.published) return [];
+  const { annotations } = provenance(buildView(state, events));
+  return batches(annotations.map((a) => ({ ...a, message: redact(a.message, secrets) })));
 }

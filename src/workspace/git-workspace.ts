@@ -124,6 +124,11 @@ export class GitWorkspace implements Workspace {
     return commitWorkingTree(this.root, this.baseCommit, opts, this.signal);
   }
 
+  async treeOf(commit: string): Promise<string> {
+    if (!/^[0-9a-f]{40,64}$/.test(commit)) throw new WorkspaceError("invalid_argument", `not a commit id: ${JSON.stringify(commit)}`);
+    return (await gitOk(["rev-parse", "--verify", `${commit}^{tree}`], { cwd: this.root })).trim();
+  }
+
   async push(opts: PushOptions): Promise<PushResult> {
     if (opts.remote.startsWith("-") || (opts.auth && !/^[a-z][a-z0-9+.-]*:\/\//i.test(opts.remote))) {
       throw new WorkspaceError("invalid_argument", `push needs a remote URL, got ${JSON.stringify(opts.remote)}`);

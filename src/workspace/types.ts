@@ -37,6 +37,8 @@ export interface Workspace {
    * (the ledger's publishable paths), then the patch. Returns the paths put back.
    */
   restore(patch: string, paths: readonly string[]): Promise<string[]>;
+  /** The tree a commit records, read back from git (what a reviewer compares with the tested tree). */
+  treeOf(commit: string): Promise<string>;
 }
 
 export interface ChangedPath {

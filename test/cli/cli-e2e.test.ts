@@ -42,11 +42,25 @@ describe("patchgate CLI, end to end", () => {
     expect(show(`${branch}:src/add.js`)).toBe("export function add(a, b) {\n  return a + b;\n}\n");
     expect(show(`${branch}`)).toContain("Fix add: add(2, 3) should be 5");
 
+    // `show` prints the check run's report as text; `--markdown` the check run's very markdown.
     const shown = await cli(["show", sessionId], { PATCHGATE_DATA_DIR: data });
     expect(shown.code).toBe(0);
+    const commit = execFileSync("git", ["-C", clone, "rev-parse", branch], { encoding: "utf8" }).trim();
+    const tree = execFileSync("git", ["-C", clone, "rev-parse", `${branch}^{tree}`], { encoding: "utf8" }).trim();
+    expect(shown.stdout.split("\n").slice(0, 3)).toEqual(["Patchgate: Done: 1 file changed, tests passed", "", `✅ Done — pushed \`${commit.slice(0, 7)}\` to \`${branch}\`; the tests passed on exactly that commit's tree.`]);
+    expect(shown.stdout).toContain(`- On the pushed commit \`${commit.slice(0, 7)}\` — tree \`${tree.slice(0, 12)}\`, the very tree the tests ran on: ✅ passed`);
+    expect(shown.stdout).toMatch(/approved by @\S+ via the terminal/);
+    expect(shown.stdout).toContain("▸ Step 1 · ");
+    expect(shown.stdout).not.toContain("<details>");
+    const markdown = await cli(["show", sessionId, "--markdown"], { PATCHGATE_DATA_DIR: data });
+    expect(markdown.stdout).toContain("<details><summary>Step 1 · ");
+    const events = await cli(["show", sessionId, "--events"], { PATCHGATE_DATA_DIR: data });
     for (const event of ["session_created", "plan_submitted", "plan_approved", "approval_granted", "test_run", "finish_accepted", "published"]) {
-      expect(shown.stdout).toContain(event);
+      expect(events.stdout).toContain(event);
     }
+    const wrong = await cli(["show", sessionId, "--bogus"], { PATCHGATE_DATA_DIR: data });
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/^patchgate: Unknown option '--bogus'\..*\n$/);
   });
 
   test("every line printed is redacted: a token planted in the plan never reaches the terminal whole", async () => {

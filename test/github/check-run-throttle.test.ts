@@ -25,7 +25,7 @@ describe("check run updates are throttled", () => {
 
   test("a window longer than the run: no in-flight update, only the move to the plan commit", async () => {
     expect(await patchesDuringPlanning(3_600_000)).toEqual(["completed"]);
-    expect(h.github.world.checkRuns[1].output.summary).toContain("awaiting_plan_approval");
+    expect(h.github.world.checkRuns[1].output.summary).toContain("**⏸ Waiting for plan approval**");
   });
 
   test("a zero window: in-flight updates too, each carrying the rendered output", async () => {
@@ -35,6 +35,6 @@ describe("check run updates are throttled", () => {
     expect(patches.at(-1)).toBe("completed");
     const inFlight = h.github.world.calls.filter((c) => c.method === "PATCH" && c.path.includes("/check-runs/")).slice(0, -1);
     expect(inFlight.every((c) => typeof (c.body as { output?: { summary?: string } }).output?.summary === "string")).toBe(true);
-    expect(h.github.world.checkRuns[1].output.summary).toContain("awaiting_plan_approval");
+    expect(h.github.world.checkRuns[1].output.summary).toContain("**⏸ Waiting for plan approval**");
   });
 });

@@ -47,7 +47,7 @@ describe("the whole story through signed webhooks", () => {
     expect(onBase.output).toEqual({ title: `Moved to ${plan.sha.slice(0, 7)}`, summary: `Patchgate pushed \`${plan.sha.slice(0, 7)}\`, the pull request's new head, so this session's check run continues there: ${run.html_url}` });
     // The PR's head is the plan commit, and that is where the session's check run now is.
     expect(run).toMatchObject({ name: "Patchgate", status: "in_progress", conclusion: null, head_sha: plan.sha });
-    expect(run.output.summary).toContain("awaiting_plan_approval");
+    expect(run.output.summary).toMatch(/^\*\*⏸ Waiting for plan approval\*\* — plan `[0-9a-f]{12}` submitted /);
     expect(run.actions).toEqual([{ label: "Approve plan", description: expect.stringMatching(/^Approve plan [0-9a-f]{12}$/), identifier: expect.stringMatching(/^approve:[0-9a-f]{12}$/) }]);
     expect(pr).toMatchObject({ number: 2, draft: true, state: "open", title: `Patchgate: ${ISSUE.title}`, head: { ref: "patchgate/issue-1" }, base: { ref: "main" } });
     expect(pr.body).toContain(PLAN.summary);
@@ -121,10 +121,15 @@ describe("the whole story through signed webhooks", () => {
     expect(onBase.output.title).toBe(`Moved to ${onPlan.head_sha.slice(0, 7)}`);
     // The final run is on the commit the PR ends on, and it carries the whole timeline.
     expect(run).toMatchObject({ head_sha: head.sha, status: "completed", conclusion: "success", actions: [] });
-    expect(run.output.text).toContain("| workspace_prepared |");
-    expect(run.output.text).toContain("| published |");
-    expect(run.output.text).toContain("| test_run | sh test.sh passed");
-    expect(run.output.summary).toContain("Published (as finish accepted them):\n\n- `src/add.js`");
+    expect(run.output.summary!.split("\n")[0]).toBe(`**✅ Done** — pushed \`${head.sha.slice(0, 7)}\` to \`patchgate/issue-1\`; the tests passed on exactly that commit's tree.`);
+    expect(run.output.summary).toMatch(/- Batch `[0-9a-f]{12}` \(step 3\): `edit_file` `src\/add.js` — \*\*approved\*\* by @\u2060maintainer via comment at /);
+    expect(run.output.summary).toMatch(/- plan `[0-9a-f]{12}` \(step 2, 2 steps\) — \*\*approved\*\* by @\u2060reviewer via review at /);
+    expect(run.output.text).toContain("workspace cloned at base");
+    expect(run.output.text).toContain("<summary>Step 4 · ");
+    expect(run.output.text).toMatch(/<summary>Step 5 · [\d:]+ · todos 2\/2 done; finish accepted; pushed <code>[0-9a-f]{7}<\/code><\/summary>/);
+    // The pushed commit's changed line says who wrote it and who allowed it.
+    expect(run.annotations).toEqual([{ path: "src/add.js", start_line: 2, end_line: 2, annotation_level: "notice", title: "Patchgate provenance", message: "written at step 3 by edit_file, approved by @maintainer via comment" }]);
+    expect(w.invalidRequests).toEqual([]);
     expect(w.comments.at(-1)!.body.split("\n")[0]).toBe(`✅ Done: ${pr.html_url} is ready for review.`);
     expect(w.comments.every((c) => /<!-- patchgate:[^:]+:[\w-]+ -->$/.test(c.body))).toBe(true);
     expect(h.openai.remaining()).toBe(0);

@@ -62,7 +62,7 @@ describe("`/agent retry` after a failure", () => {
     await storySteps.ask(h);
     expect(h.github.world.checkRuns).toHaveLength(1); // nothing was pushed: it stays on the base commit
     expect(h.github.world.checkRuns[0]).toMatchObject({ status: "completed", conclusion: "failure" });
-    expect(h.github.world.checkRuns[0].output.summary).toContain("failed — `llm_error`");
+    expect(h.github.world.checkRuns[0].output.summary).toMatch(/^\*\*❌ Failed\*\* — the model provider failed \(`llm_error`\): /);
     expect(h.github.world.comments.at(-1)!.body).toMatch(/^❌ The session failed: `llm_error` — /);
   });
 

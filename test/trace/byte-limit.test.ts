@@ -1,4 +1,4 @@
-import { fitRows, headUtf8, tailUtf8, truncateUtf8, utf8Bytes, wellFormed } from "../../src/trace/byte-limit.js";
+import { headUtf8, tailUtf8, truncateUtf8, utf8Bytes, wellFormed } from "../../src/trace/byte-limit.js";
 
 /** Valid UTF-8 with no replacement characters introduced: decoding the encoding gives the string back. */
 function roundTrips(s: string): boolean {
@@ -42,28 +42,5 @@ describe("headUtf8 / tailUtf8 / truncateUtf8", () => {
   it("replaces lone surrogates so the output is well-formed", () => {
     expect(wellFormed("a\uD800b\uDC00c😀")).toBe("a\uFFFDb\uFFFDc😀");
     expect(truncateUtf8("x\uD83D", 100)).toBe("x\uFFFD");
-  });
-});
-
-describe("fitRows", () => {
-  const note = (n: number) => `… ${n} rows omitted`;
-
-  it("returns the whole table when it fits", () => {
-    expect(fitRows("H", ["r1", "r2"], 100, note)).toBe("H\nr1\nr2");
-  });
-
-  it("keeps the newest rows and says how many were dropped", () => {
-    const rows = Array.from({ length: 10 }, (_, i) => `row-${i}`);
-    const out = fitRows("HEAD", rows, 50, note);
-    // Budget for rows: 50 − "HEAD" (4) − the note sized for 10 (19) − two newlines = 25 → four 6-byte lines.
-    expect(out).toBe("… 6 rows omitted\n\nHEAD\nrow-6\nrow-7\nrow-8\nrow-9");
-    expect(utf8Bytes(out)).toBeLessThanOrEqual(50);
-  });
-
-  it("counts bytes, not characters", () => {
-    const rows = Array.from({ length: 10 }, () => "😀😀"); // 8 bytes each
-    const out = fitRows("H", rows, 40, note);
-    expect(out).toBe("… 8 rows omitted\n\nH\n😀😀\n😀😀");
-    expect(utf8Bytes(out)).toBeLessThanOrEqual(40);
   });
 });

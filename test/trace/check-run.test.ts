@@ -1,162 +1,81 @@
 import { CHECK_RUN_MAX_BYTES, utf8Bytes } from "../../src/trace/byte-limit.js";
 import { renderCheckRun } from "../../src/trace/check-run.js";
-import type { Todo } from "../../src/session/types.js";
-import { SessionScript } from "./fixtures/session-script.js";
+import { renderMarkdown } from "../../src/trace/report/render-markdown.js";
+import { renderReport } from "../../src/trace/report/report.js";
+import { buildView } from "../../src/trace/report/session-view.js";
+import { stepBlock } from "../../src/trace/report/steps.js";
+import { hex, okResult, refusedResult, StoryLedger } from "./fixtures/story-ledger.js";
 
-// 4-byte emoji, a skin-tone modifier, a flag and a ZWJ family (25 bytes, 7 code points), plus
-// a pipe and a newline that must be escaped in table cells.
+// 4-byte emoji, a skin-tone modifier, a flag and a ZWJ family, plus a pipe and a newline.
 const EMOJI = "😀👍🏽🇫🇷👨‍👩‍👧‍👦|\n";
 const emoji = (n: number): string => EMOJI.repeat(n);
 
 /** Valid UTF-8 without a replacement character: nothing was split. */
-function validUtf8(s: string): boolean {
-  return Buffer.from(s, "utf8").toString("utf8") === s && !s.includes("\uFFFD");
-}
+const validUtf8 = (s: string): boolean => Buffer.from(s, "utf8").toString("utf8") === s && !s.includes("\uFFFD");
 
-/** 300 events, every text field emoji-heavy and far past what GitHub accepts. */
-function emojiSession(): SessionScript {
-  const s = new SessionScript("sess-emoji");
-  const steps = Array.from({ length: 60 }, (_, i) => `${i} ${emoji(60)}`);
-  const todos: Todo[] = Array.from({ length: 60 }, (_, i) => ({ id: `t${i}`, content: emoji(60), status: i === 0 ? "in_progress" : "pending" }));
-  s.created({ title: emoji(10) }).add(
-    { type: "workspace_prepared", baseCommit: "a".repeat(40), workdir: "/ws" },
-    { type: "plan_submitted", plan: { summary: emoji(800), steps }, hash: "h".repeat(64) },
-    { type: "plan_approved", hash: "h".repeat(64), by: { login: "alice", via: "review" } },
-    { type: "todos_updated", todos },
-  );
-  while (s.events.length < 296) {
-    s.toolStep("read_file", { path: "src/😀.ts" }, emoji(200));
-    s.add({ type: "user_message", content: emoji(80), by: "bob" });
+/** 300 model steps, every text field emoji-heavy and far past what GitHub accepts. */
+function longSession(): StoryLedger {
+  const s = new StoryLedger("sess-300").start().read().plan(hex("plan-2", 64), { summary: emoji(800), steps: Array.from({ length: 60 }, (_, i) => `${i} ${emoji(60)}`) });
+  s.approvePlan({ login: "alice", via: "review" }).editAsked().approveWrites({ login: "alice", via: "comment" });
+  while (s.state.step < 299) {
+    const n = s.state.step;
+    if (n % 3 === 0) s.command(`grep -r "x${n}" src`, "allow", "allow:read-only-command", okResult({ exit_code: 0 }), `step ${n} ${emoji(100)}`);
+    else if (n % 3 === 1) s.step(`step ${n} ${emoji(40)}`, [{ tool: "read_file", args: { path: `src/😀${n}.ts` }, result: refusedResult("edit_without_read", emoji(300)) }]);
+    else s.read(`src/f${n}.ts`, `step ${n}: ${emoji(400)}`);
   }
-  s.add(
-    { type: "test_run", command: "npm test", exitCode: 0, treeHash: "f".repeat(40), durationMs: 4200, timedOut: false, summary: emoji(900) },
-    { type: "diff_updated", diff: { stat: emoji(2000), patch: "", filesChanged: 3, insertions: 10, deletions: 2 } },
-  );
-  while (s.events.length < 300) s.add({ type: "user_message", content: `last ${s.events.length} ${emoji(5)}` });
-  return s;
+  return s.tests(true, undefined, `last step ${emoji(10)}`);
 }
 
-describe("renderCheckRun", () => {
-  it("keeps a 300-event emoji session within 65535 bytes each, valid UTF-8, newest rows kept", () => {
-    const s = emojiSession();
-    expect(s.events).toHaveLength(300);
-    const out = renderCheckRun(s.state, s.events, { sessionId: s.sessionId });
+describe("the check run within GitHub's limits", () => {
+  const s = longSession();
+  const out = renderCheckRun(s.state, s.events, { sessionId: s.sessionId });
+  const view = buildView(s.state, s.events);
 
+  test("a 300-step session: summary and text within 65,535 bytes each, valid UTF-8", () => {
+    expect(s.state.step).toBe(300);
     for (const part of [out.summary, out.text]) {
       expect(utf8Bytes(part)).toBeLessThanOrEqual(CHECK_RUN_MAX_BYTES);
       expect(validUtf8(part)).toBe(true);
     }
-    expect(out.summary).toContain("… summary truncated — run `patchgate trace sess-emoji` to see all");
+  });
 
-    const note = out.text.match(/… (\d+) events omitted — run `patchgate trace sess-emoji` to see all/);
+  test("the start, the first and the last step are whole; the fold note says how many and how to see all", () => {
+    const whole = (i: number) => renderMarkdown([stepBlock(view.steps[i], view)], (x) => x);
+    for (const i of [0, 1, 300]) expect(out.text).toContain(whole(i));
+    const note = /… (\d+) steps \((\d+)–(\d+)\) folded to stay within GitHub's 65,535-byte limit; `patchgate trace sess-300` prints every event\./.exec(out.text);
     expect(note).not.toBeNull();
-    const rows = out.text.split("\n").filter((l) => l.startsWith("| 2025-"));
-    expect(rows.length + Number(note![1])).toBe(300);
-    expect(rows.at(-1)).toContain("last 299");
-    // Cells stay cells: each row has exactly the four cell separators and no raw pipe.
-    for (const row of rows) expect(row.replace(/\\\|/g, "").split("|")).toHaveLength(6);
+    const kept = out.text.match(/<details>/g)!.length;
+    expect(kept + Number(note![1])).toBe(301);
+    expect(Number(note![3]) - Number(note![2]) + 1).toBe(Number(note![1]));
+    // The kept tail is contiguous and ends with the last step.
+    expect(out.text.trimEnd().endsWith(`${whole(300)}`)).toBe(true);
+    expect(out.text).toContain(`<summary>Step ${Number(note![3]) + 1} · `);
   });
 
-  it("names the session's toolchains in one summary line; how each was found is the timeline's row", () => {
-    const s = new SessionScript("sess-tc").executing();
-    const rust = { name: "rust", version: "1.95.0", path: "/h/.rustup/toolchains/stable/bin", binds: ["/h/.rustup/toolchains/stable"], how: "rustup default stable (settings.toml)" };
-    const go = { name: "go", version: "1.22.3", path: "/usr/local/go/bin", binds: ["/usr/local/go"], how: "go 1.22.3, pinned by go.mod (1.22 or later)" };
-    s.add({ type: "toolchains_resolved", toolchains: [rust, go], unmet: [] });
-    const out = renderCheckRun(s.state, s.events, { sessionId: "sess-tc" });
-    expect(out.summary.split("\n")[1]).toBe("**Toolchains:** rust 1.95.0 (`/h/.rustup/toolchains/stable/bin`) · go 1.22.3 (`/usr/local/go/bin`)");
-    expect(out.text).toContain("rust 1.95.0 at /h/.rustup/toolchains/stable/bin (rustup default stable (settings.toml)) · go 1.22.3 at /usr/local/go/bin");
+  test("`patchgate show` text of the same session fits the same budget", () => {
+    const text = renderReport(s.state, s.events, { sessionId: s.sessionId, format: "text" });
+    expect(utf8Bytes(text.summary)).toBeLessThanOrEqual(CHECK_RUN_MAX_BYTES);
+    expect(utf8Bytes(text.timeline)).toBeLessThanOrEqual(CHECK_RUN_MAX_BYTES);
+    expect(text.timeline).toMatch(/… \d+ steps \(\d+–\d+\) folded/);
   });
 
-  it("renders phase, plan, todo checklist, last test run, diff stat, the paths to publish and usage", () => {
-    const s = new SessionScript("sess-2").executing();
-    s.add({
-      type: "todos_updated",
-      todos: [
-        { id: "1", content: "read parser", status: "completed" },
-        { id: "2", content: "fix loop", status: "in_progress" },
-        { id: "3", content: "docs", status: "cancelled" },
-        { id: "4", content: "run tests", status: "pending" },
-      ],
-    });
-    s.toolStep("run_tests", {}, "ok", { promptTokens: 1200, completionTokens: 30 }, 0.0042);
-    s.add(
-      { type: "file_written", path: "src/parser.ts", hash: "a".repeat(64) },
-      { type: "test_run", command: "npm test", exitCode: 0, treeHash: "e".repeat(40), durationMs: 3210, timedOut: false, summary: "12 passed" },
-      { type: "diff_updated", diff: { stat: " src/parser.ts | 2 +-", patch: "", filesChanged: 1, insertions: 1, deletions: 1 } },
-    );
-    const out = renderCheckRun(s.state, s.events, { sessionId: "sess-2" });
-    expect(out.title).toBe("Patchgate: Executing: 1/4 todos done");
-    expect(out.summary).toBe(
-      [
-        "**Phase:** `executing` · **Mode:** `execute` · **Steps:** 1",
-        "",
-        "### Plan (approved)",
-        "",
-        "Fix the off-by-one in the parser",
-        "",
-        "1. read src/parser.ts",
-        "2. fix the loop bound",
-        "3. run the tests",
-        "",
-        "### Todos",
-        "",
-        "- [x] read parser",
-        "- [ ] **fix loop** (in progress)",
-        "- [ ] ~~docs~~ (cancelled)",
-        "- [ ] run tests",
-        "",
-        "### Last test run",
-        "",
-        "`npm test` passed in 3.2 s on tree `eeeeeeeeeeee`",
-        "",
-        "```",
-        "12 passed",
-        "```",
-        "",
-        "### Diff",
-        "",
-        "1 files changed, +1 −1",
-        "",
-        "```",
-        " src/parser.ts | 2 +-",
-        "```",
-        "",
-        "Files the session may publish so far (written with file tools or by approved commands):",
-        "",
-        "- `src/parser.ts`",
-        "",
-        "### Usage",
-        "",
-        "1 LLM calls · 1,200 prompt + 30 completion tokens · cost $0.0042",
-        "",
-        "<sub>Session `sess-2` · full trace: `patchgate trace sess-2`</sub>",
-      ].join("\n"),
-    );
-    expect(out.text.split("\n").slice(0, 4)).toEqual([
-      "## Timeline",
-      "",
-      "| time (UTC) | step | event | detail |",
-      "|---|---:|---|---|",
-    ]);
-    expect(out.text).toContain("| 2025-01-02 03:04:10 | 1 | llm_called | gpt-4o 1200+30 tokens, 800 ms, $0.0042 |");
+  test("a runaway summary (60 steps, 1,000 files) is capped per section, each saying how much it left out", () => {
+    const big = new StoryLedger("sess-big").start();
+    const files = Array.from({ length: 1000 }, (_, i) => `diff --git a/f${i}|x.txt b/f${i}|x.txt\nnew file mode 100644\nindex 0000000000000000000000000000000000000000..${hex(`f${i}`)}\n--- /dev/null\n+++ b/f${i}|x.txt\n@@ -0,0 +1 @@\n+${emoji(3).replace(/\n/g, "")}\n`).join("");
+    big.add({ type: "diff_updated", diff: { patch: files, stat: "", filesChanged: 1000, insertions: 1000, deletions: 0 } });
+    big.plan(hex("big", 64), { summary: emoji(5000), steps: Array.from({ length: 60 }, (_, i) => `step ${i} ${emoji(50)}`) });
+    const summary = renderCheckRun(big.state, big.events, { sessionId: big.sessionId }).summary;
+    expect(utf8Bytes(summary)).toBeLessThanOrEqual(CHECK_RUN_MAX_BYTES);
+    expect(summary).toContain("… and 950 more files.");
+    expect(summary).toContain("… and 10 more steps");
+    // A `|` in a file name stays inside its cell.
+    expect(summary).toContain("| `f0\\|x.txt` | added | +1 | −0 |");
   });
 
-  it("states the outcome and reason of a failed session and an unknown cost", () => {
-    const s = new SessionScript("sess-3").executing();
-    s.toolStep("read_file", { path: "a" }, "x", {}, null);
-    s.add({ type: "session_failed", reason: "budget_exceeded", message: "token budget spent: 9 of 5 tokens used" });
-    const out = renderCheckRun(s.state, s.events, { sessionId: "sess-3" });
-    expect(out.title).toBe("Patchgate: Failed: budget_exceeded");
-    expect(out.summary.split("\n")[1]).toBe("**Outcome:** failed — `budget_exceeded`: token budget spent: 9 of 5 tokens used");
-    expect(out.summary).toContain("cost unknown (no price for model `gpt-4o`)");
-  });
-
-  it("escapes pipes in cells and fences that content cannot close", () => {
-    const s = new SessionScript("sess-4").executing();
-    s.add({ type: "test_run", command: "npm test", exitCode: 1, treeHash: "e".repeat(40), durationMs: 10, timedOut: false, summary: "```\n# injected heading" });
-    s.add({ type: "user_message", content: "a | b" });
-    const out = renderCheckRun(s.state, s.events, { sessionId: "sess-4" });
-    expect(out.summary).toContain("````\n```\n# injected heading\n````");
-    expect(out.text).toContain("| user_message | a \\| b |");
+  test("test output cannot close its fence", () => {
+    const t = new StoryLedger("sess-fence").start().read().plan(hex("p", 64));
+    t.approvePlan({ login: "alice", via: "review" }, hex("p", 64));
+    t.step(null, [{ tool: "run_tests", args: {}, decision: "allow", rule: "allow:test-command", facts: [{ type: "test_run", command: "npm test", exitCode: 1, treeHash: hex("t"), durationMs: 5, timedOut: false, summary: "```\n# injected heading" }], result: okResult({ passed: false, exit_code: 1 }) }]);
+    expect(renderCheckRun(t.state, t.events, { sessionId: "sess-fence" }).summary).toContain("````\n```\n# injected heading\n````");
   });
 });

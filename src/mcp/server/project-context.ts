@@ -31,6 +31,7 @@ export function projectContext(repo: string): ToolContext {
     removeSpecialFiles: readOnly("removeSpecialFiles"),
     restore: readOnly("restore"),
     withSignal: () => workspace,
+    treeOf: readOnly("treeOf"),
   };
   return { workspace, state: fold([]), sandbox: null, repoConfig: RepoConfigSchema.parse({}) };
 }

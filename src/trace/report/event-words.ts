@@ -1,0 +1,127 @@
+import type { SessionEventType, StoredEvent } from "../../session/events.js";
+import { clip, formatInt, formatUsd } from "../markdown.js";
+import { code, type Inline } from "./doc.js";
+import { toolchainsEventLine } from "./toolchains.js";
+import { blockedWords, byWhom, duration, failureWords, plural, shortHash, shortSha } from "./words.js";
+
+/**
+ * One describer per event type: the event's line in its step (`line`; null folds it into the step,
+ * for bookkeeping such as `resumed`), and what it adds to the step's one-line summary (`headline`).
+ * An event type added by another part of the runtime plugs in here; until then the fallback shows
+ * its type and fields.
+ */
+type Of<K extends SessionEventType> = Extract<StoredEvent, { type: K }>;
+
+export interface EventWords<E extends StoredEvent = StoredEvent> {
+  line(e: E): Inline[] | null;
+  headline?(e: E): Inline[];
+}
+
+type Table = { [K in SessionEventType]: EventWords<Of<K>> };
+
+const MAX_TEXT = 300;
+const quoted = (text: string): string => `“${clip(text.trim(), MAX_TEXT)}”`;
+const folded = { line: () => null };
+
+export const EVENT_WORDS: Table = {
+  session_created: {
+    line: (e) => {
+      const s = e.task.source;
+      const issue = s.issueNumber !== undefined ? ` issue ${s.issueNumber}` : "";
+      const by = s.requester ? `, asked by @${s.requester}` : "";
+      return [`session created (${s.kind} ${s.repo}${issue}${by}): `, quoted(e.task.title), " · model ", code(e.model)];
+    },
+    headline: (e) => [`session started${e.task.source.requester ? ` for @${e.task.source.requester}` : ""}`],
+  },
+  workspace_prepared: { line: (e) => ["workspace cloned at base ", code(shortSha(e.baseCommit))] },
+  resumed: folded,
+  llm_called: {
+    line: (e) => {
+      const cost = e.costUsd === null ? "cost unknown" : formatUsd(e.costUsd);
+      const tokens = `${formatInt(e.usage.promptTokens)} + ${formatInt(e.usage.completionTokens)} tokens${e.usage.estimated ? " (estimated)" : ""}`;
+      const retries = e.retries > 0 ? ` · ${e.retries} retries` : "";
+      const failed = e.ok ? "" : ` · failed: ${clip(e.error ?? "unknown error", MAX_TEXT)}`;
+      return [`model call: ${tokens} · ${duration(e.latencyMs)} · ${cost}${retries}${failed}`];
+    },
+  },
+  assistant_message: folded,
+  policy_decided: { line: (e) => [code(e.tool), " ", code(e.subject), " · ", code(e.rule), ` → ${e.decision}`] },
+  tool_result: { line: (e) => [code(e.tool), e.result.ok ? " · ok" : " · ", ...(e.result.ok ? [] : [code(e.result.error.code)])] },
+  file_read: { line: (e) => ["read ", code(e.path)] },
+  file_written: { line: (e) => ["wrote ", code(e.path)] },
+  todos_updated: { line: (e) => [`todos: ${e.todos.filter((t) => t.status === "completed").length}/${e.todos.length} done`] },
+  plan_updated: { line: () => ["draft plan updated"] },
+  plan_submitted: { line: (e) => ["plan ", code(shortHash(e.hash)), ` submitted (${plural(e.plan.steps.length, "step")})`] },
+  plan_approved: {
+    line: (e) => ["plan ", code(shortHash(e.hash)), ` approved by ${byWhom(e.by)}`],
+    headline: (e) => [`plan approved by ${byWhom(e.by)}`],
+  },
+  plan_revision_requested: {
+    line: (e) => [`changes to the plan requested by ${byWhom(e.by)}: `, quoted(e.feedback)],
+    headline: (e) => [`changes requested by ${byWhom(e.by)}`],
+  },
+  approval_requested: { line: (e) => ["approval asked for batch ", code(shortHash(e.digest)), ` (${plural(e.calls.length, "call")})`] },
+  approval_granted: { line: (e) => ["batch ", code(shortHash(e.digest)), ` approved by ${byWhom(e.by)}`] },
+  approval_denied: { line: (e) => ["batch ", code(shortHash(e.digest)), ` denied by ${byWhom(e.by)}: `, quoted(e.reason)] },
+  writes_auto_approved: {
+    line: (e) => [`all writes of the session approved by ${byWhom(e.by)}`],
+    headline: (e) => [`all writes approved by ${byWhom(e.by)}`],
+  },
+  approval_settled: folded,
+  diff_updated: { line: (e) => [`diff now: ${plural(e.diff.filesChanged, "file")}, +${e.diff.insertions} −${e.diff.deletions}`] },
+  test_run: {
+    line: (e) => [code(e.command), ` ${e.timedOut ? "timed out" : e.exitCode === 0 ? "passed" : `failed (exit ${e.exitCode})`} on tree `, code(shortHash(e.treeHash))],
+  },
+  setup_run: {
+    line: (e) => ["setup ", code(e.command), ` ${e.exitCode === 0 ? "ok" : `failed (exit ${e.exitCode})`} in ${duration(e.durationMs)}${e.network ? " (with network)" : ""}`],
+  },
+  user_message: {
+    line: (e) => [e.by ? `@${e.by} wrote: ` : "runtime reminder: ", quoted(e.content)],
+  },
+  context_compacted: { line: (e) => [`older messages (before #${e.cutIndex}) summarised to fit the context`] },
+  compaction_failed: { line: (e) => [`compaction failed, context kept as it was: ${clip(e.error, MAX_TEXT)}`] },
+  finish_accepted: { line: (e) => ["finish accepted on tree ", code(shortHash(e.treeHash))] },
+  published: {
+    line: (e) => ["pushed ", code(shortSha(e.commit)), " to ", code(e.branch)],
+    headline: (e) => ["pushed ", code(shortSha(e.commit))],
+  },
+  session_failed: {
+    line: (e) => [`failed: ${failureWords(e.reason)} (`, code(e.reason), `): ${clip(e.message, MAX_TEXT)}`],
+    headline: (e) => [`failed: ${failureWords(e.reason)}`],
+  },
+  session_blocked: {
+    line: (e) => [`blocked: ${blockedWords(e.reason)} (`, code(e.reason), `): ${clip(e.message, MAX_TEXT * 2)}`],
+    headline: (e) => [`blocked: ${blockedWords(e.reason)}`],
+  },
+  toolchains_resolved: { line: (e) => toolchainsEventLine(e.toolchains, e.unmet) },
+  session_cancelled: {
+    line: (e) => [`cancelled by ${e.by === "runtime" ? "the runtime" : `@${e.by}`}${e.reason ? `: ${clip(e.reason, MAX_TEXT)}` : ""}`],
+    headline: (e) => [`cancelled by ${e.by === "runtime" ? "the runtime" : `@${e.by}`}`],
+  },
+  // Bookkeeping unless a tool changed under the session.
+  tool_versions: { line: (e) => (e.changed.length === 0 ? null : [`tool versions changed: ${clip(e.changed.map((c) => `${c.tool} ${c.from ?? "(new)"} → ${c.to ?? "(gone)"}`).join(", "), MAX_TEXT)}`]) },
+  mcp_server_connected: { line: (e) => ["MCP server ", code(e.server), ` connected (${e.transport}, ${e.trust}): ${clip(`${e.serverName} ${e.serverVersion}`, MAX_TEXT)}`] },
+  mcp_server_failed: {
+    line: (e) => ["MCP server ", code(e.server), ` failed ${e.stage === "start" ? "to start" : "while running"}: ${clip(e.message, MAX_TEXT)}`],
+    headline: (e) => ["MCP server ", code(e.server), " failed"],
+  },
+  mcp_tools_listed: {
+    line: (e) => ["MCP server ", code(e.server), ` offers ${plural(e.tools.length, "tool")}${e.reason === "list_changed" ? ` (changed: +${e.added.length} −${e.removed.length} ~${e.changed.length})` : ""}`],
+  },
+  mcp_tool_dropped: { line: (e) => ["MCP tool ", code(`${e.server}/${e.tool}`), ` not offered: ${clip(e.reason, MAX_TEXT)}`] },
+  // The call's own line (verdict, result) says the rest; stages a human or a crash decided get a line.
+  mcp_call: {
+    line: (e) => (e.stage === "started" || e.stage === "completed" || e.stage === "awaiting_approval" ? null : ["MCP call ", code(`${e.server}/${e.tool}`), ` ${e.stage.replace(/_/g, " ")}${e.by !== "policy" ? ` (@${e.by})` : ""} · `, code(e.rule)]),
+  },
+};
+
+const fallback: EventWords = {
+  line: (e) => {
+    const { type, seq: _s, at: _a, ...rest } = e as { type: string; seq: number; at: string };
+    return [code(type), ` ${clip(JSON.stringify(rest), MAX_TEXT)}`];
+  },
+};
+
+export function eventWords(e: StoredEvent): EventWords {
+  return (EVENT_WORDS as Record<string, EventWords>)[e.type] ?? fallback;
+}
