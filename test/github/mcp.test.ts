@@ -106,9 +106,10 @@ describe("MCP tools through the GitHub flow", () => {
     expect(head.files[".mcp.json"]).toBe(PLANTED);
     // The check run's timeline shows the MCP servers and calls.
     const text = theCheckRun(h).output.text ?? "";
-    expect(text).toContain("| mcp_server_connected |");
-    expect(text).toMatch(/\| mcp_call \| completed everything\/toggle-simulated-logging → ask \(default:ask\) by maintainer, ok in/);
-    expect(text).toContain("denied notes/delete_all → deny (deny:mcp-destructive-untrusted) by policy");
+    expect(text).toContain("MCP server `everything` connected (stdio, reviewed)");
+    expect(text).toMatch(/`mcp__everything__toggle-simulated-logging` `everything\/toggle-simulated-logging` · `default:ask` → ask · approved by @\u2060maintainer via comment · ok/);
+    expect(text).toContain("MCP call `notes/delete_all` denied · `deny:mcp-destructive-untrusted`");
+    expect(theCheckRun(h).output.summary).toMatch(/- `everything\/toggle-simulated-logging` — ran ×1 \(approved by @\u2060maintainer\)/);
     expect(h.app.errors).toEqual([]);
   });
 });
