@@ -29,6 +29,7 @@ describe("literal text in the report", () => {
   test("mentions, issue references and autolinks are broken with a word joiner", () => {
     expect(neutralise("@alice owner/repo#3 GH-4 www.x.example http://a")).toBe(`@${J}alice owner/repo#${J}3 GH${J}-4 www${J}.x.example http${J}://a`);
     expect(neutralise("mail a@b.example")).toBe("mail a@b.example");
+    expect(neutralise("shown <!-- hidden --> shown <!-- to the end")).toBe("shown  shown ");
   });
 
   test("HTML text: tags and entities escaped", () => {

@@ -22,6 +22,11 @@ type Table = { [K in SessionEventType]: EventWords<Of<K>> };
 const MAX_TEXT = 300;
 const quoted = (text: string): string => `“${clip(text.trim(), MAX_TEXT)}”`;
 const folded = { line: () => null };
+const MAX_PATHS = 10;
+const pathList = (paths: string[]): Inline[] => [
+  ...paths.slice(0, MAX_PATHS).flatMap((p, i): Inline[] => (i === 0 ? [code(p)] : [", ", code(p)])),
+  ...(paths.length > MAX_PATHS ? [` and ${paths.length - MAX_PATHS} more`] : []),
+];
 
 export const EVENT_WORDS: Table = {
   session_created: {
@@ -97,6 +102,10 @@ export const EVENT_WORDS: Table = {
   session_cancelled: {
     line: (e) => [`cancelled by ${e.by === "runtime" ? "the runtime" : `@${e.by}`}${e.reason ? `: ${clip(e.reason, MAX_TEXT)}` : ""}`],
     headline: (e) => [`cancelled by ${e.by === "runtime" ? "the runtime" : `@${e.by}`}`],
+  },
+  changes_rolled_back: {
+    line: (e) => ["changes by ", code(e.tool), ` to ${plural(e.paths.length, "file")} put back (nobody approved them): `, ...pathList(e.paths)],
+    headline: (e) => [`${plural(e.paths.length, "unapproved change")} rolled back`],
   },
   // Bookkeeping unless a tool changed under the session.
   tool_versions: { line: (e) => (e.changed.length === 0 ? null : [`tool versions changed: ${clip(e.changed.map((c) => `${c.tool} ${c.from ?? "(new)"} → ${c.to ?? "(gone)"}`).join(", "), MAX_TEXT)}`]) },

@@ -116,7 +116,19 @@ const mcpPart: Part = (v) => {
   return section("MCP calls", items);
 };
 
-export const GOVERNANCE_PARTS: Part[] = [planPart, writesPart, commandsPart, refusalsPart, mcpPart];
+/** Changes a command or test run made that nobody approved, put back before anything else ran. */
+const rollbacksPart: Part = (v) => {
+  const items = v.steps.flatMap((step) =>
+    step.events.flatMap((e): Inline[][] =>
+      e.type === "changes_rolled_back"
+        ? [[`Step ${step.index}: `, code(e.tool), " changed ", ...joined(e.paths.slice(0, 10).map((p) => [code(p)]), ", "), e.paths.length > 10 ? ` and ${e.paths.length - 10} more` : "", " — put back"]]
+        : [],
+    ),
+  );
+  return section("Rolled back", items);
+};
+
+export const GOVERNANCE_PARTS: Part[] = [planPart, writesPart, commandsPart, refusalsPart, rollbacksPart, mcpPart];
 
 export function governanceBlocks(v: SessionView): Block[] {
   const parts = GOVERNANCE_PARTS.flatMap((p) => p(v));

@@ -11,9 +11,15 @@ const JOINER = "\u2060";
 const SCHEME = /\b(https?|ftp|mailto)(?=:)/gi;
 const WWW = /\b(www)(?=\.)/gi;
 
-/** No notification, cross-reference or autolink survives. */
+// An HTML comment, or an unterminated one (GitHub hides it to the end of the text).
+const HTML_COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
+
+/**
+ * No notification, cross-reference or autolink survives; HTML comments are removed, as the outbound
+ * gate removes them from all model text (escaped, they would no longer be comments it can see).
+ */
 export function neutralise(text: string): string {
-  return inertReferences(text).replace(SCHEME, `$1${JOINER}`).replace(WWW, `$1${JOINER}`);
+  return inertReferences(text.replace(HTML_COMMENT, "")).replace(SCHEME, `$1${JOINER}`).replace(WWW, `$1${JOINER}`);
 }
 
 /** One line: newlines and tabs become spaces, so inline text can never start a block. */
