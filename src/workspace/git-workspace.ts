@@ -126,7 +126,7 @@ export class GitWorkspace implements Workspace {
 
   async treeOf(commit: string): Promise<string> {
     if (!/^[0-9a-f]{40,64}$/.test(commit)) throw new WorkspaceError("invalid_argument", `not a commit id: ${JSON.stringify(commit)}`);
-    return (await gitOk(["rev-parse", "--verify", `${commit}^{tree}`], { cwd: this.root })).trim();
+    return (await gitOk(["rev-parse", "--verify", `${commit}^{tree}`], { cwd: this.root, signal: this.signal })).trim();
   }
 
   async push(opts: PushOptions): Promise<PushResult> {
