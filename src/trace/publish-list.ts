@@ -1,7 +1,8 @@
 import type { SessionState } from "../session/state.js";
 import { clip, inlineCode, oneLine } from "./markdown.js";
 
-const MAX_LISTED = 100;
+/** How many published paths a comment or the check run lists before it says how many more. */
+export const MAX_LISTED = 100;
 
 /**
  * The paths a session will publish, as a markdown list: every one of them, up to a hundred (a human

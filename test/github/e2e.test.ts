@@ -124,6 +124,8 @@ describe("the whole story through signed webhooks", () => {
     expect(run.output.summary!.split("\n")[0]).toBe(`**✅ Done** — pushed \`${head.sha.slice(0, 7)}\` to \`patchgate/issue-1\`; the tests passed on exactly that commit's tree.`);
     expect(run.output.summary).toMatch(/- Batch `[0-9a-f]{12}` \(step 3\): `edit_file` `src\/add.js` — \*\*approved\*\* by @\u2060maintainer via comment at /);
     expect(run.output.summary).toMatch(/- plan `[0-9a-f]{12}` \(step 2, 2 steps\) — \*\*approved\*\* by @\u2060reviewer via review at /);
+    // The paths that reached the branch, from the ledger (as finish accepted them).
+    expect(run.output.summary).toContain("**Published paths** (as finish accepted them; the commit is the base plus exactly these):\n\n- `src/add.js`\n");
     expect(run.output.text).toContain("workspace cloned at base");
     expect(run.output.text).toContain("<summary>Step 4 · ");
     expect(run.output.text).toMatch(/<summary>Step 5 · [\d:]+ · todos 2\/2 done; finish accepted; pushed <code>[0-9a-f]{7}<\/code><\/summary>/);

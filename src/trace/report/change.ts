@@ -1,15 +1,41 @@
-import { code, heading, link, para, type Block, type Inline } from "./doc.js";
+import { TERMINAL_PHASES } from "../../session/types.js";
+import { clip } from "../markdown.js";
+import { MAX_LISTED, pathsToPublish } from "../publish-list.js";
+import { bullets, code, heading, link, para, strong, type Block, type Inline } from "./doc.js";
 import { fileChanges } from "./file-changes.js";
 import { provenance } from "./provenance.js";
 import type { SessionView } from "./session-view.js";
 import { plural, shortSha } from "./words.js";
 
-/** Change: the files of the latest diff with their line counts, and where to read the diff itself. */
 const MAX_FILES = 50;
+const MAX_PATH_CHARS = 300;
 
+/**
+ * The paths that reach (or may reach) the branch, read from the ledger (src/session/publishable.ts):
+ * the published tree is the base plus exactly these, whatever else the workspace holds.
+ */
+function introFor(v: SessionView): Inline[] {
+  const { phase, finishedPaths, published } = v.state;
+  if (published) return [strong("Published paths"), " (as finish accepted them; the commit is the base plus exactly these):"];
+  const ended = TERMINAL_PHASES.includes(phase);
+  if (finishedPaths) return [strong("Paths to publish"), ` (as finish accepted them)${ended ? "; the session ended before they were published" : ""}:`];
+  if (ended) return [strong("Paths the session had written"), " (with file tools or approved commands; nothing was published):"];
+  return [strong("Paths the session may publish so far"), " (written with file tools or changed by approved commands):"];
+}
+
+function publishedPaths(v: SessionView): Block[] {
+  const paths = pathsToPublish(v.state);
+  if (paths.length === 0 && !v.state.finishedPaths) return [];
+  const intro = introFor(v);
+  const items = paths.slice(0, MAX_LISTED).map((p): Inline[] => [code(clip(p, MAX_PATH_CHARS))]);
+  if (paths.length > MAX_LISTED) items.push([`… and ${paths.length - MAX_LISTED} more`]);
+  return [para(...intro), paths.length === 0 ? para("none") : bullets(items)];
+}
+
+/** Change: the files of the latest diff with their line counts, where to read the diff itself, and the paths published. */
 export function changeBlocks(v: SessionView, pullUrl?: string): Block[] {
   const d = v.state.latestDiff;
-  if (!d || d.patch.trim() === "") return [heading(3, "Change"), para("No changes yet.")];
+  if (!d || d.patch.trim() === "") return [heading(3, "Change"), para("No changes yet."), ...publishedPaths(v)];
   const files = fileChanges(d.patch);
   const url = pullUrl ?? v.state.published?.url;
   const total: Inline[] = [`${files.length} file${files.length === 1 ? "" : "s"} changed, +${d.insertions} −${d.deletions}`];
@@ -20,6 +46,7 @@ export function changeBlocks(v: SessionView, pullUrl?: string): Block[] {
   });
   const blocks: Block[] = [heading(3, "Change"), para(...total), { kind: "table", head: ["file", "status", "added", "removed"], right: [false, false, true, true], rows }];
   if (files.length > MAX_FILES) blocks.push(para(`… and ${files.length - MAX_FILES} more files.`));
+  blocks.push(...publishedPaths(v));
   const published = v.state.published;
   if (v.state.phase === "done" && published) {
     const p = provenance(v);

@@ -85,7 +85,7 @@ export const EVENT_WORDS: Table = {
   },
   context_compacted: { line: (e) => [`older messages (before #${e.cutIndex}) summarised to fit the context`] },
   compaction_failed: { line: (e) => [`compaction failed, context kept as it was: ${clip(e.error, MAX_TEXT)}`] },
-  finish_accepted: { line: (e) => ["finish accepted on tree ", code(shortHash(e.treeHash))] },
+  finish_accepted: { line: (e) => ["finish accepted on tree ", code(shortHash(e.treeHash)), ...(e.paths ? [`, publishing ${plural(e.paths.length, "path")}`] : [])] },
   published: {
     line: (e) => ["pushed ", code(shortSha(e.commit)), " to ", code(e.branch)],
     headline: (e) => ["pushed ", code(shortSha(e.commit))],
@@ -106,6 +106,9 @@ export const EVENT_WORDS: Table = {
   changes_rolled_back: {
     line: (e) => ["changes by ", code(e.tool), ` to ${plural(e.paths.length, "file")} put back (nobody approved them): `, ...pathList(e.paths)],
     headline: (e) => [`${plural(e.paths.length, "unapproved change")} rolled back`],
+  },
+  command_changed: {
+    line: (e) => ["changes by ", code(e.tool), ` to ${plural(e.paths.length, "file")} kept (a human approved the command), published as they end up: `, ...pathList(e.paths)],
   },
   // Bookkeeping unless a tool changed under the session.
   tool_versions: { line: (e) => (e.changed.length === 0 ? null : [`tool versions changed: ${clip(e.changed.map((c) => `${c.tool} ${c.from ?? "(new)"} → ${c.to ?? "(gone)"}`).join(", "), MAX_TEXT)}`]) },

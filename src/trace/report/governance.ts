@@ -116,19 +116,22 @@ const mcpPart: Part = (v) => {
   return section("MCP calls", items);
 };
 
-/** Changes a command or test run made that nobody approved, put back before anything else ran. */
-const rollbacksPart: Part = (v) => {
-  const items = v.steps.flatMap((step) =>
+/** Files a command changed, per step: `fate` says what became of them. */
+function commandChanges(v: SessionView, type: "changes_rolled_back" | "command_changed", fate: string): Inline[][] {
+  return v.steps.flatMap((step) =>
     step.events.flatMap((e): Inline[][] =>
-      e.type === "changes_rolled_back"
-        ? [[`Step ${step.index}: `, code(e.tool), " changed ", ...joined(e.paths.slice(0, 10).map((p) => [code(p)]), ", "), e.paths.length > 10 ? ` and ${e.paths.length - 10} more` : "", " — put back"]]
-        : [],
+      e.type === type ? [[`Step ${step.index}: `, code(e.tool), " changed ", ...joined(e.paths.slice(0, 10).map((p) => [code(p)]), ", "), e.paths.length > 10 ? ` and ${e.paths.length - 10} more` : "", fate]] : [],
     ),
   );
-  return section("Rolled back", items);
-};
+}
 
-export const GOVERNANCE_PARTS: Part[] = [planPart, writesPart, commandsPart, refusalsPart, rollbacksPart, mcpPart];
+/** Changes a command or test run made that nobody approved, put back before anything else ran. */
+const rollbacksPart: Part = (v) => section("Rolled back", commandChanges(v, "changes_rolled_back", " — put back"));
+
+/** Changes of a command a human approved: kept, and published with the file tools' writes. */
+const keptPart: Part = (v) => section("Kept from approved commands", commandChanges(v, "command_changed", " — kept, published"));
+
+export const GOVERNANCE_PARTS: Part[] = [planPart, writesPart, commandsPart, refusalsPart, rollbacksPart, keptPart, mcpPart];
 
 export function governanceBlocks(v: SessionView): Block[] {
   const parts = GOVERNANCE_PARTS.flatMap((p) => p(v));

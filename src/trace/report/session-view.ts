@@ -72,7 +72,7 @@ export interface SessionView {
 }
 
 /** Events a tool records beside its result, in the same append (see agent/call-handler.ts). */
-const FACT_TYPES: ReadonlySet<string> = new Set<string>(["file_read", "file_written", "todos_updated", "plan_updated", "plan_submitted", "diff_updated", "test_run", "setup_run", "finish_accepted", "changes_rolled_back"]);
+const FACT_TYPES: ReadonlySet<string> = new Set<string>(["file_read", "file_written", "todos_updated", "plan_updated", "plan_submitted", "diff_updated", "test_run", "setup_run", "finish_accepted", "changes_rolled_back", "command_changed"]);
 
 function parseArgs(text: string): unknown {
   try {

@@ -21,7 +21,7 @@ const MAX_MESSAGE_LINES = 20;
 const MAX_HEADLINE_PARTS = 4;
 
 /** Facts a call records that earn a line of their own; the rest is already in the call's line. */
-const OWN_LINE_FACTS = new Set(["setup_run", "diff_updated", "changes_rolled_back"]);
+const OWN_LINE_FACTS = new Set(["setup_run", "diff_updated", "changes_rolled_back", "command_changed"]);
 
 /** A call's fact worth its own line; a diff recorded again unchanged (finish does) says nothing new. */
 function ownLine(e: StoredEvent, v: SessionView): boolean {

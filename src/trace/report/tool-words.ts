@@ -57,7 +57,10 @@ export const TOOL_WORDS: Record<string, ToolWords> = {
   submit_plan: { act: (_c, d) => ["submitted plan ", code(shortHash(str(d?.hash)))], fields: (d) => `plan ${shortHash(str(d.hash))}` },
   update_plan: { act: () => ["updated the draft plan"] },
   update_todos: { act: (c) => [todoCount((c.args as Data | null)?.todos)], fields: (d) => todoCount(d.todos) },
-  finish: { act: () => ["finish"], fields: (d) => `accepted on tree ${shortHash(str(d.tree_hash))}` },
+  finish: {
+    act: () => ["finish"],
+    fields: (d) => `accepted on tree ${shortHash(str(d.tree_hash))}${Array.isArray(d.published_paths) ? `, publishing ${plural(d.published_paths.length, "path")}` : ""}`,
+  },
 };
 
 const fallback: ToolWords = { act: (c) => ["called ", code(c.tool)] };
