@@ -33,8 +33,9 @@ describe("patchgate run: toolchains", () => {
     expect(r.stdout).toContain("blocked: The repository needs toolchains this host does not have: rust 1.2.3 (rust-toolchain.toml): rustup toolchain install 1.2.3");
     const id = /session (\S+)/.exec(r.stdout)![1];
     const shown = await runCli(["show", id], { PATCHGATE_DATA_DIR: data });
-    expect(shown.stdout).toMatch(/toolchains_resolved.*missing: rust 1\.2\.3 \(rust-toolchain\.toml\)/);
-    expect(shown.stdout).toMatch(/session_blocked.*toolchain_missing/);
+    expect(shown.stdout).toMatch(/toolchains resolved: .*missing: rust 1\.2\.3 \(rust-toolchain\.toml\)/);
+    expect(shown.stdout).toMatch(/- Missing on the host: rust 1\.2\.3, asked by `rust-toolchain\.toml` — rustup toolchain install 1\.2\.3/);
+    expect(shown.stdout.split("\n")[0]).toBe("Patchgate: Blocked: toolchain_missing");
   });
 
   test("--settings: an operator toolchain is bound and on PATH; a broken or HOME-wide entry is a usage error naming the field", async () => {

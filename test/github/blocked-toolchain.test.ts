@@ -34,8 +34,9 @@ describe("a pinned toolchain the host lacks, on GitHub", () => {
     const run = h.github.world.checkRuns[0];
     expect(run).toMatchObject({ status: "completed", conclusion: "action_required" });
     expect(run.output.title).toBe("Patchgate: Blocked: toolchain_missing");
-    expect(run.output.summary).toContain("**Outcome:** blocked — `toolchain_missing`: The repository needs toolchains this host does not have: rust 1.2.3 (rust-toolchain.toml): rustup toolchain install 1.2.3");
-    expect(run.output.text).toMatch(/toolchains_resolved \| missing: rust 1\.2\.3 \(rust-toolchain\.toml\)/);
+    expect(run.output.summary!.split("\n")[0]).toContain("**⛔ Blocked** — a toolchain the repository needs is not installed on the host (`toolchain_missing`): The repository needs toolchains this host does not have: rust 1.2.3 (rust-toolchain.toml): rustup toolchain install 1.2.3");
+    expect(run.output.summary).toContain("- **Missing on the host:** rust 1.2.3, asked by `rust-toolchain.toml` — rustup toolchain install 1.2.3");
+    expect(run.output.text).toMatch(/toolchains resolved: missing: rust 1\.2\.3 \(rust-toolchain\.toml\)/);
     const comments = h.github.world.comments.map((c) => c.body);
     expect(comments).toHaveLength(1);
     expect(comments[0]).toMatch(/^⛔ The session is blocked \(`toolchain_missing`\): The repository needs toolchains .*rustup toolchain install 1\.2\.3/);

@@ -14,7 +14,7 @@ test("the session's toolchains in one Evidence line; how each was found is the s
   const out = renderCheckRun(s.state, s.events, { sessionId: "sess-tc" });
   expect(out.summary).toContain("### Evidence\n\n- Test command: none configured or detected.\n- Toolchains: rust 1.95.0 (`/h/.rustup/toolchains/stable/bin`) · go 1.22.3 (`/usr/local/go/bin`)\n");
   expect(out.text).toContain(
-    "toolchains resolved: rust 1.95.0 (`/h/.rustup/toolchains/stable/bin`): rustup default stable (settings.toml) · go 1.22.3 (`/usr/local/go/bin`): go 1.22.3, pinned by go.mod (1.22 or later)",
+    "toolchains resolved: rust 1.95.0 at /h/.rustup/toolchains/stable/bin (rustup default stable (settings.toml)) · go 1.22.3 at /usr/local/go/bin (go 1.22.3, pinned by go.mod (1.22 or later))",
   );
 });
 

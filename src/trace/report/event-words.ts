@@ -1,7 +1,7 @@
 import type { SessionEventType, StoredEvent } from "../../session/events.js";
 import { clip, formatInt, formatUsd } from "../markdown.js";
 import { code, type Inline } from "./doc.js";
-import { toolchainsEventLine } from "./toolchains.js";
+import { toolchainsLine } from "../toolchains-line.js";
 import { blockedWords, byWhom, duration, failureWords, plural, shortHash, shortSha } from "./words.js";
 
 /**
@@ -98,7 +98,8 @@ export const EVENT_WORDS: Table = {
     line: (e) => [`blocked: ${blockedWords(e.reason)} (`, code(e.reason), `): ${clip(e.message, MAX_TEXT * 2)}`],
     headline: (e) => [`blocked: ${blockedWords(e.reason)}`],
   },
-  toolchains_resolved: { line: (e) => toolchainsEventLine(e.toolchains, e.unmet) },
+  // How each toolchain was found, and what is missing with what to install: the timeline's own words.
+  toolchains_resolved: { line: (e) => [`toolchains resolved: ${clip(toolchainsLine(e.toolchains, e.unmet), MAX_TEXT * 2)}`] },
   session_cancelled: {
     line: (e) => [`cancelled by ${e.by === "runtime" ? "the runtime" : `@${e.by}`}${e.reason ? `: ${clip(e.reason, MAX_TEXT)}` : ""}`],
     headline: (e) => [`cancelled by ${e.by === "runtime" ? "the runtime" : `@${e.by}`}`],

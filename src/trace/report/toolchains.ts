@@ -5,7 +5,8 @@ import { code, joined, strong, type Inline } from "./doc.js";
 
 /**
  * What the sandbox ran the tests with (`toolchains_resolved`, src/toolchain): part of the evidence,
- * since "the tests passed" means "passed with these". How each was found is in the step's line.
+ * since "the tests passed" means "passed with these". How each was found is in the step's line
+ * (src/trace/toolchains-line.ts).
  */
 const MAX_SHOWN = 10;
 const MAX_INSTALL = 300;
@@ -30,11 +31,4 @@ export function toolchainItems(events: readonly StoredEvent[]): Inline[][] {
   if (!e || e.type !== "toolchains_resolved") return [];
   const line: Inline[] = ["Toolchains: ", ...(e.toolchains.length > 0 ? listed(e.toolchains, each) : ["nothing beyond /usr"])];
   return [line, ...e.unmet.slice(0, MAX_SHOWN).map(unmetItem)];
-}
-
-/** The step line of `toolchains_resolved`: each with how it was found. */
-export function toolchainsEventLine(toolchains: readonly ToolchainRecord[], unmet: readonly UnmetToolchain[]): Inline[] {
-  const found = listed(toolchains, (t) => [...each(t), `: ${clip(t.how, MAX_INSTALL)}`]);
-  const missing = unmet.length > 0 ? [`; ${unmet.filter((u) => u.required).length} required missing: `, ...listed(unmet, (u) => [`${u.name} ${u.wanted} (`, code(u.source), ")"])] : [];
-  return ["toolchains resolved: ", ...(toolchains.length > 0 ? found : ["nothing beyond /usr"]), ...missing];
 }
