@@ -13,7 +13,7 @@ import { hex, okResult, StoryLedger } from "../trace/fixtures/story-ledger.js";
  * Annotations are appended by GitHub, so a completion that dies after some batches must not send
  * them again: each batch is recorded once GitHub took it, and the next completion goes on from there.
  */
-const REPO = { owner: "o", repo: "r", defaultBranch: "main", installationId: 1 };
+const REPO = { id: 1, owner: "o", repo: "r", defaultBranch: "main", installationId: 1 };
 
 class Recorder {
   readonly batches: number[] = [];

@@ -1,6 +1,7 @@
 import type { SessionEventType, StoredEvent } from "../../session/events.js";
 import { clip, formatInt, formatUsd } from "../markdown.js";
-import { code, type Inline } from "./doc.js";
+import { withheldText } from "../../session/setup-withheld.js";
+import { code, joined, type Inline } from "./doc.js";
 import { toolchainsLine } from "../toolchains-line.js";
 import { blockedWords, byWhom, duration, failureWords, plural, shortHash, shortSha } from "./words.js";
 
@@ -78,7 +79,10 @@ export const EVENT_WORDS: Table = {
     line: (e) => [code(e.command), ` ${e.timedOut ? "timed out" : e.exitCode === 0 ? "passed" : `failed (exit ${e.exitCode})`} on tree `, code(shortHash(e.treeHash))],
   },
   setup_run: {
-    line: (e) => ["setup ", code(e.command), ` ${e.exitCode === 0 ? "ok" : `failed (exit ${e.exitCode})`} in ${duration(e.durationMs)}${e.network ? " (with network)" : ""}`],
+    line: (e) => {
+      const network = e.network ? " (with network)" : e.withheld ? ` (without network: ${clip(withheldText(e.withheld), MAX_TEXT)})` : "";
+      return ["setup ", code(e.command), ` ${e.exitCode === 0 ? "ok" : `failed (exit ${e.exitCode})`} in ${duration(e.durationMs)}${network}`];
+    },
   },
   user_message: {
     line: (e) => [e.by ? `@${e.by} wrote: ` : "runtime reminder: ", quoted(e.content)],
@@ -89,6 +93,20 @@ export const EVENT_WORDS: Table = {
   published: {
     line: (e) => ["pushed ", code(shortSha(e.commit)), " to ", code(e.branch)],
     headline: (e) => ["pushed ", code(shortSha(e.commit))],
+  },
+  // The push lease (github/branch-lease.ts) is bookkeeping; a rebuild on commits a human pushed is news.
+  branch_claimed: folded,
+  branch_pushed: folded,
+  branch_rebased: {
+    line: (e) => [
+      "branch ",
+      code(e.branch),
+      ` had ${plural(e.foreign.length, "commit")} Patchgate did not make (`,
+      ...joined(e.foreign.slice(0, MAX_PATHS).map((c) => [code(shortSha(c))]), ", "),
+      "); the change was rebuilt on ",
+      code(shortSha(e.onto)),
+    ],
+    headline: (e) => [`rebuilt on ${plural(e.foreign.length, "commit")} pushed by someone else`],
   },
   session_failed: {
     line: (e) => [`failed: ${failureWords(e.reason)} (`, code(e.reason), `): ${clip(e.message, MAX_TEXT)}`],

@@ -54,6 +54,7 @@ const FAILURE_WORDS: Record<FailureReason, string> = {
   workspace_error: "the workspace could not be prepared",
   config_invalid: "the repository configuration is invalid",
   publish_failed: "publishing failed",
+  branch_conflict: "the branch got commits Patchgate did not make, and the change does not apply on them",
   internal: "an internal error",
 };
 
