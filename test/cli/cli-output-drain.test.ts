@@ -72,7 +72,7 @@ describe("CLI output through a pipe", () => {
   });
 
   test("show prints the last event's row too", async () => {
-    const r = await cliThroughPipe(["show", SESSION], dataDir);
+    const r = await cliThroughPipe(["show", SESSION, "--events"], dataDir);
     expect(r.code).toBe(0);
     expect(r.stdout.toString("utf8").trimEnd().split("\n").length).toBeGreaterThanOrEqual(events.length);
   });
