@@ -160,13 +160,13 @@ export class GitWorkspace implements Workspace {
 
   async restore(patch: string, paths: readonly string[]): Promise<string[]> {
     await assertSafeRepoConfig(this.root);
-    const put = await this.rollBack(await this.treeOf(patch), paths);
+    const put = await this.rollBack(await this.treeOfPatch(patch), paths);
     if ((await this.diff(paths)).patch !== patch) throw new WorkspaceError("patch_failed", "the workspace could not be put back to its recorded state");
     return put;
   }
 
   /** The tree of base + `patch`, built in a throwaway index: the working tree is not touched. */
-  private async treeOf(patch: string): Promise<string> {
+  private async treeOfPatch(patch: string): Promise<string> {
     const dir = await mkdtemp(path.join(tmpdir(), "patchgate-restore-"));
     const env = { GIT_INDEX_FILE: path.join(dir, "index") };
     const signal = this.signal;

@@ -41,6 +41,9 @@ export const EVENT_WORDS: Table = {
   },
   workspace_prepared: { line: (e) => ["workspace cloned at base ", code(shortSha(e.baseCommit))] },
   resumed: folded,
+  // The call's own line (verdict, result, duration) says it ran.
+  tool_started: folded,
+  session_reopened: { line: (e) => [`session reopened by @${e.by}: it continues from ${e.phase.replace(/_/g, " ")}`], headline: (e) => [`reopened by @${e.by}`] },
   llm_called: {
     line: (e) => {
       const cost = e.costUsd === null ? "cost unknown" : formatUsd(e.costUsd);
