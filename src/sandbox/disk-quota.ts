@@ -11,6 +11,8 @@ import type { SandboxResult } from "./types.js";
  * One file can never outgrow the quota at all (RLIMIT_FSIZE, bubblewrap-argv.ts); /tmp is a sized tmpfs.
  */
 export const DISK_SAMPLE_MS = 50;
+/** How long a run that spent its quota may take to end on its own (file-size signal) before it is killed. */
+export const DISK_KILL_GRACE_MS = 2 * DISK_SAMPLE_MS;
 
 export interface DiskQuota {
   /** A path on the filesystem to watch (the workspace). */

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess, type StdioOptions } from "node:child_process"
 import { performance } from "node:perf_hooks";
 import { StringDecoder } from "node:string_decoder";
 import type { Readable } from "node:stream";
-import { watchDiskQuota, type DiskQuota } from "./disk-quota.js";
+import { DISK_KILL_GRACE_MS, watchDiskQuota, type DiskQuota } from "./disk-quota.js";
 import { HeadTailCapture, LineSplitter } from "./output-capture.js";
 import { SandboxError } from "./sandbox-error.js";
 import type { SandboxResult, SandboxRunRequest } from "./types.js";
@@ -67,11 +67,18 @@ export function supervise(cmd: SupervisedCommand): Promise<SandboxResult> {
       kill();
     }, cmd.timeoutMs);
     const onAbort = (): void => kill();
+    let closed = false;
+    let diskGrace: NodeJS.Timeout | undefined;
     const disk = cmd.diskQuota
       ? watchDiskQuota(cmd.diskQuota, () => {
-          if (killed) return;
-          limitExceeded = "disk";
-          kill();
+          // A single file stopped by RLIMIT_FSIZE reaches the quota at the same moment, and the
+          // sample counts other writers on the filesystem too: the run gets a moment to end on its
+          // own signal, so the precise reason (file_size) is the one reported.
+          diskGrace = setTimeout(() => {
+            if (killed || closed) return;
+            limitExceeded = "disk";
+            kill();
+          }, DISK_KILL_GRACE_MS);
         })
       : null;
 
@@ -87,11 +94,14 @@ export function supervise(cmd: SupervisedCommand): Promise<SandboxResult> {
     });
     child.once("error", (err) => {
       clearTimeout(timer);
+      clearTimeout(diskGrace);
       disk?.stop();
       if (child.pid === undefined) reject(new SandboxError("spawn_failed", `cannot start ${cmd.command}: ${err.message}`));
     });
     child.once("close", async (code, signal) => {
+      closed = true;
       clearTimeout(timer);
+      clearTimeout(diskGrace);
       disk?.stop();
       cmd.signal?.removeEventListener("abort", onAbort);
       const durationMs = Math.round(performance.now() - started);
