@@ -42,7 +42,7 @@ describe("/agent stop", () => {
     expect(s.phase).toBe("cancelled");
     const run = h.github.world.checkRuns[0];
     expect(run).toMatchObject({ status: "completed", conclusion: "cancelled" });
-    expect(run.output.summary!.split("\n")[0]).toBe("**🛑 Cancelled** by the runtime: aborted");
+    expect(run.output.summary!.split("\n")[0]).toBe("**🛑 Cancelled** by the runtime: stopped by @\u2060maintainer");
     expect(h.github.world.comments.map((c) => c.body.split("\n")[0])).toEqual(["🛑 The session was cancelled."]);
     expect(h.timeline).toContain("aborted 1 in-flight job(s) for #1");
     expect(h.app.errors).toEqual([]);
