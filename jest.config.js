@@ -3,6 +3,8 @@ export default {
   testEnvironment: "node",
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
+  // The live suite talks to a real provider: it is collected only when asked for (README "Live suite").
+  testPathIgnorePatterns: process.env.RUN_LIVE_TESTS === "1" ? ["/node_modules/"] : ["/node_modules/", "<rootDir>/test/live/"],
   setupFilesAfterEnv: ["<rootDir>/test/fakes/chat/no-violations.ts"],
   extensionsToTreatAsEsm: [".ts"],
   moduleNameMapper: { "^(\\.{1,2}/.*)\\.js$": "$1" },
