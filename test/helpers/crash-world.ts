@@ -1,11 +1,11 @@
-import { generateKeyPairSync } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createBareRepo, readBranch } from "../../src/demo/fakes/bare-repo.js";
 import { startFakeGitHub, type FakeGitHub } from "../../src/demo/fakes/github-server.js";
 import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/openai-server.js";
 import { Payloads } from "../../src/demo/fakes/payloads.js";
+import { appSettings } from "../../src/demo/harness.js";
 import { sendWebhook, type SentDelivery } from "../../src/demo/fakes/webhook-sender.js";
 import { STORY_FILES, STORY_PERMISSIONS, storyScript } from "../../src/demo/story.js";
 import { SqliteSessionStore } from "../../src/store/sqlite-store.js";
@@ -38,20 +38,12 @@ export class CrashWorld {
     const openai = await startFakeOpenAI(storyScript());
     const payloads = new Payloads(github.world);
     payloads.headSha = (branch) => readBranch(bare, branch)?.sha ?? "0".repeat(40);
-    const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
-    mkdirSync(join(root, "data"), { recursive: true });
     const settings = {
-      appId: github.world.app.id,
-      privateKey,
+      ...appSettings(github, root),
       secret: SECRET,
-      gheHost: github.host,
-      dbFile: join(root, "data", "patchgate.sqlite"),
-      workspacesDir: join(root, "data", "workspaces"),
       openaiBaseURL: openai.baseURL,
       apiKey: "sk-test-crash-key-0123456789",
-      model: "fake-model",
       secrets: [SECRET],
-      checkRunThrottleMs: 3_600_000,
     };
     const world = new CrashWorld(root, github, openai, payloads, settings);
     await world.start();
