@@ -18,8 +18,9 @@ import { operatorSettingsFrom } from "../config/operator-settings.js";
 import { hostFacts } from "../toolchain/index.js";
 
 /**
- * The production wiring from the environment (DESIGN §7): SQLite under PATCHGATE_DATA_DIR, the
- * in-process queue, the OpenAI-compatible client, the best sandbox the host offers.
+ * The production wiring from the environment (DESIGN §7): SQLite under PATCHGATE_DATA_DIR (or the
+ * PostgreSQL of DATABASE_URL), the in-process queue, the OpenAI-compatible client, the best sandbox
+ * the host offers.
  */
 export function depsFromEnv(rawLog: (line: string) => void, env: NodeJS.ProcessEnv = process.env): PatchgateDeps {
   // A broken MCP config stops the app here, naming the field: better than running without the servers.
@@ -36,7 +37,7 @@ export function depsFromEnv(rawLog: (line: string) => void, env: NodeJS.ProcessE
   const llmConfig = llmConfigFromEnv(env);
   const vault = vaultFromEnv(env, dataDir);
   return {
-    store: openStore({ dataDir }),
+    store: openStore({ dataDir, databaseUrl: env.DATABASE_URL }),
     queue: new InProcessQueue((job, error) => log(`job ${job.name} failed: ${error instanceof Error ? error.message : String(error)}`)),
     aborts: new AbortRegistry(),
     llm: () => {

@@ -1,14 +1,28 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { PostgresSessionStore } from "./pg-store.js";
 import { SqliteSessionStore } from "./sqlite-store.js";
 import type { SessionStore } from "./types.js";
 
 export * from "./types.js";
 export { Ledger, type EventListener } from "./ledger.js";
 export { SqliteSessionStore } from "./sqlite-store.js";
+export { PostgresSessionStore } from "./pg-store.js";
 
-/** The embedded default: `<dataDir>/patchgate.sqlite`, the directory created if missing. */
-export function openStore(opts: { dataDir: string }): SessionStore {
+/** Whether a DATABASE_URL names PostgreSQL (the scale-out store); anything else is refused by openStore. */
+export function isPostgresUrl(url: string | undefined): boolean {
+  return url !== undefined && /^postgres(ql)?:\/\//.test(url);
+}
+
+/**
+ * `databaseUrl` (DATABASE_URL) = postgres://… selects PostgreSQL; absent or empty, the embedded
+ * default `<dataDir>/patchgate.sqlite`, the directory created if missing.
+ */
+export function openStore(opts: { dataDir: string; databaseUrl?: string }): SessionStore {
+  if (opts.databaseUrl) {
+    if (!isPostgresUrl(opts.databaseUrl)) throw new Error(`DATABASE_URL must start with postgres:// or postgresql:// (got ${opts.databaseUrl.split(":")[0]}:…)`);
+    return new PostgresSessionStore(opts.databaseUrl);
+  }
   mkdirSync(opts.dataDir, { recursive: true });
   return SqliteSessionStore.open(join(opts.dataDir, "patchgate.sqlite"));
 }

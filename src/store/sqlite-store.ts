@@ -4,15 +4,8 @@ import type { Phase } from "../session/types.js";
 import { GroupCommit } from "./group-commit.js";
 import { migrate } from "./sqlite-schema.js";
 import { phaseAfter } from "./session-phase.js";
+import { toSummary, type SessionRow } from "./session-row.js";
 import { ConcurrentAppendError, type DeliveryState, type InboxDelivery, type SessionStore, type SessionSummary } from "./types.js";
-
-interface SessionRow {
-  id: string;
-  key: string | null;
-  phase: Phase;
-  created_at: string;
-  updated_at: string;
-}
 
 /** The embedded default store: one SQLite file, safe to share between processes on one machine. */
 export class SqliteSessionStore implements SessionStore {
@@ -119,13 +112,7 @@ export class SqliteSessionStore implements SessionStore {
 
   /** Newest first. */
   async list(): Promise<SessionSummary[]> {
-    return this.q.listSessions.all().map((r) => ({
-      id: r.id,
-      key: r.key,
-      phase: r.phase,
-      createdAt: r.created_at,
-      updatedAt: r.updated_at,
-    }));
+    return this.q.listSessions.all().map(toSummary);
   }
 
   async setKey(sessionId: string, key: string): Promise<void> {

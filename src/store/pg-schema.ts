@@ -1,0 +1,77 @@
+import type pg from "pg";
+
+/**
+ * Postgres migrations, applied in order at start. `patchgate_migrations` records which ran, so a
+ * database is brought forward when a newer Patchgate starts and a database written by a newer one is
+ * refused instead of half-understood. Append new steps; never edit a step that has shipped. The list
+ * mirrors ./sqlite-schema.ts table for table, so both stores keep the same facts.
+ */
+const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE events (
+    session_id TEXT    NOT NULL,
+    seq        INTEGER NOT NULL,
+    type       TEXT    NOT NULL,
+    at         TEXT    NOT NULL,
+    body       JSON    NOT NULL,
+    PRIMARY KEY (session_id, seq)
+  );
+
+  CREATE TABLE sessions (
+    id         TEXT PRIMARY KEY,
+    ord        BIGSERIAL,
+    key        TEXT,
+    phase      TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX sessions_by_key ON sessions (key) WHERE key IS NOT NULL;
+
+  CREATE TABLE deliveries (
+    id          TEXT PRIMARY KEY,
+    event       TEXT NOT NULL,
+    received_at TEXT NOT NULL,
+    payload     TEXT,
+    state       TEXT NOT NULL CHECK (state IN ('pending', 'done')),
+    seq         BIGSERIAL
+  );
+  CREATE INDEX deliveries_pending ON deliveries (seq) WHERE state = 'pending';
+
+  CREATE TABLE effects (
+    session_id TEXT NOT NULL,
+    key        TEXT NOT NULL,
+    value      TEXT NOT NULL,
+    PRIMARY KEY (session_id, key)
+  );
+  `,
+];
+
+export const PG_SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Any constant both Patchgate processes agree on: the lock that serialises migrations. */
+const MIGRATION_LOCK = 0x7061_7463;
+
+/**
+ * Runs the missing migrations in one transaction under an advisory lock, so that receivers and
+ * workers starting together against a fresh database apply each step once.
+ */
+export async function migratePg(client: pg.ClientBase): Promise<void> {
+  await client.query("BEGIN");
+  try {
+    await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+    await client.query("CREATE TABLE IF NOT EXISTS patchgate_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())");
+    const { rows } = await client.query<{ v: number | null }>("SELECT MAX(version) AS v FROM patchgate_migrations");
+    const version = rows[0].v ?? 0;
+    if (version > PG_SCHEMA_VERSION) {
+      throw new Error(`database schema version ${version} is newer than this Patchgate (${PG_SCHEMA_VERSION})`);
+    }
+    for (let v = version; v < PG_SCHEMA_VERSION; v++) {
+      await client.query(MIGRATIONS[v]);
+      await client.query("INSERT INTO patchgate_migrations (version) VALUES ($1)", [v + 1]);
+    }
+    await client.query("COMMIT");
+  } catch (e) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw e;
+  }
+}

@@ -1,0 +1,157 @@
+import pg from "pg";
+import type { SessionEvent, StoredEvent } from "../session/events.js";
+import type { Phase } from "../session/types.js";
+import { migratePg } from "./pg-schema.js";
+import { phaseAfter } from "./session-phase.js";
+import { toSummary, type SessionRow } from "./session-row.js";
+import { ConcurrentAppendError, type DeliveryState, type InboxDelivery, type SessionStore, type SessionSummary } from "./types.js";
+
+/**
+ * The scale-out store (DATABASE_URL=postgres://…): the same facts as the SQLite file, shared by any
+ * number of receivers and workers. The constructor returns at once and migrates in the background;
+ * every call waits for that, so a process that cannot reach the database fails on its first use with
+ * the driver's own error (`ready()` lets a server fail at boot instead).
+ */
+export class PostgresSessionStore implements SessionStore {
+  readonly pool: pg.Pool;
+  private readonly migrated: Promise<void>;
+
+  constructor(url: string, opts: { poolSize?: number } = {}) {
+    this.pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10 });
+    // An idle client that loses its server (a restart) is dropped by the pool; without this handler
+    // its 'error' event would end the process.
+    this.pool.on("error", () => undefined);
+    this.migrated = this.pool.connect().then(async (c) => {
+      try {
+        await migratePg(c);
+      } finally {
+        c.release();
+      }
+    });
+    this.migrated.catch(() => undefined); // reported by the first call that awaits it
+  }
+
+  ready(): Promise<void> {
+    return this.migrated;
+  }
+
+  /** One transaction on one connection; rolled back if `work` throws. */
+  async transaction<T>(work: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+    await this.migrated;
+    const c = await this.pool.connect();
+    try {
+      await c.query("BEGIN");
+      const out = await work(c);
+      await c.query("COMMIT");
+      return out;
+    } catch (e) {
+      await c.query("ROLLBACK").catch(() => undefined);
+      throw e;
+    } finally {
+      c.release();
+    }
+  }
+
+  private async query<R extends pg.QueryResultRow>(sql: string, params: unknown[]): Promise<R[]> {
+    await this.migrated;
+    return (await this.pool.query<R>(sql, params)).rows;
+  }
+
+  async append(sessionId: string, events: SessionEvent[], expectedCount?: number): Promise<StoredEvent[]> {
+    return this.transaction(async (c) => {
+      // The session's lock is taken before its count is read: two writers on any two processes
+      // serialise here, and the second sees the first one's events.
+      await c.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [sessionId]);
+      const { rows } = await c.query<{ n: number }>("SELECT COALESCE(MAX(seq) + 1, 0)::int AS n FROM events WHERE session_id = $1", [sessionId]);
+      const count = rows[0].n;
+      if (expectedCount !== undefined && count !== expectedCount) throw new ConcurrentAppendError(sessionId, expectedCount, count);
+      if (events.length === 0) return [];
+      const at = new Date().toISOString();
+      // Serialised before anything is written: an event that cannot be stored fails the whole batch.
+      const bodies = events.map((e) => JSON.stringify(e));
+      await c.query(
+        `INSERT INTO events (session_id, seq, type, at, body)
+         SELECT $1, $2::int + i - 1, t, $3, b::json FROM unnest($4::text[], $5::text[]) WITH ORDINALITY AS x(t, b, i)`,
+        [sessionId, count, at, events.map((e) => e.type), bodies],
+      );
+      const prev = (await c.query<{ phase: Phase }>("SELECT phase FROM sessions WHERE id = $1", [sessionId])).rows[0]?.phase ?? "queued";
+      await c.query(
+        `INSERT INTO sessions (id, key, phase, created_at, updated_at) VALUES ($1, NULL, $2, $3, $3)
+         ON CONFLICT (id) DO UPDATE SET phase = excluded.phase, updated_at = excluded.updated_at`,
+        [sessionId, phaseAfter(prev, events), at],
+      );
+      return events.map((e, i) => ({ ...e, seq: count + i, at }));
+    });
+  }
+
+  async load(sessionId: string): Promise<StoredEvent[]> {
+    const rows = await this.query<{ seq: number; at: string; body: SessionEvent }>("SELECT seq, at, body FROM events WHERE session_id = $1 ORDER BY seq", [sessionId]);
+    return rows.map((r) => ({ ...r.body, seq: r.seq, at: r.at }));
+  }
+
+  /** Newest first. */
+  async list(): Promise<SessionSummary[]> {
+    const rows = await this.query<SessionRow>("SELECT id, key, phase, created_at, updated_at FROM sessions ORDER BY created_at DESC, ord DESC", []);
+    return rows.map(toSummary);
+  }
+
+  async setKey(sessionId: string, key: string): Promise<void> {
+    await this.migrated;
+    const { rowCount } = await this.pool.query("UPDATE sessions SET key = $1, updated_at = $2 WHERE id = $3", [key, new Date().toISOString(), sessionId]);
+    // A key pointing at a session with no events would make findByKey return an empty session.
+    if (rowCount === 0) throw new Error(`cannot set key on unknown session ${sessionId}`);
+  }
+
+  async findByKey(key: string): Promise<string | null> {
+    const rows = await this.query<{ id: string }>("SELECT id FROM sessions WHERE key = $1 ORDER BY created_at DESC, ord DESC LIMIT 1", [key]);
+    return rows[0]?.id ?? null;
+  }
+
+  /**
+   * One statement, committed before it returns (synchronous_commit is on by default). Two receivers
+   * taking the same id at once: the second one's insert waits for the first and then does nothing.
+   */
+  async receiveDelivery(d: InboxDelivery): Promise<DeliveryState> {
+    const inserted = await this.query(
+      `INSERT INTO deliveries (id, event, received_at, payload, state) VALUES ($1, $2, $3, $4, 'pending')
+       ON CONFLICT (id) DO NOTHING RETURNING id`,
+      [d.id, d.event, new Date().toISOString(), d.payload],
+    );
+    if (inserted.length === 1) return "new";
+    const rows = await this.query<{ state: "pending" | "done" }>("SELECT state FROM deliveries WHERE id = $1", [d.id]);
+    return rows[0].state;
+  }
+
+  async completeDelivery(deliveryId: string): Promise<void> {
+    await this.query("UPDATE deliveries SET state = 'done', payload = NULL WHERE id = $1", [deliveryId]);
+  }
+
+  async pendingDeliveries(): Promise<InboxDelivery[]> {
+    return this.query<InboxDelivery>("SELECT id, event, payload FROM deliveries WHERE state = 'pending' ORDER BY seq", []);
+  }
+
+  async claimEffect(sessionId: string, key: string, value: string): Promise<string> {
+    // Two statements on purpose: the read must see a row another transaction committed while the
+    // insert waited on it, which a read inside the insert's own snapshot would not.
+    await this.query("INSERT INTO effects (session_id, key, value) VALUES ($1, $2, $3) ON CONFLICT (session_id, key) DO NOTHING", [sessionId, key, value]);
+    return (await this.getEffect(sessionId, key))!;
+  }
+
+  async putEffect(sessionId: string, key: string, value: string): Promise<void> {
+    await this.query(
+      `INSERT INTO effects (session_id, key, value) VALUES ($1, $2, $3)
+       ON CONFLICT (session_id, key) DO UPDATE SET value = excluded.value`,
+      [sessionId, key, value],
+    );
+  }
+
+  async getEffect(sessionId: string, key: string): Promise<string | null> {
+    const rows = await this.query<{ value: string }>("SELECT value FROM effects WHERE session_id = $1 AND key = $2", [sessionId, key]);
+    return rows[0]?.value ?? null;
+  }
+
+  async close(): Promise<void> {
+    await this.migrated.catch(() => undefined);
+    await this.pool.end();
+  }
+}
