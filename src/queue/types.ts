@@ -8,6 +8,19 @@ export interface Job {
   /** Human-readable, for logs and the demo timeline. */
   name: string;
   run(): Promise<void>;
+  /**
+   * What another process needs to run this job (the durable queue, src/queue/pg): plain JSON from
+   * which a worker rebuilds `run`. The in-process queue ignores it and calls `run`.
+   */
+  spec?: JobSpec;
+  /** Fairness group (the installation): a durable queue shares its workers fairly across groups. */
+  group?: string;
+}
+
+/** A job as data: `kind` names the runner, the rest is its input. */
+export interface JobSpec {
+  kind: string;
+  [field: string]: unknown;
 }
 
 export interface Queue {

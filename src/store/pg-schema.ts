@@ -44,6 +44,36 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (session_id, key)
   );
   `,
+  // The durable queue (src/queue/pg): jobs in lanes, run in order one lane at a time; a lane is
+  // leased to one worker (owner, expiry renewed by its heartbeat, an epoch that every fenced write
+  // checks). `interrupt` carries a stop to whichever worker holds the lane, for the item
+  // running when it was asked (`interrupt_item`), never for one that starts later.
+  `
+  CREATE TABLE queue_items (
+    id          BIGSERIAL PRIMARY KEY,
+    lane        TEXT NOT NULL,
+    grp         TEXT NOT NULL,
+    name        TEXT NOT NULL,
+    spec        JSON NOT NULL,
+    state       TEXT NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'running', 'done', 'failed', 'dead')),
+    attempts    INTEGER NOT NULL DEFAULT 0,
+    last_error  TEXT,
+    enqueued_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+    started_at  TIMESTAMPTZ,
+    ended_at    TIMESTAMPTZ
+  );
+  CREATE INDEX queue_items_open ON queue_items (lane, id) WHERE state IN ('queued', 'running');
+  CREATE INDEX queue_items_ended ON queue_items (state, ended_at) WHERE state IN ('failed', 'dead');
+
+  CREATE TABLE queue_lanes (
+    lane       TEXT PRIMARY KEY,
+    owner      TEXT,
+    expires_at TIMESTAMPTZ,
+    epoch      BIGINT NOT NULL DEFAULT 0,
+    interrupt  TEXT,
+    interrupt_item BIGINT
+  );
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;
