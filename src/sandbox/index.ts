@@ -7,3 +7,4 @@ export { SandboxError, type SandboxErrorKind } from "./sandbox-error.js";
 export { DEFAULT_LIMITS, SANDBOX_WORKSPACE } from "./prepare-run.js";
 export { looksLikeSecret } from "./env-policy.js";
 export { summarizeTestRun } from "./test-summary.js";
+export { parseTestFailures, type ParsedTestRun, type TestFailure, type TestFramework, type TestTotals } from "./test-report/index.js";

@@ -1,50 +1,41 @@
 import { SUMMARY_MAX_BYTES, summarizeTestRun } from "../../src/sandbox/test-summary.js";
+import { JEST_CONSOLE as JEST } from "./test-report/outputs/jest.js";
+import { QUIET as PYTEST } from "./test-report/outputs/pytest.js";
 
 describe("summarizeTestRun", () => {
-  test("jest: FAIL files and ✕ tests, colour codes stripped", () => {
-    const stderr = [
-      "\u001b[1m\u001b[31mFAIL\u001b[39m\u001b[22m src/add.test.ts",
-      "  add",
-      "    ✓ adds zero (2 ms)",
-      "    ✕ adds two numbers (3 ms)",
-      "PASS src/sub.test.ts",
-      "Tests:       1 failed, 2 passed, 3 total",
-    ].join("\n");
-    expect(summarizeTestRun("", stderr, 1)).toBe(
+  test("jest: totals, each failing test with where and why, then the last lines; colour codes stripped", () => {
+    const summary = summarizeTestRun("", `\u001b[1m\u001b[31m${JEST}\u001b[39m`, 1);
+    expect(summary.split("last lines:")[0]).toBe(
       [
         "exit code 1",
-        "failing tests (2):",
-        "- src/add.test.ts",
-        "- adds two numbers",
-        "last lines:",
-        "FAIL src/add.test.ts",
-        "  add",
-        "    ✓ adds zero (2 ms)",
-        "    ✕ adds two numbers (3 ms)",
-        "PASS src/sub.test.ts",
-        "Tests:       1 failed, 2 passed, 3 total",
+        "1 failed, 1 total (jest)",
+        "failing tests (1):",
+        "- logs then fails (c.test.js:1:75): expect(received).toBe(expected) // Object.is equality",
+        "",
+      ].join("\n"),
+    );
+    expect(summary.endsWith("Time:        1.335 s\nRan all test suites.")).toBe(true);
+    expect(summary).not.toContain("\u001b");
+  });
+
+  test("pytest: node ids with the crash line and the assertion", () => {
+    expect(summarizeTestRun(PYTEST, "", 1).split("last lines:")[0]).toBe(
+      [
+        "exit code 1",
+        "4 failed, 2 passed (pytest)",
+        "failing tests (4):",
+        "- tests/test_math.py::test_subtracts (tests/test_math.py:10): assert (5 - 3) == 3",
+        "- tests/test_math.py::TestNested::test_multiplies (tests/test_math.py:14): AssertionError: assert {'a': 6} == {'a': 7}",
+        "- tests/test_math.py::test_throws (tests/test_math.py:17): ValueError: boom at top",
+        "- tests/test_math.py::test_param[2] (tests/test_math.py:21): assert 2 == 1",
+        "",
       ].join("\n"),
     );
   });
 
-  test("pytest short summary", () => {
-    const stdout = "tests/test_x.py .F\n=== short test summary info ===\nFAILED tests/test_x.py::test_add - assert 1 == 2\n1 failed, 1 passed";
-    expect(summarizeTestRun(stdout, "", 1)).toBe(
-      "exit code 1\nfailing tests (1):\n- tests/test_x.py::test_add\nlast lines:\ntests/test_x.py .F\n=== short test summary info ===\nFAILED tests/test_x.py::test_add - assert 1 == 2\n1 failed, 1 passed",
-    );
-  });
-
-  test("go test, node:test TAP and spec, cargo", () => {
-    const out = [
-      "--- FAIL: TestAdd (0.00s)",
-      "not ok 2 - subtracts # time=1ms",
-      "✖ multiplies (0.8ms)",
-      "test math::divides ... FAILED",
-      "ok 1 - adds",
-    ].join("\n");
-    expect(summarizeTestRun(out, "", 1).split("last lines:")[0]).toBe(
-      "exit code 1\nfailing tests (4):\n- TestAdd\n- subtracts\n- multiplies\n- math::divides\n",
-    );
+  test("an already parsed run is used as it is", () => {
+    const parsed = { framework: "go", failures: [{ name: "TestA", file: "example.com/x" }] };
+    expect(summarizeTestRun("whatever", "", 1, parsed)).toBe("exit code 1\nfailing tests (1):\n- TestA (example.com/x)\nlast lines:\nwhatever");
   });
 
   test("a pass names no failures and keeps only the last 20 non-empty lines", () => {
@@ -59,7 +50,7 @@ describe("summarizeTestRun", () => {
   });
 
   test("capped at 2 KB: failing names kept first, tail lines dropped oldest first", () => {
-    const names = Array.from({ length: 12 }, (_, i) => `--- FAIL: TestNumber${i}WithAVeryLongDescriptiveName`);
+    const names = Array.from({ length: 12 }, (_, i) => `--- FAIL: TestNumber${i}WithAVeryLongDescriptiveName (0.00s)`);
     const noise = Array.from({ length: 20 }, (_, i) => `noise ${i} ${"z".repeat(150)}`);
     const summary = summarizeTestRun([...names, ...noise].join("\n"), "", 1);
     expect(Buffer.byteLength(summary)).toBeLessThanOrEqual(SUMMARY_MAX_BYTES);

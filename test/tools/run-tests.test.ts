@@ -13,7 +13,7 @@ import { codeOf, dataOf, type ToolHarness } from "./helpers/tool-harness.js";
 const REPO = {
   ".gitignore": "runs.log\n",
   "ok.txt": "ok\n",
-  "test.sh": 'echo run >> runs.log\nif [ "$(cat ok.txt)" = ok ]; then echo "all good"; else echo "FAIL ok.test"; exit 1; fi\n',
+  "test.sh": 'echo run >> runs.log\nif [ "$(cat ok.txt)" = ok ]; then echo "all good"; else printf "TAP version 13\\nnot ok 1 - ok.txt says ok\\n1..1\\n"; exit 1; fi\n',
 };
 const config = (over: Partial<RepoConfig> = {}): RepoConfig => ({ ...DEFAULT_REPO_CONFIG, test: "sh test.sh", ...over });
 /** A write as write_file makes it: the file, and its file_written event. */
@@ -47,7 +47,7 @@ describe("run_tests", () => {
     const h = await make({ ...REPO, "ok.txt": "broken\n" }, { sandbox, repoConfig: config() });
     const { result, events } = await h.call(runTestsTool, {});
     const data = dataOf(result);
-    expect([data.passed, data.exit_code, data.summary]).toEqual([false, 1, "exit code 1\nfailing tests (1):\n- ok.test\nlast lines:\nFAIL ok.test"]);
+    expect([data.passed, data.exit_code, data.summary]).toEqual([false, 1, "exit code 1\nfailing tests (1):\n- ok.txt says ok\nlast lines:\nTAP version 13\nnot ok 1 - ok.txt says ok\n1..1"]);
     expect(events.map((e) => e.type)).toEqual(["test_run"]);
   });
 
