@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseAllowEntry } from "../sandbox/egress/allow-rule.js";
 
 /**
  * Without a cap a model stuck in a loop spends until someone notices; every session gets one unless
@@ -25,7 +26,12 @@ export const RepoConfigSchema = z
     sandbox: z
       .object({
         backend: z.enum(["auto", "bubblewrap", "docker"]).default("auto").describe("auto = docker if an engine answers, else bubblewrap."),
-        network_for_setup: z.boolean().default(false).describe("Allow network access during the setup step only."),
+        network_for_setup: z.boolean().default(false).describe("Allow network access during the setup step only, through the egress proxy: the package registries and allow_hosts."),
+        allow_hosts: z
+          .array(z.string().refine((h) => parseAllowEntry(h) !== null, { message: "not a host name, `*.domain` or `host:port`" }))
+          .max(100)
+          .default([])
+          .describe("Hosts a networked setup may reach besides the package registries, e.g. `nodejs.org` or `*.githubusercontent.com`; private and loopback addresses are refused anyway."),
         image: z.string().default("node:20-bookworm").describe("Image for the docker backend."),
         max_processes: z.number().int().positive().default(256).describe("Process limit inside the sandbox."),
         memory_mb: z.number().int().positive().default(2048).describe("Memory limit inside the sandbox."),
@@ -34,7 +40,7 @@ export const RepoConfigSchema = z
         max_output_kb: z.number().int().positive().default(1024).describe("Output cap per stream; head and tail are kept."),
       })
       .strict()
-      .default({ backend: "auto", network_for_setup: false, image: "node:20-bookworm", max_processes: 256, memory_mb: 2048, disk_mb: 2048, cpu_seconds: 300, max_output_kb: 1024 }),
+      .default({ backend: "auto", network_for_setup: false, allow_hosts: [], image: "node:20-bookworm", max_processes: 256, memory_mb: 2048, disk_mb: 2048, cpu_seconds: 300, max_output_kb: 1024 }),
     policy: z
       .object({
         allow_commands: z.array(z.string()).default([]).describe("argv prefixes run without asking, e.g. `make lint`. Shells, xargs, env -S, find -exec, git -c and package-manager scripts ask anyway."),

@@ -26,7 +26,7 @@ export async function ownTestRun(sandbox: Sandbox, tree: string, config: RepoCon
     const limits = limitsOf(config);
     let durationMs = 0;
     if (config.setup) {
-      const setup = await shell(sandbox, copy, config.setup, config.timeouts.setup_seconds, limits, config.sandbox.network_for_setup);
+      const setup = await shell(sandbox, copy, config.setup, config.timeouts.setup_seconds, limits, config.sandbox.network_for_setup, config.sandbox.allow_hosts);
       durationMs += setup.durationMs;
       if (setup.exitCode !== 0) return { tests: "fail", exitCode: setup.exitCode, durationMs, summary: `setup failed: ${summary(setup)}` };
     }
@@ -46,8 +46,9 @@ function shell(
   seconds: number,
   limits: SandboxLimits,
   network: boolean,
+  allowHosts: readonly string[] = [],
 ): Promise<SandboxResult> {
-  return sandbox.run({ argv: ["/bin/sh", "-c", command], workspace, timeoutMs: seconds * 1000, limits, network });
+  return sandbox.run({ argv: ["/bin/sh", "-c", command], workspace, timeoutMs: seconds * 1000, limits, network, ...(network ? { allowHosts } : {}) });
 }
 
 function summary(res: SandboxResult): string {

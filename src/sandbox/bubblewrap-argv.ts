@@ -25,21 +25,12 @@ export interface BwrapHost {
 // which Debian's awk, cc and java are dangling symlinks. None of them holds a secret.
 export const ETC_ALWAYS = ["/etc/passwd", "/etc/group", "/etc/ld.so.cache", "/etc/alternatives"];
 
-// Bound only when the network is on: name resolution and CA certificates. Never the host's /etc/hosts
-// (see sandbox-hosts.ts): every run gets the generated one. Deliberately not /etc/ssl
-// as a whole (ssl/private holds keys readable by uid 0, which the sandbox user maps to when Patchgate
-// runs as root), nor /etc/npmrc or /etc/pip.conf, which may hold registry tokens.
-export const ETC_NETWORK = [
-  "/etc/resolv.conf",
-  "/etc/nsswitch.conf",
-  "/etc/host.conf",
-  "/etc/gai.conf",
-  "/etc/ssl/certs",
-  "/etc/ssl/openssl.cnf",
-  "/etc/ca-certificates",
-  "/etc/pki/tls/certs",
-  "/etc/pki/ca-trust",
-];
+// Bound only for a networked run (the setup step): CA certificates, since TLS runs end to end through
+// the egress proxy. No resolver configuration: the sandbox has no DNS server to ask, names are resolved
+// by the proxy on the host. Never the host's /etc/hosts (see sandbox-hosts.ts). Deliberately not
+// /etc/ssl as a whole (ssl/private holds keys readable by uid 0, which the sandbox user maps to when
+// Patchgate runs as root), nor /etc/npmrc or /etc/pip.conf, which may hold registry tokens.
+export const ETC_NETWORK = ["/etc/ssl/certs", "/etc/ssl/openssl.cnf", "/etc/ca-certificates", "/etc/pki/tls/certs", "/etc/pki/ca-trust"];
 
 function mountArgs(m: Mount): string[] {
   switch (m.kind) {
@@ -62,8 +53,9 @@ function mountArgs(m: Mount): string[] {
  * a throwaway tmpfs).
  */
 export function buildBubblewrapArgv(run: PreparedRun, host: BwrapHost): string[] {
+  // Every run has its own network namespace, networked ones too: their only way out is the egress
+  // proxy's socket (egress/), never the host's interfaces.
   const args = ["--unshare-all"];
-  if (run.network) args.push("--share-net");
   if (host.handshakeFds) args.push("--info-fd", String(host.handshakeFds.info), "--block-fd", String(host.handshakeFds.block));
   // The process dies with Patchgate, cannot reach our terminal (TIOCSTI), and keeps no capability:
   // when Patchgate runs as root, uid 0 inside would otherwise hold CAP_SYS_ADMIN in its namespace.

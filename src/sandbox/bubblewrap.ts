@@ -2,6 +2,7 @@ import { buildBubblewrapArgv } from "./bubblewrap-argv.js";
 import { HANDSHAKE_FDS, joinCgroupThenRelease } from "./cgroup-handshake.js";
 import { closingDescriptors } from "./close-fds.js";
 import { decodeLimitSignal } from "./disk-quota.js";
+import { withEgress } from "./egress/egress-run.js";
 import { refusedEnvNotice } from "./env-policy.js";
 import { hasRealGit, type BwrapHostSetup } from "./host-layout.js";
 import { PidsCgroup } from "./pids-cgroup.js";
@@ -25,40 +26,44 @@ export class BubblewrapSandbox implements Sandbox {
 
   async run(req: SandboxRunRequest): Promise<SandboxResult> {
     const node = nodeBinding(this.host.node);
-    const run = prepareRun(req, [...(req.session?.pathDirs ?? []), ...node.pathDirs]);
-    const mode = this.host.processLimit;
-    const handshakeFds = mode.kind === "cgroup" ? HANDSHAKE_FDS : undefined;
-    const args = buildBubblewrapArgv(run, {
-      mounts: [...node.mounts, ...(await sessionMounts(req.session))],
-      hasGit: await hasRealGit(run.workspace),
-      hostsFile: await sandboxHostsFile(),
-      prlimit: this.host.prlimit,
-      handshakeFds,
-    });
-    // bwrap passes on every descriptor it gets: it starts with stdio and its handshake pipes only.
-    const start = closingDescriptors(this.host.bash, handshakeFds ? Math.max(handshakeFds.info, handshakeFds.block) : 2, this.host.bwrap, args);
-    // +1: bwrap's outer process, which only waits for the sandbox, joins the cgroup too (see cgroup-handshake.ts).
-    const cgroup = mode.kind === "cgroup" ? await PidsCgroup.create(mode, run.limits.maxProcesses + 1) : null;
-    try {
-      const result = await supervise({
-        command: start.command,
-        args: start.args,
-        // bwrap itself gets no secrets either: the sandbox can read its pid 1's /proc/1/environ.
-        hostEnv: { PATH: "/usr/bin:/bin" },
-        hostCwd: "/",
-        timeoutMs: run.timeoutMs,
-        maxOutputBytes: run.limits.maxOutputBytes,
-        signal: req.signal,
-        onOutput: req.onOutput,
-        stderrPrefix: refusedEnvNotice(run.refusedEnv),
-        killExtra: cgroup ? () => cgroup.killAll() : undefined,
-        extraPipes: cgroup ? 2 : 0,
-        afterSpawn: cgroup ? (child) => joinCgroupThenRelease(child, cgroup) : undefined,
-        diskQuota: { path: run.workspace, maxBytes: run.limits.diskBytes },
+    const prepared = prepareRun(req, [...(req.session?.pathDirs ?? []), ...node.pathDirs]);
+    // The node running Patchgate is visible inside (under /usr, or bound by nodeBinding): it runs the forwarder.
+    const egress = { allowHosts: req.allowHosts, node: this.host.node?.binary ?? process.execPath };
+    return withEgress(prepared, egress, async (run, egressMounts) => {
+      const mode = this.host.processLimit;
+      const handshakeFds = mode.kind === "cgroup" ? HANDSHAKE_FDS : undefined;
+      const args = buildBubblewrapArgv(run, {
+        mounts: [...node.mounts, ...(await sessionMounts(req.session)), ...egressMounts],
+        hasGit: await hasRealGit(run.workspace),
+        hostsFile: await sandboxHostsFile(),
+        prlimit: this.host.prlimit,
+        handshakeFds,
       });
-      return decodeLimitSignal(result);
-    } finally {
-      await cgroup?.remove();
-    }
+      // bwrap passes on every descriptor it gets: it starts with stdio and its handshake pipes only.
+      const start = closingDescriptors(this.host.bash, handshakeFds ? Math.max(handshakeFds.info, handshakeFds.block) : 2, this.host.bwrap, args);
+      // +1: bwrap's outer process, which only waits for the sandbox, joins the cgroup too (see cgroup-handshake.ts).
+      const cgroup = mode.kind === "cgroup" ? await PidsCgroup.create(mode, run.limits.maxProcesses + 1) : null;
+      try {
+        const result = await supervise({
+          command: start.command,
+          args: start.args,
+          // bwrap itself gets no secrets either: the sandbox can read its pid 1's /proc/1/environ.
+          hostEnv: { PATH: "/usr/bin:/bin" },
+          hostCwd: "/",
+          timeoutMs: run.timeoutMs,
+          maxOutputBytes: run.limits.maxOutputBytes,
+          signal: req.signal,
+          onOutput: req.onOutput,
+          stderrPrefix: refusedEnvNotice(run.refusedEnv),
+          killExtra: cgroup ? () => cgroup.killAll() : undefined,
+          extraPipes: cgroup ? 2 : 0,
+          afterSpawn: cgroup ? (child) => joinCgroupThenRelease(child, cgroup) : undefined,
+          diskQuota: { path: run.workspace, maxBytes: run.limits.diskBytes },
+        });
+        return decodeLimitSignal(result);
+      } finally {
+        await cgroup?.remove();
+      }
+    });
   }
 }

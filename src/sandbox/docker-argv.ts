@@ -35,8 +35,9 @@ const MIB = 1024 * 1024;
 export function buildDockerArgv(run: PreparedRun, target: DockerRunTarget): string[] {
   const memory = `${Math.ceil(run.limits.memoryBytes / MIB)}m`;
   const args = ["run", "--rm", "--name", target.name];
-  // "bridge" is Docker's default network; naming it keeps the choice visible in the argv.
-  args.push("--network", run.network ? "bridge" : "none");
+  // No network, networked runs too: the setup step reaches the registries through the egress proxy's
+  // socket (egress/), bound in as a volume; Docker's bridge would open the host's networks to it.
+  args.push("--network", "none");
   // /tmp allows exec (go test and many test runners build binaries there), unlike Docker's default
   // tmpfs; it is RAM, so the smaller of the memory and disk limits is its size, as with bubblewrap.
   const tmpBytes = Math.min(run.limits.memoryBytes, run.limits.diskBytes);

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { decodeLimitSignal } from "./disk-quota.js";
 import { buildDockerArgv, dockerClientEnv } from "./docker-argv.js";
+import { withEgress } from "./egress/egress-run.js";
 import { refusedEnvNotice } from "./env-policy.js";
 import { hasRealGit } from "./host-layout.js";
 import { prepareRun } from "./prepare-run.js";
@@ -16,8 +17,9 @@ export interface DockerSandboxOptions {
 }
 
 /**
- * One throwaway container per run: no network unless the request is the setup step, read-only root,
- * the workspace at /workspace as the only writable bind, cgroup limits on pids, memory and CPU.
+ * One throwaway container per run: no network (the setup step gets the egress proxy, whose forwarder
+ * needs `node` in the image), read-only root, the workspace at /workspace as the only writable bind,
+ * cgroup limits on pids, memory and CPU.
  */
 export class DockerSandbox implements Sandbox {
   readonly backend = "docker" as const;
@@ -25,28 +27,30 @@ export class DockerSandbox implements Sandbox {
   constructor(private readonly opts: DockerSandboxOptions) {}
 
   async run(req: SandboxRunRequest): Promise<SandboxResult> {
-    const run = prepareRun(req, req.session?.pathDirs);
-    const name = `patchgate-${randomBytes(6).toString("hex")}`;
-    const args = buildDockerArgv(run, {
-      image: this.opts.image,
-      name,
-      user: `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`,
-      hasGit: await hasRealGit(run.workspace),
-      mounts: await sessionMounts(req.session),
+    const prepared = prepareRun(req, req.session?.pathDirs);
+    return withEgress(prepared, { allowHosts: req.allowHosts, node: "node" }, async (run, egressMounts) => {
+      const name = `patchgate-${randomBytes(6).toString("hex")}`;
+      const args = buildDockerArgv(run, {
+        image: this.opts.image,
+        name,
+        user: `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`,
+        hasGit: await hasRealGit(run.workspace),
+        mounts: [...(await sessionMounts(req.session)), ...egressMounts],
+      });
+      const result = await supervise({
+        command: this.opts.docker,
+        args,
+        hostEnv: dockerClientEnv(),
+        timeoutMs: run.timeoutMs,
+        maxOutputBytes: run.limits.maxOutputBytes,
+        signal: req.signal,
+        onOutput: req.onOutput,
+        stderrPrefix: refusedEnvNotice(run.refusedEnv),
+        killExtra: () => this.kill(name),
+        diskQuota: { path: run.workspace, maxBytes: run.limits.diskBytes },
+      });
+      return decodeLimitSignal(result);
     });
-    const result = await supervise({
-      command: this.opts.docker,
-      args,
-      hostEnv: dockerClientEnv(),
-      timeoutMs: run.timeoutMs,
-      maxOutputBytes: run.limits.maxOutputBytes,
-      signal: req.signal,
-      onOutput: req.onOutput,
-      stderrPrefix: refusedEnvNotice(run.refusedEnv),
-      killExtra: () => this.kill(name),
-      diskQuota: { path: run.workspace, maxBytes: run.limits.diskBytes },
-    });
-    return decodeLimitSignal(result);
   }
 
   // The container belongs to the engine, not to our process group; it has to be killed by name.

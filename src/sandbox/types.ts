@@ -7,8 +7,13 @@ export interface SandboxRunRequest {
   cwd?: string;
   /** Extra environment variables (merged over a minimal allowlist). Never secrets. */
   env?: Record<string, string>;
-  /** Network only for the setup step, when the repo config allows it. */
+  /**
+   * Network only for the setup step, when the repo config allows it: through the egress proxy
+   * (egress/), which reaches the package registries and `allowHosts`, never the host's network.
+   */
   network?: boolean;
+  /** With `network`: hosts allowed besides the registries (`sandbox.allow_hosts`), as allow-rule.ts reads them. */
+  allowHosts?: readonly string[];
   /**
    * Mount the workspace read-only: for commands the policy allowed as readers, so that a reader rule
    * that is wrong about a program still cannot change a file.

@@ -68,6 +68,7 @@ async function runSandboxed(ctx: ToolContext, argv: string[], timeoutSeconds: nu
     argv,
     workspace: ctx.workspace.root,
     network: mode.network === true,
+    ...(mode.network === true ? { allowHosts: ctx.repoConfig.sandbox.allow_hosts } : {}),
     readOnlyWorkspace: mode.readOnlyWorkspace === true,
     timeoutMs: timeoutSeconds * 1000,
     limits: limitsOf(ctx.repoConfig),

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { approvePlan, autoApproveWrites } from "../../src/agent/approvals.js";
 import { ScriptedLLM } from "../../src/agent/llm/scripted.js";
 import { publishToLocalBranch } from "../../src/agent/local-branch-publish.js";
+import { npmRegistryOrSkip } from "../helpers/npm-registry.js";
 import { SessionHarness } from "../helpers/session-harness.js";
 
 /**
@@ -14,15 +15,6 @@ import { SessionHarness } from "../helpers/session-harness.js";
  */
 const PACKAGE = "is-number@7.0.0";
 
-/** Asked with npm itself, so the registry and proxy settings are the ones the install will use. */
-function registryReachable(): boolean {
-  try {
-    return execFileSync("npm", ["view", PACKAGE, "version"], { encoding: "utf8", timeout: 30_000, stdio: ["ignore", "pipe", "ignore"] }).trim() === "7.0.0";
-  } catch {
-    return false;
-  }
-}
-
 const FILES: Record<string, string> = {
   "package.json": JSON.stringify({ name: "fixture", version: "1.0.0", private: true, dependencies: { "is-number": "7.0.0" } }, null, 2) + "\n",
   "test.js": "const isNumber = require('is-number');\nconst { double } = require('./src/double.js');\nif (!isNumber(double(2)) || double(2) !== 4) { console.log('FAIL double'); process.exit(1); }\nconsole.log('ok');\n",
@@ -32,11 +24,7 @@ const WRITTEN = "exports.double = (x) => x * 2;\n";
 const who = { login: "maintainer", via: "cli" as const };
 
 test("npm install in a repository without .gitignore: the commit holds only the agent's file", async () => {
-  if (!registryReachable()) {
-    if (process.env.PATCHGATE_CI) throw new Error(`the npm registry is unreachable (npm view ${PACKAGE}), and this test must run in CI`);
-    console.log(`skipped: needs the npm registry (npm view ${PACKAGE} failed)`);
-    return;
-  }
+  if (!npmRegistryOrSkip(PACKAGE, "7.0.0")) return;
   const h = await SessionHarness.create(FILES);
   try {
     const llm = new ScriptedLLM([

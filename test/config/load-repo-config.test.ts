@@ -35,7 +35,7 @@ limits:
         setup: "npm ci",
         test: "npm test -- --runInBand",
         timeouts: { setup_seconds: 600, test_seconds: 120, command_seconds: 120 },
-        sandbox: { backend: "bubblewrap", network_for_setup: true, image: "node:20-bookworm", max_processes: 64, memory_mb: 2048, disk_mb: 2048, cpu_seconds: 300, max_output_kb: 1024 },
+        sandbox: { backend: "bubblewrap", network_for_setup: true, allow_hosts: [], image: "node:20-bookworm", max_processes: 64, memory_mb: 2048, disk_mb: 2048, cpu_seconds: 300, max_output_kb: 1024 },
         policy: { allow_commands: ["npm run lint"], deny_commands: [], protected_paths: [] },
         limits: { max_steps: 40, max_cost_usd: 5 },
       },
@@ -82,7 +82,7 @@ limits:
       kind: "unknown_field",
       field: "sandbox.max_procs",
       line: 2,
-      message: ".github/patchgate.yml line 2: unknown field `sandbox.max_procs`: allowed here: backend, network_for_setup, image, max_processes, memory_mb, disk_mb, cpu_seconds, max_output_kb",
+      message: ".github/patchgate.yml line 2: unknown field `sandbox.max_procs`: allowed here: backend, network_for_setup, allow_hosts, image, max_processes, memory_mb, disk_mb, cpu_seconds, max_output_kb",
     });
   });
 

@@ -7,10 +7,12 @@ import { storyHarness } from "./helpers.js";
 
 /**
  * Issue 9, bypass 4: session 1 rewrites setup.sh; `/agent add docs` on the PR starts a session on the
- * PR branch, whose setup must not run that file with the host's network. The host runs a real HTTP
- * server on 127.0.0.1; the setup scripts (the maintainer's and the agent's) each try to reach it.
+ * PR branch, whose setup must not run that file with network. The host runs a real HTTP server on
+ * 127.0.0.1; the setup scripts (the maintainer's and the agent's) each try to reach it, directly and
+ * through the egress proxy a networked setup has (issue 11): neither ever does.
  */
-const probe = (port: number, who: string) => `node -e "fetch('http://127.0.0.1:${port}/${who}').then(() => {}, () => {})"\n`;
+const probe = (port: number, who: string) =>
+  `node -e "fetch('http://127.0.0.1:${port}/${who}').then(() => {}, () => {}); require('http').get({ host: '127.0.0.1', port: 3128, path: 'http://127.0.0.1:${port}/${who}' }, () => {}).on('error', () => {})"\n`;
 
 describe("a follow-up session whose setup inputs differ from the default branch's", () => {
   let h: Harness;
@@ -52,7 +54,7 @@ describe("a follow-up session whose setup inputs differ from the default branch'
     await new Promise((resolve) => server.close(resolve));
   });
 
-  test("session 1 sets up online on the maintainer's tree; the follow-up sets up offline and cannot reach the host", async () => {
+  test("session 1 sets up online on the maintainer's tree; the follow-up sets up offline; neither reaches the host", async () => {
     await storySteps.ask(h);
     await storySteps.approvePlan(h);
     await storySteps.approveWrites(h);
@@ -62,8 +64,9 @@ describe("a follow-up session whose setup inputs differ from the default branch'
       await h.settle();
     }
 
-    // The real boundary: only the maintainer's setup reached the host's server.
-    expect(hits).toEqual(["/maintainer"]);
+    // The real boundary: no setup reached the host's server, not even the maintainer's networked one
+    // (its egress proxy refuses loopback).
+    expect(hits).toEqual([]);
     const sessions = await h.app.deps.store.list();
     expect(sessions.map((s) => s.phase)).toEqual(["done", "done"]);
     const [second, first] = await Promise.all(sessions.map((s) => Ledger.open(h.app.deps.store, s.id)));

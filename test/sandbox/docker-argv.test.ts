@@ -29,11 +29,11 @@ describe("buildDockerArgv", () => {
     ]);
   });
 
-  test("the setup step with network, a cwd, no .git, memory rounded up to whole MiB", () => {
+  test("the setup step with network (none: it gets the egress proxy's socket), a cwd, no .git, memory rounded up to whole MiB", () => {
     const run = prepareRun({ argv: ["npm", "ci"], workspace: "/ws", cwd: "app", timeoutMs: 1000, network: true, limits: { memoryBytes: 1000 } });
     expect(buildDockerArgv(run, { ...TARGET, hasGit: false })).toEqual([
       "run", "--rm", "--name", "patchgate-abc",
-      "--network", "bridge",
+      "--network", "none",
       "--read-only", "--tmpfs", "/tmp:rw,exec,nosuid,mode=1777,size=1000",
       "--pids-limit", "256",
       "--memory", "1m", "--memory-swap", "1m", "--cpus", "1",

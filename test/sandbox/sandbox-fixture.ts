@@ -21,3 +21,13 @@ export function tempWorkspace(prefix = "pg-ws-"): { dir: string; cleanup: () => 
 export function sh(sandbox: Sandbox, workspace: string, script: string, extra: Partial<SandboxRunRequest> = {}): Promise<SandboxResult> {
   return sandbox.run({ argv: ["/bin/sh", "-c", script], workspace, timeoutMs: 20_000, ...extra });
 }
+
+/** argv that prints "connected" or the socket error code; exits on its own after 2 s so a silent drop is visible too. */
+export function connectProbe(host: string, port: number): string[] {
+  const script = `
+    const s = require("net").connect(${port}, ${JSON.stringify(host)});
+    s.on("connect", () => { console.log("connected"); process.exit(0); });
+    s.on("error", (e) => { console.log(e.code); process.exit(1); });
+    setTimeout(() => { console.log("timeout"); process.exit(2); }, 2000);`;
+  return ["node", "-e", script];
+}
