@@ -4,15 +4,17 @@ import { Ledger } from "../store/ledger.js";
 import { drive } from "./drive.js";
 import { answer } from "./replies.js";
 import { sessionWork, type AppAccess } from "./session-work.js";
+import { continueStart, startUnfinished } from "./start-workspace.js";
 
 /**
  * Sessions that were mid-run when the process died resume when the app starts. A parked session
  * waits for a human, whose next webhook wakes it; a session that was planning, executing or
  * publishing waits for no one, so nothing else would. Each becomes a job in its issue's lane (where
  * that issue's webhook work runs too, so the two never overlap) and runs the same `drive` a webhook
- * would, with installation tokens minted when the job runs, not at boot.
+ * would, with installation tokens minted when the job runs, not at boot. A session still `queued`
+ * died while it was being started (./start-workspace.ts), and its start is finished first.
  */
-export const INTERRUPTED_PHASES: readonly Phase[] = ["planning", "executing", "publishing"];
+export const INTERRUPTED_PHASES: readonly Phase[] = ["queued", "planning", "executing", "publishing"];
 
 /** Enqueues one resume per interrupted session; returns how many. */
 export async function resumeInterrupted(b: AppAccess): Promise<number> {
@@ -38,7 +40,8 @@ async function resumeOne(b: AppAccess, s: SessionSummary, boot: string): Promise
   }
   const work = await sessionWork(b, ledger, `boot-${boot}`, "boot");
   try {
-    await drive(work, ledger, "app restarted");
+    if (await startUnfinished(work, ledger)) await continueStart(work, ledger, "app restarted");
+    else await drive(work, ledger, "app restarted");
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
     const text = `Patchgate resumed this session after a restart and hit an error: ${why.split("\n")[0]}\n\n\`/agent retry\` continues from the last checkpoint.`;

@@ -23,6 +23,8 @@ export interface CheckRunOptions {
   onCurrent?: (id: number) => Promise<void>;
 }
 
+const CHECK_RUN_NAME = "Patchgate";
+
 export class CheckRunPublisher {
   /** A job starts with the check run freshly updated by the previous milestone; the window starts now. */
   private last = Date.now();
@@ -49,6 +51,11 @@ export class CheckRunPublisher {
     const work = this.chain.then(() => this.move(headSha));
     this.chain = work.then(() => {}, () => {});
     return work;
+  }
+
+  /** Whether a run was ever made current for this session (the start makes the first). */
+  async started(): Promise<boolean> {
+    return (await this.records.current()) !== null;
   }
 
   /** Ledger listener: an update when the throttle window has passed; milestones call `update` directly. */
@@ -93,8 +100,8 @@ export class CheckRunPublisher {
       await this.patch({ actions: this.actions(this.ledger.state) });
       return { id: current.id, created: false };
     }
-    const adopted = await this.records.get(sha);
-    const run = adopted ?? (await this.create(sha));
+    const recorded = await this.records.get(sha);
+    const { run, adopted } = recorded ? { run: recorded, adopted: true } : await this.create(sha);
     await this.opts.onCurrent?.(run.id);
     for (const old of await this.records.openExcept(sha)) await this.close(old, run);
     await this.records.setCurrent(sha);
@@ -108,12 +115,18 @@ export class CheckRunPublisher {
     this.pullUrl ??= (await storedPullRequest(this.store, this.ledger.sessionId))?.url;
   }
 
-  private async create(sha: string): Promise<CheckRunRecord> {
+  /**
+   * A process that dies between GitHub creating a run and the record of it would leave a second
+   * run open on the commit; the next attempt finds the first on GitHub by its session tag instead.
+   */
+  private async create(sha: string): Promise<{ run: CheckRunRecord; adopted: boolean }> {
     await this.refreshPullUrl();
-    const data = await this.outbound.createCheckRun({ name: "Patchgate", head_sha: sha, status: "in_progress", output: this.output(), actions: this.actions(this.ledger.state) }, this.ledger.sessionId);
+    const id = this.ledger.sessionId;
+    const found = await this.outbound.findCheckRun(CHECK_RUN_NAME, sha, id);
+    const data = found ?? (await this.outbound.createCheckRun({ name: CHECK_RUN_NAME, head_sha: sha, status: "in_progress", output: this.output(), actions: this.actions(this.ledger.state) }, id));
     const run = { sha, id: data.id, url: data.html_url ?? "" };
     await this.records.add(run);
-    return run;
+    return { run, adopted: found !== null };
   }
 
   /** The run on an older head ends `neutral` and points at its successor. */

@@ -8,6 +8,7 @@ import { issueKey } from "./intent.js";
 import { statusComment } from "./render.js";
 import { answer, replyThread } from "./replies.js";
 import { startSession } from "./start.js";
+import { continueStart, startUnfinished } from "./start-workspace.js";
 
 /**
  * `/agent stop`, `/agent status`, `/agent retry`. Stop has two halves: the abort runs at once (from
@@ -70,7 +71,10 @@ export async function status(jc: JobContext, ledger: Ledger | null, reply: numbe
 export async function retry(jc: JobContext, ledger: Ledger | null, reply: number): Promise<void> {
   if (!ledger) return status(jc, null, reply);
   const s = ledger.state;
-  if (!TERMINAL_PHASES.includes(s.phase)) return drive(jc, ledger, `retry by @${jc.delivery.sender.login}`);
+  if (!TERMINAL_PHASES.includes(s.phase)) {
+    const trigger = `retry by @${jc.delivery.sender.login}`;
+    return (await startUnfinished(jc, ledger)) ? continueStart(jc, ledger, trigger) : drive(jc, ledger, trigger);
+  }
   if (s.phase === "done") {
     await answer(jc, reply, ledger.sessionId, "retry", "The session is done. Comment `/agent <instruction>` on its pull request for a follow-up.");
     return;

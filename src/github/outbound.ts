@@ -99,9 +99,16 @@ export class Outbound {
     };
   }
 
+  /** The run is tagged with the session (`external_id`), so one created by a process that died is found again. */
   async createCheckRun(run: { name: string; head_sha: string; status: "in_progress"; output: CheckRunOutput; actions: CheckRunAction[] }, sessionId: string) {
-    const { data } = await this.octokit.rest.checks.create({ ...this.where(), ...run, output: this.output(run.output, sessionId) });
+    const { data } = await this.octokit.rest.checks.create({ ...this.where(), ...run, external_id: sessionId, output: this.output(run.output, sessionId) });
     return data;
+  }
+
+  /** This session's run named `name` on commit `sha`, if one exists on GitHub. */
+  async findCheckRun(name: string, sha: string, sessionId: string): Promise<{ id: number; html_url: string | null } | null> {
+    const { data } = await this.octokit.rest.checks.listForRef({ ...this.where(), ref: sha, check_name: name, filter: "all", per_page: 100 });
+    return data.check_runs.find((r) => r.external_id === sessionId) ?? null;
   }
 
   async updateCheckRun(

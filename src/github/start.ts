@@ -1,15 +1,14 @@
-import { createSession, prepareWorkspace } from "../agent/session-service.js";
+import { createSession } from "../agent/session-service.js";
 import { TERMINAL_PHASES, type TaskInput } from "../session/types.js";
 import { Ledger } from "../store/ledger.js";
 import type { BranchLease } from "../session/state.js";
 import { sanitizeUntrusted } from "../safety/sanitize.js";
-import type { JobContext, PushableWorkspace } from "./deps.js";
-import { checkRunFor, drive, workspaceDir } from "./drive.js";
-import { authFor, remoteUrl } from "./git-remote.js";
+import type { JobContext } from "./deps.js";
 import { issueKey } from "./intent.js";
 import { branchFor } from "./publish.js";
 import { configErrorText, loadRepoConfig } from "./repo-config.js";
 import { answer } from "./replies.js";
+import { continueStart, recordStartRequest } from "./start-workspace.js";
 
 /**
  * A new session for an issue: 👀, the repo config (invalid → a comment, no session), the session
@@ -58,28 +57,19 @@ export async function startSession(jc: JobContext, req: StartRequest): Promise<v
       limits: { maxSteps: c.limits.max_steps, maxTokens: c.limits.max_tokens, maxCostUsd: c.limits.max_cost_usd },
     },
   });
-  await jc.deps.store.setKey(ledger.sessionId, issueKey(repo, req.issue));
   await jc.deps.store.putEffect(ledger.sessionId, "requester", JSON.stringify({ login: sender.login, id: sender.id }));
   await jc.deps.store.putEffect(ledger.sessionId, "repo_config", JSON.stringify(c));
-  jc.deps.log(`session ${ledger.sessionId} created for #${req.issue} by @${sender.login} (${intent.kind})`);
   // The issue's branch stays the session's across sessions, with the commits Patchgate pushed to it:
-  // a later session may replace those, and only those (github/branch-lease.ts).
+  // a later session may replace those, and only those (github/branch-lease.ts). A follow-up starts
+  // from the branch's head as it is now; another session from the default branch, expecting the
+  // branch where the last session left it.
   const branch = priorLease?.branch ?? branchFor(req.issue);
-  const ws = await prepareWorkspace(ledger, {
-    source: remoteUrl(jc.deps.gitBase, repo),
-    dir: workspaceDir(jc, ledger.sessionId),
-    auth: authFor(jc.token),
-    ref: req.followUp ? branch : undefined,
-  });
-  jc.deps.log(`cloned at ${ws.baseCommit.slice(0, 7)}`);
-  // A follow-up starts from the branch's head as it is now; another session from the default branch,
-  // expecting the branch where the last session left it.
-  await ledger.append({ type: "branch_claimed", branch, head: req.followUp ? ws.baseCommit : (priorLease?.head ?? null), ours: priorLease?.ours ?? [] });
-  const checkRun = checkRunFor(jc, ledger);
-  // Until the plan is pushed there is no PR head: the run starts on the commit the session starts from.
-  const { id } = await checkRun.moveTo(ws.baseCommit);
-  jc.deps.log(`check run ${id} in progress`);
-  await drive(jc, ledger, "start", ws as PushableWorkspace, checkRun);
+  await recordStartRequest(jc.deps.store, ledger.sessionId, { branch, followUp: req.followUp, head: priorLease?.head ?? null, ours: priorLease?.ours ?? [] });
+  // The key comes last: a session the issue can find has everything its start needs on record (one
+  // that died before it stays unkeyed, and the redelivered trigger starts a new one).
+  await jc.deps.store.setKey(ledger.sessionId, issueKey(repo, req.issue));
+  jc.deps.log(`session ${ledger.sessionId} created for #${req.issue} by @${sender.login} (${intent.kind})`);
+  await continueStart(jc, ledger, "start");
 }
 
 /** 👀 on the comment that asked, or on the issue when the ask was the issue itself or a label. */

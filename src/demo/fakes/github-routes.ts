@@ -122,7 +122,7 @@ export const ROUTES: [string, string, Handler][] = [
     // GitHub wants a full commit sha: a short or symbolic ref is refused, which the tests rely on.
     if (!/^[0-9a-f]{40}$/.test(String(b.head_sha))) return invalid(`head_sha ${JSON.stringify(b.head_sha)} is not a 40-character commit sha`);
     const id = w.id();
-    const c: FakeCheckRun = { id, name: b.name, head_sha: b.head_sha, status: b.status ?? "queued", conclusion: b.conclusion ?? null, details_url: b.details_url, output: {}, actions: b.actions ?? [], html_url: `${w.htmlBase}/${w.owner}/${w.repo}/runs/${id}`, annotations: [] };
+    const c: FakeCheckRun = { id, name: b.name, head_sha: b.head_sha, status: b.status ?? "queued", conclusion: b.conclusion ?? null, details_url: b.details_url, external_id: b.external_id, output: {}, actions: b.actions ?? [], html_url: `${w.htmlBase}/${w.owner}/${w.repo}/runs/${id}`, annotations: [] };
     const refused = applyOutput(w, c, b.output);
     if (refused) return refused;
     w.checkRuns.push(c);
@@ -140,6 +140,14 @@ export const ROUTES: [string, string, Handler][] = [
   ["GET", "/repos/:o/:r/check-runs/:id", (w, p) => {
     const c = w.checkRuns.find((x) => x.id === Number(p.id));
     return c ? { status: 200, body: checkRunView(w, c) } : notFound;
+  }],
+  ["GET", "/repos/:o/:r/commits/:ref/check-runs", (w, p, _b, q) => {
+    // Only full shas here (GitHub also takes branch and tag names, which no caller uses).
+    const name = q.get("check_name");
+    const runs = w.checkRuns.filter((c) => c.head_sha === p.ref && (name === null || c.name === name));
+    const perPage = Math.min(100, Number(q.get("per_page") ?? 30));
+    const page = Number(q.get("page") ?? 1);
+    return { status: 200, body: { total_count: runs.length, check_runs: runs.slice((page - 1) * perPage, page * perPage).map((c) => checkRunView(w, c)) } };
   }],
   ["GET", "/repos/:o/:r/check-runs/:id/annotations", (w, p, _b, q) => {
     const c = w.checkRuns.find((x) => x.id === Number(p.id));

@@ -73,9 +73,19 @@ function route(w: GitHubWorld, method: string, path: string, segments: string[],
   return found.handler(w, found.params, body, query, String(req.headers.accept ?? ""));
 }
 
+/** A test asked for the next `method` call under a path prefix to wait (git requests are method `GIT`). */
+async function heldIfAsked(w: GitHubWorld, method: string, path: string): Promise<void> {
+  const hold = w.holdNext.findIndex((x) => x.method === method && path.startsWith(x.pathPrefix));
+  if (hold < 0) return;
+  const [{ reached, until }] = w.holdNext.splice(hold, 1);
+  reached();
+  await until;
+}
+
 async function serve(w: GitHubWorld, gitRoot: string, origin: string, req: IncomingMessage, res: ServerResponse, validate?: RequestValidator): Promise<void> {
   const url = req.url ?? "/";
   if (isGitRequest(url)) {
+    await heldIfAsked(w, "GIT", url);
     // Served under the repository's current name only, from the bare repository it was created as.
     const served = `/${w.owner}/${w.repo}.git/`;
     const repoPath = (p: string) => (w.reachable && p.startsWith(served) ? `/${origin}${p.slice(served.length - 1)}` : null);
@@ -94,12 +104,7 @@ async function serve(w: GitHubWorld, gitRoot: string, origin: string, req: Incom
   const method = req.method ?? "GET";
   const isGraphql = method === "POST" && (pathname === "/api/graphql" || pathname === "/graphql");
   const path = isGraphql ? "/graphql" : pathname.replace(/^\/api\/v3/, "");
-  const hold = w.holdNext.findIndex((x) => x.method === method && path.startsWith(x.pathPrefix));
-  if (hold >= 0) {
-    const [{ reached, until }] = w.holdNext.splice(hold, 1);
-    reached();
-    await until;
-  }
+  await heldIfAsked(w, method, path);
   const result = isGraphql
     ? (authorised(w, path, req.headers.authorization) ?? graphql(w, body))
     : route(w, method, path, parseUrl(path).segments, query, body ?? {}, req, validate);

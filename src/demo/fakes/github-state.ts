@@ -25,6 +25,7 @@ export interface FakeCheckRun {
   status: string;
   conclusion: string | null;
   details_url?: string;
+  external_id?: string;
   output: { title?: string; summary?: string; text?: string };
   actions: { label: string; description: string; identifier: string }[];
   html_url: string;
