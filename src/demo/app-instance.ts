@@ -43,6 +43,7 @@ export interface AppSettings {
   model: string;
   secrets: string[];
   checkRunThrottleMs: number;
+  abandonAfterAbortMs?: number;
   mcp?: McpConfig | null;
   log: (line: string) => void;
   /** GitHub's limits as production handles them, on a faster clock (see TEST_LIMITS). */
@@ -80,6 +81,7 @@ export async function startApp(s: AppSettings): Promise<AppInstance> {
     gitBase: gitBaseUrl(env),
     secrets: s.secrets,
     checkRunThrottleMs: s.checkRunThrottleMs,
+    abandonAfterAbortMs: s.abandonAfterAbortMs,
     mcp: s.mcp ?? null,
     sandboxExtras: { cacheRoot: join(dirname(s.dbFile), "cache"), ...s.sandboxExtras },
     reconcile: s.reconcile ? { ...s.reconcile, signal: running.signal } : null,

@@ -25,6 +25,8 @@ export interface HarnessOptions {
   /** Replace the model client (tests that need a model which hangs until aborted). */
   llm?: () => LLMClient;
   checkRunThrottleMs?: number;
+  /** How long a lane waits for an aborted job (tests of other things wait as long as it takes). */
+  abandonAfterAbortMs?: number;
   log?: (line: string) => void;
   /** Checks every REST request the fake GitHub receives (tests pass the OpenAPI validator). */
   validate?: RequestValidator;
@@ -102,6 +104,7 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
   };
   const settings = {
     ...appSettings(github, root, o.checkRunThrottleMs),
+    abandonAfterAbortMs: o.abandonAfterAbortMs,
     llm: o.llm ?? (() => createOpenAIClient({ apiKey: HARNESS_API_KEY, baseURL: openai.baseURL, model: "fake-model" })),
     mcp: o.mcp ?? null,
     sandboxExtras: o.sandboxExtras,

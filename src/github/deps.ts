@@ -35,6 +35,8 @@ export interface PatchgateDeps {
   secrets: string[];
   /** Minimum time between two in-flight check-run updates; milestones always update. */
   checkRunThrottleMs: number;
+  /** How long a lane waits for an aborted job to end before it goes on (default ABANDON_AFTER_ABORT_MS). */
+  abandonAfterAbortMs?: number;
   settings?: Partial<SessionSettings>;
   /** The operator's MCP servers (PATCHGATE_MCP_CONFIG), never a repository's; null = none. */
   mcp?: McpConfig | null;

@@ -45,8 +45,9 @@ export async function drive(jc: SessionWork, ledger: Ledger, trigger: string, ws
   const { signal, release } = jc.deps.aborts.begin(issueKey(jc.delivery.repo, issue));
   try {
     const late = (outcome: unknown) => jc.deps.log(`abandoned job ended late: ${outcome instanceof Error ? outcome.message : "ok"}`);
-    const done = await settleOrAbandon(driveOnce(jc, ledger, trigger, signal, ws, checkRun), signal, ABANDON_AFTER_ABORT_MS, late);
-    if (done === "abandoned") jc.deps.log(`a job for #${issue} did not end within ${ABANDON_AFTER_ABORT_MS} ms of its abort; its lane goes on without it`);
+    const grace = jc.deps.abandonAfterAbortMs ?? ABANDON_AFTER_ABORT_MS;
+    const done = await settleOrAbandon(driveOnce(jc, ledger, trigger, signal, ws, checkRun), signal, grace, late);
+    if (done === "abandoned") jc.deps.log(`a job for #${issue} did not end within ${grace} ms of its abort; its lane goes on without it`);
   } finally {
     release();
   }

@@ -11,7 +11,8 @@ import { storyHarness } from "./helpers.js";
 describe("/agent stop during publishing", () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await storyHarness();
+    // The lane waits for the held publish however long the machine takes (not what this tests).
+    h = await storyHarness({ abandonAfterAbortMs: 600_000 });
     await storySteps.ask(h);
     await storySteps.approvePlan(h);
   });
@@ -23,8 +24,9 @@ describe("/agent stop during publishing", () => {
     const pr = h.github.world.pulls[0];
     await h.send("issue_comment", h.payloads.comment({ number: pr.number, pr: true, body: "/agent approve", by: "maintainer" }));
     await reached; // publishing: marking the PR ready for review
+    const aborted = h.logged((l) => l.startsWith("aborted 1 in-flight job(s)"));
     await h.send("issue_comment", h.payloads.comment({ number: pr.number, pr: true, body: "/agent stop", by: "maintainer" }));
-    while (!h.timeline.some((l) => l.startsWith("aborted 1 in-flight job(s)"))) await new Promise((r) => setTimeout(r, 10));
+    await aborted;
     release();
     await h.settle();
 
