@@ -31,13 +31,16 @@ ${BUGGY_ADD_REPO["test.sh"]}`;
 /**
  * The CLI as a running process, to be killed: `printed(text)` resolves once its stdout has shown
  * `text`; `exited` with the signal that ended it, `code` with its exit code (null when killed).
+ * Stderr is read as it comes (a pipe nobody reads would stall a CLI that writes much to it).
  */
 export function spawnCli(
   args: string[],
   env: Record<string, string>,
-): { child: ChildProcess; stdout: () => string; printed: (text: string) => Promise<void>; exited: Promise<NodeJS.Signals | null>; code: Promise<number | null> } {
+): { child: ChildProcess; stdout: () => string; stderr: () => string; printed: (text: string) => Promise<void>; exited: Promise<NodeJS.Signals | null>; code: Promise<number | null> } {
   const child = spawn(process.execPath, [...ARGS, ...args], { cwd: ROOT, env: cliEnv(env), stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
+  let err = "";
+  child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
   const waiters: { text: string; resolve: () => void }[] = [];
   child.stdout!.on("data", (d: Buffer) => {
     out += d.toString();
@@ -47,5 +50,5 @@ export function spawnCli(
   const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once("exit", (_code, signal) => resolve(signal)));
   const code = new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
   const printed = (text: string) => (out.includes(text) ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ text, resolve })));
-  return { child, stdout: () => out, printed, exited, code };
+  return { child, stdout: () => out, stderr: () => err, printed, exited, code };
 }
