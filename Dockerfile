@@ -1,24 +1,32 @@
-# Patchgate app image: the Probot server plus git (clones, pushes) and bubblewrap (the test sandbox).
-FROM node:20-bookworm-slim
+# Patchgate app image in two stages. The build stage compiles TypeScript and prunes to production
+# dependencies; the runtime stage holds only those, the compiled dist/, git (clones, pushes) and
+# bubblewrap (the test sandbox), and runs node as the unprivileged `node` user. test/image.test.ts
+# runs this file's build commands and its CMD on this machine (no Docker engine needed).
 
-# python3/make/g++ build better-sqlite3 when no prebuilt binary matches; ca-certificates for HTTPS git.
+FROM node:20-bookworm-slim AS build
+# python3/make/g++ build better-sqlite3 when no prebuilt binary matches; none of it ships.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends git bubblewrap ca-certificates python3 make g++ \
+ && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
-
-# Sessions (SQLite) and clones live on a volume so a restarted container resumes parked sessions.
-RUN mkdir -p /app /data && chown node:node /app /data
-
-# Everything below runs as the unprivileged `node` user (`npm start` rebuilds into /app/dist).
-USER node
 WORKDIR /app
-COPY --chown=node:node package.json package-lock.json .npmrc ./
-RUN npm ci
-COPY --chown=node:node tsconfig.json tsconfig.build.json app.yml ./
-COPY --chown=node:node src ./src
-COPY --chown=node:node bin ./bin
-RUN npm run build
+COPY package.json package-lock.json .npmrc ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
+FROM node:20-bookworm-slim AS runtime
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends git bubblewrap ca-certificates \
+ && rm -rf /var/lib/apt/lists/*
+# Sessions (SQLite) and clones live on a volume so a restarted container resumes parked sessions.
+RUN mkdir -p /data && chown node:node /data
+WORKDIR /app
+# Owned by root: the app cannot rewrite its own code or dependencies.
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY package.json app.yml ./
+COPY bin ./bin
 ENV NODE_ENV=production \
     PATCHGATE_DATA_DIR=/data \
     NO_SMEE_SETUP=true \
@@ -26,7 +34,10 @@ ENV NODE_ENV=production \
     PORT=3000
 VOLUME ["/data"]
 EXPOSE 3000
-
+USER node
+# Probot answers GET /ping with PONG once the server listens.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/ping`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # bubblewrap needs unprivileged user namespaces inside the container: run with
 # `--security-opt seccomp=unconfined --security-opt apparmor=unconfined`, or use the docker backend.
-CMD ["npm", "start"]
+CMD ["node", "dist/main.js"]
