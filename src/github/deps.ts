@@ -63,8 +63,8 @@ export interface Intake {
   readonly appOctokit: () => Promise<Octokit>;
   readonly index: SessionIndex;
   readonly identity: AppIdentity;
-  /** Probot's `context.config("patchgate.yml")`: the default branch's file, parsed, or null. */
-  readonly readConfig: () => Promise<unknown>;
+  /** The default branch's `.github/patchgate.yml` as text, or null when there is none (./repo-config.ts). */
+  readonly readConfig: () => Promise<string | null>;
   /** Every text this job posts passes here (./outbound.ts). */
   readonly outbound: Outbound;
 }

@@ -29,6 +29,19 @@ describe("repo config, help, status, labels", () => {
     expect(last()).toContain("- field `tests`: ");
   });
 
+  test("the comment names the line and what is allowed, as the CLI does: a typo, then YAML that does not parse", async () => {
+    h.github.world.files.set(".github/patchgate.yml", "test: npm test\nsandbox:\n  max_procs: 4\n");
+    await h.send("issue_comment", h.payloads.comment({ number: 1, body: "/agent fix this", by: "maintainer" }));
+    await h.settle();
+    expect(last()).toContain("- field `sandbox.max_procs`: unknown field; allowed here: backend, ");
+    expect(last()).toContain("(line 3)");
+    h.github.world.files.set(".github/patchgate.yml", "test: npm test\ntest: npm run check\n");
+    await h.send("issue_comment", h.payloads.comment({ number: 1, body: "/agent fix this", by: "maintainer" }));
+    await h.settle();
+    expect(last()).toMatch(/- field `\(file\)`: not valid YAML: .*(line 2)/);
+    expect(await h.app.deps.store.list()).toEqual([]);
+  });
+
   test("`/agent` alone gets the help text; `/agent status` before any session says how to start", async () => {
     await h.send("issue_comment", h.payloads.comment({ number: 1, body: "/agent", by: "maintainer" }));
     await h.settle();
