@@ -49,6 +49,18 @@ export class CheckRunRecords {
     return v === null ? null : (JSON.parse(v) as CheckRunRecord);
   }
 
+  /**
+   * Written before a run is created on `sha`: if the record of the run is missing later, whether
+   * GitHub created it before the process died is asked of GitHub, and only then.
+   */
+  async intend(sha: string): Promise<void> {
+    await this.store.putEffect(this.sessionId, `${perSha(sha)}:creating`, "1");
+  }
+
+  async intended(sha: string): Promise<boolean> {
+    return (await this.store.getEffect(this.sessionId, `${perSha(sha)}:creating`)) !== null;
+  }
+
   /** Records a run right after GitHub created it, before anything else can fail. */
   async add(r: CheckRunRecord): Promise<void> {
     await this.store.putEffect(this.sessionId, perSha(r.sha), JSON.stringify(r));

@@ -117,12 +117,14 @@ export class CheckRunPublisher {
 
   /**
    * A process that dies between GitHub creating a run and the record of it would leave a second
-   * run open on the commit; the next attempt finds the first on GitHub by its session tag instead.
+   * run open on the commit; the next attempt finds the first on GitHub by its session tag instead
+   * (asked only when an attempt was begun and not recorded, so the usual path costs no call).
    */
   private async create(sha: string): Promise<{ run: CheckRunRecord; adopted: boolean }> {
     await this.refreshPullUrl();
     const id = this.ledger.sessionId;
-    const found = await this.outbound.findCheckRun(CHECK_RUN_NAME, sha, id);
+    const found = (await this.records.intended(sha)) ? await this.outbound.findCheckRun(CHECK_RUN_NAME, sha, id) : null;
+    if (!found) await this.records.intend(sha);
     const data = found ?? (await this.outbound.createCheckRun({ name: CHECK_RUN_NAME, head_sha: sha, status: "in_progress", output: this.output(), actions: this.actions(this.ledger.state) }, id));
     const run = { sha, id: data.id, url: data.html_url ?? "" };
     await this.records.add(run);
