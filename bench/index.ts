@@ -6,12 +6,14 @@ import { benchSandbox } from "./sandbox.js";
 import { benchContext } from "./context.js";
 import { benchWebhook } from "./webhook.js";
 import { benchPromptCache } from "./prompt-cache.js";
+import { benchDependencyCache } from "./dependency-cache.js";
 
 const suites: [string, () => Promise<string[]>][] = [
   ["sandbox", benchSandbox],
   ["context", benchContext],
   ["webhook", benchWebhook],
   ["prompt-cache", benchPromptCache],
+  ["dependency-cache", benchDependencyCache],
 ];
 
 const only = process.argv.slice(2);

@@ -28,6 +28,7 @@ import { mcpNonInteractive, openMcpForResume, type McpSession } from "../mcp/ind
 import { sessionCacheDir } from "../sandbox/session-cache.js";
 import { resolveToolchainsOnce } from "./toolchains-once.js";
 import { sessionExtras, withSession } from "./session-sandbox.js";
+import { DependencyStore } from "../depcache/dependency-store.js";
 
 const NUDGE =
   "Answer with a tool call. In plan mode: read, then submit_plan. In execute mode: make the change, run_tests, then finish.";
@@ -142,6 +143,7 @@ function callEnv(ledger: Ledger, opts: ResumeOptions, cacheDir: string | undefin
       denyCommands: cfg.policy.deny_commands,
       protectedPaths: cfg.policy.protected_paths,
     });
+  const dependencies = opts.dependencyCache ? new DependencyStore(opts.dependencyCache.root, opts.dependencyCache.maxBytes) : null;
   const context = (): ToolContext => ({
     workspace: opts.workspace,
     state: ledger.state,
@@ -150,6 +152,7 @@ function callEnv(ledger: Ledger, opts: ResumeOptions, cacheDir: string | undefin
     repoConfig: cfg,
     signal: opts.signal,
     onOutput: opts.onOutput,
+    ...(dependencies ? { dependencyCache: { store: dependencies, sessionCache: cacheDir } } : {}),
   });
   const mcpServers = opts.mcp?.config.servers ?? [];
   return { ledger, tools: opts.tools ?? ALL_TOOLS, rules: [...rules, ...mcpRules(mcpServers)], context, mcpNonInteractive: mcpNonInteractive(opts.mcp) };

@@ -33,6 +33,8 @@ export interface ResumeOptions {
   host?: HostFacts;
   /** Where each session's cache directory lives (`<cacheRoot>/<sessionId>`); absent = none is bound. */
   cacheRoot?: string;
+  /** Installed dependencies across sessions (src/depcache): where, and how many bytes at most; absent = none. */
+  dependencyCache?: { root: string; maxBytes: number };
 }
 
 export interface McpRuntime {

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { ResumeOptions } from "../agent/runtime-options.js";
-import { OperatorSettingsError, operatorSettingsFrom } from "../config/operator-settings.js";
+import { dependencyCacheIn, OperatorSettingsError, operatorSettingsFrom } from "../config/operator-settings.js";
 import { hostFacts } from "../toolchain/index.js";
 import { UsageError } from "./runtime-env.js";
 
@@ -9,11 +9,11 @@ import { UsageError } from "./runtime-env.js";
  * extra toolchains, the host as toolchain resolution sees it, and the per-session cache under the
  * data directory. A broken settings file is a usage error naming the field.
  */
-export function sandboxFromCli(flag: string | undefined, dataDir: string, env: NodeJS.ProcessEnv = process.env): Pick<ResumeOptions, "toolchains" | "host" | "cacheRoot"> {
+export function sandboxFromCli(flag: string | undefined, dataDir: string, env: NodeJS.ProcessEnv = process.env): Pick<ResumeOptions, "toolchains" | "host" | "cacheRoot" | "dependencyCache"> {
   const host = hostFacts({ dataDir });
   try {
     const settings = operatorSettingsFrom(flag ?? env.PATCHGATE_SETTINGS, host.protectedDirs);
-    return { toolchains: settings.toolchains, host, cacheRoot: join(dataDir, "cache") };
+    return { toolchains: settings.toolchains, host, cacheRoot: join(dataDir, "cache"), dependencyCache: dependencyCacheIn(dataDir, settings) };
   } catch (e) {
     if (OperatorSettingsError.isInstance(e)) throw new UsageError(e.message);
     throw e;

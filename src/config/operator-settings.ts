@@ -17,20 +17,33 @@ const ToolchainSchema = z
   })
   .strict();
 
+/** Installed dependencies kept across sessions (src/depcache), least recently used evicted beyond this. */
+export const DEFAULT_DEPENDENCY_CACHE_MB = 10_240;
+
 const SettingsSchema = z
   .object({
     sandbox: z
-      .object({ toolchains: z.array(ToolchainSchema).default([]) })
+      .object({
+        toolchains: z.array(ToolchainSchema).default([]),
+        dependency_cache_mb: z.number().int().min(0).default(DEFAULT_DEPENDENCY_CACHE_MB).describe("Size of the cross-session dependency cache; 0 turns it off."),
+      })
       .strict()
-      .default({ toolchains: [] }),
+      .default({ toolchains: [], dependency_cache_mb: DEFAULT_DEPENDENCY_CACHE_MB }),
   })
   .strict();
 
 export interface OperatorSettings {
   toolchains: OperatorToolchain[];
+  /** 0 = no dependency cache. */
+  dependencyCacheBytes: number;
 }
 
-export const NO_OPERATOR_SETTINGS: OperatorSettings = { toolchains: [] };
+export const NO_OPERATOR_SETTINGS: OperatorSettings = { toolchains: [], dependencyCacheBytes: DEFAULT_DEPENDENCY_CACHE_MB * 1024 * 1024 };
+
+/** The runtime's dependency cache under the data directory, or none when the settings turn it off. */
+export function dependencyCacheIn(dataDir: string, settings: OperatorSettings): { root: string; maxBytes: number } | undefined {
+  return settings.dependencyCacheBytes > 0 ? { root: path.join(dataDir, "dependency-cache"), maxBytes: settings.dependencyCacheBytes } : undefined;
+}
 
 export class OperatorSettingsError extends Error {
   readonly name = "OperatorSettingsError";
@@ -63,7 +76,7 @@ export function loadOperatorSettings(file: string, protectedDirs: readonly strin
     const refusal = operatorRefusal(t, protectedDirs);
     if (refusal) throw new OperatorSettingsError(`operator settings ${file}: \`${field}\`: ${refusal}`);
   });
-  return { toolchains: parsed.data.sandbox.toolchains };
+  return { toolchains: parsed.data.sandbox.toolchains, dependencyCacheBytes: parsed.data.sandbox.dependency_cache_mb * 1024 * 1024 };
 }
 
 /** `PATCHGATE_SETTINGS` (or a CLI flag's file), or no settings. */

@@ -14,7 +14,7 @@ import { redact, secretsFromEnv } from "../safety/redact.js";
 import type { PatchgateDeps } from "./deps.js";
 import { gitBaseUrl } from "./git-remote.js";
 import { loadMcpConfig, mcpConfigSecrets } from "../mcp/index.js";
-import { operatorSettingsFrom } from "../config/operator-settings.js";
+import { dependencyCacheIn, operatorSettingsFrom } from "../config/operator-settings.js";
 import { hostFacts } from "../toolchain/index.js";
 
 /**
@@ -52,7 +52,7 @@ export function depsFromEnv(rawLog: (line: string) => void, env: NodeJS.ProcessE
     gitBase: gitBaseUrl(env),
     secrets,
     mcp,
-    sandboxExtras: { toolchains: settings.toolchains, host, cacheRoot: join(dataDir, "cache") },
+    sandboxExtras: { toolchains: settings.toolchains, host, cacheRoot: join(dataDir, "cache"), dependencyCache: dependencyCacheIn(dataDir, settings) },
     checkRunThrottleMs: Number(env.PATCHGATE_CHECK_RUN_THROTTLE_MS ?? 5000),
     reconcile,
     log,

@@ -11,6 +11,7 @@ import type {
   PendingCall,
   Phase,
   Plan,
+  SetupCacheRecord,
   SetupWithheld,
   TaskInput,
   TestRun,
@@ -97,7 +98,7 @@ export type SessionEvent =
   /** A command a human approved changed these files (not ignored): they are published as they end up. */
   | { type: "command_changed"; tool: string; paths: string[] }
   /** The repository's setup command (e.g. `npm ci`) ran in the sandbox before the first test run. */
-  | { type: "setup_run"; command: string; exitCode: number | null; durationMs: number; network: boolean; summary: string; withheld?: SetupWithheld }
+  | { type: "setup_run"; command: string; exitCode: number | null; durationMs: number; network: boolean; summary: string; withheld?: SetupWithheld; dependencyCache?: SetupCacheRecord }
   | { type: "user_message"; content: string; by?: string }
   | {
       type: "context_compacted";

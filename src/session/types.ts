@@ -46,6 +46,15 @@ export interface SetupWithheld {
   paths?: string[];
 }
 
+/** What the dependency cache (src/depcache) did around a setup: restored an entry instead of running it, stored one after, or why not. */
+export interface SetupCacheRecord {
+  key: string;
+  outcome: "restored" | "stored" | "not_stored";
+  bytes?: number;
+  paths?: string[];
+  reason?: string;
+}
+
 export interface TaskInput {
   title: string;
   body: string;

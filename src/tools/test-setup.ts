@@ -5,6 +5,7 @@ import type { SessionEvent } from "../session/events.js";
 import type { SetupWithheld, ToolError } from "../session/types.js";
 import { withheldText } from "../session/setup-withheld.js";
 import { compareSetupInputs } from "../workspace/setup-inputs.js";
+import { withDependencyCache } from "../depcache/setup-cache.js";
 import { runShell } from "./sandbox-run.js";
 import type { ToolContext } from "./tool.js";
 
@@ -58,9 +59,10 @@ export async function ensureSetup(ctx: ToolContext): Promise<SetupOutcome> {
 
   const verdict = await setupNetwork(ctx, command);
   const { network, withheld } = verdict;
-  const res = await runShell(ctx, { command, timeoutSeconds: ctx.repoConfig.timeouts.setup_seconds, network });
+  const run = () => runShell(ctx, { command, timeoutSeconds: ctx.repoConfig.timeouts.setup_seconds, network });
+  const { res, dependencyCache } = await withDependencyCache(ctx, command, network, run);
   const summary = summarizeTestRun(res.stdout, res.stderr, res.exitCode);
-  const event = { type: "setup_run" as const, command, exitCode: res.exitCode, durationMs: res.durationMs, network, summary, ...(withheld ? { withheld } : {}) };
+  const event = { type: "setup_run" as const, command, exitCode: res.exitCode, durationMs: res.durationMs, network, summary, ...(withheld ? { withheld } : {}), ...(dependencyCache ? { dependencyCache } : {}) };
   if (res.exitCode === 0 && !res.timedOut) {
     await writeFile(marker, `${command}\n`);
     return { ran: true, event, error: null };

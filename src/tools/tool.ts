@@ -6,6 +6,7 @@ import type { SessionEvent } from "../session/events.js";
 import type { SessionState } from "../session/state.js";
 import type { Decision, McpCallAudit, PermissionMode, ToolError, ToolResult } from "../session/types.js";
 import type { Workspace } from "../workspace/types.js";
+import type { DependencyCacheHandle } from "../depcache/dependency-store.js";
 
 /**
  * On whose word a call runs: the policy allowed it (and whether as a reader, which then runs with the
@@ -23,6 +24,8 @@ export interface ToolContext {
   signal?: AbortSignal;
   onOutput?: (stream: "stdout" | "stderr", line: string) => void;
   grant?: CallGrant;
+  /** Installed dependencies across sessions, for the setup step (depcache/); absent = not used. */
+  dependencyCache?: DependencyCacheHandle;
 }
 
 /** A tool's answer plus the facts it established, which the loop appends to the ledger. */

@@ -7,6 +7,7 @@ import type { StoredEvent } from "../session/events.js";
 import { clip, formatUsd, oneLine } from "./markdown.js";
 import { redact } from "../safety/redact.js";
 import { toolchainsLine } from "./toolchains-line.js";
+import { dependencyCacheText } from "../depcache/cache-text.js";
 import { withheldText } from "../session/setup-withheld.js";
 
 export interface TimelineRow {
@@ -126,7 +127,7 @@ function describe(e: StoredEvent): string {
       return `by @${e.by}, continues in ${e.phase}`;
     case "setup_run": {
       const status = e.exitCode === 0 ? "ok" : `failed (exit ${e.exitCode})`;
-      return `${e.command} ${status} in ${ms(e.durationMs)}${e.network ? ", with network" : e.withheld ? `, without network: ${withheldText(e.withheld)}` : ""}`;
+      return `${e.command} ${status} in ${ms(e.durationMs)}${e.network ? ", with network" : e.withheld ? `, without network: ${withheldText(e.withheld)}` : ""}${dependencyCacheText(e.dependencyCache)}`;
     }
     case "tool_versions":
       return e.changed.length === 0

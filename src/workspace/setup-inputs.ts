@@ -32,7 +32,7 @@ export async function compareSetupInputs(root: string, base: string, setupComman
 }
 
 /** The install lifecycle scripts of the root package.json at `commit` (none when absent or unreadable). */
-async function installScripts(root: string, commit: string, signal?: AbortSignal): Promise<string[]> {
+export async function installScripts(root: string, commit: string, signal?: AbortSignal): Promise<string[]> {
   const r = await git(["cat-file", "blob", `${commit}:package.json`], { cwd: root, signal });
   if (r.exitCode !== 0) return [];
   try {

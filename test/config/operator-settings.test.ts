@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadOperatorSettings } from "../../src/config/operator-settings.js";
+import { dependencyCacheIn, loadOperatorSettings } from "../../src/config/operator-settings.js";
 import { bindRefusal } from "../../src/toolchain/narrow.js";
 import { tempWorkspace } from "../sandbox/sandbox-fixture.js";
 
@@ -18,9 +18,16 @@ describe("operator settings: sandbox.toolchains", () => {
   };
 
   test("a bin directory (its prefix is bound), JSON too, and an empty file", () => {
-    expect(load(`sandbox:\n  toolchains:\n    - bin: ${zig}/bin\n      name: zig\n`)()).toEqual({ toolchains: [{ bin: `${zig}/bin`, name: "zig" }] });
+    expect(load(`sandbox:\n  toolchains:\n    - bin: ${zig}/bin\n      name: zig\n`)().toolchains).toEqual([{ bin: `${zig}/bin`, name: "zig" }]);
     expect(load(JSON.stringify({ sandbox: { toolchains: [{ bin: `${zig}/bin`, dir: zig }] } }))().toolchains).toHaveLength(1);
-    expect(load("")()).toEqual({ toolchains: [] });
+    expect(load("")()).toEqual({ toolchains: [], dependencyCacheBytes: 10_240 * 1024 * 1024 });
+  });
+
+  test("sandbox.dependency_cache_mb: the cross-session dependency cache's size, 0 turns it off", () => {
+    expect(load("sandbox:\n  dependency_cache_mb: 512\n")().dependencyCacheBytes).toBe(512 * 1024 * 1024);
+    expect(dependencyCacheIn("/data", load("sandbox:\n  dependency_cache_mb: 512\n")())).toEqual({ root: "/data/dependency-cache", maxBytes: 512 * 1024 * 1024 });
+    expect(dependencyCacheIn("/data", load("sandbox:\n  dependency_cache_mb: 0\n")())).toBeUndefined();
+    expect(load("sandbox:\n  dependency_cache_mb: -1\n")).toThrow("`sandbox.dependency_cache_mb`");
   });
 
   test("errors name the field: unknown keys, relative or missing paths, bin outside dir, HOME or what contains it", () => {

@@ -1,0 +1,118 @@
+/**
+ * What the dependency cache saves a session: the setup of a real package with hundreds of
+ * dependencies from the npm registry, run the way a session runs it (ensureSetup: the egress proxy,
+ * the sandbox, the cache), in a first session and then in a second one on the same repository and
+ * lockfile, in one run. Also how the restore's copy compares with hardlinking, which would be faster
+ * and is not used (a session writing into a hardlinked file would write into the cache).
+ * Run alone: `npx tsx bench/dependency-cache.ts`.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { createSession, prepareWorkspace } from "../src/agent/session-service.js";
+import { sessionExtras, withSession } from "../src/agent/session-sandbox.js";
+import { parseRepoConfig } from "../src/config/load-repo-config.js";
+import { DependencyStore } from "../src/depcache/dependency-store.js";
+import { selectSandbox } from "../src/sandbox/select.js";
+import { sessionCacheDir } from "../src/sandbox/session-cache.js";
+import type { Sandbox } from "../src/sandbox/types.js";
+import { SqliteSessionStore } from "../src/store/sqlite-store.js";
+import { ensureSetup } from "../src/tools/test-setup.js";
+
+const PACKAGE = "lerna";
+const VERSION = "8.1.2";
+const SETUP = "npm ci --ignore-scripts --no-audit --no-fund";
+const RATIO_GOAL = 0.1;
+
+const run = (cwd: string, file: string, args: string[]) => execFileSync(file, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 600_000 });
+
+/** The fixture repository: one real dependency, its lockfile made by npm (metadata only), the setup command. */
+function makeSource(dir: string): number {
+  mkdirSync(path.join(dir, ".github"), { recursive: true });
+  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "bench-fixture", version: "1.0.0", private: true, dependencies: { [PACKAGE]: VERSION } }, null, 2) + "\n");
+  writeFileSync(path.join(dir, ".gitignore"), "node_modules\n");
+  writeFileSync(path.join(dir, ".github/patchgate.yml"), `setup: ${SETUP}\ntest: "true"\nsandbox:\n  network_for_setup: true\ntimeouts:\n  setup_seconds: 1800\n`);
+  run(dir, "npm", ["install", "--package-lock-only", "--ignore-scripts", "--no-audit", "--no-fund"]);
+  const git = (...args: string[]) => run(dir, "git", ["-c", "core.hooksPath=/dev/null", "-c", "user.name=b", "-c", "user.email=b@b", ...args]);
+  git("init", "-q", "-b", "main");
+  git("add", "-A");
+  git("commit", "-q", "-m", "fixture");
+  const lock = JSON.parse(readFileSync(path.join(dir, "package-lock.json"), "utf8")) as { packages: Record<string, unknown> };
+  return Object.keys(lock.packages).length - 1;
+}
+
+interface SetupTiming {
+  wallMs: number;
+  commandMs: number;
+  outcome: string;
+  bytes: number;
+}
+
+/** One session up to its setup: a new ledger, clone and session cache, then ensureSetup, timed. */
+async function sessionSetup(root: string, source: string, sandbox: Sandbox, deps: DependencyStore, n: number): Promise<SetupTiming> {
+  const store = SqliteSessionStore.open(path.join(root, "patchgate.sqlite"));
+  try {
+    const id = `bench-${n}`;
+    const ledger = await createSession(store, { task: { title: "bench", body: "", source: { kind: "cli", repo: source } }, model: "none", sessionId: id });
+    const workspace = await prepareWorkspace(ledger, { source, dir: path.join(root, "ws", id) });
+    const cacheDir = await sessionCacheDir(path.join(root, "cache"), id);
+    const cfg = parseRepoConfig(readFileSync(path.join(workspace.root, ".github/patchgate.yml"), "utf8"));
+    if (!cfg.ok) throw new Error(cfg.error.message);
+    const ctx = { workspace, state: ledger.state, sandbox: withSession(sandbox, sessionExtras(null, cacheDir)), repoConfig: cfg.config, dependencyCache: { store: deps, sessionCache: cacheDir } };
+    const started = performance.now();
+    const outcome = await ensureSetup(ctx);
+    const wallMs = performance.now() - started;
+    if (!outcome.ran) throw new Error("setup did not run");
+    if (outcome.error) throw new Error(`setup failed: ${outcome.error.message}`);
+    const c = outcome.event.dependencyCache;
+    return { wallMs, commandMs: outcome.event.durationMs, outcome: c ? `${c.outcome}${c.reason ? ` (${c.reason})` : ""}` : "no cache", bytes: c?.bytes ?? 0 };
+  } finally {
+    await store.close();
+  }
+}
+
+function timedCopy(args: string[], from: string, to: string): number {
+  const t = performance.now();
+  execFileSync("cp", [...args, from, to]);
+  return performance.now() - t;
+}
+
+const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+export async function benchDependencyCache(): Promise<string[]> {
+  try {
+    run(os.tmpdir(), "npm", ["view", `${PACKAGE}@${VERSION}`, "version"]);
+  } catch {
+    return [`dependency-cache: skipped, needs the npm registry (npm view ${PACKAGE}@${VERSION} failed)`];
+  }
+  const chosen = await selectSandbox("bubblewrap");
+  if (chosen.sandbox === null) return [`dependency-cache: skipped, no bubblewrap: ${chosen.reason}`];
+  const root = mkdtempSync(path.join(os.tmpdir(), "pg-bench-depcache-"));
+  try {
+    const source = path.join(root, "source");
+    const packages = makeSource(source);
+    const deps = new DependencyStore(path.join(root, "dependency-cache"), 10 * 1024 ** 3);
+    const first = await sessionSetup(root, source, chosen.sandbox, deps, 1);
+    const second = await sessionSetup(root, source, chosen.sandbox, deps, 2);
+    const [entry] = await deps.entries();
+    const tree = path.join(deps.root, "entries", entry.key, "tree", "node_modules");
+    const copyMs = timedCopy(["-a", "--reflink=auto"], tree, path.join(root, "copy"));
+    const linkMs = timedCopy(["-al"], tree, path.join(root, "links"));
+    const ratio = second.wallMs / first.wallMs;
+    return [
+      `package: ${PACKAGE}@${VERSION}, ${packages} packages from the npm registry, setup \`${SETUP}\` through the egress proxy`,
+      `first session setup: ${s(first.wallMs)} (the install ${s(first.commandMs)}, then storing ${(first.bytes / 1e6).toFixed(0)} MB); cache: ${first.outcome}`,
+      `second session setup: ${s(second.wallMs)}; cache: ${second.outcome}`,
+      `ratio second/first: ${ratio.toFixed(3)} (goal ≤ ${RATIO_GOAL}) — ${ratio <= RATIO_GOAL ? "met" : "not met"}`,
+      `node_modules copied (cp -a --reflink=auto, what a restore does): ${s(copyMs)}; hardlinked (cp -al, not used: shared inodes): ${s(linkMs)}`,
+    ];
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  for (const line of await benchDependencyCache()) console.log(line);
+}

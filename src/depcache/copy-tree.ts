@@ -1,0 +1,54 @@
+import { execFile } from "node:child_process";
+import { lstat, mkdir, realpath } from "node:fs/promises";
+import path from "node:path";
+
+/**
+ * Copies for the dependency cache. Never hardlinks: a session owns its files and may write into one in
+ * place (`npm rebuild`, a test that touches a fixture under node_modules), and through a hardlink
+ * that write would land in the cache and in every later session. `cp --reflink=auto` clones extents
+ * where the filesystem can (btrfs, XFS: instant, and a later write copies only the changed blocks)
+ * and copies bytes elsewhere (ext4). Symlinks are copied as links, never followed (-a).
+ */
+function run(file: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(file, args, { env: { PATH: "/usr/bin:/bin", LC_ALL: "C" }, maxBuffer: 1024 * 1024 }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`${file} ${args.slice(0, 3).join(" ")}: ${stderr.trim() || err.message}`));
+      else resolve(stdout);
+    });
+  });
+}
+
+/** `src` (a file, link or directory) to `dst`, which must not exist yet; its parent is created. */
+export async function copyTree(src: string, dst: string): Promise<void> {
+  await mkdir(path.dirname(dst), { recursive: true });
+  await run("cp", ["-a", "--reflink=auto", "--", src, dst]);
+}
+
+/** The contents of directory `src` merged into `dst`. */
+export async function copyContents(src: string, dst: string): Promise<void> {
+  await mkdir(dst, { recursive: true });
+  await run("cp", ["-a", "--reflink=auto", "--", `${src}/.`, dst]);
+}
+
+/** Apparent size of everything under `dir`, in bytes. */
+export async function treeBytes(dir: string): Promise<number> {
+  const out = await run("du", ["-sb", "--", dir]);
+  return Number(out.split("\t")[0]) || 0;
+}
+
+/**
+ * Whether `rel` can be written below `root` without leaving it: every directory on the way is a real
+ * directory, not a symlink (a tracked `packages -> /etc` would otherwise take a restore to the host).
+ */
+export async function insideRoot(root: string, rel: string): Promise<boolean> {
+  const parts = rel.split("/").filter((p) => p !== "");
+  if (path.isAbsolute(rel) || parts.length === 0 || parts.some((p) => p === ".." || p === ".")) return false;
+  let dir = await realpath(root);
+  for (const part of parts.slice(0, -1)) {
+    dir = path.join(dir, part);
+    const st = await lstat(dir).catch(() => null);
+    if (st === null) return true;
+    if (!st.isDirectory()) return false;
+  }
+  return true;
+}

@@ -1,0 +1,132 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { copyContents, copyTree, insideRoot, treeBytes } from "./copy-tree.js";
+
+/**
+ * Installed dependencies across sessions, on the host: `<root>/entries/<key>/` holds what one
+ * successful setup left in the workspace (`tree/`, e.g. node_modules, .venv, target) and in the
+ * session's cache directory (`cache/`: Go's module cache, cargo's registry), with `meta.json`.
+ * An entry is written under `<root>/tmp/` and renamed into place whole, so a reader never sees half
+ * of one and a crash leaves only a staging directory, removed later. Restores copy (copy-tree.ts):
+ * the cache is never shared writable with a session. Evicted least recently used first, by size.
+ */
+export interface EntryMeta {
+  key: string;
+  repo: string;
+  command: string;
+  /** Workspace paths, as git names them (`node_modules`, `packages/a/node_modules`). */
+  paths: string[];
+  bytes: number;
+  storedAt: string;
+  usedAt: string;
+}
+
+/** What a session's setup is given (ToolContext.dependencyCache). */
+export interface DependencyCacheHandle {
+  store: DependencyStore;
+  /** Host path of the session's cache directory (sandbox/session-cache.ts), when it has one. */
+  sessionCache?: string;
+}
+
+const KEY = /^[0-9a-f]{40}$/;
+// Download caches whose contents setup has already installed into the workspace: copying them again
+// would double every restore for nothing.
+const DOWNLOAD_ONLY = new Set(["npm", "yarn", "pip"]);
+const STALE_STAGING_MS = 60 * 60 * 1000;
+
+export class DependencyStore {
+  constructor(
+    readonly root: string,
+    readonly maxBytes: number,
+  ) {}
+
+  private dir(key: string): string {
+    if (!KEY.test(key)) throw new Error(`not a dependency cache key: ${key}`);
+    return path.join(this.root, "entries", key);
+  }
+
+  async lookup(key: string): Promise<EntryMeta | null> {
+    const text = await readFile(path.join(this.dir(key), "meta.json"), "utf8").catch(() => null);
+    return text === null ? null : (JSON.parse(text) as EntryMeta);
+  }
+
+  /** Puts the entry's paths into `workspace` (replacing what is there) and its cache into `sessionCache`; null on a miss. */
+  async restore(key: string, workspace: string, sessionCache: string | undefined): Promise<EntryMeta | null> {
+    const meta = await this.lookup(key);
+    if (meta === null) return null;
+    const dir = this.dir(key);
+    try {
+      for (const rel of meta.paths) {
+        if (!(await insideRoot(workspace, rel))) throw new Error(`${rel} leaves the workspace`);
+        await rm(path.join(workspace, rel), { recursive: true, force: true });
+        await copyTree(path.join(dir, "tree", rel), path.join(workspace, rel));
+      }
+      if (sessionCache && (await exists(path.join(dir, "cache")))) await copyContents(path.join(dir, "cache"), sessionCache);
+    } catch (e) {
+      // Half a restore is worse than none: setup then runs as if there were no entry.
+      for (const rel of meta.paths) if (await insideRoot(workspace, rel)) await rm(path.join(workspace, rel), { recursive: true, force: true });
+      throw e;
+    }
+    await writeFile(path.join(dir, "meta.json"), JSON.stringify({ ...meta, usedAt: new Date().toISOString() }));
+    return meta;
+  }
+
+  /** Copies `paths` of `workspace` and the session's cache into a new entry, then evicts down to maxBytes. */
+  async store(entry: { key: string; repo: string; command: string; paths: string[] }, workspace: string, sessionCache: string | undefined): Promise<EntryMeta> {
+    const target = this.dir(entry.key);
+    const staging = path.join(this.root, "tmp", randomBytes(8).toString("hex"));
+    await mkdir(path.join(staging, "tree"), { recursive: true });
+    try {
+      for (const rel of entry.paths) await copyTree(path.join(workspace, rel), path.join(staging, "tree", rel));
+      for (const name of sessionCache ? await readdir(sessionCache) : []) {
+        if (!DOWNLOAD_ONLY.has(name)) await copyTree(path.join(sessionCache!, name), path.join(staging, "cache", name));
+      }
+      const now = new Date().toISOString();
+      const meta: EntryMeta = { ...entry, bytes: await treeBytes(staging), storedAt: now, usedAt: now };
+      await writeFile(path.join(staging, "meta.json"), JSON.stringify(meta));
+      await mkdir(path.dirname(target), { recursive: true });
+      // Another session may have stored the same key meanwhile: theirs stands, ours goes.
+      await rename(staging, target).catch(() => undefined);
+      await this.evict();
+      return meta;
+    } finally {
+      await rm(staging, { recursive: true, force: true });
+    }
+  }
+
+  async entries(): Promise<EntryMeta[]> {
+    const keys = (await readdir(path.join(this.root, "entries")).catch(() => [] as string[])).filter((k) => KEY.test(k));
+    const metas = await Promise.all(keys.map((k) => this.lookup(k).catch(() => null)));
+    return metas.filter((m): m is EntryMeta => m !== null);
+  }
+
+  /** Removes least recently used entries until the rest fit in maxBytes, and staging left by a crash; returns the evicted keys. */
+  async evict(): Promise<string[]> {
+    const evicted: string[] = [];
+    const byUse = (await this.entries()).sort((a, b) => b.usedAt.localeCompare(a.usedAt));
+    let total = 0;
+    for (const meta of byUse) {
+      total += meta.bytes;
+      if (total <= this.maxBytes) continue;
+      await this.remove(meta.key);
+      evicted.push(meta.key);
+    }
+    for (const name of await readdir(path.join(this.root, "tmp")).catch(() => [] as string[])) {
+      const st = await stat(path.join(this.root, "tmp", name)).catch(() => null);
+      if (st && Date.now() - st.mtimeMs > STALE_STAGING_MS) await rm(path.join(this.root, "tmp", name), { recursive: true, force: true });
+    }
+    return evicted;
+  }
+
+  // Renamed away first, so a concurrent lookup sees the entry whole or not at all.
+  private async remove(key: string): Promise<void> {
+    const trash = path.join(this.root, "tmp", `evicted-${randomBytes(8).toString("hex")}`);
+    await mkdir(path.dirname(trash), { recursive: true });
+    if (await rename(this.dir(key), trash).then(() => true, () => false)) await rm(trash, { recursive: true, force: true });
+  }
+}
+
+async function exists(p: string): Promise<boolean> {
+  return stat(p).then(() => true, () => false);
+}

@@ -1,0 +1,89 @@
+import { readdir } from "node:fs/promises";
+import { performance } from "node:perf_hooks";
+import type { SetupCacheRecord } from "../session/types.js";
+import type { RunResult } from "../tools/sandbox-run.js";
+import type { ToolContext } from "../tools/tool.js";
+import { cacheKey, setupInputBlobs } from "./cache-key.js";
+import { createdBy, workspaceStatus, type WorkspaceStatus } from "./setup-outputs.js";
+
+/**
+ * The dependency cache around one setup run (tools/test-setup.ts). It is used only where the setup
+ * gets the network, i.e. on the maintainer's tree before the session changed anything, and an entry
+ * is stored only after such a setup succeeded, when:
+ * - the session's cache directory was empty when it started. Runs before setup (the plan phase's
+ *   commands) share that directory, and what they put there must not reach other sessions;
+ * - the setup changed no tracked file (an entry holds only what setup added);
+ * - it added something.
+ */
+export interface SetupCache {
+  readonly key: string;
+  /** The entry put in place, or null (a miss, or a restore that failed and was undone). */
+  restore(): Promise<SetupCacheRecord | null>;
+  /** After a successful setup: stored, or why not. */
+  store(): Promise<SetupCacheRecord>;
+}
+
+function repoIdentity(source: ToolContext["state"]["task"]["source"]): string {
+  return source.repoId !== undefined ? `github:${source.repoId}` : `${source.kind}:${source.repo}`;
+}
+
+export async function openSetupCache(ctx: ToolContext, command: string): Promise<SetupCache | null> {
+  const handle = ctx.dependencyCache;
+  if (!handle) return null;
+  const root = ctx.workspace.root;
+  const repo = repoIdentity(ctx.state.task.source);
+  const key = cacheKey({ repo, command, toolchains: ctx.state.toolchains ?? [] }, await setupInputBlobs(root, ctx.workspace.baseCommit, command, ctx.signal));
+  const before: WorkspaceStatus = await workspaceStatus(root, ctx.signal);
+  const cacheWasEmpty = handle.sessionCache === undefined || (await readdir(handle.sessionCache).catch(() => [])).length === 0;
+  return {
+    key,
+    async restore() {
+      try {
+        const meta = await handle.store.restore(key, root, handle.sessionCache);
+        return meta && { key, outcome: "restored", bytes: meta.bytes, paths: meta.paths };
+      } catch {
+        return null;
+      }
+    },
+    async store() {
+      const after = await workspaceStatus(root, ctx.signal);
+      const paths = createdBy(before, after);
+      const notStored = (reason: string): SetupCacheRecord => ({ key, outcome: "not_stored", reason });
+      if (!cacheWasEmpty) return notStored("the session's cache directory was written to before setup");
+      if (after.changed.length > 0) return notStored(`setup changed tracked files (${after.changed.slice(0, 3).join(", ")})`);
+      if (paths.length === 0) return notStored("setup added nothing to the workspace");
+      try {
+        const meta = await handle.store.store({ key, repo, command, paths }, root, handle.sessionCache);
+        return { key, outcome: "stored", bytes: meta.bytes, paths };
+      } catch (e) {
+        return notStored(`storing failed: ${(e as Error).message}`);
+      }
+    },
+  };
+}
+
+/**
+ * The setup step with the cache around it: on the maintainer's tree (`network`), an entry with the
+ * same key stands in for running `run` (its result says so on stdout); after a run that passed, the
+ * outcome is stored. Elsewhere `run` runs as it is.
+ */
+export async function withDependencyCache(
+  ctx: ToolContext,
+  command: string,
+  network: boolean,
+  run: () => Promise<RunResult>,
+): Promise<{ res: RunResult; dependencyCache?: SetupCacheRecord }> {
+  const cache = network ? await openSetupCache(ctx, command).catch(() => null) : null;
+  if (cache === null) return { res: await run() };
+  const started = performance.now();
+  const restored = await cache.restore();
+  if (restored) {
+    const mb = ((restored.bytes ?? 0) / 1e6).toFixed(1);
+    const stdout = `patchgate: restored from the dependency cache (${mb} MB: ${(restored.paths ?? []).join(", ")}) instead of running \`${command}\`\n`;
+    const durationMs = Math.round(performance.now() - started);
+    return { res: { exitCode: 0, signal: null, stdout, stderr: "", truncated: false, timedOut: false, durationMs, removedSpecial: [] }, dependencyCache: restored };
+  }
+  const res = await run();
+  if (res.exitCode !== 0 || res.timedOut) return { res };
+  return { res, dependencyCache: await cache.store() };
+}
