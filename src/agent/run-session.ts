@@ -27,6 +27,7 @@ import { toolVersionsEvent } from "./tool-versions.js";
 import { mcpNonInteractive, openMcpForResume, type McpSession } from "../mcp/index.js";
 import { sessionCacheDir } from "../sandbox/session-cache.js";
 import { resolveToolchainsOnce } from "./toolchains-once.js";
+import { loadInstructionsOnce } from "./instructions-once.js";
 import { sessionExtras, withSession } from "./session-sandbox.js";
 import { DependencyStore } from "../depcache/dependency-store.js";
 
@@ -64,6 +65,7 @@ async function resumeWithMcp(ledger: Ledger, opts: ResumeOptions, settled: Resum
   await ledger.append({ type: "resumed", trigger: opts.trigger ?? "resume" });
   // Before any model call and before anything runs in the sandbox.
   if (await resolveToolchainsOnce(ledger, opts)) return { kind: "ended", phase: "blocked" };
+  await loadInstructionsOnce(ledger, opts);
   const mcp = await openMcpForResume(ledger, opts.mcp, opts.workspace.root);
   try {
     const versions = toolVersionsEvent(ledger.state, withMcp(env, opts, mcp));

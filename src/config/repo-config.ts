@@ -49,6 +49,12 @@ export const RepoConfigSchema = z
       })
       .strict()
       .default({ allow_commands: [], deny_commands: [], protected_paths: [] }),
+    instructions: z
+      .string()
+      .regex(/^(?!\/)(?!.*(?:^|\/)\.\.?(?:\/|$))[\w.\/-]+$/, "a relative path inside the repository, e.g. docs/agents.md")
+      .max(300)
+      .optional()
+      .describe("The file of instructions for agents, read from the default branch, instead of .github/patchgate/instructions.md, AGENTS.md, .github/copilot-instructions.md, CLAUDE.md."),
     limits: z
       .object({
         max_steps: z.number().int().positive().optional().describe("Model calls per session."),

@@ -9,6 +9,7 @@ import type {
   McpToolRecord,
   McpTrust,
   PendingCall,
+  RepoInstructions,
   Phase,
   Plan,
   SetupCacheRecord,
@@ -28,6 +29,11 @@ import type {
  */
 export type SessionEvent =
   | { type: "session_created"; sessionId: string; task: TaskInput; model: string; settings: SessionSettings }
+  /**
+   * The repository's instructions for agents (AGENTS.md and its kin), read once from the default
+   * branch before the first model call, sanitised and capped; `path` null: none was found.
+   */
+  | ({ type: "instructions_loaded" } & RepoInstructions)
   | { type: "workspace_prepared"; baseCommit: string; workdir: string }
   | {
       type: "llm_called";

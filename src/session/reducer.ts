@@ -45,6 +45,7 @@ function emptyState(): SessionState {
     published: null,
     toolVersions: {},
     lease: null,
+    instructions: null,
     eventCount: 0,
   };
 }
@@ -76,6 +77,13 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
         settings: e.settings,
         conversation: [taskMessage(e.task)],
       };
+    case "instructions_loaded": {
+      requireLive(s, e);
+      // Part of the first message, so it is pinned like the task; rewritten only before any model call.
+      if (s.step !== 0 || s.instructions !== null) throw new IllegalTransitionError(e.type, s.phase, "instructions are loaded once, before the first model call");
+      const { type: _type, ...instructions } = e;
+      return { ...next, instructions, conversation: [taskMessage(s.task, instructions), ...s.conversation.slice(1)] };
+    }
     case "workspace_prepared":
       requireLive(s, e);
       return { ...next, baseCommit: e.baseCommit, workdir: e.workdir, phase: s.phase === "queued" ? "planning" : s.phase };

@@ -99,6 +99,21 @@ export interface UnmetToolchain {
   required: boolean;
 }
 
+/**
+ * The repository's guidance for agents as the session saw it: `path` the file used (null: none of the
+ * candidates exists on the default branch), `commit` the default branch's head it was read at,
+ * `bytes` the file's size, `text` what the model sees (sanitised, capped), `truncated` whether it was cut.
+ */
+export interface RepoInstructions {
+  path: string | null;
+  commit: string | null;
+  bytes: number;
+  text: string;
+  truncated: boolean;
+  /** The paths looked for, in order. */
+  candidates: string[];
+}
+
 export interface Plan {
   summary: string;
   steps: string[];

@@ -14,6 +14,7 @@ type Next = (prev: Phase, e: SessionEvent) => Phase;
  */
 const PHASE_AFTER: Record<SessionEventType, Next> = {
   session_created: to("queued"),
+  instructions_loaded: keep,
   workspace_prepared: (p) => (p === "queued" ? "planning" : p),
   resumed: keep,
   llm_called: keep,

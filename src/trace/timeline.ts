@@ -8,6 +8,7 @@ import { clip, formatUsd, oneLine } from "./markdown.js";
 import { redact } from "../safety/redact.js";
 import { toolchainsLine } from "./toolchains-line.js";
 import { dependencyCacheText } from "../depcache/cache-text.js";
+import { instructionsLine } from "./instructions-line.js";
 import { withheldText } from "../session/setup-withheld.js";
 
 export interface TimelineRow {
@@ -121,6 +122,8 @@ function describe(e: StoredEvent): string {
       return `${e.reason}: ${e.message}`;
     case "toolchains_resolved":
       return toolchainsLine(e.toolchains, e.unmet);
+    case "instructions_loaded":
+      return instructionsLine(e);
     case "changes_rolled_back":
       return `${e.tool} changed ${e.paths.length} file${e.paths.length === 1 ? "" : "s"}, put back: ${e.paths.join(", ")}`;
     case "session_reopened":

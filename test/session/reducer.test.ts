@@ -74,6 +74,23 @@ describe("workspace", () => {
   });
 });
 
+describe("repository instructions", () => {
+  const loaded: SessionEvent = { type: "instructions_loaded", path: "AGENTS.md", commit: "c".repeat(40), bytes: 9, text: "use tabs", truncated: false, candidates: ["AGENTS.md"] };
+
+  test("instructions_loaded joins the first message as guidance, after the task", () => {
+    const s = fold([...planning(), loaded]);
+    expect(s.instructions).toMatchObject({ path: "AGENTS.md", text: "use tabs" });
+    expect(s.conversation).toHaveLength(1);
+    expect(s.conversation[0].content).toBe(taskMessage(created().task, s.instructions!).content);
+    expect(s.conversation[0].content).toMatch(/<\/task>[\s\S]*<repository-guidance path="AGENTS.md">\nuse tabs\n<\/repository-guidance>$/);
+  });
+
+  test("loaded once, and never after a model call (the prompt's first message would change under the model)", () => {
+    expectIllegal([...planning(), loaded], loaded, "loaded once");
+    expectIllegal([...planning(), llmCalled({}, 0)], loaded, "before the first model call");
+  });
+});
+
 describe("plan gate", () => {
   test("plan_updated sets the plan while planning", () => {
     expect(fold([...planning(), { type: "plan_updated", plan }]).plan).toEqual(plan);

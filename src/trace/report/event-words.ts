@@ -3,6 +3,7 @@ import { clip, formatInt, formatUsd } from "../markdown.js";
 import { withheldText } from "../../session/setup-withheld.js";
 import { code, joined, type Inline } from "./doc.js";
 import { toolchainsLine } from "../toolchains-line.js";
+import { instructionsLine } from "../instructions-line.js";
 import { blockedWords, byWhom, duration, failureWords, plural, shortHash, shortSha } from "./words.js";
 
 /**
@@ -39,6 +40,7 @@ export const EVENT_WORDS: Table = {
     },
     headline: (e) => [`session started${e.task.source.requester ? ` for @${e.task.source.requester}` : ""}`],
   },
+  instructions_loaded: { line: (e) => [`repository instructions: ${clip(instructionsLine(e), MAX_TEXT)}`] },
   workspace_prepared: { line: (e) => ["workspace cloned at base ", code(shortSha(e.baseCommit))] },
   resumed: folded,
   // The call's own line (verdict, result, duration) says it ran.

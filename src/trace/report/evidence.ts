@@ -4,6 +4,7 @@ import { bullets, code, heading, strong, type Block, type Inline } from "./doc.j
 import type { SessionView } from "./session-view.js";
 import { countsSuffix } from "./test-counts.js";
 import { toolchainItems } from "./toolchains.js";
+import { instructionsLine } from "../instructions-line.js";
 import { duration, shortHash, shortSha, when } from "./words.js";
 
 /**
@@ -54,6 +55,7 @@ export function evidenceBlocks(v: SessionView): Block[] {
     command ? ["Test command: ", code(command), ...(source ? [" (from ", code(source), ")"] : [])] : ["Test command: none configured or detected."],
   ];
   items.push(...toolchainItems(v.events));
+  if (s.instructions) items.push(["Repository instructions: ", clip(instructionsLine(s.instructions), 400)]);
   const { line, run } = decidingLine(v);
   items.push(line);
   if (s.testRuns.length > 1) {
