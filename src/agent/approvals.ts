@@ -10,6 +10,11 @@ export function approvePlan(ledger: Ledger, by: Approver, hash: string) {
   return ledger.append({ type: "plan_approved", hash, by });
 }
 
+/** The answer to the open question (ask_human); the reducer refuses it unless that question is the one waiting. */
+export function answerQuestion(ledger: Ledger, by: Approver, answer: string) {
+  return ledger.append({ type: "question_answered", index: ledger.state.questions.length - 1, answer, by });
+}
+
 export function requestRevision(ledger: Ledger, by: Approver, feedback: string) {
   return ledger.append({ type: "plan_revision_requested", feedback, by });
 }

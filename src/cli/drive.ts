@@ -1,5 +1,5 @@
 import { resumeSession } from "../agent/run-session.js";
-import { approvePlan, approveWrites, denyWrites, requestRevision } from "../agent/approvals.js";
+import { answerQuestion, approvePlan, approveWrites, denyWrites, requestRevision } from "../agent/approvals.js";
 import type { ResumeOptions } from "../agent/runtime-options.js";
 import type { Ledger } from "../store/ledger.js";
 import type { Workspace } from "../workspace/types.js";
@@ -9,6 +9,8 @@ import { publishLocally } from "./local-publisher.js";
 export interface Approver {
   plan(ledger: Ledger): Promise<{ approve: true } | { approve: false; feedback: string } | null>;
   writes(ledger: Ledger): Promise<{ approve: true } | { approve: false; reason: string } | null>;
+  /** The answer to the agent's question (ask_human); absent or null: the session stays parked. */
+  answer?(ledger: Ledger): Promise<string | null>;
 }
 
 export type DriveResult = { kind: "done"; branch: string; commit: string } | { kind: "parked" } | { kind: "failed" | "cancelled" } | { kind: "blocked"; message: string };
@@ -35,6 +37,13 @@ export async function drive(ledger: Ledger, ws: Workspace, opts: ResumeOptions, 
       if (answer.approve) await approvePlan(ledger, { login: "cli", via: "cli" }, ledger.state.planHash ?? "");
       else await requestRevision(ledger, { login: "cli", via: "cli" }, answer.feedback);
       trigger = answer.approve ? "plan approved" : "plan revision";
+      continue;
+    }
+    if (outcome.phase === "awaiting_answer") {
+      const answer = (await approver.answer?.(ledger)) ?? null;
+      if (answer === null) return { kind: "parked" };
+      await answerQuestion(ledger, { login: "cli", via: "cli" }, answer);
+      trigger = "question answered";
       continue;
     }
     const digest = ledger.state.pending?.digest ?? "";

@@ -22,6 +22,12 @@ export function terminalApprover(flags: { approvePlan: boolean; approveWrites: b
       const a = await ask("Approve this plan? [y = approve / anything else = feedback for a revision] ");
       return a.toLowerCase() === "y" ? { approve: true } : { approve: false, feedback: a || "Please revise the plan." };
     },
+    async answer(ledger: Ledger) {
+      out.write(`\nThe agent asks: ${ledger.state.questions.at(-1)?.question ?? ""}\n`);
+      if (!interactive) return null;
+      const a = await ask("Your answer: ");
+      return a || null;
+    },
     async writes(ledger: Ledger) {
       for (const call of ledger.state.pending?.calls ?? []) out.write(`\n${call.tool} (rule ${call.rule}):\n${call.preview}\n`);
       if (flags.approveWrites) return { approve: true };

@@ -7,6 +7,9 @@ import { parseAllowEntry } from "../sandbox/egress/allow-rule.js";
  */
 export const DEFAULT_MAX_COST_USD = 5;
 
+/** A session that needs more than a few answers before it can plan needs a better issue. */
+export const DEFAULT_MAX_QUESTIONS = 3;
+
 /**
  * `.github/patchgate.yml`, read from the default branch only. Every field optional: an empty file is valid.
  * Names are snake_case because maintainers write them in YAML.
@@ -60,9 +63,10 @@ export const RepoConfigSchema = z
         max_steps: z.number().int().positive().optional().describe("Model calls per session."),
         max_tokens: z.number().int().positive().optional().describe("Prompt + completion tokens per session."),
         max_cost_usd: z.number().positive().default(DEFAULT_MAX_COST_USD).describe("Estimated cost per session (judged where the model's price is known)."),
+        max_questions: z.number().int().min(0).max(20).default(DEFAULT_MAX_QUESTIONS).describe("Questions the agent may ask the maintainers while planning (ask_human); 0 turns the tool off."),
       })
       .strict()
-      .default({ max_cost_usd: DEFAULT_MAX_COST_USD }),
+      .default({ max_cost_usd: DEFAULT_MAX_COST_USD, max_questions: DEFAULT_MAX_QUESTIONS }),
   })
   .strict();
 

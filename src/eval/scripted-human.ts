@@ -5,7 +5,7 @@ import { approvalParkKind, type Approval, type ApprovalFallback } from "./approv
 
 export const EVAL_APPROVER: Approver = { login: "eval-maintainer", via: "eval" };
 
-type Park = "awaiting_plan_approval" | "awaiting_write_approval";
+type Park = "awaiting_plan_approval" | "awaiting_write_approval" | "awaiting_answer";
 
 /**
  * The human of a case: answers each park with the next scripted approval. Every answer is an event
@@ -35,6 +35,10 @@ export class ScriptedHuman {
 
   /** Answers the park; returns the resume trigger, or null to leave the session parked. */
   async answer(ledger: Ledger, park: Park): Promise<string | null> {
+    if (park === "awaiting_answer") {
+      this.notes.push("the agent asked a question (ask_human); a case's scripted human answers approvals only");
+      return null;
+    }
     const kind = park === "awaiting_plan_approval" ? "plan" : "writes";
     const a = this.take(kind);
     if (a === null) return null;

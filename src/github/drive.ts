@@ -12,6 +12,7 @@ import { publishableOrFail } from "../policy/publish-guard.js";
 import { batchComment, endedComment, shortHash } from "./render.js";
 import { postComment } from "./replies.js";
 import { storedPullRequest } from "./pull-request.js";
+import { postQuestion } from "./questions.js";
 import { ABANDON_AFTER_ABORT_MS, settleOrAbandon } from "../queue/abandon.js";
 
 /**
@@ -69,7 +70,10 @@ async function driveOnce(jc: SessionWork, ledger: Ledger, trigger: string, signa
     jc.deps.log(`resume (${round === 0 ? trigger : "rebuilt on the branch's new commits"})`);
     const outcome = await resumeSession(ledger, { llm: jc.deps.llm(), compaction: jc.deps.compaction, sandbox: await jc.deps.sandbox(repoConfig), workspace, repoConfig, signal, trigger, mcp, ...jc.deps.sandboxExtras });
     jc.deps.log(`session ${outcome.kind === "parked" ? outcome.phase : outcome.kind === "ended" ? outcome.phase : "ready to publish"}`);
-    if (outcome.kind === "parked" && outcome.phase === "awaiting_plan_approval") {
+    if (outcome.kind === "parked" && outcome.phase === "awaiting_answer") {
+      await postQuestion(jc, ledger, repoConfig.limits.max_questions);
+      await run.update();
+    } else if (outcome.kind === "parked" && outcome.phase === "awaiting_plan_approval") {
       if ((await publishPlan(jc, ledger, workspace, run)) === "ended") await finishEnded(jc, ledger, run);
     } else if (outcome.kind === "parked") await postBatch(jc, ledger, issue, run);
     else if (outcome.kind === "ready_to_publish") {

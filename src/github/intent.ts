@@ -30,6 +30,8 @@ export interface Thread {
 export type Intent =
   | { kind: "command"; command: AgentCommand; thread: Thread; commentId: number; at: string }
   | { kind: "issue_opened"; command: AgentCommand; thread: Thread; at: string }
+  /** A comment without an `/agent` line: it matters only as the answer to a waiting question (ask_human). */
+  | { kind: "reply"; body: string; thread: Thread; commentId: number; at: string }
   | { kind: "review"; state: "approved" | "changes_requested"; body: string; commitId: string; reviewId: number; thread: Thread; at: string }
   | { kind: "label"; label: ApprovalLabel | "agent"; thread: Thread; headSha: string | null; at: string }
   | { kind: "button"; identifier: string; checkRunId: number; at: string };

@@ -11,6 +11,7 @@ import { answer } from "./replies.js";
 import { startSession } from "./start.js";
 import { currentAt } from "./binding.js";
 import { verifyDelivery } from "./verify.js";
+import { answerWith } from "./questions.js";
 
 /**
  * A delivery becomes queued work. Everything for one issue (its PR and check run included) runs in
@@ -59,7 +60,19 @@ function appliedIn(ledger: Ledger, source: string): boolean {
 }
 
 function what(i: Intent): string {
-  return i.kind === "review" ? "reviews" : i.kind === "label" ? "labels" : i.kind === "button" ? "approvals" : "commands";
+  return i.kind === "review" ? "reviews" : i.kind === "label" ? "labels" : i.kind === "button" ? "approvals" : i.kind === "reply" ? "answers" : "commands";
+}
+
+/**
+ * A comment without `/agent` is looked at only where a question waits for an answer in its thread;
+ * anywhere else it is conversation, and nothing is read from GitHub for it.
+ */
+async function awaitsAnswer(jc: Intake, issue: number): Promise<boolean> {
+  const i = jc.delivery.intent;
+  if (i.kind !== "reply") return true;
+  const id = await jc.index.sessionOfIssue(jc.delivery.repo, issue);
+  const ledger = id ? await Ledger.open(jc.deps.store, id) : null;
+  return ledger?.state.phase === "awaiting_answer" && i.thread.number === ledger.state.task.source.issueNumber;
 }
 
 /** Whether this delivery would act on a session whose stop is pending. Help and status only read. */
@@ -72,6 +85,7 @@ function standsDown(jc: Intake, i: Intent, issue: number): boolean {
 const CLAIMS = "@github-index";
 
 async function runDelivery(received: Intake, issue: number): Promise<void> {
+  if (!(await awaitsAnswer(received, issue))) return;
   if (await alreadyApplied(received, issue)) return;
   const checked = await verifyDelivery(received.octokit, received.delivery);
   if (!checked.ok) {
@@ -123,6 +137,7 @@ async function runDelivery(received: Intake, issue: number): Promise<void> {
     }
     if (c.kind === "retry") return retry(jc, ledger, reply);
     if (c.kind === "start") {
+      if (ledger?.state.phase === "awaiting_answer" && c.task) return answerWith(jc, ledger, c.task, i.at);
       if (!i.thread.isPullRequest || !ledger) return startSession(jc, { issue, title: i.thread.title, body: i.thread.body, instruction: c.task, followUp: false });
       const followUp = ledger.state.phase === "done";
       if (followUp) return startSession(jc, { issue, title: `Follow-up on #${i.thread.number}`, body: "", instruction: c.task, followUp });
@@ -136,6 +151,7 @@ async function runDelivery(received: Intake, issue: number): Promise<void> {
     return revise(jc, ledger, approver(jc, "comment"), c.feedback, w);
   }
   if (!ledger) return;
+  if (i.kind === "reply") return answerWith(jc, ledger, i.body, i.at);
   if (i.kind === "button") return approvePlanByButton(jc, ledger, i.identifier, w);
   if (i.kind === "review") {
     if (i.state === "changes_requested") {

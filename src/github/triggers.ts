@@ -44,7 +44,7 @@ function intentOf(name: string, p: any): Intent | null {
       const body: string = p.comment.body ?? "";
       if (body.includes(MARKER_PREFIX)) return null;
       const command = parseCommand(body);
-      if (!command) return null;
+      if (!command) return body.trim() === "" ? null : { kind: "reply", body, thread: thread(p.issue, Boolean(p.issue.pull_request)), commentId: p.comment.id, at: p.comment.created_at };
       return { kind: "command", command, thread: thread(p.issue, Boolean(p.issue.pull_request)), commentId: p.comment.id, at: p.comment.created_at };
     }
     case "issues.opened": {
@@ -97,6 +97,7 @@ function parseDelivery(id: string, name: string, p: any): Delivery | null {
 function sourceOf(i: Intent, p: any): string {
   switch (i.kind) {
     case "command":
+    case "reply":
       return `comment:${i.commentId}`;
     case "issue_opened":
       return `issue:${p.issue.id}`;

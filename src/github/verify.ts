@@ -40,6 +40,12 @@ async function verify(octokit: Octokit, d: Delivery): Promise<Verdict> {
       if (c.updated_at !== c.created_at) return { ok: false, why: `${d.source} was edited`, tell: "edited" };
       return same(who(c.user), { intent: { ...i, at: c.created_at } });
     }
+    case "reply": {
+      const { data: c } = await octokit.rest.issues.getComment({ ...base, comment_id: i.commentId });
+      if ((c.body ?? "") !== i.body) return { ok: false, why: `${d.source} does not say that on GitHub` };
+      if (c.updated_at !== c.created_at) return { ok: false, why: `${d.source} was edited`, tell: "edited" };
+      return same(who(c.user), { intent: { ...i, at: c.created_at } });
+    }
     case "issue_opened": {
       const { data: issue } = await octokit.rest.issues.get({ ...base, issue_number: i.thread.number });
       if (!isDeepStrictEqual(parseCommand(issue.body ?? ""), i.command)) return { ok: false, why: `${d.source} does not say that on GitHub` };

@@ -86,6 +86,10 @@ export type SessionEvent =
   | { type: "plan_updated"; plan: Plan }
   | { type: "plan_submitted"; plan: Plan; hash: string }
   | { type: "plan_approved"; hash: string; by: Approver }
+  /** Planning asked the maintainers (ask_human): the session parks in `awaiting_answer`. */
+  | { type: "question_asked"; question: string }
+  /** The answer to question `index` (0-based), sanitised, from someone the runtime obeys: planning resumes with it. */
+  | { type: "question_answered"; index: number; answer: string; by: Approver }
   | { type: "plan_revision_requested"; feedback: string; by: Approver }
   | { type: "approval_requested"; digest: string; calls: PendingCall[] }
   | { type: "approval_granted"; digest: string; by: Approver }

@@ -3,7 +3,7 @@ import type { SessionEvent } from "./events.js";
 import type { SessionState } from "./state.js";
 import { TERMINAL_PHASES, type Phase } from "./types.js";
 import { publishableAfter } from "./publishable.js";
-import { approvalMessage, rebasedMessage, revisionMessage, taskMessage, toolResultMessage } from "./conversation.js";
+import { answerMessage, approvalMessage, rebasedMessage, revisionMessage, taskMessage, toolResultMessage } from "./conversation.js";
 import { closeCall, markStarted, openTurn, requireNoOpenCalls, requireOpen } from "./open-calls.js";
 
 /** The state before `session_created`; never observable from outside the fold. */
@@ -46,6 +46,7 @@ function emptyState(): SessionState {
     toolVersions: {},
     lease: null,
     instructions: null,
+    questions: [],
     eventCount: 0,
   };
 }
@@ -186,6 +187,15 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
         approvedPlanHash: e.hash,
         conversation: [...s.conversation, approvalMessage(e.by.login)],
       };
+    case "question_asked":
+      requirePhase(s, e, ["planning"]);
+      return { ...next, phase: "awaiting_answer", questions: [...s.questions, { question: e.question, answer: null, by: null }] };
+    case "question_answered": {
+      requirePhase(s, e, ["awaiting_answer"]);
+      if (e.index !== s.questions.length - 1) throw new IllegalTransitionError(e.type, s.phase, `the open question is ${s.questions.length - 1}, not ${e.index}`);
+      const questions = s.questions.map((q, i) => (i === e.index ? { ...q, answer: e.answer, by: e.by.login } : q));
+      return { ...next, phase: "planning", questions, conversation: [...s.conversation, answerMessage(s.questions[e.index].question, e.answer, e.by.login)] };
+    }
     case "plan_revision_requested":
       requirePhase(s, e, ["planning", "awaiting_plan_approval"]);
       return {

@@ -94,6 +94,8 @@ export interface SessionState {
   toolVersions: Record<string, string>;
   /** The session's branch and the lease on it (events branch_claimed / branch_pushed / branch_rebased). */
   lease: BranchLease | null;
+  /** Every question planning asked (ask_human), in order, with its answer once given. */
+  questions: { question: string; answer: string | null; by: string | null }[];
   /** The repository instructions in the prompt (`instructions_loaded`); null until they were looked for. */
   instructions: RepoInstructions | null;
   /** Number of events folded, i.e. the seq the next event will get. */

@@ -6,6 +6,8 @@ export type Phase =
   | "queued"
   | "planning"
   | "awaiting_plan_approval"
+  /** Planning asked the maintainers a question (ask_human) and waits for the answer. */
+  | "awaiting_answer"
   | "executing"
   | "awaiting_write_approval"
   | "publishing"

@@ -28,6 +28,8 @@ const PHASE_AFTER: Record<SessionEventType, Next> = {
   plan_updated: keep,
   plan_submitted: to("awaiting_plan_approval"),
   plan_approved: to("executing"),
+  question_asked: to("awaiting_answer"),
+  question_answered: to("planning"),
   plan_revision_requested: to("planning"),
   approval_requested: to("awaiting_write_approval"),
   approval_granted: to("executing"),

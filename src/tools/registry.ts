@@ -9,6 +9,7 @@ import { runCommandTool } from "./run-command.js";
 import { runTestsTool } from "./run-tests.js";
 import { searchCodeTool } from "./search-code.js";
 import { submitPlanTool } from "./submit-plan.js";
+import { askHumanTool } from "./ask-human.js";
 import type { ToolDefinition } from "./tool.js";
 import { offeredIn } from "../policy/plan-gate.js";
 import { updatePlanTool } from "./update-plan.js";
@@ -29,6 +30,7 @@ export const ALL_TOOLS: ToolDefinition[] = Object.freeze<ToolDefinition[]>([
   runTestsTool,
   updatePlanTool,
   submitPlanTool,
+  askHumanTool,
   updateTodosTool,
   finishTool,
 ]) as ToolDefinition[];

@@ -32,6 +32,7 @@ const PHASE_TITLES: Record<Phase, string> = {
   queued: "Queued",
   planning: "Planning",
   awaiting_plan_approval: "Waiting for plan approval",
+  awaiting_answer: "Waiting for an answer",
   executing: "Executing",
   awaiting_write_approval: "Waiting for write approval",
   publishing: "Publishing",

@@ -80,6 +80,10 @@ function describe(e: StoredEvent): string {
       return `${short(e.hash)} by @${e.by.login} via ${e.by.via}`;
     case "plan_revision_requested":
       return `by @${e.by.login}: ${e.feedback}`;
+    case "question_asked":
+      return e.question;
+    case "question_answered":
+      return `question ${e.index + 1}, by @${e.by.login} via ${e.by.via}: ${e.answer}`;
     case "approval_requested":
       return `${short(e.digest)}: ${e.calls.map((c) => c.tool).join(", ")}`;
     case "approval_granted":

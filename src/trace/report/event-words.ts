@@ -67,6 +67,8 @@ export const EVENT_WORDS: Table = {
     line: (e) => ["plan ", code(shortHash(e.hash)), ` approved by ${byWhom(e.by)}`],
     headline: (e) => [`plan approved by ${byWhom(e.by)}`],
   },
+  question_asked: { line: (e) => ["asked the maintainers: ", quoted(e.question)], headline: () => ["asked a question"] },
+  question_answered: { line: (e) => [`answered by ${byWhom(e.by)}: `, quoted(e.answer)], headline: (e) => [`answered by ${byWhom(e.by)}`] },
   plan_revision_requested: {
     line: (e) => [`changes to the plan requested by ${byWhom(e.by)}: `, quoted(e.feedback)],
     headline: (e) => [`changes requested by ${byWhom(e.by)}`],

@@ -31,6 +31,7 @@ const OUTCOME: Record<Phase, (v: SessionView) => Inline[]> = {
     const done = v.state.todos.filter((t) => t.status === "completed").length;
     return [strong("Executing"), ` — step ${v.state.step}${v.state.todos.length > 0 ? `, todos ${done}/${v.state.todos.length} done` : ""}.`];
   },
+  awaiting_answer: (v) => [strong("⏸ Waiting for an answer"), " — the agent asked: ", clip(v.state.questions.at(-1)?.question ?? "", MAX_REASON)],
   awaiting_write_approval: (v) => [strong("⏸ Waiting for write approval"), " — batch ", code(shortHash(v.state.pending?.digest ?? "")), ": ", ...pendingWork(v), "."],
   publishing: (v) => [strong("Publishing"), " — finish accepted on tree ", code(shortHash(v.state.finishedTree ?? "")), "."],
   done: (v) => {
