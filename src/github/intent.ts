@@ -32,7 +32,12 @@ export type Intent =
   | { kind: "issue_opened"; command: AgentCommand; thread: Thread; at: string }
   /** A comment without an `/agent` line: it matters only as the answer to a waiting question (ask_human). */
   | { kind: "reply"; body: string; thread: Thread; commentId: number; at: string }
-  | { kind: "review"; state: "approved" | "changes_requested"; body: string; commitId: string; reviewId: number; thread: Thread; at: string }
+  | { kind: "review"; state: "approved" | "changes_requested" | "commented"; body: string; commitId: string; reviewId: number; thread: Thread; at: string }
+  /**
+   * One line comment of a review (`pull_request_review_comment.created`). It stands for its whole review:
+   * verification reads the review back and the job acts on it, once for the review and all its comments.
+   */
+  | { kind: "line_comment"; reviewId: number; commentId: number; body: string; thread: Thread; at: string }
   | { kind: "label"; label: ApprovalLabel | "agent"; thread: Thread; headSha: string | null; at: string }
   | { kind: "button"; identifier: string; checkRunId: number; at: string };
 

@@ -12,6 +12,7 @@ import { startSession } from "./start.js";
 import { currentAt } from "./binding.js";
 import { verifyDelivery } from "./verify.js";
 import { answerWith } from "./questions.js";
+import { reviewFollowUp } from "./review-followup.js";
 
 /**
  * A delivery becomes queued work. Everything for one issue (its PR and check run included) runs in
@@ -154,6 +155,8 @@ async function runDelivery(received: Intake, issue: number): Promise<void> {
   if (i.kind === "reply") return answerWith(jc, ledger, i.body, i.at);
   if (i.kind === "button") return approvePlanByButton(jc, ledger, i.identifier, w);
   if (i.kind === "review") {
+    if (ledger.state.phase === "done" && i.state !== "approved") return reviewFollowUp(jc, ledger, i, issue);
+    if (i.state === "commented") return;
     if (i.state === "changes_requested") {
       if (ledger.state.phase !== "awaiting_plan_approval" && ledger.state.phase !== "planning") return;
       if (i.body.trim() === "") return answer(jc, reply, ledger.sessionId, "revise", "To send the plan back, say what to change in the review's comment (or `/agent revise <feedback>`).");

@@ -78,6 +78,12 @@ export class Outbound {
     return data;
   }
 
+  /** A reply in a line comment's thread on the diff. */
+  async replyToReviewComment(pull: number, commentId: number, text: string, marker: string, sessionId: string) {
+    const { data } = await this.octokit.rest.pulls.createReplyForReviewComment({ ...this.where(), pull_number: pull, comment_id: commentId, body: this.commentBody(text, marker, sessionId) });
+    return data;
+  }
+
   async createPull(pr: { head: string; base: string; title: string; body: string; draft: boolean }, sessionId: string) {
     const p = this.policy(sessionId);
     const { data } = await this.octokit.rest.pulls.create({ ...this.where(), ...pr, title: outboundTitle(pr.title, p), body: outboundText(pr.body, BODY_LIMIT, p) });

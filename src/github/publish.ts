@@ -10,6 +10,7 @@ import { inert } from "./inert.js";
 import { publication } from "../policy/publish-guard.js";
 import type { BranchLease } from "../session/state.js";
 import { nextBranchName, pushUnderLease } from "./branch-lease.js";
+import { replyInReviewThreads } from "./review-replies.js";
 
 /**
  * The two publications of a session: the plan (a branch with an empty commit and a draft PR) and
@@ -156,6 +157,8 @@ export async function publishResult(jc: SessionWork, ledger: Ledger, ws: Pushabl
   await jc.index.linkPull(jc.delivery.repo, pr.number, issue);
   await markReadyForReview(jc.octokit, pr.nodeId);
   jc.deps.log(`PR #${pr.number} ready for review`);
+  // Before `published`: a publication that dies here runs again, and each thread is answered once.
+  await replyInReviewThreads(jc, ledger, sha);
   await ledger.append({ type: "published", branch, commit: sha, url: pr.url, tree: await ws.treeOf(sha) });
   await checkRun.complete();
   await postComment(jc, issue, ledger.sessionId, "done", doneComment(ledger.state, pr.url));

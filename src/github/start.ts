@@ -1,5 +1,5 @@
 import { createSession } from "../agent/session-service.js";
-import { TERMINAL_PHASES, type TaskInput } from "../session/types.js";
+import { TERMINAL_PHASES, type ReviewComment, type TaskInput } from "../session/types.js";
 import { Ledger } from "../store/ledger.js";
 import type { BranchLease } from "../session/state.js";
 import { sanitizeUntrusted } from "../safety/sanitize.js";
@@ -9,6 +9,7 @@ import { branchFor } from "./publish.js";
 import { configErrorText, loadRepoConfig } from "./repo-config.js";
 import { answer } from "./replies.js";
 import { continueStart, recordStartRequest } from "./start-workspace.js";
+import { reviewCommentsText } from "./review-comments-text.js";
 
 /**
  * A new session for an issue: 👀, the repo config (invalid → a comment, no session), the session
@@ -22,6 +23,8 @@ export interface StartRequest {
   /** The `/agent <task>` text, when the command named one. */
   instruction: string | null;
   followUp: boolean;
+  /** A follow-up started by a review: its line comments, already sanitised. */
+  reviewComments?: ReviewComment[];
 }
 
 export async function startSession(jc: JobContext, req: StartRequest): Promise<void> {
@@ -44,7 +47,8 @@ export async function startSession(jc: JobContext, req: StartRequest): Promise<v
   }
   const task: TaskInput = {
     title: sanitizeUntrusted(req.title, { maxChars: 300, markdown: false }),
-    body: [req.instruction ? `Instruction from @${sender.login}: ${sanitizeUntrusted(req.instruction)}` : "", sanitizeUntrusted(req.body)].filter(Boolean).join("\n\n"),
+    body: [req.instruction ? `Instruction from @${sender.login}: ${sanitizeUntrusted(req.instruction)}` : "", sanitizeUntrusted(req.body), req.reviewComments?.length ? reviewCommentsText(req.reviewComments) : ""].filter(Boolean).join("\n\n"),
+    ...(req.reviewComments?.length ? { reviewComments: req.reviewComments } : {}),
     source: { kind: "github", repo: `${repo.owner}/${repo.repo}`, issueNumber: req.issue, requester: sender.login, installationId: repo.installationId, repoId: repo.id, trigger: jc.delivery.source },
   };
   const c = config.config;

@@ -13,6 +13,7 @@ export const HANDLED_EVENTS = [
   "issues.opened",
   "issues.labeled",
   "pull_request_review.submitted",
+  "pull_request_review_comment.created",
   "pull_request.labeled",
   "check_run.requested_action",
 ] as const;
@@ -58,8 +59,13 @@ function intentOf(name: string, p: any): Intent | null {
       return { kind: "label", label: "agent", thread: thread(p.issue, false), headSha: null, at: p.issue.updated_at };
     case "pull_request_review.submitted": {
       const state = String(p.review.state).toLowerCase();
-      if (state !== "approved" && state !== "changes_requested") return null;
+      if (state !== "approved" && state !== "changes_requested" && state !== "commented") return null;
       return { kind: "review", state, body: p.review.body ?? "", commitId: p.review.commit_id, reviewId: p.review.id, thread: thread(p.pull_request, true), at: p.review.submitted_at };
+    }
+    case "pull_request_review_comment.created": {
+      const c = p.comment;
+      if (typeof c.pull_request_review_id !== "number" || String(c.body ?? "").includes(MARKER_PREFIX)) return null;
+      return { kind: "line_comment", reviewId: c.pull_request_review_id, commentId: c.id, body: c.body ?? "", thread: thread(p.pull_request, true), at: c.created_at };
     }
     case "pull_request.labeled":
       if (!APPROVAL_LABELS.includes(p.label?.name)) return null;
@@ -102,6 +108,8 @@ function sourceOf(i: Intent, p: any): string {
     case "issue_opened":
       return `issue:${p.issue.id}`;
     case "review":
+    case "line_comment":
+      // One review, however many deliveries tell of it: the first to arrive acts for all.
       return `review:${i.reviewId}`;
     case "label":
       return `label:${i.thread.number}:${i.label}`;

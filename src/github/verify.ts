@@ -56,6 +56,17 @@ async function verify(octokit: Octokit, d: Delivery): Promise<Verdict> {
       if (r.state.toLowerCase() !== i.state || r.commit_id !== i.commitId || (r.body ?? "") !== i.body) return { ok: false, why: `${d.source} is not that review on GitHub (now ${r.state})` };
       return same(who(r.user));
     }
+    case "line_comment": {
+      // The comment is real and the sender's; then it is its review that acts (read back as a review is).
+      const { data: c } = await octokit.rest.pulls.getReviewComment({ ...base, comment_id: i.commentId });
+      if (c.pull_request_review_id !== i.reviewId) return { ok: false, why: `${d.source}'s comment ${i.commentId} is not part of it on GitHub` };
+      if (who(c.user)?.login !== d.sender.login) return { ok: false, why: `comment ${i.commentId} is not by @${d.sender.login}` };
+      const { data: r } = await octokit.rest.pulls.getReview({ ...base, pull_number: i.thread.number, review_id: i.reviewId });
+      const state = r.state.toLowerCase() as "approved" | "changes_requested" | "commented";
+      if (!["approved", "changes_requested", "commented"].includes(state)) return { ok: false, why: `${d.source} is ${r.state} on GitHub` };
+      const review = { kind: "review" as const, state, body: r.body ?? "", commitId: r.commit_id ?? "", reviewId: r.id, thread: i.thread, at: r.submitted_at ?? i.at };
+      return same(who(r.user), { intent: review });
+    }
     case "label": {
       const event = await lastLabeled(octokit, base, i.thread.number, i.label, d.sender.login);
       if (!event) return { ok: false, why: `no \`${i.label}\` labeled event by @${d.sender.login} on #${i.thread.number}` };

@@ -57,9 +57,30 @@ export interface SetupCacheRecord {
   reason?: string;
 }
 
+/**
+ * A reviewer's line comment that a follow-up session addresses (sanitised when the session was
+ * created): where it sits on the diff, and its thread, which gets Patchgate's reply once pushed.
+ */
+export interface ReviewComment {
+  id: number;
+  /** The pull request the comment is on. */
+  pull: number;
+  path: string;
+  /** The commented line (the last of a range) and the range's first line; null where GitHub gives none (an outdated comment). */
+  line: number | null;
+  startLine: number | null;
+  side: string;
+  /** The diff hunk the comment sits on, as GitHub shows it above the comment. */
+  hunk: string;
+  body: string;
+  by: string;
+}
+
 export interface TaskInput {
   title: string;
   body: string;
+  /** A follow-up started by a review: its line comments, each answered in its thread once the change is pushed. */
+  reviewComments?: ReviewComment[];
   /** Where the task came from; GitHub fields are absent for local CLI runs. */
   source: {
     kind: "cli" | "github" | "eval";

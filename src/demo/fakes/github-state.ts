@@ -18,6 +18,25 @@ export interface FakeComment {
   html_url: string;
 }
 
+/** A line comment on a PR's diff, as GitHub's pull request review comments API has it. */
+export interface FakeReviewComment {
+  id: number;
+  pull_request_review_id: number | null;
+  pull_number: number;
+  in_reply_to_id?: number;
+  path: string;
+  line: number | null;
+  start_line: number | null;
+  side: "LEFT" | "RIGHT";
+  diff_hunk: string;
+  commit_id: string;
+  body: string;
+  user: FakeUser;
+  created_at: string;
+  updated_at: string;
+  html_url: string;
+}
+
 export interface FakeCheckRun {
   id: number;
   name: string;
@@ -66,6 +85,8 @@ export class GitHubWorld {
   /** What people did in the UI (the payload builder records it): their comments, reviews, label events, issues. */
   readonly userComments: FakeComment[] = [];
   readonly reviews: { id: number; pull_number: number; state: string; body: string; commit_id: string; user: FakeUser; submitted_at: string }[] = [];
+  /** Line comments on PR diffs (review comments), the reviewers' and Patchgate's replies, in order. */
+  readonly reviewComments: FakeReviewComment[] = [];
   readonly issueEvents: { id: number; issue_number: number; event: "labeled"; label: { name: string }; actor: FakeUser; created_at: string }[] = [];
   readonly labels = new Map<number, Set<string>>();
   readonly issues = new Map<number, { id: number; number: number; title: string; body: string; user: FakeUser; created_at: string; updated_at: string }>();

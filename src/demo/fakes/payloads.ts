@@ -22,6 +22,15 @@ function example(event: string, action: string): Record<string, any> {
   return structuredClone(found);
 }
 
+/** A line comment as a reviewer writes it on the diff. */
+export interface LineComment {
+  path: string;
+  line: number;
+  startLine?: number;
+  hunk: string;
+  body: string;
+}
+
 export class Payloads {
   constructor(
     private readonly w: GitHubWorld,
@@ -82,12 +91,30 @@ export class Payloads {
   /** The PR head as the remote has it: set by the harness, which can read the bare repository. */
   headSha: (branch: string) => string = () => "0".repeat(40);
 
-  review(o: { pr: number; state: "approved" | "changes_requested" | "commented"; body: string; by: string; commitId?: string }): Record<string, any> {
+  /** A submitted review; its line comments (`comments`) exist on GitHub with it, as when a reviewer submits them together. */
+  review(o: { pr: number; state: "approved" | "changes_requested" | "commented"; body: string; by: string; commitId?: string; comments?: LineComment[] }): Record<string, any> {
     const p = this.base("pull_request_review", "submitted", o.by);
     p.pull_request = this.pull(p, o.pr);
     p.review = { ...p.review, id: this.w.id(), state: o.state, body: o.body, commit_id: o.commitId ?? p.pull_request.head.sha, user: this.w.user(o.by), submitted_at: new Date().toISOString() };
     this.w.reviews.push({ id: p.review.id, pull_number: o.pr, state: o.state.toUpperCase(), body: o.body, commit_id: p.review.commit_id, user: this.w.user(o.by), submitted_at: p.review.submitted_at });
+    for (const c of o.comments ?? []) {
+      const id = this.w.id();
+      const at = p.review.submitted_at;
+      this.w.reviewComments.push({ id, pull_request_review_id: p.review.id, pull_number: o.pr, path: c.path, line: c.line, start_line: c.startLine ?? null, side: "RIGHT", diff_hunk: c.hunk, commit_id: p.review.commit_id, body: c.body, user: this.w.user(o.by), created_at: at, updated_at: at, html_url: `${this.w.htmlBase}/${this.w.owner}/${this.w.repo}/pull/${o.pr}#discussion_r${id}` });
+    }
     return p;
+  }
+
+  /** GitHub's `pull_request_review_comment.created` for each line comment of the review with id `reviewId`. */
+  reviewCommentsCreated(reviewId: number): Record<string, any>[] {
+    return this.w.reviewComments
+      .filter((c) => c.pull_request_review_id === reviewId)
+      .map((c) => {
+        const p = this.base("pull_request_review_comment", "created", c.user.login);
+        p.pull_request = this.pull(p, c.pull_number);
+        p.comment = { ...p.comment, id: c.id, pull_request_review_id: reviewId, path: c.path, line: c.line, start_line: c.start_line, side: c.side, diff_hunk: c.diff_hunk, commit_id: c.commit_id, body: c.body, user: c.user, created_at: c.created_at, updated_at: c.updated_at, html_url: c.html_url };
+        return p;
+      });
   }
 
   prLabeled(o: { pr: number; label: string; by: string }): Record<string, any> {
