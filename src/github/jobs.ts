@@ -65,15 +65,19 @@ function what(i: Intent): string {
 }
 
 /**
- * A comment without `/agent` is looked at only where a question waits for an answer in its thread;
- * anywhere else it is conversation, and nothing is read from GitHub for it.
+ * Words that are not addressed to Patchgate matter only in one state of the session, and are
+ * otherwise conversation: nothing is read from GitHub for them, nobody is refused, nothing is claimed.
+ * A comment without `/agent` is an answer only while a question waits in its thread; a review that
+ * only comments, or one of its line comments, starts a follow-up only on a finished session's PR.
  */
-async function awaitsAnswer(jc: Intake, issue: number): Promise<boolean> {
+async function addressesSession(jc: Intake, issue: number): Promise<boolean> {
   const i = jc.delivery.intent;
-  if (i.kind !== "reply") return true;
+  const conversational = i.kind === "reply" || i.kind === "line_comment" || (i.kind === "review" && i.state === "commented");
+  if (!conversational) return true;
   const id = await jc.index.sessionOfIssue(jc.delivery.repo, issue);
-  const ledger = id ? await Ledger.open(jc.deps.store, id) : null;
-  return ledger?.state.phase === "awaiting_answer" && i.thread.number === ledger.state.task.source.issueNumber;
+  const s = id ? (await Ledger.open(jc.deps.store, id)).state : null;
+  if (i.kind === "reply") return s?.phase === "awaiting_answer" && i.thread.number === s.task.source.issueNumber;
+  return s?.phase === "done";
 }
 
 /** Whether this delivery would act on a session whose stop is pending. Help and status only read. */
@@ -86,7 +90,7 @@ function standsDown(jc: Intake, i: Intent, issue: number): boolean {
 const CLAIMS = "@github-index";
 
 async function runDelivery(received: Intake, issue: number): Promise<void> {
-  if (!(await awaitsAnswer(received, issue))) return;
+  if (!(await addressesSession(received, issue))) return;
   if (await alreadyApplied(received, issue)) return;
   const checked = await verifyDelivery(received.octokit, received.delivery);
   if (!checked.ok) {

@@ -37,7 +37,7 @@ limits:
         timeouts: { setup_seconds: 600, test_seconds: 120, command_seconds: 120 },
         sandbox: { backend: "bubblewrap", network_for_setup: true, allow_hosts: [], image: "node:20-bookworm", max_processes: 64, memory_mb: 2048, disk_mb: 2048, cpu_seconds: 300, max_output_kb: 1024 },
         policy: { allow_commands: ["npm run lint"], deny_commands: [], protected_paths: [] },
-        limits: { max_steps: 40, max_cost_usd: 5 },
+        limits: { max_steps: 40, max_cost_usd: 5, max_questions: 3 },
       },
     });
   });
@@ -98,6 +98,6 @@ limits:
   test("every session has a cost cap: 5 USD unless the file sets one", () => {
     const set = parseRepoConfig("limits:\n  max_cost_usd: 0.5\n");
     const other = parseRepoConfig("limits:\n  max_steps: 3\n");
-    expect([DEFAULT_REPO_CONFIG.limits, set.ok && set.config.limits, other.ok && other.config.limits]).toEqual([{ max_cost_usd: 5 }, { max_cost_usd: 0.5 }, { max_steps: 3, max_cost_usd: 5 }]);
+    expect([DEFAULT_REPO_CONFIG.limits, set.ok && set.config.limits, other.ok && other.config.limits]).toEqual([{ max_cost_usd: 5, max_questions: 3 }, { max_cost_usd: 0.5, max_questions: 3 }, { max_steps: 3, max_cost_usd: 5, max_questions: 3 }]);
   });
 });

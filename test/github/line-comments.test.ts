@@ -55,11 +55,13 @@ describe("line comments on a finished Patchgate PR", () => {
   test("a review with two line comments starts one follow-up whose task carries both, with paths, lines and hunks", async () => {
     const review = h.payloads.review({ pr: 2, state: "changes_requested", body: "Two things.", by: "reviewer", comments: COMMENTS });
     const [first, second] = h.payloads.reviewCommentsCreated(review.review.id);
-    // GitHub sends the review and one delivery per comment, in no promised order.
-    await send("pull_request_review_comment", first);
-    await send("pull_request_review", review);
-    await send("pull_request_review_comment", second);
-    await h.settle();
+    // GitHub sends the review and one delivery per comment, in no promised order; the first acts for all.
+    for (const [event, payload] of [["pull_request_review_comment", first], ["pull_request_review", review], ["pull_request_review_comment", second]] as const) {
+      await send(event, payload);
+      await h.settle();
+    }
+    // The review's own delivery finds the follow-up it would start already started from it.
+    expect(h.timeline.filter((l) => l.startsWith(`review:${review.review.id} is already applied to session`))).toHaveLength(1);
     const all = await sessions();
     expect(all.map((s) => s.phase)).toEqual(["awaiting_plan_approval", "done"]);
     const ledger = await Ledger.open(h.app.deps.store, all[0].id);

@@ -15,8 +15,8 @@ function properties(schema: Record<string, unknown>, at = ""): [string, Record<s
 }
 
 describe("tool registry", () => {
-  test("plan mode offers only read, plan and todo tools", () => {
-    expect(toolsForMode("plan").map((t) => t.name)).toEqual(["read_file", "list_files", "search_code", "update_plan", "submit_plan", "update_todos"]);
+  test("plan mode offers only read, plan, question and todo tools", () => {
+    expect(toolsForMode("plan").map((t) => t.name)).toEqual(["read_file", "list_files", "search_code", "update_plan", "submit_plan", "ask_human", "update_todos"]);
   });
 
   test("execute mode offers the write, command and finish tools but not the plan tools", () => {
