@@ -8,12 +8,13 @@ import { execFileSync } from "node:child_process";
 export function npmRegistryOrSkip(spec: string, version: string): boolean {
   let seen = "";
   try {
-    seen = execFileSync("npm", ["view", spec, "version"], { encoding: "utf8", timeout: 30_000, stdio: ["ignore", "pipe", "ignore"] }).trim();
+    seen = execFileSync("npm", ["view", "--fetch-retries=0", spec, "version"], { encoding: "utf8", timeout: 30_000, stdio: ["ignore", "pipe", "ignore"] }).trim();
   } catch {
     // Unreachable, or no such package: the same answer.
   }
   if (seen === version) return true;
-  if (process.env.PATCHGATE_CI) throw new Error(`the npm registry is unreachable (npm view ${spec}), and this test must run in CI`);
-  console.log(`skipped: needs the npm registry (npm view ${spec} failed)`);
+  const name = expect.getState().currentTestName ?? "a test";
+  if (process.env.PATCHGATE_CI) throw new Error(`the npm registry is unreachable (npm view ${spec}), and "${name}" must run in CI`);
+  console.log(`skipped: "${name}" needs the npm registry (npm view ${spec} failed)`);
   return false;
 }
