@@ -12,7 +12,10 @@ const usage = async () => `usage:
   ${(await import("./inspect-commands.js")).TRACE_USAGE}
   patchgate eval [--cases <dir>] [--out <dir>] [--llm scripted|openai] [--model <m>]
   ${(await import("./mcp-server-command.js")).MCP_SERVER_USAGE}
-environment: OPENAI_API_KEY, OPENAI_BASE_URL, PATCHGATE_MODEL, PATCHGATE_DATA_DIR, PATCHGATE_MCP_CONFIG, PATCHGATE_LLM_* (see README)`;
+  ${(await import("./serve-command.js")).SERVE_USAGE}
+  ${(await import("./worker-command.js")).WORKER_USAGE}
+  ${(await import("./status-command.js")).STATUS_USAGE}
+environment: OPENAI_API_KEY, OPENAI_BASE_URL, PATCHGATE_MODEL, PATCHGATE_DATA_DIR, PATCHGATE_MCP_CONFIG, PATCHGATE_LLM_*, DATABASE_URL (see README)`;
 
 const SECRETS = secretsFromEnv();
 const errOut = redactedOutput(process.stderr, SECRETS);
@@ -36,6 +39,12 @@ async function main(argv: string[]): Promise<number> {
       return (await import("./eval-command.js")).evalCommand(rest, out);
     case "mcp-server":
       return (await import("./mcp-server-command.js")).mcpServerCommand(rest);
+    case "serve":
+      return (await import("./serve-command.js")).serveCommand(rest, out);
+    case "worker":
+      return (await import("./worker-command.js")).workerCommand(rest, out);
+    case "status":
+      return (await import("./status-command.js")).statusCommand(rest, out);
     case undefined:
     case "help":
     case "--help":

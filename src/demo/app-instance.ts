@@ -13,6 +13,9 @@ import { cachedSandbox } from "../github/env-deps.js";
 import { AbortRegistry } from "../queue/abort-registry.js";
 import { InProcessQueue } from "../queue/in-process.js";
 import { SqliteSessionStore } from "../store/sqlite-store.js";
+import { PostgresSessionStore } from "../store/pg-store.js";
+import type { SessionStore } from "../store/types.js";
+import { startWorker, useReceiverQueue, type WorkerSettings } from "../github/scale-out.js";
 
 /**
  * One running Patchgate: a Probot built from environment-style settings (GHE_HOST points it at the
@@ -52,6 +55,12 @@ export interface AppSettings {
   sandboxExtras?: PatchgateDeps["sandboxExtras"];
   /** The delivery reconciler's clock; absent: off (tests that count API calls). */
   reconcile?: { firstAfterMs: number; everyMs: number };
+  /**
+   * Scale-out (README "Scaling out"): the PostgreSQL store at `databaseUrl` instead of `dbFile`, and
+   * this process one `role` of it — a receiver (HTTP, enqueues) or a worker (runs the queue, no
+   * HTTP). Absent: the embedded default, both in one process on SQLite.
+   */
+  scaleOut?: { databaseUrl: string; role: "serve" | "worker" } & Omit<WorkerSettings, "url">;
 }
 
 /**
@@ -64,7 +73,7 @@ export async function startApp(s: AppSettings): Promise<AppInstance> {
   const env: NodeJS.ProcessEnv = { APP_ID: String(s.appId), PRIVATE_KEY: s.privateKey, WEBHOOK_SECRET: s.secret, GHE_HOST: s.gheHost, GHE_PROTOCOL: "http", LOG_LEVEL: "fatal" } as NodeJS.ProcessEnv;
   const probot = createProbot({ env, overrides: { Octokit: patchgateOctokit(ProbotOctokit, s.limits ?? TEST_LIMITS) } });
   const errors: unknown[] = [];
-  const store = SqliteSessionStore.open(s.dbFile);
+  const store: SessionStore = s.scaleOut ? new PostgresSessionStore(s.scaleOut.databaseUrl) : SqliteSessionStore.open(s.dbFile);
   // Stops the reconciler with the instance: a pass after close would find the store gone.
   const running = new AbortController();
   const deps: PatchgateDeps = {
@@ -87,6 +96,16 @@ export async function startApp(s: AppSettings): Promise<AppInstance> {
     reconcile: s.reconcile ? { ...s.reconcile, signal: running.signal } : null,
     log: s.log,
   };
+  if (s.scaleOut?.role === "worker") {
+    await startWorker(probot, deps, store as PostgresSessionStore, { ...s.scaleOut, url: s.scaleOut.databaseUrl });
+    const stop = async () => {
+      running.abort();
+      await deps.queue.close();
+      await store.close();
+    };
+    return { webhookUrl: "", deps, errors, close: stop, kill: stop };
+  }
+  if (s.scaleOut) await useReceiverQueue(deps, store as PostgresSessionStore, s.scaleOut.databaseUrl);
   const middleware = await createNodeMiddleware(patchgateApp(deps), { probot, webhooksPath: "/api/github/webhooks" });
   const server: Server = createServer((req, res) => {
     void middleware(req, res, () => res.writeHead(404).end());

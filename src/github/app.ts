@@ -7,6 +7,13 @@ import { SessionIndex } from "./session-index.js";
 import { LIFECYCLE_EVENTS } from "./lifecycle-events.js";
 import { everyInterval, reconcileDeliveries } from "./reconciler.js";
 import { HANDLED_EVENTS } from "./triggers.js";
+import type { AppAccess } from "./session-work.js";
+
+/** The app's own clients and the session index around `deps`: what every job builds on. */
+export function appAccess(app: Probot, deps: PatchgateDeps): AppAccess {
+  const appOctokit = () => app.auth() as Promise<never>;
+  return { deps, index: new SessionIndex(deps.store), identity: new AppIdentity(appOctokit), appOctokit, installation: (id: number) => app.auth(id) as Promise<never> };
+}
 
 /**
  * The webhook side: store, deduplicate, enqueue — and answer. Nothing here calls GitHub or the
@@ -18,16 +25,14 @@ import { HANDLED_EVENTS } from "./triggers.js";
  */
 export function patchgateApp(deps: PatchgateDeps): ApplicationFunction {
   return async (app: Probot) => {
-    const index = new SessionIndex(deps.store);
-    const appOctokit = () => app.auth() as Promise<never>;
-    const identity = new AppIdentity(appOctokit);
-    const installation = (id: number) => app.auth(id) as Promise<never>;
-    const access = { deps, index, identity, appOctokit, installation };
+    const access = appAccess(app, deps);
     const inbox = new Inbox(access);
     app.on([...HANDLED_EVENTS, ...LIFECYCLE_EVENTS], async (context: Context) => {
       await inbox.receive({ id: context.id, event: context.name, payload: context.payload }, context.octokit);
     });
-    const resumed = await resumeInterrupted(access);
+    // Under a durable queue a session that was mid-run is still a job in the queue, which a worker
+    // takes over once the dead one's lease runs out: nothing to resume here.
+    const resumed = deps.queue.durable ? 0 : await resumeInterrupted(access);
     if (resumed > 0) deps.log(`${resumed} interrupted session(s) queued to resume`);
     const replayed = await inbox.replayPending().catch((e: unknown) => {
       // GitHub unreachable at boot: the rows stay pending for the next start or redelivery.
@@ -37,7 +42,7 @@ export function patchgateApp(deps: PatchgateDeps): ApplicationFunction {
     if (replayed > 0) deps.log(`${replayed} unfinished delivery(ies) queued again`);
     if (deps.reconcile) {
       const handles = (name: string) => ([...HANDLED_EVENTS, ...LIFECYCLE_EVENTS] as string[]).includes(name);
-      const pass = () => reconcileDeliveries({ app: appOctokit, store: deps.store, log: deps.log, handles });
+      const pass = () => reconcileDeliveries({ app: access.appOctokit, store: deps.store, log: deps.log, handles });
       everyInterval(pass, { ...deps.reconcile, log: deps.log });
     }
   };

@@ -1,5 +1,4 @@
 import type { Phase } from "../session/types.js";
-import type { SessionSummary } from "../store/types.js";
 import { Ledger } from "../store/ledger.js";
 import { drive } from "./drive.js";
 import { answer } from "./replies.js";
@@ -24,28 +23,33 @@ export async function resumeInterrupted(b: AppAccess): Promise<number> {
   const boot = Date.now().toString(36);
   for (const s of sessions) {
     b.deps.log(`session ${s.id} was ${s.phase} when the app stopped → queued to resume`);
-    b.deps.queue.enqueue({ key: s.key!, name: `boot resume ${s.id}`, run: () => resumeOne(b, s, boot) });
+    b.deps.queue.enqueue({ key: s.key!, name: `boot resume ${s.id}`, run: () => resumeInterruptedSession(b, s.id, `boot-${boot}`, "app restarted") });
   }
   return sessions.length;
 }
 
-async function resumeOne(b: AppAccess, s: SessionSummary, boot: string): Promise<void> {
-  const ledger = await Ledger.open(b.deps.store, s.id);
+/**
+ * Drives session `id` on if it is mid-run with no one to wake it — after a restart, or (under a
+ * durable queue) after its worker died and another took its job. `tag` tells this run's one-off
+ * answers from another's (their markers carry it).
+ */
+export async function resumeInterruptedSession(b: AppAccess, id: string, tag: string, why: string): Promise<void> {
+  const ledger = await Ledger.open(b.deps.store, id);
   // A job ahead of this one in the lane (a webhook that arrived first) may have moved it on.
   if (!INTERRUPTED_PHASES.includes(ledger.state.phase)) return;
   const src = ledger.state.task.source;
   if (src.kind !== "github" || src.installationId === undefined || src.issueNumber === undefined) {
-    b.deps.log(`session ${s.id} has no GitHub installation on record; not resumed`);
+    b.deps.log(`session ${id} has no GitHub installation on record; not resumed`);
     return;
   }
-  const work = await sessionWork(b, ledger, `boot-${boot}`, "boot");
+  const work = await sessionWork(b, ledger, tag, "boot");
   try {
-    if (await startUnfinished(work, ledger)) await continueStart(work, ledger, "app restarted");
-    else await drive(work, ledger, "app restarted");
+    if (await startUnfinished(work, ledger)) await continueStart(work, ledger, why);
+    else await drive(work, ledger, why);
   } catch (e) {
-    const why = e instanceof Error ? e.message : String(e);
-    const text = `Patchgate resumed this session after a restart and hit an error: ${why.split("\n")[0]}\n\n\`/agent retry\` continues from the last checkpoint.`;
-    await answer(work, src.issueNumber, s.id, "error", text).catch(() => {});
+    const error = e instanceof Error ? e.message : String(e);
+    const text = `Patchgate resumed this session after a restart and hit an error: ${error.split("\n")[0]}\n\n\`/agent retry\` continues from the last checkpoint.`;
+    await answer(work, src.issueNumber, id, "error", text).catch(() => {});
     throw e;
   }
 }

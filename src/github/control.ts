@@ -2,7 +2,7 @@ import { cancelSession, reopenSession } from "../agent/approvals.js";
 import { runInLane } from "../queue/in-lane.js";
 import { TERMINAL_PHASES } from "../session/types.js";
 import { Ledger } from "../store/ledger.js";
-import type { JobContext } from "./deps.js";
+import type { JobContext, SessionWork } from "./deps.js";
 import { checkRunFor, drive, finishEnded } from "./drive.js";
 import { issueKey } from "./intent.js";
 import { statusComment } from "./render.js";
@@ -26,27 +26,37 @@ export function abortInFlight(jc: JobContext, issue: number): number {
  * before it stands down, see ./jobs.ts), and queues the cancellation in the session's lane, behind
  * the aborted job. The mark is lifted once the cancellation has run, whatever its result.
  */
-export function requestStop(jc: JobContext, issue: number, ledger: Ledger): Promise<void> {
+export async function requestStop(jc: JobContext, issue: number, ledger: Ledger): Promise<void> {
   const key = issueKey(jc.delivery.repo, issue);
-  const interrupted = abortInFlight(jc, issue) > 0;
+  // Under a durable queue the job may run in another worker: asked there, before the cancellation
+  // is queued, so that the stop reaches the job it is about and not the cancellation.
+  const local = abortInFlight(jc, issue) > 0;
+  const remote = jc.deps.queue.interrupt ? await jc.deps.queue.interrupt(key, `stopped by @${jc.delivery.sender.login}`) : false;
+  const interrupted = local || remote;
   jc.deps.aborts.stop(key);
   jc.deps.log(`stop requested for #${issue}`);
   const reply = replyThread(jc, issue);
+  const spec = { kind: "stop-cancel", deliveryId: jc.delivery.id, sessionId: ledger.sessionId, reply, interrupted, by: jc.delivery.sender.login, source: jc.delivery.source };
   // Resolves when the cancellation has run: the stop's delivery is done only then (./inbox.ts).
-  return runInLane(jc.deps.queue, key, `cancel ${ledger.sessionId}`, async () => {
-    try {
-      await cancel(jc, await Ledger.open(jc.deps.store, ledger.sessionId), reply, interrupted);
-    } finally {
-      jc.deps.aborts.stopped(key);
-    }
-  });
+  try {
+    await runInLane(jc.deps.queue, key, `cancel ${ledger.sessionId}`, () => cancel(jc, ledger.sessionId, reply, interrupted), spec);
+  } finally {
+    jc.deps.aborts.stopped(key);
+  }
 }
 
-/** `interrupted`: the stop aborted running work, whose own ending may already have cancelled the session. */
-export async function cancel(jc: JobContext, ledger: Ledger, reply: number, interrupted: boolean): Promise<void> {
+/** What the cancellation needs of the stop's job: who stopped it and from which GitHub object. */
+export type Canceller = SessionWork & { readonly delivery: SessionWork["delivery"] & { sender: { login: string }; source?: string } };
+
+/**
+ * `interrupted`: the stop aborted running work, whose own ending may already have cancelled the
+ * session. The ledger is read when this runs, after the work ahead of it in the lane.
+ */
+export async function cancel(jc: Canceller, sessionId: string, reply: number, interrupted: boolean): Promise<void> {
+  const ledger = await Ledger.open(jc.deps.store, sessionId);
   const live = !TERMINAL_PHASES.includes(ledger.state.phase);
   if (live) {
-    await cancelSession(ledger, jc.delivery.sender.login, "stopped with /agent stop", "source" in jc.delivery ? jc.delivery.source : undefined);
+    await cancelSession(ledger, jc.delivery.sender.login, "stopped with /agent stop", jc.delivery.source);
     jc.deps.log(`session cancelled by @${jc.delivery.sender.login}`);
   }
   // An interrupted job that still ended `done` (publishing is not cut in half) answered nothing itself.

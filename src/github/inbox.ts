@@ -1,5 +1,6 @@
 import type { DeliveryState } from "../store/types.js";
 import type { Delivery } from "./intent.js";
+import type { Job } from "../queue/types.js";
 import { jobsFor } from "./jobs.js";
 import { applyLifecycle } from "./lifecycle.js";
 import { lifecycleOf, type Lifecycle } from "./lifecycle-events.js";
@@ -47,6 +48,8 @@ export class Inbox {
     }
     if ("intent" in parsed) await this.dispatch(parsed, octokit);
     else this.dispatchLifecycle(raw.id, parsed);
+    // A durable queue stores the job asynchronously: it is stored before the webhook is answered.
+    await this.deps.queue.flushed?.();
   }
 
   /** At boot: every delivery a previous process stored and did not finish, in arrival order. */
@@ -79,7 +82,8 @@ export class Inbox {
   }
 
   private finisher(id: string): () => Promise<void> {
-    this.running.add(id);
+    // A durable queue runs the job in another process: this one never sees it end.
+    if (!this.deps.queue.durable) this.running.add(id);
     return async () => {
       await this.deps.store.completeDelivery(id);
       this.running.delete(id);
@@ -89,36 +93,49 @@ export class Inbox {
 
   /** Not in a session's lane: it reaches into several, each in turn (./lifecycle.ts). */
   private dispatchLifecycle(id: string, e: Lifecycle): void {
-    const finish = this.finisher(id);
     const scope = e.kind === "moved" ? `repo:${e.repo.id}` : `installation:${e.installationId}`;
     this.deps.log(`${e.kind} (${scope}) from @${e.by} → queued`);
-    this.deps.queue.enqueue({
-      key: `lifecycle:${scope}`,
-      name: `${e.kind} ${id}`,
-      run: async () => {
-        try {
-          await applyLifecycle(this.access, e, id);
-        } catch (err) {
-          // Not applied (GitHub unreachable?): the row stays pending, for a redelivery or the next boot.
-          this.running.delete(id);
-          throw err;
-        }
-        await finish();
-      },
-    });
+    const run = this.lifecycleRun(id, e);
+    this.deps.queue.enqueue({ key: `lifecycle:${scope}`, name: `${e.kind} ${id}`, run, spec: { kind: "delivery", id }, group: `installation:${e.kind === "moved" ? e.repo.installationId : e.installationId}` });
+  }
+
+  private lifecycleRun(id: string, e: Lifecycle): () => Promise<void> {
+    const finish = this.finisher(id);
+    return async () => {
+      try {
+        await applyLifecycle(this.access, e, id);
+      } catch (err) {
+        // Not applied (GitHub unreachable?): the row stays pending, for a redelivery or the next boot.
+        this.running.delete(id);
+        throw err;
+      }
+      await finish();
+    };
   }
 
   private async dispatch(delivery: Delivery, octokit: Octokit): Promise<void> {
+    const job = await this.deliveryJob(delivery, octokit);
+    if (!job) return;
+    this.deps.log(`${delivery.event} from @${delivery.sender.login} → queued`);
+    this.deps.queue.enqueue(job);
+  }
+
+  /** The delivery's job in its issue's lane, marking the row done when it ends; null when it leads nowhere. */
+  private async deliveryJob(delivery: Delivery, octokit: Octokit): Promise<Job | null> {
     const finish = this.finisher(delivery.id);
     const issue = await this.access.index.issueOf(delivery);
-    if (issue === null) return finish();
-    this.deps.log(`${delivery.event} from @${delivery.sender.login} → queued`);
+    if (issue === null) {
+      await finish();
+      return null;
+    }
     const outbound = new Outbound(octokit, delivery.repo, { secrets: this.deps.secrets, htmlBase: this.deps.gitBase });
     const { deps, appOctokit, index, identity } = this.access;
     const intake = Object.freeze({ deps, delivery, octokit, appOctokit, index, identity, readConfig: configReader(octokit, delivery.repo), outbound });
     const job = jobsFor(intake, issue);
-    this.deps.queue.enqueue({
+    return {
       ...job,
+      spec: { kind: "delivery", id: delivery.id },
+      group: `installation:${delivery.repo.installationId}`,
       run: async () => {
         try {
           await job.run();
@@ -126,7 +143,20 @@ export class Inbox {
           await finish();
         }
       },
-    });
+    };
+  }
+
+  /**
+   * A worker's half of a durable queue's `delivery` job: the stored delivery, run here. A row that
+   * is done by now (a redelivery queued it twice, the first copy ran) is a no-op.
+   */
+  async runStored(id: string): Promise<void> {
+    const row = (await this.deps.store.pendingDeliveries()).find((r) => r.id === id);
+    if (!row) return this.deps.log(`delivery ${id} is done already; nothing to run`);
+    const parsed = this.parse({ id: row.id, event: row.event, payload: JSON.parse(row.payload) as unknown });
+    if (!parsed) return this.deps.store.completeDelivery(row.id);
+    if (!("intent" in parsed)) return this.lifecycleRun(id, parsed)();
+    const job = await this.deliveryJob(parsed, await this.access.installation(parsed.repo.installationId));
+    if (job) await job.run();
   }
 }
-

@@ -76,13 +76,19 @@ async function cancelWhere(a: AppAccess, matches: (s: Source) => boolean, reason
  */
 async function cancelOne(a: AppAccess, s: { id: string; key: string }, reason: string, source: string): Promise<void> {
   a.deps.aborts.abort(s.key, reason);
-  await runInLane(a.deps.queue, s.key, `cancel ${s.id}`, async () => {
-    const ledger = await Ledger.open(a.deps.store, s.id);
-    if (!TERMINAL_PHASES.includes(ledger.state.phase)) await cancelSession(ledger, "github", reason, source);
-    a.deps.log(`session ${s.id} cancelled: ${reason}`);
-    await tellGitHub(a, ledger).catch((err: unknown) => {
-      a.deps.log(`session ${s.id}: GitHub refused the app (${err instanceof Error ? err.message.split("\n")[0] : String(err)}); the cancellation is in the ledger`);
-    });
+  // Under a durable queue the session's job may run in another worker; asked before the cancellation is queued.
+  if (a.deps.queue.interrupt) await a.deps.queue.interrupt(s.key, reason);
+  const spec = { kind: "lifecycle-cancel", sessionId: s.id, reason, source };
+  await runInLane(a.deps.queue, s.key, `cancel ${s.id}`, () => cancelInLane(a, s.id, reason, source), spec);
+}
+
+/** The cancellation itself, in the session's lane (and, under a durable queue, on whichever worker runs it). */
+export async function cancelInLane(a: AppAccess, sessionId: string, reason: string, source: string): Promise<void> {
+  const ledger = await Ledger.open(a.deps.store, sessionId);
+  if (!TERMINAL_PHASES.includes(ledger.state.phase)) await cancelSession(ledger, "github", reason, source);
+  a.deps.log(`session ${sessionId} cancelled: ${reason}`);
+  await tellGitHub(a, ledger).catch((err: unknown) => {
+    a.deps.log(`session ${sessionId}: GitHub refused the app (${err instanceof Error ? err.message.split("\n")[0] : String(err)}); the cancellation is in the ledger`);
   });
 }
 

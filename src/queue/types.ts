@@ -28,6 +28,15 @@ export interface Queue {
   /** Resolves when every job enqueued so far (and any they enqueued) has settled. */
   idle(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Set by a queue whose jobs run in other processes (src/queue/pg): jobs need a `spec`, and the
+   * two methods below exist.
+   */
+  readonly durable?: boolean;
+  /** Resolves once everything enqueued here is stored (before a webhook is answered). */
+  flushed?(): Promise<void>;
+  /** Asks the process that runs lane `key` now to abort its job; whether one was running. */
+  interrupt?(key: string, reason: string): Promise<boolean>;
 }
 
 export type JobErrorHandler = (job: Job, error: unknown) => void;

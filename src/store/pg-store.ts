@@ -1,6 +1,7 @@
 import pg from "pg";
 import type { SessionEvent, StoredEvent } from "../session/events.js";
 import type { Phase } from "../session/types.js";
+import { LeaseLostError, type Fence } from "./fence.js";
 import { migratePg } from "./pg-schema.js";
 import { phaseAfter } from "./session-phase.js";
 import { toSummary, type SessionRow } from "./session-row.js";
@@ -11,10 +12,16 @@ import { ConcurrentAppendError, type DeliveryState, type InboxDelivery, type Ses
  * number of receivers and workers. The constructor returns at once and migrates in the background;
  * every call waits for that, so a process that cannot reach the database fails on its first use with
  * the driver's own error (`ready()` lets a server fail at boot instead).
+ *
+ * `fenced(lease)` is the same store for a worker's job: each of its writes checks, in the write's
+ * own transaction, that the lease is still the worker's (FOR SHARE, so a takeover waits for the
+ * write and the write never lands after one).
  */
 export class PostgresSessionStore implements SessionStore {
   readonly pool: pg.Pool;
   private readonly migrated: Promise<void>;
+  private fence: Fence | null = null;
+  private shared = false;
 
   constructor(url: string, opts: { poolSize?: number } = {}) {
     this.pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10 });
@@ -35,12 +42,37 @@ export class PostgresSessionStore implements SessionStore {
     return this.migrated;
   }
 
+  /** This store, its writes refused with LeaseLostError once `fence` is no longer the lane's lease. */
+  fenced(fence: Fence): PostgresSessionStore {
+    const view = Object.create(this) as PostgresSessionStore;
+    view.fence = fence;
+    view.shared = true;
+    return view;
+  }
+
+  private async checkFence(c: pg.ClientBase): Promise<void> {
+    const f = this.fence;
+    if (!f) return;
+    const { rowCount } = await c.query("SELECT 1 FROM queue_lanes WHERE lane = $1 AND owner = $2 AND epoch = $3 FOR SHARE", [f.lane, f.owner, f.epoch]);
+    if (rowCount === 0) throw new LeaseLostError(f.lane);
+  }
+
+  /** A write: one statement, in a transaction with the fence check when there is a fence. */
+  private async write(sql: string, params: unknown[]): Promise<pg.QueryResult> {
+    if (!this.fence) {
+      await this.migrated;
+      return this.pool.query(sql, params);
+    }
+    return this.transaction((c) => c.query(sql, params));
+  }
+
   /** One transaction on one connection; rolled back if `work` throws. */
   async transaction<T>(work: (c: pg.PoolClient) => Promise<T>): Promise<T> {
     await this.migrated;
     const c = await this.pool.connect();
     try {
       await c.query("BEGIN");
+      await this.checkFence(c);
       const out = await work(c);
       await c.query("COMMIT");
       return out;
@@ -96,8 +128,7 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   async setKey(sessionId: string, key: string): Promise<void> {
-    await this.migrated;
-    const { rowCount } = await this.pool.query("UPDATE sessions SET key = $1, updated_at = $2 WHERE id = $3", [key, new Date().toISOString(), sessionId]);
+    const { rowCount } = await this.write("UPDATE sessions SET key = $1, updated_at = $2 WHERE id = $3", [key, new Date().toISOString(), sessionId]);
     // A key pointing at a session with no events would make findByKey return an empty session.
     if (rowCount === 0) throw new Error(`cannot set key on unknown session ${sessionId}`);
   }
@@ -123,7 +154,7 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   async completeDelivery(deliveryId: string): Promise<void> {
-    await this.query("UPDATE deliveries SET state = 'done', payload = NULL WHERE id = $1", [deliveryId]);
+    await this.write("UPDATE deliveries SET state = 'done', payload = NULL WHERE id = $1", [deliveryId]);
   }
 
   async pendingDeliveries(): Promise<InboxDelivery[]> {
@@ -133,12 +164,12 @@ export class PostgresSessionStore implements SessionStore {
   async claimEffect(sessionId: string, key: string, value: string): Promise<string> {
     // Two statements on purpose: the read must see a row another transaction committed while the
     // insert waited on it, which a read inside the insert's own snapshot would not.
-    await this.query("INSERT INTO effects (session_id, key, value) VALUES ($1, $2, $3) ON CONFLICT (session_id, key) DO NOTHING", [sessionId, key, value]);
+    await this.write("INSERT INTO effects (session_id, key, value) VALUES ($1, $2, $3) ON CONFLICT (session_id, key) DO NOTHING", [sessionId, key, value]);
     return (await this.getEffect(sessionId, key))!;
   }
 
   async putEffect(sessionId: string, key: string, value: string): Promise<void> {
-    await this.query(
+    await this.write(
       `INSERT INTO effects (session_id, key, value) VALUES ($1, $2, $3)
        ON CONFLICT (session_id, key) DO UPDATE SET value = excluded.value`,
       [sessionId, key, value],
@@ -150,7 +181,9 @@ export class PostgresSessionStore implements SessionStore {
     return rows[0]?.value ?? null;
   }
 
+  /** A fenced view leaves the pool to the store it came from. */
   async close(): Promise<void> {
+    if (this.shared) return;
     await this.migrated.catch(() => undefined);
     await this.pool.end();
   }

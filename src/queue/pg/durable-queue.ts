@@ -46,12 +46,13 @@ export function processOwner(): string {
  * carry a `spec`: a closure cannot cross processes.
  */
 export class DurableQueue implements Queue {
+  readonly durable = true;
   readonly owner: string;
   private readonly table: LaneTable;
   private readonly boss: PgBoss;
   private readonly o: Required<Omit<DurableQueueOptions, "runner" | "url" | "pool" | "owner">> & Pick<DurableQueueOptions, "runner">;
   private running = 0;
-  private readonly enqueues = new Set<Promise<void>>();
+  private readonly enqueues = new Set<Promise<string>>();
   private tail: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
@@ -95,17 +96,27 @@ export class DurableQueue implements Queue {
   }
 
   enqueue(job: Job): void {
+    void this.add(job).catch(() => undefined); // logged by add; `flushed` rejects with it
+  }
+
+  private add(job: Job): Promise<string> {
     if (this.closed) throw new Error(`queue closed; dropped ${job.name}`);
     if (!job.spec) throw new Error(`job ${job.name} has no spec: it cannot run in another process`);
     const spec = job.spec;
     // One insert after another: the rows' ids are the lanes' order, so they are taken in call order.
-    const p: Promise<void> = this.tail
+    const p: Promise<string> = this.tail
       .then(() => this.table.add(job.key, job.group ?? "", job.name, spec))
-      .then(() => this.boss.send(WAKE, { lane: job.key }))
-      .then(() => undefined)
+      .then(async (id) => {
+        await this.boss.send(WAKE, { lane: job.key });
+        return id;
+      })
       .finally(() => this.enqueues.delete(p));
-    this.tail = p.catch((e: unknown) => this.o.log(`enqueue ${job.name} failed: ${e instanceof Error ? e.message : String(e)}`));
+    this.tail = p.then(
+      () => undefined,
+      (e: unknown) => this.o.log(`enqueue ${job.name} failed: ${e instanceof Error ? e.message : String(e)}`),
+    );
     this.enqueues.add(p);
+    return p;
   }
 
   /** Resolves once every enqueue of this process is in the database (it rejects if one failed). */

@@ -1,3 +1,4 @@
+import { LeaseLostError } from "../../store/fence.js";
 import type { JobSpec } from "../types.js";
 import type { LaneLease, LaneTable, QueuedItem } from "./lane-table.js";
 
@@ -26,12 +27,6 @@ export interface LaneRunnerOptions {
   onDead: (item: QueuedItem) => Promise<void>;
 }
 
-export class LeaseLostError extends Error {
-  readonly name = "LeaseLostError";
-  constructor(readonly lane: string) {
-    super(`the lease on ${lane} was lost (another worker holds it now)`);
-  }
-}
 
 /**
  * Drains one leased lane: its items in order, one at a time, while a heartbeat keeps the lease.

@@ -1,4 +1,5 @@
 import type pg from "pg";
+import type { Fence } from "../../store/fence.js";
 import type { Backoff } from "./backoff.js";
 
 export interface QueuedItem {
@@ -10,11 +11,7 @@ export interface QueuedItem {
 }
 
 /** A lane held by one worker: `epoch` changes whenever the lane changes hands. */
-export interface LaneLease {
-  lane: string;
-  owner: string;
-  epoch: number;
-}
+export type LaneLease = Fence;
 
 export interface QueueCounts {
   queued: number;
@@ -31,8 +28,9 @@ export interface QueueCounts {
 export class LaneTable {
   constructor(private readonly pool: pg.Pool) {}
 
-  async add(lane: string, group: string, name: string, spec: unknown): Promise<void> {
-    await this.pool.query("INSERT INTO queue_items (lane, grp, name, spec) VALUES ($1, $2, $3, $4)", [lane, group, name, JSON.stringify(spec)]);
+  async add(lane: string, group: string, name: string, spec: unknown): Promise<string> {
+    const { rows } = await this.pool.query<{ id: string }>("INSERT INTO queue_items (lane, grp, name, spec) VALUES ($1, $2, $3, $4) RETURNING id", [lane, group, name, JSON.stringify(spec)]);
+    return rows[0].id;
   }
 
   /**

@@ -1,0 +1,32 @@
+import { ProbotOctokit, run } from "probot";
+import { patchgateApp } from "../github/app.js";
+import { depsFromEnv } from "../github/env-deps.js";
+import { patchgateOctokit } from "../github/octokit.js";
+import { PRODUCTION_LIMITS } from "../github/rate-limits.js";
+import { useReceiverQueue } from "../github/scale-out.js";
+import type { PostgresSessionStore } from "../store/pg-store.js";
+import { parseCommandArgs } from "./cli-args.js";
+import { help } from "./inspect-commands.js";
+import { scaleOutUrl } from "./scale-out-env.js";
+
+export const SERVE_USAGE = "patchgate serve            (a receiver: DATABASE_URL=postgres://…, Probot's APP_ID, PRIVATE_KEY, WEBHOOK_SECRET, PORT)";
+
+/**
+ * `patchgate serve`: Probot's server as a receiver — it verifies each webhook, stores it in the
+ * inbox, enqueues its job in PostgreSQL and answers; `patchgate worker`s run the jobs. Runs until
+ * it is stopped.
+ */
+export async function serveCommand(argv: string[], out: NodeJS.WritableStream): Promise<number> {
+  const parsed = parseCommandArgs(argv, {} as const, SERVE_USAGE);
+  if (parsed.help) return help(out, SERVE_USAGE);
+  const url = scaleOutUrl("serve");
+  await run(
+    async (probot, options) => {
+      const deps = depsFromEnv((line) => probot.log.info(line));
+      await useReceiverQueue(deps, deps.store as PostgresSessionStore, url);
+      await patchgateApp(deps)(probot, options);
+    },
+    { Octokit: patchgateOctokit(ProbotOctokit, PRODUCTION_LIMITS) },
+  );
+  return new Promise<number>(() => undefined);
+}

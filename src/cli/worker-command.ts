@@ -1,0 +1,27 @@
+import { createProbot, ProbotOctokit } from "probot";
+import { depsFromEnv } from "../github/env-deps.js";
+import { patchgateOctokit } from "../github/octokit.js";
+import { PRODUCTION_LIMITS } from "../github/rate-limits.js";
+import { defaultSlots, startWorker } from "../github/scale-out.js";
+import type { PostgresSessionStore } from "../store/pg-store.js";
+import { parseCommandArgs } from "./cli-args.js";
+import { help } from "./inspect-commands.js";
+import { envCount, scaleOutUrl } from "./scale-out-env.js";
+
+export const WORKER_USAGE = "patchgate worker           (runs queued sessions: DATABASE_URL=postgres://…, APP_ID, PRIVATE_KEY; PATCHGATE_WORKER_SLOTS, PATCHGATE_LEASE_SECONDS)";
+
+/**
+ * `patchgate worker`: no HTTP server; it takes sessions from the PostgreSQL queue, at most
+ * PATCHGATE_WORKER_SLOTS at once, each under a lease it renews while it runs. Runs until stopped.
+ */
+export async function workerCommand(argv: string[], out: NodeJS.WritableStream): Promise<number> {
+  const parsed = parseCommandArgs(argv, {} as const, WORKER_USAGE);
+  if (parsed.help) return help(out, WORKER_USAGE);
+  const url = scaleOutUrl("worker");
+  const slots = envCount(process.env, "PATCHGATE_WORKER_SLOTS", defaultSlots());
+  const leaseMs = envCount(process.env, "PATCHGATE_LEASE_SECONDS", 15) * 1000;
+  const probot = createProbot({ overrides: { Octokit: patchgateOctokit(ProbotOctokit, PRODUCTION_LIMITS) } });
+  const deps = depsFromEnv((line) => out.write(`${line}\n`));
+  await startWorker(probot, deps, deps.store as PostgresSessionStore, { url, slots, leaseMs });
+  return new Promise<number>(() => undefined);
+}

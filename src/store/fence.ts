@@ -1,0 +1,17 @@
+/**
+ * A worker's lease on a lane (src/queue/pg): `epoch` changes whenever the lane changes hands, so a
+ * write made under an old epoch is a write by a worker that no longer owns the session.
+ */
+export interface Fence {
+  lane: string;
+  owner: string;
+  epoch: number;
+}
+
+/** Thrown by a fenced write (and by the queue) once another worker holds the lane. */
+export class LeaseLostError extends Error {
+  readonly name = "LeaseLostError";
+  constructor(readonly lane: string) {
+    super(`the lease on ${lane} was lost (another worker holds it now)`);
+  }
+}
