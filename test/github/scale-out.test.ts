@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { rmSync } from "node:fs";
+import { existsSync, readdirSync, rmSync, watch, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
 import { createBareRepo, readBranch } from "../../src/demo/fakes/bare-repo.js";
@@ -18,32 +18,57 @@ import { freshDatabase, postgresForTests, type TestDatabase } from "../helpers/p
 /**
  * Scale-out with real processes on a real PostgreSQL: one receiver (`serve`) and two workers, each
  * with a disk of its own. The story runs to its end while the worker that holds the session is
- * killed with SIGKILL as it waits for the model; the other worker takes the lane once the lease
- * runs out, rebuilds the workspace from the ledger, and finishes — one PR, one completed check
+ * killed with SIGKILL as it waits for the model, or in the middle of the test run; the other worker
+ * takes the lane once the lease runs out, rebuilds the workspace from the ledger, and finishes — one PR, one completed check
  * run per head sha, no comment twice, the model's conversation valid.
  */
 const cluster = postgresForTests("the scale-out test");
 const FIXED = "export function add(a, b) {\n  return a + b;\n}\n";
+// Holds while `.git/pg-hold` exists in the clone, after leaving a file behind: a test run to be killed in.
+const HOLDING_TESTS = `if [ -e .git/pg-hold ]; then echo partial > .partial-output; exec sleep 600; fi\n${STORY_FILES["test.sh"]}`;
+
+/** Resolves when `name` exists in `dir` (watched, not polled). */
+function appears(dir: string, name: string): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => existsSync(join(dir, name)) && (watcher.close(), resolve(), true);
+    const watcher = watch(dir, done);
+    done();
+  });
+}
 
 if (!cluster) {
   test.skip("scale-out with real processes (needs PostgreSQL)", () => undefined);
-} else {
+} else describe.each([
+  ["while the model answers", "model"],
+  ["while the tests run", "tests"],
+] as const)("a worker killed with SIGKILL %s", (point, where) => {
   let root: string;
   let db: TestDatabase;
   let github: FakeGitHub;
   let openai: FakeOpenAIServer;
   let bare: string;
   const procs: AppProcess[] = [];
+  /** The session's clone on the worker that runs it (each worker has a disk of its own). */
+  const clone = (): string => {
+    for (const w of ["worker-a", "worker-b"]) {
+      const dir = join(root, w, "workspaces");
+      if (existsSync(dir) && readdirSync(dir).length > 0) return join(dir, readdirSync(dir)[0]);
+    }
+    throw new Error("no clone on any worker");
+  };
 
   beforeAll(async () => {
     root = tempDir("pg-scale-out-");
     db = await freshDatabase(cluster);
-    bare = createBareRepo(join(root, "remote"), "octo-org", "calculator", STORY_FILES);
+    bare = createBareRepo(join(root, "remote"), "octo-org", "calculator", { ...STORY_FILES, "test.sh": HOLDING_TESTS });
     github = await startFakeGitHub({ owner: "octo-org", repo: "calculator", gitRoot: join(root, "remote") });
     for (const [login, role] of Object.entries(STORY_PERMISSIONS)) github.world.permissions.set(login, role);
     github.world.files.set(".github/patchgate.yml", STORY_FILES[".github/patchgate.yml"]);
     const [read, plan, edit, tests, finish] = storyScript();
-    const script: FakeStep[] = [read, plan, edit, { hold: true }, tests, finish];
+    const script: FakeStep[] =
+      where === "tests"
+        ? [read, plan, edit, () => (writeFileSync(join(clone(), ".git", "pg-hold"), ""), tests as Exclude<FakeStep, Function>), finish]
+        : [read, plan, edit, { hold: true }, tests, finish];
     openai = await startFakeOpenAI(script);
   });
   afterAll(async () => {
@@ -73,7 +98,7 @@ if (!cluster) {
     }
   }
 
-  test("a worker killed while the model answers: the other finishes the session exactly once", async () => {
+  test("the other worker finishes the session exactly once", async () => {
     const receiver = await AppProcess.start(settings("serve", "receiver"));
     procs.push(receiver);
     const workers = new Map<string, AppProcess>();
@@ -93,7 +118,8 @@ if (!cluster) {
     await send("pull_request_review", payloads.review({ pr: pr.number, state: "approved", body: "ok", by: "reviewer" }));
     await receiver.settle();
     await send("issue_comment", payloads.comment({ number: pr.number, pr: true, title: pr.title, body: "/agent approve", by: "maintainer" }));
-    await openai.held();
+    if (where === "tests") await appears(clone(), ".partial-output");
+    else await openai.held();
     const victim = await holder();
     expect(["worker-a", "worker-b"]).toContain(victim);
     await workers.get(victim)!.kill9();
@@ -127,6 +153,8 @@ if (!cluster) {
     expect(new Set(bodies).size).toBe(bodies.length);
     expect(openai.violations).toEqual([]);
     expect(openai.remaining()).toBe(0);
-    console.log(`scale-out: killed ${victim} during a model call → ${survivor} finished the session (done, 1 PR, ${completed.length} completed check run(s))`);
+    expect(Object.keys(readBranch(bare, "patchgate/issue-1")!.files)).not.toContain(".partial-output");
+    if (where === "tests") expect(clone()).toContain(survivor); // the victim's disk is gone with it: rebuilt here
+    console.log(`scale-out: killed ${victim} ${point} → ${survivor} finished the session (done, 1 PR, ${completed.length} completed check run(s))`);
   }, 240_000);
-}
+});
