@@ -7,7 +7,7 @@ export { commandText, shellScript } from "./command-verdict.js";
 export { parseArgv, parseCommandLine, type CommandLine, type CommandPart, type ParsedCommandLine, type Redirect } from "./command-line.js";
 export type { CommandParseError, CommandParseErrorCode } from "./shell-tokens.js";
 export { confineInWorkspace, resolveInWorkspace, isProtectedPath, PROTECTED_PATH_GLOBS, type ConfinedPath, type ResolvedPath } from "./path-confinement.js";
-export { checkEditContext, contentHash } from "./edit-context.js";
+export { checkEditContext, checkLinesSeen, contentHash } from "./edit-context.js";
 export { checkPlanGate, offeredIn, planGateDenial } from "./plan-gate.js";
 export { checkTestGate } from "./test-gate.js";
 export { checkPublishable, checkPublishedPaths, checkWrittenContent } from "./published-paths.js";

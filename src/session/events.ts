@@ -80,8 +80,10 @@ export type SessionEvent =
       result: ToolResult;
       durationMs: number;
     }
-  | { type: "file_read"; path: string; hash: string }
-  | { type: "file_written"; path: string; hash: string }
+  /** `lines`: the page shown, of `totalLines` (absent in old ledgers: the whole file). */
+  | { type: "file_read"; path: string; hash: string; lines?: [number, number]; totalLines?: number }
+  /** `seen`: after an edit, the lines of the new content the agent was shown or wrote (absent: all of them). */
+  | { type: "file_written"; path: string; hash: string; seen?: [number, number][] }
   | { type: "todos_updated"; todos: Todo[] }
   | { type: "plan_updated"; plan: Plan }
   | { type: "plan_submitted"; plan: Plan; hash: string }

@@ -2,6 +2,7 @@ import { IllegalTransitionError, StaleApprovalError } from "./errors.js";
 import type { SessionEvent } from "./events.js";
 import type { SessionState } from "./state.js";
 import { TERMINAL_PHASES, type Phase } from "./types.js";
+import { afterRead, afterWrite } from "./file-contexts.js";
 import { publishableAfter } from "./publishable.js";
 import { answerMessage, approvalMessage, rebasedMessage, revisionMessage, taskMessage, toolResultMessage } from "./conversation.js";
 import { closeCall, markStarted, openTurn, requireNoOpenCalls, requireOpen } from "./open-calls.js";
@@ -150,12 +151,12 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
     }
     case "file_read":
       requireLive(s, e);
-      return { ...next, fileContexts: { ...s.fileContexts, [e.path]: { hash: e.hash, step: s.step } } };
+      return { ...next, fileContexts: { ...s.fileContexts, [e.path]: afterRead(s.fileContexts, e, s.step) } };
     case "file_written":
       requireLive(s, e);
       return {
         ...next,
-        fileContexts: { ...s.fileContexts, [e.path]: { hash: e.hash, step: s.step } },
+        fileContexts: { ...s.fileContexts, [e.path]: afterWrite(e, s.step) },
         publishablePaths: publishableAfter(s.publishablePaths, [e]),
         writtenHashes: { ...s.writtenHashes, [e.path]: e.hash },
       };
@@ -329,3 +330,4 @@ export function reopenPhase(s: SessionState): Phase {
 export function fold(events: readonly SessionEvent[]): SessionState {
   return events.reduce(reduce, emptyState());
 }
+

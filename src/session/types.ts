@@ -187,6 +187,8 @@ export interface FileContext {
   /** sha256 of the content when the file was last read or written by the agent. */
   hash: string;
   step: number;
+  /** Lines shown since (sorted, inclusive, 1-based); absent: the whole file (a whole read or the agent's own write). */
+  seen?: [number, number][];
 }
 
 export interface TestRun {

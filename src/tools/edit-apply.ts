@@ -1,3 +1,4 @@
+import type { EditedRegion } from "../session/seen-lines.js";
 import type { ToolError } from "../session/types.js";
 import { closestRegion } from "./closest-region.js";
 import { looksNumbered, withoutReadNumbers } from "./read-numbers.js";
@@ -12,7 +13,8 @@ export interface EditBlock {
   replace: string;
 }
 
-export type EditOutcome = { ok: true; content: string } | { ok: false; error: ToolError };
+/** `regions`: the lines each block replaced and the lines its replacement fills, in file order. */
+export type EditOutcome = { ok: true; content: string; regions: EditedRegion[] } | { ok: false; error: ToolError };
 
 /** Matches named by line in an error; more would only flood the model's context. */
 export const MAX_LISTED_MATCHES = 20;
@@ -93,5 +95,21 @@ export function applyEdits(rel: string, content: string, edits: readonly EditBlo
   // Right to left, so earlier offsets stay valid.
   let out = content;
   for (const s of [...spans].reverse()) out = out.slice(0, s.start) + s.replace + out.slice(s.end);
-  return { ok: true, content: out };
+  return { ok: true, content: out, regions: regionsOf(content, out, spans) };
+}
+
+/** Line ranges of the replaced text (old content) and of its replacement (new content); an empty replacement fills none. */
+function regionsOf(before: string, after: string, spans: readonly { start: number; end: number; replace: string }[]): EditedRegion[] {
+  let moved = 0;
+  const newStarts = spans.map((s) => {
+    const at = s.start + moved;
+    moved += s.replace.length - (s.end - s.start);
+    return at;
+  });
+  const oldLines = linesOf(before, spans.flatMap((s) => [s.start, s.end - 1]));
+  const newLines = linesOf(after, spans.flatMap((s, i) => [newStarts[i]!, newStarts[i]! + Math.max(0, s.replace.length - 1)]));
+  return spans.map((s, i) => ({
+    old: [oldLines[2 * i]!, oldLines[2 * i + 1]!],
+    new: [newLines[2 * i]!, s.replace === "" ? newLines[2 * i]! - 1 : newLines[2 * i + 1]!],
+  }));
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { contentHash } from "../policy/index.js";
+import { checkLinesSeen, contentHash } from "../policy/index.js";
+import { seenAfterEdit, type EditedRegion } from "../session/seen-lines.js";
 import type { ToolError } from "../session/types.js";
 import { applyEdits } from "./edit-apply.js";
 import { lexicalRel } from "./paths.js";
@@ -14,7 +15,7 @@ const DESCRIPTION = `Change part of an existing file with exact search/replace b
 - Each block's search text must appear exactly once in the file's current content, character for character (indentation included). Include enough surrounding lines to make it unique.
 - Blocks are applied together or not at all; they must not overlap.
 - If a block does not match, the error shows the closest region with line numbers: copy the exact text from it and retry.
-- The file must have been read with read_file after its last change (edit_without_read otherwise).
+- The lines your search texts cover must have been shown to you by read_file after the file's last change (edit_without_read otherwise, naming the lines to read).
 - To create a file, use write_file.`;
 
 const input = z.strictObject({
@@ -31,7 +32,7 @@ const input = z.strictObject({
 });
 type Input = z.infer<typeof input>;
 
-type Planned = { ok: true; rel: string; abs: string; before: string; after: string } | { ok: false; error: ToolError };
+type Planned = { ok: true; rel: string; abs: string; before: string; after: string; regions: EditedRegion[] } | { ok: false; error: ToolError };
 
 /** Confinement, protection, edit context, existence and the blocks themselves: all before any write. */
 async function plan(args: Input, ctx: ToolContext): Promise<Planned> {
@@ -41,12 +42,15 @@ async function plan(args: Input, ctx: ToolContext): Promise<Planned> {
   const before = t.before.toString("utf8");
   const applied = applyEdits(t.rel, before, args.edits);
   if (!applied.ok) return applied;
-  return { ok: true, rel: t.rel, abs: t.abs, before, after: applied.content };
+  // A page read is enough for a local edit: only the lines the search texts cover must have been shown.
+  const unseen = checkLinesSeen(ctx.state.fileContexts, t.rel, applied.regions.map((r) => r.old));
+  if (unseen) return { ok: false, error: unseen };
+  return { ok: true, rel: t.rel, abs: t.abs, before, after: applied.content, regions: applied.regions };
 }
 
 export const editFileTool = defineTool({
   name: "edit_file",
-  version: "1",
+  version: "2",
   description: DESCRIPTION,
   input,
   risk: "write",
@@ -71,6 +75,9 @@ export const editFileTool = defineTool({
     const refused = await writeRegularFile(p.abs, p.rel, p.after);
     if (refused) return { result: { ok: false, error: refused } };
     const data = { path: p.rel, edits_applied: args.edits.length, bytes: Buffer.byteLength(p.after), diff: filePatch(p.rel, p.before, p.after, RESULT_DIFF_MAX_CHARS) };
-    return { result: ok(data), events: [{ type: "file_written", path: p.rel, hash: contentHash(p.after) }] };
+    // What the agent knows of the file now: what it had seen, moved by the edit, and what it wrote.
+    const seen = ctx.state.fileContexts[p.rel]?.seen;
+    const known = seen === undefined ? {} : { seen: seenAfterEdit(seen, p.regions) };
+    return { result: ok(data), events: [{ type: "file_written", path: p.rel, hash: contentHash(p.after), ...known }] };
   },
 });

@@ -4,20 +4,21 @@ import type { ToolError } from "../session/types.js";
 import { lexicalRel, resolveForRead, type ToolPath } from "./paths.js";
 import { isBinary, isToolError, notFound, readRegularFile, splitLines } from "./text.js";
 import { defineTool, fail, ok, type ToolContext } from "./tool.js";
+import { pageOf, READ_PAGE_BYTES, READ_PAGE_LINES } from "./read-page.js";
 
-/** Above this a whole-file read is refused (ask for a range); a range's output is cut here too. */
-export const READ_MAX_BYTES = 256 * 1024;
+// One call shows one page (read-page.ts); the note says which lines and how to get the next page.
+export { READ_PAGE_BYTES, READ_PAGE_LINES } from "./read-page.js";
 
-const DESCRIPTION = `Read a text file of the repository. Returns its lines numbered from 1 ("<n>\\t<text>") and total_lines.
+const DESCRIPTION = `Read a text file of the repository, one page at a time. Returns lines numbered from 1 ("<n>\\t<text>"), total_lines, and a note "lines a–b of total" saying how to get the next page.
 - path is relative to the repository root.
-- Files over 256 KB must be read in parts: pass start_line and end_line (inclusive).
+- A page is at most ${READ_PAGE_LINES} lines (${READ_PAGE_BYTES / 1024} KB); pass start_line (and end_line, inclusive) to choose which lines, e.g. next_start_line from the previous page.
 - Binary files are refused.
-- You must read a file (after its last change) before write_file or edit_file may change it.`;
+- Only the lines you were shown count as read: edit_file needs the lines its search texts cover, write_file on an existing file needs every page.`;
 
 const input = z.strictObject({
   path: z.string().min(1).describe("File path relative to the repository root, e.g. `src/index.ts`."),
   start_line: z.number().int().min(1).optional().describe("First line to return (1-based). Default 1."),
-  end_line: z.number().int().min(1).optional().describe("Last line to return, inclusive. Default: the last line."),
+  end_line: z.number().int().min(1).optional().describe(`Last line to return, inclusive. Default and at most: one page (${READ_PAGE_LINES} lines) on from start_line.`),
 });
 
 function badRange(message: string): ToolError {
@@ -34,7 +35,7 @@ async function locate(args: z.infer<typeof input>, ctx: ToolContext): Promise<To
 
 export const readFileTool = defineTool({
   name: "read_file",
-  version: "1",
+  version: "2",
   description: DESCRIPTION,
   input,
   risk: "read",
@@ -58,33 +59,11 @@ export const readFileTool = defineTool({
 
     const lines = splitLines(buf.toString("utf8"));
     const total = lines.length;
-    const ranged = args.start_line !== undefined || args.end_line !== undefined;
-    if (!ranged && buf.length > READ_MAX_BYTES) {
-      return {
-        result: fail(
-          "file_too_large",
-          `${p.rel} is ${buf.length} bytes (${total} lines), above the ${READ_MAX_BYTES / 1024} KB limit for a whole-file read. Call read_file again with start_line and end_line.`,
-          { path: p.rel, bytes: buf.length, total_lines: total },
-        ),
-      };
-    }
     const start = args.start_line ?? 1;
     if (total > 0 && start > total) return { result: { ok: false, error: badRange(`start_line ${start} is past the end of ${p.rel} (${total} lines).`) } };
-
-    // A range is still capped, at a line boundary; the model continues from next_start_line.
-    const last = Math.min(args.end_line ?? total, total);
-    const out: string[] = [];
-    let bytes = 0;
-    let end = start - 1;
-    for (let n = start; n <= last; n++) {
-      bytes += Buffer.byteLength(lines[n - 1]) + 1;
-      if (bytes > READ_MAX_BYTES && out.length > 0) break;
-      out.push(`${n}\t${lines[n - 1]}`);
-      end = n;
-    }
-    const truncated = end < last;
-    const data = { path: p.rel, start_line: start, end_line: end, total_lines: total, content: out.join("\n"), ...(truncated ? { next_start_line: end + 1 } : {}) };
-    // The whole file's hash, even for a range: the edit-context gate compares whole files.
-    return { result: ok(data, truncated), events: [{ type: "file_read", path: p.rel, hash: contentHash(buf) }] };
+    const page = pageOf(lines, start, args.end_line);
+    const data = { path: p.rel, note: page.note, start_line: start, end_line: page.end, total_lines: total, content: page.content, ...(page.end < total ? { next_start_line: page.end + 1 } : {}) };
+    // The whole file's hash, even for a page: the edit-context gate compares whole files; `lines` is what was shown.
+    return { result: ok(data, page.cut), events: [{ type: "file_read", path: p.rel, hash: contentHash(buf), lines: [start, page.shownTo], totalLines: total }] };
   },
 });

@@ -1,7 +1,8 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { checkEditContext, contentHash } from "../policy/index.js";
+import { checkEditContext, checkLinesSeen, contentHash } from "../policy/index.js";
+import { lineCount } from "../session/seen-lines.js";
 import type { ToolError } from "../session/types.js";
 import { lexicalRel, resolveForWrite } from "./paths.js";
 import { filePatch, isToolError, readRegularFile, writeRegularFile } from "./text.js";
@@ -11,7 +12,7 @@ export const PREVIEW_MAX_CHARS = 64 * 1024;
 
 const DESCRIPTION = `Create a file, or replace a file's whole content.
 - path is relative to the repository root; missing parent directories are created.
-- An existing file must have been read with read_file after its last change, or the write is refused (edit_without_read): read it, then retry.
+- An existing file must have been shown to you whole (every page of read_file) after its last change, or the write is refused (edit_without_read, naming the lines still to read): read them, then retry.
 - Prefer edit_file for changing part of an existing file.
 - Protected paths (.git, .github/workflows, .gitmodules, .github/patchgate.yml and the repository's own list) can never be written.`;
 
@@ -21,7 +22,11 @@ const input = z.strictObject({
 });
 type Input = z.infer<typeof input>;
 
-/** The target and its current bytes (null = new file), or why the write is refused. */
+/**
+ * The target and its current bytes (null = new file), or why the write is refused: the file changed
+ * since the agent last read it, or was never read. Which lines must have been shown is the caller's
+ * check (checkLinesSeen): an edit needs the lines it replaces, a whole write all of them.
+ */
 export async function writeTarget(
   filePath: string,
   ctx: ToolContext,
@@ -35,9 +40,18 @@ export async function writeTarget(
   return { ok: true, abs: p.abs, rel: p.rel, before };
 }
 
+/** Replacing a whole file is writing over every line of it: all must have been shown. */
+async function wholeWriteTarget(filePath: string, ctx: ToolContext): ReturnType<typeof writeTarget> {
+  const t = await writeTarget(filePath, ctx);
+  if (!t.ok || t.before === null) return t;
+  const lines = lineCount(t.before.toString("utf8"));
+  const unseen = checkLinesSeen(ctx.state.fileContexts, t.rel, lines === 0 ? [] : [[1, lines]]);
+  return unseen ? { ok: false, error: unseen } : t;
+}
+
 export const writeFileTool = defineTool({
   name: "write_file",
-  version: "1",
+  version: "2",
   description: DESCRIPTION,
   input,
   risk: "write",
@@ -45,20 +59,20 @@ export const writeFileTool = defineTool({
   idempotent: true,
   modes: ["execute"],
   async precheck(args: Input, ctx) {
-    const t = await writeTarget(args.path, ctx);
+    const t = await wholeWriteTarget(args.path, ctx);
     return t.ok ? null : t.error;
   },
   request(args) {
     return { kind: "write", tool: "write_file", path: lexicalRel(args.path) };
   },
   async preview(args, ctx) {
-    const t = await writeTarget(args.path, ctx);
+    const t = await wholeWriteTarget(args.path, ctx);
     if (!t.ok) return `(refused: ${t.error.message})`;
     return filePatch(t.rel, t.before === null ? null : t.before.toString("utf8"), args.content, PREVIEW_MAX_CHARS);
   },
   async execute(args, ctx) {
     // Judged again: approval may have come much later, and a command may have changed the file since.
-    const t = await writeTarget(args.path, ctx);
+    const t = await wholeWriteTarget(args.path, ctx);
     if (!t.ok) return { result: { ok: false, error: t.error } };
     try {
       await mkdir(path.dirname(t.abs), { recursive: true });

@@ -1,5 +1,5 @@
 import { contentHash } from "../../src/policy/index.js";
-import { READ_MAX_BYTES, readFileTool } from "../../src/tools/read-file.js";
+import { READ_PAGE_BYTES, READ_PAGE_LINES, readFileTool } from "../../src/tools/read-file.js";
 import { harnessFactory } from "./helpers/harness-factory.js";
 import { codeOf, dataOf } from "./helpers/tool-harness.js";
 
@@ -9,25 +9,25 @@ describe("read_file", () => {
   const make = harnessFactory();
   const setup = (files: Parameters<typeof make>[0]) => make(files, { mode: "plan" });
 
-  test("returns numbered lines and total_lines", async () => {
+  test("returns numbered lines, total_lines and a note of what it showed", async () => {
     const h = await setup({ "a.txt": FIVE });
     const { result } = await h.call(readFileTool, { path: "a.txt" });
     expect(result).toEqual({
       ok: true,
-      data: { path: "a.txt", start_line: 1, end_line: 5, total_lines: 5, content: "1\tone\n2\ttwo\n3\tthree\n4\tfour\n5\tfive" },
+      data: { path: "a.txt", note: "lines 1–5 of 5 (end of file)", start_line: 1, end_line: 5, total_lines: 5, content: "1\tone\n2\ttwo\n3\tthree\n4\tfour\n5\tfive" },
     });
   });
 
   test("a range returns only those lines", async () => {
     const h = await setup({ "a.txt": FIVE });
     const data = dataOf((await h.call(readFileTool, { path: "a.txt", start_line: 2, end_line: 3 })).result);
-    expect(data).toEqual({ path: "a.txt", start_line: 2, end_line: 3, total_lines: 5, content: "2\ttwo\n3\tthree" });
+    expect(data).toEqual({ path: "a.txt", note: "lines 2–3 of 5; next page: read_file with start_line 4", start_line: 2, end_line: 3, total_lines: 5, content: "2\ttwo\n3\tthree", next_start_line: 4 });
   });
 
   test("end_line past the end is clamped", async () => {
     const h = await setup({ "a.txt": FIVE });
     const data = dataOf((await h.call(readFileTool, { path: "a.txt", start_line: 4, end_line: 99 })).result);
-    expect(data).toEqual({ path: "a.txt", start_line: 4, end_line: 5, total_lines: 5, content: "4\tfour\n5\tfive" });
+    expect(data).toEqual({ path: "a.txt", note: "lines 4–5 of 5 (end of file)", start_line: 4, end_line: 5, total_lines: 5, content: "4\tfour\n5\tfive" });
   });
 
   test("start_line past the end is an invalid_arguments error", async () => {
@@ -41,10 +41,21 @@ describe("read_file", () => {
     expect(err).toEqual({ code: "invalid_arguments", message: "start_line 3 is after end_line 2." });
   });
 
-  test("emits file_read with the hash of the whole file, even for a range", async () => {
+  test("emits file_read with the hash of the whole file and the lines shown, even for a range", async () => {
     const h = await setup({ "a.txt": FIVE });
     const { events } = await h.call(readFileTool, { path: "a.txt", start_line: 2, end_line: 2 });
-    expect(events).toEqual([{ type: "file_read", path: "a.txt", hash: contentHash(FIVE) }]);
+    expect(events).toEqual([{ type: "file_read", path: "a.txt", hash: contentHash(FIVE), lines: [2, 2], totalLines: 5 }]);
+    expect(h.state.fileContexts["a.txt"]).toEqual({ hash: contentHash(FIVE), step: 0, seen: [[2, 2]] });
+  });
+
+  test("pages of the same content add up; once every line was shown the file counts as read whole", async () => {
+    const h = await setup({ "a.txt": FIVE });
+    await h.call(readFileTool, { path: "a.txt", start_line: 4 });
+    await h.call(readFileTool, { path: "a.txt", start_line: 1, end_line: 2 });
+    expect(h.state.fileContexts["a.txt"]!.seen).toEqual([[1, 2], [4, 5]]);
+    await h.call(readFileTool, { path: "a.txt", start_line: 3, end_line: 3 });
+    expect(h.state.fileContexts["a.txt"]!.seen).toEqual([[1, 5]]);
+    await h.call(readFileTool, { path: "a.txt" });
     expect(h.state.fileContexts["a.txt"]).toEqual({ hash: contentHash(FIVE), step: 0 });
   });
 
@@ -58,23 +69,43 @@ describe("read_file", () => {
     expect(events).toEqual([]);
   });
 
-  test("a file over 256 KB must be read with a range", async () => {
-    const line = "x".repeat(99) + "\n";
-    const big = line.repeat(Math.ceil(READ_MAX_BYTES / 100) + 10);
-    const h = await setup({ "big.txt": big });
-    const whole = (await h.call(readFileTool, { path: "big.txt" })).result;
-    expect(codeOf(whole)).toBe("file_too_large");
-    const part = dataOf((await h.call(readFileTool, { path: "big.txt", start_line: 10, end_line: 11 })).result);
-    expect(part.content).toBe(`10\t${"x".repeat(99)}\n11\t${"x".repeat(99)}`);
+  test("a long file is read a page at a time: at most 300 lines, each page saying where the next starts", async () => {
+    const lines = Array.from({ length: 700 }, (_, i) => `line ${i + 1}`);
+    const h = await setup({ "long.txt": `${lines.join("\n")}\n` });
+    const first = dataOf((await h.call(readFileTool, { path: "long.txt" })).result);
+    expect([first.start_line, first.end_line, first.total_lines, first.next_start_line, first.note]).toEqual([1, READ_PAGE_LINES, 700, 301, "lines 1–300 of 700; next page: read_file with start_line 301"]);
+    expect(String(first.content).split("\n")).toHaveLength(300);
+    const asked = dataOf((await h.call(readFileTool, { path: "long.txt", start_line: 301, end_line: 700 })).result);
+    expect([asked.end_line, asked.next_start_line]).toEqual([600, 601]);
+    const last = dataOf((await h.call(readFileTool, { path: "long.txt", start_line: 601 })).result);
+    expect([last.end_line, last.next_start_line, last.note]).toEqual([700, undefined, "lines 601–700 of 700 (end of file)"]);
+    expect(String(last.content).split("\n").at(-1)).toBe("700\tline 700");
   });
 
-  test("a range whose output exceeds the cap is cut at a line boundary with next_start_line", async () => {
+  test("a page is also bounded in bytes: cut at a line boundary, marked truncated, with next_start_line", async () => {
     const line = "y".repeat(1023) + "\n";
     const h = await setup({ "big.txt": line.repeat(300) });
     const { result } = await h.call(readFileTool, { path: "big.txt", start_line: 1, end_line: 300 });
     expect(result.ok && result.truncated).toBe(true);
     const data = dataOf(result);
-    expect([data.end_line, data.next_start_line, data.total_lines]).toEqual([256, 257, 300]);
+    expect([data.end_line, data.next_start_line, data.total_lines]).toEqual([READ_PAGE_BYTES / 1024, 33, 300]);
+  });
+
+  test("a file of any size gives its first page (no whole-file refusal)", async () => {
+    const h = await setup({ "huge.txt": `${"z".repeat(99)}\n`.repeat(5000) });
+    const data = dataOf((await h.call(readFileTool, { path: "huge.txt" })).result);
+    expect([data.start_line, data.end_line, data.total_lines]).toEqual([1, 300, 5000]);
+  });
+
+  test("a line longer than a page is shown cut and does not count as read", async () => {
+    const h = await setup({ "min.js": `short\n${"m".repeat(100_000)}\nafter\n` });
+    const { result, events } = await h.call(readFileTool, { path: "min.js", start_line: 2 });
+    const data = dataOf(result);
+    expect(Buffer.byteLength(String(data.content))).toBeLessThanOrEqual(READ_PAGE_BYTES + 8);
+    expect([data.end_line, data.next_start_line]).toEqual([2, 3]);
+    expect(data.note).toBe("lines 2–2 of 3; next page: read_file with start_line 3. Line 2 is 100000 bytes long: only its first 32 KB are shown and it does not count as read (search_code finds text inside it)");
+    expect(events).toEqual([{ type: "file_read", path: "min.js", hash: expect.any(String), lines: [2, 1], totalLines: 3 }]);
+    expect(h.state.fileContexts["min.js"]!.seen).toEqual([]);
   });
 
   test("a missing file is file_not_found", async () => {
@@ -89,7 +120,7 @@ describe("read_file", () => {
 
   test("an empty file reads as zero lines", async () => {
     const h = await setup({ "empty.txt": "" });
-    expect(dataOf((await h.call(readFileTool, { path: "empty.txt" })).result)).toEqual({ path: "empty.txt", start_line: 1, end_line: 0, total_lines: 0, content: "" });
+    expect(dataOf((await h.call(readFileTool, { path: "empty.txt" })).result)).toEqual({ path: "empty.txt", note: "the file is empty", start_line: 1, end_line: 0, total_lines: 0, content: "" });
   });
 
   test("CRLF line ends are not shown as part of the line", async () => {
@@ -116,7 +147,7 @@ describe("read_file", () => {
     const h = await setup({ "real.txt": FIVE, "link.txt": { symlink: "real.txt" } });
     const { result, events } = await h.call(readFileTool, { path: "link.txt", end_line: 1 });
     expect(dataOf(result).path).toBe("real.txt");
-    expect(events).toEqual([{ type: "file_read", path: "real.txt", hash: contentHash(FIVE) }]);
+    expect(events).toEqual([{ type: "file_read", path: "real.txt", hash: contentHash(FIVE), lines: [1, 1], totalLines: 5 }]);
   });
 
   test("request uses the normalised relative path", () => {

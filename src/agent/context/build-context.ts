@@ -2,7 +2,8 @@
  * The messages sent to the model on each step:
  *   1. the system prompt, exactly as given (byte-stable: the provider's prompt cache keys on it);
  *   2. the conversation from the compaction cut on, with the task and the latest user instruction
- *      pinned when the cut has passed them, and oversized tool outputs capped;
+ *      pinned when the cut has passed them, and oversized older tool outputs capped (the results of
+ *      the last turn, which the model has not read yet, only by a safety bound that says so);
  *   3. the runtime-context block (mode, phase, plan, todos, memory summary) at the end of the last
  *      user or tool message.
  * The runtime block changes every step, so it goes last: everything before it is a prefix that only
@@ -17,13 +18,13 @@ import { requireNoOpenCalls } from "../../session/open-calls.js";
 import { mergeUserRuns, resultsAfterCalls, withRuntimeBlock } from "./message-shape.js";
 import { isSafeCut, pinnedBefore, unsafeCuts } from "./cut.js";
 import { renderRuntimeContext } from "./runtime-context.js";
-import { MAX_TOOL_OUTPUT_BYTES, capToolMessage } from "./truncate-output.js";
+import { FRESH_TOOL_OUTPUT_BYTES, MAX_TOOL_OUTPUT_BYTES, capToolMessage } from "./truncate-output.js";
 
 export interface BuildContextOptions {
   systemPrompt: string;
   /** Send at most this many messages after the cut (pinned ones not counted). Default: no limit. */
   maxRecentMessages?: number;
-  /** Cap for one tool result, in UTF-8 bytes. */
+  /** Cap for one older tool result (before the model's last turn), in UTF-8 bytes. */
   maxToolOutputBytes?: number;
 }
 
@@ -60,8 +61,17 @@ export function conversationWindow(
   const omitted = start - firstKept - pinnedIdx.filter((i) => i >= firstKept).length;
   const pinned = pinnedIdx.map((i) => conv[i]);
   const cap = opts.maxToolOutputBytes ?? MAX_TOOL_OUTPUT_BYTES;
-  const messages = [...pinned, ...conv.slice(start)].map((m) => capToolMessage(m, cap));
+  const kept = [...pinned, ...conv.slice(start)];
+  // The results after the model's last turn are what it just asked for: the tools bound and page
+  // them, so they are never cut mid-content here (beyond a safety bound that says so).
+  const fresh = lastAssistant(kept);
+  const messages = kept.map((m, i) => (i > fresh ? capToolMessage(m, FRESH_TOOL_OUTPUT_BYTES, true) : capToolMessage(m, cap)));
   return { messages, omitted };
+}
+
+function lastAssistant(messages: readonly Message[]): number {
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i]!.role === "assistant") return i;
+  return -1;
 }
 
 export function buildContext(state: SessionState, opts: BuildContextOptions): Message[] {

@@ -7,8 +7,16 @@
 import { headUtf8, tailUtf8, utf8Bytes } from "../../trace/byte-limit.js";
 import type { Message } from "../../session/messages.js";
 
-/** Default cap for one tool result in the prompt. */
+/** Default cap for one older tool result in the prompt: history, which the model has already read. */
 export const MAX_TOOL_OUTPUT_BYTES = 8 * 1024;
+
+/**
+ * The bound for the results the model has just asked for. The tools page their own output (a
+ * read_file page is at most 32 KB, test output is cut to its head and tail per stream), so this
+ * cuts only a result no tool bounded, and says so.
+ */
+export const FRESH_TOOL_OUTPUT_BYTES = 64 * 1024;
+const FRESH_NOTE = "; the ledger keeps the whole result: ask for less at a time, e.g. a line range or a narrower path";
 
 /** Share of the kept bytes given to the head; the rest goes to the tail. */
 const HEAD_SHARE = 0.6;
@@ -22,11 +30,11 @@ export interface CappedText {
  * `text` if it fits in `maxBytes` (UTF-8); otherwise head + a `[truncated …]` marker + tail, the
  * whole at most `maxBytes`. Cuts fall on code point boundaries.
  */
-export function capText(text: string, maxBytes: number): CappedText {
+export function capText(text: string, maxBytes: number, note = ""): CappedText {
   const total = utf8Bytes(text);
   if (total <= maxBytes) return { text, truncated: false };
   // The marker's own length depends on the count it reports; size it for the largest count.
-  const markerFor = (omitted: number): string => `\n…[truncated: ${omitted} of ${total} bytes omitted]…\n`;
+  const markerFor = (omitted: number): string => `\n…[truncated: ${omitted} of ${total} bytes omitted${note}]…\n`;
   const room = Math.max(0, maxBytes - utf8Bytes(markerFor(total)));
   const head = headUtf8(text, Math.floor(room * HEAD_SHARE));
   const tail = tailUtf8(text, room - utf8Bytes(head));
@@ -37,8 +45,8 @@ export function capText(text: string, maxBytes: number): CappedText {
 }
 
 /** A tool message with its content capped; other messages are returned as they are (same object). */
-export function capToolMessage(m: Message, maxBytes: number): Message {
+export function capToolMessage(m: Message, maxBytes: number, fresh = false): Message {
   if (m.role !== "tool") return m;
-  const capped = capText(m.content, maxBytes);
+  const capped = capText(m.content, maxBytes, fresh ? FRESH_NOTE : "");
   return capped.truncated ? { ...m, content: capped.text } : m;
 }

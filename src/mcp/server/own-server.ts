@@ -14,7 +14,7 @@ import { projectContext } from "./project-context.js";
  */
 
 /** Part of each tool's version as clients record it (tools/CHANGELOG.md). */
-export const OWN_SERVER_VERSION = "1";
+export const OWN_SERVER_VERSION = "2";
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
@@ -29,7 +29,7 @@ export function projectServer(repo: string): McpServer {
   const server = new McpServer({ name: "patchgate", version: OWN_SERVER_VERSION }, { capabilities: { tools: {} } });
   server.registerTool(
     "read_project_file",
-    { description: readFileTool.description.replace(/\n- You must read a file.*$/m, ""), inputSchema: readFileTool.input, annotations: READ_ONLY },
+    { description: readFileTool.description.replace(/\n- Only the lines you were shown count as read.*$/m, ""), inputSchema: readFileTool.input, annotations: READ_ONLY },
     async (args) => toMcp(await readFileTool.execute(args, ctx)),
   );
   server.registerTool(

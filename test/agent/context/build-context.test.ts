@@ -1,5 +1,6 @@
 import { buildContext } from "../../../src/agent/context/build-context.js";
 import { systemPrompt } from "../../../src/agent/context/system-prompt.js";
+import { FRESH_TOOL_OUTPUT_BYTES } from "../../../src/agent/context/truncate-output.js";
 import { utf8Bytes } from "../../../src/trace/byte-limit.js";
 import { SessionScript } from "../../trace/fixtures/session-script.js";
 import { pairProblems } from "./conversations.js";
@@ -104,13 +105,29 @@ describe("buildContext", () => {
     expect(messages.slice(1)).toEqual([{ role: "user", content: `${task.content}\n\n${approval.content}` }, ...state.conversation.slice(4)]);
   });
 
-  it("caps large tool outputs, keeping head and tail", () => {
+  it("caps large older tool outputs, keeping head and tail", () => {
     const script = new SessionScript("e").executing();
     script.toolStep("run_tests", {}, `HEAD${"x".repeat(50_000)}TAIL`);
+    script.toolStep("read_file", { path: "a.ts" }, "later");
+    const older = split(buildContext(script.state, { systemPrompt: "SYS" })).messages.at(-3)!;
+    expect(older.role).toBe("tool");
+    expect(utf8Bytes(older.content as string)).toBeLessThanOrEqual(8192);
+    expect(older.content).toMatch(/^\{"ok":true,"data":"HEADx+\n…\[truncated: \d+ of 50029 bytes omitted\]…\nx+TAIL"\}$/);
+  });
+
+  it("never cuts a result the model has just asked for below the safety bound", () => {
+    const script = new SessionScript("e2").executing();
+    script.toolStep("run_tests", {}, `HEAD${"x".repeat(50_000)}TAIL`);
     const last = split(buildContext(script.state, { systemPrompt: "SYS" })).messages.at(-1)!;
-    expect(last.role).toBe("tool");
-    expect(utf8Bytes(last.content as string)).toBeLessThanOrEqual(8192);
-    expect(last.content).toMatch(/^\{"ok":true,"data":"HEADx+\n…\[truncated: \d+ of 50029 bytes omitted\]…\nx+TAIL"\}$/);
+    expect(last.content).toBe(JSON.stringify({ ok: true, data: `HEAD${"x".repeat(50_000)}TAIL` }));
+  });
+
+  it("a fresh result beyond the safety bound is cut with a note saying what was left out and how to get less", () => {
+    const script = new SessionScript("e3").executing();
+    script.toolStep("mcp__big__dump", {}, `HEAD${"x".repeat(100_000)}TAIL`);
+    const last = split(buildContext(script.state, { systemPrompt: "SYS" })).messages.at(-1)!;
+    expect(utf8Bytes(last.content as string)).toBeLessThanOrEqual(FRESH_TOOL_OUTPUT_BYTES);
+    expect(last.content).toMatch(/^\{"ok":true,"data":"HEADx+\n…\[truncated: \d+ of 100029 bytes omitted; the ledger keeps the whole result: ask for less at a time, e\.g\. a line range or a narrower path\]…\nx+TAIL"\}$/);
   });
 
   it("maxRecentMessages drops older messages without orphaning tool results, and says so", () => {
