@@ -5,13 +5,14 @@ import { walkForTool } from "./bounded-walk.js";
 import { lexicalRel, resolveForRead, type ToolPath } from "./paths.js";
 import { notFound, specialFile } from "./text.js";
 import { defineTool, ok, type ToolContext } from "./tool.js";
+import { TreeCounter } from "./tree-summary.js";
 
 export const LIST_DEFAULT_MAX = 500;
 export const LIST_HARD_MAX = 2000;
 
 const DESCRIPTION = `List the repository's files (recursively) under a directory, the way git sees them: files matched by .gitignore are hidden, and so is .git.
 - path is a directory relative to the repository root; omit it for the whole repository.
-- At most \`max\` paths are returned (default ${LIST_DEFAULT_MAX}); truncated=true means there are more: list a subdirectory.
+- At most \`max\` paths are returned (default ${LIST_DEFAULT_MAX}). A larger tree starts with \`directories\`: each directory one level down with its file count, and a note on how to narrow (list one of them as path).
 - Symlinks are listed (and named again in \`symlinks\`) but not followed.
 - Special files (FIFOs, sockets, devices) and symlinks to them are not listed; \`skipped_special\` names them.`;
 
@@ -24,9 +25,19 @@ async function locate(args: z.infer<typeof input>, ctx: ToolContext): Promise<To
   return resolveForRead(ctx, args.path ?? ".");
 }
 
+function summaryOf(counter: TreeCounter, listed: number, rel: string) {
+  const total = counter.complete ? `${counter.total} files` : `more than ${counter.total} files (counting stopped there)`;
+  const where = rel === "." ? "the repository" : rel;
+  return {
+    total_files: counter.complete ? counter.total : `>${counter.total}`,
+    note: `${where} holds ${total}; the first ${listed} are listed after this summary of its directories. To narrow, call list_files with one of these directories as path (or search_code to find a name).`,
+    ...counter.directories(),
+  };
+}
+
 export const listFilesTool = defineTool({
   name: "list_files",
-  version: "1",
+  version: "2",
   description: DESCRIPTION,
   input,
   risk: "read",
@@ -54,20 +65,20 @@ export const listFilesTool = defineTool({
     const max = args.max ?? LIST_DEFAULT_MAX;
     const files: string[] = [];
     const symlinks: string[] = [];
-    let truncated = false;
+    const counter = new TreeCounter(start);
     const walk = await walkForTool(p.root, start, ctx.signal, (entry) => {
-      // One past the cap tells us there is more without walking the rest of the tree.
-      if (files.length === max) {
-        truncated = true;
-        return false;
+      // Past the cap the walk goes on only to count, so the summary covers the whole tree.
+      if (files.length < max) {
+        files.push(entry.rel);
+        if (entry.symlink) symlinks.push(entry.rel);
       }
-      files.push(entry.rel);
-      if (entry.symlink) symlinks.push(entry.rel);
-      return true;
+      return counter.add(entry.rel);
     });
     if (!walk.ok) return { result: { ok: false, error: walk.error } };
+    const truncated = counter.total > files.length;
     const special = walk.skipped.length > 0 ? { skipped_special: walk.skipped } : {};
-    const data = { path: p.rel, files, ...(symlinks.length > 0 ? { symlinks } : {}), ...special, truncated };
+    const summary = truncated ? summaryOf(counter, files.length, p.rel) : {};
+    const data = { path: p.rel, ...summary, files, ...(symlinks.length > 0 ? { symlinks } : {}), ...special, truncated };
     return { result: ok(data, truncated) };
   },
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { summarizeTestRun } from "../sandbox/index.js";
+import { parseTestFailures, summarizeTestRun } from "../sandbox/index.js";
+import type { ParsedTestRun, TestFailure, TestTotals } from "../sandbox/index.js";
 import type { SessionEvent } from "../session/events.js";
 import type { ToolError } from "../session/types.js";
 import { limitFields, modelOutput, removedFields, runShell, sandboxUnavailable } from "./sandbox-run.js";
@@ -12,7 +13,22 @@ const DESCRIPTION = `Run the repository's configured test command in the sandbox
 - finish is accepted only after a passing run on exactly the current files: run this after your last change.
 - The first run may first execute the repository's setup command (e.g. dependency install).
 - An unchanged tree whose last run passed is not run again (cached=true).
+- The result leads with the failing tests the runner's output names (name, message, file:line) and its totals, then the output's head and tail.
 - Takes no arguments.`;
+
+/** Failures the model gets one by one; the summary counts them all. */
+const MAX_LISTED_FAILURES = 30;
+
+function failureFields(parsed: ParsedTestRun): { framework?: string; totals?: TestTotals; failures?: TestFailure[]; more_failures?: number } {
+  if (parsed.framework === "unknown") return {};
+  const listed = parsed.failures.slice(0, MAX_LISTED_FAILURES);
+  return {
+    framework: parsed.framework,
+    ...(parsed.totals ? { totals: parsed.totals } : {}),
+    ...(listed.length > 0 ? { failures: listed } : {}),
+    ...(parsed.failures.length > listed.length ? { more_failures: parsed.failures.length - listed.length } : {}),
+  };
+}
 
 const input = z.strictObject({}).describe("No arguments: the test command comes from the repository configuration.");
 
@@ -30,7 +46,7 @@ function noTestCommand(): ToolError {
 
 export const runTestsTool = defineTool({
   name: "run_tests",
-  version: "1",
+  version: "2",
   description: DESCRIPTION,
   input,
   risk: "command",
@@ -79,14 +95,18 @@ export const runTestsTool = defineTool({
     const guarded = await guardedRun(ctx, false, run);
     const { res, discarded } = guarded;
     events.push(...guardedRunEvents("run_tests", guarded));
-    const summary = summarizeTestRun(res.stdout, res.stderr, res.exitCode);
+    // Which tests failed, why and where, read once from the whole output (before it is cut for the model).
+    const parsed = parseTestFailures(`${res.stdout}\n${res.stderr}`);
+    const summary = summarizeTestRun(res.stdout, res.stderr, res.exitCode, parsed);
     events.push({ type: "test_run", command, exitCode: res.exitCode, treeHash: before, durationMs: res.durationMs, timedOut: res.timedOut, summary });
 
     const out = modelOutput(res);
     const passed = res.exitCode === 0 && !res.timedOut;
+    // The failures lead; the raw output (head and tail of each stream) comes after them.
     const data = {
       command,
       passed,
+      ...failureFields(parsed),
       exit_code: res.exitCode,
       timed_out: res.timedOut,
       ...(res.signal ? { signal: res.signal } : {}),

@@ -165,7 +165,7 @@ describe("discovery and mapping", () => {
 
   test("the recorded versions name the server, its version and the schema's hash", () => {
     const versions = m.events("mcp_tools_listed").flatMap((e) => e.tools.map((t) => t.version));
-    expect(versions.every((v) => /^(patchgate@1|mcp-servers\/everything@2\.0\.0|scripted@1\.0\.0)#[0-9a-f]{12}$/.test(v))).toBe(true);
+    expect(versions.every((v) => /^(patchgate@2|mcp-servers\/everything@2\.0\.0|scripted@1\.0\.0)#[0-9a-f]{12}$/.test(v))).toBe(true);
     expect(tool("mcp__hostile__echo").version).not.toBe(tool("mcp__everything__echo").version);
   });
 });

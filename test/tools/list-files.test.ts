@@ -53,7 +53,40 @@ describe("list_files", () => {
   test("caps the result at max and says so", async () => {
     const h = await setup({ "1.txt": "", "2.txt": "", "3.txt": "", "4.txt": "" });
     const { result } = await h.call(listFilesTool, { max: 2 });
-    expect(result).toEqual({ ok: true, data: { path: ".", files: ["1.txt", "2.txt"], truncated: true }, truncated: true });
+    expect(result).toEqual({
+      ok: true,
+      data: {
+        path: ".",
+        total_files: 4,
+        note: "the repository holds 4 files; the first 2 are listed after this summary of its directories. To narrow, call list_files with one of these directories as path (or search_code to find a name).",
+        directories: [{ path: ".", files: 4 }],
+        files: ["1.txt", "2.txt"],
+        truncated: true,
+      },
+      truncated: true,
+    });
+  });
+
+  test("a large tree starts with its directories one level down and their file counts, then the first files", async () => {
+    const files: Record<string, string> = { "README.md": "" };
+    for (let i = 0; i < 700; i++) files[`src/languages/l${i}.js`] = "";
+    for (let i = 0; i < 40; i++) files[`test/t${i}.js`] = "";
+    files["docs/index.md"] = "";
+    const h = await setup(files);
+    const data = dataOf((await h.call(listFilesTool, {})).result);
+    expect(Object.keys(data)).toEqual(["path", "total_files", "note", "directories", "files", "truncated"]);
+    expect(data.total_files).toBe(742);
+    expect(data.directories).toEqual([
+      { path: ".", files: 1 },
+      { path: "docs", files: 1 },
+      { path: "src", files: 700 },
+      { path: "test", files: 40 },
+    ]);
+    expect((data.files as string[]).length).toBe(500);
+    // Narrowing to the big directory gives the next level.
+    const src = dataOf((await h.call(listFilesTool, { path: "src", max: 10 })).result);
+    expect([src.total_files, src.directories]).toEqual([700, [{ path: "src/languages", files: 700 }]]);
+    expect(String(src.note)).toMatch(/^src holds 700 files; the first 10 are listed/);
   });
 
   test("exactly max files is not truncated", async () => {

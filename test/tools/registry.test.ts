@@ -53,7 +53,7 @@ describe("tool registry", () => {
         properties: {
           path: { type: "string", minLength: 1, description: "File path relative to the repository root, e.g. `src/index.ts`." },
           start_line: { type: "integer", minimum: 1, maximum: 9007199254740991, description: "First line to return (1-based). Default 1." },
-          end_line: { type: "integer", minimum: 1, maximum: 9007199254740991, description: "Last line to return, inclusive. Default: the last line." },
+          end_line: { type: "integer", minimum: 1, maximum: 9007199254740991, description: "Last line to return, inclusive. Default and at most: one page (300 lines) on from start_line." },
         },
         required: ["path"],
         additionalProperties: false,

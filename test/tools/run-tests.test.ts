@@ -48,7 +48,21 @@ describe("run_tests", () => {
     const { result, events } = await h.call(runTestsTool, {});
     const data = dataOf(result);
     expect([data.passed, data.exit_code, data.summary]).toEqual([false, 1, "exit code 1\nfailing tests (1):\n- ok.txt says ok\nlast lines:\nTAP version 13\nnot ok 1 - ok.txt says ok\n1..1"]);
+    expect([data.framework, data.failures]).toEqual(["tap", [{ name: "ok.txt says ok" }]]);
     expect(events.map((e) => e.type)).toEqual(["test_run"]);
+  });
+
+  test("the result leads with the failures the runner names (a real node:test run in the sandbox), then the raw output", async () => {
+    const files = {
+      "math.test.mjs": 'import { test } from "node:test";\nimport assert from "node:assert/strict";\ntest("adds", () => assert.equal(1 + 1, 3));\ntest("fine", () => {});\n',
+    };
+    const h = await make(files, { sandbox, repoConfig: config({ test: "node --test --test-reporter=spec" }) });
+    const data = dataOf((await h.call(runTestsTool, {})).result);
+    expect(Object.keys(data).slice(0, 5)).toEqual(["command", "passed", "framework", "totals", "failures"]);
+    expect([data.framework, data.totals]).toEqual(["node:test", { passed: 1, failed: 1, skipped: 0, total: 2 }]);
+    expect(data.failures).toEqual([{ name: "adds", message: "AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n2 !== 3", location: "math.test.mjs:3:27" }]);
+    expect(String(data.summary)).toContain("failing tests (1):\n- adds (math.test.mjs:3:27): AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:");
+    expect(String(data.stdout)).toContain("✖ adds");
   });
 
   test("unchanged tree + passing run = no re-run (cached)", async () => {
