@@ -108,7 +108,9 @@ describe("toolchains from version managers, in the sandbox", () => {
   test("a toolchain the resolver would bind from HOME itself is refused, never bound", async () => {
     const goRoot = host.goTree(join(host.home, "go-unpacked-into-home"), "1.22.3");
     mkdirSync(join(host.home, "bin"), { recursive: true });
-    const facts = host.facts();
+    // No go on PATH (this machine's own, e.g. Debian's /usr/bin/go, would be chosen first): only the trees here.
+    const base = host.facts();
+    const facts = { ...base, env: { ...base.env, PATH: join(host.home, "bin") } };
     const r = await resolveToolchains({ root: ws.dir, commands: [{ text: "go test ./...", source: "test command" }], host: { ...facts, env: { ...facts.env, GOROOT: host.home }, goRoots: [goRoot] } });
     // GOROOT=HOME is not a Go tree (no bin/go there); the one inside HOME is bound by itself only.
     expect(r.toolchains.map((t) => t.binds)).toEqual([[goRoot]]);
