@@ -9,7 +9,8 @@ import { postComment } from "./replies.js";
 import { inert } from "./inert.js";
 import { publication } from "../policy/publish-guard.js";
 import type { BranchLease } from "../session/state.js";
-import { nextBranchName, pushUnderLease } from "./branch-lease.js";
+import { nextBranchName } from "./branch-lease.js";
+import { pushCommit, signedTwin } from "./signed-push.js";
 import { replyInReviewThreads } from "./review-replies.js";
 
 /**
@@ -47,12 +48,12 @@ async function pushLeased(jc: SessionWork, ledger: Ledger, ws: PushableWorkspace
     // What this session pushed is continued, never replaced, even from a clone rebuilt elsewhere.
     const pushedHere = ledger.history.some((e) => e.type === "branch_pushed" && e.commit === lease.head);
     if (lease.head && pushedHere) await ws.continueBranch(lease.branch, lease.head);
-    const sha = await commit(ws, lease.branch);
+    const local = await commit(ws, lease.branch);
     const remote = ws.branchRemote(remoteUrl(jc.deps.gitBase, jc.delivery.repo), authFor(jc.token));
-    const out = await pushUnderLease(remote, lease, sha);
+    const { out, via, commit: sha, unsigned } = await pushCommit(jc, ledger.sessionId, ws, lease, local, remote);
     if (out.kind === "pushed") {
-      await ledger.append({ type: "branch_pushed", branch: lease.branch, commit: sha });
-      jc.deps.log(`pushed ${lease.branch}`);
+      await ledger.append({ type: "branch_pushed", branch: lease.branch, commit: sha, via, ...(unsigned ? { unsigned } : {}) });
+      jc.deps.log(`pushed ${lease.branch} (${via === "api" ? "signed, through the Git Data API" : `with git: ${unsigned}`})`);
       return { kind: "pushed", commit: sha, branch: lease.branch, ws };
     }
     if (out.kind === "taken") {
@@ -129,9 +130,12 @@ const RESULT_COMMIT = "result_commit";
 function resultCommit(jc: SessionWork, ledger: Ledger, commit: (ws: PushableWorkspace, branch: string) => Promise<string>) {
   return async (ws: PushableWorkspace, branch: string): Promise<string> => {
     const known = await jc.deps.store.getEffect(ledger.sessionId, RESULT_COMMIT);
-    if (known && (await ws.commitTree(known)) === ledger.state.finishedTree && (await ws.branchHead(branch)) === known) {
+    const head = await ws.branchHead(branch);
+    // The clone's branch is at the result, or at GitHub's signed twin of it once that was pushed.
+    const adopted = known && head && (head === known || head === (await signedTwin(jc, ledger.sessionId, known))) ? head : null;
+    if (adopted && (await ws.commitTree(adopted)) === ledger.state.finishedTree) {
       jc.deps.log(`${branch}: adopting the result committed before`);
-      return known;
+      return adopted;
     }
     const sha = await commit(ws, branch);
     await jc.deps.store.putEffect(ledger.sessionId, RESULT_COMMIT, sha);

@@ -130,7 +130,14 @@ export type SessionEvent =
    */
   | { type: "branch_claimed"; branch: string; head: string | null; ours: string[] }
   /** Patchgate pushed `commit` to `branch`: it is the lease for the next push, and one of ours. */
-  | { type: "branch_pushed"; branch: string; commit: string }
+  | {
+      type: "branch_pushed";
+      branch: string;
+      commit: string;
+      /** `api`: made through GitHub's Git Data API, so signed by GitHub; `git`: pushed with git, unsigned, for the reason `unsigned` says. Absent in older ledgers (git). */
+      via?: "api" | "git";
+      unsigned?: string;
+    }
   /**
    * The branch had commits Patchgate did not make (`foreign`); the session's change was rebuilt on
    * top of them, `onto` being the branch's head: it becomes the base. A result that was ready to

@@ -33,6 +33,11 @@ export class GitBranchRemote {
     return sha;
   }
 
+  /** The branch's history as the remote has it now, into the private ref (after a push made elsewhere). */
+  async fetch(branch: string): Promise<void> {
+    await gitOk(["fetch", "--quiet", "--no-tags", "--", this.url, `+refs/heads/${branch}:refs/patchgate/remote/${branch}`], { cwd: this.root, auth: this.auth, signal: this.signal });
+  }
+
   async update(branch: string, commit: string, expected: string | null): Promise<"updated" | "stale"> {
     const ref = `refs/heads/${branch}`;
     const r = await this.call(["push", "--porcelain", "--no-verify", `--force-with-lease=${ref}:${expected ?? ""}`, "--", this.url, `${commit}:${ref}`]);

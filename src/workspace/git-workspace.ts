@@ -66,6 +66,15 @@ export class GitWorkspace implements Workspace {
     await gitOk(["update-ref", "-m", "patchgate: continue the pushed branch", `refs/heads/${branch}`, commit, ""], { cwd: this.root, signal: this.signal });
   }
 
+  /**
+   * The clone's `branch` moves from `from` to `to`, a commit with the same tree that the remote made
+   * (GitHub's signed twin of the local commit, fetched): the next commit continues from it.
+   */
+  async moveBranch(branch: string, to: string, from: string): Promise<void> {
+    await checkBranch(this.root, branch);
+    await gitOk(["update-ref", "-m", "patchgate: the pushed commit", `refs/heads/${branch}`, to, from], { cwd: this.root, signal: this.signal });
+  }
+
   /** The remote end of `branch`'s lease (github/branch-lease.ts), at `url`. */
   branchRemote(url: string, auth?: GitAuth): GitBranchRemote {
     return new GitBranchRemote(this.root, url, auth, this.signal);

@@ -9,6 +9,8 @@ export interface GitResult {
   exitCode: number | null;
   stdout: string;
   stderr: string;
+  /** stdout as bytes, for what is not text (a blob's content). */
+  stdoutBytes?: Buffer;
 }
 
 export interface GitCallOptions {
@@ -84,6 +86,7 @@ async function gitUntil(args: string[], opts: GitCallOptions & { signal: AbortSi
   return {
     exitCode: outcome.exitCode, // null when git was killed by a signal (simple-git passes it through)
     stdout: Buffer.concat(outcome.stdOut).toString("utf8"),
+    stdoutBytes: Buffer.concat(outcome.stdOut),
     stderr: Buffer.concat(outcome.stdErr).toString("utf8"),
   };
 }

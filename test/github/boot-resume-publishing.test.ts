@@ -39,8 +39,10 @@ describe("a session left publishing resumes when the app restarts", () => {
       MINT,
       "GET /app",
       "GET /users/patchgate%5Bbot%5D",
-      // The recorded result commit is adopted: git finds the remote up to date (no receive-pack), and
-      // the check run already on it is adopted and refreshed rather than created again.
+      // The recorded result commit (GitHub's signed one) is adopted: no new commit is made; moving the
+      // ref to where it already is is a no-op fast-forward. The check run already on it is adopted
+      // and refreshed rather than created again.
+      `PATCH ${R}/git/refs/${encodeURIComponent("heads/patchgate/issue-1")}`,
       `PATCH ${R}/check-runs/${stranded.id}`,
       `PATCH ${R}/pulls/2`,
       "POST /graphql",

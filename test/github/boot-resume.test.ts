@@ -5,7 +5,7 @@ import { readBranch } from "../../src/demo/fakes/bare-repo.js";
 import { type Harness } from "../../src/demo/harness.js";
 import { ISSUE, storySteps } from "../../src/demo/story.js";
 import { Ledger } from "../../src/store/ledger.js";
-import { callLines, MINT, R, theCheckRun, storyHarness } from "./helpers.js";
+import { callLines, MINT, R, signedResultPush, theCheckRun, storyHarness } from "./helpers.js";
 
 /**
  * The model answers from the fake OpenAI server, except model call number `dieAt`, which never
@@ -74,7 +74,7 @@ describe.each([
       ...(dropClone ? ["GIT upload-pack /octo-org/calculator.git", "GIT upload-pack /octo-org/calculator.git"] : []),
       "GET /app",
       "GET /users/patchgate%5Bbot%5D",
-      "GIT receive-pack /octo-org/calculator.git",
+      ...signedResultPush(),
       `POST ${R}/check-runs`,
       `PATCH ${R}/check-runs/${planRun.id}`,
       `PATCH ${R}/pulls/2`,

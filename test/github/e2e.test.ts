@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { readBranch } from "../../src/demo/fakes/bare-repo.js";
 import { type Harness } from "../../src/demo/harness.js";
 import { ISSUE, PLAN, STORY_FILES, storySteps } from "../../src/demo/story.js";
-import { callLines, MINT, R, storyHarness } from "./helpers.js";
+import { callLines, MINT, R, SIGNED_PLAN_PUSH, signedResultPush, storyHarness } from "./helpers.js";
 
 describe("the whole story through signed webhooks", () => {
   let h: Harness;
@@ -30,7 +30,7 @@ describe("the whole story through signed webhooks", () => {
       `POST ${R}/check-runs`, // on the base commit: no PR head exists yet
       "GET /app",
       "GET /users/patchgate%5Bbot%5D",
-      "GIT receive-pack /octo-org/calculator.git", // the plan branch
+      ...SIGNED_PLAN_PUSH, // the plan branch, with a commit GitHub signs
       `POST ${R}/check-runs`, // the check run follows the new head…
       `PATCH ${R}/check-runs/${onBase.id}`, // …and the one on the base commit says where it went
       `GET ${R}/pulls?head=octo-org%3Apatchgate%2Fissue-1&state=all`,
@@ -96,7 +96,7 @@ describe("the whole story through signed webhooks", () => {
       `GET ${R}/issues/comments/1012`,
       `GET ${R}/collaborators/maintainer/permission`,
       MINT,
-      "GIT receive-pack /octo-org/calculator.git",
+      ...signedResultPush(),
       `POST ${R}/check-runs`, // on the final commit
       `PATCH ${R}/check-runs/${w.checkRuns[1].id}`, // the plan commit's run: moved
       `PATCH ${R}/pulls/2`,

@@ -2,7 +2,7 @@ import { rmSync } from "node:fs";
 import { readBranch } from "../../src/demo/fakes/bare-repo.js";
 import { type Harness } from "../../src/demo/harness.js";
 import { storySteps } from "../../src/demo/story.js";
-import { callLines, MINT, R, theCheckRun, storyHarness } from "./helpers.js";
+import { callLines, MINT, R, signedResultPush, theCheckRun, storyHarness } from "./helpers.js";
 
 const FIXED = "export function add(a, b) {\n  return a + b;\n}\n";
 
@@ -40,7 +40,7 @@ describe.each([
       ...(dropClone ? ["GIT upload-pack /octo-org/calculator.git", "GIT upload-pack /octo-org/calculator.git"] : []),
       "GET /app", // the new process asks who it is once
       "GET /users/patchgate%5Bbot%5D",
-      "GIT receive-pack /octo-org/calculator.git",
+      ...signedResultPush(),
       `POST ${R}/check-runs`,
       `PATCH ${R}/check-runs/${planRun.id}`, // the stored id of the run before the restart: adopted, then moved
       `PATCH ${R}/pulls/2`,

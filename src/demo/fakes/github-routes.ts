@@ -1,6 +1,7 @@
 import { annotationProblem, type FakeAnnotation } from "./annotation-check.js";
 import { APP_ROUTES } from "./app-routes.js";
 import { REVIEW_COMMENT_ROUTES } from "./review-comment-routes.js";
+import { GIT_DATA_ROUTES } from "./git-data-routes.js";
 import type { FakeCheckRun, GitHubWorld } from "./github-state.js";
 
 /** What a route returns; the server turns it into an HTTP response. */
@@ -99,6 +100,7 @@ export const ROUTES: [string, string, Handler][] = [
     return c ? { status: 200, body: checkRunView(w, c) } : notFound;
   }],
   ...REVIEW_COMMENT_ROUTES,
+  ...GIT_DATA_ROUTES,
   ["GET", "/repos/:o/:r/issues/:n/comments", (w, p, _b, q) => {
     const perPage = Number(q.get("per_page") ?? 30);
     const page = Number(q.get("page") ?? 1);

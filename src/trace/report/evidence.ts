@@ -47,6 +47,14 @@ function decidingLine(v: SessionView): { line: Inline[]; run: TestRun | null } {
   return { run: last, line: ["Latest run, on tree ", code(shortHash(last.treeHash)), ": ", ...runPhrase(last), atOf(v, last)] };
 }
 
+/** How the last push reached GitHub: signed through the Git Data API, or with git and why. */
+function signingLine(v: SessionView): Inline[] | null {
+  const e = [...v.events].reverse().find((x) => x.type === "branch_pushed");
+  if (!e || e.type !== "branch_pushed" || e.via === undefined) return null;
+  if (e.via === "api") return ["Commit ", code(shortSha(e.commit)), " made through GitHub's Git Data API: signed by GitHub (verified), the app as author."];
+  return [strong("⚠ Commit"), " ", code(shortSha(e.commit)), " ", strong("pushed with git, unsigned"), `: ${clip(e.unsigned ?? "", 300)}.`];
+}
+
 export function evidenceBlocks(v: SessionView): Block[] {
   const s = v.state;
   const command = s.settings.testCommand ?? s.testRuns.at(-1)?.command;
@@ -58,6 +66,8 @@ export function evidenceBlocks(v: SessionView): Block[] {
   if (s.instructions) items.push(["Repository instructions: ", clip(instructionsLine(s.instructions), 400)]);
   const { line, run } = decidingLine(v);
   items.push(line);
+  const signing = signingLine(v);
+  if (signing) items.push(signing);
   if (s.testRuns.length > 1) {
     const failed = s.testRuns.filter((r) => r.exitCode !== 0 || r.timedOut).length;
     items.push([`${s.testRuns.length} test runs in the session: ${s.testRuns.length - failed} passed, ${failed} failed or timed out.`]);
