@@ -52,6 +52,13 @@ export const RepoConfigSchema = z
       })
       .strict()
       .default({ allow_commands: [], deny_commands: [], protected_paths: [] }),
+    approvals: z
+      .object({
+        plan: z.enum(["any", "not_requester"]).default("any").describe("not_requester: whoever asked for the session cannot approve its plan; another person with write access must."),
+        writes: z.enum(["any", "not_requester"]).default("any").describe("not_requester: whoever asked for the session cannot approve its writes (a batch, or the agent:writes-approved label)."),
+      })
+      .strict()
+      .default({ plan: "any", writes: "any" }),
     instructions: z
       .string()
       .regex(/^(?!\/)(?!.*(?:^|\/)\.\.?(?:\/|$))[\w.\/-]+$/, "a relative path inside the repository, e.g. docs/agents.md")

@@ -1,5 +1,7 @@
 import { approvePlan, approveWrites, autoApproveWrites, denyWrites, requestRevision } from "../agent/approvals.js";
 import { StaleApprovalError } from "../session/errors.js";
+import { RepoConfigSchema } from "../config/repo-config.js";
+import { approverRefusal, type ApprovalKind } from "../policy/approval-rule.js";
 import { TERMINAL_PHASES, type Approver } from "../session/types.js";
 import type { Ledger } from "../store/ledger.js";
 import { sanitizeUntrusted } from "../safety/sanitize.js";
@@ -31,7 +33,22 @@ async function stale(jc: JobContext, ledger: Ledger, w: Where, what: string, saw
   );
 }
 
+/** The session's config as it started (read from the default branch then), for who may approve. */
+async function sessionConfig(jc: JobContext, ledger: Ledger) {
+  return RepoConfigSchema.parse(JSON.parse((await jc.deps.store.getEffect(ledger.sessionId, "repo_config")) ?? "{}"));
+}
+
+/** Refuses (with a reply) an approval the repository's `approvals` rule does not take from `by`. */
+async function refusedApprover(jc: JobContext, ledger: Ledger, kind: ApprovalKind, by: Approver, w: Where): Promise<boolean> {
+  const why = approverRefusal(await sessionConfig(jc, ledger), kind, by, ledger.state.task.source.requester ?? null);
+  if (why === null) return false;
+  jc.deps.log(`${kind} approval by @${by.login} refused: the requester may not approve`);
+  await answer(jc, w.reply, ledger.sessionId, "not-requester", why);
+  return true;
+}
+
 export async function approvePlanAs(jc: JobContext, ledger: Ledger, by: Approver, hash: string | null, w: Where): Promise<void> {
+  if (await refusedApprover(jc, ledger, "plan", by, w)) return;
   if (!hash || hash !== ledger.state.planHash) return stale(jc, ledger, w, "plan", hash, ledger.state.planHash);
   try {
     await approvePlan(ledger, by, hash);
@@ -46,6 +63,7 @@ export async function approvePlanAs(jc: JobContext, ledger: Ledger, by: Approver
 export async function decideWrites(jc: JobContext, ledger: Ledger, by: Approver, digest: string | null, deny: string | null, w: Where): Promise<void> {
   const current = ledger.state.pending?.status === "pending" ? ledger.state.pending.digest : null;
   if (!digest || digest !== current) return stale(jc, ledger, w, "batch", digest, current);
+  if (deny === null && (await refusedApprover(jc, ledger, "writes", by, w))) return;
   if (deny === null) await approveWrites(ledger, by, digest);
   else await denyWrites(ledger, by, digest, sanitizeUntrusted(deny));
   jc.deps.log(`batch ${shortHash(digest)} ${deny === null ? "approved" : "denied"} by @${by.login}`);
@@ -90,8 +108,9 @@ export function approvePlanByButton(jc: JobContext, ledger: Ledger, identifier: 
  * `agent:writes-approved`: every later write of this session is allowed, and a waiting batch runs now.
  * On an ended session it is ignored like any late label (the ledger would refuse the event).
  */
-export async function approveAllWrites(jc: JobContext, ledger: Ledger): Promise<void> {
+export async function approveAllWrites(jc: JobContext, ledger: Ledger, w: Where): Promise<void> {
   if (TERMINAL_PHASES.includes(ledger.state.phase)) return;
+  if (await refusedApprover(jc, ledger, "writes", approver(jc, "label"), w)) return;
   const waiting = ledger.state.phase === "awaiting_write_approval";
   await autoApproveWrites(ledger, approver(jc, "label"));
   jc.deps.log(`all writes approved by @${jc.delivery.sender.login}`);

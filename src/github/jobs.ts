@@ -173,7 +173,7 @@ async function runDelivery(received: Intake, issue: number): Promise<void> {
   // A label approves only what existed when it was added: `i.at` is its labeled event's time.
   if (i.kind === "label" && i.label === "agent:writes-approved") {
     if (Date.parse(i.at) < Date.parse(ledger.history[0].at)) return jc.deps.log(`label added before session ${ledger.sessionId} existed: ignored`);
-    return approveAllWrites(jc, ledger);
+    return approveAllWrites(jc, ledger, w);
   }
   if (i.kind === "label" && ledger.state.phase === "awaiting_plan_approval") {
     const hash = currentAt(ledger.history, i.at, (e) => (e.type === "plan_submitted" ? e.hash : null));
