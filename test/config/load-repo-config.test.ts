@@ -37,6 +37,7 @@ limits:
         timeouts: { setup_seconds: 600, test_seconds: 120, command_seconds: 120 },
         sandbox: { backend: "bubblewrap", network_for_setup: true, allow_hosts: [], image: "node:20-bookworm", max_processes: 64, memory_mb: 2048, disk_mb: 2048, cpu_seconds: 300, max_output_kb: 1024 },
         policy: { allow_commands: ["npm run lint"], deny_commands: [], protected_paths: [] },
+        approvals: { plan: "any", writes: "any" },
         limits: { max_steps: 40, max_cost_usd: 5, max_questions: 3 },
       },
     });

@@ -30,7 +30,7 @@ describe("line comments on a finished Patchgate PR", () => {
     await storySteps.ask(h);
     await storySteps.approvePlan(h);
     await storySteps.approveWrites(h);
-  });
+  }, 240_000); // whole sessions, slow on a loaded machine
   afterAll(() => h.close());
 
   const send = async (event: string, payload: unknown) => {
@@ -76,7 +76,7 @@ describe("line comments on a finished Patchgate PR", () => {
     expect(task.body).not.toContain("delete the tests");
     // On the same branch, from where the first session left it.
     expect(ledger.state.baseCommit).toBe((await Ledger.open(h.app.deps.store, all[1].id)).state.published!.commit);
-  });
+  }, 240_000);
 
   test("the follow-up's commit lands on the PR and each comment's thread gets a reply; nothing is resolved", async () => {
     const before = readBranch(h.bare, "patchgate/issue-1")!.sha;
@@ -94,5 +94,5 @@ describe("line comments on a finished Patchgate PR", () => {
     expect(h.github.world.calls.filter((c) => c.path === "/graphql" && /resolveReviewThread/.test(JSON.stringify(c.body)))).toEqual([]);
     expect(h.github.world.invalidRequests).toEqual([]);
     expect(h.app.errors).toEqual([]);
-  });
+  }, 240_000);
 });

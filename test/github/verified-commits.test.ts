@@ -23,7 +23,7 @@ describe("commits through the Git Data API", () => {
     await storySteps.ask(h);
     await storySteps.approvePlan(h);
     await storySteps.approveWrites(h);
-  });
+  }, 240_000); // whole sessions, slow on a loaded machine
   afterAll(() => h.close());
 
   test("blob, tree, commit and ref calls pass GitHub's OpenAPI description; no git push", () => {
@@ -82,7 +82,7 @@ describe("the branch moves between Patchgate's look and its ref update", () => {
       until,
     });
     await storySteps.approveWrites(h);
-  });
+  }, 240_000); // whole sessions, slow on a loaded machine
   afterAll(() => h.close());
 
   test("the fast-forward-only update is refused (422), nothing is overwritten, and the change is rebuilt on the new commit, tested and pushed signed", async () => {
@@ -107,7 +107,7 @@ describe("where the Git Data API cannot be used", () => {
     // A GitHub without the Git Data API for this repository, for the plan's commit only.
     h.github.world.failNext.push({ method: "POST", pathPrefix: `${R}/git/commits`, status: 404 });
     await storySteps.ask(h);
-  });
+  }, 240_000); // whole sessions, slow on a loaded machine
   afterAll(() => h.close());
 
   test("the commit is pushed with git, under the same lease, and the ledger and the check run say it is unsigned and why", async () => {
@@ -125,5 +125,5 @@ describe("where the Git Data API cannot be used", () => {
     const ledger = await session(h);
     expect(ledger.history.filter((e) => e.type === "branch_pushed").map((e) => (e as { via?: string }).via)).toEqual(["git", "api"]);
     expect(h.github.world.apiCommits.find((c) => c.sha === readBranch(h.bare, BRANCH)!.sha)?.verified).toBe(true);
-  });
+  }, 240_000);
 });
