@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { createSession, prepareWorkspace } from "../agent/session-service.js";
-import { DEFAULT_MAX_COST_USD } from "../config/repo-config.js";
+import { DEFAULT_MAX_COST_USD, REPO_CONFIG_PATH } from "../config/repo-config.js";
 import { openStore } from "../store/index.js";
 import { parseCommandArgs, positiveInt, positiveNumber } from "./cli-args.js";
 import { drive } from "./drive.js";
@@ -10,6 +10,7 @@ import { printEvents, printOutput } from "./print-events.js";
 import { failOnSetupError } from "./fail-on-setup-error.js";
 import { checkRepo } from "./repo-check.js";
 import { repoSetup } from "./repo-setup.js";
+import { applyRepoLimits, cliLimits } from "./session-limits.js";
 import { report } from "./report.js";
 import { dataDir, llmFromEnv, modelName, UsageError } from "./runtime-env.js";
 import { terminalApprover } from "./terminal-approver.js";
@@ -44,7 +45,7 @@ export async function runCommand(argv: string[], terminal: NodeJS.WritableStream
   if (!values.repo) throw new UsageError(`--repo is required\nusage: ${RUN_USAGE}`);
   if (!task) throw new UsageError(`a task is required\nusage: ${RUN_USAGE}`);
   const maxSteps = positiveInt("max-steps", values["max-steps"]);
-  const maxCostUsd = positiveNumber("max-cost-usd", values["max-cost-usd"]) ?? DEFAULT_MAX_COST_USD;
+  const maxCostFlag = positiveNumber("max-cost-usd", values["max-cost-usd"]);
   // Everything the user can get wrong is checked before a session exists: none is left without an end.
   const mcp = mcpFromCli(values["mcp-config"], Boolean(process.stdin.isTTY));
   const repo = await checkRepo(values.repo, values["include-uncommitted"]);
@@ -60,7 +61,7 @@ export async function runCommand(argv: string[], terminal: NodeJS.WritableStream
       settings: {
         ...(maxSteps ? { maxStepsPerResume: maxSteps } : {}),
         ...(values.unattended ? { unattended: true } : {}),
-        limits: { maxCostUsd },
+        limits: { maxCostUsd: maxCostFlag ?? DEFAULT_MAX_COST_USD },
       },
     });
     printEvents(ledger, out);
@@ -73,6 +74,7 @@ export async function runCommand(argv: string[], terminal: NodeJS.WritableStream
       return { ws, setup: await repoSetup(ws.root) };
     });
     hb.doing(null);
+    await applyRepoLimits(ledger, cliLimits(setup.config, { maxCostUsd: maxCostFlag }), `${REPO_CONFIG_PATH}${maxCostFlag === undefined ? "" : " and --max-cost-usd"}`);
     out.write(`${setup.sandboxNote}; tests: ${setup.testCommand ?? "none found"}${setup.testCommandSource ? ` (${setup.testCommandSource})` : ""}\n`);
     const approver = terminalApprover({ approvePlan: values["approve-plan"], approveWrites: values["approve-writes"] }, out);
     const result = await drive(

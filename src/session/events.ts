@@ -158,6 +158,11 @@ export type SessionEvent =
    * reopenPhase), so an approved plan stays approved and a waiting batch keeps waiting.
    */
   | { type: "session_reopened"; by: string; phase: Phase }
+  /**
+   * The session's whole budget as it applies from now on, once the repository's config is known
+   * (the CLI creates a session before it clones, so `.github/patchgate.yml`'s limits arrive late).
+   */
+  | { type: "limits_configured"; limits: SessionSettings["limits"]; source: string }
   /** A resume began (after a restart, an approval, or a new webhook). */
   | { type: "resumed"; trigger: string }
   /**

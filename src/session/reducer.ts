@@ -304,6 +304,9 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
     case "session_blocked":
       requireLive(s, e);
       return { ...next, phase: "blocked", blocked: { reason: e.reason, message: e.message } };
+    case "limits_configured":
+      requireLive(s, e);
+      return { ...next, settings: { ...s.settings, limits: e.limits } };
     case "toolchains_resolved":
       requireLive(s, e);
       return { ...next, toolchains: e.toolchains };

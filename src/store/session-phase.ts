@@ -53,6 +53,7 @@ const PHASE_AFTER: Record<SessionEventType, Next> = {
   session_cancelled: to("cancelled"),
   session_blocked: to("blocked"),
   toolchains_resolved: keep,
+  limits_configured: keep,
   tool_versions: keep,
   mcp_server_connected: keep,
   mcp_server_failed: keep,

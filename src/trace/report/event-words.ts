@@ -30,6 +30,11 @@ const pathList = (paths: string[]): Inline[] => [
   ...(paths.length > MAX_PATHS ? [` and ${paths.length - MAX_PATHS} more`] : []),
 ];
 
+function limitsText(l: { maxSteps?: number; maxTokens?: number; maxCostUsd?: number }): string {
+  const parts = [l.maxSteps === undefined ? null : `${formatInt(l.maxSteps)} model calls`, l.maxTokens === undefined ? null : `${formatInt(l.maxTokens)} tokens`, l.maxCostUsd === undefined ? null : formatUsd(l.maxCostUsd)];
+  return parts.filter((p) => p !== null).join(", ") || "none";
+}
+
 export const EVENT_WORDS: Table = {
   session_created: {
     line: (e) => {
@@ -125,6 +130,7 @@ export const EVENT_WORDS: Table = {
   },
   // How each toolchain was found, and what is missing with what to install: the timeline's own words.
   toolchains_resolved: { line: (e) => [`toolchains resolved: ${clip(toolchainsLine(e.toolchains, e.unmet), MAX_TEXT * 2)}`] },
+  limits_configured: { line: (e) => [`session budget from ${e.source}: ${limitsText(e.limits)}`] },
   session_cancelled: {
     line: (e) => [`cancelled by ${e.by === "runtime" ? "the runtime" : `@${e.by}`}${e.reason ? `: ${clip(e.reason, MAX_TEXT)}` : ""}`],
     headline: (e) => [`cancelled by ${e.by === "runtime" ? "the runtime" : `@${e.by}`}`],
