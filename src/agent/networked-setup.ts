@@ -1,15 +1,23 @@
-import { ensureSetup, setupMayUseNetwork } from "../tools/test-setup.js";
+import { ensureSetup } from "../tools/test-setup.js";
+import type { Ledger } from "../store/ledger.js";
 import type { CallEnv } from "./call-handler.js";
 
 /**
- * A setup that may use the network (sandbox.network_for_setup) runs as soon as the session is in
- * execute mode, before any of its calls can change the workspace: later it would run files the agent
- * wrote, with the network on (see test-setup.ts). Its outcome is recorded either way; if it fails,
- * run_tests tries it again, offline.
+ * The repository's setup runs as soon as the session is in execute mode, before any of its calls can
+ * change the workspace: a networked setup (sandbox.network_for_setup) then runs only the maintainer's
+ * files (see test-setup.ts), and the model learns how it went (runtime context) before its first
+ * execute step, not from a failing run_tests. Its outcome is recorded and memoised: a resume finds
+ * it in the ledger and runs nothing, a failure included.
  */
-export async function runNetworkedSetupFirst(env: CallEnv): Promise<void> {
+export async function runSetupFirst(env: CallEnv): Promise<void> {
   const ctx = env.context();
-  if (ctx.state.mode !== "execute" || ctx.sandbox === null || !ctx.repoConfig.sandbox.network_for_setup || !setupMayUseNetwork(ctx)) return;
+  if (ctx.state.mode !== "execute" || ctx.sandbox === null || ctx.repoConfig.setup === undefined) return;
   const setup = await ensureSetup(ctx);
   if (setup.ran) await env.ledger.append(setup.event);
+}
+
+/** `/agent retry`: a failed setup runs again at the next resume even though its inputs did not change. */
+export async function requestSetupRetry(ledger: Ledger, by: string): Promise<void> {
+  const setup = ledger.state.setup;
+  if (setup !== null && !setup.passed) await ledger.append({ type: "setup_retry_requested", by });
 }

@@ -16,7 +16,7 @@ import type { LLMResponse } from "./llm/types.js";
 import type { SessionEvent } from "../session/events.js";
 import type { ResumeOutcome } from "./outcome.js";
 import type { ResumeOptions } from "./runtime-options.js";
-import { runNetworkedSetupFirst } from "./networked-setup.js";
+import { runSetupFirst } from "./networked-setup.js";
 import { settlePending } from "./settle-pending.js";
 import { answerInterrupted } from "./interrupted-calls.js";
 import { traceOnEnd } from "./trace-on-end.js";
@@ -85,7 +85,7 @@ function withMcp(env: CallEnv, opts: ResumeOptions, mcp: McpSession | null): Too
 
 async function runLoop(ledger: Ledger, env: CallEnv, opts: ResumeOptions, mcp: McpSession | null): Promise<ResumeOutcome> {
   await restoreAfterInterruption(env);
-  await runNetworkedSetupFirst(env);
+  await runSetupFirst(env);
   await answerInterrupted(env);
   await settlePending(env);
   await answerOpenCalls(env);

@@ -1,4 +1,5 @@
 import { cancelSession, reopenSession } from "../agent/approvals.js";
+import { requestSetupRetry } from "../agent/networked-setup.js";
 import { runInLane } from "../queue/in-lane.js";
 import { TERMINAL_PHASES } from "../session/types.js";
 import { Ledger } from "../store/ledger.js";
@@ -72,7 +73,7 @@ export async function status(jc: JobContext, ledger: Ledger | null, reply: numbe
 }
 
 /**
- * Restart from the last checkpoint: a live session resumes from its ledger — a parked one republishes
+ * Restart from the last checkpoint: a live session resumes from its ledger (a failed setup runs again) — a parked one republishes
  * what it waits on (idempotently: a push or PR that failed is made now, what exists is adopted). A
  * session that failed after its plan was approved continues where it failed, the plan still approved
  * (its unanswered calls are answered first, like after any crash); one that failed while planning or
@@ -82,6 +83,7 @@ export async function retry(jc: JobContext, ledger: Ledger | null, reply: number
   if (!ledger) return status(jc, null, reply);
   const s = ledger.state;
   if (!TERMINAL_PHASES.includes(s.phase)) {
+    await requestSetupRetry(ledger, jc.delivery.sender.login);
     const trigger = `retry by @${jc.delivery.sender.login}`;
     return (await startUnfinished(jc, ledger)) ? continueStart(jc, ledger, trigger) : drive(jc, ledger, trigger);
   }
@@ -91,6 +93,7 @@ export async function retry(jc: JobContext, ledger: Ledger | null, reply: number
   }
   if (s.phase === "failed" && s.mode === "execute") {
     await reopenSession(ledger, jc.delivery.sender.login);
+    await requestSetupRetry(ledger, jc.delivery.sender.login);
     return drive(jc, ledger, `retry by @${jc.delivery.sender.login}`);
   }
   const issue = s.task.source.issueNumber ?? reply;

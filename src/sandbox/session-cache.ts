@@ -4,8 +4,9 @@ import path from "node:path";
 /**
  * One cache directory per session on the host, bound read-write at SANDBOX_CACHE into every run of
  * that session (setup, tests, commands), so what `cargo fetch`, `go mod download` or `pip download`
- * put there is still there for the test run. Tools are pointed at it by environment; HOME itself
- * stays the run's private tmpfs. Never shared between sessions, never published.
+ * put there is still there for the test run. Tools are pointed at it by environment, and HOME is its
+ * `home/` (what `pip install --user`, a `~/.npmrc`-less npm or a tool's dot-directory leaves for the
+ * next run). Never shared between sessions, never published, never the host's HOME.
  */
 export const SANDBOX_CACHE = "/cache";
 
@@ -16,7 +17,7 @@ export async function sessionCacheDir(root: string, sessionId: string): Promise<
   if (!path.isAbsolute(root)) throw new Error(`cache root must be absolute: ${root}`);
   if (!SESSION_ID.test(sessionId)) throw new Error(`not a session id: ${JSON.stringify(sessionId)}`);
   const dir = path.join(root, sessionId);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await mkdir(path.join(dir, "home"), { recursive: true, mode: 0o700 });
   return realpath(dir);
 }
 
@@ -28,6 +29,7 @@ export async function removeSessionCache(root: string, sessionId: string): Promi
 export function cacheEnv(): Record<string, string> {
   const c = SANDBOX_CACHE;
   return {
+    HOME: `${c}/home`,
     XDG_CACHE_HOME: `${c}/xdg`,
     // CARGO_HOME also holds cargo's config and credentials: the host's are never read this way.
     CARGO_HOME: `${c}/cargo`,

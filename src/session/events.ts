@@ -110,7 +110,21 @@ export type SessionEvent =
   /** A command a human approved changed these files (not ignored): they are published as they end up. */
   | { type: "command_changed"; tool: string; paths: string[] }
   /** The repository's setup command (e.g. `npm ci`) ran in the sandbox before the first test run. */
-  | { type: "setup_run"; command: string; exitCode: number | null; durationMs: number; network: boolean; summary: string; withheld?: SetupWithheld; dependencyCache?: SetupCacheRecord }
+  | {
+      type: "setup_run";
+      command: string;
+      exitCode: number | null;
+      durationMs: number;
+      network: boolean;
+      summary: string;
+      withheld?: SetupWithheld;
+      /** workspace/setup-digest.ts: the setup is not run again while its inputs keep this digest. */
+      inputDigest?: string;
+      timedOut?: boolean;
+      dependencyCache?: SetupCacheRecord;
+    }
+  /** A human asked for a failed setup to run again (`/agent retry`) although its inputs did not change. */
+  | { type: "setup_retry_requested"; by: string }
   | { type: "user_message"; content: string; by?: string }
   | {
       type: "context_compacted";

@@ -30,6 +30,7 @@ function emptyState(): SessionState {
     writtenHashes: {},
     latestToolResult: null,
     testRuns: [],
+    setup: null,
     usage: { promptTokens: 0, completionTokens: 0, estimated: false, calls: 0, costUsd: 0 },
     step: 0,
     conversation: [],
@@ -244,7 +245,15 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
       const { type: _type, ...run } = e;
       return { ...next, testRuns: [...s.testRuns, run] };
     }
-    case "setup_run":
+    case "setup_run": {
+      requireLive(s, e);
+      const passed = e.exitCode === 0 && e.timedOut !== true;
+      const setup = { command: e.command, passed, exitCode: e.exitCode, durationMs: e.durationMs, summary: e.summary, network: e.network, inputDigest: e.inputDigest ?? null };
+      return { ...next, setup };
+    }
+    case "setup_retry_requested":
+      requireLive(s, e);
+      return { ...next, setup: null };
     case "changes_rolled_back":
       requireLive(s, e);
       return next;

@@ -14,6 +14,7 @@ import type {
   TestRun,
   Todo,
   TokenUsage,
+  SetupRecord,
   ToolchainRecord,
   ToolResult,
 } from "./types.js";
@@ -64,6 +65,8 @@ export interface SessionState {
   writtenHashes: Record<string, string>;
   latestToolResult: { callId: string; tool: string; result: ToolResult } | null;
   testRuns: TestRun[];
+  /** The last setup run, or null when none ran (or a human asked to run a failed one again). */
+  setup: SetupRecord | null;
   usage: TokenUsage & { calls: number; costUsd: number | null };
   /** Number of LLM calls made (a step = one model call). */
   step: number;

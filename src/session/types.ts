@@ -76,6 +76,17 @@ export interface ReviewComment {
   by: string;
 }
 
+/** The last setup of the session (`setup_run`), what memoises it: see tools/test-setup.ts. */
+export interface SetupRecord {
+  command: string;
+  passed: boolean;
+  exitCode: number | null;
+  durationMs: number;
+  summary: string;
+  network: boolean;
+  inputDigest: string | null;
+}
+
 export interface TaskInput {
   title: string;
   body: string;

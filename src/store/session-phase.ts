@@ -39,6 +39,7 @@ const PHASE_AFTER: Record<SessionEventType, Next> = {
   diff_updated: keep,
   test_run: keep,
   setup_run: keep,
+  setup_retry_requested: keep,
   changes_rolled_back: keep,
   command_changed: keep,
   user_message: keep,

@@ -11,7 +11,7 @@ import { defineTool, ok, type ToolContext } from "./tool.js";
 const DESCRIPTION = `Run the repository's configured test command in the sandbox (no network) and record the result against the hash of the files that would be published.
 - Files the tests change are put back afterwards (the result lists them); ignored outputs such as build directories stay.
 - finish is accepted only after a passing run on exactly the current files: run this after your last change.
-- The first run may first execute the repository's setup command (e.g. dependency install).
+- The repository's setup command (e.g. dependency install) runs once at the start of execute mode; a failed setup is not run again until its inputs (manifests, lockfiles) change.
 - An unchanged tree whose last run passed is not run again (cached=true).
 - The result leads with the failing tests the runner's output names (name, message, file:line) and its totals, then the output's head and tail.
 - Takes no arguments.`;
@@ -46,7 +46,7 @@ function noTestCommand(): ToolError {
 
 export const runTestsTool = defineTool({
   name: "run_tests",
-  version: "2",
+  version: "3",
   description: DESCRIPTION,
   input,
   risk: "command",
@@ -83,6 +83,7 @@ export const runTestsTool = defineTool({
 
     const events: SessionEvent[] = [];
     const setup = await ensureSetup(ctx);
+    if (!setup.ran && setup.error) return { result: { ok: false, error: setup.error } };
     if (setup.ran) {
       events.push(setup.event);
       if (setup.error) return { result: { ok: false, error: setup.error }, events };

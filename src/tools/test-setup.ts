@@ -1,24 +1,30 @@
-import { access, writeFile } from "node:fs/promises";
+import { access, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { summarizeTestRun } from "../sandbox/index.js";
 import type { SessionEvent } from "../session/events.js";
-import type { SetupWithheld, ToolError } from "../session/types.js";
+import type { SetupRecord, SetupWithheld, ToolError } from "../session/types.js";
 import { withheldText } from "../session/setup-withheld.js";
 import { compareSetupInputs } from "../workspace/setup-inputs.js";
 import { withDependencyCache } from "../depcache/setup-cache.js";
+import { setupInputDigest } from "../workspace/setup-digest.js";
 import { runShell } from "./sandbox-run.js";
 import type { ToolContext } from "./tool.js";
 
 /**
- * The repository's setup command (e.g. `npm ci`) runs once per workspace, before the first test run.
- * It is the only step that may get network access, and only when the repo config says so. A marker
- * inside `.git` (never part of the tree hash, never writable by the agent's file tools) records that
- * it succeeded; a failed setup leaves no marker, so the next run_tests tries again.
+ * The repository's setup command (e.g. `npm ci`) runs at the start of execute mode and is memoised
+ * in the ledger (`setup_run` with the digest of its inputs, workspace/setup-digest.ts): it runs
+ * again only when its inputs changed (the agent fixed a lockfile), when a human asked
+ * (`setup_retry_requested`, from `/agent retry`), or, after a pass, when the workspace no longer
+ * holds its output (rebuilt elsewhere). A failure is not re-run on every resume or test run: the
+ * recorded one is answered. It is the only step that may get network access, and only when the repo
+ * config says so. A marker inside `.git` (never part of the tree hash, never writable by the agent's
+ * file tools) records that this workspace holds a successful setup's output.
  */
 export const SETUP_MARKER = path.join(".git", "patchgate-setup-done");
 
 export type SetupOutcome =
-  | { ran: false }
+  /** Nothing ran: no setup, or the recorded one stands (`error` when it failed). */
+  | { ran: false; error: ToolError | null }
   | { ran: true; event: Extract<SessionEvent, { type: "setup_run" }>; error: ToolError | null };
 
 /**
@@ -53,20 +59,37 @@ function offlineNote(v: NetworkVerdict): string {
 
 export async function ensureSetup(ctx: ToolContext): Promise<SetupOutcome> {
   const command = ctx.repoConfig.setup;
-  if (command === undefined) return { ran: false };
+  if (command === undefined) return { ran: false, error: null };
   const marker = path.join(ctx.workspace.root, SETUP_MARKER);
-  if (await access(marker).then(() => true, () => false)) return { ran: false };
+  const inputDigest = await setupInputDigest(ctx.workspace.root, command, ctx.state.publishablePaths, ctx.signal);
+  const last = ctx.state.setup;
+  if (last !== null && last.command === command && last.inputDigest === inputDigest) {
+    if (!last.passed) return { ran: false, error: recordedFailure(last) };
+    if (await access(marker).then(() => true, () => false)) return { ran: false, error: null };
+  }
 
   const verdict = await setupNetwork(ctx, command);
   const { network, withheld } = verdict;
   const run = () => runShell(ctx, { command, timeoutSeconds: ctx.repoConfig.timeouts.setup_seconds, network });
   const { res, dependencyCache } = await withDependencyCache(ctx, command, network, run);
   const summary = summarizeTestRun(res.stdout, res.stderr, res.exitCode);
-  const event = { type: "setup_run" as const, command, exitCode: res.exitCode, durationMs: res.durationMs, network, summary, ...(withheld ? { withheld } : {}), ...(dependencyCache ? { dependencyCache } : {}) };
+  const event = {
+    type: "setup_run" as const,
+    command,
+    exitCode: res.exitCode,
+    durationMs: res.durationMs,
+    network,
+    summary,
+    ...(withheld ? { withheld } : {}),
+    inputDigest,
+    ...(res.timedOut ? { timedOut: true } : {}),
+    ...(dependencyCache ? { dependencyCache } : {}),
+  };
   if (res.exitCode === 0 && !res.timedOut) {
-    await writeFile(marker, `${command}\n`);
+    await writeFile(marker, `${command}\n${inputDigest}\n`);
     return { ran: true, event, error: null };
   }
+  await rm(marker, { force: true });
   const why = res.timedOut ? `timed out after ${ctx.repoConfig.timeouts.setup_seconds}s` : `exited with ${res.exitCode ?? res.signal}`;
   return {
     ran: true,
@@ -78,4 +101,22 @@ export async function ensureSetup(ctx: ToolContext): Promise<SetupOutcome> {
       details: { command, exit_code: res.exitCode, timed_out: res.timedOut, network, ...(withheld ? { withheld } : {}) },
     },
   };
+}
+
+export const NOT_RERUN =
+  "It is not run again until its inputs (manifests, lockfiles, the files it names) change, or a maintainer comments `/agent retry`.";
+
+function recordedFailure(last: SetupRecord): ToolError {
+  return {
+    code: "setup_failed",
+    message: `The repository's setup command \`${last.command}\` ${setupOutcomeText(last)}, so the tests cannot run. ${NOT_RERUN}\n${last.summary}`,
+    details: { command: last.command, exit_code: last.exitCode, recorded: true },
+  };
+}
+
+/** "passed in 12 s" / "failed (exit 1) after 3.2 s": for the model and the tool result. */
+export function setupOutcomeText(s: Pick<SetupRecord, "passed" | "exitCode" | "durationMs">): string {
+  const secs = s.durationMs >= 10_000 ? `${Math.round(s.durationMs / 1000)} s` : `${(s.durationMs / 1000).toFixed(1)} s`;
+  if (s.passed) return `passed in ${secs}`;
+  return s.exitCode === null ? `failed (timed out or killed) after ${secs}` : `failed (exit ${s.exitCode}) after ${secs}`;
 }

@@ -27,6 +27,7 @@ describe("network_for_setup: the setup runs before the agent's first change", ()
     await autoApproveWrites(h.ledger, cli);
     await h.resume(llm, { maxSteps: 3 });
     const order = h.ledger.history.flatMap((e) => (e.type === "setup_run" ? [`setup:${e.network}`] : e.type === "tool_result" ? [e.tool] : []));
-    expect(order).toEqual(["submit_plan", "setup:true", "write_file", "run_tests", "finish"]);
+    // The write changed a setup input (package.json): the setup runs again, now offline.
+    expect(order).toEqual(["submit_plan", "setup:true", "write_file", "setup:false", "run_tests", "finish"]);
   });
 });

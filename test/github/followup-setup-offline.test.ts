@@ -71,7 +71,8 @@ describe("a follow-up session whose setup inputs differ from the default branch'
     expect(sessions.map((s) => s.phase)).toEqual(["done", "done"]);
     const [second, first] = await Promise.all(sessions.map((s) => Ledger.open(h.app.deps.store, s.id)));
     const setups = (l: Ledger) => l.history.flatMap((e) => (e.type === "setup_run" ? [{ network: e.network, withheld: e.withheld }] : []));
-    expect(setups(first)).toEqual([{ network: true, withheld: undefined }]);
+    // Session 1 rewrote setup.sh (a setup input): its run_tests set up again, offline.
+    expect(setups(first)).toEqual([{ network: true, withheld: undefined }, { network: false, withheld: { reason: "workspace_changed" } }]);
     expect(setups(second)).toEqual([{ network: false, withheld: { reason: "setup_inputs_changed", paths: ["setup.sh"] } }]);
     const summary = h.github.world.checkRuns.at(-1)!.output.text ?? "";
     expect(summary).toContain("without network: its inputs differ from the default branch's (setup.sh)");

@@ -96,13 +96,13 @@ describe("toolchains from version managers, in the sandbox", () => {
     await expectHomeHidden(toolchains, []);
   });
 
-  test("the session's cache directory persists between runs; HOME does not", async () => {
+  test("the session's cache directory and HOME (inside it, never the host's) persist between runs; /tmp does not", async () => {
     host.rustup([{ name: "stable-x86_64-unknown-linux-gnu", rustc: "1.95.0" }], "stable-x86_64-unknown-linux-gnu");
     const toolchains = await resolve("cargo test");
-    await inSandbox(toolchains, 'mkdir -p "$CARGO_HOME/registry" && echo fetched > "$CARGO_HOME/registry/crate" && echo home > "$HOME/mark"');
-    const r = await inSandbox(toolchains, 'cat "$CARGO_HOME/registry/crate"; cat "$HOME/mark"');
-    expect(r.stdout).toBe("fetched\n");
-    expect(r.stderr).toContain("/tmp/home/mark: No such file or directory");
+    await inSandbox(toolchains, 'mkdir -p "$CARGO_HOME/registry" && echo fetched > "$CARGO_HOME/registry/crate" && echo home > "$HOME/mark" && echo tmp > /tmp/mark');
+    const r = await inSandbox(toolchains, 'echo "$HOME"; cat "$CARGO_HOME/registry/crate"; cat "$HOME/mark"; cat /tmp/mark');
+    expect(r.stdout).toBe("/cache/home\nfetched\nhome\n");
+    expect(r.stderr).toContain("/tmp/mark: No such file or directory");
   });
 
   test("a toolchain the resolver would bind from HOME itself is refused, never bound", async () => {

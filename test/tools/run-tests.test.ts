@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_REPO_CONFIG, type RepoConfig } from "../../src/config/repo-config.js";
 import type { Sandbox } from "../../src/sandbox/types.js";
@@ -129,7 +129,7 @@ describe("run_tests", () => {
     const h = await make({ ...REPO, ".gitignore": "runs.log\nsetup.log\n" }, { sandbox, repoConfig: config({ setup: "echo setup >> setup.log" }) });
     const { events } = await h.call(runTestsTool, {});
     expect(events.map((e) => e.type)).toEqual(["setup_run", "test_run"]);
-    expect(events[0]).toEqual({ type: "setup_run", command: "echo setup >> setup.log", exitCode: 0, durationMs: (events[0] as { durationMs: number }).durationMs, network: false, summary: "exit code 0" });
+    expect(events[0]).toEqual({ type: "setup_run", command: "echo setup >> setup.log", exitCode: 0, durationMs: (events[0] as { durationMs: number }).durationMs, network: false, summary: "exit code 0", inputDigest: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(existsSync(join(h.workspace.root, SETUP_MARKER))).toBe(true);
     write(h, "extra.txt", "changed\n");
     const second = await h.call(runTestsTool, {});
@@ -168,7 +168,7 @@ describe("run_tests", () => {
     });
   });
 
-  test("a failing setup is setup_failed: no marker, no test run, and it is tried again next time", async () => {
+  test("a failing setup is setup_failed: no marker, no test run; the next run answers the recorded failure without running it", async () => {
     const h = await make(REPO, { sandbox, repoConfig: config({ setup: "echo 'npm ERR! missing' >&2; exit 7" }) });
     const { result, events } = await h.call(runTestsTool, {});
     expect(result).toEqual({
@@ -183,7 +183,51 @@ describe("run_tests", () => {
     });
     expect(events.map((e) => e.type)).toEqual(["setup_run"]);
     expect(existsSync(join(h.workspace.root, SETUP_MARKER))).toBe(false);
-    expect((await h.call(runTestsTool, {})).events.map((e) => e.type)).toEqual(["setup_run"]);
+    const again = await h.call(runTestsTool, {});
+    expect(again.events).toEqual([]);
+    expect(again.result.ok ? null : again.result.error).toMatchObject({ code: "setup_failed", details: { recorded: true, exit_code: 7 } });
+    expect(again.result.ok ? "" : again.result.error.message).toContain("It is not run again until its inputs (manifests, lockfiles, the files it names) change, or a maintainer comments `/agent retry`.");
+  });
+
+  // The setup counts its runs in a file it names, so the digest covers that file too: the test
+  // changes a lockfile (an input) and an unrelated file (not one).
+  describe("a failed setup runs again only when its inputs change or a human asks", () => {
+    const failing = config({ setup: "echo setup >> setup.runs; test -f deps.lock" });
+    const setupRuns = (h: ToolHarness) => readFileSync(join(h.workspace.root, "setup.runs"), "utf8").split("\n").filter(Boolean).length;
+    const FILES = { ...REPO, ".gitignore": "runs.log\nsetup.runs\n", "package.json": '{"name":"x"}\n' };
+
+    test("an unrelated change does not re-run it; a changed manifest does, and its pass is then memoised", async () => {
+      const h = await make(FILES, { sandbox, repoConfig: failing });
+      expect(codeOf((await h.call(runTestsTool, {})).result)).toBe("setup_failed");
+      write(h, "notes.txt", "unrelated\n");
+      expect((await h.call(runTestsTool, {})).events).toEqual([]);
+      expect(setupRuns(h)).toBe(1);
+      write(h, "deps.lock", "locked\n");
+      write(h, "package.json", '{"name":"x","version":"1.0.0"}\n');
+      const fixed = await h.call(runTestsTool, {});
+      expect(fixed.events.map((e) => e.type)).toEqual(["setup_run", "test_run"]);
+      expect(dataOf(fixed.result).passed).toBe(true);
+      write(h, "notes.txt", "unrelated, again\n");
+      expect((await h.call(runTestsTool, {})).events.map((e) => e.type)).toEqual(["test_run"]);
+      expect(setupRuns(h)).toBe(2);
+    });
+
+    test("setup_retry_requested (/agent retry) runs it again with the same inputs", async () => {
+      const h = await make(FILES, { sandbox, repoConfig: failing });
+      await h.call(runTestsTool, {});
+      h.push({ type: "setup_retry_requested", by: "maintainer" });
+      expect(h.state.setup).toBeNull();
+      expect((await h.call(runTestsTool, {})).events.map((e) => e.type)).toEqual(["setup_run"]);
+      expect(setupRuns(h)).toBe(2);
+    });
+
+    test("a passed setup runs again when the workspace no longer holds its output (rebuilt: no marker)", async () => {
+      const h = await make({ ...FILES, "deps.lock": "x\n" }, { sandbox, repoConfig: failing });
+      await h.call(runTestsTool, {});
+      rmSync(join(h.workspace.root, SETUP_MARKER));
+      write(h, "notes.txt", "unrelated\n");
+      expect((await h.call(runTestsTool, {})).events.map((e) => e.type)).toEqual(["setup_run", "test_run"]);
+    });
   });
 
   test("the run is recorded on the published tree: setup output is not part of it", async () => {

@@ -7,6 +7,7 @@
 import type { SessionState } from "../../session/state.js";
 import type { Todo } from "../../session/types.js";
 import { readSummary, renderSummary } from "./memory-summary.js";
+import { runFactLines } from "./run-facts.js";
 
 const OPEN = "<runtime-context>";
 const CLOSE = "</runtime-context>";
@@ -52,6 +53,7 @@ export function renderRuntimeContext(s: SessionState, extras: RuntimeContextExtr
   const budget = budgetLine(s);
   if (budget) lines.push(budget);
   if (s.pending?.status === "denied" && s.pending.denyReason) lines.push(`last approval denied: ${s.pending.denyReason}`);
+  lines.push(...runFactLines(s));
 
   lines.push("", "plan:");
   if (s.plan) {

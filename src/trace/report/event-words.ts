@@ -96,6 +96,7 @@ export const EVENT_WORDS: Table = {
       return ["setup ", code(e.command), ` ${e.exitCode === 0 ? "ok" : `failed (exit ${e.exitCode})`} in ${duration(e.durationMs)}${network}`];
     },
   },
+  setup_retry_requested: { line: (e) => [`@${e.by} asked for the failed setup to run again`] },
   user_message: {
     line: (e) => [e.by ? `@${e.by} wrote: ` : "runtime reminder: ", quoted(e.content)],
   },

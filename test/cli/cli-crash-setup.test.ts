@@ -1,0 +1,92 @@
+import { readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { StoredEvent } from "../../src/session/events.js";
+import { SqliteSessionStore } from "../../src/store/sqlite-store.js";
+import { startFakeOpenAI, type FakeOpenAIServer, type FakeStep } from "../fakes/openai-server.js";
+import { runCli, spawnCli } from "../helpers/cli-process.js";
+import { BUGGY_ADD_REPO, makeRepo, tempDir } from "../helpers/git-fixture.js";
+
+// The setup counts its runs in an ignored file of the clone, and holds while `.git/pg-hold-setup`
+// exists (the sandbox sees .git read-only): where the CLI is killed in the middle of it.
+const SETUP = `echo run >> setup.runs
+if [ -e .git/pg-hold-setup ]; then echo SETUP-HOLDING; exec sleep 600; fi
+echo SETUP-DONE
+`;
+const REPO = { ...BUGGY_ADD_REPO, "setup.sh": SETUP, ".gitignore": "setup.runs\n", ".github/patchgate.yml": "setup: sh setup.sh\ntest: sh test.sh\n" };
+
+const steps = {
+  read: { toolCalls: [{ name: "read_file", arguments: { path: "src/add.js" } }] },
+  plan: { toolCalls: [{ name: "submit_plan", arguments: { summary: "make add add", steps: ["fix the operator"] } }] },
+  edit: { toolCalls: [{ name: "edit_file", arguments: { path: "src/add.js", edits: [{ search: "a - b", replace: "a + b" }] } }] },
+  tests: { toolCalls: [{ name: "run_tests", arguments: {} }] },
+  finish: { toolCalls: [{ name: "finish", arguments: { summary: "add now adds" } }] },
+} satisfies Record<string, FakeStep>;
+
+async function history(data: string): Promise<StoredEvent[]> {
+  const store = SqliteSessionStore.open(join(data, "patchgate.sqlite"));
+  try {
+    const [s] = await store.list();
+    return await store.load(s.id);
+  } finally {
+    await store.close();
+  }
+}
+
+/** kill -9 of `patchgate run` in the middle of the setup, and right after it: the setup is recorded once. */
+describe("the setup step survives a SIGKILL", () => {
+  let server: FakeOpenAIServer | undefined;
+  const cleanups: (() => void)[] = [];
+  afterEach(async () => {
+    await server?.close();
+    for (const c of cleanups.splice(0)) c();
+  });
+
+  async function start(script: FakeStep[], hold: boolean) {
+    const repo = makeRepo(REPO);
+    const data = tempDir("pg-crash-setup-");
+    cleanups.push(repo.cleanup, () => rmSync(data, { recursive: true, force: true }));
+    const clone = () => join(data, "workspaces", readdirSync(join(data, "workspaces"))[0]);
+    // The hold file goes into the clone as soon as it exists: while the model plans, before setup.
+    const first = hold ? [(() => (writeFileSync(join(clone(), ".git", "pg-hold-setup"), ""), steps.read)) as FakeStep] : [steps.read];
+    server = await startFakeOpenAI([...first, ...script]);
+    const env = { OPENAI_API_KEY: "sk-crash-setup-key", OPENAI_BASE_URL: server.baseURL, PATCHGATE_DATA_DIR: data, PATCHGATE_MODEL: "fake-model" };
+    const run = spawnCli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "Fix add"], env);
+    return { run, env, data, clone };
+  }
+
+  async function resumeToTheEnd(env: Record<string, string>, out: string) {
+    const sessionId = /session (\S+)/.exec(out)![1];
+    const resumed = await runCli(["resume", sessionId, "--approve-plan", "--approve-writes"], env);
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toContain(`done: branch patchgate/${sessionId.slice(0, 8)}`);
+    expect(server!.violations).toEqual([]);
+    expect(server!.remaining()).toBe(0);
+  }
+
+  test("killed while the setup runs: the resume runs it again, and the ledger records it once", async () => {
+    const { run, env, data, clone } = await start([steps.plan, steps.edit, steps.tests, steps.finish], true);
+    await run.printed("SETUP-HOLDING");
+    run.child.kill("SIGKILL");
+    expect(await run.exited).toBe("SIGKILL");
+    expect((await history(data)).some((e) => e.type === "setup_run")).toBe(false);
+    unlinkSync(join(clone(), ".git", "pg-hold-setup"));
+
+    await resumeToTheEnd(env, run.stdout());
+    const setups = (await history(data)).filter((e) => e.type === "setup_run");
+    expect(setups).toHaveLength(1);
+    expect(setups[0]).toMatchObject({ command: "sh setup.sh", exitCode: 0 });
+    expect(readFileSync(join(clone(), "setup.runs"), "utf8")).toBe("run\nrun\n"); // the killed one, then the recorded one
+  });
+
+  test("killed right after the setup (waiting for the model): the resume does not run it again", async () => {
+    const { run, env, data, clone } = await start([steps.plan, { hold: true }, steps.edit, steps.tests, steps.finish], false);
+    await server!.held();
+    run.child.kill("SIGKILL");
+    expect(await run.exited).toBe("SIGKILL");
+    expect((await history(data)).filter((e) => e.type === "setup_run")).toHaveLength(1);
+
+    await resumeToTheEnd(env, run.stdout());
+    expect((await history(data)).filter((e) => e.type === "setup_run")).toHaveLength(1);
+    expect(readFileSync(join(clone(), "setup.runs"), "utf8")).toBe("run\n");
+  });
+});
