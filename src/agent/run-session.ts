@@ -17,6 +17,8 @@ import type { SessionEvent } from "../session/events.js";
 import type { ResumeOutcome } from "./outcome.js";
 import type { ResumeOptions } from "./runtime-options.js";
 import { runSetupFirst } from "./networked-setup.js";
+import { runBaselineFirst } from "./baseline.js";
+import { blockWithoutTestCommand, endIfBlockReported } from "./blocked-endings.js";
 import { settlePending } from "./settle-pending.js";
 import { answerInterrupted } from "./interrupted-calls.js";
 import { traceOnEnd } from "./trace-on-end.js";
@@ -65,6 +67,7 @@ async function resumeWithMcp(ledger: Ledger, opts: ResumeOptions, settled: Resum
   await ledger.append({ type: "resumed", trigger: opts.trigger ?? "resume" });
   // Before any model call and before anything runs in the sandbox.
   if (await resolveToolchainsOnce(ledger, opts)) return { kind: "ended", phase: "blocked" };
+  if (await blockWithoutTestCommand(ledger, opts)) return { kind: "ended", phase: "blocked" };
   await loadInstructionsOnce(ledger, opts);
   const mcp = await openMcpForResume(ledger, opts.mcp, opts.workspace.root);
   try {
@@ -86,9 +89,11 @@ function withMcp(env: CallEnv, opts: ResumeOptions, mcp: McpSession | null): Too
 async function runLoop(ledger: Ledger, env: CallEnv, opts: ResumeOptions, mcp: McpSession | null): Promise<ResumeOutcome> {
   await restoreAfterInterruption(env);
   await runSetupFirst(env);
+  await runBaselineFirst(env);
   await answerInterrupted(env);
   await settlePending(env);
   await answerOpenCalls(env);
+  await endIfBlockReported(ledger);
   const answered = outcomeOf(ledger);
   if (answered) return answered;
   const maxSteps = opts.maxSteps ?? ledger.state.settings.maxStepsPerResume;
@@ -119,6 +124,7 @@ async function runLoop(ledger: Ledger, env: CallEnv, opts: ResumeOptions, mcp: M
       continue;
     }
     await runTurn(toolCalls, env, { cutAtLimit: cut });
+    await endIfBlockReported(ledger);
     const next = outcomeOf(ledger);
     if (next) return next;
   }

@@ -15,7 +15,9 @@ export async function runTurn(calls: readonly ToolCall[], env: CallEnv, opts: { 
   const asks: PendingCall[] = [];
   for (const [i, call] of calls.entries()) {
     const cut = opts.cutAtLimit === true && i === calls.length - 1 && !isJson(call.arguments);
-    const refusal = cut ? outputTruncated(call) : turnRefusal(env.ledger.state.phase, call, asks.length > 0);
+    // After report_blocked the session ends with this turn: nothing after it runs.
+    const s = env.ledger.state;
+    const refusal = cut ? outputTruncated(call) : turnRefusal(s.blockReport !== null ? "blocked" : s.phase, call, asks.length > 0);
     if (refusal) {
       await refuse(env, call, refusal);
       continue;

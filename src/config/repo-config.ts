@@ -18,6 +18,10 @@ export const RepoConfigSchema = z
   .object({
     setup: z.string().min(1).optional().describe("Command that installs dependencies, e.g. `npm ci`. Runs before tests."),
     test: z.string().min(1).optional().describe("Command whose exit code 0 means the tests pass, e.g. `npm test`."),
+    gate: z
+      .enum(["all_pass", "no_new_failures"])
+      .default("all_pass")
+      .describe("When finish is allowed: every test passes, or no test fails that passed on the base tree (failures named in the output)."),
     timeouts: z
       .object({
         setup_seconds: z.number().int().positive().max(3600).default(600).describe("Wall-clock limit of the setup step."),

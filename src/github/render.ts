@@ -43,9 +43,36 @@ export function pullRequestBody(s: SessionState, issue: number): string {
   const head = s.phase === "done" || s.phase === "publishing" ? "## Done" : "## Plan (draft — waiting for approval)";
   const parts = [`Resolves #${issue}.`, "", head, "", planText(s), "", "### Todos", todoList(s.todos)];
   if (s.finishSummary) parts.push("", "### Summary", inert(clip(s.finishSummary, 4000)));
+  if (s.preExistingFailures.length > 0) parts.push("", "### Pre-existing test failures", preExistingText(s.preExistingFailures));
   if (s.latestDiff && s.latestDiff.filesChanged > 0) parts.push("", "### Changes", codeBlock(clip(s.latestDiff.stat, 4000)));
   if (s.phase === "awaiting_plan_approval" && s.planHash) parts.push("", HOW_TO_APPROVE(s.planHash));
   return parts.join("\n");
+}
+
+/** Tests that still fail, accepted because they failed on the base tree too (`gate: no_new_failures`). */
+function preExistingText(names: readonly string[]): string {
+  const shown = names.slice(0, 50).map((n) => `- ${inlineCode(clip(oneLine(n), 200))}`);
+  const more = names.length > 50 ? [`- … and ${names.length - 50} more`] : [];
+  return [`These tests fail on this branch and already failed on the base branch before the change (gate \`no_new_failures\`):`, "", ...shown, ...more].join("\n");
+}
+
+/**
+ * The agent's report_blocked: its reason (model-written, so made inert), what the runtime saw (the
+ * baseline and the last test run), and the work so far, which stays with the draft pull request.
+ */
+function reportedBlockedComment(s: SessionState): string {
+  const parts = ["⛔ The agent reports that it cannot finish this task (`reported_by_agent`):", "", inert(clip(s.blocked?.message ?? "", 3000))];
+  const b = s.baseline;
+  if (b) parts.push("", `Baseline, before any change: \`${b.command}\` ${runOutcome(b)}${b.failing && b.failing.length > 0 ? `; failing already: ${b.failing.slice(0, 20).map((n) => inlineCode(clip(oneLine(n), 200))).join(", ")}` : ""}.`);
+  const last = s.testRuns.at(-1);
+  parts.push("", last ? `Test runs in the session: ${s.testRuns.length}; the last one ${runOutcome(last)}.` : "No test run after the baseline.");
+  if (s.latestDiff && s.latestDiff.filesChanged > 0) parts.push("", "Work so far (kept in the session's draft, not pushed: the tests did not pass on it):", codeBlock(clip(s.latestDiff.stat, 3000)));
+  parts.push("", "Fix what stands in the way (or change `gate` in `.github/patchgate.yml`), then `/agent retry` starts again.");
+  return parts.join("\n");
+}
+
+function runOutcome(r: { exitCode: number | null; timedOut: boolean }): string {
+  return r.timedOut ? "timed out" : r.exitCode === 0 ? "passed" : `failed (exit ${r.exitCode})`;
 }
 
 export function planComment(s: SessionState, prUrl: string): string {
@@ -102,6 +129,7 @@ export function doneComment(s: SessionState, prUrl: string): string {
 
 export function endedComment(s: SessionState): string {
   if (s.phase === "cancelled") return "🛑 The session was cancelled.";
+  if (s.phase === "blocked" && s.blocked?.reason === "reported_by_agent") return reportedBlockedComment(s);
   if (s.phase === "blocked") return `⛔ The session is blocked (\`${s.blocked?.reason ?? "blocked"}\`): ${inert(clip(oneLine(s.blocked?.message ?? ""), 1500))}\n\n\`/agent retry\` starts again once that is done.`;
   const next = s.mode === "execute" ? "`/agent retry` continues from where it stopped, with the plan still approved." : "`/agent retry` starts again.";
   return `❌ The session failed: \`${s.failure?.reason ?? "internal"}\` — ${inert(clip(oneLine(s.failure?.message ?? ""), 500))}\n\n${next}`;

@@ -123,6 +123,16 @@ export type SessionEvent =
       timedOut?: boolean;
       dependencyCache?: SetupCacheRecord;
     }
+  /**
+   * The tests as they were before the session changed anything: run once at the start of execute
+   * mode, on the base tree (after setup). `gate: no_new_failures` compares later runs with it.
+   */
+  | ({ type: "baseline_run" } & TestRun)
+  /**
+   * The agent's report_blocked: it cannot make the gate pass. The runtime ends the session `blocked`
+   * once every call of the turn has its answer (session_blocked follows).
+   */
+  | { type: "block_reported"; reason: string }
   /** A human asked for a failed setup to run again (`/agent retry`) although its inputs did not change. */
   | { type: "setup_retry_requested"; by: string }
   | { type: "user_message"; content: string; by?: string }
@@ -134,7 +144,14 @@ export type SessionEvent =
     }
   | { type: "compaction_failed"; error: string }
   /** `treeHash` is the published tree (base + publishable paths); `paths` what it changes (absent in old ledgers). */
-  | { type: "finish_accepted"; summary: string; treeHash: string; paths?: string[] }
+  | {
+      type: "finish_accepted";
+      summary: string;
+      treeHash: string;
+      paths?: string[];
+      /** With `gate: no_new_failures`: tests that fail on this tree and failed on the base tree too. */
+      preExisting?: string[];
+    }
   /** `tree` is the pushed commit's own tree, read back from git: the evidence that it is the tested one. */
   | { type: "published"; branch: string; commit: string; url?: string; tree?: string }
   /**

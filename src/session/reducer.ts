@@ -31,6 +31,9 @@ function emptyState(): SessionState {
     latestToolResult: null,
     testRuns: [],
     setup: null,
+    baseline: null,
+    blockReport: null,
+    preExistingFailures: [],
     usage: { promptTokens: 0, completionTokens: 0, estimated: false, calls: 0, costUsd: 0 },
     step: 0,
     conversation: [],
@@ -251,6 +254,14 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
       const setup = { command: e.command, passed, exitCode: e.exitCode, durationMs: e.durationMs, summary: e.summary, network: e.network, inputDigest: e.inputDigest ?? null };
       return { ...next, setup };
     }
+    case "baseline_run": {
+      requireLive(s, e);
+      const { type: _type, ...run } = e;
+      return { ...next, baseline: run };
+    }
+    case "block_reported":
+      requirePhase(s, e, ["planning", "executing"]);
+      return { ...next, blockReport: e.reason };
     case "setup_retry_requested":
       requireLive(s, e);
       return { ...next, setup: null };
@@ -272,7 +283,7 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
     case "finish_accepted":
       requirePhase(s, e, ["executing"]);
       if (s.pending) throw new IllegalTransitionError(e.type, s.phase, "a batch of writes is still open");
-      return { ...next, phase: "publishing", finishSummary: e.summary, finishedTree: e.treeHash, finishedPaths: e.paths ?? null };
+      return { ...next, phase: "publishing", finishSummary: e.summary, finishedTree: e.treeHash, finishedPaths: e.paths ?? null, preExistingFailures: e.preExisting ?? [] };
     case "published":
       requirePhase(s, e, ["publishing"]);
       return { ...next, phase: "done", published: { branch: e.branch, commit: e.commit, url: e.url, ...(e.tree ? { tree: e.tree } : {}) } };
@@ -292,7 +303,7 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
         ...next,
         baseCommit: e.onto,
         lease: { ...s.lease, head: e.onto },
-        ...(republishing ? { phase: "executing" as const, finishedTree: null, finishedPaths: null, finishSummary: null } : {}),
+        ...(republishing ? { phase: "executing" as const, finishedTree: null, finishedPaths: null, finishSummary: null, preExistingFailures: [] } : {}),
         conversation: [...s.conversation, rebasedMessage(e.branch, e.foreign, republishing)],
       };
     }
@@ -304,7 +315,7 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
       const phase = reopenPhase(s);
       if (e.phase !== phase) throw new IllegalTransitionError(e.type, s.phase, `the session continues in ${phase}, not ${e.phase}`);
       // A failed publication goes back to executing: finish must be accepted again on the tree as it is.
-      const finish = s.failedIn === "publishing" ? { finishedTree: null, finishSummary: null, finishedPaths: null } : {};
+      const finish = s.failedIn === "publishing" ? { finishedTree: null, finishSummary: null, finishedPaths: null, preExistingFailures: [] } : {};
       return { ...next, ...finish, phase, failure: null, failedIn: null };
     }
     case "session_cancelled":

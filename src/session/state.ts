@@ -65,6 +65,12 @@ export interface SessionState {
   writtenHashes: Record<string, string>;
   latestToolResult: { callId: string; tool: string; result: ToolResult } | null;
   testRuns: TestRun[];
+  /** The test run on the base tree at the start of execute mode (`baseline_run`). */
+  baseline: TestRun | null;
+  /** The agent's report_blocked reason, until the session is ended `blocked` with it. */
+  blockReport: string | null;
+  /** Failing tests the accepted finish let through as pre-existing (`gate: no_new_failures`). */
+  preExistingFailures: string[];
   /** The last setup run, or null when none ran (or a human asked to run a failed one again). */
   setup: SetupRecord | null;
   usage: TokenUsage & { calls: number; costUsd: number | null };

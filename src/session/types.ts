@@ -23,7 +23,12 @@ export const TERMINAL_PHASES: readonly Phase[] = ["done", "failed", "cancelled",
  * Why a session could not even try: a word a maintainer can act on. More reasons (the agent's own
  * `report_blocked`, no test command) join this list; each ends the session in phase `blocked`.
  */
-export type BlockedReason = "toolchain_missing";
+export type BlockedReason =
+  | "toolchain_missing"
+  /** The agent called report_blocked: it cannot make the gate pass (pre-existing failures, an impossible task). */
+  | "reported_by_agent"
+  /** No test command configured or detected: no change could ever pass the test gate. */
+  | "no_test_command";
 
 /** Why a session ended badly. Each is a word a maintainer (and the eval classifier) can act on. */
 export type FailureReason =
@@ -210,6 +215,11 @@ export interface TestRun {
   timedOut: boolean;
   /** Last lines of output and failing test names where the runner prints them. */
   summary: string;
+  /**
+   * The failing tests by name (tools/failing-tests.ts): [] for a pass, null when the run failed and
+   * its output names no test (or too many): then only a pass counts. Absent in older ledgers.
+   */
+  failing?: string[] | null;
 }
 
 export type ToolResult =

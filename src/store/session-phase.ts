@@ -40,6 +40,8 @@ const PHASE_AFTER: Record<SessionEventType, Next> = {
   test_run: keep,
   setup_run: keep,
   setup_retry_requested: keep,
+  baseline_run: keep,
+  block_reported: keep,
   changes_rolled_back: keep,
   command_changed: keep,
   user_message: keep,

@@ -2,13 +2,15 @@ import { z } from "zod";
 import type { ToolError } from "../session/types.js";
 import { lstat, readFile } from "node:fs/promises";
 import path from "node:path";
-import { checkPublishable, checkPublishedPaths, checkTestGate, checkWrittenContent, contentHash } from "../policy/index.js";
+import { checkPublishable, checkPublishedPaths, checkWrittenContent, contentHash } from "../policy/index.js";
+import { judgeTestGate, type GateRule } from "../policy/test-gate.js";
 import type { ChangedPath } from "../workspace/types.js";
 import { pathKind } from "../workspace/index.js";
 import { defineTool, ok, type ToolContext } from "./tool.js";
 
 const DESCRIPTION = `Finish the task: your changes are committed and proposed to the maintainers.
 - Accepted only if run_tests passed on exactly the files that will be published (their tree hash). Any change after the last passing run requires another run_tests first.
+- Where the repository's gate is no_new_failures, a run whose failing tests all failed on the base tree too (the baseline) is enough; they are listed as pre-existing.
 - What is published is the base commit plus exactly the files you wrote with write_file / edit_file (and that approved commands changed); the result lists them (published_paths).
 - summary is shown to the maintainers: say what changed and how it was tested.`;
 
@@ -36,6 +38,11 @@ interface Gate {
   treeHash: string;
   changes: ChangedPath[];
   error: ToolError | null;
+  preExisting: string[];
+}
+
+function gateRule(ctx: ToolContext): GateRule {
+  return ctx.repoConfig.gate === "no_new_failures" ? { gate: "no_new_failures", baseline: ctx.state.baseline } : { gate: "all_pass" };
 }
 
 /** The published tree (base + the ledger's publishable paths), and whether finish may accept it. */
@@ -44,17 +51,18 @@ async function gate(ctx: ToolContext): Promise<Gate> {
   const treeHash = await ctx.workspace.publishedTree(paths);
   const changes = await ctx.workspace.changedPaths(paths);
   const written = ctx.state.writtenHashes;
+  const tests = judgeTestGate(ctx.state.testRuns, treeHash, gateRule(ctx));
   const error =
     checkPublishable(await unpublishable(ctx.workspace.root, paths)) ??
     checkPublishedPaths(changes, ctx.repoConfig.policy.protected_paths) ??
     checkWrittenContent(written, await currentHashes(ctx.workspace.root, Object.keys(written))) ??
-    checkTestGate(ctx.state.testRuns, treeHash);
-  return { treeHash, changes, error };
+    tests.error;
+  return { treeHash, changes, error, preExisting: tests.preExisting };
 }
 
 export const finishTool = defineTool({
   name: "finish",
-  version: "1",
+  version: "2",
   description: DESCRIPTION,
   input,
   risk: "meta",
@@ -69,16 +77,17 @@ export const finishTool = defineTool({
     return { kind: "meta", tool: "finish" };
   },
   async execute(args, ctx) {
-    const { treeHash, changes, error } = await gate(ctx);
+    const { treeHash, changes, error, preExisting } = await gate(ctx);
     if (error) return { result: { ok: false, error } };
     const diff = await ctx.workspace.diff(ctx.state.publishablePaths);
     const paths = changes.map((c) => c.path);
-    const data = { accepted: true, tree_hash: treeHash, published_paths: paths, files_changed: diff.filesChanged, insertions: diff.insertions, deletions: diff.deletions };
+    const known = preExisting.length > 0 ? { pre_existing_failures: preExisting } : {};
+    const data = { accepted: true, tree_hash: treeHash, published_paths: paths, files_changed: diff.filesChanged, insertions: diff.insertions, deletions: diff.deletions, ...known };
     return {
       result: ok(data),
       events: [
         { type: "diff_updated", diff },
-        { type: "finish_accepted", summary: args.summary, treeHash, paths },
+        { type: "finish_accepted", summary: args.summary, treeHash, paths, ...(preExisting.length > 0 ? { preExisting } : {}) },
       ],
     };
   },

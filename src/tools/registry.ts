@@ -5,6 +5,7 @@ import { editFileTool } from "./edit-file.js";
 import { finishTool } from "./finish.js";
 import { listFilesTool } from "./list-files.js";
 import { readFileTool } from "./read-file.js";
+import { reportBlockedTool } from "./report-blocked.js";
 import { runCommandTool } from "./run-command.js";
 import { runTestsTool } from "./run-tests.js";
 import { searchCodeTool } from "./search-code.js";
@@ -33,6 +34,7 @@ export const ALL_TOOLS: ToolDefinition[] = Object.freeze<ToolDefinition[]>([
   askHumanTool,
   updateTodosTool,
   finishTool,
+  reportBlockedTool,
 ]) as ToolDefinition[];
 
 /** Gate 1 (policy/plan-gate.ts): a mode's tools are the only ones the model is offered. */

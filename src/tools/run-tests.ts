@@ -2,7 +2,9 @@ import { z } from "zod";
 import { parseTestFailures, summarizeTestRun } from "../sandbox/index.js";
 import type { ParsedTestRun, TestFailure, TestTotals } from "../sandbox/index.js";
 import type { SessionEvent } from "../session/events.js";
-import type { ToolError } from "../session/types.js";
+import type { TestRun, ToolError } from "../session/types.js";
+import { noNewFailures } from "../policy/test-gate.js";
+import { failingOf } from "./failing-tests.js";
 import { limitFields, modelOutput, removedFields, runShell, sandboxUnavailable } from "./sandbox-run.js";
 import { discardedNote, guardedRun, guardedRunEvents } from "./guarded-run.js";
 import { ensureSetup } from "./test-setup.js";
@@ -42,6 +44,14 @@ function noTestCommand(): ToolError {
     code: "no_test_command",
     message: "No test command is configured (`test` in .github/patchgate.yml), so tests cannot be run and finish cannot be accepted.",
   };
+}
+
+/** Under `gate: no_new_failures`, what a failing run means for finish, said where the model reads it. */
+function gateNote(ctx: ToolContext, run: TestRun): { gate_note?: string } {
+  if (ctx.repoConfig.gate !== "no_new_failures" || (run.exitCode === 0 && !run.timedOut)) return {};
+  const judged = noNewFailures(run, ctx.state.baseline);
+  if (judged.ok) return { gate_note: `Every failing test also failed on the base tree before your changes (pre-existing: ${judged.preExisting.join(", ")}): under gate no_new_failures finish is allowed on this tree.` };
+  return { gate_note: `finish is not allowed on this tree under gate no_new_failures: ${judged.why}` };
 }
 
 export const runTestsTool = defineTool({
@@ -92,14 +102,16 @@ export const runTestsTool = defineTool({
     }
 
     // The tests run on the tree as it is; whatever they change in files that are not ignored is put back.
-    const run = () => runShell(ctx, { command, timeoutSeconds: ctx.repoConfig.timeouts.test_seconds });
-    const guarded = await guardedRun(ctx, false, run);
+    const guarded = await guardedRun(ctx, false, () => runShell(ctx, { command, timeoutSeconds: ctx.repoConfig.timeouts.test_seconds }));
     const { res, discarded } = guarded;
     events.push(...guardedRunEvents("run_tests", guarded));
     // Which tests failed, why and where, read once from the whole output (before it is cut for the model).
-    const parsed = parseTestFailures(`${res.stdout}\n${res.stderr}`);
+    const parsed = parseTestFailures(`${res.stdout}
+${res.stderr}`);
     const summary = summarizeTestRun(res.stdout, res.stderr, res.exitCode, parsed);
-    events.push({ type: "test_run", command, exitCode: res.exitCode, treeHash: before, durationMs: res.durationMs, timedOut: res.timedOut, summary });
+    const failing = failingOf(res.stdout, res.stderr, res.exitCode, res.timedOut);
+    const run = { command, exitCode: res.exitCode, treeHash: before, durationMs: res.durationMs, timedOut: res.timedOut, summary, failing };
+    events.push({ type: "test_run", ...run });
 
     const out = modelOutput(res);
     const passed = res.exitCode === 0 && !res.timedOut;
@@ -115,6 +127,7 @@ export const runTestsTool = defineTool({
       duration_ms: res.durationMs,
       tree_hash: before,
       summary,
+      ...gateNote(ctx, run),
       stdout: out.stdout,
       stderr: out.stderr,
       cached: false,

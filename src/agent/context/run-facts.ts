@@ -3,13 +3,28 @@ import { NOT_RERUN, setupOutcomeText } from "../../tools/test-setup.js";
 
 /**
  * What the runtime ran on the model's behalf before its first execute step: the setup (e.g.
- * `npm ci`). Shown in the runtime context on every call, so the model knows a failed setup before
+ * `npm ci`) and the baseline test run. Shown in the runtime context on every call, so the model knows a failed setup before
  * a run_tests fails on it, and that running run_tests again will not retry it.
  */
 export function runFactLines(s: SessionState): string[] {
+  return [...setupLines(s), ...baselineLines(s)];
+}
+
+function setupLines(s: SessionState): string[] {
   const setup = s.setup;
   if (setup === null) return [];
   const head = `setup: \`${setup.command}\` ${setupOutcomeText(setup)}${setup.network ? " (with network)" : ""}`;
   if (setup.passed) return [head];
   return [`${head}. ${NOT_RERUN}`, ...setup.summary.split("\n").map((l) => `  ${l}`)];
+}
+
+/** The tests on the base tree, before any change: what already failed is not the agent's doing. */
+function baselineLines(s: SessionState): string[] {
+  const b = s.baseline;
+  if (b === null) return [];
+  const head = `baseline (the tests on the base tree, before your changes): \``;
+  if (b.exitCode === 0 && !b.timedOut) return [`${head}${b.command}\` passed`];
+  const outcome = b.timedOut ? "timed out" : `failed (exit ${b.exitCode})`;
+  const names = b.failing ? `; failing already: ${b.failing.slice(0, 30).join(", ")}${b.failing.length > 30 ? ` and ${b.failing.length - 30} more` : ""}` : "; its output names no failing test";
+  return [`${head}${b.command}\` ${outcome}${names}`];
 }

@@ -96,13 +96,28 @@ export const EVENT_WORDS: Table = {
       return ["setup ", code(e.command), ` ${e.exitCode === 0 ? "ok" : `failed (exit ${e.exitCode})`} in ${duration(e.durationMs)}${network}`];
     },
   },
+  baseline_run: {
+    line: (e) => {
+      const failing = e.failing && e.failing.length > 0 ? `; failing before any change: ${clip(e.failing.join(", "), MAX_TEXT)}` : "";
+      const outcome = e.timedOut ? "timed out" : e.exitCode === 0 ? "passed" : `failed (exit ${e.exitCode})`;
+      return ["baseline: ", code(e.command), ` ${outcome} on the base tree `, code(shortHash(e.treeHash)), failing];
+    },
+  },
+  block_reported: { line: (e) => [`the agent reports it cannot finish: `, quoted(e.reason)] },
   setup_retry_requested: { line: (e) => [`@${e.by} asked for the failed setup to run again`] },
   user_message: {
     line: (e) => [e.by ? `@${e.by} wrote: ` : "runtime reminder: ", quoted(e.content)],
   },
   context_compacted: { line: (e) => [`older messages (before #${e.cutIndex}) summarised to fit the context`] },
   compaction_failed: { line: (e) => [`compaction failed, context kept as it was: ${clip(e.error, MAX_TEXT)}`] },
-  finish_accepted: { line: (e) => ["finish accepted on tree ", code(shortHash(e.treeHash)), ...(e.paths ? [`, publishing ${plural(e.paths.length, "path")}`] : [])] },
+  finish_accepted: {
+    line: (e) => [
+      "finish accepted on tree ",
+      code(shortHash(e.treeHash)),
+      ...(e.paths ? [`, publishing ${plural(e.paths.length, "path")}`] : []),
+      ...(e.preExisting && e.preExisting.length > 0 ? [`, with ${plural(e.preExisting.length, "pre-existing failure")} (gate no_new_failures): ${clip(e.preExisting.join(", "), MAX_TEXT)}`] : []),
+    ],
+  },
   published: {
     line: (e) => ["pushed ", code(shortSha(e.commit)), " to ", code(e.branch)],
     headline: (e) => ["pushed ", code(shortSha(e.commit))],

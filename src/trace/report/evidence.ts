@@ -5,6 +5,7 @@ import type { SessionView } from "./session-view.js";
 import { countsSuffix } from "./test-counts.js";
 import { toolchainItems } from "./toolchains.js";
 import { instructionsLine } from "../instructions-line.js";
+import { baselineItems } from "./baseline-items.js";
 import { duration, shortHash, shortSha, when } from "./words.js";
 
 /**
@@ -64,6 +65,7 @@ export function evidenceBlocks(v: SessionView): Block[] {
   ];
   items.push(...toolchainItems(v.events));
   if (s.instructions) items.push(["Repository instructions: ", clip(instructionsLine(s.instructions), 400)]);
+  items.push(...baselineItems(s));
   const { line, run } = decidingLine(v);
   items.push(line);
   const signing = signingLine(v);

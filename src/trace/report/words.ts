@@ -62,6 +62,8 @@ export const failureWords = (reason: string): string => FAILURE_WORDS[reason as 
 
 const BLOCKED_WORDS: Record<BlockedReason, string> = {
   toolchain_missing: "a toolchain the repository needs is not installed on the host",
+  reported_by_agent: "the agent reported that it cannot finish",
+  no_test_command: "the repository has no test command",
 };
 
 export const blockedWords = (reason: string): string => BLOCKED_WORDS[reason as BlockedReason] ?? reason.replace(/_/g, " ");
