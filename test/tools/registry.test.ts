@@ -15,13 +15,13 @@ function properties(schema: Record<string, unknown>, at = ""): [string, Record<s
 }
 
 describe("tool registry", () => {
-  test("plan mode offers only read, plan, question and todo tools", () => {
-    expect(toolsForMode("plan").map((t) => t.name)).toEqual(["read_file", "list_files", "search_code", "update_plan", "submit_plan", "ask_human", "update_todos"]);
+  test("plan mode offers only read, plan, question and todo tools, and report_blocked (a task impossible as asked)", () => {
+    expect(toolsForMode("plan").map((t) => t.name)).toEqual(["read_file", "list_files", "search_code", "update_plan", "submit_plan", "ask_human", "update_todos", "report_blocked"]);
   });
 
   test("execute mode offers the write, command and finish tools but not the plan tools", () => {
     expect(toolsForMode("execute").map((t) => t.name)).toEqual([
-      "read_file", "list_files", "search_code", "write_file", "edit_file", "run_command", "run_tests", "update_todos", "finish",
+      "read_file", "list_files", "search_code", "write_file", "edit_file", "run_command", "run_tests", "update_todos", "finish", "report_blocked",
     ]);
   });
 
