@@ -11,7 +11,7 @@ const LAYOUT: Layout = {
     ".github/patchgate.yml": "test: go test ./...\n",
   },
   fix: { path: "words.go", search: 'len(strings.Split(s, " "))', replace: "len(strings.Fields(s))" },
-  failingTest: "TestCountIgnoresRepeatedSpaces",
+  failingTest: "example.com/words: TestCountIgnoresRepeatedSpaces",
 };
 
 test("go module: the fix alone is committed", async () => {

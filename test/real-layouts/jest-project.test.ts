@@ -12,7 +12,7 @@ const LAYOUT: Layout = {
     ".github/patchgate.yml": NPM_CONFIG,
   },
   fix: { path: "src/sum.js", search: "let i = 1;", replace: "let i = 0;" },
-  failingTest: "sum › adds every value",
+  failingTest: "test/sum.test.js: sum › adds every value",
 };
 
 test("jest: dependencies installed in setup, the fix alone is committed", async () => {

@@ -13,7 +13,7 @@ const LAYOUT: Layout = {
     ".github/patchgate.yml": NPM_CONFIG,
   },
   fix: { path: "src/pad.js", search: "out.length <= width", replace: "out.length < width" },
-  failingTest: "padLeft pads to exactly the width",
+  failingTest: "padLeft › pads to exactly the width",
 };
 
 test("mocha: dependencies installed in setup, the fix alone is committed", async () => {
