@@ -34,6 +34,7 @@ limits:
       config: {
         setup: "npm ci",
         test: "npm test -- --runInBand",
+        gate: "all_pass",
         timeouts: { setup_seconds: 600, test_seconds: 120, command_seconds: 120 },
         sandbox: { backend: "bubblewrap", network_for_setup: true, allow_hosts: [], image: "node:20-bookworm", max_processes: 64, memory_mb: 2048, disk_mb: 2048, cpu_seconds: 300, max_output_kb: 1024 },
         policy: { allow_commands: ["npm run lint"], deny_commands: [], protected_paths: [] },

@@ -39,7 +39,7 @@ describe("finish (test gate)", () => {
       ok: false,
       error: {
         code: "tests_not_passed",
-        message: `finish refused: there is no passing test run for the current tree ${tree.slice(0, 12)}. No tests have been run in this session. Call run_tests, fix any failure, and call finish again.`,
+        message: `finish refused: there is no passing test run for the current tree ${tree.slice(0, 12)}. No tests have been run in this session. Call run_tests, fix any failure, and call finish again; if the tests cannot pass for reasons outside the task, call report_blocked.`,
         details: { tree_hash: tree, last_run: null },
       },
     });
@@ -53,7 +53,7 @@ describe("finish (test gate)", () => {
     const tree = await changed(h);
     const { result } = await h.call(finishTool, { summary: "done" });
     expect(result.ok ? null : result.error.message).toBe(
-      `finish refused: there is no passing test run for the current tree ${tree.slice(0, 12)}. The last run: \`sh test.sh\` exited with 0 on tree ${old.slice(0, 12)}. The files changed after it. Call run_tests, fix any failure, and call finish again.`,
+      `finish refused: there is no passing test run for the current tree ${tree.slice(0, 12)}. The last run: \`sh test.sh\` exited with 0 on tree ${old.slice(0, 12)}. The files changed after it. Call run_tests, fix any failure, and call finish again; if the tests cannot pass for reasons outside the task, call report_blocked.`,
     );
   });
 

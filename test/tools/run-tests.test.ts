@@ -39,7 +39,7 @@ describe("run_tests", () => {
       "sh test.sh", true, 0, false, tree, false, "all good\n", "",
     ]);
     expect(data.summary).toBe("exit code 0\nlast lines:\nall good");
-    expect(events).toEqual([{ type: "test_run", command: "sh test.sh", exitCode: 0, treeHash: tree, durationMs: data.duration_ms, timedOut: false, summary: data.summary }]);
+    expect(events).toEqual([{ type: "test_run", command: "sh test.sh", exitCode: 0, treeHash: tree, durationMs: data.duration_ms, timedOut: false, summary: data.summary, failing: [] }]);
     expect(data.warning).toBeUndefined();
   });
 
