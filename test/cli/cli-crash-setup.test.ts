@@ -1,7 +1,6 @@
 import { readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { StoredEvent } from "../../src/session/events.js";
-import { SqliteSessionStore } from "../../src/store/sqlite-store.js";
+import { sessionHistory } from "../helpers/session-history.js";
 import { startFakeOpenAI, type FakeOpenAIServer, type FakeStep } from "../fakes/openai-server.js";
 import { runCli, spawnCli } from "../helpers/cli-process.js";
 import { BUGGY_ADD_REPO, makeRepo, tempDir } from "../helpers/git-fixture.js";
@@ -21,16 +20,6 @@ const steps = {
   tests: { toolCalls: [{ name: "run_tests", arguments: {} }] },
   finish: { toolCalls: [{ name: "finish", arguments: { summary: "add now adds" } }] },
 } satisfies Record<string, FakeStep>;
-
-async function history(data: string): Promise<StoredEvent[]> {
-  const store = SqliteSessionStore.open(join(data, "patchgate.sqlite"));
-  try {
-    const [s] = await store.list();
-    return await store.load(s.id);
-  } finally {
-    await store.close();
-  }
-}
 
 /** kill -9 of `patchgate run` in the middle of the setup, and right after it: the setup is recorded once. */
 describe("the setup step survives a SIGKILL", () => {
@@ -68,11 +57,11 @@ describe("the setup step survives a SIGKILL", () => {
     await run.printed("SETUP-HOLDING");
     run.child.kill("SIGKILL");
     expect(await run.exited).toBe("SIGKILL");
-    expect((await history(data)).some((e) => e.type === "setup_run")).toBe(false);
+    expect((await sessionHistory(data)).some((e) => e.type === "setup_run")).toBe(false);
     unlinkSync(join(clone(), ".git", "pg-hold-setup"));
 
     await resumeToTheEnd(env, run.stdout());
-    const setups = (await history(data)).filter((e) => e.type === "setup_run");
+    const setups = (await sessionHistory(data)).filter((e) => e.type === "setup_run");
     expect(setups).toHaveLength(1);
     expect(setups[0]).toMatchObject({ command: "sh setup.sh", exitCode: 0 });
     expect(readFileSync(join(clone(), "setup.runs"), "utf8")).toBe("run\nrun\n"); // the killed one, then the recorded one
@@ -83,10 +72,10 @@ describe("the setup step survives a SIGKILL", () => {
     await server!.held();
     run.child.kill("SIGKILL");
     expect(await run.exited).toBe("SIGKILL");
-    expect((await history(data)).filter((e) => e.type === "setup_run")).toHaveLength(1);
+    expect((await sessionHistory(data)).filter((e) => e.type === "setup_run")).toHaveLength(1);
 
     await resumeToTheEnd(env, run.stdout());
-    expect((await history(data)).filter((e) => e.type === "setup_run")).toHaveLength(1);
+    expect((await sessionHistory(data)).filter((e) => e.type === "setup_run")).toHaveLength(1);
     expect(readFileSync(join(clone(), "setup.runs"), "utf8")).toBe("run\n");
   });
 });

@@ -1,7 +1,6 @@
 import { rmSync } from "node:fs";
-import { join } from "node:path";
 import type { StoredEvent } from "../../src/session/events.js";
-import { SqliteSessionStore } from "../../src/store/sqlite-store.js";
+import { sessionHistory } from "../helpers/session-history.js";
 import { cliLimits } from "../../src/cli/session-limits.js";
 import { parseRepoConfig } from "../../src/config/load-repo-config.js";
 import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/openai-server.js";
@@ -15,16 +14,6 @@ const FIX = [
   { toolCalls: [{ name: "run_tests", arguments: {} }] },
   { toolCalls: [{ name: "finish", arguments: { summary: "add now adds" } }] },
 ];
-
-async function history(data: string): Promise<StoredEvent[]> {
-  const store = SqliteSessionStore.open(join(data, "patchgate.sqlite"));
-  try {
-    const [s] = await store.list();
-    return await store.load(s.id);
-  } finally {
-    await store.close();
-  }
-}
 
 const config = (yaml: string) => {
   const r = parseRepoConfig(yaml);
@@ -59,7 +48,7 @@ describe("patchgate run honours the repository's limits", () => {
     const requests = server.requests.length;
     await server.close();
     server = undefined;
-    return { code: r.code, events: await history(data), requests };
+    return { code: r.code, events: await sessionHistory(data), requests };
   }
 
   test("max_steps 3 in the file stops the session after 3 model calls; --max-cost-usd still wins for the cost", async () => {

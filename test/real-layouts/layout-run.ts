@@ -2,7 +2,7 @@ import { execFile, execFileSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { StoredEvent } from "../../src/session/events.js";
-import { SqliteSessionStore } from "../../src/store/sqlite-store.js";
+import { sessionHistory } from "../helpers/session-history.js";
 import { startFakeOpenAI, type FakeStep } from "../fakes/openai-server.js";
 import { makeRepo, tempDir } from "../helpers/git-fixture.js";
 import { ROOT } from "../helpers/run-cli.js";
@@ -46,16 +46,6 @@ function cli(args: string[], env: Record<string, string>): Promise<{ code: numbe
   });
 }
 
-async function history(data: string): Promise<StoredEvent[]> {
-  const store = SqliteSessionStore.open(join(data, "patchgate.sqlite"));
-  try {
-    const [s] = await store.list();
-    return await store.load(s.id);
-  } finally {
-    await store.close();
-  }
-}
-
 export async function runLayout(layout: Layout): Promise<LayoutOutcome> {
   const repo = makeRepo(layout.files);
   const data = tempDir(`pg-layout-${layout.name}-`);
@@ -71,7 +61,7 @@ export async function runLayout(layout: Layout): Promise<LayoutOutcome> {
   try {
     const env = { OPENAI_API_KEY: "sk-layout-key", OPENAI_BASE_URL: server.baseURL, PATCHGATE_DATA_DIR: data, PATCHGATE_MODEL: "fake-model" };
     const r = await cli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", `Fix the failing test in ${path}`], env);
-    const events = await history(data);
+    const events = await sessionHistory(data);
     const fetchLine = /\n {2}git fetch (\S+) (\S+)\n/.exec(r.stdout);
     let changed: string[] = [];
     let fixed = "";
