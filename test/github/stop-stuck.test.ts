@@ -27,7 +27,8 @@ async function until(what: string, cond: () => boolean): Promise<void> {
 describe("/agent stop during a test run that left a FIFO .gitignore", () => {
   let h: Harness;
   beforeAll(async () => {
-    const files = { ...STORY_FILES, "test.sh": "mkdir -p build && mkfifo build/.gitignore && echo started > started.txt && sleep 1000\n" };
+    // Only once the fix is in: the baseline run on the base tree (at plan approval) ends at once.
+    const files = { ...STORY_FILES, "test.sh": 'grep -q "a + b" src/add.js || exit 1\nmkdir -p build && mkfifo build/.gitignore && echo started > started.txt && sleep 1000\n' };
     h = await storyHarness({ files });
     await storySteps.ask(h);
     await storySteps.approvePlan(h);
