@@ -1,4 +1,5 @@
 import { readdir } from "node:fs/promises";
+import path from "node:path";
 import { performance } from "node:perf_hooks";
 import type { SetupCacheRecord } from "../session/types.js";
 import type { RunResult } from "../tools/sandbox-run.js";
@@ -34,7 +35,7 @@ export async function openSetupCache(ctx: ToolContext, command: string): Promise
   const repo = repoIdentity(ctx.state.task.source);
   const key = cacheKey({ repo, command, toolchains: ctx.state.toolchains ?? [] }, await setupInputBlobs(root, ctx.workspace.baseCommit, command, ctx.signal));
   const before: WorkspaceStatus = await workspaceStatus(root, ctx.signal);
-  const cacheWasEmpty = handle.sessionCache === undefined || (await readdir(handle.sessionCache).catch(() => [])).length === 0;
+  const cacheWasEmpty = handle.sessionCache === undefined || (await holdsNothing(handle.sessionCache));
   return {
     key,
     async restore() {
@@ -86,4 +87,13 @@ export async function withDependencyCache(
   const res = await run();
   if (res.exitCode !== 0 || res.timedOut) return { res };
   return { res, dependencyCache: await cache.store() };
+}
+
+/** Nothing but empty directories (the HOME that session-cache.ts makes in it counts as nothing). */
+async function holdsNothing(dir: string): Promise<boolean> {
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    const inner = await readdir(path.join(dir, name)).catch(() => null);
+    if (inner === null || inner.length > 0) return false;
+  }
+  return true;
 }

@@ -37,7 +37,7 @@ async function firstRequest(files: Record<string, string>, opts: { ref?: string;
     const ledger = await createSession(store, { task: { title: "Fix add", body: "add(2, 3) should be 5", source: { kind: "cli", repo: repo.dir } }, model: "scripted" });
     const ws = await prepareWorkspace(ledger, { source: repo.dir, dir: join(data, "ws"), ref: opts.ref });
     const llm = new ScriptedLLM([plan]);
-    await resumeSession(ledger, { llm, sandbox: null, workspace: ws, repoConfig: RepoConfigSchema.parse(opts.config ?? {}) });
+    await resumeSession(ledger, { llm, sandbox: null, workspace: ws, repoConfig: RepoConfigSchema.parse({ test: "sh test.sh", ...(opts.config ?? {}) }) });
     const first = llm.requests[0].messages.find((m) => m.role === "user")!.content as string;
     const onDisk = existsSync(join(ws.root, "AGENTS.md")) ? readFileSync(join(ws.root, "AGENTS.md"), "utf8") : null;
     return { first, state: ledger.state, events: ledger.history, onDisk };

@@ -7,7 +7,8 @@ import { storyHarness, theCheckRun } from "./helpers.js";
  * A repository whose default branch already fails one test ("legacy date parsing"). The task's own
  * test ("add adds") fails until the fix. TAP lines name both, so the baseline records them by name.
  */
-const TESTS = `if grep -q "a + b" src/add.js; then echo "ok 1 - add adds"; else echo "not ok 1 - add adds"; fi
+const TESTS = `echo "TAP version 13"; echo "1..2"
+if grep -q "a + b" src/add.js; then echo "ok 1 - add adds"; else echo "not ok 1 - add adds"; fi
 echo "not ok 2 - legacy date parsing"
 exit 1
 `;
@@ -74,7 +75,7 @@ describe("a baseline with one pre-existing failure", () => {
 
   test("no_new_failures still refuses a failure the base tree did not have", async () => {
     const breaks = { toolCalls: [{ name: "edit_file", arguments: { path: "src/add.js", edits: [{ search: "a - b", replace: "a * b" }] } }] };
-    const TESTS_PASSING_BEFORE = 'if grep -q "a \\\\* b" src/add.js; then echo "not ok 1 - add adds"; exit 1; fi\necho "ok 1 - add adds"\n';
+    const TESTS_PASSING_BEFORE = 'echo "TAP version 13"; echo "1..1"\nif grep -q "a \\\\* b" src/add.js; then echo "not ok 1 - add adds"; exit 1; fi\necho "ok 1 - add adds"\n';
     const files = { ...STORY_FILES, ".github/patchgate.yml": config("no_new_failures"), "test.sh": TESTS_PASSING_BEFORE };
     h = await storyHarness({ script: [read, plan, breaks, tests, finish, { toolCalls: [{ name: "report_blocked", arguments: { reason: "cannot" } }] }] as never, files });
     h.github.world.files.set(".github/patchgate.yml", config("no_new_failures"));
