@@ -1,70 +1,13 @@
 import { IllegalTransitionError, StaleApprovalError } from "./errors.js";
 import type { SessionEvent } from "./events.js";
 import type { SessionState } from "./state.js";
-import { TERMINAL_PHASES, type Phase } from "./types.js";
+import type { Phase } from "./types.js";
 import { afterRead, afterWrite } from "./file-contexts.js";
 import { publishableAfter } from "./publishable.js";
 import { answerMessage, approvalMessage, rebasedMessage, revisionMessage, taskMessage, toolResultMessage } from "./conversation.js";
 import { closeCall, markStarted, openTurn, requireNoOpenCalls, requireOpen } from "./open-calls.js";
-
-/** The state before `session_created`; never observable from outside the fold. */
-function emptyState(): SessionState {
-  return {
-    sessionId: "",
-    task: { title: "", body: "", source: { kind: "cli", repo: "" } },
-    model: "",
-    settings: { maxStepsPerResume: 0, limits: {} },
-    mode: "plan",
-    phase: "queued",
-    baseCommit: null,
-    workdir: null,
-    plan: null,
-    planHash: null,
-    approvedPlanHash: null,
-    todos: [],
-    pending: null,
-    autoApproveWrites: false,
-    fileContexts: {},
-    latestDiff: null,
-    publishablePaths: [],
-    writtenHashes: {},
-    latestToolResult: null,
-    testRuns: [],
-    setup: null,
-    baseline: null,
-    blockReport: null,
-    preExistingFailures: [],
-    usage: { promptTokens: 0, completionTokens: 0, estimated: false, calls: 0, costUsd: 0 },
-    step: 0,
-    conversation: [],
-    openCalls: [],
-    outputCuts: 0,
-    memory: null,
-    failure: null,
-    blocked: null,
-    toolchains: null,
-    failedIn: null,
-    finishSummary: null,
-    finishedTree: null,
-    finishedPaths: null,
-    published: null,
-    toolVersions: {},
-    lease: null,
-    instructions: null,
-    questions: [],
-    eventCount: 0,
-  };
-}
-
-function requirePhase(s: SessionState, e: SessionEvent, allowed: Phase[]): void {
-  if (!allowed.includes(s.phase)) {
-    throw new IllegalTransitionError(e.type, s.phase, `allowed only in ${allowed.join(", ")}`);
-  }
-}
-
-function requireLive(s: SessionState, e: SessionEvent): void {
-  if (TERMINAL_PHASES.includes(s.phase)) throw new IllegalTransitionError(e.type, s.phase, "session has ended");
-}
+import { emptyState } from "./empty-state.js";
+import { requireLive, requirePhase } from "./phase-guards.js";
 
 /** Pure transition: returns a new state or throws a typed error; never mutates `s`. */
 export function reduce(s: SessionState, e: SessionEvent): SessionState {

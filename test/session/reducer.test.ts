@@ -1,9 +1,8 @@
 import { approvalMessage, revisionMessage, taskMessage, toolResultMessage } from "../../src/session/conversation.js";
-import { IllegalTransitionError, StaleApprovalError } from "../../src/session/errors.js";
+import { StaleApprovalError } from "../../src/session/errors.js";
 import type { SessionEvent } from "../../src/session/events.js";
-import { fold, reduce } from "../../src/session/reducer.js";
-import type { SessionState } from "../../src/session/state.js";
-import type { Phase, TestRun, Todo } from "../../src/session/types.js";
+import { fold } from "../../src/session/reducer.js";
+import type { Todo } from "../../src/session/types.js";
 import {
   alice,
   approved,
@@ -18,34 +17,15 @@ import {
   toExecuting,
   toolResult,
 } from "../store/session-events.js";
+import { expectIllegal, failed, finish, planning, rejection } from "./reducer-helpers.js";
 
-const planning = (): SessionEvent[] => [created(), prepared];
 const granted = (digest = "d1"): SessionEvent => ({ type: "approval_granted", digest, by: alice });
 const denied = (digest = "d1"): SessionEvent => ({ type: "approval_denied", digest, by: alice, reason: "too broad" });
 const settled = (digest = "d1"): SessionEvent => ({ type: "approval_settled", digest });
-const finish: SessionEvent = { type: "finish_accepted", summary: "Fixed the loop", treeHash: "t1" };
 const published: SessionEvent = { type: "published", branch: "patchgate/issue-1", commit: "c".repeat(40) };
-const failed: SessionEvent = { type: "session_failed", reason: "llm_error", message: "HTTP 500" };
 const cancelled: SessionEvent = { type: "session_cancelled", by: "alice" };
 const say = (content: string): SessionEvent => ({ type: "user_message", content });
 const todo = (id: string, status: Todo["status"]): Todo => ({ id, content: `todo ${id}`, status });
-
-/** Folds `before`, then applies `e` and returns what it threw. */
-function rejection(before: SessionEvent[], e: SessionEvent): unknown {
-  const s = fold(before);
-  try {
-    reduce(s, e);
-  } catch (err) {
-    return err;
-  }
-  throw new Error(`${e.type} was accepted in phase ${s.phase}`);
-}
-
-function expectIllegal(before: SessionEvent[], e: SessionEvent, why: string): void {
-  const err = rejection(before, e);
-  expect(err).toBeInstanceOf(IllegalTransitionError);
-  expect((err as IllegalTransitionError).why).toContain(why);
-}
 
 describe("creation", () => {
   test("the first event must be session_created", () => {
@@ -290,136 +270,5 @@ describe("conversation", () => {
   test("a cut before the previous cut is refused", () => {
     const before = [...planning(), say("a"), say("b"), { type: "context_compacted", cutIndex: 2, summary: "" } as SessionEvent];
     expectIllegal(before, { type: "context_compacted", cutIndex: 1, summary: "" }, "cut 1 outside the conversation");
-  });
-});
-
-describe("usage and cost", () => {
-  test("tokens, calls, steps and cost add up; estimated sticks once set", () => {
-    const s = fold([
-      ...planning(),
-      llmCalled({ promptTokens: 100, completionTokens: 20 }, 0.25),
-      llmCalled({ promptTokens: 50, completionTokens: 5, estimated: true }, 0.5),
-      llmCalled({ promptTokens: 1 }, 0),
-    ]);
-    expect(s.usage).toEqual({ promptTokens: 151, completionTokens: 25, estimated: true, calls: 3, costUsd: 0.75 });
-    expect(s.step).toBe(3);
-  });
-
-  test("an unknown cost makes the total unknown, also after later known costs", () => {
-    const s = fold([...planning(), llmCalled({}, 0.25), llmCalled({}, null), llmCalled({}, 0.5)]);
-    expect([s.usage.costUsd, s.usage.calls]).toEqual([null, 3]);
-  });
-});
-
-describe("records", () => {
-  test("file_read and file_written remember the hash and the step", () => {
-    const s = fold([...planning(), llmCalled({}, 0), { type: "file_read", path: "a.ts", hash: "x1" }, llmCalled({}, 0), { type: "file_written", path: "a.ts", hash: "x2" }]);
-    expect(s.fileContexts).toEqual({ "a.ts": { hash: "x2", step: 2 } });
-  });
-
-  test("test_run is kept without its type tag; diff_updated replaces the diff", () => {
-    const run: TestRun = { command: "npm test", exitCode: 0, treeHash: "t1", durationMs: 9, timedOut: false, summary: "ok" };
-    const diff = { stat: " a | 1 +", patch: "+a", filesChanged: 1, insertions: 1, deletions: 0 };
-    const s = fold([...toExecuting(), { type: "test_run", ...run }, { type: "diff_updated", diff }]);
-    expect([s.testRuns, s.latestDiff]).toEqual([[run], diff]);
-  });
-
-  test("reduce never mutates the state it is given", () => {
-    const s: SessionState = fold(planning());
-    const copy = structuredClone(s);
-    reduce(s, submitted());
-    expect(s).toEqual(copy);
-  });
-});
-
-describe("batch guards", () => {
-  const by = { login: "alice", via: "cli" as const };
-  const base: import("../../src/session/events.js").SessionEvent[] = [
-    { type: "session_created", sessionId: "s", task: { title: "t", body: "", source: { kind: "cli", repo: "r" } }, model: "m", settings: { maxStepsPerResume: 5, limits: {} } },
-    { type: "workspace_prepared", baseCommit: "b", workdir: "/w" },
-    { type: "plan_submitted", plan: { summary: "p", steps: [] }, hash: "h" },
-    { type: "plan_approved", hash: "h", by },
-    { type: "approval_requested", digest: "d", calls: [{ callId: "c1", tool: "write_file", input: {}, preview: "", rule: "r" }] },
-  ];
-  const result = { type: "tool_result" as const, callId: "c1", tool: "write_file", toolVersion: "1", input: {}, result: { ok: true as const, data: null }, durationMs: 0 };
-
-  test("a result for a call still waiting for approval is illegal", () => {
-    expect(() => fold([...base, result])).toThrow(IllegalTransitionError);
-  });
-  test("a second result for the same approved call is illegal", () => {
-    expect(() => fold([...base, { type: "approval_granted", digest: "d", by }, result, result])).toThrow(IllegalTransitionError);
-  });
-  test("settling a batch with a call that has no result is illegal", () => {
-    expect(() => fold([...base, { type: "approval_granted", digest: "d", by }, { type: "approval_settled", digest: "d" }])).toThrow(IllegalTransitionError);
-  });
-  test("finish while a decided batch is still open is illegal", () => {
-    expect(() => fold([...base, { type: "approval_granted", digest: "d", by }, { type: "finish_accepted", summary: "", treeHash: "t" }])).toThrow(IllegalTransitionError);
-  });
-});
-
-describe("every call is answered before the next model request", () => {
-  const call = (id: string, name = "read_file") => ({ id, name, arguments: "{}" });
-  const turnOf = (...ids: string[]): SessionEvent => ({ type: "assistant_message", content: null, toolCalls: ids.map((id) => call(id)) });
-
-  test("a model call while a call of the last turn has no result is refused", () => {
-    expectIllegal([...planning(), turnOf("c1", "c2"), toolResult("c1")], llmCalled({}, 0), "calls of the last model turn have no result yet (read_file c2)");
-    expectIllegal([...planning(), turnOf("c1")], turnOf("c2"), "have no result yet");
-  });
-
-  test("once every call has its result the next request may be made", () => {
-    const s = fold([...planning(), turnOf("c1", "c2"), toolResult("c2"), toolResult("c1"), llmCalled({}, 0)]);
-    expect(s.openCalls).toEqual([]);
-  });
-
-  test("call ids are unique in the session: a repeat within a turn or from an earlier turn is refused", () => {
-    expectIllegal(planning(), turnOf("c1", "c1"), 'tool call id "c1" is empty or already used');
-    expectIllegal([...planning(), turnOf("c1"), toolResult("c1")], turnOf("c1"), 'tool call id "c1" is empty or already used');
-    expectIllegal(planning(), turnOf(""), 'tool call id "" is empty or already used');
-  });
-
-  test("a result or a start for a call that is not open is refused", () => {
-    expectIllegal(planning(), toolResult("nobody"), "call nobody is not an open call of the last model turn");
-    expectIllegal([...planning(), turnOf("c1"), toolResult("c1")], toolResult("c1"), "call c1 is not an open call");
-    expectIllegal([...planning(), turnOf("c1")], { type: "tool_started", callId: "c2" }, "call c2 is not an open call");
-  });
-
-  test("tool_started marks the call as possibly having had an effect", () => {
-    const s = fold([...planning(), turnOf("c1", "c2"), { type: "tool_started", callId: "c1" }]);
-    expect(s.openCalls).toEqual([
-      { id: "c1", name: "read_file", started: true },
-      { id: "c2", name: "read_file", started: false },
-    ]);
-  });
-
-  test("a batch may only ask for open calls", () => {
-    expectIllegal([...toExecuting(), turnOf("c1")], requested("d1", ["c9"]), "call c9 is not an open call");
-  });
-
-  test("answers cut at the output limit are counted", () => {
-    expect(fold([...planning(), { ...llmCalled({}, 0), finishReason: "length" }, llmCalled({}, 0)]).outputCuts).toBe(1);
-  });
-});
-
-describe("a failed session reopened (`/agent retry`)", () => {
-  const reopened = (phase: Phase): SessionEvent => ({ type: "session_reopened", by: "alice", phase });
-
-  test("continues in the phase it failed in, the approved plan still approved", () => {
-    const s = fold([...toExecuting(), failed, reopened("executing")]);
-    expect([s.phase, s.mode, s.approvedPlanHash, s.failure, s.failedIn]).toEqual(["executing", "execute", "h1", null, null]);
-  });
-
-  test("a batch that was waiting keeps waiting", () => {
-    const s = fold([...toExecuting(), ...asked(), failed, reopened("awaiting_write_approval")]);
-    expect([s.phase, s.pending?.status]).toEqual(["awaiting_write_approval", "pending"]);
-  });
-
-  test("a failed publication goes back to executing, and finish must be accepted again", () => {
-    const s = fold([...toExecuting(), finish, failed, reopened("executing")]);
-    expect([s.phase, s.finishedTree, s.finishSummary]).toEqual(["executing", null, null]);
-  });
-
-  test("only a failed session, and only into the phase it failed in", () => {
-    expectIllegal(toExecuting(), reopened("executing"), "allowed only in failed");
-    expectIllegal([...toExecuting(), failed], reopened("planning"), "the session continues in executing, not planning");
   });
 });
