@@ -1,5 +1,6 @@
 import type { ItemRunner } from "../queue/pg/lane-runner.js";
 import type { JobSpec } from "../queue/types.js";
+import type { Fence } from "../store/fence.js";
 import type { PostgresSessionStore } from "../store/pg-store.js";
 import { Ledger } from "../store/ledger.js";
 import { resumeInterruptedSession } from "./boot-resume.js";
@@ -18,8 +19,8 @@ import { sessionWork, type AppAccess } from "./session-work.js";
  */
 export function durableRunner(access: AppAccess, store: PostgresSessionStore): ItemRunner {
   return async (spec, ctx) => {
-    const fenced = store.fenced(ctx.lease);
-    const a: AppAccess = { ...access, deps: { ...access.deps, store: fenced }, index: new SessionIndex(fenced) };
+    const a = fencedAccess(access, store, ctx.lease);
+    const fenced = a.deps.store;
     const lost = () => access.deps.aborts.abort(ctx.lane, "this session passed to another worker");
     ctx.signal.addEventListener("abort", lost, { once: true });
     try {
@@ -33,6 +34,12 @@ export function durableRunner(access: AppAccess, store: PostgresSessionStore): I
       ctx.signal.removeEventListener("abort", lost);
     }
   };
+}
+
+/** The app's access with every store write checked against `lease` (src/store/fence.ts). */
+export function fencedAccess(access: AppAccess, store: PostgresSessionStore, lease: Fence): AppAccess {
+  const fenced = store.fenced(lease);
+  return { ...access, deps: { ...access.deps, store: fenced }, index: new SessionIndex(fenced) };
 }
 
 async function run(a: AppAccess, spec: JobSpec): Promise<void> {

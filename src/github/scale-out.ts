@@ -4,7 +4,8 @@ import { DurableQueue } from "../queue/pg/durable-queue.js";
 import type { PostgresSessionStore } from "../store/pg-store.js";
 import { appAccess } from "./app.js";
 import type { PatchgateDeps } from "./deps.js";
-import { durableRunner } from "./durable-runner.js";
+import { endDeadLettered } from "./dead-letter.js";
+import { durableRunner, fencedAccess } from "./durable-runner.js";
 
 /**
  * The two process kinds of scale-out (README "Scaling out"), both on the PostgreSQL of
@@ -43,7 +44,10 @@ export async function startWorker(app: Probot, deps: PatchgateDeps, store: Postg
     // A stop from another process: abort what this one runs for the lane, as a local stop would.
     onInterrupt: (lane, reason) => deps.aborts.abort(lane, reason),
     onFailed: (item, e) => deps.log(`job ${item.name} failed: ${e instanceof Error ? e.message : String(e)}`),
-    onDead: async (item) => deps.log(`job ${item.name} is dead-lettered: its worker died ${item.attempts - 1} time(s) running it`),
+    onDead: async (item, lease) => {
+      deps.log(`job ${item.name} is dead-lettered: its worker died ${item.attempts - 1} time(s) running it`);
+      await endDeadLettered(fencedAccess(access, store, lease), item);
+    },
     log: deps.log,
   });
   deps.queue = queue;

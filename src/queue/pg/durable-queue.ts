@@ -4,7 +4,7 @@ import PgBoss from "pg-boss";
 import type pg from "pg";
 import type { Job, Queue } from "../types.js";
 import { DEFAULT_BACKOFF, type Backoff } from "./backoff.js";
-import { LaneTable, type QueueCounts, type QueuedItem } from "./lane-table.js";
+import { LaneTable, type LaneLease, type QueueCounts, type QueuedItem } from "./lane-table.js";
 import { drainLane, type ItemRunner } from "./lane-runner.js";
 
 /** pg-boss's queue of wake-ups: one job per enqueued item, naming its lane. */
@@ -28,7 +28,7 @@ export interface DurableQueueOptions {
   backoff?: Backoff;
   onInterrupt?: (lane: string, reason: string) => void;
   onFailed?: (item: QueuedItem, error: unknown) => void;
-  onDead?: (item: QueuedItem) => Promise<void>;
+  onDead?: (item: QueuedItem, lease: LaneLease) => Promise<void>;
   log?: (line: string) => void;
 }
 

@@ -24,7 +24,9 @@ export interface LaneRunnerOptions {
   maxAttempts: number;
   onInterrupt: (lane: string, reason: string) => void;
   onFailed: (item: QueuedItem, error: unknown) => void;
-  onDead: (item: QueuedItem) => Promise<void>;
+  /** Runs under the lane's lease, before the item is marked dead: a worker dying in it leaves it to the next. */
+  onDead: (item: QueuedItem, lease: LaneLease) => Promise<void>;
+  log?: (line: string) => void;
 }
 
 
@@ -53,8 +55,10 @@ export async function drainLane(lease: LaneLease, o: LaneRunnerOptions): Promise
       if (!item) return;
       current = item.id;
       if (item.attempts > o.maxAttempts) {
+        // Ended visibly first, then marked: if this worker dies in between, the next one does both.
+        await o.onDead(item, lease).catch((e: unknown) => o.log?.(`dead letter ${item.name}: ${e instanceof Error ? e.message : String(e)}`));
+        if (lost.signal.aborted) return;
         await o.table.end(item.id, "dead", `its worker died ${item.attempts - 1} time(s) running it`);
-        await o.onDead(item).catch(() => undefined);
         continue;
       }
       try {

@@ -44,7 +44,9 @@ const OUTCOME: Record<Phase, (v: SessionView) => Inline[]> = {
   failed: (v) => {
     const f = v.state.failure;
     if (!f) return [strong("❌ Failed"), "."];
-    return [strong("❌ Failed"), ` — ${failureWords(f.reason)} (`, code(f.reason), `): ${clip(f.message, MAX_REASON)}`];
+    // A dead letter is no verdict on the work: a maintainer's retry runs it on a live worker.
+    const retry = f.reason === "worker_died" ? [" ", code("/agent retry"), " runs it again, continuing from the ledger."] : [];
+    return [strong("❌ Failed"), ` — ${failureWords(f.reason)} (`, code(f.reason), `): ${clip(f.message, MAX_REASON)}`, ...retry];
   },
   blocked: (v) => {
     const b = v.state.blocked;

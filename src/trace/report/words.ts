@@ -55,6 +55,7 @@ const FAILURE_WORDS: Record<FailureReason, string> = {
   config_invalid: "the repository configuration is invalid",
   publish_failed: "publishing failed",
   branch_conflict: "the branch got commits Patchgate did not make, and the change does not apply on them",
+  worker_died: "the workers running it died, so its job was dead-lettered",
   internal: "an internal error",
 };
 
