@@ -1,4 +1,5 @@
-import { LaneTable, type QueueCounts } from "../queue/pg/lane-table.js";
+import { LaneTable } from "../queue/pg/lane-table.js";
+import { operationsStatus, type OperationsStatus } from "../queue/status.js";
 import { PostgresSessionStore } from "../store/pg-store.js";
 import { parseCommandArgs } from "./cli-args.js";
 import { help } from "./inspect-commands.js";
@@ -6,20 +7,16 @@ import { scaleOutUrl } from "./scale-out-env.js";
 
 export const STATUS_USAGE = "patchgate status [--json]  (scale-out: queue depth, running jobs, leases, failed jobs, dead letters; DATABASE_URL)";
 
-export interface ScaleOutStatus extends QueueCounts {
-  sessions: Record<string, number>;
-}
-
-/** `patchgate status`: what an operator asks of a scale-out installation, read from its database. */
+/**
+ * `patchgate status`: what an operator asks of a scale-out installation, read from its database.
+ * `--json` prints what `/patchgate/health` answers with its token (src/github/health-route.ts).
+ */
 export async function statusCommand(argv: string[], out: NodeJS.WritableStream): Promise<number> {
   const parsed = parseCommandArgs(argv, { json: { type: "boolean" } } as const, STATUS_USAGE);
   if (parsed.help) return help(out, STATUS_USAGE);
   const store = new PostgresSessionStore(scaleOutUrl("status"), { poolSize: 2 });
   try {
-    const counts = await new LaneTable(store.pool).counts();
-    const sessions: Record<string, number> = {};
-    for (const s of await store.list()) sessions[s.phase] = (sessions[s.phase] ?? 0) + 1;
-    const status: ScaleOutStatus = { ...counts, sessions };
+    const status = await operationsStatus(new LaneTable(store.pool).counts(), store);
     out.write(parsed.values.json ? `${JSON.stringify(status)}\n` : render(status));
     // Dead letters need an operator: a script can tell from the exit code.
     return status.dead.length > 0 ? 3 : 0;
@@ -28,7 +25,7 @@ export async function statusCommand(argv: string[], out: NodeJS.WritableStream):
   }
 }
 
-function render(s: ScaleOutStatus): string {
+function render(s: OperationsStatus): string {
   const lines = [`queue: ${s.queued} queued, ${s.running} running`];
   lines.push(`sessions: ${Object.entries(s.sessions).map(([p, n]) => `${n} ${p}`).join(", ") || "none"}`);
   lines.push(`leases: ${s.leases.length === 0 ? "none" : ""}`);

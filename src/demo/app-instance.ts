@@ -61,6 +61,8 @@ export interface AppSettings {
    * HTTP). Absent: the embedded default, both in one process on SQLite.
    */
   scaleOut?: { databaseUrl: string; role: "serve" | "worker" } & Omit<WorkerSettings, "url">;
+  /** PATCHGATE_HEALTH_TOKEN: details from `/patchgate/health` (src/github/health-route.ts). */
+  healthToken?: string;
 }
 
 /**
@@ -94,6 +96,7 @@ export async function startApp(s: AppSettings): Promise<AppInstance> {
     mcp: s.mcp ?? null,
     sandboxExtras: { cacheRoot: join(dirname(s.dbFile), "cache"), ...s.sandboxExtras },
     reconcile: s.reconcile ? { ...s.reconcile, signal: running.signal } : null,
+    healthToken: s.healthToken ?? null,
     log: s.log,
   };
   if (s.scaleOut?.role === "worker") {

@@ -1,6 +1,7 @@
-import type { ApplicationFunction, Context, Probot } from "probot";
+import type { ApplicationFunction, ApplicationFunctionOptions, Context, Probot } from "probot";
 import { resumeInterrupted } from "./boot-resume.js";
 import type { PatchgateDeps } from "./deps.js";
+import { healthHandler } from "./health-route.js";
 import { AppIdentity } from "./identity.js";
 import { Inbox } from "./inbox.js";
 import { SessionIndex } from "./session-index.js";
@@ -24,7 +25,9 @@ export function appAccess(app: Probot, deps: PatchgateDeps): AppAccess {
  * again what failed to arrive while the app was down (./reconciler.ts).
  */
 export function patchgateApp(deps: PatchgateDeps): ApplicationFunction {
-  return async (app: Probot) => {
+  return async (app: Probot, options?: ApplicationFunctionOptions) => {
+    // Probot 14's way to serve a route beside the webhooks (it replaced `getRouter`).
+    options?.addHandler?.(healthHandler(deps));
     const access = appAccess(app, deps);
     const inbox = new Inbox(access);
     app.on([...HANDLED_EVENTS, ...LIFECYCLE_EVENTS], async (context: Context) => {

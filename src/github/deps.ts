@@ -47,6 +47,8 @@ export interface PatchgateDeps {
    * `everyMs`, until `signal` aborts. Absent: off.
    */
   reconcile?: { firstAfterMs: number; everyMs: number; signal?: AbortSignal } | null;
+  /** PATCHGATE_HEALTH_TOKEN: the bearer token `/patchgate/health` wants for details (./health-route.ts); absent: counts only. */
+  healthToken?: string | null;
   /** One line per thing that happened, for logs and the demo's printed timeline. */
   log: (line: string) => void;
 }

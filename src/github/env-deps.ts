@@ -55,6 +55,7 @@ export function depsFromEnv(rawLog: (line: string) => void, env: NodeJS.ProcessE
     sandboxExtras: { toolchains: settings.toolchains, host, cacheRoot: join(dataDir, "cache"), dependencyCache: dependencyCacheIn(dataDir, settings) },
     checkRunThrottleMs: Number(env.PATCHGATE_CHECK_RUN_THROTTLE_MS ?? 5000),
     reconcile,
+    healthToken: env.PATCHGATE_HEALTH_TOKEN || null,
     log,
   };
 }

@@ -1,4 +1,4 @@
-import type { Job, JobErrorHandler, Queue } from "./types.js";
+import type { Job, JobErrorHandler, Queue, QueueCounts } from "./types.js";
 
 /**
  * The embedded queue: one promise chain per key. A job never starts inside the webhook request,
@@ -7,6 +7,7 @@ import type { Job, JobErrorHandler, Queue } from "./types.js";
 export class InProcessQueue implements Queue {
   private readonly tails = new Map<string, Promise<void>>();
   private pending = 0;
+  private running = 0;
   private waiters: (() => void)[] = [];
   private closed = false;
 
@@ -18,7 +19,14 @@ export class InProcessQueue implements Queue {
     const previous = this.tails.get(job.key) ?? Promise.resolve();
     const next = previous
       .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
-      .then(() => job.run())
+      .then(async () => {
+        this.running += 1;
+        try {
+          await job.run();
+        } finally {
+          this.running -= 1;
+        }
+      })
       .catch((error: unknown) => this.onError(job, error))
       .finally(() => {
         if (this.tails.get(job.key) === next) this.tails.delete(job.key);
@@ -31,6 +39,11 @@ export class InProcessQueue implements Queue {
   idle(): Promise<void> {
     if (this.pending === 0) return Promise.resolve();
     return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /** Failures are answered on GitHub and logged, not kept: there is no dead letter in one process. */
+  async counts(): Promise<QueueCounts> {
+    return { queued: this.pending - this.running, running: this.running, leases: [], failed: [], dead: [] };
   }
 
   async close(): Promise<void> {

@@ -37,6 +37,17 @@ export interface Queue {
   flushed?(): Promise<void>;
   /** Asks the process that runs lane `key` now to abort its job; whether one was running. */
   interrupt?(key: string, reason: string): Promise<boolean>;
+  /** What `patchgate status` and `/patchgate/health` report of the queue (./status.ts). */
+  counts?(): Promise<QueueCounts>;
+}
+
+/** The queue as an operator sees it. An embedded queue has no leases and keeps no ended jobs. */
+export interface QueueCounts {
+  queued: number;
+  running: number;
+  leases: { lane: string; owner: string; expiresAt: string; epoch: number }[];
+  failed: { lane: string; name: string; error: string | null; endedAt: string }[];
+  dead: { lane: string; name: string; error: string | null; attempts: number; endedAt: string }[];
 }
 
 export type JobErrorHandler = (job: Job, error: unknown) => void;

@@ -1,5 +1,6 @@
 import type pg from "pg";
 import type { Fence } from "../../store/fence.js";
+import type { QueueCounts } from "../types.js";
 import type { Backoff } from "./backoff.js";
 
 export interface QueuedItem {
@@ -13,13 +14,7 @@ export interface QueuedItem {
 /** A lane held by one worker: `epoch` changes whenever the lane changes hands. */
 export type LaneLease = Fence;
 
-export interface QueueCounts {
-  queued: number;
-  running: number;
-  leases: { lane: string; owner: string; expiresAt: string; epoch: number }[];
-  failed: { lane: string; name: string; error: string | null; endedAt: string }[];
-  dead: { lane: string; name: string; error: string | null; attempts: number; endedAt: string }[];
-}
+export type { QueueCounts } from "../types.js";
 
 /**
  * The SQL of the durable queue (tables in src/store/pg-schema.ts). Every statement stands alone, so
