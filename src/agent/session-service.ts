@@ -1,11 +1,12 @@
 import { existsSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { randomUUID } from "node:crypto";
 import { Ledger, type EventListener } from "../store/ledger.js";
 import type { SessionStore } from "../store/types.js";
 import type { SessionSettings } from "../session/events.js";
 import type { TaskInput } from "../session/types.js";
 import type { GitAuth, Workspace } from "../workspace/types.js";
-import { cloneWorkspace, openWorkspace } from "../workspace/index.js";
+import { cloneWorkspace, openWorkspace, type GitWorkspace } from "../workspace/index.js";
 
 export const DEFAULT_SETTINGS: SessionSettings = { maxStepsPerResume: 40, limits: {} };
 
@@ -43,14 +44,33 @@ export async function prepareWorkspace(ledger: Ledger, src: WorkspaceSource): Pr
 }
 
 /**
- * The workspace of a session that already has one: the clone on disk when it survived, otherwise a fresh
- * clone at the recorded base commit with the last recorded patch applied (DESIGN §2: rebuildable anywhere).
+ * The workspace of a session that already has one, as the ledger recorded it. A clone on disk is
+ * only a cache: another worker may have driven the session on since this one last held it
+ * (scale-out), or a crash may have cut a write short, so a clone whose published files differ from
+ * the recorded patch is put back to it, and one that cannot be (it lacks the recorded base commit)
+ * is replaced by a fresh clone at the base with the patch applied (DESIGN §2: rebuildable anywhere).
  */
 export async function reopenWorkspace(ledger: Ledger, src: WorkspaceSource): Promise<Workspace> {
-  const { baseCommit, latestDiff } = ledger.state;
+  const { baseCommit, latestDiff, publishablePaths } = ledger.state;
   if (!baseCommit) return prepareWorkspace(ledger, src);
-  if (existsSync(`${src.dir}/.git`)) return openWorkspace(src.dir, baseCommit);
+  const patch = latestDiff?.patch ?? "";
+  if (existsSync(`${src.dir}/.git`)) {
+    const kept = await keptClone(src.dir, baseCommit, patch, publishablePaths);
+    if (kept) return kept;
+    await rm(src.dir, { recursive: true, force: true });
+  }
   const ws = await cloneWorkspace({ source: src.source, dir: src.dir, ref: baseCommit, auth: src.auth });
-  if (latestDiff && latestDiff.patch.trim() !== "") await ws.applyPatch(latestDiff.patch);
+  if (patch.trim() !== "") await ws.applyPatch(patch);
   return ws;
+}
+
+/** The clone on disk brought to base + patch, or null when it cannot be (then it is cloned again). */
+async function keptClone(dir: string, baseCommit: string, patch: string, paths: readonly string[]): Promise<GitWorkspace | null> {
+  try {
+    const ws = await openWorkspace(dir, baseCommit);
+    if ((await ws.diff(paths)).patch !== patch) await ws.restore(patch, paths);
+    return ws;
+  } catch {
+    return null;
+  }
 }
