@@ -2,6 +2,8 @@ import type { ScriptStep, ScriptTurn } from "../agent/llm/scripted.js";
 import type { LLMRequest } from "../agent/llm/types.js";
 import type { Message } from "../session/messages.js";
 import type { ScriptAnswer } from "./script-schema.js";
+import { readResultText } from "../session/result-read.js";
+import { numberedLine, splitNumbered } from "../tools/line-numbers.js";
 
 /**
  * A case's script played the way real models answer (`patchgate eval --messy`): the same decisions,
@@ -79,7 +81,7 @@ function numberedEdit(call: Call, history: readonly Message[]): Call {
 function numbered(text: string, first: number): string {
   const lines = text.split("\n");
   const end = lines.at(-1) === "" ? lines.length - 1 : lines.length;
-  return lines.map((l, i) => (i < end ? `${first + i}\t${l}` : l)).join("\n");
+  return lines.map((l, i) => (i < end ? numberedLine(first + i, l) : l)).join("\n");
 }
 
 /** Where the whole lines of `search` start among the shown lines, or null. */
@@ -102,8 +104,8 @@ function lastReadLines(history: readonly Message[], path: string): Map<number, s
     if (typeof data?.content !== "string") continue;
     const shown = new Map<number, string>();
     for (const line of data.content.split("\n")) {
-      const tab = line.indexOf("\t");
-      if (tab > 0) shown.set(Number(line.slice(0, tab)), line.slice(tab + 1));
+      const row = splitNumbered(line);
+      if (row) shown.set(row.n, row.text);
     }
     return shown;
   }
@@ -118,11 +120,11 @@ function pathOf(args: string): unknown {
   }
 }
 
-/** A tool message's `data`, without the runtime-context block that may ride on it. */
+/** A tool message's `data`, read back from the text the model was shown. */
 function resultData(content: string): { content?: unknown } | null {
-  const at = content.indexOf("\n\n<runtime-context>");
   try {
-    return (JSON.parse(at >= 0 ? content.slice(0, at) : content) as { data?: { content?: unknown } }).data ?? null;
+    const r = readResultText(content);
+    return r.ok && typeof r.data === "object" && r.data !== null ? (r.data as { content?: unknown }) : null;
   } catch {
     return null;
   }

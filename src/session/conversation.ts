@@ -1,4 +1,5 @@
 import type { Message } from "./messages.js";
+import { resultText } from "./result-text.js";
 import type { RepoInstructions, TaskInput, ToolResult } from "./types.js";
 
 /** Untrusted text must not close the block it is quoted in. */
@@ -31,8 +32,9 @@ export function taskMessage(task: TaskInput, guidance?: RepoInstructions): Messa
   };
 }
 
+/** The model reads a result as text (result-text.ts); the ledger's tool_result keeps it structured. */
 export function toolResultMessage(callId: string, result: ToolResult): Message {
-  return { role: "tool", toolCallId: callId, content: JSON.stringify(result) };
+  return { role: "tool", toolCallId: callId, content: resultText(result) };
 }
 
 export function approvalMessage(by: string): Message {

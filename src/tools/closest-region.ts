@@ -1,3 +1,4 @@
+import { numberedLine } from "./line-numbers.js";
 import { splitLines } from "./text.js";
 
 /**
@@ -66,7 +67,7 @@ export function closestRegion(content: string, search: string): ClosestRegion | 
     }
   }
   const region = fileLines.slice(best, best + height);
-  const shown = region.slice(0, MAX_SHOWN_LINES).map((l, i) => `${best + i + 1}\t${l}`);
+  const shown = region.slice(0, MAX_SHOWN_LINES).map((l, i) => numberedLine(best + i + 1, l));
   if (region.length > MAX_SHOWN_LINES) shown.push(`… ${region.length - MAX_SHOWN_LINES} more lines`);
   return {
     start_line: best + 1,

@@ -72,7 +72,7 @@ export function applyEdits(rel: string, content: string, edits: readonly EditBlo
       const where = closest
         ? ` The closest region is lines ${closest.start_line}-${closest.end_line} (similarity ${closest.similarity}${closest.whitespace_only ? ", differs only in whitespace" : ""}); copy the exact text from there and retry.`
         : ` ${rel} is empty.`;
-      const numbers = looksNumbered(edit.search) ? " Its lines start with read_file's line numbers (\"<n>\\t\"), which are not part of the file and did not match those lines: leave them out." : "";
+      const numbers = looksNumbered(edit.search) ? " Its lines start with read_file's line numbers (\"<n>│\"), which are not part of the file and did not match those lines: leave them out." : "";
       return badPatch(`edit ${n} of ${edits.length}: the search text was not found in ${rel}.${numbers}${where}`, { edit: n, matches: 0, closest });
     }
     if (found.length > 1) {

@@ -50,7 +50,7 @@ async function plan(args: Input, ctx: ToolContext): Promise<Planned> {
 
 export const editFileTool = defineTool({
   name: "edit_file",
-  version: "2",
+  version: "3",
   description: DESCRIPTION,
   input,
   risk: "write",

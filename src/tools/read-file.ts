@@ -9,7 +9,8 @@ import { pageOf, READ_PAGE_BYTES, READ_PAGE_LINES } from "./read-page.js";
 // One call shows one page (read-page.ts); the note says which lines and how to get the next page.
 export { READ_PAGE_BYTES, READ_PAGE_LINES } from "./read-page.js";
 
-const DESCRIPTION = `Read a text file of the repository, one page at a time. Returns lines numbered from 1 ("<n>\\t<text>"), total_lines, and a note "lines a–b of total" saying how to get the next page.
+const DESCRIPTION = `Read a text file of the repository, one page at a time. Returns the lines as text, each after its number and a "│" mark ("  975│<text>"), total_lines, and a note "lines a–b of total" saying how to get the next page.
+- Everything after the first "│" of a shown line is the file's line exactly (tabs, quotes, backslashes as they are); the number and the mark are not part of the file: leave them out of edit_file's search and replace.
 - path is relative to the repository root.
 - A page is at most ${READ_PAGE_LINES} lines (${READ_PAGE_BYTES / 1024} KB); pass start_line (and end_line, inclusive) to choose which lines, e.g. next_start_line from the previous page.
 - Binary files are refused.
@@ -35,7 +36,7 @@ async function locate(args: z.infer<typeof input>, ctx: ToolContext): Promise<To
 
 export const readFileTool = defineTool({
   name: "read_file",
-  version: "2",
+  version: "3",
   description: DESCRIPTION,
   input,
   risk: "read",

@@ -1,12 +1,12 @@
+import { splitNumbered } from "./line-numbers.js";
+
 /**
- * read_file shows each line as "<n>\t<text>", and models often copy those prefixes into an edit's
- * search text. Such a block can never match. It is taken as meant only when it cannot mean anything
+ * read_file shows each line as "<n>│<text>" (line-numbers.ts), and models often copy those
+ * prefixes into an edit's search text. Such a block can never match. It is taken as meant only when it cannot mean anything
  * else: every line carries a number, the numbers are consecutive, and without them the text is
  * exactly the file's lines at those numbers. The replace text loses its prefixes only when every one
  * of its lines has one too (a model that copied them into search usually did so in replace).
  */
-
-const NUMBERED = /^(\d+)\t/;
 
 /** The lines of `text` without their read_file prefixes and the first number, or null if any line lacks one. */
 function unnumbered(text: string): { first: number; lines: string[] } | null {
@@ -17,12 +17,11 @@ function unnumbered(text: string): { first: number; lines: string[] } | null {
   const stripped: string[] = [];
   let first = 0;
   for (const [i, line] of numbered.entries()) {
-    const m = NUMBERED.exec(line);
+    const m = splitNumbered(line);
     if (!m) return null;
-    const n = Number(m[1]);
-    if (i === 0) first = n;
-    else if (n !== first + i) return null;
-    stripped.push(line.slice(m[0].length));
+    if (i === 0) first = m.n;
+    else if (m.n !== first + i) return null;
+    stripped.push(m.text);
   }
   if (numbered.length < lines.length) stripped.push("");
   return { first, lines: stripped };

@@ -1,3 +1,5 @@
+import { numberedLine } from "./line-numbers.js";
+
 /**
  * One page of read_file: lines from `start`, up to `endLine` if asked, never more than a page of
  * lines or bytes (about 8k tokens), whatever the model asks for, so that a result is never cut later
@@ -25,6 +27,7 @@ export function pageOf(lines: readonly string[], start: number, endLine: number 
   let bytes = 0;
   let end = start - 1;
   let longLine: { n: number; bytes: number } | null = null;
+  const width = String(last).length;
   for (let n = start; n <= last; n++) {
     const line = lines[n - 1]!;
     const size = Buffer.byteLength(line) + 1;
@@ -32,11 +35,11 @@ export function pageOf(lines: readonly string[], start: number, endLine: number 
     end = n;
     if (size > READ_PAGE_BYTES) {
       longLine = { n, bytes: size - 1 };
-      out.push(`${n}\t${Buffer.from(line).subarray(0, READ_PAGE_BYTES).toString("utf8").replace(/\uFFFD+$/, "")}`);
+      out.push(numberedLine(n, Buffer.from(line).subarray(0, READ_PAGE_BYTES).toString("utf8").replace(/\uFFFD+$/, ""), width));
       break;
     }
     bytes += size;
-    out.push(`${n}\t${line}`);
+    out.push(numberedLine(n, line, width));
   }
   const shownTo = longLine ? end - 1 : end;
   const range = total === 0 ? "the file is empty" : `lines ${start}–${end} of ${total}`;

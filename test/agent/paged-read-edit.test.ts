@@ -5,6 +5,7 @@ import { approvePlan, approveWrites, autoApproveWrites } from "../../src/agent/a
 import type { LLMClient, LLMRequest, LLMResponse } from "../../src/agent/llm/types.js";
 import { SessionHarness } from "../helpers/session-harness.js";
 import { toolResultOf } from "../fakes/chat/turns.js";
+import { splitNumbered } from "../../src/tools/line-numbers.js";
 
 /**
  * Must show (issue 11): a 3,000-line file with the bug at line 2,500. A model that reads it page by
@@ -48,8 +49,9 @@ const lastResult = (req: LLMRequest) => toolResultOf(req.messages.filter((m) => 
 /** The line of a page where `vN` is not N, as a model reading the page would spot it. */
 function wrongLine(content: string): { n: number; text: string } | null {
   for (const row of content.split("\n")) {
-    const m = /^(\d+)\t(export const v(\d+) = (\d+);)$/.exec(row);
-    if (m && m[3] !== m[4]) return { n: Number(m[1]), text: m[2]! };
+    const shown = splitNumbered(row);
+    const m = shown && /^export const v(\d+) = (\d+);$/.exec(shown.text);
+    if (m && m[1] !== m[2]) return { n: shown.n, text: shown.text };
   }
   return null;
 }

@@ -1,3 +1,4 @@
+import { resultText } from "../../src/session/result-text.js";
 import type { ScriptTurn } from "../../src/agent/llm/scripted.js";
 import type { LLMRequest } from "../../src/agent/llm/types.js";
 import { messySteps } from "../../src/eval/messy-script.js";
@@ -29,14 +30,14 @@ describe("the messy model's answers", () => {
   test("an edit of a file last seen in a read carries the read's line numbers; after a write to it, it does not", () => {
     const read: Message[] = [
       { role: "assistant", content: null, toolCalls: [{ id: "r", name: "read_file", arguments: '{"path":"a.js"}' }] },
-      { role: "tool", toolCallId: "r", content: JSON.stringify({ ok: true, data: { path: "a.js", content: "1\tone\n2\ttwo\n3\tthree" } }) + "\n\n<runtime-context>x</runtime-context>" },
+      { role: "tool", toolCallId: "r", content: resultText({ ok: true, data: { path: "a.js", content: "1│one\n2│two\n3│three" } }) + "\n\n<runtime-context>x</runtime-context>" },
     ];
     const edit = (messages: Message[]) => play([answer([{ name: "edit_file", arguments: EDIT }])], messages).at(-1)!;
-    expect(edit(read)).toMatchObject({ toolCalls: [{ arguments: { path: "a.js", edits: [{ search: "2\ttwo\n3\tthree", replace: "2\t2\n3\t3" }] } }] });
+    expect(edit(read)).toMatchObject({ toolCalls: [{ arguments: { path: "a.js", edits: [{ search: "2│two\n3│three", replace: "2│2\n3│3" }] } }] });
     const written: Message[] = [
       ...read,
       { role: "assistant", content: null, toolCalls: [{ id: "w", name: "write_file", arguments: '{"path":"a.js","content":"x"}' }] },
-      { role: "tool", toolCallId: "w", content: '{"ok":true,"data":{}}' },
+      { role: "tool", toolCallId: "w", content: resultText({ ok: true, data: {} }) },
     ];
     expect(edit(written)).toMatchObject({ toolCalls: [{ arguments: EDIT }] });
   });

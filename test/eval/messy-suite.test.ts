@@ -52,9 +52,9 @@ function messKinds(messages: readonly Message[]): string[] {
     for (const c of m.toolCalls) {
       const answer = results.get(c.id) ?? "";
       if (c.providerId !== undefined) kinds.push("duplicate_id_replaced");
-      if (answer.includes('"code":"invalid_arguments"') && c.arguments.endsWith(",}")) kinds.push("malformed_call");
-      if (answer.includes('"code":"output_truncated"')) kinds.push("cut_off_call");
-      if (c.name === "edit_file" && /"search":"\d+\\t/.test(c.arguments) && answer.startsWith('{"ok":true')) kinds.push("numbered_edit_applied");
+      if (answer.startsWith("error invalid_arguments:") && c.arguments.endsWith(",}")) kinds.push("malformed_call");
+      if (answer.startsWith("error output_truncated:")) kinds.push("cut_off_call");
+      if (c.name === "edit_file" && /"search":" *\d+│/.test(c.arguments) && answer.startsWith("ok\n")) kinds.push("numbered_edit_applied");
     }
   }
   return kinds;

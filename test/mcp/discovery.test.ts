@@ -1,3 +1,4 @@
+import { readResultText } from "../../src/session/result-read.js";
 import { mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { parseToolArguments, toolSpecs } from "../../src/tools/registry.js";
@@ -133,14 +134,14 @@ describe("discovery and mapping", () => {
     mkdirSync(join(repo.dir, "lib"), { recursive: true });
     symlinkSync("/etc", join(repo.dir, "lib", "etc"));
     const read = await call("mcp__project__read_project_file", { path: "src/a.js" });
-    expect(read.ok && JSON.parse((read.data as { content: string }).content)).toMatchObject({ path: "src/a.js", content: "1\texport const answer = 42;", total_lines: 1 });
+    expect(read.ok && readResultText((read.data as { content: string }).content)).toMatchObject({ ok: true, data: { path: "src/a.js", content: "1│export const answer = 42;", total_lines: 1 } });
     for (const path of ["../secret", "/etc/passwd", ".git/config", "lib/etc/passwd"]) {
       const r = await call("mcp__project__read_project_file", { path });
       expect(r).toMatchObject({ ok: false, error: { code: "mcp_tool_error" } });
       expect(JSON.stringify(r)).toContain("path_denied");
     }
     const found = await call("mcp__project__search_project_text", { query: "answer" });
-    expect(found.ok && JSON.parse((found.data as { content: string }).content).matches).toEqual(["src/a.js:1:export const answer = 42;"]);
+    expect(found.ok && readResultText((found.data as { content: string }).content)).toMatchObject({ ok: true, data: { matches: ["src/a.js:1:export const answer = 42;"] } });
   });
 
   test("a 10 MB result is capped before it is recorded", async () => {
@@ -165,7 +166,7 @@ describe("discovery and mapping", () => {
 
   test("the recorded versions name the server, its version and the schema's hash", () => {
     const versions = m.events("mcp_tools_listed").flatMap((e) => e.tools.map((t) => t.version));
-    expect(versions.every((v) => /^(patchgate@2|mcp-servers\/everything@2\.0\.0|scripted@1\.0\.0)#[0-9a-f]{12}$/.test(v))).toBe(true);
+    expect(versions.every((v) => /^(patchgate@3|mcp-servers\/everything@2\.0\.0|scripted@1\.0\.0)#[0-9a-f]{12}$/.test(v))).toBe(true);
     expect(tool("mcp__hostile__echo").version).not.toBe(tool("mcp__everything__echo").version);
   });
 });

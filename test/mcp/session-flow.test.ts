@@ -162,7 +162,7 @@ test("a resume that finds other tool versions says so; an approved call to a cha
   expect(await resume(llm, v1)).toEqual({ kind: "parked", phase: "awaiting_write_approval" });
   await approveWrites(h.ledger, human, h.ledger.state.pending!.digest);
   // A deploy between the approval and its resume: a new server version, and a built-in tool bumped.
-  const tools = ALL_TOOLS.map((t) => (t.name === "read_file" ? { ...t, version: "3" } : t));
+  const tools = ALL_TOOLS.map((t) => (t.name === "read_file" ? { ...t, version: "4" } : t));
   await autoApproveWrites(h.ledger, human);
   expect(await h.resume(llm, { mcp: { config: v2 }, tools })).toEqual({ kind: "ready_to_publish" });
 
@@ -171,7 +171,7 @@ test("a resume that finds other tool versions says so; an approved call to a cha
   const changed = versions[1].type === "tool_versions" ? versions[1].changed : [];
   expect(changed).toEqual(
     expect.arrayContaining([
-      { tool: "read_file", from: "2", to: "3" },
+      { tool: "read_file", from: "3", to: "4" },
       { tool: "mcp__notes__create_note", from: expect.stringMatching(/^scripted@1\.0\.0#/), to: expect.stringMatching(/^scripted@2\.0\.0#/) },
     ]),
   );

@@ -4,7 +4,7 @@ describe("closestRegion", () => {
   const FILE = "alpha\nbeta\ngamma\ndelta\nepsilon\n";
 
   test("finds the window most like the search block, with 1-based lines", () => {
-    expect(closestRegion(FILE, "gamma\ndelte\n")).toEqual({ start_line: 3, end_line: 4, similarity: 0.88, text: "3\tgamma\n4\tdelta", whitespace_only: false });
+    expect(closestRegion(FILE, "gamma\ndelte\n")).toEqual({ start_line: 3, end_line: 4, similarity: 0.88, text: "3│gamma\n4│delta", whitespace_only: false });
   });
 
   test("flags a block that differs only in indentation", () => {

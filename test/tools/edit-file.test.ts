@@ -52,7 +52,7 @@ describe("edit_file", () => {
         details: {
           edit: 1,
           matches: 0,
-          closest: { start_line: 5, end_line: 7, similarity: 0.89, text: "5\texport function sub(a, b) {\n6\t  return a - b;\n7\t}", whitespace_only: false },
+          closest: { start_line: 5, end_line: 7, similarity: 0.89, text: "5│export function sub(a, b) {\n6│  return a - b;\n7│}", whitespace_only: false },
         },
       },
     });
@@ -145,7 +145,7 @@ describe("edit_file", () => {
 
   test("a block copied with read_file's line numbers applies at those lines, even where the text repeats", async () => {
     const h = await readied({ "m.js": ADD }, "m.js");
-    const edits = [{ search: "6\t  return a - b;\n7\t}", replace: "6\t  return b - a;\n7\t}" }];
+    const edits = [{ search: "6│  return a - b;\n7│}", replace: "6│  return b - a;\n7│}" }];
     const { result } = await h.call(editFileTool, { path: "m.js", edits });
     expect(result.ok).toBe(true);
     expect(onDisk(h, "m.js")).toBe("export function add(a, b) {\n  return a - b;\n}\n\nexport function sub(a, b) {\n  return b - a;\n}\n");

@@ -14,20 +14,20 @@ describe("read_file", () => {
     const { result } = await h.call(readFileTool, { path: "a.txt" });
     expect(result).toEqual({
       ok: true,
-      data: { path: "a.txt", note: "lines 1–5 of 5 (end of file)", start_line: 1, end_line: 5, total_lines: 5, content: "1\tone\n2\ttwo\n3\tthree\n4\tfour\n5\tfive" },
+      data: { path: "a.txt", note: "lines 1–5 of 5 (end of file)", start_line: 1, end_line: 5, total_lines: 5, content: "1│one\n2│two\n3│three\n4│four\n5│five" },
     });
   });
 
   test("a range returns only those lines", async () => {
     const h = await setup({ "a.txt": FIVE });
     const data = dataOf((await h.call(readFileTool, { path: "a.txt", start_line: 2, end_line: 3 })).result);
-    expect(data).toEqual({ path: "a.txt", note: "lines 2–3 of 5; next page: read_file with start_line 4", start_line: 2, end_line: 3, total_lines: 5, content: "2\ttwo\n3\tthree", next_start_line: 4 });
+    expect(data).toEqual({ path: "a.txt", note: "lines 2–3 of 5; next page: read_file with start_line 4", start_line: 2, end_line: 3, total_lines: 5, content: "2│two\n3│three", next_start_line: 4 });
   });
 
   test("end_line past the end is clamped", async () => {
     const h = await setup({ "a.txt": FIVE });
     const data = dataOf((await h.call(readFileTool, { path: "a.txt", start_line: 4, end_line: 99 })).result);
-    expect(data).toEqual({ path: "a.txt", note: "lines 4–5 of 5 (end of file)", start_line: 4, end_line: 5, total_lines: 5, content: "4\tfour\n5\tfive" });
+    expect(data).toEqual({ path: "a.txt", note: "lines 4–5 of 5 (end of file)", start_line: 4, end_line: 5, total_lines: 5, content: "4│four\n5│five" });
   });
 
   test("start_line past the end is an invalid_arguments error", async () => {
@@ -79,7 +79,7 @@ describe("read_file", () => {
     expect([asked.end_line, asked.next_start_line]).toEqual([600, 601]);
     const last = dataOf((await h.call(readFileTool, { path: "long.txt", start_line: 601 })).result);
     expect([last.end_line, last.next_start_line, last.note]).toEqual([700, undefined, "lines 601–700 of 700 (end of file)"]);
-    expect(String(last.content).split("\n").at(-1)).toBe("700\tline 700");
+    expect(String(last.content).split("\n").at(-1)).toBe("700│line 700");
   });
 
   test("a page is also bounded in bytes: cut at a line boundary, marked truncated, with next_start_line", async () => {
@@ -125,7 +125,7 @@ describe("read_file", () => {
 
   test("CRLF line ends are not shown as part of the line", async () => {
     const h = await setup({ "w.txt": "a\r\nb\r\n" });
-    expect(dataOf((await h.call(readFileTool, { path: "w.txt" })).result).content).toBe("1\ta\n2\tb");
+    expect(dataOf((await h.call(readFileTool, { path: "w.txt" })).result).content).toBe("1│a\n2│b");
   });
 
   test("`..` escapes are path_denied", async () => {

@@ -7,6 +7,13 @@ describe("read_file's line numbers copied into an edit", () => {
     expect(withoutReadNumbers(FILE, "3\tc\n4\tb", "3\tC\n4\tB")).toEqual({ search: "c\nb", replace: "C\nB", start: 4 });
   });
 
+  test("read_file 3's form: padded numbers and │, content tabs kept; the tab form of older results still read", () => {
+    const tabbed = "a\n\tb\n\t\tc\n";
+    expect(withoutReadNumbers(tabbed, " 2│\tb\n 3│\t\tc", " 2│\tB\n 3│\t\tC")).toEqual({ search: "\tb\n\t\tc", replace: "\tB\n\t\tC", start: 2 });
+    expect(withoutReadNumbers(tabbed, "2\t\tb", "x")).toEqual({ search: "\tb", replace: "x", start: 2 });
+    expect(looksNumbered("  975│x")).toBe(true);
+  });
+
   test("the numbers pick the place even where the text alone is ambiguous", () => {
     expect(withoutReadNumbers(FILE, "4\tb\n", "4\tx\n")).toEqual({ search: "b\n", replace: "x\n", start: 6 });
     expect(withoutReadNumbers(FILE, "2\tb", "y")).toEqual({ search: "b", replace: "y", start: 2 });

@@ -1,6 +1,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { resultText } from "../../session/result-text.js";
 import { readFileTool } from "../../tools/read-file.js";
 import { searchCodeTool } from "../../tools/search-code.js";
 import type { ToolOutcome } from "../../tools/tool.js";
@@ -14,14 +15,14 @@ import { projectContext } from "./project-context.js";
  */
 
 /** Part of each tool's version as clients record it (tools/CHANGELOG.md). */
-export const OWN_SERVER_VERSION = "2";
+export const OWN_SERVER_VERSION = "3";
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
+/** The same text Patchgate's own model reads (session/result-text.ts): file lines unescaped. */
 function toMcp(outcome: ToolOutcome): CallToolResult {
   const r = outcome.result;
-  if (r.ok) return { content: [{ type: "text", text: JSON.stringify(r.data) }] };
-  return { content: [{ type: "text", text: `${r.error.code}: ${r.error.message}` }], isError: true };
+  return { content: [{ type: "text", text: resultText(r) }], ...(r.ok ? {} : { isError: true }) };
 }
 
 export function projectServer(repo: string): McpServer {
@@ -29,7 +30,7 @@ export function projectServer(repo: string): McpServer {
   const server = new McpServer({ name: "patchgate", version: OWN_SERVER_VERSION }, { capabilities: { tools: {} } });
   server.registerTool(
     "read_project_file",
-    { description: readFileTool.description.replace(/\n- Only the lines you were shown count as read.*$/m, ""), inputSchema: readFileTool.input, annotations: READ_ONLY },
+    { description: readFileTool.description.replace(/\n- Only the lines you were shown count as read.*$/m, "").replace(/: leave them out of edit_file's.*$/m, "."), inputSchema: readFileTool.input, annotations: READ_ONLY },
     async (args) => toMcp(await readFileTool.execute(args, ctx)),
   );
   server.registerTool(

@@ -112,14 +112,14 @@ describe("buildContext", () => {
     const older = split(buildContext(script.state, { systemPrompt: "SYS" })).messages.at(-3)!;
     expect(older.role).toBe("tool");
     expect(utf8Bytes(older.content as string)).toBeLessThanOrEqual(8192);
-    expect(older.content).toMatch(/^\{"ok":true,"data":"HEADx+\n…\[truncated: \d+ of 50029 bytes omitted\]…\nx+TAIL"\}$/);
+    expect(older.content).toMatch(/^ok\nHEADx+\n…\[truncated: \d+ of 50011 bytes omitted\]…\nx+TAIL$/);
   });
 
   it("never cuts a result the model has just asked for below the safety bound", () => {
     const script = new SessionScript("e2").executing();
     script.toolStep("run_tests", {}, `HEAD${"x".repeat(50_000)}TAIL`);
     const last = split(buildContext(script.state, { systemPrompt: "SYS" })).messages.at(-1)!;
-    expect(last.content).toBe(JSON.stringify({ ok: true, data: `HEAD${"x".repeat(50_000)}TAIL` }));
+    expect(last.content).toBe(`ok\nHEAD${"x".repeat(50_000)}TAIL`);
   });
 
   it("a fresh result beyond the safety bound is cut with a note saying what was left out and how to get less", () => {
@@ -127,7 +127,7 @@ describe("buildContext", () => {
     script.toolStep("mcp__big__dump", {}, `HEAD${"x".repeat(100_000)}TAIL`);
     const last = split(buildContext(script.state, { systemPrompt: "SYS" })).messages.at(-1)!;
     expect(utf8Bytes(last.content as string)).toBeLessThanOrEqual(FRESH_TOOL_OUTPUT_BYTES);
-    expect(last.content).toMatch(/^\{"ok":true,"data":"HEADx+\n…\[truncated: \d+ of 100029 bytes omitted; the ledger keeps the whole result: ask for less at a time, e\.g\. a line range or a narrower path\]…\nx+TAIL"\}$/);
+    expect(last.content).toMatch(/^ok\nHEADx+\n…\[truncated: \d+ of 100011 bytes omitted; the ledger keeps the whole result: ask for less at a time, e\.g\. a line range or a narrower path\]…\nx+TAIL$/);
   });
 
   it("maxRecentMessages drops older messages without orphaning tool results, and says so", () => {

@@ -1,5 +1,7 @@
 import type { LLMRequest } from "../../../src/agent/llm/types.js";
 import type { Message } from "../../../src/session/messages.js";
+import { readResultText } from "../../../src/session/result-read.js";
+import type { ToolResult } from "../../../src/session/types.js";
 
 /**
  * One scripted answer of the fake provider. Besides what a model says, a turn can be a provider's
@@ -51,9 +53,8 @@ export function fromWire(messages: unknown[]): Message[] {
   });
 }
 
-/** A tool message's result object, without the runtime-context block that rides on the last one. */
-export function toolResultOf(m: Message): unknown {
+/** A tool message's result, read back from the text the model was shown (without the runtime-context block). */
+export function toolResultOf(m: Message): ToolResult {
   if (m.role !== "tool") throw new Error(`not a tool message: ${m.role}`);
-  const at = m.content.indexOf("\n\n<runtime-context>");
-  return JSON.parse(at >= 0 ? m.content.slice(0, at) : m.content);
+  return readResultText(m.content);
 }
