@@ -10,8 +10,6 @@ export interface DetectedTestCommand {
   source: string;
 }
 
-type Detector = (root: string) => Promise<DetectedTestCommand | null>;
-
 /** First match wins, in this order: a JS test script, pytest, go, cargo, a Makefile `test:` target. */
 export async function detectTestCommand(root: string): Promise<DetectedTestCommand | null> {
   for (const detect of [detectNode, detectPytest, detectGo, detectCargo, detectMake]) {

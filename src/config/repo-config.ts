@@ -65,7 +65,7 @@ export const RepoConfigSchema = z
       .default({ plan: "any", writes: "any" }),
     instructions: z
       .string()
-      .regex(/^(?!\/)(?!.*(?:^|\/)\.\.?(?:\/|$))[\w.\/-]+$/, "a relative path inside the repository, e.g. docs/agents.md")
+      .regex(/^(?!\/)(?!.*(?:^|\/)\.\.?(?:\/|$))[\w./-]+$/, "a relative path inside the repository, e.g. docs/agents.md")
       .max(300)
       .optional()
       .describe("The file of instructions for agents, read from the default branch, instead of .github/patchgate/instructions.md, AGENTS.md, .github/copilot-instructions.md, CLAUDE.md."),

@@ -1,5 +1,4 @@
 import type { ScriptStep, ScriptTurn } from "../agent/llm/scripted.js";
-import type { LLMRequest } from "../agent/llm/types.js";
 import type { Message } from "../session/messages.js";
 import type { ScriptAnswer } from "./script-schema.js";
 import { readResultText } from "../session/result-read.js";

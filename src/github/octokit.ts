@@ -26,6 +26,7 @@ export function patchgateOctokit(base: typeof ProbotOctokit, limits: GitHubLimit
     octokit.log.warn(`GitHub ${kind} rate limit on ${options.method} ${options.url}: ${again ? `retrying in ${retryAfter} s (retry ${retryCount + 1} of ${limits.maxLimitRetries})` : "giving up"}`);
     return again;
   };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Octokit types a plugin's defaults function loosely
   return base.defaults((o: any) => ({
     ...o,
     retry: { ...o?.retry, enabled: true, retries: limits.serverRetries, retryAfterBaseValue: limits.secondMs },

@@ -17,7 +17,7 @@ export interface OutboundOptions {
   htmlBase: string;
 }
 
-/** Attribute-free tags Patchgate's own renderers may use; model text never gets them (see ../github/inert.ts). */
+/** Attribute-free tags Patchgate's own renderers may use; model text never gets them (see ../safety/inert.ts). */
 const OWN_TAGS = ["details", "summary", "sub", "sup", "br", "b", "i", "kbd", "code"];
 
 export interface CheckRunOutput {

@@ -6,7 +6,7 @@ import { noreply } from "./identity.js";
 import { ensurePullRequest, markReadyForReview } from "./pull-request.js";
 import { doneComment, planComment, pullRequestBody, shortHash } from "./render.js";
 import { postComment } from "./replies.js";
-import { inert } from "./inert.js";
+import { inert } from "../safety/inert.js";
 import { publication } from "../policy/publish-guard.js";
 import type { BranchLease } from "../session/state.js";
 import { nextBranchName } from "./branch-lease.js";

@@ -6,7 +6,7 @@ import { clip } from "../trace/markdown.js";
 import type { JobContext, SessionWork } from "./deps.js";
 import { approver } from "./decisions.js";
 import { drive } from "./drive.js";
-import { inert } from "./inert.js";
+import { inert } from "../safety/inert.js";
 import { postComment } from "./replies.js";
 
 /**

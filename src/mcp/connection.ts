@@ -46,7 +46,7 @@ export class McpConnection {
       await client.connect(built.transport, { timeout: config.timeout_seconds * 1000 });
     } catch (e) {
       await client.close().catch(() => {});
-      throw new Error(withStderr((e as Error).message, built.stderrTail()));
+      throw new Error(withStderr((e as Error).message, built.stderrTail()), { cause: e });
     }
     const v = client.getServerVersion();
     const info = { name: String(v?.name ?? config.name).slice(0, 100), version: String(v?.version ?? "unknown").slice(0, 50) };
@@ -88,7 +88,7 @@ export class McpConnection {
       return await this.client.request({ method: "tools/call", params: { name, arguments: args } }, CallResult, { timeout: this.timeoutMs, signal });
     } catch (e) {
       // A request that failed because the server went away says so, with what the server last said.
-      if (this.stopped !== null) throw new Error(this.stopped);
+      if (this.stopped !== null) throw new Error(this.stopped, { cause: e });
       throw e;
     }
   }

@@ -25,6 +25,7 @@ export interface CheckedList {
   dropped: { tool: string; reason: string }[];
 }
 
+// eslint-disable-next-line no-control-regex -- finding control characters is what this is for
 const VALID_NAME = /^[^\u0000-\u001f\u007f]{1,128}$/;
 
 /** A tool name as it may appear in an event: whatever the server sent, made printable and short. */

@@ -16,7 +16,9 @@ export const MAX_UNTRUSTED_CHARS = 20_000;
 // nothing (soft hyphen U+00AD, combining grapheme joiner U+034F, Hangul fillers U+115F, U+1160,
 // U+3164, U+FFA0, Khmer U+17B4–U+17B5, Mongolian U+180B–U+180F, musical U+1D173–U+1D17A,
 // interlinear annotation U+FFF9–U+FFFB), C0 controls except \t and \n, DEL and C1 controls.
+// Each code point is listed on its own, combining ones included: that is what this class must match.
 const INVISIBLE =
+  // eslint-disable-next-line no-control-regex, no-misleading-character-class -- see above
   /[\u200B-\u200F\u2060-\u2065\uFEFF\u061C\u202A-\u202E\u2066-\u2069\u{E0000}-\u{E007F}\uFE00-\uFE0F\u{E0100}-\u{E01EF}\u00AD\u034F\u115F\u1160\u3164\uFFA0\u17B4\u17B5\u180B-\u180F\u{1D173}-\u{1D17A}\uFFF9-\uFFFB\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/gu;
 
 /** Line and paragraph separators (U+2028, U+2029) are line breaks that look like none. */

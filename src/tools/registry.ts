@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ToolSpec } from "../agent/llm/types.js";
+import type { ToolSpec } from "./tool-spec.js";
 import type { PermissionMode, ToolError } from "../session/types.js";
 import { editFileTool } from "./edit-file.js";
 import { finishTool } from "./finish.js";

@@ -28,7 +28,7 @@ export function parseJsonlTrace(text: string): StoredEvent[] {
       try {
         return JSON.parse(line) as StoredEvent;
       } catch (e) {
-        throw new Error(`trace line ${i + 1} is not JSON: ${(e as Error).message}`);
+        throw new Error(`trace line ${i + 1} is not JSON: ${(e as Error).message}`, { cause: e });
       }
     });
 }

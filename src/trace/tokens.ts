@@ -6,7 +6,7 @@
 
 import { Tiktoken } from "js-tiktoken/lite";
 import o200kBase from "js-tiktoken/ranks/o200k_base";
-import type { ToolSpec } from "../agent/llm/types.js";
+import type { ToolSpec } from "../tools/tool-spec.js";
 import type { Message } from "../session/messages.js";
 
 let encoder: Tiktoken | null = null;

@@ -37,6 +37,7 @@ describe("patchgate run on a terminal: a sign of life", () => {
     child.stdout.on("data", (b: Buffer) => {
       screen += b.toString();
       const session = /session (\S+)\r?\n/.exec(screen)?.[1];
+      // eslint-disable-next-line no-control-regex -- the terminal's erase-line sequence is what is checked
       if (!released && session && /\r\x1b\[K… step \d+: setup and tests \(\d+ s\)/.test(screen)) {
         released = true;
         writeFileSync(join(data, "workspaces", session, "go.flag"), "");
@@ -46,6 +47,7 @@ describe("patchgate run on a terminal: a sign of life", () => {
     expect(released).toBe(true);
     expect(code).toBe(1);
     // The status line is cleared before the next line is printed: no event row starts on it.
+    // eslint-disable-next-line no-control-regex -- as above
     expect(screen).toMatch(/\(\d+ s\)\r\x1b\[K/);
   }, 120_000);
 });

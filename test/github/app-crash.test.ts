@@ -55,7 +55,7 @@ describe.each([
     const [read, plan, edit, tests, finish] = storyScript();
     const script: FakeStep[] =
       where === "tests"
-        ? [read, plan, edit, () => (writeFileSync(join(clone(), ".git", "pg-hold"), ""), tests as Exclude<FakeStep, Function>), finish]
+        ? [read, plan, edit, () => (writeFileSync(join(clone(), ".git", "pg-hold"), ""), tests as Exclude<FakeStep, (...args: never[]) => unknown>), finish]
         : [read, plan, edit, { hold: true }, tests, finish];
     openai = await startFakeOpenAI(script);
     settings = { ...appSettings(github, root), openaiBaseURL: openai.baseURL, apiKey: HARNESS_API_KEY };

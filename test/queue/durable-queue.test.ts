@@ -1,4 +1,3 @@
-import pg from "pg";
 import { DurableQueue } from "../../src/queue/pg/durable-queue.js";
 import type { ItemRunner } from "../../src/queue/pg/lane-runner.js";
 import { PostgresSessionStore } from "../../src/store/index.js";

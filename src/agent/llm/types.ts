@@ -1,12 +1,9 @@
 import type { Message, SealedReasoning, ToolCall } from "../../session/messages.js";
 import type { TokenUsage } from "../../session/types.js";
 
-/** A tool as the model sees it: name, description and JSON Schema of its arguments. */
-export interface ToolSpec {
-  name: string;
-  description: string;
-  parameters: Record<string, unknown>;
-}
+// The tools layer owns the shape; the client only carries it.
+import type { ToolSpec } from "../../tools/tool-spec.js";
+export type { ToolSpec };
 
 export interface LLMRequest {
   messages: Message[];

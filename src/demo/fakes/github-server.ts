@@ -93,7 +93,7 @@ async function serve(w: GitHubWorld, gitRoot: string, origin: string, req: Incom
     return;
   }
   const raw = await readBody(req);
-  let body: any = null;
+  let body: any;
   try {
     body = raw.length > 0 ? JSON.parse(raw.toString("utf8")) : null;
   } catch {

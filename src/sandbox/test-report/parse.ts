@@ -19,6 +19,7 @@ import { vitestParser } from "./vitest.js";
 const PARSERS: readonly FrameworkParser[] = [vitestParser, jestParser, nodeSpecParser, mochaParser, pytestParser, goParser, cargoParser, tapParser];
 
 // Colour codes from runners that think they talk to a terminal.
+// eslint-disable-next-line no-control-regex -- finding control characters is what this is for
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
 export interface ParseOptions {

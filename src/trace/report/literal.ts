@@ -1,4 +1,4 @@
-import { inertReferences } from "../../github/inert.js";
+import { inertReferences } from "../../safety/inert.js";
 
 /**
  * Literal text for each place a rendered body can put it. Model-written words (plan, messages, tool
@@ -52,6 +52,7 @@ export function htmlText(text: string): string {
 }
 
 // C0 and C1 controls (ESC starts terminal escape sequences), DEL, and bidi/zero-width formatting.
+// eslint-disable-next-line no-control-regex -- finding control characters is what this is for
 const TERMINAL_UNSAFE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2066-\u2069]/g;
 
 /** Text for a terminal: nothing in it can move the cursor, recolour or rewrite what was printed. */

@@ -1,4 +1,4 @@
-import { inertMarkdown } from "../safety/inert-markdown.js";
+import { inertMarkdown } from "./inert-markdown.js";
 
 /**
  * Model-written text (plan, todos, summaries, failure messages) is shaped by untrusted issue text, so

@@ -1,0 +1,53 @@
+// @ts-check
+// Lint: ESLint's and typescript-eslint's recommended rules, plus the layering of src/ (see
+// ARCHITECTURE.md): each zone names a folder and the folders it must never import from.
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+import importX from "eslint-plugin-import-x";
+import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
+import globals from "globals";
+
+/** The entry layers: they wire everything together, so nothing below may reach up into them. */
+const ENTRY = ["./src/github", "./src/cli", "./src/eval", "./src/demo", "./src/queue", "./src/index.ts", "./src/main.ts"];
+/** The folders below the agent loop: they are used by it and must not depend on it. */
+const BELOW_AGENT = ["session", "safety", "config", "store", "policy", "workspace", "sandbox", "toolchain", "depcache", "tools", "trace"];
+
+const layering = [
+  // The event-sourced core is pure: it imports nothing else from src/.
+  { target: "./src/session", from: "./src", except: ["./session"], message: "src/session is the pure core: it imports nothing else from src/." },
+  // The policy evaluator decides; it never performs.
+  {
+    target: "./src/policy",
+    from: ["./src/agent", "./src/tools", "./src/mcp", "./src/trace", ...ENTRY],
+    message: "the policy is a pure evaluator below the tools and the loop.",
+  },
+  ...BELOW_AGENT.map((dir) => ({ target: `./src/${dir}`, from: ["./src/agent", ...ENTRY], message: `src/${dir} sits below the agent loop and the entry layers.` })),
+  { target: "./src/mcp", from: ENTRY, message: "src/mcp sits below the entry layers." },
+  { target: "./src/agent", from: ENTRY, message: "the agent loop sits below the entry layers." },
+  // Test fakes never ship: nothing in src/ imports from test/ (the demo moves out of src/ with them).
+  { target: "./src", from: "./test", except: [], message: "production code must not import test code." },
+];
+
+export default tseslint.config(
+  { ignores: ["dist/", "node_modules/", "coverage/", "eval/cases/_fixtures/"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    plugins: { "import-x": importX },
+    settings: { "import-x/resolver-next": [createTypeScriptImportResolver({ project: "./tsconfig.json" })] },
+    rules: {
+      // Unused on purpose: a leading underscore says so (callbacks whose signature is fixed).
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" }],
+      "import-x/no-restricted-paths": ["error", { zones: layering }],
+    },
+  },
+  // TypeScript checks names itself; ESLint's no-undef does not know its types.
+  { files: ["**/*.ts"], rules: { "no-undef": "off" } },
+  // Webhook payloads are read field by field on purpose: a missing field throws a TypeError, which
+  // becomes a MalformedWebhookError naming the delivery (see src/github/triggers.ts).
+  { files: ["src/github/triggers.ts", "src/github/lifecycle-events.ts"], rules: { "@typescript-eslint/no-explicit-any": "off" } },
+  // The demo and its fakes are still under src/ (issue 16 moves them beside test/fakes/); until then
+  // they are the one place that may import test code and type request bodies loosely.
+  { files: ["src/demo/**"], rules: { "import-x/no-restricted-paths": "off", "@typescript-eslint/no-explicit-any": "off" } },
+);
