@@ -63,6 +63,9 @@ export interface AppSettings {
   scaleOut?: { databaseUrl: string; role: "serve" | "worker" } & Omit<WorkerSettings, "url">;
   /** PATCHGATE_HEALTH_TOKEN: details from `/patchgate/health` (src/github/health-route.ts). */
   healthToken?: string;
+  /** Workspace retention and the disk-low guard (PATCHGATE_WORKSPACE_RETENTION_HOURS, PATCHGATE_MIN_FREE_DISK_GB); absent: off. */
+  housekeeping?: PatchgateDeps["housekeeping"];
+  diskGuard?: PatchgateDeps["diskGuard"];
 }
 
 /**
@@ -97,6 +100,8 @@ export async function startApp(s: AppSettings): Promise<AppInstance> {
     sandboxExtras: { cacheRoot: join(dirname(s.dbFile), "cache"), ...s.sandboxExtras },
     reconcile: s.reconcile ? { ...s.reconcile, signal: running.signal } : null,
     healthToken: s.healthToken ?? null,
+    housekeeping: s.housekeeping ? { ...s.housekeeping, signal: running.signal } : null,
+    diskGuard: s.diskGuard ?? null,
     log: s.log,
   };
   if (s.scaleOut?.role === "worker") {

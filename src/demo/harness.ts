@@ -36,6 +36,8 @@ export interface HarnessOptions {
   sandboxExtras?: AppSettings["sandboxExtras"];
   /** Turns the delivery reconciler on, on this clock. */
   reconcile?: { firstAfterMs: number; everyMs: number };
+  housekeeping?: AppSettings["housekeeping"];
+  diskGuard?: AppSettings["diskGuard"];
 }
 
 export interface Harness {
@@ -109,6 +111,8 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
     mcp: o.mcp ?? null,
     sandboxExtras: o.sandboxExtras,
     reconcile: o.reconcile,
+    housekeeping: o.housekeeping,
+    diskGuard: o.diskGuard,
     log,
   };
   let app = await startApp(settings);

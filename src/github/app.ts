@@ -2,6 +2,7 @@ import type { ApplicationFunction, ApplicationFunctionOptions, Context, Probot }
 import { resumeInterrupted } from "./boot-resume.js";
 import type { PatchgateDeps } from "./deps.js";
 import { healthHandler } from "./health-route.js";
+import { startHousekeeping } from "./housekeeping.js";
 import { AppIdentity } from "./identity.js";
 import { Inbox } from "./inbox.js";
 import { SessionIndex } from "./session-index.js";
@@ -43,6 +44,8 @@ export function patchgateApp(deps: PatchgateDeps): ApplicationFunction {
       return 0;
     });
     if (replayed > 0) deps.log(`${replayed} unfinished delivery(ies) queued again`);
+    // A receiver runs no session: under a durable queue the workers clean their own disks.
+    if (!deps.queue.durable) startHousekeeping(deps);
     if (deps.reconcile) {
       const handles = (name: string) => ([...HANDLED_EVENTS, ...LIFECYCLE_EVENTS] as string[]).includes(name);
       const pass = () => reconcileDeliveries({ app: access.appOctokit, store: deps.store, log: deps.log, handles });

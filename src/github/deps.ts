@@ -7,6 +7,7 @@ import type { AbortRegistry } from "../queue/abort-registry.js";
 import type { Queue } from "../queue/types.js";
 import type { Sandbox } from "../sandbox/types.js";
 import type { SessionSettings } from "../session/events.js";
+import type { FreeSpaceReader } from "../workspace/disk-guard.js";
 import type { SessionStore } from "../store/types.js";
 import type { GitWorkspace } from "../workspace/git-workspace.js";
 import type { AppIdentity } from "./identity.js";
@@ -47,6 +48,13 @@ export interface PatchgateDeps {
    * `everyMs`, until `signal` aborts. Absent: off.
    */
   reconcile?: { firstAfterMs: number; everyMs: number; signal?: AbortSignal } | null;
+  /**
+   * Housekeeping (../workspace/housekeeping.ts, ./housekeeping.ts): the workspaces and caches of
+   * sessions ended more than `retentionMs` ago are removed, at boot and every `everyMs`. Absent: off.
+   */
+  housekeeping?: { retentionMs: number; everyMs: number; signal?: AbortSignal } | null;
+  /** The disk-low guard (../workspace/disk-guard.ts): no new session while less than `minFreeBytes` is free; absent: off. */
+  diskGuard?: { minFreeBytes: number; freeBytes?: FreeSpaceReader } | null;
   /** PATCHGATE_HEALTH_TOKEN: the bearer token `/patchgate/health` wants for details (./health-route.ts); absent: counts only. */
   healthToken?: string | null;
   /** One line per thing that happened, for logs and the demo's printed timeline. */

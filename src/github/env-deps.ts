@@ -16,6 +16,7 @@ import { gitBaseUrl } from "./git-remote.js";
 import { loadMcpConfig, mcpConfigSecrets } from "../mcp/index.js";
 import { dependencyCacheIn, operatorSettingsFrom } from "../config/operator-settings.js";
 import { hostFacts } from "../toolchain/index.js";
+import { diskGuardFromEnv, housekeepingFromEnv } from "./housekeeping-env.js";
 
 /**
  * The production wiring from the environment (DESIGN §7): SQLite under PATCHGATE_DATA_DIR (or the
@@ -56,6 +57,8 @@ export function depsFromEnv(rawLog: (line: string) => void, env: NodeJS.ProcessE
     checkRunThrottleMs: Number(env.PATCHGATE_CHECK_RUN_THROTTLE_MS ?? 5000),
     reconcile,
     healthToken: env.PATCHGATE_HEALTH_TOKEN || null,
+    housekeeping: housekeepingFromEnv(env),
+    diskGuard: diskGuardFromEnv(env),
     log,
   };
 }

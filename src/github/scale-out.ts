@@ -5,6 +5,7 @@ import type { PostgresSessionStore } from "../store/pg-store.js";
 import { appAccess } from "./app.js";
 import type { PatchgateDeps } from "./deps.js";
 import { endDeadLettered } from "./dead-letter.js";
+import { startHousekeeping } from "./housekeeping.js";
 import { durableRunner, fencedAccess } from "./durable-runner.js";
 
 /**
@@ -51,6 +52,8 @@ export async function startWorker(app: Probot, deps: PatchgateDeps, store: Postg
     log: deps.log,
   });
   deps.queue = queue;
+  // Each worker has a disk of its own: it cleans what it cloned.
+  startHousekeeping(deps);
   deps.log(`worker ${queue.owner} takes up to ${s.slots} session(s) at once`);
   return queue;
 }

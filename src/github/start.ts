@@ -10,6 +10,7 @@ import { configErrorText, loadRepoConfig } from "./repo-config.js";
 import { answer } from "./replies.js";
 import { continueStart, recordStartRequest } from "./start-workspace.js";
 import { reviewCommentsText } from "./review-comments-text.js";
+import { checkDisk, diskLowText } from "../workspace/disk-guard.js";
 
 /**
  * A new session for an issue: 👀, the repo config (invalid → a comment, no session), the session
@@ -38,6 +39,13 @@ export async function startSession(jc: JobContext, req: StartRequest): Promise<v
       await answer(jc, req.issue, existing, "busy", `A Patchgate session is already working on this (phase \`${prior.state.phase}\`). \`/agent status\` shows where it stands; \`/agent stop\` cancels it.`);
       return;
     }
+  }
+  // Refused before anything is made (no 👀, no session, no clone): running sessions are not touched.
+  const disk = jc.deps.diskGuard ? await checkDisk(jc.deps.workspacesDir, jc.deps.diskGuard.minFreeBytes, jc.deps.diskGuard.freeBytes, jc.deps.log) : { ok: true as const };
+  if (!disk.ok) {
+    jc.deps.log(`session for #${req.issue} refused: ${disk.freeBytes} bytes free, ${disk.minBytes} kept free`);
+    await answer(jc, req.issue, null, "disk", diskLowText(disk));
+    return;
   }
   await react(jc);
   const config = await loadRepoConfig(jc.readConfig);

@@ -1,0 +1,29 @@
+import { DEFAULT_MIN_FREE_BYTES } from "../workspace/disk-guard.js";
+import { DEFAULT_RETENTION_HOURS } from "../workspace/housekeeping.js";
+import type { PatchgateDeps } from "./deps.js";
+
+const HOUR_MS = 3_600_000;
+
+/** A number ≥ 0 from the environment (fractions allowed), or `fallback`; anything else stops the app, naming the variable. */
+function amount(env: NodeJS.ProcessEnv, name: string, fallback: number, unit: string): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a number of ${unit} ≥ 0, not ${JSON.stringify(raw)}`);
+  return n;
+}
+
+/**
+ * PATCHGATE_WORKSPACE_RETENTION_HOURS (default 72): how long an ended session's workspace and cache
+ * stay for a retry to reuse; swept at start and every hour (more often when the retention is shorter).
+ */
+export function housekeepingFromEnv(env: NodeJS.ProcessEnv): PatchgateDeps["housekeeping"] {
+  const retentionMs = amount(env, "PATCHGATE_WORKSPACE_RETENTION_HOURS", DEFAULT_RETENTION_HOURS, "hours") * HOUR_MS;
+  return { retentionMs, everyMs: Math.max(60_000, Math.min(HOUR_MS, retentionMs)) };
+}
+
+/** PATCHGATE_MIN_FREE_DISK_GB (GiB, default 2; 0 turns the guard off). */
+export function diskGuardFromEnv(env: NodeJS.ProcessEnv): PatchgateDeps["diskGuard"] {
+  const gib = amount(env, "PATCHGATE_MIN_FREE_DISK_GB", DEFAULT_MIN_FREE_BYTES / 2 ** 30, "GiB");
+  return gib === 0 ? null : { minFreeBytes: Math.round(gib * 2 ** 30) };
+}
