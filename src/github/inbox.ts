@@ -151,7 +151,7 @@ export class Inbox {
    * is done by now (a redelivery queued it twice, the first copy ran) is a no-op.
    */
   async runStored(id: string): Promise<void> {
-    const row = (await this.deps.store.pendingDeliveries()).find((r) => r.id === id);
+    const row = await this.deps.store.pendingDelivery(id);
     if (!row) return this.deps.log(`delivery ${id} is done already; nothing to run`);
     const parsed = this.parse({ id: row.id, event: row.event, payload: JSON.parse(row.payload) as unknown });
     if (!parsed) return this.deps.store.completeDelivery(row.id);

@@ -80,10 +80,14 @@ async function addressesSession(jc: Intake, issue: number): Promise<boolean> {
   return s?.phase === "done";
 }
 
-/** Whether this delivery would act on a session whose stop is pending. Help and status only read. */
-function standsDown(jc: Intake, i: Intent, issue: number): boolean {
-  if (!jc.deps.aborts.stopping(issueKey(jc.delivery.repo, issue))) return false;
-  return !(i.kind === "command" && (i.command.kind === "help" || i.command.kind === "status" || i.command.kind === "stop"));
+/**
+ * Whether this delivery would act on a session whose stop is pending. Help and status only read.
+ * The stop may have been taken by another worker: the durable queue's lane shows its cancellation.
+ */
+async function standsDown(jc: Intake, i: Intent, issue: number): Promise<boolean> {
+  if (i.kind === "command" && (i.command.kind === "help" || i.command.kind === "status" || i.command.kind === "stop")) return false;
+  const key = issueKey(jc.delivery.repo, issue);
+  return jc.deps.aborts.stopping(key) || ((await jc.deps.queue.stopPending?.(key)) ?? false);
 }
 
 /** Claims of GitHub objects live beside the session index: one delivery per object ever acts. */
@@ -122,7 +126,7 @@ async function runDelivery(received: Intake, issue: number): Promise<void> {
   const sessionId = known;
   const ledger = prior;
   const w = { reply };
-  if (ledger && standsDown(jc, i, issue)) {
+  if (ledger && (await standsDown(jc, i, issue))) {
     // Queued before a stop that is not yet applied: acting now would run on what the stop cancels.
     if (i.kind === "command" || i.kind === "button") await answer(jc, reply, ledger.sessionId, "stopping", "Not applied: `/agent stop` is cancelling this session. Once it is cancelled, `/agent retry` starts again.");
     return;

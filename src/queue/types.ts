@@ -37,6 +37,12 @@ export interface Queue {
   flushed?(): Promise<void>;
   /** Asks the process that runs lane `key` now to abort its job; whether one was running. */
   interrupt?(key: string, reason: string): Promise<boolean>;
+  /**
+   * Whether a stop's cancellation (spec kind `stop-cancel`) waits in lane `key`: work queued before
+   * a stop that another process took stands down on this, as the AbortRegistry's `stopping` tells
+   * it within one process.
+   */
+  stopPending?(key: string): Promise<boolean>;
   /** What `patchgate status` and `/patchgate/health` report of the queue (./status.ts). */
   counts?(): Promise<QueueCounts>;
 }

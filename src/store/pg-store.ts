@@ -161,6 +161,11 @@ export class PostgresSessionStore implements SessionStore {
     return this.query<InboxDelivery>("SELECT id, event, payload FROM deliveries WHERE state = 'pending' ORDER BY seq", []);
   }
 
+  async pendingDelivery(deliveryId: string): Promise<InboxDelivery | null> {
+    const [row] = await this.query<InboxDelivery>("SELECT id, event, payload FROM deliveries WHERE id = $1 AND state = 'pending'", [deliveryId]);
+    return row ?? null;
+  }
+
   async claimEffect(sessionId: string, key: string, value: string): Promise<string> {
     // Two statements on purpose: the read must see a row another transaction committed while the
     // insert waited on it, which a read inside the insert's own snapshot would not.

@@ -42,6 +42,7 @@ export class SqliteSessionStore implements SessionStore {
       pendingDeliveries: db.prepare<[], InboxDelivery>(
         "SELECT id, event, payload FROM deliveries WHERE state = 'pending' ORDER BY seq",
       ),
+      pendingDelivery: db.prepare<[string], InboxDelivery>("SELECT id, event, payload FROM deliveries WHERE id = ? AND state = 'pending'"),
       claimEffect: db.prepare(
         "INSERT INTO effects (session_id, key, value) VALUES (?, ?, ?) ON CONFLICT (session_id, key) DO NOTHING",
       ),
@@ -135,6 +136,10 @@ export class SqliteSessionStore implements SessionStore {
 
   async pendingDeliveries(): Promise<InboxDelivery[]> {
     return this.q.pendingDeliveries.all();
+  }
+
+  async pendingDelivery(deliveryId: string): Promise<InboxDelivery | null> {
+    return this.q.pendingDelivery.get(deliveryId) ?? null;
   }
 
   async claimEffect(sessionId: string, key: string, value: string): Promise<string> {

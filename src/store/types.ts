@@ -44,6 +44,8 @@ export interface SessionStore {
   completeDelivery(deliveryId: string): Promise<void>;
   /** Deliveries received and not done, oldest first: what a restarted app runs again. */
   pendingDeliveries(): Promise<InboxDelivery[]>;
+  /** One delivery by id if it is received and not done, else null: a worker's lookup, by primary key. */
+  pendingDelivery(deliveryId: string): Promise<InboxDelivery | null>;
   /**
    * Writes `value` under `key` unless a value is there, atomically; returns the value that is there
    * afterwards. Used to claim a GitHub object (a comment, a review, a label event) for the first

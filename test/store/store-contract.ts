@@ -139,7 +139,10 @@ export function describeStoreContract(makeFixture: () => Promise<StoreFixture>):
       await store.completeDelivery("p-2");
       await store.completeDelivery("unknown-id");
       await store.close();
-      expect(await open().pendingDeliveries()).toEqual([d("p-1"), d("p-3")]);
+      const reopened = open();
+      expect(await reopened.pendingDeliveries()).toEqual([d("p-1"), d("p-3")]);
+      // One by id: only while it is pending, with its first payload.
+      expect([await reopened.pendingDelivery("p-1"), await reopened.pendingDelivery("p-2"), await reopened.pendingDelivery("unknown-id")]).toEqual([d("p-1"), null, null]);
     });
 
     test("a burst, and the same ids from three connections at once: each id is new exactly once", async () => {

@@ -129,6 +129,10 @@ export class DurableQueue implements Queue {
     return this.table.interrupt(lane, reason);
   }
 
+  stopPending(lane: string): Promise<boolean> {
+    return this.table.hasQueued(lane, "stop-cancel");
+  }
+
   counts(): Promise<QueueCounts> {
     return this.table.counts();
   }

@@ -114,6 +114,12 @@ export class LaneTable {
     return (rowCount ?? 0) > 0;
   }
 
+  /** Whether a queued item of `lane` has spec kind `kind` (a stop's cancellation behind the running job). */
+  async hasQueued(lane: string, kind: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query("SELECT 1 FROM queue_items WHERE lane = $1 AND state = 'queued' AND spec->>'kind' = $2 LIMIT 1", [lane, kind]);
+    return (rowCount ?? 0) > 0;
+  }
+
   async openCount(): Promise<number> {
     const { rows } = await this.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM queue_items WHERE state IN ('queued', 'running')");
     return rows[0].n;
