@@ -15,6 +15,8 @@ export interface CreateSessionInput {
   model: string;
   settings?: Partial<SessionSettings>;
   sessionId?: string;
+  /** The repository config the session starts under (see `session_created`). */
+  repoConfig?: Record<string, unknown>;
 }
 
 /** Records `session_created`; nothing else happens until the workspace is prepared and the session resumed. */
@@ -22,7 +24,7 @@ export async function createSession(store: SessionStore, input: CreateSessionInp
   const settings: SessionSettings = { ...DEFAULT_SETTINGS, ...input.settings, limits: { ...input.settings?.limits } };
   return Ledger.create(
     store,
-    { type: "session_created", sessionId: input.sessionId ?? randomUUID(), task: input.task, model: input.model, settings },
+    { type: "session_created", sessionId: input.sessionId ?? randomUUID(), task: input.task, model: input.model, settings, ...(input.repoConfig ? { repoConfig: input.repoConfig } : {}) },
     listeners,
   );
 }

@@ -18,33 +18,14 @@ export interface CheckRunRecord {
 const perSha = (sha: string): string => `check_run:${sha}`;
 const SHAS = "check_run:shas";
 const HEAD = "check_run:head";
-/** Before runs followed the head, a session stored one run id under `check_run`, sha unrecorded. */
-const LEGACY = "check_run";
-export const LEGACY_SHA = "(unrecorded)";
 
 export class CheckRunRecords {
-  private migrated: Promise<void> | null = null;
-
   constructor(
     private readonly store: SessionStore,
     private readonly sessionId: string,
   ) {}
 
-  /** A session stored the old way becomes one record whose run is current, so the next move closes it. */
-  private migrate(): Promise<void> {
-    return (this.migrated ??= (async () => {
-      if ((await this.store.getEffect(this.sessionId, HEAD)) !== null) return;
-      const id = await this.store.getEffect(this.sessionId, LEGACY);
-      if (id === null) return;
-      // Written directly: the methods above wait for this migration.
-      await this.store.putEffect(this.sessionId, perSha(LEGACY_SHA), JSON.stringify({ sha: LEGACY_SHA, id: Number(id), url: "" }));
-      await this.store.putEffect(this.sessionId, SHAS, JSON.stringify([LEGACY_SHA]));
-      await this.store.putEffect(this.sessionId, HEAD, LEGACY_SHA);
-    })());
-  }
-
   async get(sha: string): Promise<CheckRunRecord | null> {
-    await this.migrate();
     const v = await this.store.getEffect(this.sessionId, perSha(sha));
     return v === null ? null : (JSON.parse(v) as CheckRunRecord);
   }
@@ -79,7 +60,6 @@ export class CheckRunRecords {
   }
 
   async current(): Promise<CheckRunRecord | null> {
-    await this.migrate();
     const sha = await this.store.getEffect(this.sessionId, HEAD);
     return sha === null ? null : this.get(sha);
   }
@@ -98,7 +78,6 @@ export class CheckRunRecords {
   }
 
   private async shas(): Promise<string[]> {
-    await this.migrate();
     return JSON.parse((await this.store.getEffect(this.sessionId, SHAS)) ?? "[]") as string[];
   }
 }

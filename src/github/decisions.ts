@@ -1,6 +1,5 @@
 import { approvePlan, approveWrites, autoApproveWrites, denyWrites, requestRevision } from "../agent/approvals.js";
 import { StaleApprovalError } from "../session/errors.js";
-import { RepoConfigSchema } from "../config/repo-config.js";
 import { approverRefusal, type ApprovalKind } from "../policy/approval-rule.js";
 import { TERMINAL_PHASES, type Approver } from "../session/types.js";
 import type { Ledger } from "../store/ledger.js";
@@ -10,6 +9,7 @@ import type { JobContext } from "./deps.js";
 import { drive } from "./drive.js";
 import { shortHash } from "./render.js";
 import { answer } from "./replies.js";
+import { sessionRepoConfig } from "./repo-config.js";
 
 /**
  * Human decisions on a parked session. Each resolves what the human approved (./binding.ts),
@@ -33,14 +33,9 @@ async function stale(jc: JobContext, ledger: Ledger, w: Where, what: string, saw
   );
 }
 
-/** The session's config as it started (read from the default branch then), for who may approve. */
-async function sessionConfig(jc: JobContext, ledger: Ledger) {
-  return RepoConfigSchema.parse(JSON.parse((await jc.deps.store.getEffect(ledger.sessionId, "repo_config")) ?? "{}"));
-}
-
 /** Refuses (with a reply) an approval the repository's `approvals` rule does not take from `by`. */
 async function refusedApprover(jc: JobContext, ledger: Ledger, kind: ApprovalKind, by: Approver, w: Where): Promise<boolean> {
-  const why = approverRefusal(await sessionConfig(jc, ledger), kind, by, ledger.state.task.source.requester ?? null);
+  const why = approverRefusal(sessionRepoConfig(ledger.state), kind, by, ledger.state.task.source.requester ?? null);
   if (why === null) return false;
   jc.deps.log(`${kind} approval by @${by.login} refused: the requester may not approve`);
   await answer(jc, w.reply, ledger.sessionId, "not-requester", why);

@@ -1,13 +1,13 @@
 import { join } from "node:path";
 import { reopenWorkspace } from "../agent/session-service.js";
 import { resumeSession } from "../agent/run-session.js";
-import { RepoConfigSchema } from "../config/repo-config.js";
 import type { Ledger } from "../store/ledger.js";
 import { CheckRunPublisher } from "./check-run.js";
 import type { PushableWorkspace, SessionWork } from "./deps.js";
 import { authFor, remoteUrl } from "./git-remote.js";
 import { issueKey } from "./intent.js";
 import { publishPlan, publishResult } from "./publish.js";
+import { sessionRepoConfig } from "./repo-config.js";
 import { publishableOrFail } from "../policy/publish-guard.js";
 import { batchComment, endedComment, shortHash } from "./render.js";
 import { postComment } from "./replies.js";
@@ -64,7 +64,7 @@ async function driveOnce(jc: SessionWork, ledger: Ledger, trigger: string, signa
   // Not bound to the signal: resumeSession binds its own calls, and publishing is never cut in half
   // by a stop (its git calls have their own time limits).
   let workspace = ws ?? (await openSessionWorkspace(jc, ledger));
-  const repoConfig = RepoConfigSchema.parse(JSON.parse((await jc.deps.store.getEffect(ledger.sessionId, "repo_config")) ?? "{}"));
+  const repoConfig = sessionRepoConfig(ledger.state);
   const mcp = jc.deps.mcp ? { config: jc.deps.mcp, secrets: jc.deps.secrets } : undefined;
   for (let round = 0; ; round++) {
     jc.deps.log(`resume (${round === 0 ? trigger : "rebuilt on the branch's new commits"})`);

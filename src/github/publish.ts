@@ -147,11 +147,11 @@ function resultCommit(jc: SessionWork, ledger: Ledger, commit: (ws: PushableWork
 export async function publishResult(jc: SessionWork, ledger: Ledger, ws: PushableWorkspace, checkRun: CheckRunPublisher): Promise<"done" | "rebuilt" | "ended"> {
   const s = ledger.state;
   const issue = s.task.source.issueNumber ?? 0;
-  const requester = JSON.parse((await jc.deps.store.getEffect(ledger.sessionId, "requester")) ?? "null") as { login: string; id: number } | null;
+  const { requester, requesterId } = s.task.source;
   const author = await jc.identity.get(jc.octokit);
   const summary = s.finishSummary ?? "";
   const message = `${commitText(jc, s.task.title)}\n\n${commitText(jc, summary)}\n\nResolves #${issue}.`;
-  const coAuthors = requester ? [noreply(requester.login, requester.id)] : [];
+  const coAuthors = requester && requesterId !== undefined ? [noreply(requester, requesterId)] : [];
   const pushed = await pushLeased(jc, ledger, ws, resultCommit(jc, ledger, (w, branch) => w.commit({ branch, message, author, coAuthors, ...publication(ledger.state) })));
   if (pushed.kind === "rebuilt") return "rebuilt";
   if (pushed.kind === "conflict") return "ended";

@@ -1,4 +1,5 @@
-import { REPO_CONFIG_PATH } from "../config/repo-config.js";
+import { REPO_CONFIG_PATH, RepoConfigSchema, type RepoConfig } from "../config/repo-config.js";
+import type { SessionState } from "../session/state.js";
 import { parseRepoConfig, type RepoConfigResult } from "../config/load-repo-config.js";
 import type { Repo } from "./intent.js";
 import type { Octokit } from "./octokit.js";
@@ -22,6 +23,11 @@ export function configReader(octokit: Octokit, repo: Pick<Repo, "owner" | "repo"
       throw e;
     }
   };
+}
+
+/** The config a session started under, from its `session_created` (defaults for one that recorded none). */
+export function sessionRepoConfig(s: Pick<SessionState, "repoConfig">): RepoConfig {
+  return RepoConfigSchema.parse(s.repoConfig ?? {});
 }
 
 export async function loadRepoConfig(readConfig: () => Promise<string | null>): Promise<ConfigResult> {

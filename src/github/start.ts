@@ -57,7 +57,7 @@ export async function startSession(jc: JobContext, req: StartRequest): Promise<v
     title: sanitizeUntrusted(req.title, { maxChars: 300, markdown: false }),
     body: [req.instruction ? `Instruction from @${sender.login}: ${sanitizeUntrusted(req.instruction)}` : "", sanitizeUntrusted(req.body), req.reviewComments?.length ? reviewCommentsText(req.reviewComments) : ""].filter(Boolean).join("\n\n"),
     ...(req.reviewComments?.length ? { reviewComments: req.reviewComments } : {}),
-    source: { kind: "github", repo: `${repo.owner}/${repo.repo}`, issueNumber: req.issue, requester: sender.login, installationId: repo.installationId, repoId: repo.id, trigger: jc.delivery.source },
+    source: { kind: "github", repo: `${repo.owner}/${repo.repo}`, issueNumber: req.issue, requester: sender.login, requesterId: sender.id, installationId: repo.installationId, repoId: repo.id, trigger: jc.delivery.source },
   };
   const c = config.config;
   const ledger = await createSession(jc.deps.store, {
@@ -68,9 +68,8 @@ export async function startSession(jc: JobContext, req: StartRequest): Promise<v
       ...(c.test ? { testCommand: c.test, testCommandSource: ".github/patchgate.yml" } : {}),
       limits: { maxSteps: c.limits.max_steps, maxTokens: c.limits.max_tokens, maxCostUsd: c.limits.max_cost_usd },
     },
+    repoConfig: c,
   });
-  await jc.deps.store.putEffect(ledger.sessionId, "requester", JSON.stringify({ login: sender.login, id: sender.id }));
-  await jc.deps.store.putEffect(ledger.sessionId, "repo_config", JSON.stringify(c));
   // The issue's branch stays the session's across sessions, with the commits Patchgate pushed to it:
   // a later session may replace those, and only those (github/branch-lease.ts). A follow-up starts
   // from the branch's head as it is now; another session from the default branch, expecting the

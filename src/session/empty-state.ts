@@ -7,6 +7,7 @@ export function emptyState(): SessionState {
     task: { title: "", body: "", source: { kind: "cli", repo: "" } },
     model: "",
     settings: { maxStepsPerResume: 0, limits: {} },
+    repoConfig: null,
     mode: "plan",
     phase: "queued",
     baseCommit: null,

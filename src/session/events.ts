@@ -28,7 +28,19 @@ import type {
  * State is `fold(events)`; the timeline, the checkpoint and the eval trace are this same list.
  */
 export type SessionEvent =
-  | { type: "session_created"; sessionId: string; task: TaskInput; model: string; settings: SessionSettings }
+  | {
+      type: "session_created";
+      sessionId: string;
+      task: TaskInput;
+      model: string;
+      settings: SessionSettings;
+      /**
+       * The repository's `.github/patchgate.yml` as parsed (defaults filled in) when the session
+       * started, read from the default branch then: a session keeps the rules it started under.
+       * Plain JSON here (the core imports no config code); read back through RepoConfigSchema.
+       */
+      repoConfig?: Record<string, unknown>;
+    }
   /**
    * The repository's instructions for agents (AGENTS.md and its kin), read once from the default
    * branch before the first model call, sanitised and capped; `path` null: none was found.

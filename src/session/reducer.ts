@@ -24,6 +24,7 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
         task: e.task,
         model: e.model,
         settings: e.settings,
+        repoConfig: e.repoConfig ?? null,
         conversation: [taskMessage(e.task)],
       };
     case "instructions_loaded": {

@@ -40,6 +40,8 @@ export interface SessionState {
   task: TaskInput;
   model: string;
   settings: SessionSettings;
+  /** `session_created`'s config snapshot; null for sessions that recorded none (the CLI's, the eval's). */
+  repoConfig: Record<string, unknown> | null;
   mode: PermissionMode;
   phase: Phase;
   baseCommit: string | null;

@@ -105,6 +105,8 @@ export interface TaskInput {
     repo: string;
     issueNumber?: number;
     requester?: string;
+    /** GitHub's id of the requester (their noreply address in the commit's Co-authored-by trailer). */
+    requesterId?: number;
     installationId?: number;
     /** GitHub's id of the repository: it survives a rename or a transfer, the name does not. */
     repoId?: number;

@@ -94,22 +94,3 @@ describe("moving the check run to a new head", () => {
     expect(linked).toEqual([101, 102, 103, 103, 104, 105]);
   });
 });
-
-describe("a session whose check run was stored before runs followed the head", () => {
-  test("its one run stays current until the first move, which closes it as moved", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "pg-move-"));
-    const store = SqliteSessionStore.open(join(dir, "s.sqlite"));
-    try {
-      const ledger = await createSession(store, { task: { title: "t", body: "", source: { kind: "github", repo: "o/r", issueNumber: 1 } }, model: "m" });
-      await store.putEffect(ledger.sessionId, "check_run", "77");
-      const gh = new GitHubRecorder();
-      const publisher = new CheckRunPublisher(new Outbound(gh.octokit, REPO, { secrets: [], htmlBase: "https://gh" }), store, ledger, { secrets: [], throttleMs: 3_600_000 });
-      await publisher.update();
-      expect(await publisher.moveTo(sha("f"))).toEqual({ id: 101, created: true });
-      expect(gh.calls).toEqual(["patch 77", "create 101 on f", "patch 77 neutral: Moved to fffffff"]);
-    } finally {
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-});

@@ -63,6 +63,12 @@ describe("the whole story through signed webhooks", () => {
     const sessionId = (await h.app.deps.store.list())[0].id;
     const gitConfig = readFileSync(join(h.app.deps.workspacesDir, sessionId, ".git", "config"), "utf8");
     expect(gitConfig).not.toMatch(/ghs_|extraheader|authorization/i);
+    // The session's facts are in its first event, not beside the ledger: who asked (login and id, for
+    // the Co-authored-by trailer) and the config it runs under (as parsed, defaults filled in).
+    const [created] = await h.app.deps.store.load(sessionId);
+    const requester = w.user("maintainer");
+    expect(created).toMatchObject({ type: "session_created", task: { source: { requester: "maintainer", requesterId: requester.id } }, repoConfig: { test: "sh test.sh", gate: "all_pass" } });
+    expect([await h.app.deps.store.getEffect(sessionId, "requester"), await h.app.deps.store.getEffect(sessionId, "repo_config")]).toEqual([null, null]);
   });
 
   test("a review Approve on the draft PR approves the plan; the edit the policy marks `ask` parks with one comment", async () => {
