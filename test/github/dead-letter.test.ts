@@ -1,19 +1,18 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { Writable } from "node:stream";
-import { createBareRepo } from "../../src/demo/fakes/bare-repo.js";
-import { startFakeGitHub, type FakeGitHub } from "../../src/demo/fakes/github-server.js";
+import type { FakeGitHub } from "../../src/demo/fakes/github-server.js";
 import { Payloads } from "../../src/demo/fakes/payloads.js";
 import { sendWebhook } from "../../src/demo/fakes/webhook-sender.js";
 import { appSettings, HARNESS_API_KEY, SECRET } from "../../src/demo/harness.js";
-import { ISSUE, STORY_FILES, STORY_PERMISSIONS } from "../../src/demo/story.js";
-import { statusCommand } from "../../src/cli/status-command.js";
+import { ISSUE } from "../../src/demo/story.js";
 import { Ledger } from "../../src/store/ledger.js";
 import { PostgresSessionStore } from "../../src/store/pg-store.js";
 import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/openai-server.js";
 import { AppProcess } from "../helpers/app-process.js";
 import { tempDir } from "../helpers/git-fixture.js";
 import { freshDatabase, postgresForTests, type TestDatabase } from "../helpers/postgres.js";
+import { statusJson } from "../helpers/status-json.js";
+import { storyGitHub } from "../helpers/story-github.js";
 
 /**
  * A session whose job kills every worker that runs it: real worker processes on a real PostgreSQL,
@@ -36,10 +35,7 @@ if (!cluster) {
   beforeAll(async () => {
     root = tempDir("pg-dead-letter-");
     db = await freshDatabase(cluster);
-    createBareRepo(join(root, "remote"), "octo-org", "calculator", STORY_FILES);
-    github = await startFakeGitHub({ owner: "octo-org", repo: "calculator", gitRoot: join(root, "remote") });
-    for (const [login, role] of Object.entries(STORY_PERMISSIONS)) github.world.permissions.set(login, role);
-    github.world.files.set(".github/patchgate.yml", STORY_FILES[".github/patchgate.yml"]);
+    ({ github } = await storyGitHub(root));
     openai = await startFakeOpenAI([{ hold: true }, { hold: true }, { hold: true }]);
   });
   afterAll(async () => {
@@ -105,17 +101,8 @@ if (!cluster) {
     expect(ended[0].body).toContain("`/agent retry`");
     expect(ended[0].body).not.toMatch(/worker-\d|:\d+:/); // no worker's host or process named
 
-    const out: string[] = [];
-    const sink = new Writable({ write: (chunk, _e, cb) => (out.push(String(chunk)), cb()) });
-    const saved = process.env.DATABASE_URL;
-    process.env.DATABASE_URL = db.url;
-    try {
-      expect(await statusCommand(["--json"], sink)).toBe(3);
-    } finally {
-      if (saved === undefined) delete process.env.DATABASE_URL;
-      else process.env.DATABASE_URL = saved;
-    }
-    const status = JSON.parse(out.join("")) as { dead: { name: string; attempts: number }[]; queued: number; running: number };
+    const { code, status } = await statusJson(db.url);
+    expect(code).toBe(3);
     expect(status.dead).toEqual([expect.objectContaining({ name: expect.stringContaining("issue_comment"), attempts: 4 })]);
     expect([status.queued, status.running]).toEqual([0, 0]);
   }, 180_000);

@@ -1,24 +1,12 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { LLMClient, LLMRequest, LLMResponse } from "../../src/agent/llm/types.js";
 import { type Harness } from "../../src/demo/harness.js";
 import { ISSUE } from "../../src/demo/story.js";
 import { Ledger } from "../../src/store/ledger.js";
 import { statfsFree } from "../../src/workspace/disk-guard.js";
+import { HangingModel } from "../fakes/hanging-model.js";
 import { created } from "../store/session-events.js";
 import { storyHarness } from "./helpers.js";
-
-/** A model that never answers until its request is aborted: a session that keeps running. */
-class HangingModel implements LLMClient {
-  readonly model = "hanging";
-  aborted = false;
-  private signalCalled!: () => void;
-  readonly called = new Promise<void>((r) => (this.signalCalled = r));
-  complete(req: LLMRequest): Promise<LLMResponse> {
-    this.signalCalled();
-    return new Promise((_resolve, reject) => req.signal?.addEventListener("abort", () => ((this.aborted = true), reject(req.signal?.reason))));
-  }
-}
 
 /**
  * Through the app: housekeeping sweeps every 50 ms with no retention, and never touches the

@@ -1,7 +1,5 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { Writable } from "node:stream";
-import { statusCommand } from "../../src/cli/status-command.js";
 import { startApp, type AppInstance } from "../../src/demo/app-instance.js";
 import { startFakeGitHub, type FakeGitHub } from "../../src/demo/fakes/github-server.js";
 import { appSettings } from "../../src/demo/harness.js";
@@ -11,6 +9,7 @@ import type { PostgresSessionStore } from "../../src/store/pg-store.js";
 import { created } from "../store/session-events.js";
 import { tempDir } from "../helpers/git-fixture.js";
 import { freshDatabase, postgresForTests, type TestDatabase } from "../helpers/postgres.js";
+import { statusJson } from "../helpers/status-json.js";
 
 /**
  * `/patchgate/health` over real HTTP on the app's own server: counts only without a token (no lane,
@@ -102,19 +101,11 @@ if (!cluster) {
     expect(open).toEqual({ status: 200, body: { status: "attention", queued: 1, running: 1, leases: 1, failed: 0, dead: 1, sessions: { queued: 1 } } });
     expect(JSON.stringify(open.body)).not.toMatch(/repo:|host-a|worker died/);
 
-    const out: string[] = [];
-    const sink = new Writable({ write: (chunk, _e, cb) => (out.push(String(chunk)), cb()) });
-    const saved = process.env.DATABASE_URL;
-    process.env.DATABASE_URL = db.url;
-    try {
-      expect(await statusCommand(["--json"], sink)).toBe(3);
-    } finally {
-      if (saved === undefined) delete process.env.DATABASE_URL;
-      else process.env.DATABASE_URL = saved;
-    }
+    const { code, status } = await statusJson(db.url);
+    expect(code).toBe(3);
     const details = await get(url, TOKEN);
     expect(details.status).toBe(200);
-    expect(details.body).toEqual({ status: "attention", ...JSON.parse(out.join("")) });
+    expect(details.body).toEqual({ status: "attention", ...status });
     expect(details.body.dead).toEqual([expect.objectContaining({ lane: "repo:42#3", attempts: 4 })]);
   });
 }

@@ -1,27 +1,16 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import type { LLMClient, LLMRequest, LLMResponse } from "../../src/agent/llm/types.js";
 import { startApp, type AppInstance } from "../../src/demo/app-instance.js";
-import { createBareRepo } from "../../src/demo/fakes/bare-repo.js";
-import { startFakeGitHub, type FakeGitHub } from "../../src/demo/fakes/github-server.js";
+import type { FakeGitHub } from "../../src/demo/fakes/github-server.js";
 import { Payloads } from "../../src/demo/fakes/payloads.js";
 import { sendWebhook } from "../../src/demo/fakes/webhook-sender.js";
 import { appSettings, SECRET } from "../../src/demo/harness.js";
-import { ISSUE, STORY_FILES, STORY_PERMISSIONS } from "../../src/demo/story.js";
+import { ISSUE } from "../../src/demo/story.js";
 import { Ledger } from "../../src/store/ledger.js";
+import { HangingModel } from "../fakes/hanging-model.js";
 import { tempDir } from "../helpers/git-fixture.js";
 import { freshDatabase, postgresForTests, type TestDatabase } from "../helpers/postgres.js";
-
-/** Hangs until its request is aborted. */
-class HangingModel implements LLMClient {
-  readonly model = "hanging";
-  private signalCalled!: () => void;
-  readonly called = new Promise<void>((r) => (this.signalCalled = r));
-  complete(req: LLMRequest): Promise<LLMResponse> {
-    this.signalCalled();
-    return new Promise((_resolve, reject) => req.signal?.addEventListener("abort", () => reject(req.signal?.reason)));
-  }
-}
+import { storyGitHub } from "../helpers/story-github.js";
 
 /**
  * Under the durable queue, `/agent stop` taken by one worker while another runs the session: an
@@ -44,10 +33,7 @@ if (!cluster) {
   beforeAll(async () => {
     root = tempDir("pg-stop-workers-");
     db = await freshDatabase(cluster);
-    createBareRepo(join(root, "remote"), "octo-org", "calculator", STORY_FILES);
-    github = await startFakeGitHub({ owner: "octo-org", repo: "calculator", gitRoot: join(root, "remote") });
-    for (const [login, role] of Object.entries(STORY_PERMISSIONS)) github.world.permissions.set(login, role);
-    github.world.files.set(".github/patchgate.yml", STORY_FILES[".github/patchgate.yml"]);
+    ({ github } = await storyGitHub(root));
   });
   afterAll(async () => {
     for (const a of apps.reverse()) await a.close();
