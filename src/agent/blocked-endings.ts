@@ -1,4 +1,5 @@
 import type { Ledger } from "../store/ledger.js";
+import type { ResumeOutcome } from "./outcome.js";
 import type { ResumeOptions } from "./runtime-options.js";
 
 /**
@@ -18,9 +19,15 @@ export async function blockWithoutTestCommand(ledger: Ledger, opts: ResumeOption
   return true;
 }
 
-/** The agent's report_blocked, once every call of its turn has an answer: the session ends `blocked`. */
-export async function endIfBlockReported(ledger: Ledger): Promise<void> {
+/**
+ * The agent's report_blocked, once every call of its turn has an answer: the session ends `blocked`.
+ * With work written in execute mode and a caller that keeps it, the session stays live until that
+ * caller has pushed the work (so a crash in between resumes here and pushes it once).
+ */
+export async function endIfBlockReported(ledger: Ledger, opts: Pick<ResumeOptions, "keepBlockedWork">): Promise<ResumeOutcome | null> {
   const s = ledger.state;
-  if (s.blockReport === null || s.openCalls.length > 0 || (s.phase !== "planning" && s.phase !== "executing")) return;
+  if (s.blockReport === null || s.openCalls.length > 0 || (s.phase !== "planning" && s.phase !== "executing")) return null;
+  if (opts.keepBlockedWork && s.phase === "executing" && s.publishablePaths.length > 0) return { kind: "keep_blocked_work" };
   await ledger.append({ type: "session_blocked", reason: "reported_by_agent", message: s.blockReport });
+  return null;
 }

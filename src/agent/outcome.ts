@@ -5,4 +5,9 @@ export type ResumeOutcome =
   | { kind: "parked"; phase: "awaiting_plan_approval" | "awaiting_write_approval" | "awaiting_answer" }
   /** finish was accepted: the caller publishes (local branch or PR) and appends `published`. */
   | { kind: "ready_to_publish" }
+  /**
+   * The agent reported blocked in execute mode with work written (and the caller keeps such work):
+   * the caller pushes the work so far, untested, then appends `session_blocked` with where it went.
+   */
+  | { kind: "keep_blocked_work" }
   | { kind: "ended"; phase: Extract<Phase, "done" | "failed" | "cancelled" | "blocked"> };

@@ -93,7 +93,8 @@ async function runLoop(ledger: Ledger, env: CallEnv, opts: ResumeOptions, mcp: M
   await answerInterrupted(env);
   await settlePending(env);
   await answerOpenCalls(env);
-  await endIfBlockReported(ledger);
+  const kept = await endIfBlockReported(ledger, opts);
+  if (kept) return kept;
   const answered = outcomeOf(ledger);
   if (answered) return answered;
   const maxSteps = opts.maxSteps ?? ledger.state.settings.maxStepsPerResume;
@@ -124,7 +125,8 @@ async function runLoop(ledger: Ledger, env: CallEnv, opts: ResumeOptions, mcp: M
       continue;
     }
     await runTurn(toolCalls, env, { cutAtLimit: cut });
-    await endIfBlockReported(ledger);
+    const keep = await endIfBlockReported(ledger, opts);
+    if (keep) return keep;
     const next = outcomeOf(ledger);
     if (next) return next;
   }

@@ -15,6 +15,12 @@ export interface ResumeOptions {
   workspace: Workspace;
   repoConfig: RepoConfig;
   signal?: AbortSignal;
+  /**
+   * The caller publishes the work so far of a session the agent reports blocked (the GitHub app to
+   * the draft PR, the CLI to a local branch): the loop then returns `keep_blocked_work` instead of
+   * ending the session. Absent: the session ends `blocked` and the work stays in the workspace.
+   */
+  keepBlockedWork?: boolean;
   /** Overrides the session's maxStepsPerResume. */
   maxSteps?: number;
   /** Why this resume happened (for the timeline). */

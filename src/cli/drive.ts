@@ -3,7 +3,9 @@ import { answerQuestion, approvePlan, approveWrites, denyWrites, requestRevision
 import type { ResumeOptions } from "../agent/runtime-options.js";
 import type { Ledger } from "../store/ledger.js";
 import type { Workspace } from "../workspace/types.js";
-import { publishLocally } from "./local-publisher.js";
+import { secretsFromEnv } from "../safety/secrets.js";
+import type { BlockedWork } from "../session/types.js";
+import { keepBlockedWorkInClone, publishLocally } from "./local-publisher.js";
 
 /** How a human answers at the terminal; `null` = nobody can answer now (non-interactive): leave it parked. */
 export interface Approver {
@@ -13,7 +15,7 @@ export interface Approver {
   answer?(ledger: Ledger): Promise<string | null>;
 }
 
-export type DriveResult = { kind: "done"; branch: string; commit: string } | { kind: "parked" } | { kind: "failed" | "cancelled" } | { kind: "blocked"; message: string };
+export type DriveResult = { kind: "done"; branch: string; commit: string } | { kind: "parked" } | { kind: "failed" | "cancelled" } | { kind: "blocked"; message: string; work?: BlockedWork };
 
 /**
  * Resumes until the session ends, answering parks through `approver` and publishing to a local branch.
@@ -21,11 +23,13 @@ export type DriveResult = { kind: "done"; branch: string; commit: string } | { k
  */
 export async function drive(ledger: Ledger, ws: Workspace, opts: ResumeOptions, approver: Approver): Promise<DriveResult> {
   for (let trigger = opts.trigger ?? "cli"; ; ) {
-    const outcome = await resumeSession(ledger, { ...opts, trigger });
-    if (outcome.kind === "ended") {
-      if (outcome.phase === "done") return doneResult(ledger);
-      if (outcome.phase === "blocked") return { kind: "blocked", message: ledger.state.blocked?.message ?? "" };
-      return { kind: outcome.phase };
+    const outcome = await resumeSession(ledger, { ...opts, trigger, keepBlockedWork: true });
+    if (outcome.kind === "keep_blocked_work") await keepBlockedWorkInClone(ledger, ws, opts.repoConfig.policy.protected_paths, secretsFromEnv());
+    if (outcome.kind === "ended" || outcome.kind === "keep_blocked_work") {
+      const phase = ledger.state.phase;
+      if (phase === "done") return doneResult(ledger);
+      if (phase === "blocked") return { kind: "blocked", message: ledger.state.blocked?.message ?? "", ...(ledger.state.blocked?.work ? { work: ledger.state.blocked.work } : {}) };
+      return { kind: phase === "cancelled" ? "cancelled" : "failed" };
     }
     if (outcome.kind === "ready_to_publish") {
       await publishLocally(ledger, ws);

@@ -1,10 +1,15 @@
 import type { Ledger } from "../store/ledger.js";
 import type { Workspace } from "../workspace/types.js";
-import { publishToLocalBranch } from "../agent/local-branch-publish.js";
+import { keepBlockedWorkLocally, publishToLocalBranch } from "../agent/local-branch-publish.js";
 
 export const LOCAL_AUTHOR = { name: "Patchgate", email: "patchgate@users.noreply.local" };
 
 /** Local runs publish by committing on a branch `patchgate/<id>` in the clone; nothing is pushed. */
 export function publishLocally(ledger: Ledger, ws: Workspace): Promise<void> {
   return publishToLocalBranch(ledger, ws, { prefix: "patchgate/", author: LOCAL_AUTHOR, trailer: `Patchgate session ${ledger.sessionId}` });
+}
+
+/** A blocked session's untested work on `patchgate/<id>-untested` in the clone, guarded like a publish. */
+export function keepBlockedWorkInClone(ledger: Ledger, ws: Workspace, protectedPaths: string[], secrets: readonly string[]): Promise<void> {
+  return keepBlockedWorkLocally(ledger, ws, { prefix: "patchgate/", author: LOCAL_AUTHOR, trailer: `Patchgate session ${ledger.sessionId}`, protectedPaths, secrets });
 }

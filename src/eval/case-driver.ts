@@ -17,7 +17,8 @@ export type DriveResult = { kind: "ended" } | { kind: "parked" } | { kind: "rest
 export async function driveCase(ledger: Ledger, ws: Workspace, opts: ResumeOptions, human: ScriptedHuman): Promise<DriveResult> {
   for (let trigger = opts.trigger ?? "eval"; ; ) {
     const outcome = await resumeSession(ledger, { ...opts, trigger });
-    if (outcome.kind === "ended") return { kind: "ended" };
+    // The eval keeps no blocked work (keepBlockedWork unset): a blocked report ends the session.
+    if (outcome.kind === "ended" || outcome.kind === "keep_blocked_work") return { kind: "ended" };
     if (outcome.kind === "ready_to_publish") {
       await publishLocally(ledger, ws);
       return { kind: "ended" };

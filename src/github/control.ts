@@ -1,4 +1,5 @@
 import { cancelSession, reopenSession } from "../agent/approvals.js";
+import { continuesFromBranch } from "./blocked-work.js";
 import { requestSetupRetry } from "../agent/networked-setup.js";
 import { runInLane } from "../queue/in-lane.js";
 import { TERMINAL_PHASES } from "../session/types.js";
@@ -97,6 +98,7 @@ export async function retry(jc: JobContext, ledger: Ledger | null, reply: number
     return drive(jc, ledger, `retry by @${jc.delivery.sender.login}`);
   }
   const issue = s.task.source.issueNumber ?? reply;
-  // The task text was sanitised when first recorded; it is reused as is.
-  await startSession(jc, { issue, title: s.task.title, body: s.task.body, instruction: null, followUp: false });
+  // The task text was sanitised when first recorded; it is reused as is. Untested work a blocked
+  // session pushed is where the new session starts.
+  await startSession(jc, { issue, title: s.task.title, body: s.task.body, instruction: null, followUp: continuesFromBranch(s) });
 }

@@ -8,6 +8,7 @@ import { authFor, remoteUrl } from "./git-remote.js";
 import { issueKey } from "./intent.js";
 import { publishPlan, publishResult } from "./publish.js";
 import { sessionRepoConfig } from "./repo-config.js";
+import { keepBlockedWork } from "./blocked-work.js";
 import { publishableOrFail } from "../policy/publish-guard.js";
 import { batchComment, endedComment, shortHash } from "./render.js";
 import { postComment } from "./replies.js";
@@ -68,13 +69,16 @@ async function driveOnce(jc: SessionWork, ledger: Ledger, trigger: string, signa
   const mcp = jc.deps.mcp ? { config: jc.deps.mcp, secrets: jc.deps.secrets } : undefined;
   for (let round = 0; ; round++) {
     jc.deps.log(`resume (${round === 0 ? trigger : "rebuilt on the branch's new commits"})`);
-    const outcome = await resumeSession(ledger, { llm: jc.deps.llm(), compaction: jc.deps.compaction, sandbox: await jc.deps.sandbox(repoConfig), workspace, repoConfig, signal, trigger, mcp, ...jc.deps.sandboxExtras });
+    const outcome = await resumeSession(ledger, { llm: jc.deps.llm(), compaction: jc.deps.compaction, keepBlockedWork: true, sandbox: await jc.deps.sandbox(repoConfig), workspace, repoConfig, signal, trigger, mcp, ...jc.deps.sandboxExtras });
     jc.deps.log(`session ${outcome.kind === "parked" ? outcome.phase : outcome.kind === "ended" ? outcome.phase : "ready to publish"}`);
     if (outcome.kind === "parked" && outcome.phase === "awaiting_answer") {
       await postQuestion(jc, ledger, repoConfig.limits.max_questions);
       await run.update();
     } else if (outcome.kind === "parked" && outcome.phase === "awaiting_plan_approval") {
       if ((await publishPlan(jc, ledger, workspace, run)) === "ended") await finishEnded(jc, ledger, run);
+    } else if (outcome.kind === "keep_blocked_work") {
+      await keepBlockedWork(jc, ledger, workspace, run, repoConfig);
+      await finishEnded(jc, ledger, run);
     } else if (outcome.kind === "parked") await postBatch(jc, ledger, issue, run);
     else if (outcome.kind === "ready_to_publish") {
       if (!(await publishableOrFail(ledger, workspace))) return finishEnded(jc, ledger, run);

@@ -1,4 +1,5 @@
 import { Ledger } from "../store/ledger.js";
+import { continuesFromBranch } from "./blocked-work.js";
 import type { Job } from "../queue/types.js";
 import { HELP_TEXT } from "./command.js";
 import { abortInFlight, requestStop, retry, status } from "./control.js";
@@ -148,11 +149,11 @@ async function runDelivery(received: Intake, issue: number): Promise<void> {
     if (c.kind === "start") {
       if (ledger?.state.phase === "awaiting_answer" && c.task) return answerWith(jc, ledger, c.task, i.at);
       if (!i.thread.isPullRequest || !ledger) return startSession(jc, { issue, title: i.thread.title, body: i.thread.body, instruction: c.task, followUp: false });
-      const followUp = ledger.state.phase === "done";
-      if (followUp) return startSession(jc, { issue, title: `Follow-up on #${i.thread.number}`, body: "", instruction: c.task, followUp });
+      if (ledger.state.phase === "done") return startSession(jc, { issue, title: `Follow-up on #${i.thread.number}`, body: "", instruction: c.task, followUp: true });
       // On the PR of a session that did not finish, the task is still the issue's (as for a retry):
-      // the PR's title and body are Patchgate's own text, the old plan and how to approve it.
-      return startSession(jc, { issue, title: ledger.state.task.title, body: ledger.state.task.body, instruction: c.task, followUp: false });
+      // the PR's title and body are Patchgate's own text, the old plan and how to approve it. Work
+      // a blocked session pushed is continued, not replaced.
+      return startSession(jc, { issue, title: ledger.state.task.title, body: ledger.state.task.body, instruction: c.task, followUp: continuesFromBranch(ledger.state) });
     }
     if (!ledger) return status(jc, null, reply);
     if (c.kind === "approve") return approveByComment(jc, ledger, c.ref, i.at, w);

@@ -41,7 +41,7 @@ type Pushed = { kind: "pushed"; commit: string; branch: string; ws: PushableWork
  * plan is then committed again; a result goes back to the tests), or, when it does not merge, the
  * session ends `branch_conflict` and nothing is pushed.
  */
-async function pushLeased(jc: SessionWork, ledger: Ledger, ws: PushableWorkspace, commit: (ws: PushableWorkspace, branch: string) => Promise<string>): Promise<Pushed> {
+export async function pushLeased(jc: SessionWork, ledger: Ledger, ws: PushableWorkspace, commit: (ws: PushableWorkspace, branch: string) => Promise<string>): Promise<Pushed> {
   const original = branchFor(ledger.state.task.source.issueNumber ?? 0);
   for (let round = 0; round < 10; round++) {
     const lease = await leaseOf(ledger);
@@ -79,13 +79,13 @@ async function pushLeased(jc: SessionWork, ledger: Ledger, ws: PushableWorkspace
   throw new Error("no branch name left to publish on");
 }
 
-async function followHead(jc: SessionWork, checkRun: CheckRunPublisher, sha: string): Promise<void> {
+export async function followHead(jc: SessionWork, checkRun: CheckRunPublisher, sha: string): Promise<void> {
   const { id, created } = await checkRun.moveTo(sha);
   jc.deps.log(`check run ${id} ${created ? "moved to" : "already on"} ${sha.slice(0, 7)}, the PR's head`);
 }
 
 /** The PR's title and body, as the outbound gate will shape them (redacted, inert, capped). */
-function pullText(s: Ledger["state"], issue: number, branch: string): { branch: string; title: string; body: string } {
+export function pullText(s: Ledger["state"], issue: number, branch: string): { branch: string; title: string; body: string } {
   return { branch, title: `Patchgate: ${s.task.title}`, body: pullRequestBody(s, issue) };
 }
 
@@ -94,7 +94,7 @@ function pullText(s: Ledger["state"], issue: number, branch: string): { branch: 
  * is made inert: in a commit reaching the default branch, "fixes #12" would close issue 12. Only our
  * `Resolves #<issue>` (added by the caller, outside this function) is a live reference.
  */
-function commitText(jc: SessionWork, text: string): string {
+export function commitText(jc: SessionWork, text: string): string {
   return jc.outbound.commitMessage(inert(text));
 }
 
@@ -128,30 +128,40 @@ export async function publishPlan(jc: SessionWork, ledger: Ledger, ws: PushableW
 const RESULT_COMMIT = "result_commit";
 
 function resultCommit(jc: SessionWork, ledger: Ledger, commit: (ws: PushableWorkspace, branch: string) => Promise<string>) {
+  return adoptingCommit(jc, ledger, RESULT_COMMIT, () => ledger.state.finishedTree, commit);
+}
+
+/** `commit`, or the commit recorded under `key` before when the branch is still at it (or its signed twin) with tree `tree()`. */
+export function adoptingCommit(jc: SessionWork, ledger: Ledger, key: string, tree: () => string | null, commit: (ws: PushableWorkspace, branch: string) => Promise<string>) {
   return async (ws: PushableWorkspace, branch: string): Promise<string> => {
-    const known = await jc.deps.store.getEffect(ledger.sessionId, RESULT_COMMIT);
+    const known = await jc.deps.store.getEffect(ledger.sessionId, key);
     const head = await ws.branchHead(branch);
     // The clone's branch is at the result, or at GitHub's signed twin of it once that was pushed.
     const adopted = known && head && (head === known || head === (await signedTwin(jc, ledger.sessionId, known))) ? head : null;
-    if (adopted && (await ws.commitTree(adopted)) === ledger.state.finishedTree) {
-      jc.deps.log(`${branch}: adopting the result committed before`);
+    if (adopted && (await ws.commitTree(adopted)) === tree()) {
+      jc.deps.log(`${branch}: adopting the commit made before`);
       return adopted;
     }
     const sha = await commit(ws, branch);
-    await jc.deps.store.putEffect(ledger.sessionId, RESULT_COMMIT, sha);
+    await jc.deps.store.putEffect(ledger.sessionId, key, sha);
     return sha;
   };
+}
+
+/** The requester as the commit's co-author (the app is its author). */
+export function coAuthorsOf(ledger: Ledger): { name: string; email: string }[] {
+  const { requester, requesterId } = ledger.state.task.source;
+  return requester && requesterId !== undefined ? [noreply(requester, requesterId)] : [];
 }
 
 /** "rebuilt": the branch had someone else's commits and the session is executing again on top of them. */
 export async function publishResult(jc: SessionWork, ledger: Ledger, ws: PushableWorkspace, checkRun: CheckRunPublisher): Promise<"done" | "rebuilt" | "ended"> {
   const s = ledger.state;
   const issue = s.task.source.issueNumber ?? 0;
-  const { requester, requesterId } = s.task.source;
   const author = await jc.identity.get(jc.octokit);
   const summary = s.finishSummary ?? "";
   const message = `${commitText(jc, s.task.title)}\n\n${commitText(jc, summary)}\n\nResolves #${issue}.`;
-  const coAuthors = requester && requesterId !== undefined ? [noreply(requester, requesterId)] : [];
+  const coAuthors = coAuthorsOf(ledger);
   const pushed = await pushLeased(jc, ledger, ws, resultCommit(jc, ledger, (w, branch) => w.commit({ branch, message, author, coAuthors, ...publication(ledger.state) })));
   if (pushed.kind === "rebuilt") return "rebuilt";
   if (pushed.kind === "conflict") return "ended";

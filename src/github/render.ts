@@ -39,14 +39,29 @@ const HOW_TO_APPROVE = (hash: string) =>
     "To change it: a review with **Request changes** and your feedback, or `/agent revise <feedback>`. `/agent stop` cancels.",
   ].join("\n");
 
+/** A blocked session's PR: the report is recorded (and the work being pushed) or the session is blocked. */
+const isBlockedReport = (s: SessionState): boolean => s.blockReport !== null && (s.phase === "executing" || s.phase === "blocked");
+
 export function pullRequestBody(s: SessionState, issue: number): string {
-  const head = s.phase === "done" || s.phase === "publishing" ? "## Done" : "## Plan (draft — waiting for approval)";
-  const parts = [`Resolves #${issue}.`, "", head, "", planText(s), "", "### Todos", todoList(s.todos)];
+  const head = s.phase === "done" || s.phase === "publishing" ? "## Done" : isBlockedReport(s) ? "## Blocked — untested work so far (draft)" : "## Plan (draft — waiting for approval)";
+  const parts = [`Resolves #${issue}.`, "", head, "", ...(isBlockedReport(s) ? [untestedText(s), ""] : []), planText(s), "", "### Todos", todoList(s.todos)];
   if (s.finishSummary) parts.push("", "### Summary", inert(clip(s.finishSummary, 4000)));
   if (s.preExistingFailures.length > 0) parts.push("", "### Pre-existing test failures", preExistingText(s.preExistingFailures));
   if (s.latestDiff && s.latestDiff.filesChanged > 0) parts.push("", "### Changes", codeBlock(clip(s.latestDiff.stat, 4000)));
   if (s.phase === "awaiting_plan_approval" && s.planHash) parts.push("", HOW_TO_APPROVE(s.planHash));
   return parts.join("\n");
+}
+
+/** What a reviewer of a blocked session's PR must know first: the commit is untested, and why it stopped. */
+function untestedText(s: SessionState): string {
+  const failing = s.testRuns.at(-1)?.failing ?? null;
+  const names = failing && failing.length > 0 ? ` Failing: ${failing.slice(0, 20).map((n) => inlineCode(clip(oneLine(n), 200))).join(", ")}${failing.length > 20 ? ", …" : ""}.` : "";
+  return [
+    `> [!WARNING]\n> **Untested.** The agent reported that it cannot finish, and the tests did not pass on this branch's last commit.${names} Patchgate keeps the work here as a draft and never marks it ready for review.`,
+    "",
+    "### Why it stopped",
+    inert(clip(s.blockReport ?? "", 3000)),
+  ].join("\n");
 }
 
 /** Tests that still fail, accepted because they failed on the base tree too (`gate: no_new_failures`). */
@@ -66,8 +81,13 @@ function reportedBlockedComment(s: SessionState): string {
   if (b) parts.push("", `Baseline, before any change: \`${b.command}\` ${runOutcome(b)}${b.failing && b.failing.length > 0 ? `; failing already: ${b.failing.slice(0, 20).map((n) => inlineCode(clip(oneLine(n), 200))).join(", ")}` : ""}.`);
   const last = s.testRuns.at(-1);
   parts.push("", last ? `Test runs in the session: ${s.testRuns.length}; the last one ${runOutcome(last)}.` : "No test run after the baseline.");
-  if (s.latestDiff && s.latestDiff.filesChanged > 0) parts.push("", "Work so far (kept in the session's draft, not pushed: the tests did not pass on it):", codeBlock(clip(s.latestDiff.stat, 3000)));
-  parts.push("", "Fix what stands in the way (or change `gate` in `.github/patchgate.yml`), then `/agent retry` starts again.");
+  const work = s.blocked?.work;
+  const stat = s.latestDiff && s.latestDiff.filesChanged > 0 ? [codeBlock(clip(s.latestDiff.stat, 3000))] : [];
+  const notPushed = work && !work.pushed ? `not pushed: ${inert(clip(oneLine(work.why), 600))}` : "";
+  if (work?.pushed) parts.push("", `Work so far, **untested**, pushed to the draft pull request's branch \`${work.branch}\` as \`${work.commit.slice(0, 12)}\` (the PR stays a draft):`, ...stat);
+  else if (stat.length > 0) parts.push("", `Work so far (${notPushed || "kept in the session, not pushed"}):`, ...stat);
+  else if (notPushed) parts.push("", `The work so far was ${notPushed}.`);
+  parts.push("", `Fix what stands in the way (or change \`gate\` in \`.github/patchgate.yml\`), then \`/agent retry\` starts again${work?.pushed ? ", continuing from the pushed work" : ""}.`);
   return parts.join("\n");
 }
 

@@ -2,6 +2,7 @@ import type { Message, SealedReasoning, ToolCall } from "./messages.js";
 import type {
   Approver,
   BlockedReason,
+  BlockedWork,
   Decision,
   DiffInfo,
   FailureReason,
@@ -189,8 +190,11 @@ export type SessionEvent =
   | { type: "branch_rebased"; branch: string; onto: string; foreign: string[] }
   | { type: "session_failed"; reason: FailureReason; message: string }
   | { type: "session_cancelled"; by: string; reason?: string; source?: string }
-  /** The session cannot go on until a human provides something; `message` says what. */
-  | { type: "session_blocked"; reason: BlockedReason; message: string }
+  /**
+   * The session cannot go on until a human provides something; `message` says what. `work`: where the
+   * work so far went (an agent's report in execute mode), pushed untested or not pushed and why.
+   */
+  | { type: "session_blocked"; reason: BlockedReason; message: string; work?: BlockedWork }
   /**
    * The toolchains every sandboxed run of the session sees, resolved once on the host before the
    * first model call; `unmet` lists what the repository needs and the host lacks.

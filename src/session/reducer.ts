@@ -267,7 +267,7 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
       return { ...next, phase: "cancelled" };
     case "session_blocked":
       requireLive(s, e);
-      return { ...next, phase: "blocked", blocked: { reason: e.reason, message: e.message } };
+      return { ...next, phase: "blocked", blocked: { reason: e.reason, message: e.message, ...(e.work ? { work: e.work } : {}) } };
     case "limits_configured":
       requireLive(s, e);
       return { ...next, settings: { ...s.settings, limits: e.limits } };

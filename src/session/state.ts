@@ -1,6 +1,7 @@
 import type { Message } from "./messages.js";
 import type { SessionSettings } from "./events.js";
 import type {
+  BlockedWork,
   DiffInfo,
   FailureReason,
   FileContext,
@@ -90,7 +91,7 @@ export interface SessionState {
   memory: { cutIndex: number; summary: unknown } | null;
   failure: { reason: FailureReason; message: string } | null;
   /** Why the session is blocked (phase `blocked`), in words a maintainer can act on. */
-  blocked: { reason: BlockedReason; message: string } | null;
+  blocked: { reason: BlockedReason; message: string; work?: BlockedWork } | null;
   /** The sandbox's toolchains (`toolchains_resolved`); null until they are resolved. */
   toolchains: ToolchainRecord[] | null;
   /** The phase the session was in when it failed (where `/agent retry` continues). */

@@ -23,6 +23,12 @@ export const TERMINAL_PHASES: readonly Phase[] = ["done", "failed", "cancelled",
  * Why a session could not even try: a word a maintainer can act on. More reasons (the agent's own
  * `report_blocked`, no test command) join this list; each ends the session in phase `blocked`.
  */
+/**
+ * The work so far of a session the agent reported blocked: pushed untested to the session's branch
+ * (the draft PR, or a local branch from the CLI), or not pushed and why.
+ */
+export type BlockedWork = { pushed: true; branch: string; commit: string; failing: string[] | null } | { pushed: false; why: string };
+
 export type BlockedReason =
   | "toolchain_missing"
   /** The agent called report_blocked: it cannot make the gate pass (pre-existing failures, an impossible task). */

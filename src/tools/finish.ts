@@ -1,11 +1,8 @@
 import { z } from "zod";
 import type { ToolError } from "../session/types.js";
-import { lstat, readFile } from "node:fs/promises";
-import path from "node:path";
-import { checkPublishable, checkPublishedPaths, checkWrittenContent, contentHash } from "../policy/index.js";
 import { judgeTestGate, type GateRule } from "../policy/test-gate.js";
 import type { ChangedPath } from "../workspace/types.js";
-import { pathKind } from "../workspace/index.js";
+import { publicationRefusal } from "./publication-check.js";
 import { defineTool, ok, type ToolContext } from "./tool.js";
 
 const DESCRIPTION = `Finish the task: your changes are committed and proposed to the maintainers.
@@ -17,22 +14,6 @@ const DESCRIPTION = `Finish the task: your changes are committed and proposed to
 const input = z.strictObject({
   summary: z.string().trim().min(1).describe("What was changed and how it was verified, for the pull request."),
 });
-
-/** Each written path's content hash now (null when it is not a regular file), for checkWrittenContent. */
-async function currentHashes(root: string, paths: string[]): Promise<Record<string, string | null>> {
-  const out: Record<string, string | null> = {};
-  for (const p of paths) {
-    const abs = path.join(root, p);
-    const st = (await pathKind(root, p)) === "file" ? await lstat(abs) : null;
-    out[p] = st?.isFile() ? contentHash(await readFile(abs)) : null;
-  }
-  return out;
-}
-
-async function unpublishable(root: string, paths: readonly string[]): Promise<string[]> {
-  const kinds = await Promise.all(paths.map(async (p) => [p, await pathKind(root, p)] as const));
-  return kinds.filter(([, kind]) => kind === "other").map(([p]) => p);
-}
 
 interface Gate {
   treeHash: string;
@@ -50,13 +31,8 @@ async function gate(ctx: ToolContext): Promise<Gate> {
   const paths = ctx.state.publishablePaths;
   const treeHash = await ctx.workspace.publishedTree(paths);
   const changes = await ctx.workspace.changedPaths(paths);
-  const written = ctx.state.writtenHashes;
   const tests = judgeTestGate(ctx.state.testRuns, treeHash, gateRule(ctx));
-  const error =
-    checkPublishable(await unpublishable(ctx.workspace.root, paths)) ??
-    checkPublishedPaths(changes, ctx.repoConfig.policy.protected_paths) ??
-    checkWrittenContent(written, await currentHashes(ctx.workspace.root, Object.keys(written))) ??
-    tests.error;
+  const error = (await publicationRefusal(ctx.workspace, ctx.state, ctx.repoConfig.policy.protected_paths)) ?? tests.error;
   return { treeHash, changes, error, preExisting: tests.preExisting };
 }
 

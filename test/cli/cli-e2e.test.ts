@@ -79,6 +79,30 @@ describe("patchgate CLI, end to end", () => {
     expect(r.stdout + r.stderr).not.toContain(token);
   });
 
+  test("blocked with work written: the untested work is committed on a branch of the clone, and the exact git fetch is printed", async () => {
+    const repo = makeRepo(BUGGY_ADD_REPO);
+    const data = tempDir("pg-cli-");
+    cleanups.push(repo.cleanup, () => rmSync(data, { recursive: true, force: true }));
+    server = await startFakeOpenAI([
+      { toolCalls: [{ name: "read_file", arguments: { path: "src/add.js" } }] },
+      { toolCalls: [{ name: "submit_plan", arguments: { summary: "make add add", steps: ["fix the operator"] } }] },
+      { toolCalls: [{ name: "edit_file", arguments: { path: "src/add.js", edits: [{ search: "a - b", replace: "a * b" }] } }] },
+      { toolCalls: [{ name: "run_tests", arguments: {} }] },
+      { toolCalls: [{ name: "report_blocked", arguments: { reason: "I cannot make the test pass" } }] },
+    ]);
+    const env = { OPENAI_API_KEY: "sk-cli-test-key", OPENAI_BASE_URL: server.baseURL, PATCHGATE_DATA_DIR: data, PATCHGATE_MODEL: "fake-model" };
+    const r = await cli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "Fix add"], env);
+    expect(r.code).toBe(1);
+    const sessionId = /session (\S+)/.exec(r.stdout)![1]!;
+    const clone = join(data, "workspaces", sessionId);
+    const branch = `patchgate/${sessionId.slice(0, 8)}-untested`;
+    expect(r.stdout).toContain("blocked: I cannot make the test pass");
+    expect(r.stdout).toMatch(new RegExp(`the work so far, untested, is on branch ${branch} at [0-9a-f]{12} in ${clone}; fetch it with:\n  git fetch ${clone} ${branch}\n`));
+    const git = (...args: string[]) => execFileSync("git", ["-C", clone, ...args], { encoding: "utf8" });
+    expect(git("show", `${branch}:src/add.js`)).toBe("export function add(a, b) {\n  return a * b;\n}\n");
+    expect(git("log", "-1", "--format=%s", branch)).toBe("Untested work so far: Fix add\n");
+  });
+
   test("without OPENAI_API_KEY it says so and exits non-zero, no stack trace", async () => {
     const repo = makeRepo(BUGGY_ADD_REPO);
     cleanups.push(repo.cleanup);

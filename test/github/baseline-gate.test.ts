@@ -1,3 +1,5 @@
+import { execFileSync } from "node:child_process";
+import { readBranch } from "../../src/demo/fakes/bare-repo.js";
 import { type Harness } from "../../src/demo/harness.js";
 import { STORY_FILES, storySteps } from "../../src/demo/story.js";
 import { Ledger } from "../../src/store/ledger.js";
@@ -39,8 +41,8 @@ describe("a baseline with one pre-existing failure", () => {
     return { h, ledger: await Ledger.open(h.app.deps.store, id) };
   }
 
-  test("all_pass: finish is refused, the agent reports blocked: check run action_required, a comment says why, nothing pushed", async () => {
-    const { h, ledger } = await session("all_pass", [read, plan, edit, tests, finish, { toolCalls: [{ name: "report_blocked", arguments: { reason: BLOCKED_REASON } }] }]);
+  test("all_pass: finish is refused, the agent reports blocked: the untested work reaches the draft PR, check run action_required naming the failures, a comment says why and where", async () => {
+    const { h, ledger } = await session("all_pass", [read, plan, edit, tests, finish, { toolCalls: [{ name: "report_blocked", arguments: { reason: BLOCKED_REASON } }] }, read, plan]);
     expect(ledger.state.phase).toBe("blocked");
     expect(ledger.state.baseline).toMatchObject({ exitCode: 1, failing: ["add adds", "legacy date parsing"] });
     const refused = ledger.history.find((e) => e.type === "tool_result" && e.tool === "finish");
@@ -52,8 +54,36 @@ describe("a baseline with one pre-existing failure", () => {
     expect(ended).toContain("already fails on the default branch");
     expect(ended).toContain("Baseline, before any change: `sh test.sh` failed (exit 1); failing already: `add adds`, `legacy date parsing`.");
     expect(ended).toContain("src/add.js");
-    // The draft PR still has only the plan's commit: the untested tree was not pushed.
-    expect(h.github.world.pulls[0].draft).toBe(true);
+    // The work so far is on the draft PR's branch, one commit on the plan's, marked untested; the PR stays a draft.
+    const work = ledger.state.blocked?.work;
+    expect(work).toMatchObject({ pushed: true, branch: "patchgate/issue-1", failing: ["legacy date parsing"] });
+    const head = readBranch(h.bare, "patchgate/issue-1")!;
+    expect(work?.pushed && work.commit).toBe(head.sha);
+    expect(head.files["src/add.js"]).toBe("export function add(a, b) {\n  return a + b;\n}\n");
+    const git = (...args: string[]) => execFileSync("git", ["--git-dir", h.bare, ...args], { encoding: "utf8" }).trim();
+    expect(git("rev-list", "--count", "main..patchgate/issue-1")).toBe("2");
+    expect(git("log", "-1", "--format=%B", head.sha)).toMatch(/^Untested work so far: .*\n\nThe agent reported that it cannot finish; the tests did not pass on this tree \(failing: legacy date parsing\)/);
+    expect(git("diff-tree", "--no-commit-id", "--name-only", "-r", head.sha)).toBe("src/add.js");
+    expect(ended).toContain(`Work so far, **untested**, pushed to the draft pull request's branch \`patchgate/issue-1\` as \`${head.sha.slice(0, 12)}\``);
+    const pr = h.github.world.pulls[0];
+    expect(pr.draft).toBe(true);
+    expect(pr.body).toContain("## Blocked — untested work so far (draft)");
+    expect(pr.body).toContain("**Untested.**");
+    expect(pr.body).toContain("Failing: `legacy date parsing`");
+    const run = theCheckRun(h);
+    expect(run.head_sha).toBe(head.sha);
+    expect(run.output.summary).toContain("untested");
+    expect(run.output.summary).toContain("`legacy date parsing`");
+
+    // `/agent retry` continues from the pushed work: the next session starts at that commit, and its plan goes on top.
+    await h.send("issue_comment", h.payloads.comment({ number: 1, title: "add() subtracts", body: "/agent retry", by: "maintainer" }));
+    await h.settle();
+    const next = (await h.app.deps.store.list()).find((x) => x.id !== ledger.sessionId)!;
+    const again = await Ledger.open(h.app.deps.store, next.id);
+    expect(again.state.phase).toBe("awaiting_plan_approval");
+    expect(again.state.baseCommit).toBe(head.sha);
+    expect(git("rev-list", "main..patchgate/issue-1").split("\n")).toHaveLength(3);
+    expect(git("merge-base", "--is-ancestor", head.sha, "patchgate/issue-1")).toBe("");
     expect(h.app.errors).toEqual([]);
   }, 240_000);
 

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createBareRepo, readBranch } from "../../src/demo/fakes/bare-repo.js";
 import { startFakeGitHub, type FakeGitHub } from "../../src/demo/fakes/github-server.js";
-import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/openai-server.js";
+import { startFakeOpenAI, type FakeOpenAIServer, type FakeStep } from "../fakes/openai-server.js";
 import { Payloads } from "../../src/demo/fakes/payloads.js";
 import { appSettings } from "../../src/demo/harness.js";
 import { sendWebhook, type SentDelivery } from "../../src/demo/fakes/webhook-sender.js";
@@ -23,19 +23,23 @@ export class CrashWorld {
   app!: AppProcess;
   private constructor(
     private readonly root: string,
+    /** The repository's bare remote, where pushed branches land. */
+    readonly bare: string,
     readonly github: FakeGitHub,
     readonly openai: FakeOpenAIServer,
     readonly payloads: Payloads,
     readonly settings: Record<string, unknown>,
   ) {}
 
-  static async create(): Promise<CrashWorld> {
+  /** The story's repository and script, or others (`files` over the story's). */
+  static async create(opts: { files?: Record<string, string>; script?: FakeStep[] } = {}): Promise<CrashWorld> {
     const root = mkdtempSync(join(tmpdir(), "pg-crash-"));
-    const bare = createBareRepo(join(root, "remote"), "octo-org", "calculator", STORY_FILES);
+    const files = { ...STORY_FILES, ...opts.files };
+    const bare = createBareRepo(join(root, "remote"), "octo-org", "calculator", files);
     const github = await startFakeGitHub({ owner: "octo-org", repo: "calculator", gitRoot: join(root, "remote") });
     for (const [login, role] of Object.entries(STORY_PERMISSIONS)) github.world.permissions.set(login, role);
-    github.world.files.set(".github/patchgate.yml", STORY_FILES[".github/patchgate.yml"]);
-    const openai = await startFakeOpenAI(storyScript());
+    github.world.files.set(".github/patchgate.yml", files[".github/patchgate.yml"]);
+    const openai = await startFakeOpenAI(opts.script ?? storyScript());
     const payloads = new Payloads(github.world);
     payloads.headSha = (branch) => readBranch(bare, branch)?.sha ?? "0".repeat(40);
     const settings = {
@@ -45,7 +49,7 @@ export class CrashWorld {
       apiKey: "sk-test-crash-key-0123456789",
       secrets: [SECRET],
     };
-    const world = new CrashWorld(root, github, openai, payloads, settings);
+    const world = new CrashWorld(root, bare, github, openai, payloads, settings);
     await world.start();
     return world;
   }

@@ -51,7 +51,10 @@ const OUTCOME: Record<Phase, (v: SessionView) => Inline[]> = {
   blocked: (v) => {
     const b = v.state.blocked;
     if (!b) return [strong("⛔ Blocked"), "."];
-    return [strong("⛔ Blocked"), ` — ${blockedWords(b.reason)} (`, code(b.reason), `): ${clip(b.message, MAX_BLOCKED)} `, code("/agent retry"), " starts again once that is done."];
+    const w = b.work;
+    const failing = w?.pushed && w.failing && w.failing.length > 0 ? [" Failing: ", ...w.failing.slice(0, 10).flatMap((n, i) => [...(i > 0 ? [", "] : []), code(clip(n, 200))]), "."] : [];
+    const work = w?.pushed ? [" The work so far is pushed ", strong("untested"), " as ", code(shortSha(w.commit)), " to ", code(w.branch), "; it is not a result and is never marked ready.", ...failing] : w ? [` The work so far was not pushed: ${clip(w.why, MAX_REASON)}.`] : [];
+    return [strong("⛔ Blocked"), ` — ${blockedWords(b.reason)} (`, code(b.reason), `): ${clip(b.message, MAX_BLOCKED)} `, code("/agent retry"), " starts again once that is done.", ...work];
   },
   cancelled: (v) => {
     const e = [...v.events].reverse().find((x) => x.type === "session_cancelled");
