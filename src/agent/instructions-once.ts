@@ -1,7 +1,7 @@
 import type { Ledger } from "../store/ledger.js";
 import type { RepoInstructions } from "../session/types.js";
 import { sanitizeUntrusted } from "../safety/sanitize.js";
-import { defaultBranchHead, readDefaultBranchFile } from "../workspace/default-branch-file.js";
+import { defaultBranchHead, readFirstDefaultBranchFile } from "../workspace/default-branch-file.js";
 import type { ResumeOptions } from "./runtime-options.js";
 
 /**
@@ -37,9 +37,9 @@ async function findInstructions(root: string, candidates: string[], signal?: Abo
   const none: RepoInstructions = { path: null, commit: null, bytes: 0, text: "", truncated: false, candidates };
   const commit = await defaultBranchHead(root, signal);
   if (!commit) return none;
-  for (const path of candidates) {
-    const file = await readDefaultBranchFile(root, commit, path, MAX_READ_BYTES, signal);
-    if (!file) continue;
+  const found = await readFirstDefaultBranchFile(root, commit, candidates, MAX_READ_BYTES, signal);
+  if (found !== null) {
+    const { path, file } = found;
     if (file.text === null) {
       const text = `[${path} is ${file.bytes} bytes, too large to read; nothing of it is shown]`;
       return { path, commit, bytes: file.bytes, text, truncated: true, candidates };

@@ -22,7 +22,12 @@ export function rerunnable(tool: ToolDefinition): boolean {
 export async function restoreAfterInterruption(env: CallEnv): Promise<boolean> {
   const s = env.ledger.state;
   const undecided = new Set(s.pending?.status === "pending" ? s.pending.calls.map((c) => c.callId) : []);
-  const touching = s.openCalls.some((c) => !undecided.has(c.id) && env.tools.find((t) => t.name === c.name)?.mutatesWorkspace);
+  // A call that is not rerunnable records tool_started before it runs (write-ahead), so one without it
+  // never ran: an approved write waiting to run has touched nothing. A rerunnable one records no start.
+  const touching = s.openCalls.some((c) => {
+    const tool = env.tools.find((t) => t.name === c.name);
+    return !undecided.has(c.id) && tool?.mutatesWorkspace === true && (c.started || rerunnable(tool));
+  });
   if (!touching) return false;
   const put = await env.context().workspace.restore(s.latestDiff?.patch ?? "", s.publishablePaths);
   return put.length > 0;

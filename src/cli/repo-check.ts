@@ -26,20 +26,21 @@ export async function checkRepo(repo: string, includeUncommitted: boolean): Prom
   const st = await stat(dir).catch(() => null);
   if (st === null) throw new UsageError(`--repo ${repo}: no such directory`);
   if (!st.isDirectory()) throw new UsageError(`--repo ${repo}: not a directory`);
-  const top = await git(["rev-parse", "--show-toplevel"], { cwd: dir });
-  if (top.exitCode !== 0) throw new UsageError(`--repo ${repo}: not a git repository (run \`git init\` and commit first)`);
-  const head = await git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], { cwd: dir });
-  if (head.exitCode !== 0) throw new UsageError(`--repo ${repo}: has no commit yet; commit what the session should start from`);
-  const status = await git(["status", "--porcelain", "--untracked-files=all"], { cwd: dir });
+  // One status answers all three questions: a repository at all, a commit yet (`branch.oid`), changes.
+  const status = await git(["status", "--porcelain=v2", "--branch", "--untracked-files=all"], { cwd: dir });
+  if (status.exitCode !== 0 && /not a git repository/i.test(status.stderr)) throw new UsageError(`--repo ${repo}: not a git repository (run \`git init\` and commit first)`);
   if (status.exitCode !== 0) throw new UsageError(`--repo ${repo}: git status failed: ${status.stderr.trim()}`);
-  if (status.stdout.trim() === "") return { source: dir };
-  const changed = status.stdout.trimEnd().split("\n").length;
+  const head = /^# branch\.oid ([0-9a-f]{40,64})$/m.exec(status.stdout)?.[1];
+  if (head === undefined) throw new UsageError(`--repo ${repo}: has no commit yet; commit what the session should start from`);
+  const entries = status.stdout.split("\n").filter((l) => l !== "" && !l.startsWith("# "));
+  if (entries.length === 0) return { source: dir };
+  const changed = entries.length;
   if (!includeUncommitted) {
     throw new UsageError(
       `--repo ${repo} has ${changed} uncommitted change(s), which a session would not see. Commit or stash them, or pass --include-uncommitted to start from a snapshot of them.`,
     );
   }
-  return { source: dir, ref: await snapshotCommit(dir, head.stdout.trim()), snapshotNote: `started from a snapshot of ${changed} uncommitted change(s) on top of HEAD` };
+  return { source: dir, ref: await snapshotCommit(dir, head), snapshotNote: `started from a snapshot of ${changed} uncommitted change(s) on top of HEAD` };
 }
 
 async function snapshotCommit(dir: string, head: string): Promise<string> {

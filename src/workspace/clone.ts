@@ -1,6 +1,7 @@
 import { mkdir, readdir, realpath } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { git, gitOk } from "./git.js";
+import { rememberCommitTree } from "./commit-trees.js";
 import { GitWorkspace } from "./git-workspace.js";
 import { splitCredentials } from "./remote-url.js";
 import { assertSafeRepoConfig } from "./repo-config-guard.js";
@@ -36,7 +37,8 @@ export async function cloneWorkspace(opts: CloneOptions): Promise<GitWorkspace> 
     const sha = await resolveRef(root, opts.ref, { ...call, cwd: root });
     await gitOk(["checkout", "--quiet", "--detach", sha], { cwd: root, signal: opts.signal });
   }
-  const base = (await gitOk(["rev-parse", "HEAD^{commit}"], { cwd: root })).trim();
+  const [base, tree] = (await gitOk(["rev-parse", "HEAD^{commit}", "HEAD^{tree}"], { cwd: root })).trim().split("\n");
+  rememberCommitTree(root, base, tree);
   return new GitWorkspace(root, base);
 }
 

@@ -18,14 +18,23 @@ export async function defaultBranchHead(root: string, signal?: AbortSignal): Pro
   return r.exitCode === 0 ? r.stdout.trim() : null;
 }
 
-/** null when the default branch has no regular file (or symlink) at `path`. */
-export async function readDefaultBranchFile(root: string, commit: string, path: string, maxBytes: number, signal?: AbortSignal): Promise<DefaultBranchFile | null> {
+/**
+ * The first of `paths` (in their order) that is a regular file on the default branch, looked up with
+ * one `ls-tree` for all of them; null when none is.
+ */
+export async function readFirstDefaultBranchFile(root: string, commit: string, paths: readonly string[], maxBytes: number, signal?: AbortSignal): Promise<{ path: string; file: DefaultBranchFile } | null> {
   // `--` never applies to `<rev>:<path>`; a path starting with "-" is refused by the caller's check.
-  const entry = await git(["ls-tree", "-z", "--long", commit, "--", path], { cwd: root, signal });
-  const fields = /^(\d+) (\w+) ([0-9a-f]+) +(\d+|-)\t/.exec(entry.stdout);
-  if (entry.exitCode !== 0 || !fields || fields[2] !== "blob" || !["100644", "100755"].includes(fields[1])) return null;
-  const bytes = Number(fields[4]);
-  if (bytes > maxBytes) return { commit, bytes, text: null };
-  const blob = await git(["cat-file", "blob", fields[3]], { cwd: root, signal });
-  return blob.exitCode === 0 ? { commit, bytes, text: blob.stdout } : null;
+  const listing = await git(["ls-tree", "-z", "--long", commit, "--", ...paths], { cwd: root, signal });
+  if (listing.exitCode !== 0) return null;
+  const blobs = new Map<string, { sha: string; bytes: number }>();
+  for (const entry of listing.stdout.split("\0")) {
+    const fields = /^(\d+) (\w+) ([0-9a-f]+) +(\d+|-)\t([^]*)$/.exec(entry);
+    if (fields && fields[2] === "blob" && ["100644", "100755"].includes(fields[1])) blobs.set(fields[5], { sha: fields[3], bytes: Number(fields[4]) });
+  }
+  const path = paths.find((p) => blobs.has(p));
+  if (path === undefined) return null;
+  const { sha, bytes } = blobs.get(path)!;
+  if (bytes > maxBytes) return { path, file: { commit, bytes, text: null } };
+  const blob = await git(["cat-file", "blob", sha], { cwd: root, signal });
+  return blob.exitCode === 0 ? { path, file: { commit, bytes, text: blob.stdout } } : null;
 }

@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { DiffInfo } from "../session/types.js";
 import { checkBranch, commitWorkingTree } from "./commit.js";
-import { changedPathsSnapshot, diffSnapshot } from "./diff.js";
+import { treeOfCommit } from "./commit-trees.js";
 import { git, gitOk, GIT_LOCAL_TIMEOUT_MS } from "./git.js";
 import { assertSafeRepoConfig } from "./repo-config-guard.js";
 import { withDeadline } from "./deadline.js";
 import { changedBetween, rollBack } from "./rollback.js";
-import { withPublishIndex } from "./publish-index.js";
+import { publishedChanges, publishedDiff, publishedTree } from "./published-snapshot.js";
 import { withSnapshotIndex } from "./snapshot-index.js";
 import { findSpecialFiles, type SpecialEntry } from "./tree-walk.js";
 import { GitBranchRemote } from "./git-branch-remote.js";
@@ -94,19 +94,21 @@ export class GitWorkspace implements Workspace {
     return { ok: true, workspace: new GitWorkspace(this.root, onto, this.signal) };
   }
 
+  // The published tree, its diff and its changed paths come from one persistent index per session,
+  // re-checked against the files' bytes on every call (published-snapshot.ts).
   async publishedTree(paths: readonly string[]): Promise<string> {
     await assertSafeRepoConfig(this.root);
-    return withPublishIndex(this.root, this.baseCommit, paths, (env) => this.writeTree(env), this.signal);
+    return publishedTree(this.root, this.baseCommit, paths, this.signal);
   }
 
   async diff(paths: readonly string[]): Promise<DiffInfo> {
     await assertSafeRepoConfig(this.root);
-    return withPublishIndex(this.root, this.baseCommit, paths, (env) => diffSnapshot(this.root, this.baseCommit, env, this.signal), this.signal);
+    return publishedDiff(this.root, this.baseCommit, paths, this.signal);
   }
 
   async changedPaths(paths: readonly string[]): Promise<ChangedPath[]> {
     await assertSafeRepoConfig(this.root);
-    return withPublishIndex(this.root, this.baseCommit, paths, (env) => changedPathsSnapshot(this.root, this.baseCommit, env, this.signal), this.signal);
+    return publishedChanges(this.root, this.baseCommit, paths, this.signal);
   }
 
   /** A git tree id of the working tree: equal trees give equal ids on any machine. */
@@ -130,12 +132,12 @@ export class GitWorkspace implements Workspace {
 
   async commit(opts: CommitOptions): Promise<string> {
     await assertSafeRepoConfig(this.root);
-    return commitWorkingTree(this.root, this.baseCommit, opts, this.signal);
+    return commitWorkingTree(this.root, this.baseCommit, opts, this.signal, (paths) => publishedTree(this.root, this.baseCommit, paths, this.signal));
   }
 
   async treeOf(commit: string): Promise<string> {
     if (!/^[0-9a-f]{40,64}$/.test(commit)) throw new WorkspaceError("invalid_argument", `not a commit id: ${JSON.stringify(commit)}`);
-    return (await gitOk(["rev-parse", "--verify", `${commit}^{tree}`], { cwd: this.root, signal: this.signal })).trim();
+    return treeOfCommit(this.root, commit, this.signal);
   }
 
   async push(opts: PushOptions): Promise<PushResult> {
@@ -176,6 +178,7 @@ export class GitWorkspace implements Workspace {
 
   /** The tree of base + `patch`, built in a throwaway index: the working tree is not touched. */
   private async treeOfPatch(patch: string): Promise<string> {
+    if (patch === "") return treeOfCommit(this.root, this.baseCommit, this.signal);
     const dir = await mkdtemp(path.join(tmpdir(), "patchgate-restore-"));
     const env = { GIT_INDEX_FILE: path.join(dir, "index") };
     const signal = this.signal;

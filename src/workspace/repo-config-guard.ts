@@ -17,11 +17,39 @@ const ALLOWED: readonly RegExp[] = [
   /^branch\.[^\n]+\.(remote|merge)$/,
 ];
 
+/**
+ * The config file's identity as stat sees it, for each root whose config was last found safe. Any
+ * write changes ctime (which no process can set back), a rename changes the inode; so an equal key
+ * means the same bytes, provided the write came after the file's ctime tick had passed (see `settled`).
+ */
+const verified = new Map<string, string>();
+const MAX_VERIFIED = 1000;
+
+/**
+ * A timestamp is trusted only once its tick is over: a write in the same tick as the one we saw would
+ * leave ctime unchanged (git's "racy" problem). Sub-second stamps tick at most every few ms; a file
+ * system that stores whole seconds needs the second to be over.
+ */
+function settled(ctimeNs: bigint, nowMs: number): boolean {
+  const marginMs = ctimeNs % 1_000_000_000n === 0n ? 2_000 : 100;
+  return Number(ctimeNs / 1_000_000n) < nowMs - marginMs;
+}
+
+async function configStat(root: string): Promise<{ key: string; ctimeNs: bigint } | null> {
+  const st = await lstat(join(root, ".git", "config"), { bigint: true }).catch(() => null);
+  if (!st?.isFile()) return null;
+  return { key: `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`, ctimeNs: st.ctimeNs };
+}
+
 /** Throws `unsafe_config` unless `<root>/.git` is a plain directory whose config keys are all allowed. */
 export async function assertSafeRepoConfig(root: string): Promise<void> {
   // A `.git` file or symlink could point git at another directory with its own config and hooks.
   const st = await lstat(join(root, ".git")).catch(() => null);
   if (!st?.isDirectory()) throw new WorkspaceError("unsafe_config", `${root}/.git is not a directory`);
+  const now = Date.now();
+  const before = await configStat(root);
+  if (before !== null && verified.get(root) === before.key) return;
+  verified.delete(root);
   // --local reads .git/config alone and does not follow include.path (which would be listed, and refused).
   const out = await gitOk(["config", "--local", "--list", "--name-only", "-z"], { cwd: root });
   const refused = out
@@ -30,4 +58,8 @@ export async function assertSafeRepoConfig(root: string): Promise<void> {
   if (refused.length > 0) {
     throw new WorkspaceError("unsafe_config", `refusing to run git: .git/config sets ${refused.join(", ")}`);
   }
+  // Remembered only when the stat taken before git read the file is still the file's and its tick is over.
+  if (before === null || (await configStat(root))?.key !== before.key || !settled(before.ctimeNs, now)) return;
+  if (verified.size >= MAX_VERIFIED) verified.delete(verified.keys().next().value!);
+  verified.set(root, before.key);
 }

@@ -1,22 +1,22 @@
-import { copyFile, mkdtemp, rm, stat, utimes } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { copyFile, rm, stat, utimes } from "node:fs/promises";
 import { join } from "node:path";
 import { withDeadline } from "./deadline.js";
 import { git, gitOk, GIT_LOCAL_TIMEOUT_MS } from "./git.js";
-import { stagePaths } from "./publish-index.js";
+import { pathKind, stagePaths } from "./publish-index.js";
+import { snapshotState, type SnapshotState } from "./session-snapshot.js";
 import { findSpecialFiles, type SpecialEntry } from "./tree-walk.js";
 import { WorkspaceError } from "./workspace-error.js";
 
 /**
- * Runs `fn` with a throwaway index that holds the whole working tree (tracked and untracked files,
- * ignored files excluded unless listed in `alsoPaths`) on top of `base`: the snapshot a command's
- * changes are compared with and rolled back to. Nothing is ever staged in the real index. (What is
- * published is not this tree but the ledger's: see publish-index.ts.)
+ * Runs `fn` with an index that holds the whole working tree (tracked and untracked files, ignored
+ * files excluded unless listed in `alsoPaths`) on top of `base`: the snapshot a command's changes are
+ * compared with and rolled back to. Nothing is ever staged in the real index. (What is published is
+ * not this tree but the ledger's: see publish-index.ts.)
  *
- * The index is seeded from the base tree, so the result depends only on (base, working tree), not on
- * what the real index holds. `read-tree -m` over a copy of the real index keeps its stat cache for
- * unchanged files, so `add -A` re-reads only what changed instead of every file in the repository;
- * `-i` because this index is not the working tree's: git must not refuse over uncommitted edits.
+ * Each snapshot starts from a seed, made once per (clone, base): the base tree over a copy of the
+ * real index (`read-tree -m` keeps its stat cache for unchanged files; `-i` because this index is not
+ * the working tree's), so the result depends only on (base, working tree), and `add -A` re-reads only
+ * what changed since the clone instead of every file. Copying the seed costs no git process.
  */
 export async function withSnapshotIndex<T>(
   root: string,
@@ -26,20 +26,33 @@ export async function withSnapshotIndex<T>(
   /** Paths taken even when ignored (files the session wrote on purpose). */
   alsoPaths: readonly string[] = [],
 ): Promise<T> {
-  const special = await specialFilesGitSees(root, signal);
-  const dir = await mkdtemp(join(tmpdir(), "patchgate-index-"));
-  const env = { GIT_INDEX_FILE: join(dir, "index") };
-  try {
-    await seedFromRealIndex(root, env.GIT_INDEX_FILE, signal);
-    await gitOk(["read-tree", "-m", "-i", `${base}^{tree}`], { cwd: root, env, signal });
-    // git skips an untracked special file, but refuses to add one that replaced a tracked file.
-    const excluded = special.map((s) => `:(exclude,literal)${s.rel}`);
-    await gitOk(["add", "-A", "--", ".", ...excluded], { cwd: root, env, signal });
-    await stagePaths(root, env, alsoPaths, signal);
-    return await fn(env);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  const state = snapshotState(root, base);
+  return state.serial(async () => {
+    const special = await specialFilesGitSees(root, signal);
+    if (!state.seeded) await seed(root, base, state.seedIndex, signal);
+    state.seeded = true;
+    const env = { GIT_INDEX_FILE: join(state.dir, "snapshot-index") };
+    try {
+      await copyKeepingMtime(state.seedIndex, env.GIT_INDEX_FILE);
+      // git skips an untracked special file, but refuses to add one that replaced a tracked file.
+      const excluded = special.map((s) => `:(exclude,literal)${s.rel}`);
+      await gitOk(["add", "-A", "--", ".", ...excluded], { cwd: root, env, signal });
+      await stagePaths(root, env, await notCoveredByAdd(root, state, alsoPaths), signal);
+      return await fn(env);
+    } finally {
+      await rm(env.GIT_INDEX_FILE, { force: true });
+    }
+  });
+}
+
+/**
+ * The paths `add -A` has already staged as update-index would: one the base has (tracked, so taken
+ * even when ignored) that is a file now, and one that is absent (its entry, if any, is removed either
+ * way). Anything else — a new file that may be ignored, a FIFO the walk excluded — is staged explicitly.
+ */
+async function notCoveredByAdd(root: string, state: SnapshotState, paths: readonly string[]): Promise<string[]> {
+  const kinds = await Promise.all(paths.map(async (p) => [p, await pathKind(root, p)] as const));
+  return kinds.filter(([p, kind]) => !(kind === "absent" || (kind === "file" && state.inBase.get(p) === true))).map(([p]) => p);
 }
 
 // git opens every .gitignore it meets and the .gitattributes of every path it hashes or diffs, with
@@ -59,17 +72,25 @@ async function specialFilesGitSees(root: string, signal: AbortSignal | undefined
   return own;
 }
 
-async function seedFromRealIndex(root: string, target: string, signal: AbortSignal | undefined): Promise<void> {
+async function seed(root: string, base: string, target: string, signal: AbortSignal | undefined): Promise<void> {
   // Refresh the real index's stat cache first (stat data only, as `git status` does; nothing is staged).
   // Files written in the same second as the index stay "racy" and are re-hashed on every read until
   // some later write of the index; without this, a fresh clone is never healed and every snapshot
   // re-reads the whole checkout. Best effort: a held index.lock only costs speed.
   await git(["update-index", "-q", "--refresh"], { cwd: root, signal });
   const real = join(root, ".git", "index");
-  const st = await stat(real).catch(() => null);
-  if (!st) return; // no index yet (e.g. a --no-checkout clone): read-tree builds one from scratch
-  await copyFile(real, target);
-  // Keep the index's own mtime: git compares it with file mtimes to spot "racily clean" entries,
-  // and a newer copy would make a same-size edit made just after the real index was written look clean.
-  await utimes(target, st.atime, st.mtime);
+  // No index yet (e.g. a --no-checkout clone): read-tree builds one from scratch.
+  if (await stat(real).catch(() => null)) await copyKeepingMtime(real, target);
+  else await rm(target, { force: true });
+  await gitOk(["read-tree", "-m", "-i", `${base}^{tree}`], { cwd: root, env: { GIT_INDEX_FILE: target }, signal });
+}
+
+/**
+ * Keeps the index's own mtime: git compares it with file mtimes to spot "racily clean" entries, and a
+ * newer copy would make a same-size edit made just after the index was written look clean.
+ */
+async function copyKeepingMtime(from: string, to: string): Promise<void> {
+  const st = await stat(from);
+  await copyFile(from, to);
+  await utimes(to, st.atime, st.mtime);
 }

@@ -120,11 +120,40 @@ export async function* walkFiles(root: string, startRel: string, opts: WalkOptio
   yield* walkDir(root, startRel, matchers, opts);
 }
 
-/** Every special file of the tree git sees (ignored directories are not entered), without opening one. */
+/**
+ * Every special file of the tree git sees (ignored directories are not entered), without opening one,
+ * in the order walkFiles meets them. Faster than walkFiles for this: regular files are passed over
+ * without an ignore match (only directories and special entries need one), and sibling directories
+ * are read concurrently; on a checkout of 20k files this is what a snapshot waits for before git.
+ */
 export async function findSpecialFiles(root: string, signal?: AbortSignal): Promise<SpecialEntry[]> {
-  const found: SpecialEntry[] = [];
-  for await (const _ of walkFiles(root, "", { signal, onSpecial: (s) => found.push(s) })) {
-    // Only the special entries are wanted.
-  }
-  return found;
+  const exclude = await matcherFrom(path.join(root, ".git", "info", "exclude"), "");
+  return specialIn(root, "", exclude ? [exclude] : [], signal);
+}
+
+async function specialIn(root: string, dirRel: string, inherited: readonly Matcher[], signal: AbortSignal | undefined): Promise<SpecialEntry[]> {
+  signal?.throwIfAborted();
+  const dirAbs = path.join(root, dirRel);
+  const entries: Dirent[] = await readdir(dirAbs, { withFileTypes: true }).catch(() => []);
+  const ignoreFile = entries.find((e) => e.name === ".gitignore");
+  const own = ignoreFile?.isFile() ? await matcherFrom(path.join(dirAbs, ".gitignore"), dirRel) : null;
+  const matchers = own ? [...inherited, own] : inherited;
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const parts = await Promise.all(
+    entries.map(async (e): Promise<SpecialEntry[]> => {
+      if (e.name === ".git" || e.isFile()) return [];
+      const rel = join(dirRel, e.name);
+      const isDir = e.isDirectory();
+      if (isIgnored(matchers, rel, isDir)) return [];
+      if (isDir) return specialIn(root, rel, matchers, signal);
+      const kind = specialKind(e);
+      if (kind) return [{ rel, kind, viaSymlink: false }];
+      if (!e.isSymbolicLink()) return [];
+      // stat follows the link without opening its target, so a FIFO behind it is seen, not read.
+      const target = await stat(path.join(dirAbs, e.name)).catch(() => null);
+      const behind = target ? specialKind(target) : null;
+      return behind ? [{ rel, kind: behind, viaSymlink: true }] : [];
+    }),
+  );
+  return parts.flat();
 }
