@@ -1,5 +1,6 @@
 import { ProbotOctokit, run } from "probot";
 import { patchgateApp } from "../github/app.js";
+import { pinoSink } from "../github/app-log.js";
 import { depsFromEnv } from "../github/env-deps.js";
 import { patchgateOctokit } from "../github/octokit.js";
 import { PRODUCTION_LIMITS } from "../github/rate-limits.js";
@@ -22,7 +23,7 @@ export async function serveCommand(argv: string[], out: NodeJS.WritableStream): 
   const url = scaleOutUrl("serve");
   await run(
     async (probot, options) => {
-      const deps = depsFromEnv((line) => probot.log.info(line));
+      const deps = depsFromEnv(pinoSink(probot.log));
       await useReceiverQueue(deps, deps.store as PostgresSessionStore, url);
       await patchgateApp(deps)(probot, options);
     },

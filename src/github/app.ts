@@ -40,7 +40,7 @@ export function patchgateApp(deps: PatchgateDeps): ApplicationFunction {
     if (resumed > 0) deps.log(`${resumed} interrupted session(s) queued to resume`);
     const replayed = await inbox.replayPending().catch((e: unknown) => {
       // GitHub unreachable at boot: the rows stay pending for the next start or redelivery.
-      deps.log(`inbox replay failed: ${e instanceof Error ? e.message : String(e)}`);
+      deps.log(`inbox replay failed: ${e instanceof Error ? e.message : String(e)}`, "error");
       return 0;
     });
     if (replayed > 0) deps.log(`${replayed} unfinished delivery(ies) queued again`);

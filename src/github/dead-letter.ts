@@ -27,7 +27,7 @@ export async function endDeadLettered(a: AppAccess, item: QueuedItem): Promise<v
   if (spec.kind === "delivery" && typeof spec.id === "string") await a.deps.store.completeDelivery(spec.id);
   if (/^(control|lifecycle):/.test(item.lane)) return; // not a session's lane
   const id = await a.deps.store.findByKey(item.lane);
-  if (!id) return a.deps.log(`dead letter ${item.name}: no session for ${item.lane}`);
+  if (!id) return a.deps.log(`dead letter ${item.name}: no session for ${item.lane}`, "warn", { job: item.name, lane: item.lane });
   const ledger = await Ledger.open(a.deps.store, id);
   if (!TERMINAL_PHASES.includes(ledger.state.phase)) {
     await ledger.append({ type: "session_failed", reason: "worker_died", message: deadLetterMessage(item) });
@@ -36,5 +36,5 @@ export async function endDeadLettered(a: AppAccess, item: QueuedItem): Promise<v
   }
   const work = await sessionWork(a, ledger, `dead-${item.id}`, "dead_letter");
   await finishEnded(work, ledger, checkRunFor(work, ledger));
-  a.deps.log(`session ${id} failed: ${deadLetterMessage(item)}`);
+  a.deps.log(`session ${id} failed: ${deadLetterMessage(item)}`, "error", { session: id, job: item.name, lane: item.lane });
 }

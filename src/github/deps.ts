@@ -14,6 +14,7 @@ import type { AppIdentity } from "./identity.js";
 import type { Delivery } from "./intent.js";
 import type { Octokit } from "./octokit.js";
 import type { Outbound } from "./outbound.js";
+import type { AppLog } from "./app-log.js";
 import type { SessionIndex } from "./session-index.js";
 
 /** Everything the GitHub side needs from the rest of Patchgate, built once by `src/index.ts` (or a test). */
@@ -57,8 +58,8 @@ export interface PatchgateDeps {
   diskGuard?: { minFreeBytes: number; freeBytes?: FreeSpaceReader } | null;
   /** PATCHGATE_HEALTH_TOKEN: the bearer token `/patchgate/health` wants for details (./health-route.ts); absent: counts only. */
   healthToken?: string | null;
-  /** One line per thing that happened, for logs and the demo's printed timeline. */
-  log: (line: string) => void;
+  /** One line per thing that happened, for logs and the demo's printed timeline; failures at `error`. */
+  log: AppLog;
 }
 
 /**

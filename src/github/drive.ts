@@ -49,7 +49,7 @@ export async function drive(jc: SessionWork, ledger: Ledger, trigger: string, ws
     const late = (outcome: unknown) => jc.deps.log(`abandoned job ended late: ${outcome instanceof Error ? outcome.message : "ok"}`);
     const grace = jc.deps.abandonAfterAbortMs ?? ABANDON_AFTER_ABORT_MS;
     const done = await settleOrAbandon(driveOnce(jc, ledger, trigger, signal, ws, checkRun), signal, grace, late);
-    if (done === "abandoned") jc.deps.log(`a job for #${issue} did not end within ${grace} ms of its abort; its lane goes on without it`);
+    if (done === "abandoned") jc.deps.log(`a job for #${issue} did not end within ${grace} ms of its abort; its lane goes on without it`, "warn", { session: ledger.sessionId });
   } finally {
     release();
   }

@@ -10,12 +10,13 @@ import { InProcessQueue } from "../queue/in-process.js";
 import { selectSandbox } from "../sandbox/select.js";
 import type { Sandbox } from "../sandbox/types.js";
 import { openStore } from "../store/index.js";
-import { redact, secretsFromEnv } from "../safety/redact.js";
+import { secretsFromEnv } from "../safety/redact.js";
 import type { PatchgateDeps } from "./deps.js";
 import { gitBaseUrl } from "./git-remote.js";
 import { loadMcpConfig, mcpConfigSecrets } from "../mcp/index.js";
 import { dependencyCacheIn, operatorSettingsFrom } from "../config/operator-settings.js";
 import { hostFacts } from "../toolchain/index.js";
+import { redactedLog, type LogSink } from "./app-log.js";
 import { diskGuardFromEnv, housekeepingFromEnv } from "./housekeeping-env.js";
 
 /**
@@ -23,13 +24,13 @@ import { diskGuardFromEnv, housekeepingFromEnv } from "./housekeeping-env.js";
  * PostgreSQL of DATABASE_URL), the in-process queue, the OpenAI-compatible client, the best sandbox
  * the host offers.
  */
-export function depsFromEnv(rawLog: (line: string) => void, env: NodeJS.ProcessEnv = process.env): PatchgateDeps {
+export function depsFromEnv(sink: LogSink, env: NodeJS.ProcessEnv = process.env): PatchgateDeps {
   // A broken MCP config stops the app here, naming the field: better than running without the servers.
   const mcp = env.PATCHGATE_MCP_CONFIG ? loadMcpConfig(env.PATCHGATE_MCP_CONFIG) : null;
   const reconcile = reconcileFromEnv(env);
   const secrets = [...secretsFromEnv(env), ...mcpConfigSecrets(mcp)];
   // Logs leave the process too: the same redaction as comments and check runs (tokens by pattern).
-  const log = (line: string) => rawLog(redact(line, secrets));
+  const log = redactedLog(sink, secrets);
   const dataDir = env.PATCHGATE_DATA_DIR ?? join(homedir(), ".patchgate");
   // Like a broken MCP config, broken operator settings stop the app, naming the field.
   const host = hostFacts({ dataDir });
@@ -39,7 +40,7 @@ export function depsFromEnv(rawLog: (line: string) => void, env: NodeJS.ProcessE
   const vault = vaultFromEnv(env, dataDir);
   return {
     store: openStore({ dataDir, databaseUrl: env.DATABASE_URL }),
-    queue: new InProcessQueue((job, error) => log(`job ${job.name} failed: ${error instanceof Error ? error.message : String(error)}`)),
+    queue: new InProcessQueue((job, error) => log(`job ${job.name} failed: ${error instanceof Error ? error.message : String(error)}`, "error", { job: job.name, lane: job.key })),
     aborts: new AbortRegistry(),
     llm: () => {
       // Checked per resume, not at boot, so the app (and the setup flow) starts without a key.

@@ -31,7 +31,7 @@ export function healthHandler(deps: Pick<PatchgateDeps, "store" | "queue" | "hea
       const status = s.dead.length > 0 ? "attention" : "ok";
       return send(res, 200, details ? { status, ...s } : { status, ...countsOnly(s) });
     } catch (e) {
-      deps.log(`health: ${e instanceof Error ? e.message : String(e)}`);
+      deps.log(`health: ${e instanceof Error ? e.message : String(e)}`, "error");
       return send(res, 503, { status: "unavailable" });
     }
   };

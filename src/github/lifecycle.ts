@@ -88,7 +88,7 @@ export async function cancelInLane(a: AppAccess, sessionId: string, reason: stri
   if (!TERMINAL_PHASES.includes(ledger.state.phase)) await cancelSession(ledger, "github", reason, source);
   a.deps.log(`session ${sessionId} cancelled: ${reason}`);
   await tellGitHub(a, ledger).catch((err: unknown) => {
-    a.deps.log(`session ${sessionId}: GitHub refused the app (${err instanceof Error ? err.message.split("\n")[0] : String(err)}); the cancellation is in the ledger`);
+    a.deps.log(`session ${sessionId}: GitHub refused the app (${err instanceof Error ? err.message.split("\n")[0] : String(err)}); the cancellation is in the ledger`, "warn", { session: sessionId });
   });
 }
 

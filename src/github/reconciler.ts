@@ -1,4 +1,5 @@
 import type { SessionStore } from "../store/types.js";
+import type { AppLog } from "./app-log.js";
 import type { Octokit } from "./octokit.js";
 
 /**
@@ -38,7 +39,7 @@ export interface ReconcileAccess {
   /** The app itself (JWT). */
   app: () => Promise<Octokit>;
   store: SessionStore;
-  log: (line: string) => void;
+  log: AppLog;
   /** Whether Patchgate acts on `event.action` (others are not worth a redelivery). */
   handles: (name: string) => boolean;
 }
@@ -84,7 +85,7 @@ async function recentAttempts(octokit: Octokit, since: number, maxPages: number)
  * listens fails again, and is asked for again next time), then every `everyMs`, never two at once,
  * until `signal` aborts. The timers do not keep the process alive.
  */
-export function everyInterval(pass: () => Promise<unknown>, o: { firstAfterMs: number; everyMs: number; signal?: AbortSignal; log: (line: string) => void }): void {
+export function everyInterval(pass: () => Promise<unknown>, o: { firstAfterMs: number; everyMs: number; signal?: AbortSignal; log: AppLog }): void {
   let running = false;
   let timer: NodeJS.Timeout;
   const tick = async () => {
@@ -93,7 +94,7 @@ export function everyInterval(pass: () => Promise<unknown>, o: { firstAfterMs: n
     try {
       await pass();
     } catch (e) {
-      o.log(`reconciler: ${e instanceof Error ? e.message : String(e)}`);
+      o.log(`reconciler: ${e instanceof Error ? e.message : String(e)}`, "error");
     } finally {
       running = false;
     }

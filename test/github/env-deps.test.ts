@@ -1,5 +1,6 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pinoSink, redactedLog, textSink, type LogFields, type LogLevel } from "../../src/github/app-log.js";
 import { depsFromEnv } from "../../src/github/env-deps.js";
 import { tempDir } from "../helpers/git-fixture.js";
 
@@ -17,6 +18,50 @@ describe("production wiring", () => {
       await deps.store.close();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("production wiring: levelled logs", () => {
+  test("a failed job is logged at error, with its job and lane as fields, line and fields redacted", async () => {
+    const dir = tempDir("pg-env-");
+    const records: [string, LogLevel, LogFields][] = [];
+    const deps = depsFromEnv((line, level, fields) => records.push([line, level, fields]), { PATCHGATE_DATA_DIR: dir, OPENAI_API_KEY: "sk-live-abcdefghijklmnopqrstuvwx" });
+    try {
+      const ran = new Promise<void>((resolve) => {
+        deps.queue.enqueue({ key: "o/r#sk-live-abcdefghijklmnopqrstuvwx", name: "start o/r#1", run: () => (setImmediate(resolve), Promise.reject(new Error("push refused for sk-live-abcdefghijklmnopqrstuvwx"))) });
+      });
+      await ran;
+      await new Promise((r) => setImmediate(r));
+      expect(records).toHaveLength(1);
+      const [line, level, fields] = records[0];
+      expect([level, fields.job]).toEqual(["error", "start o/r#1"]);
+      expect(`${line} ${JSON.stringify(fields)}`).not.toContain("sk-live");
+      expect(line).toMatch(/^job start o\/r#1 failed: push refused for \[REDACTED:/);
+      expect(String(fields.lane)).toContain("[REDACTED:");
+    } finally {
+      await deps.store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("Probot's pino logger gets the fields first, as JSON keys, at the line's level", () => {
+    const calls: [string, LogFields, string][] = [];
+    const at = (level: LogLevel) => (fields: LogFields, msg: string) => calls.push([level, fields, msg]);
+    const log = redactedLog(pinoSink({ info: at("info"), warn: at("warn"), error: at("error") }), ["hunter2-secret"]);
+    log("cloned at abc1234");
+    log("job x failed: hunter2-secret", "error", { job: "x" });
+    expect(calls).toEqual([
+      ["info", {}, "cloned at abc1234"],
+      ["error", { job: "x" }, expect.stringMatching(/^job x failed: \[REDACTED:/)],
+    ]);
+  });
+
+  test("a worker's plain-text log puts a level in front of what is not info, and the fields after", () => {
+    let text = "";
+    const sink = textSink((t) => (text += t));
+    sink("worker takes 2 session(s)", "info", {});
+    sink("job x is dead-lettered", "error", { job: "x", attempts: 4 });
+    expect(text).toBe('worker takes 2 session(s)\nERROR job x is dead-lettered {"job":"x","attempts":4}\n');
   });
 });
 
