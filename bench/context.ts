@@ -13,6 +13,7 @@ import type { SessionEvent } from "../src/session/events.js";
 import { fold, reduce } from "../src/session/reducer.js";
 import type { SessionState } from "../src/session/state.js";
 import { estimateMessagesTokens } from "../src/trace/tokens.js";
+import { median, type Figures } from "./figure.js";
 
 const STEPS = 200;
 // The loop's defaults (src/agent/run-session.ts).
@@ -93,10 +94,6 @@ export class FakeSummariser implements LLMClient {
   }
 }
 
-export function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-}
 
 async function run(withCompaction: boolean): Promise<{ perStep: number[]; compactions: number }> {
   const r = rng(42);
@@ -122,23 +119,26 @@ async function run(withCompaction: boolean): Promise<{ perStep: number[]; compac
   return { perStep, compactions };
 }
 
-export async function benchContext(): Promise<string[]> {
+export async function benchContext(): Promise<Figures> {
   const without = await run(false);
   const withC = await run(true);
-  const line = (name: string, xs: number[]): string => {
-    const max = Math.max(...xs);
-    const med = median(xs);
-    return `${name}: max ${max} tokens, median ${med} tokens, max/median ${(max / med).toFixed(2)}`;
+  const max = Math.max(...withC.perStep);
+  const med = median(withC.perStep);
+  console.error(
+    `context: without compaction max ${Math.max(...without.perStep)} tokens, median ${median(without.perStep)}; ` +
+      `largest prompt without/with compaction ${(Math.max(...without.perStep) / max).toFixed(1)}×`,
+  );
+  return {
+    context_max_over_median: {
+      measured: `max ${max} tokens per prompt`,
+      baseline: `median ${med} tokens`,
+      ratio: max / med,
+      goal: 2,
+      note: `${STEPS}-step scripted session, o200k count of buildContext's messages; ${withC.compactions} compactions at ${JSON.stringify(THRESHOLDS)} (trigger: byte estimate)`,
+    },
   };
-  const ratio = Math.max(...withC.perStep) / median(withC.perStep);
-  return [
-    `prompt tokens per step over a ${STEPS}-step scripted session (o200k estimate of buildContext)`,
-    line("without compaction", without.perStep),
-    `${line("with compaction", withC.perStep)} (goal ≤ 2: ${ratio <= 2 ? "met" : "NOT met"}; ${withC.compactions} compactions, thresholds ${JSON.stringify(THRESHOLDS)})`,
-    `largest prompt without/with compaction: ${(Math.max(...without.perStep) / Math.max(...withC.perStep)).toFixed(1)}×`,
-  ];
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  for (const l of await benchContext()) console.log(l);
+  console.log(JSON.stringify(await benchContext(), null, 2));
 }

@@ -20,6 +20,7 @@ import { sessionCacheDir } from "../src/sandbox/session-cache.js";
 import type { Sandbox } from "../src/sandbox/types.js";
 import { SqliteSessionStore } from "../src/store/sqlite-store.js";
 import { ensureSetup } from "../src/tools/test-setup.js";
+import { notMeasured, type Figures } from "./figure.js";
 
 const PACKAGE = "lerna";
 const VERSION = "8.1.2";
@@ -81,14 +82,14 @@ function timedCopy(args: string[], from: string, to: string): number {
 
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
-export async function benchDependencyCache(): Promise<string[]> {
+export async function benchDependencyCache(): Promise<Figures> {
   try {
     run(os.tmpdir(), "npm", ["view", `${PACKAGE}@${VERSION}`, "version"]);
   } catch {
-    return [`dependency-cache: skipped, needs the npm registry (npm view ${PACKAGE}@${VERSION} failed)`];
+    return { deps_cache_second_setup: notMeasured(`needs the npm registry (npm view ${PACKAGE}@${VERSION} failed)`, RATIO_GOAL) };
   }
   const chosen = await selectSandbox("bubblewrap");
-  if (chosen.sandbox === null) return [`dependency-cache: skipped, no bubblewrap: ${chosen.reason}`];
+  if (chosen.sandbox === null) return { deps_cache_second_setup: notMeasured(`no bubblewrap: ${chosen.reason}`, RATIO_GOAL) };
   const root = mkdtempSync(path.join(os.tmpdir(), "pg-bench-depcache-"));
   try {
     const source = path.join(root, "source");
@@ -101,18 +102,21 @@ export async function benchDependencyCache(): Promise<string[]> {
     const copyMs = timedCopy(["-a", "--reflink=auto"], tree, path.join(root, "copy"));
     const linkMs = timedCopy(["-al"], tree, path.join(root, "links"));
     const ratio = second.wallMs / first.wallMs;
-    return [
-      `package: ${PACKAGE}@${VERSION}, ${packages} packages from the npm registry, setup \`${SETUP}\` through the egress proxy`,
-      `first session setup: ${s(first.wallMs)} (the install ${s(first.commandMs)}, then storing ${(first.bytes / 1e6).toFixed(0)} MB); cache: ${first.outcome}`,
-      `second session setup: ${s(second.wallMs)}; cache: ${second.outcome}`,
-      `ratio second/first: ${ratio.toFixed(3)} (goal ≤ ${RATIO_GOAL}) — ${ratio <= RATIO_GOAL ? "met" : "not met"}`,
-      `node_modules copied (cp -a --reflink=auto, what a restore does): ${s(copyMs)}; hardlinked (cp -al, not used: shared inodes): ${s(linkMs)}`,
-    ];
+    console.error(`deps cache: node_modules copied (cp -a --reflink=auto, what a restore does) ${s(copyMs)}; hardlinked (cp -al, not used: shared inodes) ${s(linkMs)}`);
+    return {
+      deps_cache_second_setup: {
+        measured: `second session's setup ${s(second.wallMs)} (cache: ${second.outcome})`,
+        baseline: `first session's setup ${s(first.wallMs)} (install ${s(first.commandMs)}, then storing ${(first.bytes / 1e6).toFixed(0)} MB)`,
+        ratio,
+        goal: RATIO_GOAL,
+        note: `${PACKAGE}@${VERSION}, ${packages} packages from the npm registry, \`${SETUP}\` through the egress proxy; one pair (an install takes minutes)`,
+      },
+    };
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  for (const line of await benchDependencyCache()) console.log(line);
+  console.log(JSON.stringify(await benchDependencyCache(), null, 2));
 }

@@ -15,15 +15,11 @@ import { prepareRun } from "../src/sandbox/prepare-run.js";
 import { selectSandbox } from "../src/sandbox/select.js";
 import { supervise } from "../src/sandbox/supervise.js";
 import type { Sandbox } from "../src/sandbox/types.js";
+import { median, ms, notMeasured, spread, type FigureResult, type Figures } from "./figure.js";
 
 const RUNS = 40;
 const RATIO_GOAL = 1.1;
 const START_GOAL_MS = 20;
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 async function timed(run: () => Promise<{ exitCode: number | null }>): Promise<number> {
   const t = performance.now();
@@ -32,8 +28,17 @@ async function timed(run: () => Promise<{ exitCode: number | null }>): Promise<n
   return performance.now() - t;
 }
 
+interface Compared {
+  bare: number;
+  boxed: number;
+  /** boxed/bare of each interleaved pair. */
+  pairs: number[];
+  bareAll: number[];
+  boxedAll: number[];
+}
+
 /** Median wall time of `argv` bare and sandboxed, RUNS each, alternating. */
-async function compare(sandbox: Sandbox, workspace: string, argv: string[]): Promise<{ bare: number; boxed: number }> {
+async function compare(sandbox: Sandbox, workspace: string, argv: string[]): Promise<Compared> {
   const bare: number[] = [];
   const boxed: number[] = [];
   const hostEnv = { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: workspace };
@@ -41,19 +46,35 @@ async function compare(sandbox: Sandbox, workspace: string, argv: string[]): Pro
     bare.push(await timed(() => supervise({ command: argv[0], args: argv.slice(1), hostEnv, hostCwd: workspace, timeoutMs: 30_000, maxOutputBytes: 1 << 20 })));
     boxed.push(await timed(() => sandbox.run({ argv, workspace, timeoutMs: 30_000 })));
   }
-  return { bare: median(bare), boxed: median(boxed) };
+  return { bare: median(bare), boxed: median(boxed), pairs: boxed.map((b, i) => b / bare[i]!), bareAll: bare, boxedAll: boxed };
 }
 
-export async function benchSandbox(): Promise<string[]> {
+function figure(m: Compared, what: string): FigureResult {
+  const range = (xs: number[]) => `${ms(median(xs))} (${ms(Math.min(...xs))}–${ms(Math.max(...xs))})`;
+  return {
+    measured: `bubblewrap ${range(m.boxedAll)}`,
+    baseline: `bare ${range(m.bareAll)}`,
+    ratio: m.boxed / m.bare,
+    goal: RATIO_GOAL,
+    ...spread(m.pairs),
+    note: `${what}, ${RUNS} runs each side, interleaved; min–max of the ratio over the pairs`,
+  };
+}
+
+export const SANDBOX_IDS = ["sandbox_node", "sandbox_node_test"] as const;
+
+export async function benchSandbox(): Promise<Figures> {
   const chosen = await selectSandbox("bubblewrap");
-  if (chosen.sandbox === null) return [`sandbox: skipped, no bubblewrap: ${chosen.reason}`];
+  if (chosen.sandbox === null) return Object.fromEntries(SANDBOX_IDS.map((id) => [id, notMeasured(`no bubblewrap: ${chosen.reason}`, RATIO_GOAL)]));
   const sandbox = chosen.sandbox;
   const workspace = await mkdtemp(path.join(os.tmpdir(), "pg-bench-"));
   try {
-    // A tiny test file, the kind of thing a small repository's `npm test` runs.
-    await writeFile(path.join(workspace, "t.mjs"), 'import assert from "node:assert"; assert.equal(1 + 1, 2); console.log("ok");\n');
+    // A small suite for `node --test`: three files of a few tests each.
+    for (const n of [1, 2, 3]) {
+      await writeFile(path.join(workspace, `s${n}.test.mjs`), `import test from "node:test";\nimport assert from "node:assert";\nfor (let i = 0; i < 5; i++) test("case " + i, () => assert.equal(i + ${n}, ${n} + i));\n`);
+    }
     const nodeExit = await compare(sandbox, workspace, [process.execPath, "-e", "process.exit(0)"]);
-    const nodeTest = await compare(sandbox, workspace, [process.execPath, "t.mjs"]);
+    const nodeTest = await compare(sandbox, workspace, [process.execPath, "--test", "s1.test.mjs", "s2.test.mjs", "s3.test.mjs"]);
     // The floor: bwrap with the same mounts and namespaces, without prlimit and the pids cgroup.
     const bwrap = (await which("bwrap")) ?? "bwrap";
     const floorArgs = buildBubblewrapArgv(prepareRun({ argv: ["true"], workspace, timeoutMs: 1 }), { mounts: [], hasGit: false, hostsFile: await sandboxHostsFile(), prlimit: "/usr/bin/prlimit" });
@@ -69,16 +90,18 @@ export async function benchSandbox(): Promise<string[]> {
       if (rlimitOnly) nonRoot.push(await timed(() => rlimitOnly.run({ argv: ["true"], workspace, timeoutMs: 10_000 })));
       floor.push(await timed(() => supervise({ command: bwrap, args: floorArgv, hostEnv: { PATH: "/usr/bin:/bin" }, timeoutMs: 10_000, maxOutputBytes: 1 << 20 })));
     }
-    const line = (name: string, m: { bare: number; boxed: number }) =>
-      `${name}: bare ${m.bare.toFixed(1)} ms, bubblewrap ${m.boxed.toFixed(1)} ms, ratio ${(m.boxed / m.bare).toFixed(3)} (goal ≤ ${RATIO_GOAL})`;
-    return [
-      `runs: ${RUNS} each, interleaved, medians; process limit via ${describeLimit(sandbox)}; load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`,
-      line('node -e "process.exit(0)"', nodeExit),
-      line("node t.mjs (one assert)", nodeTest),
-      `sandbox start (bubblewrap running \`true\`): ${median(start).toFixed(1)} ms (goal ≤ ${START_GOAL_MS} ms)`,
-      `  of which bwrap alone (same namespaces and mounts, no prlimit, no cgroup): ${median(floor).toFixed(1)} ms`,
-      `  as a non-root user would run it (prlimit, no cgroup): ${nonRoot.length ? `${median(nonRoot).toFixed(1)} ms` : "n/a"}`,
-    ];
+    console.error(
+      [
+        `sandbox: process limit via ${describeLimit(sandbox)}`,
+        `  sandbox start (bubblewrap running \`true\`): ${median(start).toFixed(1)} ms (goal ≤ ${START_GOAL_MS} ms)`,
+        `  of which bwrap alone (same namespaces and mounts, no prlimit, no cgroup): ${median(floor).toFixed(1)} ms`,
+        `  as a non-root user would run it (prlimit, no cgroup): ${nonRoot.length ? `${median(nonRoot).toFixed(1)} ms` : "n/a"}`,
+      ].join("\n"),
+    );
+    return {
+      sandbox_node: figure(nodeExit, 'node -e "process.exit(0)"'),
+      sandbox_node_test: figure(nodeTest, "node --test on 3 files × 5 tests"),
+    };
   } finally {
     await rm(workspace, { recursive: true, force: true });
   }
@@ -89,5 +112,5 @@ function describeLimit(sandbox: Sandbox): string {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  for (const l of await benchSandbox()) console.log(l);
+  console.log(JSON.stringify(await benchSandbox(), null, 2));
 }

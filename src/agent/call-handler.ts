@@ -73,22 +73,22 @@ export async function handleCall(call: ToolCall, env: CallEnv, waitingOn: string
   }
   const subject = request.kind === "command" ? commandText(request.argv) : request.kind === "mcp" ? `${request.server}/${request.serverTool}` : "path" in request ? (request.path ?? "") : "";
   const reason = request.kind === "mcp" && verdict.reason ? { reason: verdict.reason } : {};
-  await env.ledger.append({ type: "policy_decided", callId: call.id, tool: tool.name, decision: verdict.decision, rule: verdict.rule, subject, ...reason });
+  // The decision is stored in the same commit as what follows it (one fsync fewer per call).
+  const decided: SessionEvent = { type: "policy_decided", callId: call.id, tool: tool.name, decision: verdict.decision, rule: verdict.rule, subject, ...reason };
   const fact = { callId: call.id, input, decision: verdict.decision, rule: verdict.rule, by: "policy" };
   if (verdict.decision === "deny") {
     const code = request.kind === "command" ? "command_denied" : request.kind === "mcp" ? "mcp_denied" : "path_denied";
     const why = verdict.reason ? ` (${verdict.reason})` : "";
     const audit = auditFor(tool, { ...fact, stage: "denied" });
-    await recordAnswer(env, call.id, call.name, tool.version, input, fail(code, `Refused by policy rule ${verdict.rule}${why}: ${subject}`, verdict.parts), audit);
+    await recordAnswer(env, call.id, call.name, tool.version, input, fail(code, `Refused by policy rule ${verdict.rule}${why}: ${subject}`, verdict.parts), audit, [decided]);
     return { kind: "answered" };
   }
   if (verdict.decision === "ask") {
     const preview = tool.preview ? await tool.preview(input, ctx) : subject;
-    const audit = auditFor(tool, { ...fact, stage: "awaiting_approval" });
-    if (audit.length > 0) await env.ledger.append(...audit);
+    await env.ledger.append(decided, ...auditFor(tool, { ...fact, stage: "awaiting_approval" }));
     return { kind: "ask", pending: { callId: call.id, tool: tool.name, input, preview, rule: verdict.rule, toolVersion: tool.version } };
   }
-  await execute(call.id, tool, input, env, { ...fact, readOnly: verdict.readOnly === true });
+  await execute(call.id, tool, input, env, { ...fact, readOnly: verdict.readOnly === true }, [decided]);
   return { kind: "answered" };
 }
 
@@ -100,15 +100,20 @@ export function auditFor(tool: ToolDefinition, fact: CallFact): SessionEvent[] {
 /**
  * Runs an allowed (or human-approved) call and records its facts and result. A tool with an audit
  * records its start first (write-ahead), so a resume after a crash mid-call knows it may have happened.
+ * `decision`: the policy's record of this call, stored before the call runs, except for a pure read
+ * with nothing to mark started: that one is stored with its result, since a read cut off by a crash
+ * leaves nothing behind and runs again, through every gate, on resume.
  */
-export async function execute(callId: string, tool: ToolDefinition, input: unknown, env: CallEnv, decided: Decided): Promise<void> {
+export async function execute(callId: string, tool: ToolDefinition, input: unknown, env: CallEnv, decided: Decided, decision: SessionEvent[] = []): Promise<void> {
   const { readOnly, ...who } = decided;
   const grant: CallGrant = who.by === "policy" ? { by: "policy", readOnly: readOnly === true } : { by: "human" };
   const fact = { callId, input, ...who };
   // Write-ahead: a call that cannot simply run again is marked started, so a resume after a crash
   // inside it answers it `interrupted` instead of running it blindly (./interrupted.ts).
   const startedNow: SessionEvent[] = [...(rerunnable(tool) ? [] : [{ type: "tool_started" as const, callId }]), ...auditFor(tool, { ...fact, stage: "started" })];
-  if (startedNow.length > 0) await env.ledger.append(...startedNow);
+  const withResult = tool.risk === "read" && !tool.mutatesWorkspace && startedNow.length === 0;
+  const before = withResult ? startedNow : [...decision, ...startedNow];
+  if (before.length > 0) await env.ledger.append(...before);
   const ctx = { ...env.context(), grant };
   const started = Date.now();
   let outcome: { result: ToolResult; events?: SessionEvent[] };
@@ -122,6 +127,7 @@ export async function execute(callId: string, tool: ToolDefinition, input: unkno
   const diff = tool.mutatesWorkspace && outcome.result.ok ? await changedDiff(env, ctx, facts) : [];
   const durationMs = Date.now() - started;
   await env.ledger.append(
+    ...(withResult ? decision : []),
     ...facts,
     ...diff,
     { type: "tool_result", callId, tool: tool.name, toolVersion: tool.version, input, result: outcome.result, durationMs },
@@ -146,8 +152,8 @@ async function changedDiff(env: CallEnv, ctx: ToolContext, facts: SessionEvent[]
 }
 
 /** Records a result that was decided without running the tool (a refusal), by call id, with its audit. */
-export async function recordAnswer(env: CallEnv, callId: string, tool: string, version: string, input: unknown, result: ToolResult, audit: SessionEvent[] = []): Promise<void> {
-  await env.ledger.append({ type: "tool_result", callId, tool, toolVersion: version, input, result, durationMs: 0 }, ...audit);
+export async function recordAnswer(env: CallEnv, callId: string, tool: string, version: string, input: unknown, result: ToolResult, audit: SessionEvent[] = [], before: SessionEvent[] = []): Promise<void> {
+  await env.ledger.append(...before, { type: "tool_result", callId, tool, toolVersion: version, input, result, durationMs: 0 }, ...audit);
 }
 
 function answer(env: CallEnv, call: ToolCall, version: string, input: unknown, result: ToolResult): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Ledger } from "../store/ledger.js";
 import type { Message } from "../session/messages.js";
+import type { SessionEvent } from "../session/events.js";
 import { estimateCost, loadPriceTable, type PriceTable } from "../trace/cost.js";
 import { LLMError, type LLMClient, type LLMResponse, type ToolSpec } from "./llm/types.js";
 
@@ -14,11 +15,14 @@ export function costOf(r: LLMResponse): number | null {
   return estimateCost(r.model, r.usage, priceTable());
 }
 
-export type StepResult = { ok: true; response: LLMResponse } | { ok: false; reason: "llm_empty" | "llm_error"; message: string };
+/** `called`: the successful call's `llm_called` event, for the caller to record with the answer (one commit). */
+export type StepResult = { ok: true; response: LLMResponse; called: SessionEvent } | { ok: false; reason: "llm_empty" | "llm_error"; message: string };
 
 /**
- * One model call, recorded. An empty answer (no text, no tool call) is retried once; a second empty
- * answer or a fatal LLMError is returned for the loop to end the session with.
+ * One model call. Failures and empty answers are recorded here; an empty answer (no text, no tool
+ * call) is retried once; a second empty answer or a fatal LLMError is returned for the loop to end
+ * the session with. A good answer's record is returned, not appended: the loop stores it together
+ * with the assistant message, so a step costs one durable commit fewer.
  */
 export async function callModel(ledger: Ledger, llm: LLMClient, messages: Message[], tools: ToolSpec[], signal?: AbortSignal): Promise<StepResult> {
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -42,7 +46,7 @@ export async function callModel(ledger: Ledger, llm: LLMClient, messages: Messag
       return { ok: false, reason: "llm_error", message: (err as Error).message };
     }
     const empty = response.toolCalls.length === 0 && (response.content ?? "").trim() === "";
-    await ledger.append({
+    const called: SessionEvent = {
       type: "llm_called",
       model: response.model,
       usage: response.usage,
@@ -52,8 +56,9 @@ export async function callModel(ledger: Ledger, llm: LLMClient, messages: Messag
       ok: !empty,
       error: empty ? "empty response" : undefined,
       ...(response.finishReason !== undefined && { finishReason: response.finishReason }),
-    });
-    if (!empty) return { ok: true, response };
+    };
+    if (!empty) return { ok: true, response, called };
+    await ledger.append(called);
   }
   return { ok: false, reason: "llm_empty", message: "the model returned an empty response twice" };
 }

@@ -118,7 +118,7 @@ async function runLoop(ledger: Ledger, env: CallEnv, opts: ResumeOptions, mcp: M
 
     const { content, reasoning, finishReason } = step.response;
     const toolCalls = ownCallIds(step.response.toolCalls, ledger.state.conversation);
-    await ledger.append({ type: "assistant_message", content, toolCalls, ...(reasoning !== undefined && { reasoning }) });
+    await ledger.append(step.called, { type: "assistant_message", content, toolCalls, ...(reasoning !== undefined && { reasoning }) });
     const cut = finishReason === "length";
     if (toolCalls.length === 0) {
       await ledger.append({ type: "user_message", content: cut ? CUT_NUDGE : NUDGE });

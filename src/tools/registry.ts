@@ -47,13 +47,25 @@ export function findTool(name: string): ToolDefinition | undefined {
 }
 
 /** What the LLM client sends: the JSON Schema of the arguments as the model writes them. */
+// A tool's spec never changes, and rendering its JSON Schema on every step was a millisecond of each
+// step's work: built once per tool definition (MCP tools are new objects when their server's list changes).
+const specs = new WeakMap<ToolDefinition, ToolSpec>();
+
 export function toolSpecs(tools: readonly ToolDefinition[]): ToolSpec[] {
   return tools.map((t) => {
-    if (t.parameters) return { name: t.name, description: t.description, parameters: t.parameters };
-    // io "input": fields with defaults are optional for the model.
-    const { $schema: _dialect, ...parameters } = z.toJSONSchema(t.input, { io: "input" }) as Record<string, unknown>;
-    return { name: t.name, description: t.description, parameters };
+    const known = specs.get(t);
+    if (known) return known;
+    const spec = specOf(t);
+    specs.set(t, spec);
+    return spec;
   });
+}
+
+function specOf(t: ToolDefinition): ToolSpec {
+  if (t.parameters) return { name: t.name, description: t.description, parameters: t.parameters };
+  // io "input": fields with defaults are optional for the model.
+  const { $schema: _dialect, ...parameters } = z.toJSONSchema(t.input, { io: "input" }) as Record<string, unknown>;
+  return { name: t.name, description: t.description, parameters };
 }
 
 /**

@@ -43,6 +43,16 @@ describe("tool registry", () => {
     expect(findTool("rm_rf")).toBeUndefined();
   });
 
+  test("toolSpecs are built once per tool definition: the next step gets the same objects", () => {
+    const first = toolSpecs(ALL_TOOLS);
+    const again = toolSpecs([...ALL_TOOLS].reverse());
+    expect(again).toEqual([...first].reverse());
+    first.forEach((spec, i) => expect(again[ALL_TOOLS.length - 1 - i]).toBe(spec));
+    // A new definition (an MCP server's changed list) gets its own spec.
+    const renamed = { ...readFileTool, name: "read_file_2" };
+    expect(toolSpecs([renamed])[0]).toMatchObject({ name: "read_file_2" });
+  });
+
   test("toolSpecs produce JSON Schema without $schema, with the model-facing description", () => {
     const [spec] = toolSpecs([readFileTool]);
     expect(spec).toEqual({

@@ -1,5 +1,5 @@
 import { ALL_TOOLS, toolSpecs } from "../../tools/registry.js";
-import { estimateMessagesTokens } from "../../trace/tokens.js";
+import { estimatePromptTokens, estimateToolsTokens } from "./prompt-size.js";
 import { systemPrompt } from "./system-prompt.js";
 
 export interface CompactionSettings {
@@ -24,7 +24,7 @@ const ANSWER_RESERVE = 4096;
  */
 export function compactionFor(window: { contextTokens?: number; maxTokens?: number }): CompactionSettings {
   if (window.contextTokens === undefined) return DEFAULT_COMPACTION;
-  const fixed = estimateMessagesTokens([{ role: "system", content: systemPrompt() }], toolSpecs(ALL_TOOLS));
+  const fixed = estimatePromptTokens([{ role: "system", content: systemPrompt() }]) + estimateToolsTokens(toolSpecs(ALL_TOOLS));
   const room = window.contextTokens - fixed - (window.maxTokens ?? ANSWER_RESERVE);
   const maxPromptTokens = Math.max(512, Math.min(DEFAULT_COMPACTION.maxPromptTokens, Math.floor(room * 0.6)));
   // What a cut keeps must fit too: a tool result may be 8 KB (about 2k tokens) in the prompt.

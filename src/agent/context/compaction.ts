@@ -11,9 +11,9 @@
 import type { SessionEvent } from "../../session/events.js";
 import type { SessionState } from "../../session/state.js";
 import { TERMINAL_PHASES } from "../../session/types.js";
-import { estimateMessagesTokens, estimateTokens } from "../../trace/tokens.js";
 import type { LLMClient, LLMResponse } from "../llm/types.js";
 import { conversationWindow } from "./build-context.js";
+import { estimatePromptTokens, estimateTextTokens } from "./prompt-size.js";
 import { chooseCut } from "./cut.js";
 import { mergeSummaries, readSummary } from "./memory-summary.js";
 import { renderRuntimeContext } from "./runtime-context.js";
@@ -26,7 +26,7 @@ export { MemorySummarySchema, mergeSummaries, type MemorySummary } from "./memor
 export const DEFAULT_KEEP_RECENT = 12;
 
 export interface CompactionThresholds {
-  /** Estimated tokens of the runtime block plus the conversation window. */
+  /** Tokens of the runtime block plus the conversation window, estimated from bytes (prompt-size.ts). */
   maxPromptTokens: number;
   /** Assistant turns in the window. */
   maxTurns: number;
@@ -47,7 +47,7 @@ export function shouldCompact(state: SessionState, thresholds: CompactionThresho
   const window = conversationWindow(state);
   const turns = window.messages.filter((m) => m.role === "assistant").length;
   if (turns > thresholds.maxTurns) return true;
-  const tokens = estimateTokens(renderRuntimeContext(state)) + estimateMessagesTokens(window.messages);
+  const tokens = estimateTextTokens(renderRuntimeContext(state)) + estimatePromptTokens(window.messages);
   return tokens > thresholds.maxPromptTokens;
 }
 

@@ -44,9 +44,20 @@ export function capText(text: string, maxBytes: number, note = ""): CappedText {
   return { text: utf8Bytes(out) <= maxBytes ? out : headUtf8(markerFor(omitted), maxBytes), truncated: true };
 }
 
+// Every step caps the same older results again; capping scans the whole text (well-formedness, UTF-8
+// bytes), so each message's capped form is kept with it. Messages are immutable, so this is exact.
+const capped = new WeakMap<Message, Map<string, Message>>();
+
 /** A tool message with its content capped; other messages are returned as they are (same object). */
 export function capToolMessage(m: Message, maxBytes: number, fresh = false): Message {
   if (m.role !== "tool") return m;
-  const capped = capText(m.content, maxBytes, fresh ? FRESH_NOTE : "");
-  return capped.truncated ? { ...m, content: capped.text } : m;
+  const key = `${maxBytes}:${fresh}`;
+  const forms = capped.get(m) ?? new Map<string, Message>();
+  const known = forms.get(key);
+  if (known) return known;
+  const c = capText(m.content, maxBytes, fresh ? FRESH_NOTE : "");
+  const out = c.truncated ? { ...m, content: c.text } : m;
+  forms.set(key, out);
+  capped.set(m, forms);
+  return out;
 }

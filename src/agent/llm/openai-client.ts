@@ -1,5 +1,5 @@
 import OpenAI, { AzureOpenAI } from "openai";
-import { estimateMessagesTokens, estimateTokens } from "../../trace/tokens.js";
+import { estimatePromptTokens, estimateTextTokens, estimateToolsTokens } from "../context/prompt-size.js";
 import { type CompletionParts, ProviderErrorBody, readCompletion, StreamAssembler } from "./completion-reader.js";
 import { ephemeralVault, type ReasoningVault } from "./reasoning-vault.js";
 import { DEFAULT_RETRY_POLICY, isNonTransientCode, isRetryableStatus, parseRetryAfter, retryDelayMs, type RetryPolicy } from "./retry-policy.js";
@@ -142,11 +142,12 @@ function headerRecord(h: unknown): Record<string, string | undefined> {
 }
 
 function toResponse(p: CompletionParts, req: LLMRequest, model: string, vault: ReasoningVault, latencyMs: number, retries: number): LLMResponse {
+  // Billing is the provider's count; only a provider that sends none gets a (generous) byte estimate, marked so.
   const usage = p.usage
     ? { ...p.usage, estimated: false }
     : {
-        promptTokens: estimateMessagesTokens(req.messages, req.tools),
-        completionTokens: estimateTokens((p.content ?? "") + p.toolCalls.map((t) => t.name + t.arguments).join("")),
+        promptTokens: estimatePromptTokens(req.messages) + estimateToolsTokens(req.tools),
+        completionTokens: estimateTextTokens((p.content ?? "") + p.toolCalls.map((t) => t.name + t.arguments).join("")),
         estimated: true,
       };
   // Reasoning is needed back only on tool-call turns (DeepSeek); elsewhere providers allow dropping it.

@@ -1,0 +1,56 @@
+/**
+ * rss_idle and rss_parked_10_mb: resident memory of the real app (src/index.ts, as `npm start` wires
+ * it) against a bare Probot app, each in a fresh process (bench/rss-child.ts), pairs interleaved;
+ * then, in the app's process, what 10 sessions parked for plan approval add. Both after a full GC.
+ * Run alone: `npx tsx bench/rss.ts`.
+ */
+import { execFile } from "node:child_process";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { promisify } from "node:util";
+import { median, spread, type Figures } from "./figure.js";
+
+const PAIRS = 3;
+const run = promisify(execFile);
+const child = fileURLToPath(new URL("./rss-child.ts", import.meta.url));
+const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+async function measure(mode: "bare" | "patchgate"): Promise<{ idle: number; parked?: number }> {
+  const { stdout } = await run(process.execPath, ["--expose-gc", "--import", "tsx", child, mode], { maxBuffer: 1 << 20, timeout: 300_000 });
+  return JSON.parse(stdout.trim().split("\n").at(-1)!) as { idle: number; parked?: number };
+}
+
+export async function benchRss(): Promise<Figures> {
+  const bare: number[] = [];
+  const app: number[] = [];
+  const added: number[] = [];
+  for (let i = 0; i < PAIRS; i++) {
+    bare.push((await measure("bare")).idle);
+    const p = await measure("patchgate");
+    app.push(p.idle);
+    added.push(p.parked! - p.idle);
+  }
+  const range = (xs: number[]) => `${mb(median(xs))} (${mb(Math.min(...xs))}–${mb(Math.max(...xs))})`;
+  const addedMb = added.map((b) => b / 1024 / 1024);
+  return {
+    rss_idle: {
+      measured: `Patchgate app idle ${range(app)}`,
+      baseline: `bare Probot app idle ${range(bare)}`,
+      ratio: median(app) / median(bare),
+      goal: 1.2,
+      ...spread(app.map((a, i) => a / bare[i]!)),
+      note: `${PAIRS} fresh processes per side, interleaved, RSS after a full GC (both run through tsx)`,
+    },
+    rss_parked_10_mb: {
+      measured: `+${range(added)} with 10 sessions parked for plan approval`,
+      baseline: `the same process idle, ${range(app)}`,
+      ratio: median(addedMb),
+      goal: 20,
+      ...spread(addedMb),
+      note: "each session: a clone, 14 read-only steps with a compaction, submit_plan; run in the app's process, RSS after a full GC",
+    },
+  };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  console.log(JSON.stringify(await benchRss(), null, 2));
+}
