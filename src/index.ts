@@ -2,9 +2,12 @@ import type { ApplicationFunction } from "probot";
 import { depsFromEnv, patchgateApp } from "./github/index.js";
 import { pinoSink } from "./github/app-log.js";
 import { setupTracing } from "./trace/otel-setup.js";
+import { resourceLimits } from "./queue/resource-limits.js";
 
 // OpenTelemetry export only when OTEL_EXPORTER_OTLP_ENDPOINT is set; otherwise nothing is registered.
 setupTracing();
+// A bad PATCHGATE_MAX_CLONES / PATCHGATE_MAX_SANDBOX_RUNS stops the app at boot, naming the variable.
+resourceLimits();
 
 /** Probot app (started by ./main.ts): wires the handlers, nothing else. */
 const app: ApplicationFunction = (probot, options) => patchgateApp(depsFromEnv(pinoSink(probot.log)))(probot, options);

@@ -7,6 +7,7 @@ import type { SessionSettings } from "../session/events.js";
 import type { TaskInput } from "../session/types.js";
 import type { GitAuth, Workspace } from "../workspace/types.js";
 import { cloneWorkspace, openWorkspace, type GitWorkspace } from "../workspace/index.js";
+import { resourceLimits } from "../queue/resource-limits.js";
 
 export const DEFAULT_SETTINGS: SessionSettings = { maxStepsPerResume: 40, limits: {} };
 
@@ -40,7 +41,7 @@ export interface WorkspaceSource {
 
 /** Clones the repository and records the base commit: the session moves from `queued` to `planning`. */
 export async function prepareWorkspace(ledger: Ledger, src: WorkspaceSource): Promise<Workspace> {
-  const ws = await cloneWorkspace({ source: src.source, dir: src.dir, ref: src.ref, auth: src.auth });
+  const ws = await resourceLimits().clones.run(() => cloneWorkspace({ source: src.source, dir: src.dir, ref: src.ref, auth: src.auth }));
   await ledger.append({ type: "workspace_prepared", baseCommit: ws.baseCommit, workdir: src.dir });
   return ws;
 }
@@ -61,7 +62,7 @@ export async function reopenWorkspace(ledger: Ledger, src: WorkspaceSource): Pro
     if (kept) return kept;
     await rm(src.dir, { recursive: true, force: true });
   }
-  const ws = await cloneWorkspace({ source: src.source, dir: src.dir, ref: baseCommit, auth: src.auth });
+  const ws = await resourceLimits().clones.run(() => cloneWorkspace({ source: src.source, dir: src.dir, ref: baseCommit, auth: src.auth }));
   if (patch.trim() !== "") await ws.applyPatch(patch);
   return ws;
 }

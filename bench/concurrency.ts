@@ -1,0 +1,146 @@
+/**
+ * concurrency_ideal_fraction and event_loop_p99_ms: 50 sessions at once, each a real clone, the
+ * baseline test run in the bubblewrap sandbox (one small `node --test` suite) and 10 model calls of
+ * 200 ms, all in this process. The ideal makespan is bounded below by the latency chain (10 × 200 ms)
+ * and by the sandboxed CPU work spread over the cores (50 × one test run measured alone / cores); the
+ * figure is ideal / makespan. The event-loop delay is sampled while the sessions run.
+ * Run alone: `npx tsx bench/concurrency.ts`.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { pathToFileURL } from "node:url";
+import { createSession, prepareWorkspace } from "../src/agent/session-service.js";
+import { resumeSession } from "../src/agent/run-session.js";
+import { withSession, sessionExtras } from "../src/agent/session-sandbox.js";
+import type { LLMClient, LLMRequest, LLMResponse } from "../src/agent/llm/types.js";
+import { parseRepoConfig } from "../src/config/load-repo-config.js";
+import { resourceLimits } from "../src/queue/resource-limits.js";
+import { selectSandbox } from "../src/sandbox/select.js";
+import type { Sandbox } from "../src/sandbox/types.js";
+import { SqliteSessionStore } from "../src/store/sqlite-store.js";
+import { median, ms, notMeasured, percentile, spread, type Figures } from "./figure.js";
+
+const SESSIONS = 50;
+const STEPS = 10;
+const LATENCY_MS = 200;
+const ROUNDS = 1;
+const TEST = "node --test test/";
+
+function makeRepo(dir: string): void {
+  mkdirSync(path.join(dir, ".github"), { recursive: true });
+  mkdirSync(path.join(dir, "test"));
+  mkdirSync(path.join(dir, "src"));
+  writeFileSync(path.join(dir, ".github/patchgate.yml"), `test: ${TEST}\n`);
+  writeFileSync(path.join(dir, "src/add.js"), "export const add = (a, b) => a + b;\n");
+  for (const n of [1, 2]) {
+    writeFileSync(path.join(dir, `test/t${n}.test.mjs`), `import test from "node:test";\nimport assert from "node:assert";\nimport { add } from "../src/add.js";\nfor (let i = 0; i < 5; i++) test("adds " + i, () => assert.equal(add(i, ${n}), i + ${n}));\n`);
+  }
+  const git = (...args: string[]) => execFileSync("git", ["-c", "core.hooksPath=/dev/null", "-c", "user.name=b", "-c", "user.email=b@b", ...args], { cwd: dir, stdio: "pipe" });
+  git("init", "-q", "-b", "main");
+  git("add", "-A");
+  git("commit", "-q", "-m", "fixture");
+}
+
+/** Answers after LATENCY_MS: read_file calls; the loop's step limit ends the session after STEPS calls. */
+class SlowModel implements LLMClient {
+  readonly model = "slow";
+  private n = 0;
+  async complete(_req: LLMRequest): Promise<LLMResponse> {
+    await new Promise((r) => setTimeout(r, LATENCY_MS));
+    const id = `call_${this.n++}`;
+    const toolCalls = [{ id, name: "read_file", arguments: JSON.stringify({ path: this.n % 2 ? "src/add.js" : "test/t1.test.mjs" }) }];
+    return { content: null, toolCalls, usage: { promptTokens: 1000, completionTokens: 20, estimated: false }, model: this.model, latencyMs: LATENCY_MS, retries: 0 };
+  }
+}
+
+const HASH = "c".repeat(64);
+
+async function oneSession(store: SqliteSessionStore, root: string, source: string, sandbox: Sandbox, id: string): Promise<number> {
+  const ledger = await createSession(store, { task: { title: "bench", body: "bench", source: { kind: "cli", repo: source } }, model: "slow", sessionId: id });
+  const workspace = await prepareWorkspace(ledger, { source, dir: path.join(root, "ws", id) });
+  // Straight to execute mode: the baseline test run comes first, then the model's steps.
+  await ledger.append({ type: "plan_submitted", plan: { summary: "bench", steps: ["read"] }, hash: HASH }, { type: "plan_approved", hash: HASH, by: { login: "bench", via: "comment" } });
+  const cfg = parseRepoConfig(`test: ${TEST}\n`);
+  if (!cfg.ok) throw new Error(cfg.error.message);
+  await resumeSession(ledger, { llm: new SlowModel(), sandbox, workspace, repoConfig: cfg.config, maxSteps: STEPS });
+  const calls = ledger.history.filter((e) => e.type === "llm_called").length;
+  const baseline = ledger.state.baseline;
+  if (calls !== STEPS || baseline === null || baseline.exitCode !== 0) throw new Error(`session ${id}: ${calls} model calls, baseline ${JSON.stringify(baseline)}`);
+  return baseline.durationMs;
+}
+
+/** One sandboxed test run alone, as a session's sandbox runs it. */
+async function testRunAlone(sandbox: Sandbox, workspace: string): Promise<number> {
+  const t = performance.now();
+  const r = await withSession(sandbox, sessionExtras(null, undefined)).run({ argv: ["sh", "-c", TEST], workspace, timeoutMs: 60_000 });
+  if (r.exitCode !== 0) throw new Error(`test run failed: ${r.stderr}`);
+  return performance.now() - t;
+}
+
+export async function benchConcurrency(): Promise<Figures> {
+  const chosen = await selectSandbox("bubblewrap");
+  if (chosen.sandbox === null) {
+    const why = `no bubblewrap: ${chosen.reason}`;
+    return { concurrency_ideal_fraction: notMeasured(why, 0.8, "higher"), event_loop_p99_ms: notMeasured(why, 20) };
+  }
+  const sandbox = chosen.sandbox;
+  const root = mkdtempSync(path.join(os.tmpdir(), "pg-bench-conc-"));
+  try {
+    const source = path.join(root, "source");
+    mkdirSync(source);
+    makeRepo(source);
+    const cores = os.availableParallelism();
+    const fractions: number[] = [];
+    const p99s: number[] = [];
+    const lines: string[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const alone: number[] = [];
+      for (let i = 0; i < 3; i++) alone.push(await testRunAlone(sandbox, source));
+      const store = SqliteSessionStore.open(path.join(root, `r${round}.sqlite`));
+      const loop = monitorEventLoopDelay({ resolution: 10 });
+      loop.enable();
+      const started = performance.now();
+      await Promise.all(Array.from({ length: SESSIONS }, (_, i) => oneSession(store, path.join(root, `r${round}`), source, sandbox, `c${round}-${i}`)));
+      const makespan = performance.now() - started;
+      loop.disable();
+      await store.close();
+      const latencyBound = STEPS * LATENCY_MS;
+      const cpuBound = (SESSIONS * median(alone)) / cores;
+      const ideal = Math.max(latencyBound, cpuBound);
+      fractions.push(ideal / makespan);
+      p99s.push(loop.percentile(99) / 1e6);
+      lines.push(`round ${round + 1}: makespan ${ms(makespan)}; bounds: latency chain ${ms(latencyBound)}, sandboxed CPU ${SESSIONS} × ${ms(median(alone))} / ${cores} cores = ${ms(cpuBound)}; event loop p99 ${ms(loop.percentile(99) / 1e6)}, max ${ms(loop.max / 1e6)}`);
+    }
+    for (const l of lines) console.error(`concurrency: ${l}`);
+    const limits = resourceLimits();
+    const setting = `limits: ${limits.clones.size} clones, ${limits.sandboxRuns.size} sandbox runs at once`;
+    return {
+      concurrency_ideal_fraction: {
+        measured: lines.map((l) => l.split(";")[0]).join("; "),
+        baseline: lines.map((l) => l.split("bounds: ")[1]!.split("; event")[0]).join(" | "),
+        ratio: median(fractions),
+        goal: 0.8,
+        better: "higher",
+        ...spread(fractions),
+        note: `${SESSIONS} sessions × (clone, baseline \`${TEST}\` in bubblewrap, ${STEPS} model calls of ${LATENCY_MS} ms) in one process, ${ROUNDS} rounds; ${setting}`,
+      },
+      event_loop_p99_ms: {
+        measured: `p99 ${p99s.map((p) => ms(p)).join(", ")} (per round)`,
+        baseline: "— (absolute)",
+        ratio: median(p99s),
+        goal: 20,
+        ...spread(p99s),
+        note: `perf_hooks.monitorEventLoopDelay (10 ms resolution) while the ${SESSIONS} sessions run`,
+      },
+    };
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  console.log(JSON.stringify(await benchConcurrency(), null, 2));
+}
