@@ -14,36 +14,13 @@ import { fold, reduce } from "../src/session/reducer.js";
 import type { SessionState } from "../src/session/state.js";
 import { estimateMessagesTokens } from "../src/trace/tokens.js";
 import { median, type Figures } from "./figure.js";
+import { codeText, rng, WORDS } from "./fixtures.js";
+
+export { codeText, rng } from "./fixtures.js";
 
 const STEPS = 200;
 // The loop's defaults (src/agent/run-session.ts).
 const THRESHOLDS = { maxPromptTokens: 24_000, maxTurns: 60, keepRecent: 12 };
-
-/** Seeded PRNG (mulberry32): the same script on every run. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const WORDS = "const let return if else for await async function import export from value result error parser token line index count state config path file test expect describe node string number".split(" ");
-
-/** Code-like text of about `bytes` bytes (real tokens per byte, unlike a repeated letter). */
-export function codeText(r: () => number, bytes: number): string {
-  const lines: string[] = [];
-  let size = 0;
-  while (size < bytes) {
-    const n = 3 + Math.floor(r() * 9);
-    const line = `${"  ".repeat(Math.floor(r() * 4))}${Array.from({ length: n }, () => WORDS[Math.floor(r() * WORDS.length)]).join(" ")};`;
-    lines.push(line);
-    size += line.length + 1;
-  }
-  return lines.join("\n");
-}
 
 /** One step's tool call and the size of its output: the mix of a typical fix session. */
 export function scriptedStep(r: () => number, i: number): { tool: string; args: unknown; output: unknown; text: string | null } {

@@ -1,16 +1,18 @@
 /**
  * One process of the RSS figures (bench/rss.ts starts it): a Probot app serving webhooks on
- * loopback, then idle. `bare`: an app that does nothing. `patchgate`: the real app (src/index.ts,
- * configured from the environment like `npm start`), then 10 sessions run in this process until they
- * park for plan approval, each after 14 read-only steps. Prints one JSON line of RSS in bytes.
+ * loopback, then idle. `bare`: an app that does nothing. `patchgate`: the real app as `npm start`
+ * runs it (compiled JavaScript, configured from the environment), then 10 sessions run in this
+ * process until they park for plan approval, each after 14 read-only steps. Both sides run through
+ * tsx (this file is TypeScript), which costs them the same. Prints one JSON line of RSS in bytes.
  */
 import { generateKeyPairSync } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { createNodeMiddleware, createProbot, type ApplicationFunction } from "probot";
-import { makeCodeRepo, ZeroLatencyModel } from "./step-overhead.js";
+import { makeCodeRepo, ZeroLatencyModel } from "./fixtures.js";
 
 const PARKED = 10;
 
@@ -33,11 +35,18 @@ async function serve(appFn: ApplicationFunction): Promise<() => Promise<void>> {
   return () => new Promise((r) => server.close(() => r()));
 }
 
+/** A module of the compiled app (the build rss.ts made), typed as its source. */
+async function built<T>(rel: string): Promise<T> {
+  const dir = process.env.PATCHGATE_BENCH_BUILD;
+  if (!dir) throw new Error("PATCHGATE_BENCH_BUILD (the compiled app's directory) is not set");
+  return (await import(pathToFileURL(path.join(dir, rel)).href)) as T;
+}
+
 async function parkSessions(root: string): Promise<void> {
-  const { createSession, prepareWorkspace } = await import("../src/agent/session-service.js");
-  const { resumeSession } = await import("../src/agent/run-session.js");
-  const { parseRepoConfig } = await import("../src/config/load-repo-config.js");
-  const { SqliteSessionStore } = await import("../src/store/sqlite-store.js");
+  const { createSession, prepareWorkspace } = await built<typeof import("../src/agent/session-service.js")>("agent/session-service.js");
+  const { resumeSession } = await built<typeof import("../src/agent/run-session.js")>("agent/run-session.js");
+  const { parseRepoConfig } = await built<typeof import("../src/config/load-repo-config.js")>("config/load-repo-config.js");
+  const { SqliteSessionStore } = await built<typeof import("../src/store/sqlite-store.js")>("store/sqlite-store.js");
   const source = path.join(root, "source");
   mkdirSync(source);
   makeCodeRepo(source);
@@ -64,7 +73,7 @@ try {
     await close();
   } else if (mode === "patchgate") {
     Object.assign(process.env, { PATCHGATE_DATA_DIR: path.join(root, "data"), PATCHGATE_RECONCILE_MINUTES: "0" });
-    const app = (await import("../src/index.js")).default;
+    const app = (await built<typeof import("../src/index.js")>("index.js")).default;
     const close = await serve(app);
     const idle = await settledRss();
     await parkSessions(root);

@@ -1,6 +1,6 @@
 /**
- * rss_idle and rss_parked_10_mb: resident memory of the real app (src/index.ts, as `npm start` wires
- * it) against a bare Probot app, each in a fresh process (bench/rss-child.ts), pairs interleaved;
+ * rss_idle and rss_parked_10_mb: resident memory of the real app (compiled, as `npm start` runs it)
+ * against a bare Probot app, each in a fresh process (bench/rss-child.ts), pairs interleaved;
  * then, in the app's process, what 10 sessions parked for plan approval add. Both after a full GC.
  * Run alone: `npx tsx bench/rss.ts`.
  */
@@ -14,8 +14,19 @@ const run = promisify(execFile);
 const child = fileURLToPath(new URL("./rss-child.ts", import.meta.url));
 const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
+// Inside node_modules, so that the compiled app resolves its dependencies from there.
+const build = fileURLToPath(new URL("../node_modules/.cache/patchgate-bench-build", import.meta.url));
+
+/** The app compiled as `npm start` builds it (tsconfig.build.json), into the bench's own directory. */
+async function compile(): Promise<void> {
+  const tsc = fileURLToPath(new URL("../node_modules/typescript/bin/tsc", import.meta.url));
+  const project = fileURLToPath(new URL("../tsconfig.build.json", import.meta.url));
+  await run(process.execPath, [tsc, "-p", project, "--outDir", build], { timeout: 600_000 });
+}
+
 async function measure(mode: "bare" | "patchgate"): Promise<{ idle: number; parked?: number }> {
-  const { stdout } = await run(process.execPath, ["--expose-gc", "--import", "tsx", child, mode], { maxBuffer: 1 << 20, timeout: 300_000 });
+  const env = { ...process.env, PATCHGATE_BENCH_BUILD: build };
+  const { stdout } = await run(process.execPath, ["--expose-gc", "--import", "tsx", child, mode], { env, maxBuffer: 1 << 20, timeout: 300_000 });
   return JSON.parse(stdout.trim().split("\n").at(-1)!) as { idle: number; parked?: number };
 }
 
@@ -23,6 +34,7 @@ export async function benchRss(): Promise<Figures> {
   const bare: number[] = [];
   const app: number[] = [];
   const added: number[] = [];
+  await compile();
   for (let i = 0; i < PAIRS; i++) {
     bare.push((await measure("bare")).idle);
     const p = await measure("patchgate");
@@ -38,7 +50,7 @@ export async function benchRss(): Promise<Figures> {
       ratio: median(app) / median(bare),
       goal: 1.2,
       ...spread(app.map((a, i) => a / bare[i]!)),
-      note: `${PAIRS} fresh processes per side, interleaved, RSS after a full GC (both run through tsx)`,
+      note: `${PAIRS} fresh processes per side, interleaved, RSS after a full GC; the app compiled as npm start runs it; both processes carry tsx (~30 MB) for the bench's own file`,
     },
     rss_parked_10_mb: {
       measured: `+${range(added)} with 10 sessions parked for plan approval`,

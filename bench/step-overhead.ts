@@ -5,77 +5,20 @@
  * Patchgate's. Three sessions; the figure is the median step, min/max over the sessions' medians.
  * Run alone: `npx tsx bench/step-overhead.ts`.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { createSession, prepareWorkspace } from "../src/agent/session-service.js";
 import { resumeSession } from "../src/agent/run-session.js";
-import type { LLMClient, LLMRequest, LLMResponse } from "../src/agent/llm/types.js";
 import { parseRepoConfig } from "../src/config/load-repo-config.js";
 import { SqliteSessionStore } from "../src/store/sqlite-store.js";
-import { codeText, rng } from "./context.js";
 import { median, ms, percentile, spread, type Figures } from "./figure.js";
+import { FILES, makeCodeRepo, ZeroLatencyModel } from "./fixtures.js";
 
 const STEPS = 200;
 const SESSIONS = 3;
-const FILES = 40;
 const GOAL_MS = 5;
-
-/** A fixture repository of code-like files of 2–16 KB, committed. */
-export function makeCodeRepo(dir: string, files = FILES, seed = 3): void {
-  const r = rng(seed);
-  mkdirSync(path.join(dir, ".github"), { recursive: true });
-  writeFileSync(path.join(dir, ".github/patchgate.yml"), 'test: "true"\n');
-  for (let i = 0; i < files; i++) {
-    mkdirSync(path.join(dir, "src", `pkg${i % 5}`), { recursive: true });
-    writeFileSync(path.join(dir, "src", `pkg${i % 5}`, `module${i}.ts`), codeText(r, 2000 + r() * 14000));
-  }
-  const git = (...args: string[]) => execFileSync("git", ["-c", "core.hooksPath=/dev/null", "-c", "user.name=b", "-c", "user.email=b@b", ...args], { cwd: dir, stdio: "pipe" });
-  git("init", "-q", "-b", "main");
-  git("add", "-A");
-  git("commit", "-q", "-m", "fixture");
-}
-
-const answer = (toolCalls: LLMResponse["toolCalls"], content: string | null = null): LLMResponse => ({
-  content,
-  toolCalls,
-  usage: { promptTokens: 3000, completionTokens: 100, estimated: false },
-  model: "zero-latency",
-  latencyMs: 0,
-  retries: 0,
-});
-
-const SUMMARY = JSON.stringify({ goals: ["fix the parser"], facts: ["the parser lives in src/pkg0"], decisions: [], files_touched: [], open_questions: [] });
-
-/** Answers at once: read-only calls for `steps` steps, then submit_plan; records the gaps between calls. */
-export class ZeroLatencyModel implements LLMClient {
-  readonly model = "zero-latency";
-  readonly gaps: number[] = [];
-  private returned: number | null = null;
-  private step = 0;
-  private readonly r = rng(11);
-  constructor(private readonly steps: number) {}
-
-  async complete(req: LLMRequest): Promise<LLMResponse> {
-    if (this.returned !== null) this.gaps.push(performance.now() - this.returned);
-    const reply = req.tools.length === 0 ? answer([], SUMMARY) : this.next();
-    this.returned = performance.now();
-    return reply;
-  }
-
-  private next(): LLMResponse {
-    const i = this.step++;
-    const id = `call_${i}`;
-    if (i >= this.steps) return answer([{ id, name: "submit_plan", arguments: JSON.stringify({ summary: "Fix the parser", steps: ["fix", "test"] }) }]);
-    const roll = this.r();
-    const n = Math.floor(this.r() * FILES);
-    if (roll < 0.7) return answer([{ id, name: "read_file", arguments: JSON.stringify({ path: `src/pkg${n % 5}/module${n}.ts` }) }]);
-    if (roll < 0.85) return answer([{ id, name: "search_code", arguments: JSON.stringify({ query: "return value", path: `src/pkg${n % 5}` }) }]);
-    return answer([{ id, name: "list_files", arguments: JSON.stringify({ path: `src/pkg${n % 5}` }) }]);
-  }
-}
 
 /** The gaps between model calls, and the time spent in the ledger's durable commits (fsync). */
 async function oneSession(root: string, source: string, n: number): Promise<{ gaps: number[]; commitMs: number }> {
