@@ -17,11 +17,11 @@ import { resumeSession } from "../src/agent/run-session.js";
 import { withSession, sessionExtras } from "../src/agent/session-sandbox.js";
 import type { LLMClient, LLMRequest, LLMResponse } from "../src/agent/llm/types.js";
 import { parseRepoConfig } from "../src/config/load-repo-config.js";
-import { resourceLimits } from "../src/queue/resource-limits.js";
+import { resourceLimits } from "../src/agent/resource-limits.js";
 import { selectSandbox } from "../src/sandbox/select.js";
 import type { Sandbox } from "../src/sandbox/types.js";
 import { SqliteSessionStore } from "../src/store/sqlite-store.js";
-import { median, ms, notMeasured, percentile, spread, type Figures } from "./figure.js";
+import { median, ms, notMeasured, spread, type Figures } from "./figure.js";
 
 const SESSIONS = 50;
 const STEPS = 10;

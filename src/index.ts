@@ -2,7 +2,7 @@ import type { ApplicationFunction } from "probot";
 import { depsFromEnv, patchgateApp } from "./github/index.js";
 import { pinoSink } from "./github/app-log.js";
 import { setupTracing } from "./trace/otel-setup.js";
-import { resourceLimits } from "./queue/resource-limits.js";
+import { resourceLimits } from "./agent/resource-limits.js";
 
 // OpenTelemetry export only when OTEL_EXPORTER_OTLP_ENDPOINT is set; otherwise nothing is registered.
 setupTracing();

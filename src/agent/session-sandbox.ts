@@ -1,7 +1,7 @@
 import { cacheEnv } from "../sandbox/session-cache.js";
 import type { Sandbox, SessionExtras } from "../sandbox/types.js";
 import type { ToolchainRecord } from "../session/types.js";
-import { resourceLimits } from "../queue/resource-limits.js";
+import { resourceLimits } from "./resource-limits.js";
 
 /**
  * What every sandboxed run of a session gets from the ledger: the toolchain directories recorded by
@@ -25,7 +25,7 @@ export function sessionExtras(toolchains: readonly ToolchainRecord[] | null, cac
 
 /**
  * The same sandbox with the session's extras on every request, each run taking a slot of the
- * process's sandbox-run limit (src/queue/resource-limits.ts) while it runs.
+ * process's sandbox-run limit (./resource-limits.ts) while it runs.
  */
 export function withSession(sandbox: Sandbox, extras: SessionExtras): Sandbox {
   return { backend: sandbox.backend, run: (req) => resourceLimits().sandboxRuns.run(() => sandbox.run({ ...req, session: extras }), req.signal) };

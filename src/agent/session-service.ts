@@ -7,7 +7,7 @@ import type { SessionSettings } from "../session/events.js";
 import type { TaskInput } from "../session/types.js";
 import type { GitAuth, Workspace } from "../workspace/types.js";
 import { cloneWorkspace, openWorkspace, type GitWorkspace } from "../workspace/index.js";
-import { resourceLimits } from "../queue/resource-limits.js";
+import { resourceLimits } from "./resource-limits.js";
 
 export const DEFAULT_SETTINGS: SessionSettings = { maxStepsPerResume: 40, limits: {} };
 

@@ -1,5 +1,5 @@
-import { Semaphore } from "../../src/queue/semaphore.js";
-import { limitSizesFrom, ResourceLimitError } from "../../src/queue/resource-limits.js";
+import { Semaphore } from "../../src/agent/semaphore.js";
+import { limitSizesFrom, ResourceLimitError } from "../../src/agent/resource-limits.js";
 
 /** A task that runs until released, recording when it started. */
 function gate() {
@@ -76,7 +76,7 @@ describe("resource limit sizes", () => {
 describe("a session's sandbox", () => {
   it("runs at most the process's sandbox-run limit at once, across sessions", async () => {
     const { withSession, sessionExtras } = await import("../../src/agent/session-sandbox.js");
-    const { resourceLimits } = await import("../../src/queue/resource-limits.js");
+    const { resourceLimits } = await import("../../src/agent/resource-limits.js");
     const size = resourceLimits().sandboxRuns.size;
     let running = 0;
     let most = 0;
