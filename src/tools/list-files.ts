@@ -2,9 +2,10 @@ import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { specialKind } from "../workspace/index.js";
 import { walkForTool } from "./bounded-walk.js";
-import { lexicalRel, resolveForRead, type ToolPath } from "./paths.js";
+import { resolveForRead, type ToolPath } from "./paths.js";
+import { defineReadTool } from "./read-tool.js";
 import { notFound, specialFile } from "./text.js";
-import { defineTool, ok, type ToolContext } from "./tool.js";
+import { ok, type ToolContext } from "./tool.js";
 import { TreeCounter } from "./tree-summary.js";
 
 export const LIST_DEFAULT_MAX = 500;
@@ -35,23 +36,13 @@ function summaryOf(counter: TreeCounter, listed: number, rel: string) {
   };
 }
 
-export const listFilesTool = defineTool({
+export const listFilesTool = defineReadTool({
   name: "list_files",
   version: "2",
   description: DESCRIPTION,
   input,
-  risk: "read",
-  mutatesWorkspace: false,
-  idempotent: true,
-  modes: ["plan", "execute"],
-  async precheck(args, ctx) {
-    const p = await locate(args, ctx);
-    return p.ok ? null : p.error;
-  },
-  request(args) {
-    const rel = args.path === undefined ? "" : lexicalRel(args.path);
-    return rel === "" ? { kind: "read", tool: "list_files" } : { kind: "read", tool: "list_files", path: rel };
-  },
+  locate,
+  pathOf: (args) => args.path,
   async execute(args, ctx) {
     const p = await locate(args, ctx);
     if (!p.ok) return { result: { ok: false, error: p.error } };

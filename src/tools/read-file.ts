@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { contentHash } from "../policy/index.js";
 import type { ToolError } from "../session/types.js";
-import { lexicalRel, resolveForRead, type ToolPath } from "./paths.js";
+import { resolveForRead, type ToolPath } from "./paths.js";
+import { defineReadTool } from "./read-tool.js";
 import { isBinary, isToolError, notFound, readRegularFile, splitLines } from "./text.js";
-import { defineTool, fail, ok, type ToolContext } from "./tool.js";
+import { fail, ok, type ToolContext } from "./tool.js";
 import { pageOf, READ_PAGE_BYTES, READ_PAGE_LINES } from "./read-page.js";
 
 // One call shows one page (read-page.ts); the note says which lines and how to get the next page.
@@ -34,22 +35,13 @@ async function locate(args: z.infer<typeof input>, ctx: ToolContext): Promise<To
   return resolveForRead(ctx, args.path);
 }
 
-export const readFileTool = defineTool({
+export const readFileTool = defineReadTool({
   name: "read_file",
   version: "3",
   description: DESCRIPTION,
   input,
-  risk: "read",
-  mutatesWorkspace: false,
-  idempotent: true,
-  modes: ["plan", "execute"],
-  async precheck(args, ctx) {
-    const p = await locate(args, ctx);
-    return p.ok ? null : p.error;
-  },
-  request(args) {
-    return { kind: "read", tool: "read_file", path: lexicalRel(args.path) };
-  },
+  locate,
+  pathOf: (args) => args.path,
   async execute(args, ctx) {
     const p = await locate(args, ctx);
     if (!p.ok) return { result: { ok: false, error: p.error } };

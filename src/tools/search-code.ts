@@ -4,9 +4,10 @@ import type { ToolError } from "../session/types.js";
 import { specialKind, type WalkEntry } from "../workspace/index.js";
 import { walkForTool } from "./bounded-walk.js";
 import { REGEX_BUDGET_MS, regexLineMatcher, type LineMatcher } from "./regex-lines.js";
-import { lexicalRel, resolveForRead, type ToolPath } from "./paths.js";
+import { resolveForRead, type ToolPath } from "./paths.js";
+import { defineReadTool } from "./read-tool.js";
 import { isBinary, isToolError, notFound, readRegularFile, specialFile, splitLines } from "./text.js";
-import { defineTool, ok, type ToolContext } from "./tool.js";
+import { ok, type ToolContext } from "./tool.js";
 
 export const SEARCH_DEFAULT_MAX = 100;
 export const SEARCH_HARD_MAX = 1000;
@@ -52,23 +53,13 @@ async function locate(args: Input, ctx: ToolContext): Promise<ToolPath> {
   return resolveForRead(ctx, args.path ?? ".");
 }
 
-export const searchCodeTool = defineTool({
+export const searchCodeTool = defineReadTool({
   name: "search_code",
   version: "1",
   description: DESCRIPTION,
   input,
-  risk: "read",
-  mutatesWorkspace: false,
-  idempotent: true,
-  modes: ["plan", "execute"],
-  async precheck(args, ctx) {
-    const p = await locate(args, ctx);
-    return p.ok ? null : p.error;
-  },
-  request(args) {
-    const rel = args.path === undefined ? "" : lexicalRel(args.path);
-    return rel === "" ? { kind: "read", tool: "search_code" } : { kind: "read", tool: "search_code", path: rel };
-  },
+  locate,
+  pathOf: (args) => args.path,
   async execute(args, ctx) {
     const p = await locate(args, ctx);
     if (!p.ok) return { result: { ok: false, error: p.error } };
