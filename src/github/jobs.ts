@@ -1,5 +1,6 @@
 import { Ledger } from "../store/ledger.js";
 import { continuesFromBranch } from "./blocked-work.js";
+import { leaseWasLost } from "../store/fence.js";
 import type { Job } from "../queue/types.js";
 import { HELP_TEXT } from "./command.js";
 import { abortInFlight, requestStop, retry, status } from "./control.js";
@@ -32,6 +33,7 @@ async function runReporting(jc: Intake, issue: number): Promise<void> {
   try {
     await runDelivery(jc, issue);
   } catch (e) {
+    if (leaseWasLost(e)) throw e; // another worker holds the issue now and answers for it
     const reply = jc.delivery.intent.kind === "button" ? issue : jc.delivery.intent.thread.number;
     const why = e instanceof Error ? e.message : String(e);
     await answer(jc, reply, null, "error", `Patchgate hit an error and stopped here: ${why.split("\n")[0]}\n\n\`/agent retry\` continues from the last checkpoint.`).catch(() => {});

@@ -9,6 +9,12 @@ export interface Fence {
 }
 
 /** Thrown by a fenced write (and by the queue) once another worker holds the lane. */
+/** Whether `e` (or what caused it) is a lost lease: the session went to another worker mid-job. */
+export function leaseWasLost(e: unknown): boolean {
+  for (let x: unknown = e, depth = 0; x instanceof Error && depth < 5; x = x.cause, depth++) if (x.name === "LeaseLostError") return true;
+  return false;
+}
+
 export class LeaseLostError extends Error {
   readonly name = "LeaseLostError";
   constructor(readonly lane: string) {
