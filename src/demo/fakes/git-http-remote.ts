@@ -10,6 +10,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 export interface GitRemoteOptions {
   root: string;
   currentToken: () => string | null;
+  /** When set, every one of these is accepted (processes of a scale-out each hold a token of their own). */
+  validTokens?: () => string[];
   /** The request path's repository part mapped to a path under `root`; null: no such repository (404). */
   repoPath?: (pathname: string) => string | null;
   /** Called for each fetch (upload-pack) and push (receive-pack) with the repository path. */
@@ -26,8 +28,8 @@ export function isGitRequest(url: string): boolean {
 }
 
 export function handleGitRequest(opts: GitRemoteOptions, req: IncomingMessage, res: ServerResponse): void {
-  const token = opts.currentToken();
-  if (!token || req.headers.authorization !== expectedAuthorization(token)) {
+  const tokens = opts.validTokens?.() ?? [opts.currentToken()];
+  if (!tokens.some((t) => t !== null && req.headers.authorization === expectedAuthorization(t))) {
     res.writeHead(401, { "www-authenticate": 'Basic realm="GitHub"', "content-type": "text/plain" });
     res.end("Invalid username or token.\n");
     return;

@@ -74,10 +74,11 @@ function route(w: GitHubWorld, method: string, path: string, segments: string[],
 }
 
 /** A test asked for the next `method` call under a path prefix to wait (git requests are method `GIT`). */
-async function heldIfAsked(w: GitHubWorld, method: string, path: string): Promise<void> {
-  const hold = w.holdNext.findIndex((x) => x.method === method && path.startsWith(x.pathPrefix));
+async function heldIfAsked(w: GitHubWorld, method: string, path: string, req: IncomingMessage, body: unknown = null): Promise<void> {
+  const hold = w.holdNext.findIndex((x) => x.method === method && path.startsWith(x.pathPrefix) && (x.match?.(path, body) ?? true));
   if (hold < 0) return;
-  const [{ reached, until }] = w.holdNext.splice(hold, 1);
+  const [{ reached, caller, until }] = w.holdNext.splice(hold, 1);
+  caller?.({ remotePort: req.socket.remotePort ?? 0 });
   reached();
   await until;
 }
@@ -85,11 +86,11 @@ async function heldIfAsked(w: GitHubWorld, method: string, path: string): Promis
 async function serve(w: GitHubWorld, gitRoot: string, origin: string, req: IncomingMessage, res: ServerResponse, validate?: RequestValidator): Promise<void> {
   const url = req.url ?? "/";
   if (isGitRequest(url)) {
-    await heldIfAsked(w, "GIT", url);
+    await heldIfAsked(w, "GIT", url, req);
     // Served under the repository's current name only, from the bare repository it was created as.
     const served = `/${w.owner}/${w.repo}.git/`;
     const repoPath = (p: string) => (w.reachable && p.startsWith(served) ? `/${origin}${p.slice(served.length - 1)}` : null);
-    handleGitRequest({ root: gitRoot, currentToken: () => (w.installed ? w.currentToken : null), repoPath, onService: (service, repoPath) => w.calls.push({ method: "GIT", path: `${service} ${repoPath}`, query: {}, body: null, status: 200 }) }, req, res);
+    handleGitRequest({ root: gitRoot, currentToken: () => (w.installed ? w.currentToken : null), validTokens: w.everyTokenValid ? () => (w.installed ? w.tokens : []) : undefined, repoPath, onService: (service, repoPath) => w.calls.push({ method: "GIT", path: `${service} ${repoPath}`, query: {}, body: null, status: 200 }) }, req, res);
     return;
   }
   const raw = await readBody(req);
@@ -104,7 +105,7 @@ async function serve(w: GitHubWorld, gitRoot: string, origin: string, req: Incom
   const method = req.method ?? "GET";
   const isGraphql = method === "POST" && (pathname === "/api/graphql" || pathname === "/graphql");
   const path = isGraphql ? "/graphql" : pathname.replace(/^\/api\/v3/, "");
-  await heldIfAsked(w, method, path);
+  await heldIfAsked(w, method, path, req, body);
   const result = isGraphql
     ? (authorised(w, path, req.headers.authorization) ?? graphql(w, body))
     : route(w, method, path, parseUrl(path).segments, query, body ?? {}, req, validate);

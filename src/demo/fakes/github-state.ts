@@ -37,6 +37,16 @@ export interface FakeReviewComment {
   html_url: string;
 }
 
+export interface HeldCall {
+  method: string;
+  pathPrefix: string;
+  match?: (path: string, body: unknown) => boolean;
+  reached: () => void;
+  /** Told the client's end of the connection, so a test can tell which process called. */
+  caller?: (c: { remotePort: number }) => void;
+  until: Promise<void>;
+}
+
 export interface FakeCheckRun {
   id: number;
   name: string;
@@ -105,8 +115,11 @@ export class GitHubWorld {
    * `retryAfter` it is GitHub's secondary rate limit: 403, its message, and a `retry-after` header.
    */
   readonly failNext: { method: string; pathPrefix: string; status: number; retryAfter?: number }[] = [];
-  /** Injected slowness: the next call matching method and path prefix calls `reached`, then waits for `until`. */
-  readonly holdNext: { method: string; pathPrefix: string; reached: () => void; until: Promise<void> }[] = [];
+  /**
+   * Injected slowness: the next call matching method and path prefix (and `match`, given the path and
+   * the parsed body, when set) calls `reached` (and `caller` with the client's port), then waits for `until`.
+   */
+  readonly holdNext: HeldCall[] = [];
   private nextId = 1000;
   private clock = Date.parse("2026-01-01T00:00:00Z");
 
@@ -140,6 +153,12 @@ export class GitHubWorld {
     this.clock = Math.max(this.clock + 1000, Date.now());
     return new Date(this.clock).toISOString();
   }
+
+  /**
+   * Every token minted is good for git, as on GitHub until it expires, instead of the newest only
+   * (which tests of the token refresh rely on): several processes each hold their own.
+   */
+  everyTokenValid = false;
 
   get currentToken(): string | null {
     return this.tokens.at(-1) ?? null;
