@@ -5,12 +5,14 @@ import { resourceLimits } from "./resource-limits.js";
 
 /**
  * What every sandboxed run of a session gets from the ledger: the toolchain directories recorded by
- * `toolchains_resolved`, their bin directories first on PATH, and the session's cache directory.
+ * `toolchains_resolved`, their bin directories first on PATH, and the session's cache directory; and
+ * from the runtime, the object directories its clone borrows (its mirror's), read-only, so that git
+ * inside the sandbox can read every object and write none of the mirror's.
  */
-export function sessionExtras(toolchains: readonly ToolchainRecord[] | null, cacheDir: string | undefined): SessionExtras {
+export function sessionExtras(toolchains: readonly ToolchainRecord[] | null, cacheDir: string | undefined, objectDirs: readonly string[] = []): SessionExtras {
   const records = toolchains ?? [];
   return {
-    binds: [...new Set(records.flatMap((t) => t.binds))],
+    binds: [...new Set([...records.flatMap((t) => t.binds), ...objectDirs])],
     pathDirs: [...new Set(records.map((t) => t.path))],
     cacheDir,
     env: {

@@ -6,7 +6,7 @@ import type { SessionStore } from "../store/types.js";
 import type { SessionSettings } from "../session/events.js";
 import type { TaskInput } from "../session/types.js";
 import type { GitAuth, Workspace } from "../workspace/types.js";
-import { cloneWorkspace, openWorkspace, type GitWorkspace } from "../workspace/index.js";
+import { cloneWorkspace, mirrorObjects, openWorkspace, type GitWorkspace, type MirrorSettings } from "../workspace/index.js";
 import { resourceLimits } from "./resource-limits.js";
 
 export const DEFAULT_SETTINGS: SessionSettings = { maxStepsPerResume: 40, limits: {} };
@@ -37,11 +37,13 @@ export interface WorkspaceSource {
   dir: string;
   auth?: GitAuth;
   ref?: string;
+  /** The repository's mirror under the data directory (workspace/mirror.ts); URL sources only. */
+  mirror?: MirrorSettings;
 }
 
 /** Clones the repository and records the base commit: the session moves from `queued` to `planning`. */
 export async function prepareWorkspace(ledger: Ledger, src: WorkspaceSource): Promise<Workspace> {
-  const ws = await resourceLimits().clones.run(() => cloneWorkspace({ source: src.source, dir: src.dir, ref: src.ref, auth: src.auth }));
+  const ws = await resourceLimits().clones.run(() => cloneWorkspace({ source: src.source, dir: src.dir, ref: src.ref, auth: src.auth, mirror: src.mirror }));
   await ledger.append({ type: "workspace_prepared", baseCommit: ws.baseCommit, workdir: src.dir });
   return ws;
 }
@@ -58,19 +60,21 @@ export async function reopenWorkspace(ledger: Ledger, src: WorkspaceSource): Pro
   if (!baseCommit) return prepareWorkspace(ledger, src);
   const patch = latestDiff?.patch ?? "";
   if (existsSync(`${src.dir}/.git`)) {
-    const kept = await keptClone(src.dir, baseCommit, patch, publishablePaths);
+    const objects = mirrorObjects(src.source, src.mirror);
+    const kept = await keptClone(src.dir, baseCommit, patch, publishablePaths, objects === null ? [] : [objects]);
     if (kept) return kept;
     await rm(src.dir, { recursive: true, force: true });
   }
-  const ws = await resourceLimits().clones.run(() => cloneWorkspace({ source: src.source, dir: src.dir, ref: baseCommit, auth: src.auth }));
+  const ws = await resourceLimits().clones.run(() => cloneWorkspace({ source: src.source, dir: src.dir, ref: baseCommit, auth: src.auth, mirror: src.mirror }));
   if (patch.trim() !== "") await ws.applyPatch(patch);
   return ws;
 }
 
 /** The clone on disk brought to base + patch, or null when it cannot be (then it is cloned again). */
-async function keptClone(dir: string, baseCommit: string, patch: string, paths: readonly string[]): Promise<GitWorkspace | null> {
+async function keptClone(dir: string, baseCommit: string, patch: string, paths: readonly string[], objectDirs: readonly string[]): Promise<GitWorkspace | null> {
   try {
-    const ws = await openWorkspace(dir, baseCommit);
+    // A clone whose mirror was evicted lacks the base's objects: it is cloned again below.
+    const ws = await openWorkspace(dir, baseCommit, objectDirs);
     if ((await ws.diff(paths)).patch !== patch) await ws.restore(patch, paths);
     return ws;
   } catch {

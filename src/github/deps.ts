@@ -1,3 +1,4 @@
+import type { MirrorSettings } from "../workspace/mirror.js";
 import type { RepoConfig } from "../config/repo-config.js";
 import type { CompactionSettings } from "../agent/context/compaction-thresholds.js";
 import type { LLMClient } from "../agent/llm/types.js";
@@ -31,6 +32,8 @@ export interface PatchgateDeps {
   sandbox: (config: RepoConfig) => Promise<Sandbox | null>;
   /** Clones live in `<workspacesDir>/<sessionId>`. */
   workspacesDir: string;
+  /** One mirror per repository that sessions' clones borrow from (workspace/mirror.ts); none: full clones. */
+  mirrors?: MirrorSettings;
   /** `https://github.com` or the GHE host: where `<owner>/<repo>.git` is cloned from. */
   gitBase: string;
   /** Values never to be posted (API keys, the webhook secret…); tokens are added per job. */

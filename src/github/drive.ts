@@ -38,6 +38,7 @@ export async function openSessionWorkspace(jc: SessionWork, ledger: Ledger, ref?
     dir: workspaceDir(jc, ledger.sessionId),
     auth: authFor(jc.token),
     ref,
+    mirror: jc.deps.mirrors,
   });
   return ws as PushableWorkspace;
 }

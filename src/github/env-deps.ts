@@ -17,7 +17,7 @@ import { loadMcpConfig, mcpConfigSecrets } from "../mcp/index.js";
 import { dependencyCacheIn, operatorSettingsFrom } from "../config/operator-settings.js";
 import { hostFacts } from "../toolchain/index.js";
 import { redactedLog, type LogSink } from "./app-log.js";
-import { diskGuardFromEnv, housekeepingFromEnv } from "./housekeeping-env.js";
+import { diskGuardFromEnv, housekeepingFromEnv, mirrorsFromEnv } from "./housekeeping-env.js";
 
 /**
  * The production wiring from the environment (DESIGN §7): SQLite under PATCHGATE_DATA_DIR (or the
@@ -51,6 +51,7 @@ export function depsFromEnv(sink: LogSink, env: NodeJS.ProcessEnv = process.env)
     compaction: compactionFor(llmConfig),
     sandbox: cachedSandbox(),
     workspacesDir: join(dataDir, "workspaces"),
+    mirrors: mirrorsFromEnv(env, dataDir),
     gitBase: gitBaseUrl(env),
     secrets,
     mcp,

@@ -1,4 +1,6 @@
+import { join } from "node:path";
 import { DEFAULT_MIN_FREE_BYTES } from "../workspace/disk-guard.js";
+import { DEFAULT_MIRROR_MAX_AGE_MS, DEFAULT_MIRROR_MAX_BYTES, type MirrorSettings } from "../workspace/mirror.js";
 import { DEFAULT_RETENTION_HOURS } from "../workspace/housekeeping.js";
 import type { PatchgateDeps } from "./deps.js";
 
@@ -26,4 +28,15 @@ export function housekeepingFromEnv(env: NodeJS.ProcessEnv): PatchgateDeps["hous
 export function diskGuardFromEnv(env: NodeJS.ProcessEnv): PatchgateDeps["diskGuard"] {
   const gib = amount(env, "PATCHGATE_MIN_FREE_DISK_GB", DEFAULT_MIN_FREE_BYTES / 2 ** 30, "GiB");
   return gib === 0 ? null : { minFreeBytes: Math.round(gib * 2 ** 30) };
+}
+
+/**
+ * PATCHGATE_MIRROR_MAX_AGE_DAYS (default 14; 0 turns mirrors off: every session clones in full) and
+ * PATCHGATE_MIRROR_MAX_GB (default 20): one bare mirror per repository under `<dataDir>/mirrors`,
+ * removed when unused for that long or, least recently used first, beyond that size.
+ */
+export function mirrorsFromEnv(env: NodeJS.ProcessEnv, dataDir: string): MirrorSettings | undefined {
+  const days = amount(env, "PATCHGATE_MIRROR_MAX_AGE_DAYS", DEFAULT_MIRROR_MAX_AGE_MS / (24 * HOUR_MS), "days");
+  const gib = amount(env, "PATCHGATE_MIRROR_MAX_GB", DEFAULT_MIRROR_MAX_BYTES / 2 ** 30, "GiB");
+  return days === 0 ? undefined : { root: join(dataDir, "mirrors"), maxAgeMs: days * 24 * HOUR_MS, maxBytes: Math.round(gib * 2 ** 30) };
 }

@@ -51,7 +51,7 @@ async function freshClone(jc: SessionWork, ledger: Ledger, req: StartRequest): P
   const dir = workspaceDir(jc, ledger.sessionId);
   // No workspace was recorded, so whatever is there is a clone that died half-way: not the session's.
   await rm(dir, { recursive: true, force: true });
-  const ws = await prepareWorkspace(ledger, { source: remoteUrl(jc.deps.gitBase, jc.delivery.repo), dir, auth: authFor(jc.token), ref: req.followUp ? req.branch : undefined });
+  const ws = await prepareWorkspace(ledger, { source: remoteUrl(jc.deps.gitBase, jc.delivery.repo), dir, auth: authFor(jc.token), ref: req.followUp ? req.branch : undefined, mirror: jc.deps.mirrors });
   jc.deps.log(`cloned at ${ws.baseCommit.slice(0, 7)}`);
   return ws as PushableWorkspace;
 }

@@ -1,9 +1,10 @@
 import { mkdir, readdir, realpath } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
+import path, { dirname, resolve } from "node:path";
 import { git, gitOk } from "./git.js";
 import { rememberCommitTree } from "./commit-trees.js";
 import { GitWorkspace } from "./git-workspace.js";
-import { splitCredentials } from "./remote-url.js";
+import { evictMirrors, mirrorPath, refreshMirror, type MirrorSettings } from "./mirror.js";
+import { isUrl, splitCredentials } from "./remote-url.js";
 import { assertSafeRepoConfig } from "./repo-config-guard.js";
 import type { GitAuth } from "./types.js";
 import { WorkspaceError } from "./workspace-error.js";
@@ -17,6 +18,14 @@ export interface CloneOptions {
   ref?: string;
   auth?: GitAuth;
   signal?: AbortSignal;
+  /** A URL source is cloned by reference to its mirror under this root (mirror.ts); a local path never is. */
+  mirror?: MirrorSettings;
+}
+
+/** The object directory a clone of `source` borrows from, when `mirror` applies to it. */
+export function mirrorObjects(source: string, mirror: MirrorSettings | undefined): string | null {
+  const { url } = splitCredentials(source);
+  return mirror && isUrl(url) ? path.join(mirrorPath(mirror.root, url), "objects") : null;
 }
 
 /** Clones `source` into `dir`, checks out `ref` detached, and records that commit as the base. */
@@ -31,7 +40,14 @@ export async function cloneWorkspace(opts: CloneOptions): Promise<GitWorkspace> 
   await mkdir(dirname(dir), { recursive: true });
   const call = { auth, signal: opts.signal };
   const noCheckout = opts.ref === undefined ? [] : ["--no-checkout"];
-  await gitOk(["clone", "--quiet", ...noCheckout, "--", url, dir], { cwd: dirname(dir), ...call });
+  const objects = mirrorObjects(url, opts.mirror);
+  const reference: string[] = [];
+  if (objects !== null && opts.mirror) {
+    const mirror = await refreshMirror(opts.mirror, url, auth, opts.signal);
+    await evictMirrors(opts.mirror, mirror).catch(() => undefined); // space is best effort; the clone is not
+    reference.push("--reference", mirror);
+  }
+  await gitOk(["clone", "--quiet", ...reference, ...noCheckout, "--", url, dir], { cwd: dirname(dir), ...call });
   const root = await realpath(dir);
   if (opts.ref !== undefined) {
     const sha = await resolveRef(root, opts.ref, { ...call, cwd: root });
@@ -39,7 +55,7 @@ export async function cloneWorkspace(opts: CloneOptions): Promise<GitWorkspace> 
   }
   const [base, tree] = (await gitOk(["rev-parse", "HEAD^{commit}", "HEAD^{tree}"], { cwd: root })).trim().split("\n");
   rememberCommitTree(root, base, tree);
-  return new GitWorkspace(root, base);
+  return new GitWorkspace(root, base, undefined, objects === null ? [] : [objects]);
 }
 
 /** First what the clone already has (remote branch, tag, commit id), else fetch it by name. */
@@ -53,7 +69,7 @@ async function resolveRef(root: string, ref: string, call: { cwd: string; auth?:
 }
 
 /** Reopens an existing clone (after a restart) with the base the session recorded. */
-export async function openWorkspace(dir: string, baseCommit: string): Promise<GitWorkspace> {
+export async function openWorkspace(dir: string, baseCommit: string, objectDirs: readonly string[] = []): Promise<GitWorkspace> {
   const root = await realpath(dir);
   const top = (await gitOk(["rev-parse", "--show-toplevel"], { cwd: root })).trim();
   if (top !== root) throw new WorkspaceError("invalid_argument", `${dir} is not the root of a clone (root is ${top})`);
@@ -62,5 +78,5 @@ export async function openWorkspace(dir: string, baseCommit: string): Promise<Gi
   if (r.exitCode !== 0 || r.stdout.trim() !== baseCommit) {
     throw new WorkspaceError("invalid_argument", `base commit ${baseCommit} is not a full commit id in ${root}`);
   }
-  return new GitWorkspace(root, baseCommit);
+  return new GitWorkspace(root, baseCommit, undefined, objectDirs);
 }

@@ -1,5 +1,6 @@
 export * from "./types.js";
-export { cloneWorkspace, openWorkspace, type CloneOptions } from "./clone.js";
+export { cloneWorkspace, mirrorObjects, openWorkspace, type CloneOptions } from "./clone.js";
+export { evictMirrors, mirrorPath, refreshMirror, type MirrorSettings } from "./mirror.js";
 export { GitWorkspace, type PushOptions, type PushResult } from "./git-workspace.js";
 export { rebuildWorkspace } from "./rebuild.js";
 export { pathKind } from "./publish-index.js";

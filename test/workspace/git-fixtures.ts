@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
@@ -61,4 +61,11 @@ export function makeBare(): string {
   const dir = join(tempDir("pg-remote-"), "remote.git");
   sh(tmpdir(), "init", "--quiet", "--bare", dir);
   return dir;
+}
+
+/** Every file under `dir` that contains one of `needles` (a token, its base64 form). */
+export function filesContaining(dir: string, needles: string[]): string[] {
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .map((f) => join(dir, f))
+    .filter((f) => statSync(f).isFile() && needles.some((n) => readFileSync(f).includes(n)));
 }

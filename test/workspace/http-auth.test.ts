@@ -1,7 +1,6 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { cloneWorkspace, WorkspaceError } from "../../src/workspace/index.js";
-import { cleanupTempDirs, makeSource, sh, tempDir, write } from "./git-fixtures.js";
+import { cleanupTempDirs, filesContaining, makeSource, sh, tempDir, write } from "./git-fixtures.js";
 import { startGitHttpServer, type GitHttpServer } from "./http-git-server.js";
 
 const TOKEN = "ghs_s3cretInstallationToken";
@@ -24,12 +23,6 @@ afterEach(async () => {
   cleanupTempDirs();
 });
 
-/** Every file under .git, searched for the token or its base64 form. */
-function filesContaining(dir: string, needles: string[]): string[] {
-  return readdirSync(dir, { recursive: true, encoding: "utf8" })
-    .map((f) => join(dir, f))
-    .filter((f) => statSync(f).isFile() && needles.some((n) => readFileSync(f).includes(n)));
-}
 
 test("clone sends the auth header on every request and writes it nowhere in .git", async () => {
   const ws = await cloneWorkspace({ source: repoUrl, dir: join(tempDir(), "ws"), auth });
