@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { DiffListing } from "./diff.js";
@@ -63,9 +63,24 @@ export class Bounded<K, V> {
 const MAX_STATES = 64;
 const states = new Map<string, SnapshotState>();
 
+/**
+ * Which clone is at `root`: a clone removed and made again at the same path (a rebuilt workspace, a
+ * worker taking a session back) has other objects, so an index built on the old one names blobs the
+ * new one lacks. The inode alone is not enough (a freed one is reused at once); with its birth time
+ * it is.
+ */
+function cloneIdentity(root: string): string {
+  try {
+    const st = statSync(path.join(root, ".git"), { bigint: true });
+    return `${st.ino}:${st.birthtimeNs}`;
+  } catch {
+    return "none";
+  }
+}
+
 /** The state of the clone at `root` on `base`; the least recently used beyond MAX_STATES is dropped. */
 export function snapshotState(root: string, base: string): SnapshotState {
-  const key = `${root}\0${base}`;
+  const key = `${root}\0${base}\0${cloneIdentity(root)}`;
   let state = states.get(key);
   if (state) states.delete(key);
   else state = new SnapshotState();

@@ -97,7 +97,7 @@ describe("the other two ways to start", () => {
     expect(await task()).toEqual({
       title: ISSUE.title,
       body: "`add(2, 3)` returns -1.",
-      source: { kind: "github", repo: "octo-org/calculator", issueNumber: 1, requester: "maintainer", installationId: 77, repoId: 4711, trigger: "label-event:1003" },
+      source: { kind: "github", repo: "octo-org/calculator", issueNumber: 1, requester: "maintainer", requesterId: h.github.world.user("maintainer").id, installationId: 77, repoId: 4711, trigger: "label-event:1003" },
     });
   });
 

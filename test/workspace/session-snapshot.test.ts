@@ -116,3 +116,21 @@ test("a repo config found safe earlier and made unsafe afterwards is refused: th
   await expect(ws.treeHash()).rejects.toMatchObject({ code: "unsafe_config" });
   await expect(ws.publishedTree([FILE])).rejects.toMatchObject({ code: "unsafe_config" });
 });
+
+test("a clone removed and made again at the same path (a rebuilt workspace) gets a snapshot of its own, not the old clone's index", async () => {
+  const src = makeSource();
+  const dir = join(tempDir(), "again");
+  const first = await cloneWorkspace({ source: src.dir, dir });
+  write(first.root, FILE, "the edit, as the ledger recorded it\n");
+  const before = await first.publishedTree([FILE]);
+  rmSync(dir, { recursive: true, force: true });
+  // The rebuild writes the same bytes into a new clone at the same path: the edit's blob and tree
+  // were only ever in the old clone's objects.
+  const second = await cloneWorkspace({ source: src.dir, dir });
+  write(second.root, FILE, "the edit, as the ledger recorded it\n");
+  const after = await second.publishedTree([FILE]);
+  expect(after).toBe(before); // same content, same tree id…
+  expect(sh(second.root, "cat-file", "-t", after)).toBe("tree"); // …and this clone has it
+  expect(sh(second.root, "show", `${after}:${FILE}`)).toBe("the edit, as the ledger recorded it");
+  expect((await second.diff([FILE])).filesChanged).toBe(1);
+});
