@@ -1,27 +1,9 @@
+import { median, ms, type FigureResult } from "./figure.js";
+
 /**
  * Interleaved A/B timing for the bench figures: A then B in every round, so a noisy neighbour slows
  * both alike; the figure is the ratio of the medians, with the spread of the per-round ratios.
  */
-export interface FigureResult {
-  measured: string;
-  baseline: string;
-  ratio: number | null;
-  goal: number;
-  better?: "lower" | "higher";
-  met: boolean;
-  min?: number;
-  median?: number;
-  max?: number;
-  note?: string;
-}
-
-export const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
-const ms = (x: number) => `${x.toFixed(1)} ms`;
-
 async function timed(run: () => Promise<unknown>): Promise<number> {
   const t = performance.now();
   await run();

@@ -15,7 +15,8 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { cloneWorkspace } from "../src/workspace/index.js";
-import { figure, interleaved, type FigureResult } from "./ab.js";
+import { figure, interleaved } from "./ab.js";
+import type { FigureResult } from "./figure.js";
 import { FILES, gitIn, makeLargeRepo } from "./large-repo.js";
 
 const ROUNDS = 15;
