@@ -40,10 +40,15 @@ export default tseslint.config(
       // Unused on purpose: a leading underscore says so (callbacks whose signature is fixed).
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" }],
       "import-x/no-restricted-paths": ["error", { zones: layering }],
+      // No barrels: every module is imported from the file that defines it, so an import names where
+      // the code is and no index.ts drifts from what it re-exports.
+      "no-restricted-imports": ["error", { patterns: [{ regex: "^\\.{1,2}/(.*/)?index\\.js$", message: "import from the defining module, not a barrel (index.ts)." }] }],
     },
   },
   // TypeScript checks names itself; ESLint's no-undef does not know its types.
   { files: ["**/*.ts"], rules: { "no-undef": "off" } },
+  // src/index.ts is Probot's entry (the app function), not a barrel; main.ts boots it.
+  { files: ["src/main.ts"], rules: { "no-restricted-imports": "off" } },
   // Webhook payloads are read field by field on purpose: a missing field throws a TypeError, which
   // becomes a MalformedWebhookError naming the delivery (see src/github/triggers.ts).
   { files: ["src/github/triggers.ts", "src/github/lifecycle-events.ts"], rules: { "@typescript-eslint/no-explicit-any": "off" } },

@@ -14,7 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
-import { cloneWorkspace } from "../src/workspace/index.js";
+import { cloneWorkspace } from "../src/workspace/clone.js";
 import { figure, interleaved } from "./ab.js";
 import type { FigureResult } from "./figure.js";
 import { FILES, gitIn, makeLargeRepo } from "./large-repo.js";

@@ -1,5 +1,6 @@
 import type { ApplicationFunction } from "probot";
-import { depsFromEnv, patchgateApp } from "./github/index.js";
+import { depsFromEnv } from "./github/env-deps.js";
+import { patchgateApp } from "./github/app.js";
 import { pinoSink } from "./github/app-log.js";
 import { setupTracing } from "./trace/otel-setup.js";
 import { resourceLimits } from "./agent/resource-limits.js";

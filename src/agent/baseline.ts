@@ -1,4 +1,4 @@
-import { summarizeTestRun } from "../sandbox/index.js";
+import { summarizeTestRun } from "../sandbox/test-summary.js";
 import { configuredTestCommand } from "../tools/run-tests.js";
 import { failingOf } from "../tools/failing-tests.js";
 import { guardedRun, guardedRunEvents } from "../tools/guarded-run.js";

@@ -4,8 +4,9 @@ import type { Sandbox } from "../sandbox/types.js";
 import type { ToolDefinition } from "../tools/tool.js";
 import type { Workspace } from "../workspace/types.js";
 import type { LLMClient } from "./llm/types.js";
-import type { McpConfig } from "../mcp/index.js";
-import type { HostFacts, OperatorToolchain } from "../toolchain/index.js";
+import type { McpConfig } from "../mcp/config.js";
+import type { HostFacts } from "../toolchain/types.js";
+import type { OperatorToolchain } from "../toolchain/operator.js";
 
 /** Everything a resume needs besides the ledger. Built fresh on every resume; nothing of it is persisted. */
 export interface ResumeOptions {

@@ -6,7 +6,9 @@ import type { SessionStore } from "../store/types.js";
 import type { SessionSettings } from "../session/events.js";
 import type { TaskInput } from "../session/types.js";
 import type { GitAuth, Workspace } from "../workspace/types.js";
-import { cloneWorkspace, mirrorObjects, openWorkspace, type GitWorkspace, type MirrorSettings } from "../workspace/index.js";
+import { cloneWorkspace, mirrorObjects, openWorkspace } from "../workspace/clone.js";
+import { type GitWorkspace } from "../workspace/git-workspace.js";
+import { type MirrorSettings } from "../workspace/mirror.js";
 import { resourceLimits } from "./resource-limits.js";
 
 export const DEFAULT_SETTINGS: SessionSettings = { maxStepsPerResume: 40, limits: {} };

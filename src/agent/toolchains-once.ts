@@ -1,6 +1,7 @@
 import type { Ledger } from "../store/ledger.js";
 import type { UnmetToolchain } from "../session/types.js";
-import { hostFacts, resolveToolchains } from "../toolchain/index.js";
+import { hostFacts } from "../toolchain/host-facts.js";
+import { resolveToolchains } from "../toolchain/resolve.js";
 import type { ResumeOptions } from "./runtime-options.js";
 
 /**

@@ -1,4 +1,4 @@
-import { openStore } from "../store/index.js";
+import { openStore } from "../store/open-store.js";
 import { stringify } from "yaml";
 import { scriptFromEvents } from "../eval/script-from-events.js";
 import { redactDeep } from "../safety/redact.js";

@@ -1,4 +1,4 @@
-import { openStore } from "../store/index.js";
+import { openStore } from "../store/open-store.js";
 import { redact } from "../safety/redact.js";
 import { secretsFromEnv } from "../safety/secrets.js";
 import { parseCommandArgs, positiveInt } from "./cli-args.js";

@@ -1,5 +1,5 @@
 import type { McpRuntime } from "../agent/runtime-options.js";
-import { loadMcpConfig, McpConfigError } from "../mcp/index.js";
+import { loadMcpConfig, McpConfigError } from "../mcp/config.js";
 import { UsageError } from "./runtime-env.js";
 
 /**

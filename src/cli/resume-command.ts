@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { reopenSession } from "../agent/approvals.js";
 import { reopenWorkspace } from "../agent/session-service.js";
 import { Ledger } from "../store/ledger.js";
-import { openStore } from "../store/index.js";
+import { openStore } from "../store/open-store.js";
 import { parseCommandArgs } from "./cli-args.js";
 import { drive } from "./drive.js";
 import { followSession, heartbeat } from "./heartbeat.js";

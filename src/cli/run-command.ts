@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { createSession, prepareWorkspace } from "../agent/session-service.js";
 import { DEFAULT_MAX_COST_USD, REPO_CONFIG_PATH } from "../config/repo-config.js";
-import { openStore } from "../store/index.js";
+import { openStore } from "../store/open-store.js";
 import { parseCommandArgs, positiveInt, positiveNumber } from "./cli-args.js";
 import { drive } from "./drive.js";
 import { followSession, heartbeat } from "./heartbeat.js";

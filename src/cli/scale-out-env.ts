@@ -1,4 +1,4 @@
-import { isPostgresUrl } from "../store/index.js";
+import { isPostgresUrl } from "../store/open-store.js";
 import { UsageError } from "./runtime-env.js";
 
 /** DATABASE_URL for a scale-out command, or a usage error that says what to do instead. */

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import type { ResumeOptions } from "../agent/runtime-options.js";
 import { dependencyCacheIn, OperatorSettingsError, operatorSettingsFrom } from "../config/operator-settings.js";
-import { hostFacts } from "../toolchain/index.js";
+import { hostFacts } from "../toolchain/host-facts.js";
 import { UsageError } from "./runtime-env.js";
 
 /**

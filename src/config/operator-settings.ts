@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
-import { operatorRefusal, type OperatorToolchain } from "../toolchain/index.js";
+import { operatorRefusal, type OperatorToolchain } from "../toolchain/operator.js";
 
 /**
  * The operator's settings: one YAML (or JSON) file on the host, named by `PATCHGATE_SETTINGS` or the

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { dirname, join } from "node:path";
 import { createNodeMiddleware, createProbot, ProbotOctokit } from "probot";
 import type { LLMClient } from "../agent/llm/types.js";
-import type { McpConfig } from "../mcp/index.js";
+import type { McpConfig } from "../mcp/config.js";
 import { patchgateApp } from "../github/app.js";
 import type { PatchgateDeps } from "../github/deps.js";
 import { gitBaseUrl } from "../github/git-remote.js";

@@ -4,11 +4,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createOpenAIClient } from "../agent/llm/openai-client.js";
 import type { LLMClient } from "../agent/llm/types.js";
-import type { McpConfig } from "../mcp/index.js";
+import type { McpConfig } from "../mcp/config.js";
 import { startApp, type AppInstance, type AppSettings } from "./app-instance.js";
 import { createBareRepo, readBranch } from "./fakes/bare-repo.js";
 import { startFakeGitHub, type FakeGitHub, type RequestValidator } from "./fakes/github-server.js";
-import { startFakeOpenAI, type FakeOpenAIServer, type FakeStep } from "../../test/fakes/openai-server.js";
+import { startFakeOpenAI, type FakeOpenAIServer } from "../../test/fakes/chat/server.js";
+import { type FakeStep } from "../../test/fakes/chat/turns.js";
 import { Payloads } from "./fakes/payloads.js";
 import { sendWebhook, type SentDelivery } from "./fakes/webhook-sender.js";
 

@@ -13,7 +13,7 @@ import type { EvalCase } from "./case-schema.js";
 import { driveCase } from "./case-driver.js";
 import type { FixtureRepo } from "./fixture-repo.js";
 import { EVAL_APPROVER, ScriptedHuman } from "./scripted-human.js";
-import { parseMcpConfig } from "../mcp/index.js";
+import { parseMcpConfig } from "../mcp/config.js";
 import type { McpRuntime } from "../agent/runtime-options.js";
 
 /** The case's MCP servers as an operator's config beside the case file (their working directory). */

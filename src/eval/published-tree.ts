@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { StoredEvent } from "../session/events.js";
 import { fold } from "../session/reducer.js";
-import { gitOk } from "../workspace/index.js";
+import { gitOk } from "../workspace/git.js";
 
 /**
  * The tree the runner judges. For a published session that is the commit itself, checked out on its

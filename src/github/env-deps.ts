@@ -9,13 +9,13 @@ import { AbortRegistry } from "../queue/abort-registry.js";
 import { InProcessQueue } from "../queue/in-process.js";
 import { selectSandbox } from "../sandbox/select.js";
 import type { Sandbox } from "../sandbox/types.js";
-import { openStore } from "../store/index.js";
+import { openStore } from "../store/open-store.js";
 import { secretsFromEnv } from "../safety/redact.js";
 import type { PatchgateDeps } from "./deps.js";
 import { gitBaseUrl } from "./git-remote.js";
-import { loadMcpConfig, mcpConfigSecrets } from "../mcp/index.js";
+import { loadMcpConfig, mcpConfigSecrets } from "../mcp/config.js";
 import { dependencyCacheIn, operatorSettingsFrom } from "../config/operator-settings.js";
-import { hostFacts } from "../toolchain/index.js";
+import { hostFacts } from "../toolchain/host-facts.js";
 import { redactedLog, type LogSink } from "./app-log.js";
 import { diskGuardFromEnv, housekeepingFromEnv, mirrorsFromEnv } from "./housekeeping-env.js";
 

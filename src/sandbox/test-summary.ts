@@ -1,5 +1,6 @@
 import { outputLines } from "./test-report/parse.js";
-import { parseTestFailures, type ParsedTestRun, type TestFailure, type TestTotals } from "./test-report/index.js";
+import { parseTestFailures } from "./test-report/parse.js";
+import { type ParsedTestRun, type TestFailure, type TestTotals } from "./test-report/types.js";
 
 /**
  * The few lines of a test run that the model, the timeline and the PR need: how it ended, the

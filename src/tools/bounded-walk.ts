@@ -1,5 +1,7 @@
 import type { ToolError } from "../session/types.js";
-import { walkFiles, withDeadline, WorkspaceError, type SpecialEntry, type WalkEntry } from "../workspace/index.js";
+import { walkFiles, type SpecialEntry, type WalkEntry } from "../workspace/tree-walk.js";
+import { withDeadline } from "../workspace/deadline.js";
+import { WorkspaceError } from "../workspace/workspace-error.js";
 
 /** list_files and search_code give up on a walk after this long (a huge tree, a slow disk). */
 export const WALK_TIMEOUT_MS = 30_000;

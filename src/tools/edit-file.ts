@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { checkLinesSeen, contentHash } from "../policy/index.js";
+import { checkLinesSeen, contentHash } from "../policy/edit-context.js";
 import { seenAfterEdit, type EditedRegion } from "../session/seen-lines.js";
 import type { ToolError } from "../session/types.js";
 import { applyEdits } from "./edit-apply.js";

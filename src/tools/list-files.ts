@@ -1,6 +1,6 @@
 import { stat } from "node:fs/promises";
 import { z } from "zod";
-import { specialKind } from "../workspace/index.js";
+import { specialKind } from "../workspace/tree-walk.js";
 import { walkForTool } from "./bounded-walk.js";
 import { resolveForRead, type ToolPath } from "./paths.js";
 import { defineReadTool } from "./read-tool.js";

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { confineInWorkspace, isProtectedPath } from "../policy/index.js";
+import { confineInWorkspace, isProtectedPath } from "../policy/path-confinement.js";
 import type { ToolError } from "../session/types.js";
 import type { ToolContext } from "./tool.js";
 

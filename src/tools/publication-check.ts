@@ -1,9 +1,10 @@
 import { lstat, readFile } from "node:fs/promises";
 import path from "node:path";
-import { checkPublishable, checkPublishedPaths, checkWrittenContent, contentHash } from "../policy/index.js";
+import { checkPublishable, checkPublishedPaths, checkWrittenContent } from "../policy/published-paths.js";
+import { contentHash } from "../policy/edit-context.js";
 import type { SessionState } from "../session/state.js";
 import type { ToolError } from "../session/types.js";
-import { pathKind } from "../workspace/index.js";
+import { pathKind } from "../workspace/publish-index.js";
 import type { Workspace } from "../workspace/types.js";
 
 /**

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { contentHash } from "../policy/index.js";
+import { contentHash } from "../policy/edit-context.js";
 import type { ToolError } from "../session/types.js";
 import { resolveForRead, type ToolPath } from "./paths.js";
 import { defineReadTool } from "./read-tool.js";

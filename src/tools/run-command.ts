@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { commandText, shellScript } from "../policy/index.js";
+import { commandText, shellScript } from "../policy/command-verdict.js";
 import { limitFields, modelOutput, removedFields, runArgv, sandboxUnavailable } from "./sandbox-run.js";
 import { discardedNote, guardedRun, guardedRunEvents } from "./guarded-run.js";
 import { defineTool, ok } from "./tool.js";

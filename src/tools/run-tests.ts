@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { parseTestFailures, summarizeTestRun } from "../sandbox/index.js";
-import type { ParsedTestRun, TestFailure, TestTotals } from "../sandbox/index.js";
+import { parseTestFailures } from "../sandbox/test-report/parse.js";
+import { summarizeTestRun } from "../sandbox/test-summary.js";
+import type { ParsedTestRun, TestFailure, TestTotals } from "../sandbox/test-report/types.js";
 import type { SessionEvent } from "../session/events.js";
 import type { TestRun, ToolError } from "../session/types.js";
 import { noNewFailures } from "../policy/test-gate.js";

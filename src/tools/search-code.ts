@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import { z } from "zod";
 import type { ToolError } from "../session/types.js";
-import { specialKind, type WalkEntry } from "../workspace/index.js";
+import { specialKind, type WalkEntry } from "../workspace/tree-walk.js";
 import { walkForTool } from "./bounded-walk.js";
 import { REGEX_BUDGET_MS, regexLineMatcher, type LineMatcher } from "./regex-lines.js";
 import { resolveForRead, type ToolPath } from "./paths.js";

@@ -1,6 +1,6 @@
 import { access, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { summarizeTestRun } from "../sandbox/index.js";
+import { summarizeTestRun } from "../sandbox/test-summary.js";
 import type { SessionEvent } from "../session/events.js";
 import type { SetupRecord, SetupWithheld, ToolError } from "../session/types.js";
 import { withheldText } from "../session/setup-withheld.js";

@@ -1,7 +1,7 @@
 import { constants, open, stat } from "node:fs/promises";
 import { createTwoFilesPatch } from "diff";
 import type { ToolError } from "../session/types.js";
-import { specialKind, type SpecialKind } from "../workspace/index.js";
+import { specialKind, type SpecialKind } from "../workspace/tree-walk.js";
 
 /** Text helpers shared by the file tools: binary detection, line splitting, caps, file lookup. */
 

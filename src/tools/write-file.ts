@@ -1,7 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { checkEditContext, checkLinesSeen, contentHash } from "../policy/index.js";
+import { checkEditContext, checkLinesSeen, contentHash } from "../policy/edit-context.js";
 import { lineCount } from "../session/seen-lines.js";
 import type { ToolError } from "../session/types.js";
 import { lexicalRel, resolveForWrite } from "./paths.js";

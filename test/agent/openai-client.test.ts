@@ -1,6 +1,6 @@
 import { createOpenAIClient } from "../../src/agent/llm/openai-client.js";
 import { LLMError } from "../../src/agent/llm/types.js";
-import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/openai-server.js";
+import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/chat/server.js";
 
 const tools = [{ name: "read_file", description: "Read a file", parameters: { type: "object", properties: { path: { type: "string" } } } }];
 const messages = [{ role: "user" as const, content: "hello" }];

@@ -2,7 +2,9 @@ import { createOpenAIClient, type OpenAIClientOptions } from "../../src/agent/ll
 import { keyedVault } from "../../src/agent/llm/reasoning-vault.js";
 import { LLMError, type LLMRequest } from "../../src/agent/llm/types.js";
 import type { Message } from "../../src/session/messages.js";
-import { startFakeOpenAI, type FakeOpenAIServer, type FakeStep, type ProviderName } from "../fakes/openai-server.js";
+import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/chat/server.js";
+import { type FakeStep } from "../fakes/chat/turns.js";
+import { type ProviderName } from "../fakes/chat/providers.js";
 
 /**
  * How the client copes with what real providers send: streams that stall or break off, errors in a

@@ -7,7 +7,8 @@ import { createOpenAIClient } from "../../src/agent/llm/openai-client.js";
 import { vaultFromEnv } from "../../src/agent/llm/reasoning-vault.js";
 import type { LLMClient } from "../../src/agent/llm/types.js";
 import { toolResultOf } from "../fakes/chat/turns.js";
-import { startFakeOpenAI, type FakeOpenAIOptions, type FakeOpenAIServer, type FakeStep } from "../fakes/openai-server.js";
+import { startFakeOpenAI, type FakeOpenAIOptions, type FakeOpenAIServer } from "../fakes/chat/server.js";
+import { type FakeStep } from "../fakes/chat/turns.js";
 import { BUGGY_ADD_REPO } from "../helpers/git-fixture.js";
 import { SessionHarness } from "../helpers/session-harness.js";
 

@@ -1,7 +1,7 @@
 import { clientOptions, llmConfigFromEnv } from "../../src/agent/llm/llm-config.js";
 import { createOpenAIClient } from "../../src/agent/llm/openai-client.js";
 import { vaultFromEnv } from "../../src/agent/llm/reasoning-vault.js";
-import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/openai-server.js";
+import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/chat/server.js";
 import { SessionHarness } from "../helpers/session-harness.js";
 
 /**

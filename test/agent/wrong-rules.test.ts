@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { approvePlan, approveWrites } from "../../src/agent/approvals.js";
 import { ScriptedLLM } from "../../src/agent/llm/scripted.js";
-import type { PolicyRule } from "../../src/policy/index.js";
+import type { PolicyRule } from "../../src/policy/types.js";
 import { BUGGY_ADD_REPO } from "../helpers/git-fixture.js";
 import { SessionHarness } from "../helpers/session-harness.js";
 

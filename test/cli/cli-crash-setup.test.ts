@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sessionHistory } from "../helpers/session-history.js";
-import { startFakeOpenAI, type FakeOpenAIServer, type FakeStep } from "../fakes/openai-server.js";
+import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/chat/server.js";
+import { type FakeStep } from "../fakes/chat/turns.js";
 import { runCli, spawnCli } from "../helpers/cli-process.js";
 import { BUGGY_ADD_REPO, makeRepo, tempDir } from "../helpers/git-fixture.js";
 

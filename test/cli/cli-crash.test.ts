@@ -2,7 +2,8 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { LLMRequest } from "../../src/agent/llm/types.js";
-import { startFakeOpenAI, type FakeOpenAIServer, type FakeStep } from "../fakes/openai-server.js";
+import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/chat/server.js";
+import { type FakeStep } from "../fakes/chat/turns.js";
 import { HOLDING_TESTS, ROOT, runCli, spawnCli } from "../helpers/cli-process.js";
 import { BUGGY_ADD_REPO, makeRepo, tempDir } from "../helpers/git-fixture.js";
 

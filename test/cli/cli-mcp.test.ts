@@ -1,7 +1,7 @@
 import { execFile, spawn } from "node:child_process";
 import { existsSync, readFileSync, rmSync, watch, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/openai-server.js";
+import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/chat/server.js";
 import { obj, scriptedServer } from "../fakes/mcp-servers.js";
 import { BUGGY_ADD_REPO, makeRepo, tempDir } from "../helpers/git-fixture.js";
 import { SqliteSessionStore } from "../../src/store/sqlite-store.js";

@@ -3,7 +3,7 @@ import type { StoredEvent } from "../../src/session/events.js";
 import { sessionHistory } from "../helpers/session-history.js";
 import { cliLimits } from "../../src/cli/session-limits.js";
 import { parseRepoConfig } from "../../src/config/load-repo-config.js";
-import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/openai-server.js";
+import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/chat/server.js";
 import { BUGGY_ADD_REPO, makeRepo, tempDir } from "../helpers/git-fixture.js";
 import { cli } from "../helpers/run-cli.js";
 

@@ -3,7 +3,7 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { StoredEvent } from "../../src/session/events.js";
 import { SqliteSessionStore } from "../../src/store/sqlite-store.js";
-import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/openai-server.js";
+import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/chat/server.js";
 import { BUGGY_ADD_REPO, makeRepo, tempDir } from "../helpers/git-fixture.js";
 import { cli } from "../helpers/run-cli.js";
 

@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/openai-server.js";
+import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/chat/server.js";
 import { runCli, spawnCli } from "../helpers/cli-process.js";
 import { makeRepo, tempDir } from "../helpers/git-fixture.js";
 import { SqliteSessionStore } from "../../src/store/sqlite-store.js";

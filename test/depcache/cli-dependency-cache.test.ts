@@ -2,7 +2,7 @@ import { closeSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { SqliteSessionStore } from "../../src/store/sqlite-store.js";
 import { Ledger } from "../../src/store/ledger.js";
-import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/openai-server.js";
+import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/chat/server.js";
 import { runCli } from "../helpers/cli-process.js";
 import { makeRepo, tempDir } from "../helpers/git-fixture.js";
 

@@ -6,7 +6,8 @@ import { evalCommand, parseEvalArgs } from "../../src/cli/eval-command.js";
 import { builtinCasesDir } from "../../src/eval/builtin-cases.js";
 import { loadCaseFile } from "../../src/eval/case-loader.js";
 import { expandScript } from "../../src/eval/script-schema.js";
-import { scriptAnswerTurns, startFakeOpenAI } from "../fakes/openai-server.js";
+import { scriptAnswerTurns } from "../fakes/chat/script-answers.js";
+import { startFakeOpenAI } from "../fakes/chat/server.js";
 
 let dir: string;
 beforeEach(() => {

@@ -2,7 +2,7 @@ import OpenAI from "openai";
 import { alternationProblem, historyArgumentsProblem } from "./chat/provider-rules.js";
 import { PROFILES } from "./chat/providers.js";
 import { checkOpenAIContract } from "./chat/wire-contract.js";
-import { startFakeOpenAI } from "./openai-server.js";
+import { startFakeOpenAI } from "./chat/server.js";
 
 /**
  * The fake provider is only worth its tests if it refuses what real providers refuse. One case per

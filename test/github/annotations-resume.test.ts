@@ -5,7 +5,7 @@ import { CheckRunPublisher } from "../../src/github/check-run.js";
 import type { Octokit } from "../../src/github/octokit.js";
 import { Outbound } from "../../src/github/outbound.js";
 import type { SessionEvent } from "../../src/session/events.js";
-import { SqliteSessionStore } from "../../src/store/index.js";
+import { SqliteSessionStore } from "../../src/store/sqlite-store.js";
 import { Ledger } from "../../src/store/ledger.js";
 import { hex, okResult, StoryLedger } from "../trace/fixtures/story-ledger.js";
 

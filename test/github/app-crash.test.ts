@@ -9,7 +9,8 @@ import { appSettings, HARNESS_API_KEY, SECRET } from "../../src/demo/harness.js"
 import { ISSUE, STORY_FILES, STORY_PERMISSIONS, storyScript } from "../../src/demo/story.js";
 import { SqliteSessionStore } from "../../src/store/sqlite-store.js";
 import { Ledger } from "../../src/store/ledger.js";
-import { startFakeOpenAI, type FakeOpenAIServer, type FakeStep } from "../fakes/openai-server.js";
+import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/chat/server.js";
+import { type FakeStep } from "../fakes/chat/turns.js";
 import { AppProcess } from "../helpers/app-process.js";
 import { tempDir } from "../helpers/git-fixture.js";
 

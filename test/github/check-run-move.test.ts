@@ -5,7 +5,7 @@ import { createSession } from "../../src/agent/session-service.js";
 import { CheckRunPublisher } from "../../src/github/check-run.js";
 import type { Octokit } from "../../src/github/octokit.js";
 import { Outbound } from "../../src/github/outbound.js";
-import { SqliteSessionStore } from "../../src/store/index.js";
+import { SqliteSessionStore } from "../../src/store/sqlite-store.js";
 import type { Ledger } from "../../src/store/ledger.js";
 
 /**

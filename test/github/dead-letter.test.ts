@@ -7,7 +7,7 @@ import { appSettings, HARNESS_API_KEY, SECRET } from "../../src/demo/harness.js"
 import { ISSUE } from "../../src/demo/story.js";
 import { Ledger } from "../../src/store/ledger.js";
 import { PostgresSessionStore } from "../../src/store/pg-store.js";
-import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/openai-server.js";
+import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/chat/server.js";
 import { AppProcess } from "../helpers/app-process.js";
 import { tempDir } from "../helpers/git-fixture.js";
 import { freshDatabase, postgresForTests, type TestDatabase } from "../helpers/postgres.js";

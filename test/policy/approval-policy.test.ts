@@ -1,4 +1,6 @@
-import { BUILTIN_RULE, evaluate, type ActionRequest, type PolicyRule } from "../../src/policy/index.js";
+import { BUILTIN_RULE } from "../../src/policy/builtin-rules.js";
+import { evaluate } from "../../src/policy/approval-policy.js";
+import { type ActionRequest, type PolicyRule } from "../../src/policy/types.js";
 
 /** The evaluator's own behaviour, with small hand-written rule sets (default rules have their own tests). */
 const ctx = { workspaceRoot: "/srv/ws" };

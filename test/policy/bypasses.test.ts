@@ -1,4 +1,8 @@
-import { applyStandingAnswers, BUILTIN_RULE, defaultRules, evaluate, type ActionRequest } from "../../src/policy/index.js";
+import { applyStandingAnswers } from "../../src/policy/standing-answers.js";
+import { BUILTIN_RULE } from "../../src/policy/builtin-rules.js";
+import { defaultRules } from "../../src/policy/default-rules.js";
+import { evaluate } from "../../src/policy/approval-policy.js";
+import { type ActionRequest } from "../../src/policy/types.js";
 import { plainWords, ROOT } from "./judge.js";
 
 /**

@@ -1,4 +1,5 @@
-import { BUILTIN_RULE, RULE } from "../../src/policy/index.js";
+import { BUILTIN_RULE } from "../../src/policy/builtin-rules.js";
+import { RULE } from "../../src/policy/default-rules.js";
 import { judgeArgv, judgeShell, plainWords, rulesWith } from "./judge.js";
 
 /**

@@ -1,4 +1,7 @@
-import { BUILTIN_RULE, defaultRules, evaluate, RULE, type ActionRequest, type DefaultRuleOptions } from "../../src/policy/index.js";
+import { BUILTIN_RULE } from "../../src/policy/builtin-rules.js";
+import { defaultRules, RULE, type DefaultRuleOptions } from "../../src/policy/default-rules.js";
+import { evaluate } from "../../src/policy/approval-policy.js";
+import { type ActionRequest } from "../../src/policy/types.js";
 import { judgeArgv, judgeShell, ROOT, rulesWith } from "./judge.js";
 
 /**

@@ -1,5 +1,7 @@
 import { parse } from "shell-quote";
-import { defaultRules, evaluate, type DefaultRuleOptions, type PolicyRule } from "../../src/policy/index.js";
+import { defaultRules, type DefaultRuleOptions } from "../../src/policy/default-rules.js";
+import { evaluate } from "../../src/policy/approval-policy.js";
+import { type PolicyRule } from "../../src/policy/types.js";
 
 /** The workspace root the policy tests use: a fixed string, since rules never touch the disk. */
 export const ROOT = "/srv/ws";

@@ -1,4 +1,6 @@
-import { applyStandingAnswers, BUILTIN_RULE, type ActionRequest, type PolicyDecision } from "../../src/policy/index.js";
+import { applyStandingAnswers } from "../../src/policy/standing-answers.js";
+import { BUILTIN_RULE } from "../../src/policy/builtin-rules.js";
+import { type ActionRequest, type PolicyDecision } from "../../src/policy/types.js";
 
 const write: ActionRequest = { kind: "write", tool: "write_file", path: "src/a.ts" };
 const command: ActionRequest = { kind: "command", tool: "run_command", argv: ["make"] };

@@ -1,6 +1,6 @@
 import { DurableQueue } from "../../src/queue/pg/durable-queue.js";
 import type { ItemRunner } from "../../src/queue/pg/lane-runner.js";
-import { PostgresSessionStore } from "../../src/store/index.js";
+import { PostgresSessionStore } from "../../src/store/pg-store.js";
 import type { Job } from "../../src/queue/types.js";
 import { freshDatabase, postgresForTests, type TestDatabase } from "../helpers/postgres.js";
 import { spawnScript, type ScriptProcess } from "../helpers/script-process.js";

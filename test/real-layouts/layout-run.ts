@@ -3,7 +3,8 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { StoredEvent } from "../../src/session/events.js";
 import { sessionHistory } from "../helpers/session-history.js";
-import { startFakeOpenAI, type FakeStep } from "../fakes/openai-server.js";
+import { startFakeOpenAI } from "../fakes/chat/server.js";
+import { type FakeStep } from "../fakes/chat/turns.js";
 import { makeRepo, tempDir } from "../helpers/git-fixture.js";
 import { ROOT } from "../helpers/run-cli.js";
 

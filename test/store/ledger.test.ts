@@ -4,7 +4,9 @@ import { join } from "node:path";
 import { IllegalTransitionError, StaleApprovalError } from "../../src/session/errors.js";
 import type { StoredEvent } from "../../src/session/events.js";
 import type { SessionState } from "../../src/session/state.js";
-import { ConcurrentAppendError, Ledger, SqliteSessionStore } from "../../src/store/index.js";
+import { ConcurrentAppendError } from "../../src/store/types.js";
+import { Ledger } from "../../src/store/ledger.js";
+import { SqliteSessionStore } from "../../src/store/sqlite-store.js";
 import { approved, created, prepared, submitted } from "./session-events.js";
 
 let dir: string;

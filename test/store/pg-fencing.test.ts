@@ -1,5 +1,5 @@
 import { LeaseLostError } from "../../src/store/fence.js";
-import { PostgresSessionStore } from "../../src/store/index.js";
+import { PostgresSessionStore } from "../../src/store/pg-store.js";
 import { LaneTable } from "../../src/queue/pg/lane-table.js";
 import { freshDatabase, postgresForTests, type TestDatabase } from "../helpers/postgres.js";
 import { created, prepared } from "./session-events.js";

@@ -1,5 +1,6 @@
 import pg from "pg";
-import { PostgresSessionStore, openStore } from "../../src/store/index.js";
+import { PostgresSessionStore } from "../../src/store/pg-store.js";
+import { openStore } from "../../src/store/open-store.js";
 import { PG_SCHEMA_VERSION } from "../../src/store/pg-schema.js";
 import { freshDatabase, postgresForTests, type TestDatabase } from "../helpers/postgres.js";
 import { created } from "./session-events.js";

@@ -1,4 +1,4 @@
-import { ConcurrentAppendError, type SessionStore } from "../../src/store/index.js";
+import { ConcurrentAppendError, type SessionStore } from "../../src/store/types.js";
 import type { SessionEvent } from "../../src/session/events.js";
 import { created, prepared, submitted, toExecuting } from "./session-events.js";
 

@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import type { HostFacts } from "../../src/toolchain/index.js";
+import type { HostFacts } from "../../src/toolchain/types.js";
 
 /**
  * Version-manager layouts built on disk the way each manager lays them out, under a temporary HOME

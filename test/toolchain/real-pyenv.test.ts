@@ -2,7 +2,8 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { sessionExtras, withSession } from "../../src/agent/session-sandbox.js";
 import { sessionCacheDir } from "../../src/sandbox/session-cache.js";
-import { hostFacts, resolveToolchains } from "../../src/toolchain/index.js";
+import { hostFacts } from "../../src/toolchain/host-facts.js";
+import { resolveToolchains } from "../../src/toolchain/resolve.js";
 import { bubblewrap, tempWorkspace } from "../sandbox/sandbox-fixture.js";
 import { file } from "./layouts.js";
 

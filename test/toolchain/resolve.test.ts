@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { resolveToolchains } from "../../src/toolchain/index.js";
-import type { HostFacts } from "../../src/toolchain/index.js";
+import { resolveToolchains } from "../../src/toolchain/resolve.js";
+import type { HostFacts } from "../../src/toolchain/types.js";
 import { tempWorkspace } from "../sandbox/sandbox-fixture.js";
 import { exe, FakeHost, file } from "./layouts.js";
 

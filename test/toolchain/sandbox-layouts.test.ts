@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { sessionExtras, withSession } from "../../src/agent/session-sandbox.js";
 import { sessionCacheDir } from "../../src/sandbox/session-cache.js";
 import type { Sandbox } from "../../src/sandbox/types.js";
-import { resolveToolchains } from "../../src/toolchain/index.js";
-import type { HostFacts, ToolchainRecord } from "../../src/toolchain/index.js";
+import { resolveToolchains } from "../../src/toolchain/resolve.js";
+import type { HostFacts, ToolchainRecord } from "../../src/toolchain/types.js";
 import { bubblewrap, sh, tempWorkspace } from "../sandbox/sandbox-fixture.js";
 import { file, FakeHost, SECRET } from "./layouts.js";
 

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { contentHash } from "../../src/policy/index.js";
+import { contentHash } from "../../src/policy/edit-context.js";
 import { editFileTool } from "../../src/tools/edit-file.js";
 import { readFileTool } from "../../src/tools/read-file.js";
 import { harnessFactory } from "./helpers/harness-factory.js";

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { DEFAULT_REPO_CONFIG } from "../../src/config/repo-config.js";
 import type { TestRun } from "../../src/session/types.js";
-import { contentHash } from "../../src/policy/index.js";
+import { contentHash } from "../../src/policy/edit-context.js";
 import { finishTool } from "../../src/tools/finish.js";
 import { harnessFactory } from "./helpers/harness-factory.js";
 import type { ToolHarness } from "./helpers/tool-harness.js";

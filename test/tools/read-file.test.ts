@@ -1,4 +1,4 @@
-import { contentHash } from "../../src/policy/index.js";
+import { contentHash } from "../../src/policy/edit-context.js";
 import { READ_PAGE_BYTES, READ_PAGE_LINES, readFileTool } from "../../src/tools/read-file.js";
 import { harnessFactory } from "./helpers/harness-factory.js";
 import { codeOf, dataOf } from "./helpers/tool-harness.js";

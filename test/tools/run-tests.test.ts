@@ -2,7 +2,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_REPO_CONFIG, type RepoConfig } from "../../src/config/repo-config.js";
 import type { Sandbox } from "../../src/sandbox/types.js";
-import { contentHash } from "../../src/policy/index.js";
+import { contentHash } from "../../src/policy/edit-context.js";
 import { runTestsTool } from "../../src/tools/run-tests.js";
 import { SETUP_MARKER } from "../../src/tools/test-setup.js";
 import { harnessFactory } from "./helpers/harness-factory.js";

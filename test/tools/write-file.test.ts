@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_REPO_CONFIG } from "../../src/config/repo-config.js";
-import { contentHash } from "../../src/policy/index.js";
+import { contentHash } from "../../src/policy/edit-context.js";
 import { readFileTool } from "../../src/tools/read-file.js";
 import { writeFileTool } from "../../src/tools/write-file.js";
 import { harnessFactory } from "./helpers/harness-factory.js";

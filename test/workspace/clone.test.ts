@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, realpathSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { cloneWorkspace, openWorkspace, WorkspaceError } from "../../src/workspace/index.js";
+import { cloneWorkspace, openWorkspace } from "../../src/workspace/clone.js";
+import { WorkspaceError } from "../../src/workspace/workspace-error.js";
 import { splitCredentials } from "../../src/workspace/remote-url.js";
 import { cleanupTempDirs, makeSource, sh, tempDir, write } from "./git-fixtures.js";
 

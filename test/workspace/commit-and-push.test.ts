@@ -1,7 +1,10 @@
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { cloneWorkspace, WorkspaceError, type CommitOptions, type GitWorkspace } from "../../src/workspace/index.js";
+import { cloneWorkspace } from "../../src/workspace/clone.js";
+import { WorkspaceError } from "../../src/workspace/workspace-error.js";
+import { type CommitOptions } from "../../src/workspace/types.js";
+import { type GitWorkspace } from "../../src/workspace/git-workspace.js";
 import { cleanupTempDirs, makeBare, makeSource, sh, tempDir, write } from "./git-fixtures.js";
 
 let src: { dir: string; head: string };

@@ -1,7 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cloneWorkspace, type GitWorkspace } from "../../src/workspace/index.js";
+import { cloneWorkspace } from "../../src/workspace/clone.js";
+import { type GitWorkspace } from "../../src/workspace/git-workspace.js";
 import { countsFromStat } from "../../src/workspace/diff.js";
 import { cleanupTempDirs, makeSource, sh, tempDir, write } from "./git-fixtures.js";
 

@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/openai-server.js";
+import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/chat/server.js";
 import { BUGGY_ADD_REPO, makeRepo, tempDir } from "../helpers/git-fixture.js";
 import { cli } from "../helpers/run-cli.js";
 

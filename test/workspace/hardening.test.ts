@@ -1,6 +1,9 @@
 import { chmodSync, existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { cloneWorkspace, git, WorkspaceError, type GitWorkspace } from "../../src/workspace/index.js";
+import { cloneWorkspace } from "../../src/workspace/clone.js";
+import { git } from "../../src/workspace/git.js";
+import { WorkspaceError } from "../../src/workspace/workspace-error.js";
+import { type GitWorkspace } from "../../src/workspace/git-workspace.js";
 import { cleanupTempDirs, makeBare, makeSource, markerScript, sh, tempDir, write } from "./git-fixtures.js";
 
 /**

@@ -1,5 +1,6 @@
 import { join } from "node:path";
-import { cloneWorkspace, WorkspaceError } from "../../src/workspace/index.js";
+import { cloneWorkspace } from "../../src/workspace/clone.js";
+import { WorkspaceError } from "../../src/workspace/workspace-error.js";
 import { cleanupTempDirs, filesContaining, makeSource, sh, tempDir, write } from "./git-fixtures.js";
 import { startGitHttpServer, type GitHttpServer } from "./http-git-server.js";
 

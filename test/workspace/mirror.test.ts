@@ -1,7 +1,8 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cloneWorkspace, evictMirrors, mirrorPath, openWorkspace } from "../../src/workspace/index.js";
+import { cloneWorkspace, openWorkspace } from "../../src/workspace/clone.js";
+import { evictMirrors, mirrorPath } from "../../src/workspace/mirror.js";
 import { bubblewrap } from "../sandbox/sandbox-fixture.js";
 import { cleanupTempDirs, filesContaining, makeSource, sh, tempDir, write } from "./git-fixtures.js";
 import { startGitHttpServer, type GitHttpServer } from "./http-git-server.js";

@@ -1,6 +1,8 @@
 import { chmodSync, existsSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { cloneWorkspace, rebuildWorkspace, WorkspaceError } from "../../src/workspace/index.js";
+import { cloneWorkspace } from "../../src/workspace/clone.js";
+import { rebuildWorkspace } from "../../src/workspace/rebuild.js";
+import { WorkspaceError } from "../../src/workspace/workspace-error.js";
 import { cleanupTempDirs, makeSource, sh, tempDir, write } from "./git-fixtures.js";
 
 afterEach(cleanupTempDirs);

@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cloneWorkspace, type GitWorkspace } from "../../src/workspace/index.js";
+import { cloneWorkspace } from "../../src/workspace/clone.js";
+import { type GitWorkspace } from "../../src/workspace/git-workspace.js";
 import { cleanupTempDirs, makeSource, tempDir, write } from "./git-fixtures.js";
 
 /**

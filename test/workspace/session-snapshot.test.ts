@@ -1,6 +1,7 @@
 import { mkdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cloneWorkspace, type GitWorkspace } from "../../src/workspace/index.js";
+import { cloneWorkspace } from "../../src/workspace/clone.js";
+import { type GitWorkspace } from "../../src/workspace/git-workspace.js";
 import { bubblewrap } from "../sandbox/sandbox-fixture.js";
 import { cleanupTempDirs, makeSource, sh, tempDir, write } from "./git-fixtures.js";
 

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { cloneWorkspace } from "../../src/workspace/index.js";
+import { cloneWorkspace } from "../../src/workspace/clone.js";
 import { compareSetupInputs } from "../../src/workspace/setup-inputs.js";
 import { makeRepo, tempDir } from "../helpers/git-fixture.js";
 

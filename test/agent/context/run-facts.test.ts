@@ -1,5 +1,6 @@
 import { renderRuntimeContext } from "../../../src/agent/context/runtime-context.js";
-import { fold, type SessionEvent } from "../../../src/session/index.js";
+import { fold } from "../../../src/session/reducer.js";
+import { type SessionEvent } from "../../../src/session/events.js";
 
 const START: SessionEvent[] = [
   { type: "session_created", sessionId: "s", task: { title: "t", body: "b", source: { kind: "cli", repo: "r" } }, model: "m", settings: { maxStepsPerResume: 5, limits: {} } },

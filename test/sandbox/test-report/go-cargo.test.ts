@@ -1,4 +1,4 @@
-import { parseTestFailures } from "../../../src/sandbox/test-report/index.js";
+import { parseTestFailures } from "../../../src/sandbox/test-report/parse.js";
 import { GO, GO_VERBOSE, GO_BUILD_FAILED, CARGO } from "./outputs/go-cargo.js";
 
 const GO_TESTS = [

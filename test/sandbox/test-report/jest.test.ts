@@ -1,4 +1,4 @@
-import { parseTestFailures } from "../../../src/sandbox/test-report/index.js";
+import { parseTestFailures } from "../../../src/sandbox/test-report/parse.js";
 import { JEST, JEST_VERBOSE, JEST_SUITE_ERROR, JEST_CONSOLE } from "./outputs/jest.js";
 
 describe("jest output", () => {

@@ -1,4 +1,4 @@
-import { parseTestFailures } from "../../../src/sandbox/test-report/index.js";
+import { parseTestFailures } from "../../../src/sandbox/test-report/parse.js";
 import { MOCHA_SPEC, MOCHA_TAP, TAPE } from "./outputs/mocha-tap.js";
 
 describe("mocha spec reporter", () => {

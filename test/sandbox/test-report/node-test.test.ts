@@ -1,4 +1,4 @@
-import { parseTestFailures } from "../../../src/sandbox/test-report/index.js";
+import { parseTestFailures } from "../../../src/sandbox/test-report/parse.js";
 import { SPEC, TAP, PASSING } from "./outputs/node-test.js";
 
 const EXPECTED = [

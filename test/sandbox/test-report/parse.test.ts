@@ -1,4 +1,4 @@
-import { parseTestFailures } from "../../../src/sandbox/test-report/index.js";
+import { parseTestFailures } from "../../../src/sandbox/test-report/parse.js";
 
 describe("parseTestFailures", () => {
   test("output of no known runner: framework unknown, no failures, no totals", () => {

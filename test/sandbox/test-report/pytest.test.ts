@@ -1,4 +1,4 @@
-import { parseTestFailures } from "../../../src/sandbox/test-report/index.js";
+import { parseTestFailures } from "../../../src/sandbox/test-report/parse.js";
 import { DEFAULT, QUIET, COLLECTION_ERROR } from "./outputs/pytest.js";
 
 const EXPECTED = [

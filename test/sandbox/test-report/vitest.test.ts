@@ -1,4 +1,4 @@
-import { parseTestFailures } from "../../../src/sandbox/test-report/index.js";
+import { parseTestFailures } from "../../../src/sandbox/test-report/parse.js";
 import { PLAIN, COLOURED_VERBOSE, LOAD_ERROR } from "./outputs/vitest.js";
 
 const EXPECTED = [

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { cloneWorkspace } from "../../../src/workspace/index.js";
+import { cloneWorkspace } from "../../../src/workspace/clone.js";
 import { makeTempRepo, type FixtureEntry } from "./temp-repo.js";
 import { ToolHarness, type HarnessOptions } from "./tool-harness.js";
 

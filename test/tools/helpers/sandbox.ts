@@ -1,4 +1,4 @@
-import { selectSandbox } from "../../../src/sandbox/index.js";
+import { selectSandbox } from "../../../src/sandbox/select.js";
 import type { Sandbox } from "../../../src/sandbox/types.js";
 
 /** The real bubblewrap sandbox; a host without it fails the test loudly instead of skipping. */

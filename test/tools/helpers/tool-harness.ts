@@ -1,6 +1,8 @@
 import { DEFAULT_REPO_CONFIG, type RepoConfig } from "../../../src/config/repo-config.js";
 import type { Sandbox } from "../../../src/sandbox/types.js";
-import { fold, type SessionEvent, type SessionSettings, type SessionState } from "../../../src/session/index.js";
+import { fold } from "../../../src/session/reducer.js";
+import { type SessionEvent, type SessionSettings } from "../../../src/session/events.js";
+import { type SessionState } from "../../../src/session/state.js";
 import type { PermissionMode, ToolResult } from "../../../src/session/types.js";
 import type { CallGrant, ToolContext, ToolDefinition } from "../../../src/tools/tool.js";
 import { planHash } from "../../../src/tools/plan-hash.js";

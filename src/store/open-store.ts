@@ -4,11 +4,6 @@ import { PostgresSessionStore } from "./pg-store.js";
 import { SqliteSessionStore } from "./sqlite-store.js";
 import type { SessionStore } from "./types.js";
 
-export * from "./types.js";
-export { Ledger, type EventListener } from "./ledger.js";
-export { SqliteSessionStore } from "./sqlite-store.js";
-export { PostgresSessionStore } from "./pg-store.js";
-
 /** Whether a DATABASE_URL names PostgreSQL (the scale-out store); anything else is refused by openStore. */
 export function isPostgresUrl(url: string | undefined): boolean {
   return url !== undefined && /^postgres(ql)?:\/\//.test(url);
