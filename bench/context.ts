@@ -12,7 +12,7 @@ import type { LLMClient, LLMRequest, LLMResponse } from "../src/agent/llm/types.
 import type { SessionEvent } from "../src/session/events.js";
 import { fold, reduce } from "../src/session/reducer.js";
 import type { SessionState } from "../src/session/state.js";
-import { estimateMessagesTokens } from "../src/trace/tokens.js";
+import { estimateMessagesTokens } from "../src/agent/llm/tokens.js";
 import { median, type Figures } from "./figure.js";
 import { codeText, rng, WORDS } from "./fixtures.js";
 

@@ -16,7 +16,7 @@ import type { Message } from "../src/session/messages.js";
 import type { SessionEvent } from "../src/session/events.js";
 import { fold, reduce } from "../src/session/reducer.js";
 import type { SessionState } from "../src/session/state.js";
-import { estimateTokens } from "../src/trace/tokens.js";
+import { estimateTokens } from "../src/agent/llm/tokens.js";
 import { codeText, FakeSummariser, rng, scriptedStep, stepEvents } from "./context.js";
 
 const STEPS = 120;

@@ -1,8 +1,8 @@
 import { summarizeTestRun } from "../sandbox/test-summary.js";
 import { configuredTestCommand } from "../tools/run-tests.js";
-import { failingOf } from "../tools/failing-tests.js";
-import { guardedRun, guardedRunEvents } from "../tools/guarded-run.js";
-import { runShell } from "../tools/sandbox-run.js";
+import { failingOf } from "../tools/support/failing-tests.js";
+import { guardedRun, guardedRunEvents } from "../tools/support/guarded-run.js";
+import { runShell } from "../tools/support/sandbox-run.js";
 import type { CallEnv } from "./call-handler.js";
 
 /**

@@ -5,7 +5,7 @@ import type { SessionEvent } from "../session/events.js";
 import type { PolicyRule } from "../policy/types.js";
 import type { CallFact, CallGrant, ToolContext, ToolDefinition } from "../tools/tool.js";
 import { evaluate } from "../policy/approval-policy.js";
-import { commandText } from "../policy/command-verdict.js";
+import { commandText } from "../policy/shell/command-verdict.js";
 import { applyStandingAnswers } from "../policy/standing-answers.js";
 import { checkPlanGate } from "../policy/plan-gate.js";
 import { parseToolArguments } from "../tools/registry.js";

@@ -1,4 +1,4 @@
-import { commandText } from "../policy/command-verdict.js";
+import { commandText } from "../policy/shell/command-verdict.js";
 import type { ToolError } from "../session/types.js";
 import type { ToolContext, ToolDefinition } from "../tools/tool.js";
 import type { CallEnv } from "./call-handler.js";

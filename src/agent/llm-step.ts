@@ -1,7 +1,7 @@
 import type { Ledger } from "../store/ledger.js";
 import type { Message } from "../session/messages.js";
 import type { SessionEvent } from "../session/events.js";
-import { estimateCost, loadPriceTable, type PriceTable } from "../trace/cost.js";
+import { estimateCost, loadPriceTable, type PriceTable } from "./llm/cost.js";
 import { LLMError, type LLMClient, type LLMResponse, type ToolSpec } from "./llm/types.js";
 
 let prices: PriceTable | undefined;

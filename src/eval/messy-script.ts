@@ -2,7 +2,7 @@ import type { ScriptStep, ScriptTurn } from "../agent/llm/scripted.js";
 import type { Message } from "../session/messages.js";
 import type { ScriptAnswer } from "./script-schema.js";
 import { readResultText } from "../session/result-read.js";
-import { numberedLine, splitNumbered } from "../tools/line-numbers.js";
+import { numberedLine, splitNumbered } from "../tools/support/line-numbers.js";
 
 /**
  * A case's script played the way real models answer (`patchgate eval --messy`): the same decisions,

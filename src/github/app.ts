@@ -1,15 +1,15 @@
 import type { ApplicationFunction, ApplicationFunctionOptions, Context, Probot } from "probot";
-import { resumeInterrupted } from "./boot-resume.js";
+import { resumeInterrupted } from "./work/boot-resume.js";
 import type { PatchgateDeps } from "./deps.js";
 import { healthHandler } from "./health-route.js";
-import { startHousekeeping } from "./housekeeping.js";
+import { startHousekeeping } from "./work/housekeeping.js";
 import { AppIdentity } from "./identity.js";
-import { Inbox } from "./inbox.js";
-import { SessionIndex } from "./session-index.js";
-import { LIFECYCLE_EVENTS } from "./lifecycle-events.js";
-import { everyInterval, reconcileDeliveries } from "./reconciler.js";
-import { HANDLED_EVENTS } from "./triggers.js";
-import type { AppAccess } from "./session-work.js";
+import { Inbox } from "./inbound/inbox.js";
+import { SessionIndex } from "./work/session-index.js";
+import { LIFECYCLE_EVENTS } from "./inbound/lifecycle-events.js";
+import { everyInterval, reconcileDeliveries } from "./inbound/reconciler.js";
+import { HANDLED_EVENTS } from "./inbound/triggers.js";
+import type { AppAccess } from "./work/session-work.js";
 
 /** The app's own clients and the session index around `deps`: what every job builds on. */
 export function appAccess(app: Probot, deps: PatchgateDeps): AppAccess {

@@ -12,11 +12,11 @@ import type { FreeSpaceReader } from "../workspace/disk-guard.js";
 import type { SessionStore } from "../store/types.js";
 import type { GitWorkspace } from "../workspace/git-workspace.js";
 import type { AppIdentity } from "./identity.js";
-import type { Delivery } from "./intent.js";
+import type { Delivery } from "./inbound/intent.js";
 import type { Octokit } from "./octokit.js";
-import type { Outbound } from "./outbound.js";
+import type { Outbound } from "./outbound/outbound.js";
 import type { AppLog } from "./app-log.js";
-import type { SessionIndex } from "./session-index.js";
+import type { SessionIndex } from "./work/session-index.js";
 
 /** Everything the GitHub side needs from the rest of Patchgate, built once by `src/index.ts` (or a test). */
 export interface PatchgateDeps {

@@ -12,12 +12,12 @@ import type { Sandbox } from "../sandbox/types.js";
 import { openStore } from "../store/open-store.js";
 import { secretsFromEnv } from "../safety/redact.js";
 import type { PatchgateDeps } from "./deps.js";
-import { gitBaseUrl } from "./git-remote.js";
+import { gitBaseUrl } from "./outbound/git-remote.js";
 import { loadMcpConfig, mcpConfigSecrets } from "../mcp/config.js";
 import { dependencyCacheIn, operatorSettingsFrom } from "../config/operator-settings.js";
 import { hostFacts } from "../toolchain/host-facts.js";
 import { redactedLog, type LogSink } from "./app-log.js";
-import { diskGuardFromEnv, housekeepingFromEnv, mirrorsFromEnv } from "./housekeeping-env.js";
+import { diskGuardFromEnv, housekeepingFromEnv, mirrorsFromEnv } from "./work/housekeeping-env.js";
 
 /**
  * The production wiring from the environment (DESIGN §7): SQLite under PATCHGATE_DATA_DIR (or the

@@ -1,6 +1,6 @@
 import type { PermissionMode } from "../session/types.js";
 import { planGateDenial } from "./plan-gate.js";
-import { evaluateCommand } from "./command-verdict.js";
+import { evaluateCommand } from "./shell/command-verdict.js";
 import { DEFAULT_VERDICT, fromRules, strictest } from "./verdicts.js";
 import { matchesRequest } from "./rule-match.js";
 import type { ActionRequest, PolicyDecision, PolicyRule } from "./types.js";

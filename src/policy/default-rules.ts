@@ -1,11 +1,11 @@
 import { BUILTIN_RULE } from "./builtin-rules.js";
-import { programName } from "./command-facts.js";
-import * as danger from "./dangerous-commands.js";
-import { isAssignment } from "./look-through.js";
-import { isNetworkInstall } from "./network-installs.js";
+import { programName } from "./shell/command-facts.js";
+import * as danger from "./shell/dangerous-commands.js";
+import { isAssignment } from "./shell/wrappers.js";
+import { isNetworkInstall } from "./shell/network-installs.js";
 import { PROTECTED_PATH_GLOBS } from "./path-confinement.js";
-import * as readOnly from "./read-only-commands.js";
-import { tokenize } from "./shell-tokens.js";
+import * as readOnly from "./shell/read-only-commands.js";
+import { tokenize } from "./shell/shell-tokens.js";
 import type { PolicyRule } from "./types.js";
 
 /**

@@ -47,7 +47,7 @@ export type FailureReason =
   | "publish_failed"
   /** The session's branch got commits Patchgate did not make, and its change does not apply on top of them. */
   | "branch_conflict"
-  /** The durable queue gave up on the session's job: the workers running it died (src/github/dead-letter.ts). */
+  /** The durable queue gave up on the session's job: the workers running it died (src/github/work/dead-letter.ts). */
   | "worker_died"
   | "internal";
 
@@ -89,7 +89,7 @@ export interface ReviewComment {
   by: string;
 }
 
-/** The last setup of the session (`setup_run`), what memoises it: see tools/test-setup.ts. */
+/** The last setup of the session (`setup_run`), what memoises it: see tools/support/test-setup.ts. */
 export interface SetupRecord {
   command: string;
   passed: boolean;
@@ -226,7 +226,7 @@ export interface TestRun {
   /** Last lines of output and failing test names where the runner prints them. */
   summary: string;
   /**
-   * The failing tests by name (tools/failing-tests.ts): [] for a pass, null when the run failed and
+   * The failing tests by name (tools/support/failing-tests.ts): [] for a pass, null when the run failed and
    * its output names no test (or too many): then only a pass counts. Absent in older ledgers.
    */
   failing?: string[] | null;

@@ -1,4 +1,4 @@
-import { parseCommandLine } from "../policy/command-line.js";
+import { parseCommandLine } from "../policy/shell/command-line.js";
 
 /**
  * Which toolchains the maintainer's test and setup lines call. A *driver* (`cargo`, `go`, `python`,

@@ -2,9 +2,9 @@ import { z } from "zod";
 import { checkLinesSeen, contentHash } from "../policy/edit-context.js";
 import { seenAfterEdit, type EditedRegion } from "../session/seen-lines.js";
 import type { ToolError } from "../session/types.js";
-import { applyEdits } from "./edit-apply.js";
-import { lexicalRel } from "./paths.js";
-import { filePatch, notFound, writeRegularFile } from "./text.js";
+import { applyEdits } from "./support/edit-apply.js";
+import { lexicalRel } from "./support/paths.js";
+import { filePatch, notFound, writeRegularFile } from "./support/text.js";
 import { defineTool, ok, type ToolContext } from "./tool.js";
 import { PREVIEW_MAX_CHARS, writeTarget } from "./write-file.js";
 

@@ -1,12 +1,12 @@
 import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { specialKind } from "../workspace/tree-walk.js";
-import { walkForTool } from "./bounded-walk.js";
-import { resolveForRead, type ToolPath } from "./paths.js";
+import { walkForTool } from "./support/bounded-walk.js";
+import { resolveForRead, type ToolPath } from "./support/paths.js";
 import { defineReadTool } from "./read-tool.js";
-import { notFound, specialFile } from "./text.js";
+import { notFound, specialFile } from "./support/text.js";
 import { ok, type ToolContext } from "./tool.js";
-import { TreeCounter } from "./tree-summary.js";
+import { TreeCounter } from "./support/tree-summary.js";
 
 export const LIST_DEFAULT_MAX = 500;
 export const LIST_HARD_MAX = 2000;

@@ -1,14 +1,14 @@
 import { z } from "zod";
 import { contentHash } from "../policy/edit-context.js";
 import type { ToolError } from "../session/types.js";
-import { resolveForRead, type ToolPath } from "./paths.js";
+import { resolveForRead, type ToolPath } from "./support/paths.js";
 import { defineReadTool } from "./read-tool.js";
-import { isBinary, isToolError, notFound, readRegularFile, splitLines } from "./text.js";
+import { isBinary, isToolError, notFound, readRegularFile, splitLines } from "./support/text.js";
 import { fail, ok, type ToolContext } from "./tool.js";
-import { pageOf, READ_PAGE_BYTES, READ_PAGE_LINES } from "./read-page.js";
+import { pageOf, READ_PAGE_BYTES, READ_PAGE_LINES } from "./support/read-page.js";
 
 // One call shows one page (read-page.ts); the note says which lines and how to get the next page.
-export { READ_PAGE_BYTES, READ_PAGE_LINES } from "./read-page.js";
+export { READ_PAGE_BYTES, READ_PAGE_LINES } from "./support/read-page.js";
 
 const DESCRIPTION = `Read a text file of the repository, one page at a time. Returns the lines as text, each after its number and a "│" mark ("  975│<text>"), total_lines, and a note "lines a–b of total" saying how to get the next page.
 - Everything after the first "│" of a shown line is the file's line exactly (tabs, quotes, backslashes as they are); the number and the mark are not part of the file: leave them out of edit_file's search and replace.

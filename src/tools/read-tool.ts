@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { lexicalRel, type ToolPath } from "./paths.js";
+import { lexicalRel, type ToolPath } from "./support/paths.js";
 import { defineTool, type ToolContext, type ToolDefinition } from "./tool.js";
 
 type ReadToolSpec<S extends z.ZodType> = Omit<ToolDefinition<S>, "risk" | "mutatesWorkspace" | "idempotent" | "modes" | "precheck" | "request"> & {

@@ -5,10 +5,10 @@ import type { ParsedTestRun, TestFailure, TestTotals } from "../sandbox/test-rep
 import type { SessionEvent } from "../session/events.js";
 import type { TestRun, ToolError } from "../session/types.js";
 import { noNewFailures } from "../policy/test-gate.js";
-import { failingOf } from "./failing-tests.js";
-import { limitFields, modelOutput, removedFields, runShell, sandboxUnavailable } from "./sandbox-run.js";
-import { discardedNote, guardedRun, guardedRunEvents } from "./guarded-run.js";
-import { ensureSetup } from "./test-setup.js";
+import { failingOf } from "./support/failing-tests.js";
+import { limitFields, modelOutput, removedFields, runShell, sandboxUnavailable } from "./support/sandbox-run.js";
+import { discardedNote, guardedRun, guardedRunEvents } from "./support/guarded-run.js";
+import { ensureSetup } from "./support/test-setup.js";
 import { defineTool, ok, type ToolContext } from "./tool.js";
 
 const DESCRIPTION = `Run the repository's configured test command in the sandbox (no network) and record the result against the hash of the files that would be published.

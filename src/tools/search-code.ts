@@ -2,11 +2,11 @@ import { stat } from "node:fs/promises";
 import { z } from "zod";
 import type { ToolError } from "../session/types.js";
 import { specialKind, type WalkEntry } from "../workspace/tree-walk.js";
-import { walkForTool } from "./bounded-walk.js";
-import { REGEX_BUDGET_MS, regexLineMatcher, type LineMatcher } from "./regex-lines.js";
-import { resolveForRead, type ToolPath } from "./paths.js";
+import { walkForTool } from "./support/bounded-walk.js";
+import { REGEX_BUDGET_MS, regexLineMatcher, type LineMatcher } from "./support/regex-lines.js";
+import { resolveForRead, type ToolPath } from "./support/paths.js";
 import { defineReadTool } from "./read-tool.js";
-import { isBinary, isToolError, notFound, readRegularFile, specialFile, splitLines } from "./text.js";
+import { isBinary, isToolError, notFound, readRegularFile, specialFile, splitLines } from "./support/text.js";
 import { ok, type ToolContext } from "./tool.js";
 
 export const SEARCH_DEFAULT_MAX = 100;

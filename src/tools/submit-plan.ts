@@ -1,6 +1,6 @@
 import { defineTool, ok } from "./tool.js";
-import { planHash } from "./plan-hash.js";
-import { planInput } from "./plan-input.js";
+import { planHash } from "./support/plan-hash.js";
+import { planInput } from "./support/plan-input.js";
 
 const DESCRIPTION = `Submit your plan to the maintainers for approval. Planning ends here: after this call, stop and wait.
 - A maintainer approves the plan (then file changes become possible) or asks for a revision (you will get the feedback).

@@ -1,5 +1,5 @@
 import { defineTool, ok } from "./tool.js";
-import { planInput } from "./plan-input.js";
+import { planInput } from "./support/plan-input.js";
 
 const DESCRIPTION = `Save or revise your working plan while you investigate. Nothing is sent for approval yet; call submit_plan when the plan is ready.
 - Replaces the previous plan entirely.`;

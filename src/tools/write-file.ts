@@ -4,8 +4,8 @@ import { z } from "zod";
 import { checkEditContext, checkLinesSeen, contentHash } from "../policy/edit-context.js";
 import { lineCount } from "../session/seen-lines.js";
 import type { ToolError } from "../session/types.js";
-import { lexicalRel, resolveForWrite } from "./paths.js";
-import { filePatch, isToolError, readRegularFile, writeRegularFile } from "./text.js";
+import { lexicalRel, resolveForWrite } from "./support/paths.js";
+import { filePatch, isToolError, readRegularFile, writeRegularFile } from "./support/text.js";
 import { defineTool, fail, ok, type ToolContext } from "./tool.js";
 
 export const PREVIEW_MAX_CHARS = 64 * 1024;

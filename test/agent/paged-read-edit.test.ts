@@ -5,7 +5,7 @@ import { approvePlan, approveWrites, autoApproveWrites } from "../../src/agent/a
 import type { LLMClient, LLMRequest, LLMResponse } from "../../src/agent/llm/types.js";
 import { SessionHarness } from "../helpers/session-harness.js";
 import { toolResultOf } from "../fakes/chat/turns.js";
-import { splitNumbered } from "../../src/tools/line-numbers.js";
+import { splitNumbered } from "../../src/tools/support/line-numbers.js";
 
 /**
  * Must show (issue 11): a 3,000-line file with the bug at line 2,500. A model that reads it page by

@@ -7,7 +7,7 @@ import { DEFAULT_REPO_CONFIG } from "../../src/config/repo-config.js";
 import { defaultRules } from "../../src/policy/default-rules.js";
 import { type PolicyRule } from "../../src/policy/types.js";
 import { ALL_TOOLS } from "../../src/tools/registry.js";
-import { planHash } from "../../src/tools/plan-hash.js";
+import { planHash } from "../../src/tools/support/plan-hash.js";
 import { SessionHarness } from "../helpers/session-harness.js";
 
 /**

@@ -4,7 +4,7 @@ import { contentHash } from "../../src/policy/edit-context.js";
 import { defaultRules, RULE } from "../../src/policy/default-rules.js";
 import type { Sandbox } from "../../src/sandbox/types.js";
 import { ALL_TOOLS } from "../../src/tools/registry.js";
-import { lexicalRel } from "../../src/tools/paths.js";
+import { lexicalRel } from "../../src/tools/support/paths.js";
 import type { ToolContext, ToolDefinition } from "../../src/tools/tool.js";
 import { builtinCase, realSandbox, runScripted } from "./run-helpers.js";
 

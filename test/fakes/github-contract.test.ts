@@ -1,6 +1,6 @@
 import { rmSync } from "node:fs";
 import { Octokit } from "@octokit/rest";
-import { startFakeGitHub, type FakeGitHub } from "../../src/demo/fakes/github-server.js";
+import { startFakeGitHub, type FakeGitHub } from "./github/github-server.js";
 import { tempDir } from "../helpers/git-fixture.js";
 
 /**

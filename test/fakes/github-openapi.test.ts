@@ -1,7 +1,7 @@
 import { rmSync } from "node:fs";
 import { Octokit } from "@octokit/rest";
-import { createBareRepo, readBranch } from "../../src/demo/fakes/bare-repo.js";
-import { startFakeGitHub, type FakeGitHub } from "../../src/demo/fakes/github-server.js";
+import { createBareRepo, readBranch } from "./git/bare-repo.js";
+import { startFakeGitHub, type FakeGitHub } from "./github/github-server.js";
 import { tempDir } from "../helpers/git-fixture.js";
 import { openApiValidator } from "./openapi-validator.js";
 

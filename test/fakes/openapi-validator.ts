@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import type { ValidateFunction } from "ajv";
-import type { RequestValidator } from "../../src/demo/fakes/github-server.js";
+import type { RequestValidator } from "./github/github-server.js";
 
 /**
  * GitHub's own OpenAPI description (@octokit/openapi, api.github.com) as the fake GitHub's request

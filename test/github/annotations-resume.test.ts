@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CheckRunPublisher } from "../../src/github/check-run.js";
+import { CheckRunPublisher } from "../../src/github/outbound/check-run.js";
 import type { Octokit } from "../../src/github/octokit.js";
-import { Outbound } from "../../src/github/outbound.js";
+import { Outbound } from "../../src/github/outbound/outbound.js";
 import type { SessionEvent } from "../../src/session/events.js";
 import { SqliteSessionStore } from "../../src/store/sqlite-store.js";
 import { Ledger } from "../../src/store/ledger.js";

@@ -1,12 +1,12 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, rmSync, unlinkSync, watch, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createBareRepo, readBranch } from "../../src/demo/fakes/bare-repo.js";
-import { startFakeGitHub, type FakeGitHub } from "../../src/demo/fakes/github-server.js";
-import { Payloads } from "../../src/demo/fakes/payloads.js";
-import { sendWebhook } from "../../src/demo/fakes/webhook-sender.js";
-import { appSettings, HARNESS_API_KEY, SECRET } from "../../src/demo/harness.js";
-import { ISSUE, STORY_FILES, STORY_PERMISSIONS, storyScript } from "../../src/demo/story.js";
+import { createBareRepo, readBranch } from "../fakes/git/bare-repo.js";
+import { startFakeGitHub, type FakeGitHub } from "../fakes/github/github-server.js";
+import { Payloads } from "../fakes/github/payloads.js";
+import { sendWebhook } from "../fakes/github/webhook-sender.js";
+import { appSettings, HARNESS_API_KEY, SECRET } from "../../demo/harness.js";
+import { ISSUE, STORY_FILES, STORY_PERMISSIONS, storyScript } from "../../demo/story.js";
 import { SqliteSessionStore } from "../../src/store/sqlite-store.js";
 import { Ledger } from "../../src/store/ledger.js";
 import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/chat/server.js";

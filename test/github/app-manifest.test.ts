@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
-import { LIFECYCLE_EVENTS } from "../../src/github/lifecycle-events.js";
-import { HANDLED_EVENTS } from "../../src/github/triggers.js";
+import { LIFECYCLE_EVENTS } from "../../src/github/inbound/lifecycle-events.js";
+import { HANDLED_EVENTS } from "../../src/github/inbound/triggers.js";
 
 /** An event the app acts on but the manifest does not subscribe to would never arrive. */
 describe("app.yml", () => {

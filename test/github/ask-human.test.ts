@@ -1,5 +1,5 @@
-import { type Harness } from "../../src/demo/harness.js";
-import { ISSUE, PLAN, STORY_FILES, storySteps } from "../../src/demo/story.js";
+import { type Harness } from "../../demo/harness.js";
+import { ISSUE, PLAN, STORY_FILES, storySteps } from "../../demo/story.js";
 import { callLines, storyHarness, theCheckRun } from "./helpers.js";
 
 /**

@@ -1,5 +1,5 @@
-import { type Harness } from "../../src/demo/harness.js";
-import { ISSUE, storySteps } from "../../src/demo/story.js";
+import { type Harness } from "../../demo/harness.js";
+import { ISSUE, storySteps } from "../../demo/story.js";
 import { callLines, MINT, R, storyHarness } from "./helpers.js";
 
 /** Each test gets its own world, so "nothing changed" is checked against an untouched GitHub. */

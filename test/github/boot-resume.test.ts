@@ -1,9 +1,9 @@
 import { rmSync } from "node:fs";
 import { createOpenAIClient } from "../../src/agent/llm/openai-client.js";
 import type { LLMClient, LLMRequest, LLMResponse } from "../../src/agent/llm/types.js";
-import { readBranch } from "../../src/demo/fakes/bare-repo.js";
-import { type Harness } from "../../src/demo/harness.js";
-import { ISSUE, storySteps } from "../../src/demo/story.js";
+import { readBranch } from "../fakes/git/bare-repo.js";
+import { type Harness } from "../../demo/harness.js";
+import { ISSUE, storySteps } from "../../demo/story.js";
 import { Ledger } from "../../src/store/ledger.js";
 import { callLines, MINT, R, signedResultPush, theCheckRun, storyHarness } from "./helpers.js";
 

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSession } from "../../src/agent/session-service.js";
-import { CheckRunPublisher } from "../../src/github/check-run.js";
+import { CheckRunPublisher } from "../../src/github/outbound/check-run.js";
 import type { Octokit } from "../../src/github/octokit.js";
-import { Outbound } from "../../src/github/outbound.js";
+import { Outbound } from "../../src/github/outbound/outbound.js";
 import { SqliteSessionStore } from "../../src/store/sqlite-store.js";
 import type { Ledger } from "../../src/store/ledger.js";
 

@@ -1,4 +1,4 @@
-import { findAgentLine, parseCommand } from "../../src/github/command.js";
+import { findAgentLine, parseCommand } from "../../src/github/inbound/command.js";
 
 describe("parseCommand", () => {
   test("`/agent fix this` starts a session on the issue itself", () => {

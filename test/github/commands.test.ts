@@ -1,5 +1,5 @@
-import { startHarness, type Harness } from "../../src/demo/harness.js";
-import { ISSUE, STORY_FILES, STORY_PERMISSIONS, storyScript, storySteps } from "../../src/demo/story.js";
+import { startHarness, type Harness } from "../../demo/harness.js";
+import { ISSUE, STORY_FILES, STORY_PERMISSIONS, storyScript, storySteps } from "../../demo/story.js";
 import { Ledger } from "../../src/store/ledger.js";
 import { callLines, MINT, R, storyHarness } from "./helpers.js";
 

@@ -1,4 +1,4 @@
-import { ISSUE } from "../../src/demo/story.js";
+import { ISSUE } from "../../demo/story.js";
 import { CrashWorld } from "../helpers/crash-world.js";
 
 /**

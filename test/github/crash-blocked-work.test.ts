@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
-import { readBranch } from "../../src/demo/fakes/bare-repo.js";
-import { ISSUE } from "../../src/demo/story.js";
+import { readBranch } from "../fakes/git/bare-repo.js";
+import { ISSUE } from "../../demo/story.js";
 import { CrashWorld } from "../helpers/crash-world.js";
 
 /**

@@ -1,10 +1,10 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import type { FakeGitHub } from "../../src/demo/fakes/github-server.js";
-import { Payloads } from "../../src/demo/fakes/payloads.js";
-import { sendWebhook } from "../../src/demo/fakes/webhook-sender.js";
-import { appSettings, HARNESS_API_KEY, SECRET } from "../../src/demo/harness.js";
-import { ISSUE } from "../../src/demo/story.js";
+import type { FakeGitHub } from "../fakes/github/github-server.js";
+import { Payloads } from "../fakes/github/payloads.js";
+import { sendWebhook } from "../fakes/github/webhook-sender.js";
+import { appSettings, HARNESS_API_KEY, SECRET } from "../../demo/harness.js";
+import { ISSUE } from "../../demo/story.js";
 import { Ledger } from "../../src/store/ledger.js";
 import { PostgresSessionStore } from "../../src/store/pg-store.js";
 import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/chat/server.js";

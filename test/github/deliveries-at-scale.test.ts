@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { createBareRepo } from "../../src/demo/fakes/bare-repo.js";
-import { startFakeGitHub, type FakeGitHub } from "../../src/demo/fakes/github-server.js";
-import { Payloads } from "../../src/demo/fakes/payloads.js";
-import { sendWebhook } from "../../src/demo/fakes/webhook-sender.js";
-import { appSettings, HARNESS_API_KEY, SECRET } from "../../src/demo/harness.js";
-import { STORY_FILES, STORY_PERMISSIONS } from "../../src/demo/story.js";
+import { createBareRepo } from "../fakes/git/bare-repo.js";
+import { startFakeGitHub, type FakeGitHub } from "../fakes/github/github-server.js";
+import { Payloads } from "../fakes/github/payloads.js";
+import { sendWebhook } from "../fakes/github/webhook-sender.js";
+import { appSettings, HARNESS_API_KEY, SECRET } from "../../demo/harness.js";
+import { STORY_FILES, STORY_PERMISSIONS } from "../../demo/story.js";
 import { PostgresSessionStore } from "../../src/store/pg-store.js";
 import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/chat/server.js";
 import { AppProcess } from "../helpers/app-process.js";

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { type Harness } from "../../src/demo/harness.js";
-import { ISSUE } from "../../src/demo/story.js";
+import { type Harness } from "../../demo/harness.js";
+import { ISSUE } from "../../demo/story.js";
 import { Ledger } from "../../src/store/ledger.js";
 import { statfsFree } from "../../src/workspace/disk-guard.js";
 import { HangingModel } from "../fakes/hanging-model.js";

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { readBranch } from "../../src/demo/fakes/bare-repo.js";
-import { type Harness } from "../../src/demo/harness.js";
-import { ISSUE, PLAN, STORY_FILES, storySteps } from "../../src/demo/story.js";
+import { readBranch } from "../fakes/git/bare-repo.js";
+import { type Harness } from "../../demo/harness.js";
+import { ISSUE, PLAN, STORY_FILES, storySteps } from "../../demo/story.js";
 import { callLines, MINT, R, SIGNED_PLAN_PUSH, signedResultPush, storyHarness } from "./helpers.js";
 
 describe("the whole story through signed webhooks", () => {

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type Harness } from "../../src/demo/harness.js";
-import { STORY_FILES, storySteps } from "../../src/demo/story.js";
+import { type Harness } from "../../demo/harness.js";
+import { STORY_FILES, storySteps } from "../../demo/story.js";
 import { Ledger } from "../../src/store/ledger.js";
 import { storyHarness } from "./helpers.js";
 

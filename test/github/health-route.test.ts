@@ -1,8 +1,8 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { startApp, type AppInstance } from "../../src/demo/app-instance.js";
-import { startFakeGitHub, type FakeGitHub } from "../../src/demo/fakes/github-server.js";
-import { appSettings } from "../../src/demo/harness.js";
+import { startApp, type AppInstance } from "../../demo/app-instance.js";
+import { startFakeGitHub, type FakeGitHub } from "../fakes/github/github-server.js";
+import { appSettings } from "../../demo/harness.js";
 import { DurableQueue } from "../../src/queue/pg/durable-queue.js";
 import { Ledger } from "../../src/store/ledger.js";
 import type { PostgresSessionStore } from "../../src/store/pg-store.js";

@@ -1,8 +1,8 @@
-import { startHarness, type Harness, type HarnessOptions } from "../../src/demo/harness.js";
-import { STORY_FILES, STORY_PERMISSIONS, storyScript } from "../../src/demo/story.js";
-import type { FakeCheckRun } from "../../src/demo/fakes/github-state.js";
+import { startHarness, type Harness, type HarnessOptions } from "../../demo/harness.js";
+import { STORY_FILES, STORY_PERMISSIONS, storyScript } from "../../demo/story.js";
+import type { FakeCheckRun } from "../fakes/github/github-state.js";
 import { openApiValidator } from "../fakes/openapi-validator.js";
-import { TEST_LIMITS } from "../../src/demo/app-instance.js";
+import { TEST_LIMITS } from "../../demo/app-instance.js";
 
 /** The fake GitHub's call log as `METHOD path` lines (query kept for list calls), from index `from`. */
 export function callLines(h: Harness, from = 0): string[] {

@@ -1,4 +1,4 @@
-import { type Harness } from "../../src/demo/harness.js";
+import { type Harness } from "../../demo/harness.js";
 import { storyHarness } from "./helpers.js";
 
 /**

@@ -1,6 +1,6 @@
-import { readBranch } from "../../src/demo/fakes/bare-repo.js";
-import { type Harness } from "../../src/demo/harness.js";
-import { storySteps } from "../../src/demo/story.js";
+import { readBranch } from "../fakes/git/bare-repo.js";
+import { type Harness } from "../../demo/harness.js";
+import { storySteps } from "../../demo/story.js";
 import { exportTrace } from "../../src/trace/export.js";
 import { SAMPLES } from "../trace/fixtures/secrets.js";
 import { storyHarness } from "./helpers.js";

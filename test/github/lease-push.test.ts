@@ -1,6 +1,6 @@
-import { readBranch } from "../../src/demo/fakes/bare-repo.js";
-import { type Harness } from "../../src/demo/harness.js";
-import { storyScript, storySteps } from "../../src/demo/story.js";
+import { readBranch } from "../fakes/git/bare-repo.js";
+import { type Harness } from "../../demo/harness.js";
+import { storyScript, storySteps } from "../../demo/story.js";
 import { Ledger } from "../../src/store/ledger.js";
 import { pushHumanCommit } from "../fakes/human-push.js";
 import { storyHarness, theCheckRun } from "./helpers.js";

@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
-import { lifecycleOf } from "../../src/github/lifecycle-events.js";
-import { MalformedWebhookError } from "../../src/github/malformed-webhook.js";
+import { lifecycleOf } from "../../src/github/inbound/lifecycle-events.js";
+import { MalformedWebhookError } from "../../src/github/inbound/malformed-webhook.js";
 
 /** GitHub's own example payloads (@octokit/webhooks-examples), read as the app reads them. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- read field by field, like the parser under test

@@ -1,6 +1,6 @@
-import { readBranch } from "../../src/demo/fakes/bare-repo.js";
-import { type Harness } from "../../src/demo/harness.js";
-import { ISSUE, storySteps } from "../../src/demo/story.js";
+import { readBranch } from "../fakes/git/bare-repo.js";
+import { type Harness } from "../../demo/harness.js";
+import { ISSUE, storySteps } from "../../demo/story.js";
 import { Ledger } from "../../src/store/ledger.js";
 import { callLines, R, storyHarness } from "./helpers.js";
 

@@ -1,7 +1,7 @@
-import { startHarness, type Harness } from "../../src/demo/harness.js";
-import { STORY_FILES, STORY_PERMISSIONS, storyScript } from "../../src/demo/story.js";
-import { toDelivery } from "../../src/github/triggers.js";
-import { MalformedWebhookError } from "../../src/github/malformed-webhook.js";
+import { startHarness, type Harness } from "../../demo/harness.js";
+import { STORY_FILES, STORY_PERMISSIONS, storyScript } from "../../demo/story.js";
+import { toDelivery } from "../../src/github/inbound/triggers.js";
+import { MalformedWebhookError } from "../../src/github/inbound/malformed-webhook.js";
 
 describe("malformed webhooks", () => {
   test("a comment event without its comment is a typed error naming the delivery", () => {

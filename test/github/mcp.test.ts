@@ -1,8 +1,8 @@
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { readBranch } from "../../src/demo/fakes/bare-repo.js";
-import { startHarness, type Harness } from "../../src/demo/harness.js";
-import { STORY_FILES, STORY_PERMISSIONS, storySteps } from "../../src/demo/story.js";
+import { readBranch } from "../fakes/git/bare-repo.js";
+import { startHarness, type Harness } from "../../demo/harness.js";
+import { STORY_FILES, STORY_PERMISSIONS, storySteps } from "../../demo/story.js";
 import { Ledger } from "../../src/store/ledger.js";
 import { tempDir } from "../helpers/git-fixture.js";
 import { everythingServer, obj, ownServer, scriptedServer } from "../fakes/mcp-servers.js";

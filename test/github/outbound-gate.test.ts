@@ -1,6 +1,6 @@
-import { readBranch } from "../../src/demo/fakes/bare-repo.js";
-import { type Harness } from "../../src/demo/harness.js";
-import { storyScript, storySteps } from "../../src/demo/story.js";
+import { readBranch } from "../fakes/git/bare-repo.js";
+import { type Harness } from "../../demo/harness.js";
+import { storyScript, storySteps } from "../../demo/story.js";
 import { endOf, parseMarkdown, startOf, visit } from "../../src/safety/markdown-tree.js";
 import { storyHarness } from "./helpers.js";
 

@@ -1,6 +1,6 @@
-import { readBranch } from "../../src/demo/fakes/bare-repo.js";
-import type { Harness } from "../../src/demo/harness.js";
-import { STORY_FILES, storySteps } from "../../src/demo/story.js";
+import { readBranch } from "../fakes/git/bare-repo.js";
+import type { Harness } from "../../demo/harness.js";
+import { STORY_FILES, storySteps } from "../../demo/story.js";
 import { storyHarness, theCheckRun } from "./helpers.js";
 
 /**

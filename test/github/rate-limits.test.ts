@@ -1,5 +1,5 @@
-import { type Harness } from "../../src/demo/harness.js";
-import { storySteps } from "../../src/demo/story.js";
+import { type Harness } from "../../demo/harness.js";
+import { storySteps } from "../../demo/story.js";
 import { PRODUCTION_LIMITS, retryAfterLimit } from "../../src/github/rate-limits.js";
 import { callLines, R, storyHarness } from "./helpers.js";
 

@@ -1,5 +1,5 @@
-import { type Harness } from "../../src/demo/harness.js";
-import { ISSUE } from "../../src/demo/story.js";
+import { type Harness } from "../../demo/harness.js";
+import { ISSUE } from "../../demo/story.js";
 import { storyHarness } from "./helpers.js";
 
 describe("redelivery", () => {
@@ -27,7 +27,7 @@ describe("redelivery", () => {
   });
 
   test("a wrongly signed delivery is refused with 400 and recorded nowhere", async () => {
-    const { sendWebhook } = await import("../../src/demo/fakes/webhook-sender.js");
+    const { sendWebhook } = await import("../fakes/github/webhook-sender.js");
     const calls = h.github.world.calls.length;
     const r = await sendWebhook(h.app.webhookUrl, "not-the-secret", "issue_comment", h.payloads.comment({ number: 3, body: "/agent fix this", by: "maintainer" }), "forged-1");
     await h.settle();

@@ -1,5 +1,5 @@
-import { type Harness } from "../../src/demo/harness.js";
-import { STORY_FILES, storySteps } from "../../src/demo/story.js";
+import { type Harness } from "../../demo/harness.js";
+import { STORY_FILES, storySteps } from "../../demo/story.js";
 import { storyHarness, theCheckRun } from "./helpers.js";
 
 describe("repository instructions through the app", () => {

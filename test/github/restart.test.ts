@@ -1,7 +1,7 @@
 import { rmSync } from "node:fs";
-import { readBranch } from "../../src/demo/fakes/bare-repo.js";
-import { type Harness } from "../../src/demo/harness.js";
-import { storySteps } from "../../src/demo/story.js";
+import { readBranch } from "../fakes/git/bare-repo.js";
+import { type Harness } from "../../demo/harness.js";
+import { storySteps } from "../../demo/story.js";
 import { callLines, MINT, R, signedResultPush, theCheckRun, storyHarness } from "./helpers.js";
 
 const FIXED = "export function add(a, b) {\n  return a + b;\n}\n";

@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Harness } from "../../src/demo/harness.js";
-import { ISSUE, STORY_FILES, storySteps } from "../../src/demo/story.js";
+import { type Harness } from "../../demo/harness.js";
+import { ISSUE, STORY_FILES, storySteps } from "../../demo/story.js";
 import { Ledger } from "../../src/store/ledger.js";
 import { storyHarness } from "./helpers.js";
 

@@ -1,11 +1,11 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { startApp, type AppInstance } from "../../src/demo/app-instance.js";
-import type { FakeGitHub } from "../../src/demo/fakes/github-server.js";
-import { Payloads } from "../../src/demo/fakes/payloads.js";
-import { sendWebhook } from "../../src/demo/fakes/webhook-sender.js";
-import { appSettings, SECRET } from "../../src/demo/harness.js";
-import { ISSUE } from "../../src/demo/story.js";
+import { startApp, type AppInstance } from "../../demo/app-instance.js";
+import type { FakeGitHub } from "../fakes/github/github-server.js";
+import { Payloads } from "../fakes/github/payloads.js";
+import { sendWebhook } from "../fakes/github/webhook-sender.js";
+import { appSettings, SECRET } from "../../demo/harness.js";
+import { ISSUE } from "../../demo/story.js";
 import { Ledger } from "../../src/store/ledger.js";
 import { HangingModel } from "../fakes/hanging-model.js";
 import { tempDir } from "../helpers/git-fixture.js";

@@ -1,5 +1,5 @@
-import { type Harness } from "../../src/demo/harness.js";
-import { storySteps } from "../../src/demo/story.js";
+import { type Harness } from "../../demo/harness.js";
+import { storySteps } from "../../demo/story.js";
 import { Ledger } from "../../src/store/ledger.js";
 import { storyHarness } from "./helpers.js";
 

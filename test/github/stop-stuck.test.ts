@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { LLMClient, LLMRequest, LLMResponse } from "../../src/agent/llm/types.js";
-import { type Harness } from "../../src/demo/harness.js";
-import { ISSUE, STORY_FILES, storySteps } from "../../src/demo/story.js";
+import { type Harness } from "../../demo/harness.js";
+import { ISSUE, STORY_FILES, storySteps } from "../../demo/story.js";
 import { Ledger } from "../../src/store/ledger.js";
 import { settlesWithin } from "../fakes/special-files.js";
 import { storyHarness } from "./helpers.js";

@@ -1,6 +1,6 @@
 import type { LLMClient, LLMRequest, LLMResponse } from "../../src/agent/llm/types.js";
-import { type Harness } from "../../src/demo/harness.js";
-import { ISSUE } from "../../src/demo/story.js";
+import { type Harness } from "../../demo/harness.js";
+import { ISSUE } from "../../demo/story.js";
 import { Ledger } from "../../src/store/ledger.js";
 import { storyHarness } from "./helpers.js";
 

@@ -1,6 +1,6 @@
-import { GitHubWorld } from "../../src/demo/fakes/github-state.js";
-import { Payloads } from "../../src/demo/fakes/payloads.js";
-import { toDelivery } from "../../src/github/triggers.js";
+import { GitHubWorld } from "../fakes/github/github-state.js";
+import { Payloads } from "../fakes/github/payloads.js";
+import { toDelivery } from "../../src/github/inbound/triggers.js";
 
 /** Real example payloads (@octokit/webhooks-examples) with the fields Patchgate reads filled in. */
 const world = new GitHubWorld("octo-org", "calc", "http://github.invalid", { id: 1, slug: "patchgate", botId: 2 });

@@ -1,4 +1,4 @@
-import { parseCommandLine, type CommandLine } from "../../src/policy/command-line.js";
+import { parseCommandLine, type CommandLine } from "../../src/policy/shell/command-line.js";
 
 function parsed(text: string): CommandLine {
   const r = parseCommandLine(text);

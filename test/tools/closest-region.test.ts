@@ -1,4 +1,4 @@
-import { closestRegion } from "../../src/tools/closest-region.js";
+import { closestRegion } from "../../src/tools/support/closest-region.js";
 
 describe("closestRegion", () => {
   const FILE = "alpha\nbeta\ngamma\ndelta\nepsilon\n";

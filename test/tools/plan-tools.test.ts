@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { canonicalJson, planHash } from "../../src/tools/plan-hash.js";
+import { canonicalJson, planHash } from "../../src/tools/support/plan-hash.js";
 import { submitPlanTool } from "../../src/tools/submit-plan.js";
 import { updatePlanTool } from "../../src/tools/update-plan.js";
 import { harnessFactory } from "./helpers/harness-factory.js";

@@ -1,4 +1,4 @@
-import { looksNumbered, withoutReadNumbers } from "../../src/tools/read-numbers.js";
+import { looksNumbered, withoutReadNumbers } from "../../src/tools/support/read-numbers.js";
 
 const FILE = "a\nb\nc\nb\n";
 

@@ -4,7 +4,7 @@ import { DEFAULT_REPO_CONFIG, type RepoConfig } from "../../src/config/repo-conf
 import type { Sandbox } from "../../src/sandbox/types.js";
 import { contentHash } from "../../src/policy/edit-context.js";
 import { runTestsTool } from "../../src/tools/run-tests.js";
-import { SETUP_MARKER } from "../../src/tools/test-setup.js";
+import { SETUP_MARKER } from "../../src/tools/support/test-setup.js";
 import { harnessFactory } from "./helpers/harness-factory.js";
 import { bubblewrap } from "./helpers/sandbox.js";
 import { codeOf, dataOf, type ToolHarness } from "./helpers/tool-harness.js";

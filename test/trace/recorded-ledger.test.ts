@@ -1,6 +1,6 @@
 import type { StoredEvent } from "../../src/session/events.js";
 import { Ledger } from "../../src/store/ledger.js";
-import { storySteps } from "../../src/demo/story.js";
+import { storySteps } from "../../demo/story.js";
 import { storyHarness } from "../github/helpers.js";
 import { StoryLedger } from "./fixtures/story-ledger.js";
 

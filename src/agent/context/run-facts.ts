@@ -1,5 +1,5 @@
 import type { SessionState } from "../../session/state.js";
-import { NOT_RERUN, setupOutcomeText } from "../../tools/test-setup.js";
+import { NOT_RERUN, setupOutcomeText } from "../../tools/support/test-setup.js";
 
 /**
  * What the runtime ran on the model's behalf before its first execute step: the setup (e.g.

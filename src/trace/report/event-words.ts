@@ -122,7 +122,7 @@ export const EVENT_WORDS: Table = {
     line: (e) => ["pushed ", code(shortSha(e.commit)), " to ", code(e.branch)],
     headline: (e) => ["pushed ", code(shortSha(e.commit))],
   },
-  // The push lease (github/branch-lease.ts) is bookkeeping; a rebuild on commits a human pushed is news.
+  // The push lease (github/outbound/branch-lease.ts) is bookkeeping; a rebuild on commits a human pushed is news.
   branch_claimed: folded,
   branch_pushed: folded,
   branch_rebased: {

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { estimateMessageTokens, estimatePromptTokens, estimateTextTokens } from "../../../src/agent/context/prompt-size.js";
 import type { Message } from "../../../src/session/messages.js";
-import { estimateTokens } from "../../../src/trace/tokens.js";
+import { estimateTokens } from "../../../src/agent/llm/tokens.js";
 
 // Real text of the kinds a prompt holds: source, JSON-escaped tool output, prose, a lockfile.
 const source = readFileSync("src/agent/run-session.ts", "utf8");

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { LLMRequest } from "../../../src/agent/llm/types.js";
-import { readBody, sendJson } from "../../../src/demo/fakes/http-util.js";
+import { readBody, sendJson } from "../github/http-util.js";
 import { shapeAnswer, streamChunks } from "./answer.js";
 import { PROFILES, type ProfileState, type ProviderName } from "./providers.js";
 import { fromWire, isAnswer, type FakeStep, type FakeTurn } from "./turns.js";

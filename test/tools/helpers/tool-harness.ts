@@ -5,7 +5,7 @@ import { type SessionEvent, type SessionSettings } from "../../../src/session/ev
 import { type SessionState } from "../../../src/session/state.js";
 import type { PermissionMode, ToolResult } from "../../../src/session/types.js";
 import type { CallGrant, ToolContext, ToolDefinition } from "../../../src/tools/tool.js";
-import { planHash } from "../../../src/tools/plan-hash.js";
+import { planHash } from "../../../src/tools/support/plan-hash.js";
 import type { Workspace } from "../../../src/workspace/types.js";
 
 export interface HarnessOptions {

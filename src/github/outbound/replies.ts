@@ -1,0 +1,44 @@
+import type { Intake, Poster } from "../deps.js";
+import { marker, upsertComment, type CommentAuthor } from "./markers.js";
+
+/**
+ * Every comment Patchgate posts goes through here, and from here through the outbound gate
+ * (./outbound.ts: redacted, inert, capped), and is marked, so a repeat of the same effect updates
+ * instead of duplicating. `effect` names what the comment is for, e.g. `plan-<hash>` or `refused-<delivery>`.
+ */
+/**
+ * Whether a comment is the app's own: its bot user, by login. Asked only when a marked comment is
+ * found without a remembered id (rare: a crash between posting and remembering, or a forgery), so
+ * the app identity is looked up only then.
+ */
+async function isPatchgate(jc: Poster, author: CommentAuthor): Promise<boolean> {
+  if (!author || author.type !== "Bot") return false;
+  return author.login === (await jc.identity.get(jc.octokit)).name;
+}
+
+export async function postComment(jc: Poster, number: number, sessionId: string | null, effect: string, body: string): Promise<{ id: number; url: string }> {
+  const { repo } = jc.delivery;
+  const owner = sessionId ?? "-";
+  const effectKey = `comment:${number}:${effect}`;
+  const result = await upsertComment(jc.octokit, jc.outbound, { owner: repo.owner, repo: repo.repo, number }, marker(owner, effect), body, sessionId, {
+    get: () => jc.deps.store.getEffect(owner, effectKey),
+    set: (id) => jc.deps.store.putEffect(owner, effectKey, id),
+  }, (author) => isPatchgate(jc, author));
+  jc.deps.log(`comment #${number} (${effect})`);
+  return result;
+}
+
+/**
+ * A one-off answer to a delivery (refusal, help, stale approval): keyed by the delivery id, so the
+ * lookup for an earlier copy is skipped — a delivery is processed once (deduplicated on receipt).
+ */
+export async function answer(jc: Poster, number: number, sessionId: string | null, what: string, body: string): Promise<void> {
+  await jc.outbound.createComment(number, body, marker(sessionId ?? "-", `${what}-${jc.delivery.id}`), sessionId);
+  jc.deps.log(`comment #${number} (${what})`);
+}
+
+/** The thread to answer in: where the words were said. */
+export function replyThread(jc: Pick<Intake, "delivery">, fallback: number): number {
+  const i = jc.delivery.intent;
+  return i.kind === "button" ? fallback : i.thread.number;
+}

@@ -1,0 +1,62 @@
+import type { BranchLease } from "../../session/state.js";
+import type { GitBranchRemote } from "../../workspace/git-branch-remote.js";
+import { ApiBranchRemote, ForceNeeded } from "./api-branch-remote.js";
+import { createApiCommit } from "./api-commit.js";
+import { pushUnderLease, type LeaseOutcome } from "./branch-lease.js";
+import type { PushableWorkspace, SessionWork } from "../deps.js";
+
+/**
+ * How a session's commit reaches its branch. Through the Git Data API when it can (./api-commit.ts:
+ * GitHub signs the commit and shows it verified, the app as author), the ref moved under the same
+ * lease as a git push (./api-branch-remote.ts). With git, and so unsigned, only where the API cannot
+ * do it safely, and then the reason is recorded and shown on the check run:
+ * - the branch must be moved over commits (a new session replacing what an earlier one pushed): the
+ *   refs API can force a move only without an expected value, which is no lease;
+ * - the API refuses the repository (a GitHub Enterprise Server without it, a 403/404 for git data).
+ * A tree GitHub builds differently from the tested one is never published at all.
+ */
+export type SignedPush = { out: LeaseOutcome; via: "api" | "git"; commit: string; unsigned?: string };
+
+const API_COMMIT = (sha: string) => `api-commit:${sha}`;
+
+const apiUnusable = (e: unknown): number | null => {
+  const s = (e as { status?: number }).status;
+  return s === 403 || s === 404 || s === 501 ? s : null;
+};
+
+export async function pushCommit(jc: SessionWork, sessionId: string, ws: PushableWorkspace, lease: BranchLease, local: string, git: GitBranchRemote): Promise<SignedPush> {
+  const viaGit = async (unsigned: string): Promise<SignedPush> => ({ out: await pushUnderLease(git, lease, local), via: "git", commit: local, unsigned });
+  if (lease.head !== null && !(await git.contains(local, lease.head))) return viaGit("the branch had to be moved over commits Patchgate pushed before, which GitHub's refs API can do only without a lease");
+  // Made once per local commit: a publication that runs again pushes the same signed commit.
+  let signed = await jc.deps.store.getEffect(sessionId, API_COMMIT(local));
+  if (!signed) {
+    try {
+      signed = (await createApiCommit(jc.octokit, jc.delivery.repo, ws.root, local)).sha;
+    } catch (e) {
+      const s = apiUnusable(e);
+      if (s === null) throw e;
+      return viaGit(`GitHub's Git Data API answered ${s}`);
+    }
+    await jc.deps.store.putEffect(sessionId, API_COMMIT(local), signed);
+    await jc.deps.store.putEffect(sessionId, API_COMMIT(signed), signed);
+  }
+  const remote = new ApiBranchRemote(jc.octokit, jc.delivery.repo, git, new Map([[signed, local]]));
+  let out: LeaseOutcome;
+  try {
+    out = await pushUnderLease(remote, lease, signed);
+  } catch (e) {
+    if (!(e instanceof ForceNeeded)) throw e;
+    return viaGit(`${e.message}, which GitHub's refs API can do only without a lease`);
+  }
+  if (out.kind === "pushed" && signed !== local) {
+    // The clone takes GitHub's commit in place of its unsigned twin: the next commit continues it.
+    await git.fetch(lease.branch);
+    await ws.moveBranch(lease.branch, signed, local);
+  }
+  return { out, via: "api", commit: signed };
+}
+
+/** The signed commit made for `local`, if any (a result adopted after a crash is this one). */
+export function signedTwin(jc: SessionWork, sessionId: string, local: string): Promise<string | null> {
+  return jc.deps.store.getEffect(sessionId, API_COMMIT(local));
+}

@@ -1,0 +1,32 @@
+import type { Ledger } from "../../store/ledger.js";
+import type { SessionStore } from "../../store/types.js";
+import type { SessionWork } from "../deps.js";
+import { checkRunFor, finishEnded } from "./drive.js";
+import { storedPullRequest } from "../outbound/pull-request.js";
+import { doneComment } from "../outbound/render.js";
+import { postComment } from "../outbound/replies.js";
+
+/**
+ * A session's end is recorded in the ledger first (`published`, `session_failed`) and told on GitHub
+ * after: its check run completed, one comment on the issue. A process killed in between leaves an
+ * end that no one announced, and no webhook will come for a session that has ended: whoever holds
+ * the session next (a restart, a worker taking the lane over) announces it. Both steps are safe to
+ * repeat: the run is completed again with the same result, the comment found again by its marker.
+ */
+const ANNOUNCED: Partial<Record<string, string>> = { done: "done", failed: "ended" };
+
+/** Whether the session ended (done or failed) and its comment saying so was never posted. */
+export async function endUnannounced(store: SessionStore, sessionId: string, phase: string, issue: number): Promise<boolean> {
+  const effect = ANNOUNCED[phase];
+  return effect !== undefined && (await store.getEffect(sessionId, `comment:${issue}:${effect}`)) === null;
+}
+
+export async function announceEnd(jc: SessionWork, ledger: Ledger): Promise<void> {
+  const s = ledger.state;
+  const run = checkRunFor(jc, ledger);
+  if (s.phase !== "done") return finishEnded(jc, ledger, run);
+  await run.complete();
+  const pr = await storedPullRequest(jc.deps.store, ledger.sessionId);
+  await postComment(jc, s.task.source.issueNumber ?? 0, ledger.sessionId, "done", doneComment(s, pr?.url ?? ""));
+  jc.deps.log(`session ${ledger.sessionId} had ended unannounced; announced now`);
+}

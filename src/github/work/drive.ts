@@ -1,0 +1,112 @@
+import { join } from "node:path";
+import { reopenWorkspace } from "../../agent/session-service.js";
+import { resumeSession } from "../../agent/run-session.js";
+import type { Ledger } from "../../store/ledger.js";
+import { CheckRunPublisher } from "../outbound/check-run.js";
+import type { PushableWorkspace, SessionWork } from "../deps.js";
+import { authFor, remoteUrl } from "../outbound/git-remote.js";
+import { issueKey } from "../inbound/intent.js";
+import { publishPlan, publishResult } from "../outbound/publish.js";
+import { sessionRepoConfig } from "./repo-config.js";
+import { keepBlockedWork } from "./blocked-work.js";
+import { publishableOrFail } from "../../policy/publish-guard.js";
+import { batchComment, endedComment, shortHash } from "../outbound/render.js";
+import { postComment } from "../outbound/replies.js";
+import { storedPullRequest } from "../outbound/pull-request.js";
+import { postQuestion } from "./questions.js";
+import { ABANDON_AFTER_ABORT_MS, settleOrAbandon } from "../../queue/abandon.js";
+
+/**
+ * One resume of a session and what GitHub sees of it. The loop runs until it parks or ends; then the
+ * outcome is published. Work is registered for `/agent stop` under the session's issue key.
+ */
+export function checkRunFor(jc: SessionWork, ledger: Ledger): CheckRunPublisher {
+  const secrets = [...jc.deps.secrets, jc.token];
+  const issue = ledger.state.task.source.issueNumber ?? 0;
+  // Every run that becomes current may carry the Approve plan button, which must find the session.
+  const onCurrent = (id: number) => jc.index.linkCheckRun(jc.delivery.repo, id, issue);
+  return new CheckRunPublisher(jc.outbound, jc.deps.store, ledger, { secrets, throttleMs: jc.deps.checkRunThrottleMs, onCurrent });
+}
+
+export function workspaceDir(jc: SessionWork, sessionId: string): string {
+  return join(jc.deps.workspacesDir, sessionId);
+}
+
+export async function openSessionWorkspace(jc: SessionWork, ledger: Ledger, ref?: string): Promise<PushableWorkspace> {
+  const ws = await reopenWorkspace(ledger, {
+    source: remoteUrl(jc.deps.gitBase, jc.delivery.repo),
+    dir: workspaceDir(jc, ledger.sessionId),
+    auth: authFor(jc.token),
+    ref,
+    mirror: jc.deps.mirrors,
+  });
+  return ws as PushableWorkspace;
+}
+
+export async function drive(jc: SessionWork, ledger: Ledger, trigger: string, ws?: PushableWorkspace, checkRun?: CheckRunPublisher): Promise<void> {
+  const issue = ledger.state.task.source.issueNumber ?? 0;
+  const { signal, release } = jc.deps.aborts.begin(issueKey(jc.delivery.repo, issue));
+  try {
+    const late = (outcome: unknown) => jc.deps.log(`abandoned job ended late: ${outcome instanceof Error ? outcome.message : "ok"}`);
+    const grace = jc.deps.abandonAfterAbortMs ?? ABANDON_AFTER_ABORT_MS;
+    const done = await settleOrAbandon(driveOnce(jc, ledger, trigger, signal, ws, checkRun), signal, grace, late);
+    if (done === "abandoned") jc.deps.log(`a job for #${issue} did not end within ${grace} ms of its abort; its lane goes on without it`, "warn", { session: ledger.sessionId });
+  } finally {
+    release();
+  }
+}
+
+/** A session rebuilt on someone's commits runs again in the same job; this bounds how often. */
+const MAX_REBUILDS_PER_JOB = 3;
+
+async function driveOnce(jc: SessionWork, ledger: Ledger, trigger: string, signal: AbortSignal, ws?: PushableWorkspace, checkRun?: CheckRunPublisher): Promise<void> {
+  const issue = ledger.state.task.source.issueNumber ?? 0;
+  const run = checkRun ?? checkRunFor(jc, ledger);
+  ledger.onEvent(run.onEvent);
+  // Not bound to the signal: resumeSession binds its own calls, and publishing is never cut in half
+  // by a stop (its git calls have their own time limits).
+  let workspace = ws ?? (await openSessionWorkspace(jc, ledger));
+  const repoConfig = sessionRepoConfig(ledger.state);
+  const mcp = jc.deps.mcp ? { config: jc.deps.mcp, secrets: jc.deps.secrets } : undefined;
+  for (let round = 0; ; round++) {
+    jc.deps.log(`resume (${round === 0 ? trigger : "rebuilt on the branch's new commits"})`);
+    const outcome = await resumeSession(ledger, { llm: jc.deps.llm(), compaction: jc.deps.compaction, keepBlockedWork: true, sandbox: await jc.deps.sandbox(repoConfig), workspace, repoConfig, signal, trigger, mcp, ...jc.deps.sandboxExtras });
+    jc.deps.log(`session ${outcome.kind === "parked" ? outcome.phase : outcome.kind === "ended" ? outcome.phase : "ready to publish"}`);
+    if (outcome.kind === "parked" && outcome.phase === "awaiting_answer") {
+      await postQuestion(jc, ledger, repoConfig.limits.max_questions);
+      await run.update();
+    } else if (outcome.kind === "parked" && outcome.phase === "awaiting_plan_approval") {
+      if ((await publishPlan(jc, ledger, workspace, run)) === "ended") await finishEnded(jc, ledger, run);
+    } else if (outcome.kind === "keep_blocked_work") {
+      await keepBlockedWork(jc, ledger, workspace, run, repoConfig);
+      await finishEnded(jc, ledger, run);
+    } else if (outcome.kind === "parked") await postBatch(jc, ledger, issue, run);
+    else if (outcome.kind === "ready_to_publish") {
+      if (!(await publishableOrFail(ledger, workspace))) return finishEnded(jc, ledger, run);
+      const published = await publishResult(jc, ledger, workspace, run);
+      if (published === "ended") await finishEnded(jc, ledger, run);
+      if (published === "rebuilt" && round < MAX_REBUILDS_PER_JOB) {
+        workspace = await openSessionWorkspace(jc, ledger);
+        continue;
+      }
+      if (published === "rebuilt") await run.update();
+    } else await finishEnded(jc, ledger, run);
+    return;
+  }
+}
+
+async function postBatch(jc: SessionWork, ledger: Ledger, issue: number, run: CheckRunPublisher): Promise<void> {
+  const s = ledger.state;
+  // The batch is reviewed beside the plan, on the PR; before a PR exists, on the issue.
+  const pr = await storedPullRequest(jc.deps.store, ledger.sessionId);
+  await postComment(jc, pr?.number ?? issue, ledger.sessionId, `batch-${shortHash(s.pending?.digest ?? "")}`, batchComment(s));
+  await run.update();
+}
+
+/** A session that ended without publishing: the check run says how, and the issue hears it once. */
+export async function finishEnded(jc: SessionWork, ledger: Ledger, run: CheckRunPublisher): Promise<void> {
+  const s = ledger.state;
+  if (s.phase === "done") return;
+  await run.complete();
+  await postComment(jc, s.task.source.issueNumber ?? 0, ledger.sessionId, "ended", endedComment(s));
+}

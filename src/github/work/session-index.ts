@@ -1,0 +1,84 @@
+import type { TaskInput } from "../../session/types.js";
+import { Ledger } from "../../store/ledger.js";
+import type { SessionStore } from "../../store/types.js";
+import { issueKey, legacyIssueKey, type Delivery, type Repo } from "../inbound/intent.js";
+
+/**
+ * A session is keyed by its issue (`repo:<id>#n`, the store's one key per session). Its PR and check
+ * run lead back to that issue through effect records under a pseudo-session, because a store key is
+ * one per session and both a PR comment and a check-run button must find the same session. All of
+ * it is by repository id, which a rename or a transfer keeps; where the repository is *now* (the
+ * name GitHub answers to) is one more record, written when GitHub says it moved.
+ */
+const INDEX = "@github-index";
+
+/** Where a repository is reached now. */
+export type RepoLocation = Pick<Repo, "owner" | "repo" | "installationId">;
+
+export class SessionIndex {
+  constructor(private readonly store: SessionStore) {}
+
+  async linkPull(r: Repo, pull: number, issue: number): Promise<void> {
+    await this.store.putEffect(INDEX, `pull:${r.id}!${pull}`, String(issue));
+  }
+
+  async linkCheckRun(r: Repo, checkRunId: number, issue: number): Promise<void> {
+    await this.store.putEffect(INDEX, `check:${r.id}:${checkRunId}`, String(issue));
+  }
+
+  /** The issue number whose session owns this PR, or null for a PR Patchgate did not open. */
+  async issueOfPull(r: Repo, pull: number): Promise<number | null> {
+    const v = await this.store.getEffect(INDEX, `pull:${r.id}!${pull}`);
+    return v === null ? null : Number(v);
+  }
+
+  async issueOfCheckRun(r: Repo, checkRunId: number): Promise<number | null> {
+    const v = await this.store.getEffect(INDEX, `check:${r.id}:${checkRunId}`);
+    return v === null ? null : Number(v);
+  }
+
+  /** The issue a delivery is about (a PR maps to its issue); null when it leads nowhere. */
+  async issueOf(d: Delivery): Promise<number | null> {
+    const i = d.intent;
+    if (i.kind === "button") return this.issueOfCheckRun(d.repo, i.checkRunId);
+    if (!i.thread.isPullRequest) return i.thread.number;
+    return this.issueOfPull(d.repo, i.thread.number);
+  }
+
+  /** A session keyed by name (before keys were ids) is found under its name too, and re-keyed. */
+  async sessionOfIssue(r: Repo, issue: number): Promise<string | null> {
+    const id = await this.store.findByKey(issueKey(r, issue));
+    if (id !== null) return id;
+    const legacy = await this.store.findByKey(legacyIssueKey(r, issue));
+    if (legacy !== null) await this.store.setKey(legacy, issueKey(r, issue));
+    return legacy;
+  }
+
+  /**
+   * GitHub says repository `r.id` is now `r.owner/r.repo` (renamed or transferred from `from`).
+   * Returns how many sessions still keyed by the old name were re-keyed by id.
+   */
+  async moved(r: Repo, from: string): Promise<number> {
+    const where: RepoLocation = { owner: r.owner, repo: r.repo, installationId: r.installationId };
+    await this.store.putEffect(INDEX, `where:${r.id}`, JSON.stringify(where));
+    let adopted = 0;
+    for (const s of await this.store.list()) {
+      const issue = s.key?.startsWith(`${from}#`) ? Number(s.key.slice(from.length + 1)) : NaN;
+      if (!Number.isInteger(issue)) continue;
+      // `from` is the payload's word: only a session of this installation, and of no other repository, is taken.
+      const src = (await Ledger.open(this.store, s.id)).state.task.source;
+      if (src.installationId !== r.installationId || (src.repoId !== undefined && src.repoId !== r.id)) continue;
+      await this.store.setKey(s.id, issueKey(r, issue));
+      adopted += 1;
+    }
+    return adopted;
+  }
+
+  /** Where a session's repository is now: as recorded at its last move, else where the session began. */
+  async whereIs(src: TaskInput["source"]): Promise<RepoLocation> {
+    const moved = src.repoId === undefined ? null : await this.store.getEffect(INDEX, `where:${src.repoId}`);
+    if (moved !== null) return JSON.parse(moved) as RepoLocation;
+    const [owner, repo] = src.repo.split("/");
+    return { owner, repo, installationId: src.installationId ?? 0 };
+  }
+}

@@ -1,0 +1,38 @@
+import type { Ledger } from "../../store/ledger.js";
+import { withToken, type PatchgateDeps, type SessionWork } from "../deps.js";
+import { freshGitToken } from "../outbound/git-remote.js";
+import type { AppIdentity } from "../identity.js";
+import type { Repo } from "../inbound/intent.js";
+import type { Octokit } from "../octokit.js";
+import { Outbound } from "../outbound/outbound.js";
+import type { SessionIndex } from "./session-index.js";
+
+/** What the app holds outside any delivery: the store and queue, the app's clients. */
+export interface AppAccess {
+  deps: PatchgateDeps;
+  index: SessionIndex;
+  identity: AppIdentity;
+  /** The app itself (JWT), for the git token. */
+  appOctokit: () => Promise<Octokit>;
+  /** An installation's client (Probot's `app.auth(id)`). */
+  installation: (installationId: number) => Promise<Octokit>;
+}
+
+/**
+ * GitHub work for a session that no webhook brought (a resume at boot, a cancellation by an
+ * uninstall): the repository where it is now (renamed or transferred since, the index knows), its
+ * installation's client, a fresh git token. Asking GitHub for the repository also proves the
+ * installation still sees it; when it does not, this throws and nothing is posted.
+ */
+export async function sessionWork(a: AppAccess, ledger: Ledger, deliveryId: string, event: string): Promise<SessionWork> {
+  const src = ledger.state.task.source;
+  if (src.kind !== "github" || src.installationId === undefined) throw new Error(`session ${ledger.sessionId} has no GitHub installation on record`);
+  const at = await a.index.whereIs(src);
+  const octokit = await a.installation(at.installationId);
+  // The default branch is not in the ledger.
+  const { data } = await octokit.rest.repos.get({ owner: at.owner, repo: at.repo });
+  const repo: Repo = { id: data.id, owner: at.owner, repo: at.repo, defaultBranch: data.default_branch, installationId: at.installationId };
+  const outbound = new Outbound(octokit, repo, { secrets: a.deps.secrets, htmlBase: a.deps.gitBase });
+  const base = { deps: a.deps, delivery: { id: deliveryId, event, repo }, octokit, appOctokit: a.appOctokit, index: a.index, identity: a.identity, outbound };
+  return withToken(base, await freshGitToken(await a.appOctokit(), repo));
+}

@@ -1,0 +1,57 @@
+import { rm } from "node:fs/promises";
+import { prepareWorkspace } from "../../agent/session-service.js";
+import type { Ledger } from "../../store/ledger.js";
+import type { SessionStore } from "../../store/types.js";
+import type { PushableWorkspace, SessionWork } from "../deps.js";
+import { checkRunFor, drive, openSessionWorkspace, workspaceDir } from "./drive.js";
+import { authFor, remoteUrl } from "../outbound/git-remote.js";
+
+/**
+ * The second half of starting a session: its clone, its branch, its first check run, then the first
+ * resume. A session is created before its clone, so a process that dies in between (or a clone that
+ * fails) leaves a session that is not started; whoever picks it up next — the boot resume or
+ * `/agent retry` — runs this again, and each step is skipped once the ledger shows it done.
+ */
+export interface StartRequest {
+  branch: string;
+  /** A follow-up continues on the branch; the lease then starts at the branch's head. */
+  followUp: boolean;
+  /** Where the issue's last session left the branch (another session's lease carried over). */
+  head: string | null;
+  ours: string[];
+}
+
+const START_REQUEST = "start_request";
+
+export async function recordStartRequest(store: SessionStore, sessionId: string, req: StartRequest): Promise<void> {
+  await store.putEffect(sessionId, START_REQUEST, JSON.stringify(req));
+}
+
+/** Created but not yet given a workspace, a branch or its first check run. */
+export async function startUnfinished(jc: SessionWork, ledger: Ledger): Promise<boolean> {
+  const s = ledger.state;
+  return s.baseCommit === null || s.lease === null || !(await checkRunFor(jc, ledger).started());
+}
+
+export async function continueStart(jc: SessionWork, ledger: Ledger, trigger: string): Promise<void> {
+  const stored = await jc.deps.store.getEffect(ledger.sessionId, START_REQUEST);
+  if (stored === null) throw new Error(`session ${ledger.sessionId} was never fully started and has no start request on record`);
+  const req = JSON.parse(stored) as StartRequest;
+  const ws = ledger.state.baseCommit === null ? await freshClone(jc, ledger, req) : await openSessionWorkspace(jc, ledger);
+  if (ledger.state.lease === null) await ledger.append({ type: "branch_claimed", branch: req.branch, head: req.followUp ? ws.baseCommit : req.head, ours: req.ours });
+  const checkRun = checkRunFor(jc, ledger);
+  // Until the plan is pushed there is no PR head: the run starts on the commit the session starts
+  // from (a run an earlier attempt created there is adopted, not duplicated).
+  const { id } = await checkRun.moveTo(ws.baseCommit);
+  jc.deps.log(`check run ${id} in progress`);
+  await drive(jc, ledger, trigger, ws, checkRun);
+}
+
+async function freshClone(jc: SessionWork, ledger: Ledger, req: StartRequest): Promise<PushableWorkspace> {
+  const dir = workspaceDir(jc, ledger.sessionId);
+  // No workspace was recorded, so whatever is there is a clone that died half-way: not the session's.
+  await rm(dir, { recursive: true, force: true });
+  const ws = await prepareWorkspace(ledger, { source: remoteUrl(jc.deps.gitBase, jc.delivery.repo), dir, auth: authFor(jc.token), ref: req.followUp ? req.branch : undefined, mirror: jc.deps.mirrors });
+  jc.deps.log(`cloned at ${ws.baseCommit.slice(0, 7)}`);
+  return ws as PushableWorkspace;
+}

@@ -1,0 +1,51 @@
+import type { SessionEvent } from "../../session/events.js";
+import type { SandboxResult } from "../../sandbox/types.js";
+import type { ToolContext } from "../tool.js";
+
+/**
+ * A sandboxed run that cannot change the tree unless a human approved it. The tree is snapshotted
+ * before (every file that is not ignored, and the session's publishable paths even when ignored);
+ * afterwards a human-approved command keeps its changes (returned, so they are recorded as
+ * publishable), while for anything else every change is put back and reported. Ignored outputs
+ * (build directories, caches) stay for the next run, and are never published.
+ */
+export interface GuardedRun<R extends SandboxResult = SandboxResult> {
+  res: R;
+  /** Paths a human-approved command changed, kept. */
+  kept: string[];
+  /** Paths changed without approval, put back as they were. */
+  discarded: string[];
+}
+
+export async function guardedRun<R extends SandboxResult>(ctx: ToolContext, keep: boolean, run: () => Promise<R>): Promise<GuardedRun<R>> {
+  const also = ctx.state.publishablePaths;
+  const before = await ctx.workspace.treeHash(also);
+  let res: R;
+  try {
+    res = await run();
+  } catch (err) {
+    // An aborted or failed run may still have written: put it back before giving up.
+    if (!keep) await ctx.workspace.rollBack(before, also).catch(() => undefined);
+    throw err;
+  }
+  if (keep) return { res, kept: await ctx.workspace.changedSince(before, also), discarded: [] };
+  return { res, kept: [], discarded: await ctx.workspace.rollBack(before, also) };
+}
+
+/** For the model: what was put back and how to make such a change so that it counts. */
+export function discardedNote(what: string, paths: string[]): { discarded?: string[]; note?: string } {
+  if (paths.length === 0) return {};
+  const shown = paths.slice(0, 20).join(", ") + (paths.length > 20 ? ` and ${paths.length - 20} more` : "");
+  return {
+    discarded: paths,
+    note: `${what} changed ${shown}; ${paths.length === 1 ? "this change was" : "these changes were"} discarded (the files are as they were before it ran). Make changes with write_file or edit_file.`,
+  };
+}
+
+/** The ledger's record of a guarded run: what was put back, or what an approved command made publishable. */
+export function guardedRunEvents(tool: string, run: GuardedRun): SessionEvent[] {
+  const events: SessionEvent[] = [];
+  if (run.discarded.length > 0) events.push({ type: "changes_rolled_back", tool, paths: run.discarded });
+  if (run.kept.length > 0) events.push({ type: "command_changed", tool, paths: run.kept });
+  return events;
+}

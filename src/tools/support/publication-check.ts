@@ -1,0 +1,40 @@
+import { lstat, readFile } from "node:fs/promises";
+import path from "node:path";
+import { checkPublishable, checkPublishedPaths, checkWrittenContent } from "../../policy/published-paths.js";
+import { contentHash } from "../../policy/edit-context.js";
+import type { SessionState } from "../../session/state.js";
+import type { ToolError } from "../../session/types.js";
+import { pathKind } from "../../workspace/publish-index.js";
+import type { Workspace } from "../../workspace/types.js";
+
+/**
+ * What every publication is judged on besides the tests: each publishable path is still a file, no
+ * change touches a protected path (workflows, the Patchgate config, .git…) or adds a nested
+ * repository, and every file a tool wrote still holds what the ledger recorded. finish adds the test
+ * gate; the untested work of a blocked session (github/work/blocked-work.ts) is judged on exactly this.
+ */
+export async function publicationRefusal(ws: Workspace, state: SessionState, protectedPaths: string[]): Promise<ToolError | null> {
+  const paths = state.publishablePaths;
+  const written = state.writtenHashes;
+  return (
+    checkPublishable(await unpublishable(ws.root, paths)) ??
+    checkPublishedPaths(await ws.changedPaths(paths), protectedPaths) ??
+    checkWrittenContent(written, await currentHashes(ws.root, Object.keys(written)))
+  );
+}
+
+/** Each written path's content hash now (null when it is not a regular file), for checkWrittenContent. */
+async function currentHashes(root: string, paths: string[]): Promise<Record<string, string | null>> {
+  const out: Record<string, string | null> = {};
+  for (const p of paths) {
+    const abs = path.join(root, p);
+    const st = (await pathKind(root, p)) === "file" ? await lstat(abs) : null;
+    out[p] = st?.isFile() ? contentHash(await readFile(abs)) : null;
+  }
+  return out;
+}
+
+async function unpublishable(root: string, paths: readonly string[]): Promise<string[]> {
+  const kinds = await Promise.all(paths.map(async (p) => [p, await pathKind(root, p)] as const));
+  return kinds.filter(([, kind]) => kind === "other").map(([p]) => p);
+}

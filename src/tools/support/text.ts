@@ -1,0 +1,117 @@
+import { constants, open, stat } from "node:fs/promises";
+import { createTwoFilesPatch } from "diff";
+import type { ToolError } from "../../session/types.js";
+import { specialKind, type SpecialKind } from "../../workspace/tree-walk.js";
+
+/** Text helpers shared by the file tools: binary detection, line splitting, caps, file lookup. */
+
+/** git's own heuristic: a NUL byte in the first 8 KB means binary. */
+export function isBinary(buf: Buffer): boolean {
+  return buf.subarray(0, 8192).includes(0);
+}
+
+/** Lines without their terminators; a final newline does not start an extra empty line. */
+export function splitLines(text: string): string[] {
+  if (text === "") return [];
+  const lines = text.split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  return lines.map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l));
+}
+
+/** Keeps the head and the tail (where errors usually are) of an over-long text. */
+export function capText(text: string, maxChars: number): { text: string; truncated: boolean } {
+  if (text.length <= maxChars) return { text, truncated: false };
+  const head = Math.floor(maxChars / 4);
+  const tail = maxChars - head;
+  const omitted = text.length - head - tail;
+  return { text: `${text.slice(0, head)}\n… [${omitted} characters omitted] …\n${text.slice(text.length - tail)}`, truncated: true };
+}
+
+/** Unified diff of one file, as shown to a human approving a write and to the model after an edit. */
+export function filePatch(rel: string, before: string | null, after: string, maxChars: number): string {
+  const patch = createTwoFilesPatch(before === null ? "/dev/null" : `a/${rel}`, `b/${rel}`, before ?? "", after);
+  return capText(patch, maxChars).text;
+}
+
+/** Beyond this no tool loads a file into memory; such files are data, not source to edit. */
+export const MAX_FILE_BYTES = 16 * 1024 * 1024;
+
+export function specialFile(rel: string, kind: SpecialKind): ToolError {
+  return {
+    code: "special_file",
+    message: `${rel} is a ${kind}, not a regular file. The file tools never open special files: reading or writing one can block for ever or never end.`,
+    details: { path: rel, kind },
+  };
+}
+
+function notAFile(rel: string): ToolError {
+  return { code: "not_a_file", message: `${rel} is a directory, not a file; use list_files to see its contents.`, details: { path: rel } };
+}
+
+function tooLarge(rel: string, bytes: number): ToolError {
+  return { code: "file_too_large", message: `${rel} is ${bytes} bytes, beyond the ${MAX_FILE_BYTES}-byte limit of the file tools.`, details: { path: rel, bytes } };
+}
+
+// Non-blocking, so that a FIFO swapped in after the stat opens at once (or fails) instead of waiting
+// for a writer; no-follow, so that `abs` (a realpath) cannot have become a symlink since. The open
+// file is checked again before a byte moves.
+const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW;
+const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_NONBLOCK | constants.O_NOFOLLOW;
+
+/** What an open refused with, as a tool error: a socket cannot be opened at all (ENXIO). */
+function refusedOpen(rel: string, err: NodeJS.ErrnoException): ToolError {
+  if (err.code === "ENXIO") return specialFile(rel, "socket");
+  if (err.code === "ELOOP") return { code: "path_denied", message: `${rel} became a symlink while it was being opened; try again.`, details: { path: rel } };
+  throw err;
+}
+
+/** A regular file's bytes, null when nothing is there, or a model-visible error for anything else. */
+export async function readRegularFile(abs: string, rel: string): Promise<Buffer | null | ToolError> {
+  const st = await stat(abs).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === "ENOENT" || err.code === "ENOTDIR") return null;
+    throw err;
+  });
+  if (st === null) return null;
+  const kind = specialKind(st);
+  if (kind) return specialFile(rel, kind);
+  if (!st.isFile()) return notAFile(rel);
+  if (st.size > MAX_FILE_BYTES) return tooLarge(rel, st.size);
+  const fh = await open(abs, READ_FLAGS).catch((err: NodeJS.ErrnoException) => refusedOpen(rel, err));
+  if (isToolError(fh)) return fh;
+  try {
+    const opened = await fh.stat();
+    const now = specialKind(opened);
+    if (now) return specialFile(rel, now);
+    if (!opened.isFile()) return notAFile(rel);
+    if (opened.size > MAX_FILE_BYTES) return tooLarge(rel, opened.size);
+    return await fh.readFile();
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Writes `content` to a regular file (created if absent); a special file there is refused, never opened for writing. */
+export async function writeRegularFile(abs: string, rel: string, content: string): Promise<ToolError | null> {
+  // A FIFO without a reader refuses a non-blocking write-open (ENXIO), like a socket.
+  const fh = await open(abs, WRITE_FLAGS, 0o666).catch((err: NodeJS.ErrnoException) => (err.code === "ENXIO" ? specialFile(rel, "fifo") : refusedOpen(rel, err)));
+  if (isToolError(fh)) return fh;
+  try {
+    const opened = await fh.stat();
+    const kind = specialKind(opened);
+    if (kind) return specialFile(rel, kind);
+    if (!opened.isFile()) return notAFile(rel);
+    await fh.truncate(0);
+    await fh.writeFile(content);
+    return null;
+  } finally {
+    await fh.close();
+  }
+}
+
+export function isToolError(x: unknown): x is ToolError {
+  return typeof x === "object" && x !== null && !Buffer.isBuffer(x) && "code" in x && "message" in x;
+}
+
+export function notFound(rel: string): ToolError {
+  return { code: "file_not_found", message: `${rel} does not exist; use list_files or search_code to find the right path.`, details: { path: rel } };
+}
