@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { gitOk } from "../workspace/git.js";
-import type { DriveResult } from "./drive.js";
+import type { LocalDriveResult } from "./drive-locally.js";
 
 export interface ReportInput {
   sessionId: string;
@@ -17,7 +17,7 @@ export interface ReportInput {
  * The last lines of a run: where the result is and the exact command that brings it into the
  * user's repository (the branch lives in a clone under the data dir, which nobody would find).
  */
-export async function report(result: DriveResult, r: ReportInput, out: NodeJS.WritableStream): Promise<number> {
+export async function report(result: LocalDriveResult, r: ReportInput, out: NodeJS.WritableStream): Promise<number> {
   if (result.kind === "done") {
     out.write(`\ndone: branch ${result.branch} at ${result.commit.slice(0, 12)} in ${r.root}\n${r.stat}\n`);
     out.write(`fetch it into your repository with:\n  git fetch ${r.root} ${result.branch}\n`);

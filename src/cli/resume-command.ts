@@ -4,7 +4,7 @@ import { reopenWorkspace } from "../agent/session-service.js";
 import { Ledger } from "../store/ledger.js";
 import { openStore } from "../store/open-store.js";
 import { parseCommandArgs } from "./cli-args.js";
-import { drive } from "./drive.js";
+import { driveLocally } from "./drive-locally.js";
 import { followSession, heartbeat } from "./heartbeat.js";
 import { help } from "./inspect-commands.js";
 import { printEvents, printOutput } from "./print-events.js";
@@ -55,7 +55,7 @@ export async function resumeCommand(argv: string[], terminal: NodeJS.WritableStr
     const setup = await repoSetup(ws.root);
     hb.doing(null);
     const approver = terminalApprover({ approvePlan: values["approve-plan"], approveWrites: values["approve-writes"] }, out);
-    const result = await drive(
+    const result = await driveLocally(
       ledger,
       ws,
       { llm, compaction, sandbox: setup.sandbox, workspace: ws, onOutput: printOutput(out), repoConfig: { ...setup.config, test: ledger.state.settings.testCommand ?? setup.testCommand }, trigger: "cli resume", mcp, ...sandboxOpts },

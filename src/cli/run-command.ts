@@ -3,7 +3,7 @@ import { createSession, prepareWorkspace } from "../agent/session-service.js";
 import { DEFAULT_MAX_COST_USD, REPO_CONFIG_PATH } from "../config/repo-config.js";
 import { openStore } from "../store/open-store.js";
 import { parseCommandArgs, positiveInt, positiveNumber } from "./cli-args.js";
-import { drive } from "./drive.js";
+import { driveLocally } from "./drive-locally.js";
 import { followSession, heartbeat } from "./heartbeat.js";
 import { help } from "./inspect-commands.js";
 import { printEvents, printOutput } from "./print-events.js";
@@ -77,7 +77,7 @@ export async function runCommand(argv: string[], terminal: NodeJS.WritableStream
     await applyRepoLimits(ledger, cliLimits(setup.config, { maxCostUsd: maxCostFlag }), `${REPO_CONFIG_PATH}${maxCostFlag === undefined ? "" : " and --max-cost-usd"}`);
     out.write(`${setup.sandboxNote}; tests: ${setup.testCommand ?? "none found"}${setup.testCommandSource ? ` (${setup.testCommandSource})` : ""}\n`);
     const approver = terminalApprover({ approvePlan: values["approve-plan"], approveWrites: values["approve-writes"] }, out);
-    const result = await drive(
+    const result = await driveLocally(
       ledger,
       ws,
       { llm, compaction, sandbox: setup.sandbox, workspace: ws, onOutput: printOutput(out), repoConfig: { ...setup.config, test: setup.testCommand }, mcp, ...sandboxOpts },

@@ -1,9 +1,9 @@
 import { createInterface } from "node:readline/promises";
 import type { Ledger } from "../store/ledger.js";
-import type { Approver } from "./drive.js";
+import type { TerminalApprover } from "./drive-locally.js";
 
 /** Answers from flags first; then asks on the terminal; without a terminal it leaves the session parked. */
-export function terminalApprover(flags: { approvePlan: boolean; approveWrites: boolean }, out: NodeJS.WritableStream): Approver {
+export function terminalApprover(flags: { approvePlan: boolean; approveWrites: boolean }, out: NodeJS.WritableStream): TerminalApprover {
   const interactive = Boolean(process.stdin.isTTY);
   const ask = async (question: string): Promise<string> => {
     const rl = createInterface({ input: process.stdin, output: out });

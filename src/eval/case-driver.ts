@@ -7,14 +7,14 @@ import type { ScriptedHuman } from "./scripted-human.js";
 
 export const EVAL_AUTHOR = { name: "Patchgate Eval", email: "eval@patchgate.invalid" };
 
-export type DriveResult = { kind: "ended" } | { kind: "parked" } | { kind: "restart"; trigger: string };
+export type CaseDriveResult = { kind: "ended" } | { kind: "parked" } | { kind: "restart"; trigger: string };
 
 /**
  * Resumes the session until it ends or a park stays unanswered, the way the webhook handlers would:
  * each human answer is appended first, then the session is resumed with that trigger. Stops with
  * "restart" (answer stored, not yet resumed) when the human says a restart is due.
  */
-export async function driveCase(ledger: Ledger, ws: Workspace, opts: ResumeOptions, human: ScriptedHuman): Promise<DriveResult> {
+export async function driveCase(ledger: Ledger, ws: Workspace, opts: ResumeOptions, human: ScriptedHuman): Promise<CaseDriveResult> {
   for (let trigger = opts.trigger ?? "eval"; ; ) {
     const outcome = await resumeSession(ledger, { ...opts, trigger });
     // The eval keeps no blocked work (keepBlockedWork unset): a blocked report ends the session.

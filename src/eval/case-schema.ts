@@ -5,7 +5,7 @@ import { ApprovalFallbackSchema, ApprovalStepSchema } from "./approval-schema.js
 import { CheckSchema, EventCountSchema } from "./check-schema.js";
 import { FAILURE_CLASS_NAMES, SESSION_OUTCOMES } from "./classes.js";
 import { ScriptStepSchema } from "./script-schema.js";
-import { MIN_SECRET_LENGTH } from "./secret-scan.js";
+import { MIN_CASE_SECRET_LENGTH } from "./secret-scan.js";
 
 /**
  * A golden case, written as `case.yaml` (or `case.json`) in its own directory. Field names are
@@ -113,8 +113,8 @@ export const EvalCaseSchema = z
     checks: z.array(CheckSchema).default([]).describe("Checks on the final tree; failing ones make `wrong_result`."),
   })
   .strict()
-  .refine((c) => c.secrets.every((s) => (c.env[s] ?? "").length >= MIN_SECRET_LENGTH), {
-    message: `every name in \`secrets\` must be set in \`env\` to a value of at least ${MIN_SECRET_LENGTH} characters`,
+  .refine((c) => c.secrets.every((s) => (c.env[s] ?? "").length >= MIN_CASE_SECRET_LENGTH), {
+    message: `every name in \`secrets\` must be set in \`env\` to a value of at least ${MIN_CASE_SECRET_LENGTH} characters`,
     path: ["secrets"],
   });
 

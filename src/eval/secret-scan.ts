@@ -7,7 +7,7 @@ export interface Secret {
 }
 
 /** Values this short would match by accident; the runner refuses them when loading a case. */
-export const MIN_SECRET_LENGTH = 12;
+export const MIN_CASE_SECRET_LENGTH = 12;
 
 /**
  * Names of the secrets found anywhere in the events (serialised whole, so a secret inside a tool
@@ -32,6 +32,6 @@ const HOST_CREDENTIALS = ["OPENAI_API_KEY", "GITHUB_TOKEN", "GH_TOKEN", "PRIVATE
 export function hostSecrets(env: NodeJS.ProcessEnv = process.env): Secret[] {
   return HOST_CREDENTIALS.flatMap((name) => {
     const value = env[name];
-    return value && value.length >= MIN_SECRET_LENGTH ? [{ name, value }] : [];
+    return value && value.length >= MIN_CASE_SECRET_LENGTH ? [{ name, value }] : [];
   });
 }

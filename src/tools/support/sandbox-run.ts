@@ -1,7 +1,7 @@
 import type { RepoConfig } from "../../config/repo-config.js";
 import type { SandboxResult } from "../../sandbox/types.js";
 import type { ToolError } from "../../session/types.js";
-import { capText } from "./text.js";
+import { capChars } from "./text.js";
 import type { ToolContext } from "../tool.js";
 
 /**
@@ -87,8 +87,8 @@ export function removedFields(res: RunResult): { removed_special_files?: { paths
 
 /** stdout/stderr cut to what a model can use: head and tail kept. */
 export function modelOutput(res: SandboxResult): { stdout: string; stderr: string; truncated: boolean } {
-  const out = capText(res.stdout, MODEL_OUTPUT_CHARS);
-  const err = capText(res.stderr, MODEL_OUTPUT_CHARS);
+  const out = capChars(res.stdout, MODEL_OUTPUT_CHARS);
+  const err = capChars(res.stderr, MODEL_OUTPUT_CHARS);
   return { stdout: out.text, stderr: err.text, truncated: res.truncated || out.truncated || err.truncated };
 }
 

@@ -19,7 +19,7 @@ export function splitLines(text: string): string[] {
 }
 
 /** Keeps the head and the tail (where errors usually are) of an over-long text. */
-export function capText(text: string, maxChars: number): { text: string; truncated: boolean } {
+export function capChars(text: string, maxChars: number): { text: string; truncated: boolean } {
   if (text.length <= maxChars) return { text, truncated: false };
   const head = Math.floor(maxChars / 4);
   const tail = maxChars - head;
@@ -30,7 +30,7 @@ export function capText(text: string, maxChars: number): { text: string; truncat
 /** Unified diff of one file, as shown to a human approving a write and to the model after an edit. */
 export function filePatch(rel: string, before: string | null, after: string, maxChars: number): string {
   const patch = createTwoFilesPatch(before === null ? "/dev/null" : `a/${rel}`, `b/${rel}`, before ?? "", after);
-  return capText(patch, maxChars).text;
+  return capChars(patch, maxChars).text;
 }
 
 /** Beyond this no tool loads a file into memory; such files are data, not source to edit. */

@@ -8,20 +8,20 @@ import type { BlockedWork } from "../session/types.js";
 import { keepBlockedWorkInClone, publishLocally } from "./local-publisher.js";
 
 /** How a human answers at the terminal; `null` = nobody can answer now (non-interactive): leave it parked. */
-export interface Approver {
+export interface TerminalApprover {
   plan(ledger: Ledger): Promise<{ approve: true } | { approve: false; feedback: string } | null>;
   writes(ledger: Ledger): Promise<{ approve: true } | { approve: false; reason: string } | null>;
   /** The answer to the agent's question (ask_human); absent or null: the session stays parked. */
   answer?(ledger: Ledger): Promise<string | null>;
 }
 
-export type DriveResult = { kind: "done"; branch: string; commit: string } | { kind: "parked" } | { kind: "failed" | "cancelled" } | { kind: "blocked"; message: string; work?: BlockedWork };
+export type LocalDriveResult = { kind: "done"; branch: string; commit: string } | { kind: "parked" } | { kind: "failed" | "cancelled" } | { kind: "blocked"; message: string; work?: BlockedWork };
 
 /**
  * Resumes until the session ends, answering parks through `approver` and publishing to a local branch.
  * Each answer is an event in the ledger before the next resume, exactly as a webhook would record it.
  */
-export async function drive(ledger: Ledger, ws: Workspace, opts: ResumeOptions, approver: Approver): Promise<DriveResult> {
+export async function driveLocally(ledger: Ledger, ws: Workspace, opts: ResumeOptions, approver: TerminalApprover): Promise<LocalDriveResult> {
   for (let trigger = opts.trigger ?? "cli"; ; ) {
     const outcome = await resumeSession(ledger, { ...opts, trigger, keepBlockedWork: true });
     if (outcome.kind === "keep_blocked_work") await keepBlockedWorkInClone(ledger, ws, opts.repoConfig.policy.protected_paths, secretsFromEnv());
@@ -59,7 +59,7 @@ export async function drive(ledger: Ledger, ws: Workspace, opts: ResumeOptions, 
   }
 }
 
-function doneResult(ledger: Ledger): DriveResult {
+function doneResult(ledger: Ledger): LocalDriveResult {
   const p = ledger.state.published;
   return p ? { kind: "done", branch: p.branch, commit: p.commit } : { kind: "failed" };
 }
