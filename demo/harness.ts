@@ -64,8 +64,8 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export const OWNER = "octo-org";
-export const REPO = "calculator";
+const OWNER = "octo-org";
+const REPO = "calculator";
 export const SECRET = "webhook-secret-for-tests";
 export const HARNESS_API_KEY = "sk-test-harness-key-0123456789";
 

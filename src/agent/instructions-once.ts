@@ -10,14 +10,14 @@ import type { ResumeOptions } from "./runtime-options.js";
  * (it is the one a maintainer writes for Patchgate), then the files other agents read. A path named
  * by `.github/patchgate.yml` (`instructions:`) replaces the list.
  */
-export const INSTRUCTION_FILES = [".github/patchgate/instructions.md", "AGENTS.md", ".github/copilot-instructions.md", "CLAUDE.md"] as const;
+const INSTRUCTION_FILES = [".github/patchgate/instructions.md", "AGENTS.md", ".github/copilot-instructions.md", "CLAUDE.md"] as const;
 
 /** What the model sees at most: a long file is cut here, with a line saying so. */
 export const MAX_INSTRUCTION_CHARS = 16_000;
 /** A blob larger than this is not even read (the prompt would take a sliver of it anyway). */
 const MAX_READ_BYTES = 4 * 1024 * 1024;
 
-export function instructionCandidates(configured: string | undefined): string[] {
+function instructionCandidates(configured: string | undefined): string[] {
   return configured ? [configured] : [...INSTRUCTION_FILES];
 }
 

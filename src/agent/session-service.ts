@@ -11,7 +11,7 @@ import { type GitWorkspace } from "../workspace/git-workspace.js";
 import { type MirrorSettings } from "../workspace/mirror.js";
 import { resourceLimits } from "./resource-limits.js";
 
-export const DEFAULT_SETTINGS: SessionSettings = { maxStepsPerResume: 40, limits: {} };
+const DEFAULT_SETTINGS: SessionSettings = { maxStepsPerResume: 40, limits: {} };
 
 export interface CreateSessionInput {
   task: TaskInput;

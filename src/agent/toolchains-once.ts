@@ -24,7 +24,7 @@ export async function resolveToolchainsOnce(ledger: Ledger, opts: ResumeOptions)
   return required.length > 0;
 }
 
-export function blockedMessage(unmet: readonly UnmetToolchain[]): string {
+function blockedMessage(unmet: readonly UnmetToolchain[]): string {
   const items = unmet.map((u) => `${u.name} ${u.wanted === "any" ? "" : `${u.wanted} `}(${u.source}): ${u.install}`);
   return `The repository needs toolchains this host does not have: ${items.join("; ")}. Install them on the host running Patchgate, then start the session again.`;
 }

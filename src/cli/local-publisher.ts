@@ -2,7 +2,7 @@ import type { Ledger } from "../store/ledger.js";
 import type { Workspace } from "../workspace/types.js";
 import { keepBlockedWorkLocally, publishToLocalBranch } from "../agent/local-branch-publish.js";
 
-export const LOCAL_AUTHOR = { name: "Patchgate", email: "patchgate@users.noreply.local" };
+const LOCAL_AUTHOR = { name: "Patchgate", email: "patchgate@users.noreply.local" };
 
 /** Local runs publish by committing on a branch `patchgate/<id>` in the clone; nothing is pushed. */
 export function publishLocally(ledger: Ledger, ws: Workspace): Promise<void> {

@@ -17,7 +17,6 @@ export class UsageError extends Error {
   }
 }
 
-export { DEFAULT_MODEL };
 
 export function dataDir(flag?: string): string {
   return flag ?? process.env.PATCHGATE_DATA_DIR ?? join(homedir(), ".patchgate");
@@ -28,7 +27,7 @@ export function modelName(flag?: string): string {
 }
 
 /** The model connection's settings (PATCHGATE_LLM_*); a bad value is a usage error naming the variable. */
-export function llmConfig(model: string): LLMConfig {
+function llmConfig(model: string): LLMConfig {
   try {
     return llmConfigFromEnv(process.env, model);
   } catch (e) {

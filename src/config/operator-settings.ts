@@ -18,7 +18,7 @@ const ToolchainSchema = z
   .strict();
 
 /** Installed dependencies kept across sessions (src/depcache), least recently used evicted beyond this. */
-export const DEFAULT_DEPENDENCY_CACHE_MB = 10_240;
+const DEFAULT_DEPENDENCY_CACHE_MB = 10_240;
 
 const SettingsSchema = z
   .object({
@@ -38,7 +38,7 @@ export interface OperatorSettings {
   dependencyCacheBytes: number;
 }
 
-export const NO_OPERATOR_SETTINGS: OperatorSettings = { toolchains: [], dependencyCacheBytes: DEFAULT_DEPENDENCY_CACHE_MB * 1024 * 1024 };
+const NO_OPERATOR_SETTINGS: OperatorSettings = { toolchains: [], dependencyCacheBytes: DEFAULT_DEPENDENCY_CACHE_MB * 1024 * 1024 };
 
 /** The runtime's dependency cache under the data directory, or none when the settings turn it off. */
 export function dependencyCacheIn(dataDir: string, settings: OperatorSettings): { root: string; maxBytes: number } | undefined {

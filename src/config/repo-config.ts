@@ -8,7 +8,7 @@ import { parseAllowEntry } from "../sandbox/egress/allow-rule.js";
 export const DEFAULT_MAX_COST_USD = 5;
 
 /** A session that needs more than a few answers before it can plan needs a better issue. */
-export const DEFAULT_MAX_QUESTIONS = 3;
+const DEFAULT_MAX_QUESTIONS = 3;
 
 /**
  * `.github/patchgate.yml`, read from the default branch only. Every field optional: an empty file is valid.

@@ -5,7 +5,7 @@ import type { Ledger } from "../store/ledger.js";
 import type { Workspace } from "../workspace/types.js";
 import type { ScriptedHuman } from "./scripted-human.js";
 
-export const EVAL_AUTHOR = { name: "Patchgate Eval", email: "eval@patchgate.invalid" };
+const EVAL_AUTHOR = { name: "Patchgate Eval", email: "eval@patchgate.invalid" };
 
 export type CaseDriveResult = { kind: "ended" } | { kind: "parked" } | { kind: "restart"; trigger: string };
 

@@ -118,7 +118,7 @@ export const EvalCaseSchema = z
     path: ["secrets"],
   });
 
-export type EvalCaseInput = z.infer<typeof EvalCaseSchema>;
+type EvalCaseInput = z.infer<typeof EvalCaseSchema>;
 
 /** A loaded case: validated, with its id and absolute paths resolved. */
 export type EvalCase = Omit<EvalCaseInput, "id" | "fixture"> & {

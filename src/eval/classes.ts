@@ -3,7 +3,7 @@
  * Each is derived from the session's events (plus the runner's own verdict on the final tree),
  * never from the case's script, so a real model's session is classified the same way.
  */
-export const FAILURE_CLASSES = {
+const FAILURE_CLASSES = {
   plan_not_approved: "A write or command was attempted before the plan was approved (plan gate).",
   edit_without_read: "An existing file was edited without being read after its last change (edit-context gate).",
   bad_patch: "An edit's search text did not match the file, so nothing was applied.",

@@ -16,7 +16,7 @@ function tokens(n: number, estimated: boolean): string {
   return estimated ? `~${s}` : s;
 }
 
-export function formatCost(usd: number | null): string {
+function formatCost(usd: number | null): string {
   return usd === null ? "n/a" : `$${usd.toFixed(4)}`;
 }
 

@@ -30,7 +30,7 @@ export interface CaseResult {
   sessionId: string | null;
 }
 
-export interface CategoryStats {
+interface CategoryStats {
   category: string;
   passed: number;
   /** Cases that ran or failed to run; skipped ones are not counted. */

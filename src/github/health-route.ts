@@ -4,7 +4,7 @@ import { countsOnly, operationsStatus } from "../queue/status.js";
 import type { QueueCounts } from "../queue/types.js";
 import type { PatchgateDeps } from "./deps.js";
 
-export const HEALTH_PATH = "/patchgate/health";
+const HEALTH_PATH = "/patchgate/health";
 
 const NO_QUEUE_COUNTS: QueueCounts = { queued: 0, running: 0, leases: [], failed: [], dead: [] };
 

@@ -13,7 +13,7 @@ import { MIN_SECRET_LENGTH, secretsFromEnv } from "../safety/secrets.js";
 
 /** No `__` (the separator in `mcp__<server>__<tool>`), short enough to leave the tool room in 64 characters. */
 const SERVER_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9-]|_(?!_))*$/;
-export const MAX_SERVER_NAME = 20;
+const MAX_SERVER_NAME = 20;
 
 const patchgateFields = {
   trust: z
@@ -77,7 +77,7 @@ export const McpConfigSchema = z
   .strict();
 
 export type StdioServerConfig = z.infer<typeof StdioServerSchema> & { name: string };
-export type HttpServerConfig = z.infer<typeof HttpServerSchema> & { name: string };
+type HttpServerConfig = z.infer<typeof HttpServerSchema> & { name: string };
 export type McpServerConfig = StdioServerConfig | HttpServerConfig;
 
 export interface McpConfig {

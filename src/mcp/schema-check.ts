@@ -10,7 +10,7 @@ import { z } from "zod";
  * depth, anything the meta-schema or the compiler rejects — drops the tool (with a ledger event).
  */
 
-export const MAX_SCHEMA_BYTES = 64 * 1024;
+const MAX_SCHEMA_BYTES = 64 * 1024;
 const MAX_DEPTH = 32;
 
 // CommonJS module whose default export TypeScript sees one level too deep under NodeNext.

@@ -40,7 +40,7 @@ export interface McpCaller {
 const MAX_DESCRIPTION_CHARS = 1000;
 
 /** Offered while planning only when the default policy allows it there: a read of a trusted server. */
-export function mcpModes(risk: McpRisk, trust: McpTrust): PermissionMode[] {
+function mcpModes(risk: McpRisk, trust: McpTrust): PermissionMode[] {
   return risk === "read" && trust === "trusted" ? ["plan", "execute"] : ["execute"];
 }
 

@@ -8,7 +8,7 @@ import { canonicalJson } from "../tools/support/plan-hash.js";
  * short hash of the original, so two such names never fold into one.
  */
 export const MCP_PREFIX = "mcp__";
-export const MAX_TOOL_NAME = 64;
+const MAX_TOOL_NAME = 64;
 const MODEL_SAFE = /^[A-Za-z0-9_-]+$/;
 
 const sha = (text: string) => createHash("sha256").update(text).digest("hex");

@@ -10,7 +10,7 @@ import { isStdio, type McpServerConfig, type StdioServerConfig } from "./config.
  */
 
 /** One message may be this large (a result the caller then caps); beyond it the connection is dropped. */
-export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 /** Lines of a server's stderr kept to explain why it stopped. */
 const STDERR_TAIL_CHARS = 2000;
 

@@ -40,8 +40,8 @@ export const RULE = {
 } as const;
 
 /** Ids of rules made from `.github/patchgate.yml` command prefixes. */
-export const repoAllowRuleId = (prefix: string) => `allow:repo-command:${prefix}`;
-export const repoDenyRuleId = (prefix: string) => `deny:repo-command:${prefix}`;
+const repoAllowRuleId = (prefix: string) => `allow:repo-command:${prefix}`;
+const repoDenyRuleId = (prefix: string) => `deny:repo-command:${prefix}`;
 
 export interface DefaultRuleOptions {
   testCommand?: string;

@@ -3,7 +3,7 @@ import type { Ledger } from "../store/ledger.js";
 import type { Workspace } from "../workspace/types.js";
 
 /** The tree about to be published is not the one the test gate accepted. Fatal: nothing is pushed. */
-export class TreeChangedError extends Error {
+class TreeChangedError extends Error {
   readonly name = "TreeChangedError";
   constructor(
     readonly accepted: string | null,
@@ -22,7 +22,7 @@ export class TreeChangedError extends Error {
  * finish; this catches anything else (a process left behind, a bug) at the last moment. The commit
  * itself is then made with `publication(state)`, which builds that same tree and refuses any other.
  */
-export async function assertPublishingTestedTree(state: SessionState, ws: Workspace): Promise<void> {
+async function assertPublishingTestedTree(state: SessionState, ws: Workspace): Promise<void> {
   const actual = await ws.publishedTree(state.publishablePaths);
   if (state.finishedTree === null || actual !== state.finishedTree) throw new TreeChangedError(state.finishedTree, actual);
 }

@@ -38,10 +38,6 @@ export function judgeTestGate(runs: readonly TestRun[], treeHash: string, rule: 
   return { error: refusal(runs, treeHash, ""), preExisting: [] };
 }
 
-export function checkTestGate(runs: readonly TestRun[], treeHash: string, rule?: GateRule): ToolError | null {
-  return judgeTestGate(runs, treeHash, rule).error;
-}
-
 type Compared = { ok: true; preExisting: string[] } | { ok: false; why: string };
 
 /** A failing run passes no_new_failures only when both it and the baseline name their failures. */

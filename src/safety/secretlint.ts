@@ -64,14 +64,12 @@ function run(rule: Creator, content: string, found: Finding[]): unknown {
 const isThenable = (v: unknown): boolean => typeof (v as { then?: unknown } | null)?.then === "function";
 
 /** The preset's rules that answer synchronously (checked once, on a harmless text). */
-export const SYNC_RULES: readonly Creator[] = (rules as unknown as Creator[]).filter((r) => {
+const SYNC_RULES: readonly Creator[] = (rules as unknown as Creator[]).filter((r) => {
   if (SKIPPED.has(r.meta.id)) return false;
   const answer = run(r, "patchgate", []);
   if (isThenable(answer)) (answer as Promise<unknown>).catch(() => {});
   return !isThenable(answer);
 });
-
-export const SECRETLINT_RULE_NAMES: readonly string[] = SYNC_RULES.map((r) => shortName(r.meta.id));
 
 export function secretlintFindings(content: string): Finding[] {
   const found: Finding[] = [];

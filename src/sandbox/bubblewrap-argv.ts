@@ -23,14 +23,14 @@ export interface BwrapHost {
 // Bound in every run, when present: user and group names (git, whoami and getpass look the uid up),
 // the loader cache (libraries outside the default search path), and /etc/alternatives, without
 // which Debian's awk, cc and java are dangling symlinks. None of them holds a secret.
-export const ETC_ALWAYS = ["/etc/passwd", "/etc/group", "/etc/ld.so.cache", "/etc/alternatives"];
+const ETC_ALWAYS = ["/etc/passwd", "/etc/group", "/etc/ld.so.cache", "/etc/alternatives"];
 
 // Bound only for a networked run (the setup step): CA certificates, since TLS runs end to end through
 // the egress proxy. No resolver configuration: the sandbox has no DNS server to ask, names are resolved
 // by the proxy on the host. Never the host's /etc/hosts (see sandbox-hosts.ts). Deliberately not
 // /etc/ssl as a whole (ssl/private holds keys readable by uid 0, which the sandbox user maps to when
 // Patchgate runs as root), nor /etc/npmrc or /etc/pip.conf, which may hold registry tokens.
-export const ETC_NETWORK = ["/etc/ssl/certs", "/etc/ssl/openssl.cnf", "/etc/ca-certificates", "/etc/pki/tls/certs", "/etc/pki/ca-trust"];
+const ETC_NETWORK = ["/etc/ssl/certs", "/etc/ssl/openssl.cnf", "/etc/ca-certificates", "/etc/pki/tls/certs", "/etc/pki/ca-trust"];
 
 function mountArgs(m: Mount): string[] {
   switch (m.kind) {

@@ -10,7 +10,7 @@ import type { SandboxResult } from "./types.js";
  * that filesystem: runs sharing a disk share the margin, and a kill errs on the side of the disk.
  * One file can never outgrow the quota at all (RLIMIT_FSIZE, bubblewrap-argv.ts); /tmp is a sized tmpfs.
  */
-export const DISK_SAMPLE_MS = 50;
+const DISK_SAMPLE_MS = 50;
 /** How long a run that spent its quota may take to end on its own (file-size signal) before it is killed. */
 export const DISK_KILL_GRACE_MS = 2 * DISK_SAMPLE_MS;
 

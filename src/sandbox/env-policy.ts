@@ -10,7 +10,7 @@ export const SANDBOX_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/
 /** HOME lives on the sandbox's private tmpfs, so tools that write caches there touch nothing on the host. */
 export const SANDBOX_HOME = "/tmp/home";
 
-export function baseEnv(extraPathDirs: readonly string[] = []): Record<string, string> {
+function baseEnv(extraPathDirs: readonly string[] = []): Record<string, string> {
   return {
     PATH: [...extraPathDirs, SANDBOX_PATH].join(":"),
     HOME: SANDBOX_HOME,

@@ -4,7 +4,7 @@ import { SandboxError } from "./sandbox-error.js";
 import type { SandboxLimits, SandboxRunRequest } from "./types.js";
 
 /** Used when a request leaves a limit out; the same numbers as the repo config defaults. */
-export const DEFAULT_LIMITS: Required<SandboxLimits> = {
+const DEFAULT_LIMITS: Required<SandboxLimits> = {
   maxOutputBytes: 1024 * 1024,
   maxProcesses: 256,
   memoryBytes: 2048 * 1024 * 1024,

@@ -1,4 +1,4 @@
-import { mkdir, realpath, rm } from "node:fs/promises";
+import { mkdir, realpath } from "node:fs/promises";
 import path from "node:path";
 
 /**
@@ -19,10 +19,6 @@ export async function sessionCacheDir(root: string, sessionId: string): Promise<
   const dir = path.join(root, sessionId);
   await mkdir(path.join(dir, "home"), { recursive: true, mode: 0o700 });
   return realpath(dir);
-}
-
-export async function removeSessionCache(root: string, sessionId: string): Promise<void> {
-  if (SESSION_ID.test(sessionId)) await rm(path.join(root, sessionId), { recursive: true, force: true });
 }
 
 /** Where each tool keeps its cache when told; set only for runs that have the session's cache. */

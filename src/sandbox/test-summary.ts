@@ -26,14 +26,14 @@ export function summarizeTestRun(stdout: string, stderr: string, exitCode: numbe
   return fit(parts, tail);
 }
 
-export function totalsText(t: TestTotals): string {
+function totalsText(t: TestTotals): string {
   const parts = [t.failed !== undefined ? `${t.failed} failed` : "", t.passed !== undefined ? `${t.passed} passed` : "", t.skipped ? `${t.skipped} skipped` : ""];
   const text = parts.filter((p) => p !== "").join(", ");
   return t.total !== undefined ? `${text}${text ? ", " : ""}${t.total} total` : text;
 }
 
 /** `name (file:line): first line of the message`, as short as what the runner said. */
-export function failureLine(f: TestFailure): string {
+function failureLine(f: TestFailure): string {
   const where = f.location ? ` (${f.location})` : f.file && !f.name.startsWith(f.file) ? ` (${f.file})` : "";
   const why = f.message ? `: ${f.message.split("\n")[0]}` : "";
   return `${f.name}${where}${why}`;

@@ -35,7 +35,7 @@ export interface ToolchainBinding {
   pathDirs: string[];
 }
 
-export const NO_BINDING: ToolchainBinding = { mounts: [], pathDirs: [] };
+const NO_BINDING: ToolchainBinding = { mounts: [], pathDirs: [] };
 
 /** The executable, its libraries, npm/npx/corepack and their links: nothing else of the prefix. */
 export function nodeBinding(layout: NodeLayout | null): ToolchainBinding {

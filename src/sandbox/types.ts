@@ -56,7 +56,7 @@ export interface SandboxLimits {
 }
 
 /** Which limit ended a run, when one did (a wall-clock timeout is `timedOut`). */
-export type SandboxLimitHit = "cpu" | "disk" | "file_size";
+type SandboxLimitHit = "cpu" | "disk" | "file_size";
 
 export interface SandboxResult {
   exitCode: number | null;

@@ -1,4 +1,4 @@
-import type { Message, SealedReasoning, ToolCall } from "./messages.js";
+import type { SealedReasoning, ToolCall } from "./messages.js";
 import type {
   Approver,
   BlockedReason,
@@ -248,4 +248,4 @@ export interface SessionSettings {
   unattended?: boolean;
 }
 
-export type { Message };
+

@@ -4,7 +4,7 @@ import type { SessionEvent } from "./events.js";
  * Which paths an event makes publishable: a file tool's write, or the changes of a command a human
  * approved. Nothing else ever adds to what a session may publish.
  */
-export function publishedBy(e: SessionEvent): string[] {
+function publishedBy(e: SessionEvent): string[] {
   if (e.type === "file_written") return [e.path];
   if (e.type === "command_changed") return e.paths;
   return [];

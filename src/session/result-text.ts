@@ -30,7 +30,7 @@ export function resultText(result: ToolResult): string {
 }
 
 /** A string that reads as another JSON value (`12`, `true`, `"x"`) is quoted, so reading it back gives a string. */
-export function scalarText(value: unknown): string {
+function scalarText(value: unknown): string {
   if (typeof value !== "string") return JSON.stringify(value) ?? "null";
   try {
     JSON.parse(value);

@@ -168,7 +168,7 @@ export interface Plan {
   steps: string[];
 }
 
-export type TodoStatus = "pending" | "in_progress" | "completed" | "cancelled";
+type TodoStatus = "pending" | "in_progress" | "completed" | "cancelled";
 
 export interface Todo {
   id: string;

@@ -13,7 +13,7 @@ export interface Choice {
 const ANY_VERSION = new Set(["node", "stable", "latest", "current"]);
 
 /** Whether an installed toolchain satisfies a version spec under a pin's rule. */
-export function satisfies(c: Installed, spec: string, rule: Pin["rule"]): boolean {
+function satisfies(c: Installed, spec: string, rule: Pin["rule"]): boolean {
   if (spec === "system") return c.aliases.includes("system");
   if (rule === "at_least") return atLeast(c.version, spec);
   if (rule === "major") return sameMajor(spec, c.version);

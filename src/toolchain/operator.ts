@@ -14,7 +14,7 @@ export interface OperatorToolchain {
 }
 
 /** The directory bound for an operator's toolchain. */
-export function operatorDir(t: OperatorToolchain): string {
+function operatorDir(t: OperatorToolchain): string {
   if (t.dir) return path.resolve(t.dir);
   const bin = path.resolve(t.bin);
   return path.basename(bin) === "bin" ? path.dirname(bin) : bin;

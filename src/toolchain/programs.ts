@@ -39,7 +39,7 @@ const MEMBERS: Record<string, string> = {
   corepack: "node",
 };
 
-export function toolchainOf(program: string): { toolchain: string; driver: boolean } | null {
+function toolchainOf(program: string): { toolchain: string; driver: boolean } | null {
   if (DRIVERS[program]) return { toolchain: DRIVERS[program], driver: true };
   if (/^python3\.\d+$/.test(program)) return { toolchain: "python", driver: true };
   if (MEMBERS[program]) return { toolchain: MEMBERS[program], driver: false };

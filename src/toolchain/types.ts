@@ -2,9 +2,6 @@ import type { ToolchainRecord, UnmetToolchain } from "../session/types.js";
 
 export type { ToolchainRecord, UnmetToolchain };
 
-/** The toolchains Patchgate knows how to find; others come from asdf/mise or the operator's settings. */
-export type ToolchainKind = "rust" | "python" | "node" | "go";
-
 /**
  * A version the repository asks for, and the file that asks. `prefix`: `3.11` takes 3.11.7;
  * `at_least`: go.mod's `go 1.22` takes 1.23; `major`: packageManager's `pnpm@8.15.0` takes any 8.x

@@ -7,7 +7,7 @@ export function numericParts(version: string): number[] | null {
 }
 
 /** Numeric order; a missing part counts as 0 (`1.22` = `1.22.0`); non-numeric versions sort first. */
-export function compareVersions(a: string, b: string): number {
+function compareVersions(a: string, b: string): number {
   const x = numericParts(a) ?? [];
   const y = numericParts(b) ?? [];
   for (let i = 0; i < Math.max(x.length, y.length); i++) {

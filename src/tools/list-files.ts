@@ -8,8 +8,8 @@ import { notFound, specialFile } from "./support/text.js";
 import { ok, type ToolContext } from "./tool.js";
 import { TreeCounter } from "./support/tree-summary.js";
 
-export const LIST_DEFAULT_MAX = 500;
-export const LIST_HARD_MAX = 2000;
+const LIST_DEFAULT_MAX = 500;
+const LIST_HARD_MAX = 2000;
 
 const DESCRIPTION = `List the repository's files (recursively) under a directory, the way git sees them: files matched by .gitignore are hidden, and so is .git.
 - path is a directory relative to the repository root; omit it for the whole repository.

@@ -9,8 +9,8 @@ import { defineReadTool } from "./read-tool.js";
 import { isBinary, isToolError, notFound, readRegularFile, specialFile, splitLines } from "./support/text.js";
 import { ok, type ToolContext } from "./tool.js";
 
-export const SEARCH_DEFAULT_MAX = 100;
-export const SEARCH_HARD_MAX = 1000;
+const SEARCH_DEFAULT_MAX = 100;
+const SEARCH_HARD_MAX = 1000;
 /** Larger files are generated or data; skipping them keeps a search fast. */
 const SEARCH_MAX_FILE_BYTES = 1024 * 1024;
 /** A regex only sees this much of a line: bounds the cost of a pathological pattern on minified code. */

@@ -39,7 +39,7 @@ export interface ToolOutcome {
  * approval policy; `meta` (plan, todos, finish) only touch the ledger; `mcp` tools come from an
  * operator's MCP server and carry their own risk class in the request (policy/mcp-risk.ts).
  */
-export type ToolRisk = "read" | "write" | "command" | "meta" | "mcp";
+type ToolRisk = "read" | "write" | "command" | "meta" | "mcp";
 
 /** What the call handler tells a tool's `audit` at each stage of a call (McpCallAudit lists the stages). */
 export interface CallFact {

@@ -20,7 +20,7 @@ const input = z.strictObject({
 });
 
 /** Gate 2 (DESIGN §3) plus list hygiene; the reducer enforces the in_progress rule again. */
-export function checkTodos(todos: readonly Todo[], previous: readonly Todo[]): ToolError | null {
+function checkTodos(todos: readonly Todo[], previous: readonly Todo[]): ToolError | null {
   const seen = new Set<string>();
   const dupes = new Set<string>();
   for (const t of todos) (seen.has(t.id) ? dupes : seen).add(t.id);

@@ -8,11 +8,6 @@ export function oneLine(text: string): string {
   return text.replace(/\r\n|\r|\n/g, " ⏎ ").replace(/[\t\f\v]/g, " ");
 }
 
-/** A table cell: one line, pipes escaped (GFM splits cells on unescaped `|`). */
-export function escapeCell(text: string): string {
-  return oneLine(text).replace(/\|/g, "\\|");
-}
-
 /** At most `max` code points, with an ellipsis when cut. Never splits a surrogate pair. */
 export function clip(text: string, max: number): string {
   if (text.length <= max) return text; // code units ≥ code points

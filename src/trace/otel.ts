@@ -12,7 +12,7 @@ import { SpanStatusCode, context, trace, type Span, type Context } from "@opente
 import type { StoredEvent } from "../session/events.js";
 import { redact } from "../safety/redact.js";
 
-export const TRACER_NAME = "patchgate";
+const TRACER_NAME = "patchgate";
 
 const time = (at: string, minusMs = 0): Date => new Date(new Date(at).getTime() - minusMs);
 

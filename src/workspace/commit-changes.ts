@@ -5,7 +5,7 @@ import { git, gitOk } from "./git.js";
  * its parent, its tree, its message, and each entry its tree changes against the parent's (a blob
  * to upload, a submodule pointer, or a deletion). Read with plumbing; nothing in the clone changes.
  */
-export interface TreeChange {
+interface TreeChange {
   path: string;
   mode: string;
   /** The new blob (or submodule commit); null: the path is deleted. */

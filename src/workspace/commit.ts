@@ -14,7 +14,7 @@ function checkPerson(p: Person): void {
   }
 }
 
-export function commitMessage(message: string, coAuthors: Person[] = []): string {
+function commitMessage(message: string, coAuthors: Person[] = []): string {
   const trailers = coAuthors.map((p) => `Co-authored-by: ${p.name} <${p.email}>`);
   const body = message.trim();
   return trailers.length ? `${body}\n\n${trailers.join("\n")}\n` : `${body}\n`;

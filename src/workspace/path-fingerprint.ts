@@ -10,7 +10,7 @@ import { pathKind } from "./publish-index.js";
  * stages the same entry, so a cached tree can be reused; the bytes are read every time, never
  * assumed from stat, so no write can hide behind an unchanged mtime.
  */
-export async function pathFingerprint(root: string, rel: string): Promise<string> {
+async function pathFingerprint(root: string, rel: string): Promise<string> {
   const kind = await pathKind(root, rel);
   if (kind !== "file") return kind;
   const abs = path.join(root, rel);
@@ -39,7 +39,7 @@ function digest(bytes: Buffer): string {
  * paths (eol conversion, `binary`, `-diff`): .git/info/attributes and the .gitattributes of the root
  * and of each path's directories.
  */
-export async function contextFingerprint(root: string, paths: readonly string[]): Promise<string> {
+async function contextFingerprint(root: string, paths: readonly string[]): Promise<string> {
   const files = new Set([".git/config", ".git/info/attributes", ".gitattributes"]);
   for (const p of paths) {
     const parts = p.split("/").slice(0, -1);

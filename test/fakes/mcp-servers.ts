@@ -23,7 +23,7 @@ export function everythingServer(extra: Record<string, unknown> = {}, pidFile?: 
   return { command: process.execPath, args: [EVERYTHING_ENTRY, "stdio"], ...extra };
 }
 
-export const SCRIPTED_SERVER = join(ROOT, "eval/cases/_fixtures/mcp/scripted-server.mjs");
+const SCRIPTED_SERVER = join(ROOT, "eval/cases/_fixtures/mcp/scripted-server.mjs");
 
 export interface ScriptedTool {
   name: string;

@@ -7,7 +7,7 @@ import pg from "pg";
  * the end. Without the variable a file says so in one line and skips, except under CI
  * (PATCHGATE_CI), where it fails: there the cluster must exist.
  */
-export const PG_URL_VARIABLE = "PATCHGATE_TEST_DATABASE_URL";
+const PG_URL_VARIABLE = "PATCHGATE_TEST_DATABASE_URL";
 
 /** The cluster's URL, or null after printing the one line that says what was skipped. */
 export function postgresForTests(what: string): string | null {

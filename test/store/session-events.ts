@@ -32,7 +32,7 @@ export const requested = (digest = "d1", ids = ["c1"]): Ev<"approval_requested">
 });
 
 /** A model turn making these calls (write_file, no arguments), as the loop records it. */
-export function turn(ids: string[]): Ev<"assistant_message"> {
+function turn(ids: string[]): Ev<"assistant_message"> {
   return { type: "assistant_message", content: null, toolCalls: ids.map((id) => ({ id, name: "write_file", arguments: "{}" })) };
 }
 

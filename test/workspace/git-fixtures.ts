@@ -7,7 +7,7 @@ import { dirname, join } from "node:path";
  * Plain git for building fixtures and for looking at results: deliberately NOT the hardened runner
  * under test, so that hooks and config behave as they would for any other git user.
  */
-export const plainEnv = {
+const plainEnv = {
   ...process.env,
   GIT_CONFIG_NOSYSTEM: "1",
   GIT_CONFIG_GLOBAL: "/dev/null",

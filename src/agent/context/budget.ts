@@ -9,7 +9,7 @@
 import type { SessionState } from "../../session/state.js";
 import { formatUsd } from "../../trace/markdown.js";
 
-export type BudgetLimit = "max_steps" | "max_tokens" | "max_cost_usd";
+type BudgetLimit = "max_steps" | "max_tokens" | "max_cost_usd";
 
 export type BudgetCheck =
   | { exceeded: false; note?: string }

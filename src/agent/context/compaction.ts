@@ -20,10 +20,9 @@ import { renderRuntimeContext } from "./runtime-context.js";
 import { parseSummaryReply, summaryRequest } from "./summary-request.js";
 
 export { chooseCut } from "./cut.js";
-export { MemorySummarySchema, mergeSummaries, type MemorySummary } from "./memory-summary.js";
 
 /** Messages kept verbatim after a cut when the caller does not say. */
-export const DEFAULT_KEEP_RECENT = 12;
+const DEFAULT_KEEP_RECENT = 12;
 
 export interface CompactionThresholds {
   /** Tokens of the runtime block plus the conversation window, estimated from bytes (prompt-size.ts). */

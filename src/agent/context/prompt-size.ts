@@ -15,7 +15,7 @@
 
 import type { Message } from "../../session/messages.js";
 
-export const BYTES_PER_TOKEN = 3;
+const BYTES_PER_TOKEN = 3;
 
 /** Framing per message and per tool call (role, separators), and the reply's priming, as in OpenAI's recipe. */
 const PER_MESSAGE = 4;

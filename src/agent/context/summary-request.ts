@@ -11,7 +11,7 @@ import { MemorySummarySchema, type MemorySummary } from "./memory-summary.js";
 
 /** Per-message caps keep one giant tool output from filling the summariser's input. */
 const MAX_MESSAGE_BYTES = 2048;
-export const MAX_TRANSCRIPT_BYTES = 48 * 1024;
+const MAX_TRANSCRIPT_BYTES = 48 * 1024;
 
 const SUMMARISER_PROMPT = `You compress the earlier part of a coding agent's session into a memory summary that replaces those messages in the agent's prompt.
 Reply with one JSON object and nothing else: no prose, no code fence. It must have exactly these keys, each an array of short strings (use [] when there is nothing):
@@ -38,7 +38,7 @@ function renderMessage(m: Message): string {
   }
 }
 
-export function renderTranscript(messages: readonly Message[], maxBytes = MAX_TRANSCRIPT_BYTES): string {
+function renderTranscript(messages: readonly Message[], maxBytes = MAX_TRANSCRIPT_BYTES): string {
   return capText(messages.map(renderMessage).join("\n\n"), maxBytes).text;
 }
 

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import type { TokenUsage } from "../../session/types.js";
 
-export interface ModelPrice {
+interface ModelPrice {
   /** USD per 1 000 000 prompt (input) tokens. */
   promptPerMTok: number;
   /** USD per 1 000 000 completion (output) tokens. */
@@ -70,7 +70,7 @@ export function loadPriceTable(env: NodeJS.ProcessEnv = process.env, extra: Pric
 }
 
 /** Exact name first, then the name without a dated snapshot suffix (`gpt-4o-2024-08-06` → `gpt-4o`). */
-export function findPrice(model: string, table: PriceTable): ModelPrice | null {
+function findPrice(model: string, table: PriceTable): ModelPrice | null {
   const exact = table[model];
   if (exact) return exact;
   const base = model.replace(/-\d{4}-\d{2}-\d{2}$/, "");

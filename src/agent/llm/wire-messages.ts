@@ -22,7 +22,7 @@ const NAME = /^[a-zA-Z0-9_-]{1,64}$/;
  * is sent back as `{}`: providers that parse the history (vLLM runs json.loads on it) fail on every
  * later request otherwise. The call's tool result already told the model what was wrong.
  */
-export function wireArguments(raw: string): string {
+function wireArguments(raw: string): string {
   try {
     const value: unknown = JSON.parse(raw);
     return value !== null && typeof value === "object" && !Array.isArray(value) ? raw : "{}";
@@ -32,7 +32,7 @@ export function wireArguments(raw: string): string {
 }
 
 /** A function name the model invented may break the provider's name pattern; history must not. */
-export function wireName(name: string): string {
+function wireName(name: string): string {
   if (NAME.test(name)) return name;
   const cleaned = name.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 64);
   return cleaned === "" ? "unknown_tool" : cleaned;

@@ -18,7 +18,7 @@ export const HANDLED_EVENTS = [
   "check_run.requested_action",
 ] as const;
 
-export const APPROVAL_LABELS = ["agent:plan-approved", "agent:writes-approved"] as const;
+const APPROVAL_LABELS = ["agent:plan-approved", "agent:writes-approved"] as const;
 
 function repoOf(p: any): Repo | null {
   if (!p.repository || !p.installation?.id) return null;
@@ -30,7 +30,7 @@ function senderOf(p: any): Sender {
 }
 
 /** Bots are never obeyed — Patchgate's own comments above all (they would otherwise loop). */
-export function isBot(s: Sender): boolean {
+function isBot(s: Sender): boolean {
   return s.type === "Bot" || s.login.endsWith("[bot]");
 }
 

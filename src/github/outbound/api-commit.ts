@@ -14,7 +14,7 @@ import type { Octokit } from "../octokit.js";
  */
 export const MAX_PARALLEL_BLOBS = 4;
 
-export class ApiCommitError extends Error {
+class ApiCommitError extends Error {
   override readonly name = "ApiCommitError";
 }
 

@@ -18,7 +18,7 @@ export const BODY_LIMIT: Limit = { max: 65_536, unit: "chars" };
 /** A check run's `output.summary` and `output.text`: 65,535 bytes. */
 export const CHECK_RUN_LIMIT: Limit = { max: 65_535, unit: "bytes" };
 /** PR and check-run titles. */
-export const TITLE_LIMIT: Limit = { max: 255, unit: "chars" };
+const TITLE_LIMIT: Limit = { max: 255, unit: "chars" };
 /** Commit messages have no documented limit; a bound keeps a runaway summary out of the history. */
 export const COMMIT_LIMIT: Limit = { max: 65_536, unit: "chars" };
 

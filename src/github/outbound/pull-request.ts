@@ -13,7 +13,7 @@ export interface PullRef {
   url: string;
 }
 
-export const PR_EFFECT = "pull_request";
+const PR_EFFECT = "pull_request";
 
 export async function ensurePullRequest(
   octokit: Octokit,

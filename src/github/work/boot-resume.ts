@@ -19,7 +19,7 @@ const issueOfKey = (key: string): number => Number(/#(\d+)$/.exec(key)?.[1] ?? 0
  * would, with installation tokens minted when the job runs, not at boot. A session still `queued`
  * died while it was being started (./start-workspace.ts), and its start is finished first.
  */
-export const INTERRUPTED_PHASES: readonly Phase[] = ["queued", "planning", "executing", "publishing"];
+const INTERRUPTED_PHASES: readonly Phase[] = ["queued", "planning", "executing", "publishing"];
 
 /** Enqueues one resume per interrupted session; returns how many. */
 export async function resumeInterrupted(b: AppAccess): Promise<number> {

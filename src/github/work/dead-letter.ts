@@ -5,7 +5,7 @@ import { checkRunFor, finishEnded } from "./drive.js";
 import { sessionWork, type AppAccess } from "./session-work.js";
 
 /** Why the session failed, as the check run and the issue comment say it. */
-export function deadLetterMessage(item: Pick<QueuedItem, "name" | "attempts">): string {
+function deadLetterMessage(item: Pick<QueuedItem, "name" | "attempts">): string {
   return `its job (${item.name}) was dead-lettered: the worker running it died ${item.attempts - 1} times, so no worker runs it again`;
 }
 

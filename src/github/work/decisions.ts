@@ -55,7 +55,7 @@ export async function approvePlanAs(jc: JobContext, ledger: Ledger, by: Approver
   await drive(jc, ledger, `plan approved by @${by.login}`);
 }
 
-export async function decideWrites(jc: JobContext, ledger: Ledger, by: Approver, digest: string | null, deny: string | null, w: Where): Promise<void> {
+async function decideWrites(jc: JobContext, ledger: Ledger, by: Approver, digest: string | null, deny: string | null, w: Where): Promise<void> {
   const current = ledger.state.pending?.status === "pending" ? ledger.state.pending.digest : null;
   if (!digest || digest !== current) return stale(jc, ledger, w, "batch", digest, current);
   if (deny === null && (await refusedApprover(jc, ledger, "writes", by, w))) return;

@@ -3,7 +3,7 @@ import type { PatchgateDeps } from "../deps.js";
 import { everyInterval } from "../inbound/reconciler.js";
 
 /** One pass over this process's disk: the workspaces and per-session caches of long-ended sessions. */
-export async function housekeepingPass(deps: PatchgateDeps, retentionMs: number): Promise<string[]> {
+async function housekeepingPass(deps: PatchgateDeps, retentionMs: number): Promise<string[]> {
   const roots = [deps.workspacesDir, ...(deps.sandboxExtras?.cacheRoot ? [deps.sandboxExtras.cacheRoot] : [])];
   const removed = await sweepEndedSessions(deps.store, { roots, retentionMs, now: Date.now(), inUse: (key) => deps.aborts.active(key) });
   if (removed.length > 0) deps.log(`housekeeping: removed the workspaces of ${removed.length} session(s) ended over ${retentionMs / 3_600_000} h ago`);

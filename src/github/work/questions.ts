@@ -15,9 +15,9 @@ import { postComment } from "../outbound/replies.js";
  * answers it. An answer is bound to the question it answers: it must be written after the question
  * was asked, and it is recorded only while that question waits.
  */
-export const MAX_QUESTION_CHARS = 2000;
+const MAX_QUESTION_CHARS = 2000;
 
-export function questionComment(s: SessionState, max: number): string {
+function questionComment(s: SessionState, max: number): string {
   const n = s.questions.length;
   // Model text: quoted, inert, never live markup, mentions or references.
   const quoted = inert(clip(s.questions.at(-1)?.question ?? "", MAX_QUESTION_CHARS))

@@ -15,7 +15,7 @@ import { startSession } from "./start.js";
 type Review = Extract<Intent, { kind: "review" }>;
 
 /** Enough for any real review; beyond it the reviewer is asked to split the work. */
-export const MAX_REVIEW_COMMENTS = 30;
+const MAX_REVIEW_COMMENTS = 30;
 const MAX_COMMENT_CHARS = 4000;
 const MAX_HUNK_CHARS = 3000;
 
@@ -41,7 +41,7 @@ async function listReviewComments(octokit: Octokit, jc: JobContext, review: Revi
   return all;
 }
 
-export function toReviewComment(c: ApiReviewComment, pull: number): ReviewComment {
+function toReviewComment(c: ApiReviewComment, pull: number): ReviewComment {
   return {
     id: c.id,
     pull,

@@ -25,7 +25,7 @@ function toMcp(outcome: ToolOutcome): CallToolResult {
   return { content: [{ type: "text", text: resultText(r) }], ...(r.ok ? {} : { isError: true }) };
 }
 
-export function projectServer(repo: string): McpServer {
+function projectServer(repo: string): McpServer {
   const ctx = projectContext(repo);
   const server = new McpServer({ name: "patchgate", version: OWN_SERVER_VERSION }, { capabilities: { tools: {} } });
   server.registerTool(

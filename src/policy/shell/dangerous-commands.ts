@@ -19,7 +19,7 @@ function leaves(target: string, ctx: Ctx): boolean {
  * True when `target` is, or may be, outside the workspace. Anything we cannot place (a variable,
  * a substitution, `~`) counts as outside, as does a `.*` glob (older shells expand it to `..`).
  */
-export function mayLeaveWorkspace(target: string, workspaceRoot: string): boolean {
+function mayLeaveWorkspace(target: string, workspaceRoot: string): boolean {
   if (target.startsWith("~") || target.includes("$") || target.includes("`")) return true;
   if (target.split("/").some((segment) => /^\.[*?]/.test(segment))) return true;
   const root = path.resolve(workspaceRoot);

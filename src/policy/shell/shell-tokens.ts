@@ -36,7 +36,7 @@ export class CommandSyntaxError extends Error {
  * backslash-newline continuations, and refuses unterminated quotes. `$'…'` (ANSI-C) honours `\'`.
  * Backticks become `$(…)`: shell-quote splits `` `rm x` `` into two plain words, `$(…)` it understands.
  */
-export function splitLines(text: string): string[] {
+function splitLines(text: string): string[] {
   const lines: string[] = [];
   let current = "";
   let quote: "'" | '"' | "$'" | null = null;

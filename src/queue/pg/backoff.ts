@@ -10,8 +10,3 @@ export interface Backoff {
 
 export const DEFAULT_BACKOFF: Backoff = { baseMs: 1_000, maxMs: 60_000 };
 
-/** The wait before attempt `attempt + 1`, after `attempt` attempts have started and died. */
-export function backoffMs(attempt: number, b: Backoff = DEFAULT_BACKOFF): number {
-  if (attempt <= 0) return 0;
-  return Math.min(b.maxMs, b.baseMs * 2 ** (attempt - 1));
-}

@@ -32,7 +32,7 @@ export interface DurableQueueOptions {
   log?: (line: string) => void;
 }
 
-export function processOwner(): string {
+function processOwner(): string {
   return `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
 }
 

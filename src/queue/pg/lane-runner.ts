@@ -3,7 +3,7 @@ import type { JobSpec } from "../types.js";
 import type { LaneLease, LaneTable, QueuedItem } from "./lane-table.js";
 
 /** What a worker's runner gets with each job: the lease it runs under (for fenced writes) and its abort. */
-export interface ItemContext {
+interface ItemContext {
   lane: string;
   name: string;
   lease: LaneLease;

@@ -18,7 +18,7 @@ const WEB_PORTS = [443, 80];
 const LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 
 /** Lower case, no trailing dot, brackets off an IPv6 literal; null for anything that is not a plain name or address. */
-export function normalizeHost(text: string): string | null {
+function normalizeHost(text: string): string | null {
   const host = text.trim().toLowerCase().replace(/\.$/, "");
   const bare = host.replace(/^\[(.*)\]$/, "$1");
   if (isIP(bare) !== 0) return bare;

@@ -25,13 +25,13 @@ export interface EgressOptions {
   lookup?: Lookup;
 }
 
-export async function allowList(workspace: string, allowHosts: readonly string[] = []): Promise<AllowEntry[]> {
+async function allowList(workspace: string, allowHosts: readonly string[] = []): Promise<AllowEntry[]> {
   const fromRegistries = (await registryUrls(workspace)).map(allowEntryFromUrl);
   const fromConfig = allowHosts.map(parseAllowEntry);
   return [...fromRegistries, ...fromConfig].filter((e): e is AllowEntry => e !== null);
 }
 
-export function refusalNotice(decisions: readonly EgressDecision[]): string {
+function refusalNotice(decisions: readonly EgressDecision[]): string {
   const lines = new Set(decisions.filter((d) => !d.allowed).map((d) => `patchgate-egress: refused ${d.method} ${d.host}:${d.port}: ${d.reason}\n`));
   return [...lines].join("");
 }

@@ -9,10 +9,10 @@
  * written next to the socket for each run.
  */
 export const EGRESS_DIR = "/run/patchgate-egress";
-export const EGRESS_SOCKET = `${EGRESS_DIR}/proxy.sock`;
-export const FORWARDER = `${EGRESS_DIR}/forward.cjs`;
+const EGRESS_SOCKET = `${EGRESS_DIR}/proxy.sock`;
+const FORWARDER = `${EGRESS_DIR}/forward.cjs`;
 /** Squid's port, the one people expect a proxy on; the sandbox's loopback is its own, so nothing else holds it. */
-export const EGRESS_PORT = 3128;
+const EGRESS_PORT = 3128;
 
 export const FORWARDER_SOURCE = `"use strict";
 const net = require("net");

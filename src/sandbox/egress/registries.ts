@@ -13,7 +13,7 @@ import { readRepoFile } from "../../toolchain/repo-file.js";
  * configuration is shown to the sandbox. Nothing is executed to find them (`npm config get` would
  * run the host's npm in the repository).
  */
-export const DEFAULT_REGISTRIES = [
+const DEFAULT_REGISTRIES = [
   // npm, yarn (v1 and berry), pnpm
   "https://registry.npmjs.org/",
   "https://registry.yarnpkg.com/",

@@ -1,6 +1,6 @@
 /** What a test runner's output says about a run, in one shape whatever the runner. */
 
-export type TestFramework = "tap" | "node:test" | "jest" | "vitest" | "mocha" | "pytest" | "go" | "cargo";
+type TestFramework = "tap" | "node:test" | "jest" | "vitest" | "mocha" | "pytest" | "go" | "cargo";
 
 export interface TestFailure {
   /** The test's name as its runner names it, suites included (`math › nested › multiplies`). */

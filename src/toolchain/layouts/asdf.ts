@@ -10,7 +10,7 @@ import { isToolName } from "../pins.js";
  */
 const NAMES: Record<string, string[]> = { node: ["nodejs", "node"], go: ["golang", "go"], python: ["python"], rust: ["rust"] };
 
-export function toolDirNames(name: string): string[] {
+function toolDirNames(name: string): string[] {
   return NAMES[name] ?? [name];
 }
 

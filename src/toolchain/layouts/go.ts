@@ -25,7 +25,7 @@ export async function goView(h: HostFacts): Promise<ManagerView | null> {
 }
 
 /** The Go tree at `root`, if it is one. */
-export async function goRoot(root: string): Promise<Installed | null> {
+async function goRoot(root: string): Promise<Installed | null> {
   const dir = await real(root);
   if (!dir || !(await isExecutable(path.join(dir, "bin", "go")))) return null;
   const text = await readHead(path.join(dir, "VERSION"), 4096);

@@ -28,7 +28,7 @@ export async function rustupView(h: HostFacts): Promise<ManagerView | null> {
 const TRIPLE = /-(x86_64|aarch64|i686|i586|armv7|arm|riscv64gc|powerpc64le|powerpc64|s390x|loongarch64)-[a-z0-9_]+-[a-z0-9_]+(-[a-z0-9_]+)?$/;
 
 /** `stable-x86_64-unknown-linux-gnu` → `stable`; `nightly-2026-05-19-aarch64-apple-darwin` → `nightly-2026-05-19`. */
-export function channelOf(toolchain: string): string {
+function channelOf(toolchain: string): string {
   return toolchain.replace(TRIPLE, "");
 }
 

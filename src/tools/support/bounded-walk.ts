@@ -4,7 +4,7 @@ import { withDeadline } from "../../workspace/deadline.js";
 import { WorkspaceError } from "../../workspace/workspace-error.js";
 
 /** list_files and search_code give up on a walk after this long (a huge tree, a slow disk). */
-export const WALK_TIMEOUT_MS = 30_000;
+const WALK_TIMEOUT_MS = 30_000;
 
 export type WalkOutcome = { ok: true; skipped: string[] } | { ok: false; error: ToolError };
 

@@ -24,7 +24,7 @@ const MAX_SHOWN_LINES = 60;
  * what the model sends, and it runs in Patchgate's own event loop: a 40 000-line file and a
  * 20 000-line search block would otherwise block every session for minutes. Beyond it: no hint.
  */
-export const MAX_LINE_COMPARISONS = 1_000_000;
+const MAX_LINE_COMPARISONS = 1_000_000;
 
 function bigrams(s: string): Map<string, number> {
   const m = new Map<string, number>();

@@ -17,7 +17,7 @@ export interface EditBlock {
 export type EditOutcome = { ok: true; content: string; regions: EditedRegion[] } | { ok: false; error: ToolError };
 
 /** Matches named by line in an error; more would only flood the model's context. */
-export const MAX_LISTED_MATCHES = 20;
+const MAX_LISTED_MATCHES = 20;
 
 /**
  * Line numbers of ascending offsets, in one pass. Counting from the top for each match was quadratic:

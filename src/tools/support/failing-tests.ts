@@ -1,7 +1,7 @@
 import { parseTestFailures } from "../../sandbox/test-report/parse.js";
 
 /** More names than this and the list is not trusted to be whole: the run counts as unparseable. */
-export const MAX_FAILING_NAMES = 500;
+const MAX_FAILING_NAMES = 500;
 
 /**
  * The tests a run failed, by name, for `gate: no_new_failures`: [] for a pass; null when the run

@@ -4,7 +4,7 @@
  * tab after a number cannot be told from one that starts the line. `│` after leading digits is never
  * read as content, and the model is told so in read_file's description.
  */
-export const LINE_MARK = "│";
+const LINE_MARK = "│";
 
 /** One shown line, its number padded to `width` digits. */
 export function numberedLine(n: number, text: string, width = 0): string {

@@ -21,7 +21,7 @@ function denied(rel: string, message: string): ToolPath {
 }
 
 /** Confine `p` to the workspace; `rel` is canonical ("." for the root), `root` the workspace's realpath. */
-export async function resolveToolPath(ctx: ToolContext, p: string): Promise<ToolPath> {
+async function resolveToolPath(ctx: ToolContext, p: string): Promise<ToolPath> {
   // Confinement already walked to the real target; the tools only add their own refusal of dangling links.
   const c = await confineInWorkspace(ctx.workspace.root, p);
   if (!c.ok) return c;

@@ -11,7 +11,7 @@ import type { ToolContext } from "../tool.js";
  */
 
 /** Per stream, what the model gets back; the sandbox's own cap (repo config) is larger. */
-export const MODEL_OUTPUT_CHARS = 16 * 1024;
+const MODEL_OUTPUT_CHARS = 16 * 1024;
 
 export function sandboxUnavailable(): ToolError {
   return {

@@ -37,7 +37,7 @@ export type SetupOutcome =
  *   a PR branch starts on a tree an earlier session (or anyone with push access to the branch) wrote:
  *   if that changed setup.sh or a lockfile, the setup runs offline.
  */
-export function setupMayUseNetwork(ctx: ToolContext): boolean {
+function setupMayUseNetwork(ctx: ToolContext): boolean {
   return ctx.state.latestDiff === null;
 }
 

@@ -34,7 +34,7 @@ export function filePatch(rel: string, before: string | null, after: string, max
 }
 
 /** Beyond this no tool loads a file into memory; such files are data, not source to edit. */
-export const MAX_FILE_BYTES = 16 * 1024 * 1024;
+const MAX_FILE_BYTES = 16 * 1024 * 1024;
 
 export function specialFile(rel: string, kind: SpecialKind): ToolError {
   return {

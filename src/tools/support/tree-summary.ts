@@ -4,7 +4,7 @@
  * stops at COUNT_MAX files, and says so.
  */
 
-export const COUNT_MAX = 50_000;
+const COUNT_MAX = 50_000;
 const MAX_DIRECTORIES = 200;
 
 export interface DirectoryCount {

@@ -35,7 +35,7 @@ function limitsText(l: { maxSteps?: number; maxTokens?: number; maxCostUsd?: num
   return parts.filter((p) => p !== null).join(", ") || "none";
 }
 
-export const EVENT_WORDS: Table = {
+const EVENT_WORDS: Table = {
   session_created: {
     line: (e) => {
       const s = e.task.source;

@@ -5,7 +5,7 @@ import { parsePatch } from "diff";
  * workspace/diff.ts) with their line counts and the new-side number of every added line: what the
  * Change section lists and what provenance annotations point at.
  */
-export interface AddedLine {
+interface AddedLine {
   /** 1-based line number in the new file. */
   line: number;
   text: string;

@@ -131,7 +131,7 @@ const rollbacksPart: Part = (v) => section("Rolled back", commandChanges(v, "cha
 /** Changes of a command a human approved: kept, and published with the file tools' writes. */
 const keptPart: Part = (v) => section("Kept from approved commands", commandChanges(v, "command_changed", " — kept, published"));
 
-export const GOVERNANCE_PARTS: Part[] = [planPart, writesPart, commandsPart, refusalsPart, rollbacksPart, keptPart, mcpPart];
+const GOVERNANCE_PARTS: Part[] = [planPart, writesPart, commandsPart, refusalsPart, rollbacksPart, keptPart, mcpPart];
 
 export function governanceBlocks(v: SessionView): Block[] {
   const parts = GOVERNANCE_PARTS.flatMap((p) => p(v));

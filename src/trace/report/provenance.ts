@@ -28,7 +28,7 @@ export interface Provenance {
 }
 
 /** GitHub accepts 50 per request; this many in all keeps a huge diff to a handful of requests. */
-export const MAX_ANNOTATIONS = 500;
+const MAX_ANNOTATIONS = 500;
 const MAX_MESSAGE_CHARS = 1000;
 
 type Counts = Map<string, Map<string, number>>;
@@ -65,7 +65,7 @@ function authors(v: SessionView): Map<string, Map<string, CallView>> {
   return owner;
 }
 
-export function provenanceMessage(c: CallView | undefined): string {
+function provenanceMessage(c: CallView | undefined): string {
   if (!c) return "not attributed to a tool call";
   if (c.tool === "finish") return `not written by a file tool: first seen when finish was accepted at step ${c.step}`;
   const allowed = plainText(permission(c));

@@ -20,7 +20,7 @@ import { when } from "./words.js";
  * alone. The check run (markdown) and `patchgate show` (text) both render it; each part is at most
  * `maxBytes` (GitHub's 65,535) whatever the session holds.
  */
-export type ReportFormat = "markdown" | "text";
+type ReportFormat = "markdown" | "text";
 
 export interface ReportOptions {
   sessionId: string;
@@ -38,7 +38,7 @@ export interface Report {
 
 const traceCommand = (id: string): string => `patchgate trace ${id}`;
 
-export function summaryBlocks(v: SessionView, opts: Pick<ReportOptions, "sessionId" | "pullUrl">): Block[] {
+function summaryBlocks(v: SessionView, opts: Pick<ReportOptions, "sessionId" | "pullUrl">): Block[] {
   return [
     ...outcomeBlocks(v),
     ...evidenceBlocks(v),

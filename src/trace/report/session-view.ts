@@ -7,7 +7,7 @@ import type { Approver, Decision, PendingCall, Plan, ToolResult } from "../../se
  * decided it in, its result and the facts it recorded; each plan revision with its fate; each step
  * (one model call and everything until the next) with its events. Pure: events in, view out.
  */
-export interface Verdict {
+interface Verdict {
   granted: boolean;
   by: Approver;
   at: string;
@@ -35,7 +35,7 @@ export interface CallView {
   facts: StoredEvent[];
 }
 
-export interface PlanRevision {
+interface PlanRevision {
   hash: string;
   plan: Plan;
   step: number;
@@ -51,7 +51,7 @@ export interface StepView {
 }
 
 /** A stretch of time the session waited for a human; `until` is null while it still waits. */
-export interface Wait {
+interface Wait {
   kind: "plan" | "writes";
   from: string;
   until: string | null;

@@ -34,7 +34,7 @@ function testsAct(data: Data | null): Inline[] {
   return [`tests ${how}${countsSuffix(summary)}`];
 }
 
-export const TOOL_WORDS: Record<string, ToolWords> = {
+const TOOL_WORDS: Record<string, ToolWords> = {
   read_file: {
     act: (c) => ["read ", code(arg(c, "path"))],
     fields: (d) => `lines ${str(d.start_line)}–${str(d.end_line)} of ${str(d.total_lines)}`,
@@ -65,7 +65,7 @@ export const TOOL_WORDS: Record<string, ToolWords> = {
 
 const fallback: ToolWords = { act: (c) => ["called ", code(c.tool)] };
 
-export const wordsFor = (tool: string): ToolWords => TOOL_WORDS[tool] ?? fallback;
+const wordsFor = (tool: string): ToolWords => TOOL_WORDS[tool] ?? fallback;
 
 function okData(c: CallView): Data | null {
   const r = c.result?.result;

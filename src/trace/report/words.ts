@@ -41,7 +41,7 @@ const VIA: Record<Approver["via"], string> = {
   auto: "auto-approval",
 };
 
-export const via = (by: Approver): string => VIA[by.via] ?? by.via;
+const via = (by: Approver): string => VIA[by.via] ?? by.via;
 
 /** `@alice via review`; a runtime actor (no login) is named as such. */
 export const byWhom = (by: Approver): string => `@${by.login} via ${via(by)}`;

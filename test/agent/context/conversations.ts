@@ -1,7 +1,7 @@
 import type { Message } from "../../../src/session/messages.js";
 
 /** mulberry32: a tiny seeded PRNG, so that every generated case can be reproduced from its seed. */
-export function rng(seed: number): () => number {
+function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -7,7 +7,7 @@ import { PROFILES, type ProfileState, type ProviderName } from "./providers.js";
 import { fromWire, isAnswer, type FakeStep, type FakeTurn } from "./turns.js";
 
 /** A recorded request: enough to assert what the client sent (auth, path, model, messages, tools). */
-export interface RecordedChatRequest {
+interface RecordedChatRequest {
   authorization: string | undefined;
   apiKey: string | undefined;
   url: string;
@@ -15,7 +15,7 @@ export interface RecordedChatRequest {
 }
 
 /** A request the provider would have refused (or, for a silent provider, mishandled). */
-export interface RecordedViolation {
+interface RecordedViolation {
   request: number;
   rule: string;
   message: string;

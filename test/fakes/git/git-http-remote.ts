@@ -18,7 +18,7 @@ export interface GitRemoteOptions {
   onService?: (service: "upload-pack" | "receive-pack", repoPath: string) => void;
 }
 
-export function expectedAuthorization(token: string): string {
+function expectedAuthorization(token: string): string {
   return `Basic ${Buffer.from(`x-access-token:${token}`).toString("base64")}`;
 }
 

@@ -51,7 +51,7 @@ function applyOutput(w: GitHubWorld, c: FakeCheckRun, output: any): RouteResult 
 }
 
 /** The REST subset Patchgate uses, with GitHub's status codes and response shapes. */
-export const ROUTES: [string, string, Handler][] = [
+const ROUTES: [string, string, Handler][] = [
   ["GET", "/app", (w) => ({ status: 200, body: { id: w.app.id, slug: w.app.slug, name: w.app.slug, node_id: "A_1" } })],
   ["GET", "/users/:login", (w, p) => ({ status: 200, body: w.user(p.login) })],
   ["GET", "/repos/:o/:r", (w) => ({ status: 200, body: { id: w.repoId, name: w.repo, full_name: `${w.owner}/${w.repo}`, owner: { login: w.owner, type: "Organization" }, default_branch: w.defaultBranch, private: true } })],

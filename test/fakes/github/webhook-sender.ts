@@ -11,7 +11,7 @@ export interface SentDelivery {
   ms: number;
 }
 
-export function sign(secret: string, body: string): string {
+function sign(secret: string, body: string): string {
   return `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
 }
 

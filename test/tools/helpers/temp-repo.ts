@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 /** A file's content, or `{ symlink: target }` for a symbolic link (target written as given). */
 export type FixtureEntry = string | Buffer | { symlink: string };
 
-export function git(dir: string, ...args: string[]): string {
+function git(dir: string, ...args: string[]): string {
   return execFileSync("git", ["-c", "core.hooksPath=/dev/null", "-c", "user.name=Fixture", "-c", "user.email=fixture@example.invalid", ...args], {
     cwd: dir,
     stdio: "pipe",
