@@ -52,6 +52,12 @@ export class GitWorkspace implements Workspace {
     return r.exitCode === 0 ? r.stdout.trim() : null;
   }
 
+  /** The first parent of `commit` in the clone, or null (a root commit, or one the clone lacks). */
+  async firstParent(commit: string): Promise<string | null> {
+    const r = await git(["rev-parse", "--verify", "--quiet", `${commit}^1^{commit}`], { cwd: this.root, signal: this.signal });
+    return r.exitCode === 0 ? r.stdout.trim() : null;
+  }
+
   /** Where the clone's own `branch` points, or null. */
   async branchHead(branch: string): Promise<string | null> {
     await checkBranch(this.root, branch);

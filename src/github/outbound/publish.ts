@@ -10,7 +10,7 @@ import { inert } from "../../safety/inert.js";
 import { publication } from "../../policy/publish-guard.js";
 import type { BranchLease } from "../../session/state.js";
 import { nextBranchName } from "./branch-lease.js";
-import { pushCommit, signedTwin } from "./signed-push.js";
+import { continueFromTwin, pushCommit, signedTwin } from "./signed-push.js";
 import { replyInReviewThreads } from "./review-replies.js";
 
 /**
@@ -48,8 +48,9 @@ export async function pushLeased(jc: SessionWork, ledger: Ledger, ws: PushableWo
     // What this session pushed is continued, never replaced, even from a clone rebuilt elsewhere.
     const pushedHere = ledger.history.some((e) => e.type === "branch_pushed" && e.commit === lease.head);
     if (lease.head && pushedHere) await ws.continueBranch(lease.branch, lease.head);
-    const local = await commit(ws, lease.branch);
     const remote = ws.branchRemote(remoteUrl(jc.deps.gitBase, jc.delivery.repo), authFor(jc.token));
+    await continueFromTwin(jc, ledger.sessionId, ws, lease.branch, remote);
+    const local = await commit(ws, lease.branch);
     const { out, via, commit: sha, unsigned } = await pushCommit(jc, ledger.sessionId, ws, lease, local, remote);
     if (out.kind === "pushed") {
       await ledger.append({ type: "branch_pushed", branch: lease.branch, commit: sha, via, ...(unsigned ? { unsigned } : {}) });
@@ -105,7 +106,9 @@ export async function publishPlan(jc: SessionWork, ledger: Ledger, ws: PushableW
   const hash = s.planHash ?? "";
   const author = await jc.identity.get(jc.octokit);
   const message = `Plan ${shortHash(hash)} for #${issue}: ${commitText(jc, s.plan?.summary.split("\n")[0] ?? "")}\n\nPatchgate-Plan: ${hash}`;
-  const pushed = await pushLeased(jc, ledger, ws, (w, branch) => w.commit({ branch, message, author, allowEmpty: true, paths: [] }));
+  // Adopted like a result's: a plan committed (or signed) before a kill is pushed, not committed on again.
+  const planCommit = adoptingCommit(jc, ledger, `plan_commit:${hash}`, (w) => w.commitTree(w.baseCommit), (w, branch) => w.commit({ branch, message, author, allowEmpty: true, paths: [] }));
+  const pushed = await pushLeased(jc, ledger, ws, planCommit);
   if (pushed.kind !== "pushed") return "ended";
   const { commit: sha, branch } = pushed;
   // The PR shows the checks of its head: the session's check run follows the push (with the button).
@@ -131,14 +134,14 @@ function resultCommit(jc: SessionWork, ledger: Ledger, commit: (ws: PushableWork
   return adoptingCommit(jc, ledger, RESULT_COMMIT, () => ledger.state.finishedTree, commit);
 }
 
-/** `commit`, or the commit recorded under `key` before when the branch is still at it (or its signed twin) with tree `tree()`. */
-export function adoptingCommit(jc: SessionWork, ledger: Ledger, key: string, tree: () => string | null, commit: (ws: PushableWorkspace, branch: string) => Promise<string>) {
+/** `commit`, or the commit recorded under `key` before when the branch is still at it (or its signed twin) with tree `tree(ws)`. */
+export function adoptingCommit(jc: SessionWork, ledger: Ledger, key: string, tree: (ws: PushableWorkspace) => string | null | Promise<string | null>, commit: (ws: PushableWorkspace, branch: string) => Promise<string>) {
   return async (ws: PushableWorkspace, branch: string): Promise<string> => {
     const known = await jc.deps.store.getEffect(ledger.sessionId, key);
     const head = await ws.branchHead(branch);
     // The clone's branch is at the result, or at GitHub's signed twin of it once that was pushed.
     const adopted = known && head && (head === known || head === (await signedTwin(jc, ledger.sessionId, known))) ? head : null;
-    if (adopted && (await ws.commitTree(adopted)) === tree()) {
+    if (adopted && (await ws.commitTree(adopted)) === (await tree(ws))) {
       jc.deps.log(`${branch}: adopting the commit made before`);
       return adopted;
     }

@@ -56,6 +56,24 @@ export async function pushCommit(jc: SessionWork, sessionId: string, ws: Pushabl
   return { out, via: "api", commit: signed };
 }
 
+/**
+ * The clone's `branch` put on what GitHub has before anything is committed on it. A process killed
+ * after GitHub made the signed twin of the clone's head, and before the clone took it in its place,
+ * left the clone on a commit GitHub never had: a commit on top would name an unknown parent (422).
+ * The clone takes the twin when GitHub's branch has it (the ref moved before the kill); otherwise
+ * the ref never moved, and the clone goes back to the twin's parent, which GitHub has, and commits again.
+ */
+export async function continueFromTwin(jc: SessionWork, sessionId: string, ws: PushableWorkspace, branch: string, git: GitBranchRemote): Promise<void> {
+  const head = await ws.branchHead(branch);
+  const twin = head && (await signedTwin(jc, sessionId, head));
+  if (!head || !twin || twin === head) return;
+  const onGitHub = (await git.head(branch)) !== null && (await ws.commitTree(twin)) !== null;
+  const to = onGitHub ? twin : await ws.firstParent(head);
+  if (!to) throw new Error(`${branch}: ${head.slice(0, 7)} has a signed twin but no parent in the clone`);
+  jc.deps.log(`${branch}: the clone was left on ${head.slice(0, 7)}, which GitHub never had; continuing from ${to.slice(0, 7)}`);
+  await ws.moveBranch(branch, to, head);
+}
+
 /** The signed commit made for `local`, if any (a result adopted after a crash is this one). */
 export function signedTwin(jc: SessionWork, sessionId: string, local: string): Promise<string | null> {
   return jc.deps.store.getEffect(sessionId, API_COMMIT(local));

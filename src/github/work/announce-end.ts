@@ -3,7 +3,7 @@ import type { SessionStore } from "../../store/types.js";
 import type { SessionWork } from "../deps.js";
 import { checkRunFor, finishEnded } from "./drive.js";
 import { storedPullRequest } from "../outbound/pull-request.js";
-import { doneComment } from "../outbound/render.js";
+import { doneComment, shortHash } from "../outbound/render.js";
 import { postComment } from "../outbound/replies.js";
 
 /**
@@ -29,4 +29,21 @@ export async function announceEnd(jc: SessionWork, ledger: Ledger): Promise<void
   const pr = await storedPullRequest(jc.deps.store, ledger.sessionId);
   await postComment(jc, s.task.source.issueNumber ?? 0, ledger.sessionId, "done", doneComment(s, pr?.url ?? ""));
   jc.deps.log(`session ${ledger.sessionId} had ended unannounced; announced now`);
+}
+
+/**
+ * The same for a park: the ledger says the session waits for a human (a plan, a batch of writes),
+ * but the process died before the draft PR or the comment that asks them was made, so no human will
+ * ever answer. Driving the parked session publishes the park again (each step adopts what was done).
+ */
+export async function parkUnannounced(store: SessionStore, ledger: Ledger): Promise<boolean> {
+  const s = ledger.state;
+  const issue = s.task.source.issueNumber ?? 0;
+  const posted = (n: number, effect: string) => store.getEffect(ledger.sessionId, `comment:${n}:${effect}`).then((v) => v !== null);
+  if (s.phase === "awaiting_plan_approval") return !(await posted(issue, `plan-${shortHash(s.planHash ?? "")}`));
+  if (s.phase === "awaiting_write_approval") {
+    const pr = await storedPullRequest(store, ledger.sessionId);
+    return !(await posted(pr?.number ?? issue, `batch-${shortHash(s.pending?.digest ?? "")}`));
+  }
+  return false;
 }

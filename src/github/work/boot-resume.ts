@@ -4,7 +4,7 @@ import { drive } from "./drive.js";
 import { answer } from "../outbound/replies.js";
 import { sessionWork, type AppAccess } from "./session-work.js";
 import { continueStart, startUnfinished } from "./start-workspace.js";
-import { announceEnd, endUnannounced } from "./announce-end.js";
+import { announceEnd, endUnannounced, parkUnannounced } from "./announce-end.js";
 import { leaseWasLost } from "../../store/fence.js";
 
 /** How far back a boot looks for sessions that ended unannounced. */
@@ -26,9 +26,10 @@ export async function resumeInterrupted(b: AppAccess): Promise<number> {
   // Only GitHub sessions have an issue key; a local CLI run sharing the store is not ours to resume.
   const all = (await b.deps.store.list()).filter((s) => s.key !== null);
   const sessions = all.filter((s) => INTERRUPTED_PHASES.includes(s.phase));
-  // Ended in the ledger, killed before GitHub was told (./announce-end.ts); recent ones only.
+  // Ended or parked in the ledger, killed before GitHub was told (./announce-end.ts); recent ones only.
   for (const s of all.filter((x) => !INTERRUPTED_PHASES.includes(x.phase) && Date.parse(x.updatedAt) > Date.now() - ANNOUNCE_WITHIN_MS)) {
     if (await endUnannounced(b.deps.store, s.id, s.phase, issueOfKey(s.key!))) sessions.push(s);
+    else if (s.phase.startsWith("awaiting_") && (await parkUnannounced(b.deps.store, await Ledger.open(b.deps.store, s.id)))) sessions.push(s);
   }
   // Distinguishes this boot's one-off answers from another boot's (their markers carry the id).
   const boot = Date.now().toString(36);
@@ -49,7 +50,8 @@ export async function resumeInterruptedSession(b: AppAccess, id: string, tag: st
   const src = ledger.state.task.source;
   // A job ahead of this one in the lane (a webhook that arrived first) may have moved it on.
   const unannounced = await endUnannounced(b.deps.store, id, ledger.state.phase, src.issueNumber ?? 0);
-  if (!INTERRUPTED_PHASES.includes(ledger.state.phase) && !unannounced) return;
+  const unasked = await parkUnannounced(b.deps.store, ledger);
+  if (!INTERRUPTED_PHASES.includes(ledger.state.phase) && !unannounced && !unasked) return;
   if (src.kind !== "github" || src.installationId === undefined || src.issueNumber === undefined) {
     b.deps.log(`session ${id} has no GitHub installation on record; not resumed`);
     return;
