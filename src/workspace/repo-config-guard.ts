@@ -1,6 +1,7 @@
 import { lstat } from "node:fs/promises";
 import { join } from "node:path";
 import { gitOk } from "./git.js";
+import { settled, statKey } from "./stat-tick.js";
 import { WorkspaceError } from "./workspace-error.js";
 
 /**
@@ -25,20 +26,10 @@ const ALLOWED: readonly RegExp[] = [
 const verified = new Map<string, string>();
 const MAX_VERIFIED = 1000;
 
-/**
- * A timestamp is trusted only once its tick is over: a write in the same tick as the one we saw would
- * leave ctime unchanged (git's "racy" problem). Sub-second stamps tick at most every few ms; a file
- * system that stores whole seconds needs the second to be over.
- */
-function settled(ctimeNs: bigint, nowMs: number): boolean {
-  const marginMs = ctimeNs % 1_000_000_000n === 0n ? 2_000 : 100;
-  return Number(ctimeNs / 1_000_000n) < nowMs - marginMs;
-}
-
 async function configStat(root: string): Promise<{ key: string; ctimeNs: bigint } | null> {
   const st = await lstat(join(root, ".git", "config"), { bigint: true }).catch(() => null);
   if (!st?.isFile()) return null;
-  return { key: `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`, ctimeNs: st.ctimeNs };
+  return { key: statKey(st), ctimeNs: st.ctimeNs };
 }
 
 /** Throws `unsafe_config` unless `<root>/.git` is a plain directory whose config keys are all allowed. */

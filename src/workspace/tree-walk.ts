@@ -2,6 +2,9 @@ import type { Dirent } from "node:fs";
 import { lstat, readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import ignore, { type Ignore } from "ignore";
+import { ListingScan, specialKind, type SpecialKind } from "./dir-listings.js";
+
+export { specialKind, type SpecialKind };
 
 /**
  * Walks the workspace the way git sees it: nested `.gitignore` files and `.git/info/exclude` are
@@ -21,8 +24,6 @@ export interface WalkEntry {
   symlink: boolean;
 }
 
-export type SpecialKind = "fifo" | "socket" | "character device" | "block device";
-
 export interface SpecialEntry {
   rel: string;
   kind: SpecialKind;
@@ -41,21 +42,17 @@ interface Matcher {
   ig: Ignore;
 }
 
-export function specialKind(st: { isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean }): SpecialKind | null {
-  if (st.isFIFO()) return "fifo";
-  if (st.isSocket()) return "socket";
-  if (st.isCharacterDevice()) return "character device";
-  if (st.isBlockDevice()) return "block device";
-  return null;
-}
-
 /** An ignore file's patterns, read only if it is a regular file (git, too, refuses a symlinked one). */
 async function matcherFrom(file: string, base: string): Promise<Matcher | null> {
   const st = await lstat(file).catch(() => null);
   if (!st?.isFile()) return null;
   const text = await readFile(file, "utf8").catch(() => null);
+  return text === null ? null : matcherOf(text, base);
+}
+
+function matcherOf(text: string, base: string): Matcher {
   // git matches case-sensitively on Linux; the package's default is case-insensitive.
-  return text === null ? null : { base, ig: ignore({ ignorecase: false }).add(text) };
+  return { base, ig: ignore({ ignorecase: false }).add(text) };
 }
 
 /** git precedence: the deepest file with a matching pattern decides, `!pattern` included. */
@@ -123,34 +120,33 @@ export async function* walkFiles(root: string, startRel: string, opts: WalkOptio
 /**
  * Every special file of the tree git sees (ignored directories are not entered), without opening one,
  * in the order walkFiles meets them. Faster than walkFiles for this: regular files are passed over
- * without an ignore match (only directories and special entries need one), and sibling directories
- * are read concurrently; on a checkout of 20k files this is what a snapshot waits for before git.
+ * without an ignore match (only directories and special entries need one), sibling directories are
+ * read concurrently, and a directory whose stat has not changed since the last walk of this tree is
+ * not read again (dir-listings.ts); on a checkout of 20k files this is what a snapshot waits for
+ * before git.
  */
 export async function findSpecialFiles(root: string, signal?: AbortSignal): Promise<SpecialEntry[]> {
-  const exclude = await matcherFrom(path.join(root, ".git", "info", "exclude"), "");
-  return specialIn(root, "", exclude ? [exclude] : [], signal);
+  const scan = new ListingScan(root);
+  const exclude = await scan.file(path.join(".git", "info", "exclude"), (text) => matcherOf(text, ""));
+  const found = await specialIn(scan, root, "", exclude ? [exclude] : [], signal);
+  scan.end();
+  return found;
 }
 
-async function specialIn(root: string, dirRel: string, inherited: readonly Matcher[], signal: AbortSignal | undefined): Promise<SpecialEntry[]> {
+async function specialIn(scan: ListingScan, root: string, dirRel: string, inherited: readonly Matcher[], signal: AbortSignal | undefined): Promise<SpecialEntry[]> {
   signal?.throwIfAborted();
-  const dirAbs = path.join(root, dirRel);
-  const entries: Dirent[] = await readdir(dirAbs, { withFileTypes: true }).catch(() => []);
-  const ignoreFile = entries.find((e) => e.name === ".gitignore");
-  const own = ignoreFile?.isFile() ? await matcherFrom(path.join(dirAbs, ".gitignore"), dirRel) : null;
+  const listing = await scan.listing(dirRel);
+  const own = listing.gitignoreIsFile ? await scan.file(join(dirRel, ".gitignore"), (text) => matcherOf(text, dirRel)) : null;
   const matchers = own ? [...inherited, own] : inherited;
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const parts = await Promise.all(
-    entries.map(async (e): Promise<SpecialEntry[]> => {
-      if (e.name === ".git" || e.isFile()) return [];
+    listing.entries.map(async (e): Promise<SpecialEntry[]> => {
       const rel = join(dirRel, e.name);
-      const isDir = e.isDirectory();
-      if (isIgnored(matchers, rel, isDir)) return [];
-      if (isDir) return specialIn(root, rel, matchers, signal);
-      const kind = specialKind(e);
-      if (kind) return [{ rel, kind, viaSymlink: false }];
-      if (!e.isSymbolicLink()) return [];
+      if (isIgnored(matchers, rel, e.type === "dir")) return [];
+      if (e.type === "dir") return specialIn(scan, root, rel, matchers, signal);
+      if (e.type !== "symlink") return [{ rel, kind: e.type, viaSymlink: false }];
       // stat follows the link without opening its target, so a FIFO behind it is seen, not read.
-      const target = await stat(path.join(dirAbs, e.name)).catch(() => null);
+      // Never remembered: the target can change without the link's directory changing.
+      const target = await stat(path.join(root, rel)).catch(() => null);
       const behind = target ? specialKind(target) : null;
       return behind ? [{ rel, kind: behind, viaSymlink: true }] : [];
     }),
