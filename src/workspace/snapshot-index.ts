@@ -28,12 +28,20 @@ export async function withSnapshotIndex<T>(
 ): Promise<T> {
   const state = snapshotState(root, base);
   return state.serial(async () => {
-    const special = await specialFilesGitSees(root, signal);
-    if (!state.seeded) await seed(root, base, state.seedIndex, signal);
-    state.seeded = true;
     const env = { GIT_INDEX_FILE: join(state.dir, "snapshot-index") };
     try {
-      await copyKeepingMtime(state.seedIndex, env.GIT_INDEX_FILE);
+      // Once seeded, the copy needs nothing from the walk: both at once (no git runs before the walk is done).
+      const copied = state.seeded ? copyKeepingMtime(state.seedIndex, env.GIT_INDEX_FILE) : null;
+      // Settled both before going on, so no copy is still writing when the next operation makes its own.
+      const [walked, copy] = await Promise.allSettled([specialFilesGitSees(root, signal), copied]);
+      if (walked.status === "rejected") throw walked.reason;
+      if (copy.status === "rejected") throw copy.reason;
+      const special = walked.value;
+      if (!copied) {
+        await seed(root, base, state.seedIndex, signal);
+        state.seeded = true;
+        await copyKeepingMtime(state.seedIndex, env.GIT_INDEX_FILE);
+      }
       // git skips an untracked special file, but refuses to add one that replaced a tracked file.
       const excluded = special.map((s) => `:(exclude,literal)${s.rel}`);
       await gitOk(["add", "-A", "--", ".", ...excluded], { cwd: root, env, signal });
