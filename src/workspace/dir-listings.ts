@@ -23,7 +23,7 @@ export function specialKind(st: { isFIFO(): boolean; isSocket(): boolean; isChar
 }
 
 /** An entry the special-file walk looks at; regular files are left out (and `.git`, never shown). */
-export interface ListedEntry {
+interface ListedEntry {
   name: string;
   type: "dir" | "symlink" | SpecialKind;
 }
