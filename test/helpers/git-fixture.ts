@@ -1,19 +1,31 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from "node:fs";
+import { mkdtempSync, mkdirSync, realpathSync, writeFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
-/** A real git repository on disk with the given files committed on `main`. */
-export function makeRepo(files: Record<string, string>): { dir: string; cleanup: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), "pg-src-"));
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), content);
+/** A file's content, or `{ symlink: target }` for a symbolic link (target written as given). */
+export type FixtureEntry = string | Buffer | { symlink: string };
+
+export function writeEntries(dir: string, files: Record<string, FixtureEntry>): void {
+  for (const [rel, entry] of Object.entries(files)) {
+    const abs = join(dir, rel);
+    mkdirSync(dirname(abs), { recursive: true });
+    if (typeof entry === "object" && !Buffer.isBuffer(entry)) symlinkSync(entry.symlink, abs);
+    else writeFileSync(abs, entry);
   }
+}
+
+/**
+ * The one git-fixture builder: a real git repository on disk with `files` committed on `main` (an
+ * empty commit when there are none); `dir` is a realpath, so it compares equal to what git reports.
+ */
+export function makeRepo(files: Record<string, FixtureEntry>, prefix = "pg-src-"): { dir: string; cleanup: () => void } {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  writeEntries(dir, files);
   const git = (...args: string[]) => execFileSync("git", ["-c", "core.hooksPath=/dev/null", ...args], { cwd: dir, stdio: "pipe" });
   git("init", "-q", "-b", "main");
   git("add", "-A");
-  git("-c", "user.name=Fixture", "-c", "user.email=fixture@example.invalid", "commit", "-q", "-m", "initial");
+  git("-c", "user.name=Fixture", "-c", "user.email=fixture@example.invalid", "commit", "-q", "--allow-empty", "-m", "initial");
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

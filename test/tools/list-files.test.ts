@@ -1,6 +1,6 @@
 import { listFilesTool } from "../../src/tools/list-files.js";
 import { harnessFactory } from "./helpers/harness-factory.js";
-import { writeEntries } from "./helpers/temp-repo.js";
+import { writeEntries } from "../helpers/git-fixture.js";
 import { codeOf, dataOf } from "./helpers/tool-harness.js";
 
 describe("list_files", () => {

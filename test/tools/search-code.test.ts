@@ -1,6 +1,6 @@
 import { searchCodeTool } from "../../src/tools/search-code.js";
 import { harnessFactory } from "./helpers/harness-factory.js";
-import { writeEntries } from "./helpers/temp-repo.js";
+import { writeEntries } from "../helpers/git-fixture.js";
 import { dataOf } from "./helpers/tool-harness.js";
 
 const SRC = {

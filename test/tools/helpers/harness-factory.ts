@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cloneWorkspace } from "../../../src/workspace/clone.js";
-import { makeTempRepo, type FixtureEntry } from "./temp-repo.js";
+import { makeRepo, type FixtureEntry } from "../../helpers/git-fixture.js";
 import { ToolHarness, type HarnessOptions } from "./tool-harness.js";
 
 /**
@@ -16,7 +16,7 @@ export function harnessFactory(): (files: Record<string, FixtureEntry>, opts?: H
     while (cleanups.length > 0) cleanups.pop()!();
   });
   return async (files, opts) => {
-    const repo = makeTempRepo(files);
+    const repo = makeRepo(files, "pg-tools-");
     cleanups.push(repo.cleanup);
     const parent = mkdtempSync(join(tmpdir(), "pg-tools-ws-"));
     cleanups.push(() => rmSync(parent, { recursive: true, force: true }));
