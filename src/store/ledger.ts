@@ -51,7 +51,7 @@ export class Ledger {
   async append(...events: SessionEvent[]): Promise<SessionState> {
     let next = this.current;
     for (const e of events) next = reduce(next, e);
-    const stored = await this.store.append(this.sessionId, events, this.events.length);
+    const stored = await this.store.append(this.sessionId, events, { expectedCount: this.events.length, phase: next.phase });
     // State first, then listeners: a throwing listener must not leave state behind the stored events.
     const before = this.current;
     this.events = [...this.events, ...stored];

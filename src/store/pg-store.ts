@@ -1,11 +1,9 @@
 import pg from "pg";
 import type { SessionEvent, StoredEvent } from "../session/events.js";
-import type { Phase } from "../session/types.js";
 import { LeaseLostError, type Fence } from "./fence.js";
 import { migratePg } from "./pg-schema.js";
-import { phaseAfter } from "./session-phase.js";
 import { toSummary, type SessionRow } from "./session-row.js";
-import { ConcurrentAppendError, type DeliveryState, type InboxDelivery, type SessionStore, type SessionSummary } from "./types.js";
+import { ConcurrentAppendError, type AppendAt, type DeliveryState, type InboxDelivery, type SessionStore, type SessionSummary } from "./types.js";
 
 /**
  * The scale-out store (DATABASE_URL=postgres://…): the same facts as the SQLite file, shared by any
@@ -89,7 +87,7 @@ export class PostgresSessionStore implements SessionStore {
     return (await this.pool.query<R>(sql, params)).rows;
   }
 
-  async append(sessionId: string, events: SessionEvent[], expectedCount?: number): Promise<StoredEvent[]> {
+  async append(sessionId: string, events: SessionEvent[], { expectedCount, phase }: AppendAt): Promise<StoredEvent[]> {
     return this.transaction(async (c) => {
       // The session's lock is taken before its count is read: two writers on any two processes
       // serialise here, and the second sees the first one's events.
@@ -106,11 +104,10 @@ export class PostgresSessionStore implements SessionStore {
          SELECT $1, $2::int + i - 1, t, $3, b::json FROM unnest($4::text[], $5::text[]) WITH ORDINALITY AS x(t, b, i)`,
         [sessionId, count, at, events.map((e) => e.type), bodies],
       );
-      const prev = (await c.query<{ phase: Phase }>("SELECT phase FROM sessions WHERE id = $1", [sessionId])).rows[0]?.phase ?? "queued";
       await c.query(
         `INSERT INTO sessions (id, key, phase, created_at, updated_at) VALUES ($1, NULL, $2, $3, $3)
          ON CONFLICT (id) DO UPDATE SET phase = excluded.phase, updated_at = excluded.updated_at`,
-        [sessionId, phaseAfter(prev, events), at],
+        [sessionId, phase, at],
       );
       return events.map((e, i) => ({ ...e, seq: count + i, at }));
     });

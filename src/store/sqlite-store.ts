@@ -1,11 +1,9 @@
 import Database from "better-sqlite3";
 import type { SessionEvent, StoredEvent } from "../session/events.js";
-import type { Phase } from "../session/types.js";
 import { GroupCommit } from "./group-commit.js";
 import { migrate } from "./sqlite-schema.js";
-import { phaseAfter } from "./session-phase.js";
 import { toSummary, type SessionRow } from "./session-row.js";
-import { ConcurrentAppendError, type DeliveryState, type InboxDelivery, type SessionStore, type SessionSummary } from "./types.js";
+import { ConcurrentAppendError, type AppendAt, type DeliveryState, type InboxDelivery, type SessionStore, type SessionSummary } from "./types.js";
 
 /** The embedded default store: one SQLite file, safe to share between processes on one machine. */
 export class SqliteSessionStore implements SessionStore {
@@ -23,7 +21,6 @@ export class SqliteSessionStore implements SessionStore {
       loadEvents: db.prepare<[string], { seq: number; at: string; body: string }>(
         "SELECT seq, at, body FROM events WHERE session_id = ? ORDER BY seq",
       ),
-      phase: db.prepare<[string], { phase: Phase }>("SELECT phase FROM sessions WHERE id = ?"),
       upsertSession: db.prepare(
         `INSERT INTO sessions (id, key, phase, created_at, updated_at) VALUES (?, NULL, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET phase = excluded.phase, updated_at = excluded.updated_at`,
@@ -61,7 +58,7 @@ export class SqliteSessionStore implements SessionStore {
     });
     this.deliveries = new GroupCommit(insertDeliveries);
     this.appendTx = db.transaction(
-      (sessionId: string, events: SessionEvent[], expectedCount: number | undefined): StoredEvent[] => {
+      (sessionId: string, events: SessionEvent[], { expectedCount, phase }: AppendAt): StoredEvent[] => {
         const count = this.q.nextSeq.get(sessionId)!.n;
         if (expectedCount !== undefined && count !== expectedCount) {
           throw new ConcurrentAppendError(sessionId, expectedCount, count);
@@ -73,8 +70,7 @@ export class SqliteSessionStore implements SessionStore {
           this.q.insertEvent.run(sessionId, count + i, e.type, at, JSON.stringify(e));
           return { ...e, seq: count + i, at };
         });
-        const prev = this.q.phase.get(sessionId)?.phase ?? "queued";
-        this.q.upsertSession.run(sessionId, phaseAfter(prev, events), at, at);
+        this.q.upsertSession.run(sessionId, phase, at, at);
         return stored;
       },
     );
@@ -99,10 +95,10 @@ export class SqliteSessionStore implements SessionStore {
     }
   }
 
-  async append(sessionId: string, events: SessionEvent[], expectedCount?: number): Promise<StoredEvent[]> {
+  async append(sessionId: string, events: SessionEvent[], at: AppendAt): Promise<StoredEvent[]> {
     // IMMEDIATE: the write lock is taken before the count is read, so the optimistic check holds
     // across processes too.
-    return this.appendTx.immediate(sessionId, events, expectedCount);
+    return this.appendTx.immediate(sessionId, events, at);
   }
 
   async load(sessionId: string): Promise<StoredEvent[]> {

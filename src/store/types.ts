@@ -26,10 +26,20 @@ export interface InboxDelivery {
  */
 export type DeliveryState = "new" | "pending" | "done";
 
+/** Where an append lands: the count it expects (optimistic lock) and the phase the events lead to. */
+export interface AppendAt {
+  expectedCount?: number;
+  phase: Phase;
+}
+
 /** Durable, append-only event storage. Every method is async so that a Postgres store fits the same shape. */
 export interface SessionStore {
-  /** Appends in order inside one transaction; `expectedCount` guards against two writers (optimistic lock). */
-  append(sessionId: string, events: SessionEvent[], expectedCount?: number): Promise<StoredEvent[]>;
+  /**
+   * Appends in order inside one transaction; `expectedCount` guards against two writers (optimistic
+   * lock). `phase` is the session's phase after these events, as the caller folded them (the Ledger's
+   * reducer): the store keeps it for `list()` and never works it out itself.
+   */
+  append(sessionId: string, events: SessionEvent[], at: AppendAt): Promise<StoredEvent[]>;
   load(sessionId: string): Promise<StoredEvent[]>;
   list(): Promise<SessionSummary[]>;
   /** Associate a session with a lookup key (GitHub issue); the newest session for a key wins. */

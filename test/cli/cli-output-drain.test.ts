@@ -42,7 +42,7 @@ async function bigSession(dataDir: string): Promise<SessionEvent[]> {
   for (let i = 0; i < 400; i++) events.push({ type: "assistant_message", content: `step ${i} ` + "x".repeat(1000), toolCalls: [] });
   const store = SqliteSessionStore.open(join(dataDir, "patchgate.sqlite"));
   try {
-    await store.append(SESSION, events);
+    await store.append(SESSION, events, { phase: "queued" });
   } finally {
     await store.close();
   }

@@ -30,7 +30,7 @@ describe("patchgate list, and sessions named by a prefix", () => {
   const ids = ["aaaa1111-0000-4000-8000-000000000001", "aaaa2222-0000-4000-8000-000000000002", "bbbb3333-0000-4000-8000-000000000003"];
   beforeAll(async () => {
     const store = SqliteSessionStore.open(join(data, "patchgate.sqlite"));
-    for (const [i, id] of ids.entries()) await store.append(id, [created(id, `task number ${i}`)]);
+    for (const [i, id] of ids.entries()) await store.append(id, [created(id, `task number ${i}`)], { phase: "queued" });
     await store.close();
   });
   afterAll(() => rmSync(data, { recursive: true, force: true }));

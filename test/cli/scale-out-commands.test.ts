@@ -46,7 +46,7 @@ if (!cluster) {
 
     test("shows queue depth, sessions, failed jobs and dead letters; exits 3 while a dead letter waits", async () => {
       const store = new PostgresSessionStore(db.url);
-      await store.append("s1", [created()]);
+      await store.append("s1", [created()], { phase: "queued" });
       const q = await DurableQueue.start({ url: db.url, pool: store.pool, slots: 0 });
       for (const n of [1, 2]) q.enqueue({ key: `acme/w#${n}`, name: `issue_comment d-${n}`, spec: { kind: "delivery", id: `d-${n}` }, run: async () => {} });
       await q.flushed();

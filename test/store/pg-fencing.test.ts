@@ -30,7 +30,7 @@ if (!cluster) {
     const lanes = new LaneTable(store.pool);
     const first = (await lanes.acquire("acme/w#1", "w1", 60_000))!;
     const old = store.fenced(first);
-    await old.append("s1", [created()], 0);
+    await old.append("s1", [created()], { expectedCount: 0, phase: "queued" });
     await old.setKey("s1", "acme/w#1");
     await store.receiveDelivery({ id: "d1", event: "issue_comment", payload: "{}" });
 
@@ -41,7 +41,7 @@ if (!cluster) {
     expect(second.epoch).toBe(first.epoch + 1);
 
     const refused = [
-      old.append("s1", [prepared], 1),
+      old.append("s1", [prepared], { expectedCount: 1, phase: "planning" }),
       old.putEffect("s1", "pr", "7"),
       old.claimEffect("@github-index", "claim:1:comment:5", "d1"),
       old.setKey("s1", "acme/w#2"),
@@ -57,7 +57,7 @@ if (!cluster) {
     expect(await store.pendingDeliveries()).toHaveLength(1);
 
     const current = store.fenced(second);
-    await current.append("s1", [prepared], 1);
+    await current.append("s1", [prepared], { expectedCount: 1, phase: "planning" });
     expect(await current.claimEffect("@github-index", "claim:1:comment:5", "d1")).toBe("d1");
     await current.completeDelivery("d1");
     expect((await store.load("s1")).map((e) => e.seq)).toEqual([0, 1]);

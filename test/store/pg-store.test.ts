@@ -41,7 +41,7 @@ if (!cluster) {
       try {
         await Promise.all(stores.map((s) => s.ready()));
         expect(await versions()).toEqual(Array.from({ length: PG_SCHEMA_VERSION }, (_, i) => i + 1));
-        await stores[3].append("s1", [created()]);
+        await stores[3].append("s1", [created()], { phase: "queued" });
         expect(await stores[5].load("s1")).toHaveLength(1);
       } finally {
         await Promise.all(stores.map((s) => s.close()));
@@ -62,7 +62,7 @@ if (!cluster) {
     test("openStore with a postgres:// DATABASE_URL opens PostgreSQL, not a file", async () => {
       const s = openStore({ dataDir: "/nonexistent/never-created", databaseUrl: db.url.replace(/^postgres:/, "postgresql:") });
       expect(s).toBeInstanceOf(PostgresSessionStore);
-      await s.append("s1", [created()]);
+      await s.append("s1", [created()], { phase: "queued" });
       expect((await s.list()).map((x) => x.id)).toEqual(["s1"]);
       await s.close();
     });

@@ -45,7 +45,7 @@ describe("the file", () => {
     const dataDir = join(dir, "nested", "data");
     const s = openStore({ dataDir, databaseUrl: "" });
     expect(s).toBeInstanceOf(SqliteSessionStore);
-    await s.append("s1", [created()]);
+    await s.append("s1", [created()], { phase: "queued" });
     await s.close();
     expect(existsSync(join(dataDir, "patchgate.sqlite"))).toBe(true);
   });

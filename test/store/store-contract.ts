@@ -40,8 +40,8 @@ export function describeStoreContract(makeFixture: () => Promise<StoreFixture>):
 
   describe("append and load", () => {
     test("events come back in seq order from 0 with the time they were appended", async () => {
-      const stored = await store.append("s1", [created(), prepared]);
-      const more = await store.append("s1", [submitted()]);
+      const stored = await store.append("s1", [created(), prepared], { phase: "planning" });
+      const more = await store.append("s1", [submitted()], { phase: "awaiting_plan_approval" });
       expect(stored.map((e) => e.seq)).toEqual([0, 1]);
       expect(more.map((e) => e.seq)).toEqual([2]);
       expect(stored[0].at).toMatch(ISO);
@@ -52,34 +52,34 @@ export function describeStoreContract(makeFixture: () => Promise<StoreFixture>):
 
     test("an unknown session loads as no events; an empty append stores nothing", async () => {
       expect(await store.load("nope")).toEqual([]);
-      expect(await store.append("nope", [], 0)).toEqual([]);
+      expect(await store.append("nope", [], { expectedCount: 0, phase: "queued" })).toEqual([]);
       expect(await store.list()).toEqual([]);
     });
 
     test("sessions do not see each other's events", async () => {
-      await store.append("s1", [created("s1")]);
-      await store.append("s2", [created("s2")]);
+      await store.append("s1", [created("s1")], { phase: "queued" });
+      await store.append("s2", [created("s2")], { phase: "queued" });
       expect((await store.load("s2")).map((e) => [e.seq, e.type === "session_created" && e.sessionId])).toEqual([[0, "s2"]]);
     });
 
     test("text that JSON and SQL find awkward comes back byte for byte", async () => {
       const odd = { type: "user_message", content: "quote ' and \" and \\ and \u0001 and ünïcödé 🚀 and $1 and \n--" } as unknown as SessionEvent;
-      await store.append("s1", [created(), odd]);
+      await store.append("s1", [created(), odd], { phase: "queued" });
       expect((await open().load("s1"))[1]).toMatchObject(odd);
     });
   });
 
   describe("atomicity", () => {
     test("a batch with an event that fails to serialise leaves nothing, not even the session row", async () => {
-      await expect(store.append("s1", [created(), unserialisable])).rejects.toThrow(TypeError);
+      await expect(store.append("s1", [created(), unserialisable], { phase: "queued" })).rejects.toThrow(TypeError);
       expect(await store.load("s1")).toEqual([]);
       expect(await store.list()).toEqual([]);
-      expect((await store.append("s1", [created()]))[0].seq).toBe(0);
+      expect((await store.append("s1", [created()], { phase: "queued" }))[0].seq).toBe(0);
     });
 
     test("a failed batch on an existing session keeps its events and phase", async () => {
-      await store.append("s1", [created(), prepared]);
-      await expect(store.append("s1", [submitted(), unserialisable])).rejects.toThrow(TypeError);
+      await store.append("s1", [created(), prepared], { phase: "planning" });
+      await expect(store.append("s1", [submitted(), unserialisable], { phase: "awaiting_plan_approval" })).rejects.toThrow(TypeError);
       expect((await store.load("s1")).map((e) => e.type)).toEqual(["session_created", "workspace_prepared"]);
       expect((await store.list())[0].phase).toBe("planning");
     });
@@ -87,27 +87,27 @@ export function describeStoreContract(makeFixture: () => Promise<StoreFixture>):
 
   describe("optimistic concurrency", () => {
     test("expectedCount that differs throws ConcurrentAppendError and stores nothing", async () => {
-      await store.append("s1", [created()], 0);
-      const err = await store.append("s1", [prepared], 0).catch((e: unknown) => e);
+      await store.append("s1", [created()], { expectedCount: 0, phase: "queued" });
+      const err = await store.append("s1", [prepared], { expectedCount: 0, phase: "planning" }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ConcurrentAppendError);
       expect(err).toMatchObject({ sessionId: "s1", expected: 0, actual: 1 });
       expect(await store.load("s1")).toHaveLength(1);
-      expect((await store.append("s1", [prepared], 1))[0].seq).toBe(1);
+      expect((await store.append("s1", [prepared], { expectedCount: 1, phase: "planning" }))[0].seq).toBe(1);
     });
 
     test("two connections: the second writer with a stale count loses", async () => {
       const other = open();
-      await store.append("s1", [created()]);
+      await store.append("s1", [created()], { phase: "queued" });
       const count = (await other.load("s1")).length;
-      await store.append("s1", [prepared], count);
-      await expect(other.append("s1", [prepared], count)).rejects.toBeInstanceOf(ConcurrentAppendError);
+      await store.append("s1", [prepared], { expectedCount: count, phase: "planning" });
+      await expect(other.append("s1", [prepared], { expectedCount: count, phase: "planning" })).rejects.toBeInstanceOf(ConcurrentAppendError);
       expect((await other.load("s1")).map((e) => e.seq)).toEqual([0, 1]);
     });
 
     test("eight writers on four connections racing with the same count: exactly one wins", async () => {
-      await store.append("s1", [created()]);
+      await store.append("s1", [created()], { phase: "queued" });
       const stores = [store, open(), open(), open()];
-      const results = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => stores[i % 4].append("s1", [prepared], 1)));
+      const results = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => stores[i % 4].append("s1", [prepared], { expectedCount: 1, phase: "planning" })));
       expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
       for (const r of results) if (r.status === "rejected") expect(r.reason).toBeInstanceOf(ConcurrentAppendError);
       expect((await store.load("s1")).map((e) => e.seq)).toEqual([0, 1]);
@@ -115,7 +115,7 @@ export function describeStoreContract(makeFixture: () => Promise<StoreFixture>):
 
     test("unguarded appends from several connections interleave without a gap or a duplicate seq", async () => {
       const stores = [store, open(), open()];
-      await Promise.all(Array.from({ length: 12 }, (_, i) => stores[i % 3].append("s1", [i === 0 ? created() : prepared])));
+      await Promise.all(Array.from({ length: 12 }, (_, i) => stores[i % 3].append("s1", [i === 0 ? created() : prepared], { phase: i === 0 ? "queued" : "planning" })));
       expect((await store.load("s1")).map((e) => e.seq)).toEqual(Array.from({ length: 12 }, (_, i) => i));
     });
   });
@@ -182,8 +182,8 @@ export function describeStoreContract(makeFixture: () => Promise<StoreFixture>):
 
   describe("list and keys", () => {
     test("list gives each session's current phase, newest first", async () => {
-      await store.append("s1", toExecuting());
-      await store.append("s2", [created("s2")]);
+      await store.append("s1", toExecuting(), { phase: "executing" });
+      await store.append("s2", [created("s2")], { phase: "queued" });
       expect(await store.list()).toEqual([
         { id: "s2", key: null, phase: "queued", createdAt: expect.stringMatching(ISO), updatedAt: expect.stringMatching(ISO) },
         { id: "s1", key: null, phase: "executing", createdAt: expect.stringMatching(ISO), updatedAt: expect.stringMatching(ISO) },
@@ -192,8 +192,8 @@ export function describeStoreContract(makeFixture: () => Promise<StoreFixture>):
 
     test("findByKey returns the newest session with that key", async () => {
       expect(await store.findByKey("acme/widgets#12")).toBeNull();
-      await store.append("old", [created("old")]);
-      await store.append("new", [created("new")]);
+      await store.append("old", [created("old")], { phase: "queued" });
+      await store.append("new", [created("new")], { phase: "queued" });
       await store.setKey("new", "acme/widgets#12");
       await store.setKey("old", "acme/widgets#12");
       expect(await store.findByKey("acme/widgets#12")).toBe("new");
@@ -206,7 +206,7 @@ export function describeStoreContract(makeFixture: () => Promise<StoreFixture>):
     });
 
     test("a reopened store sees events, phases, keys and effects", async () => {
-      await store.append("s1", toExecuting());
+      await store.append("s1", toExecuting(), { phase: "executing" });
       await store.setKey("s1", "acme/widgets#7");
       await store.putEffect("s1", "pr", "7");
       const before = { events: await store.load("s1"), list: await store.list() };
