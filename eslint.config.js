@@ -55,4 +55,22 @@ export default tseslint.config(
   // The fake GitHub takes request bodies and builds payloads as loosely as GitHub's JSON is: it checks
   // fields itself (with GitHub's error answers) rather than through types.
   { files: ["test/fakes/github/**"], rules: { "@typescript-eslint/no-explicit-any": "off" } },
+  // Every process is started through src/process/start-process.ts, whose fork happens in the spawn
+  // helper, never in the app's process (test/process/no-direct-spawn.test.ts lists why these may).
+  // typescript-eslint's copy of the rule, so the barrel rule above keeps its own settings.
+  {
+    files: ["src/**/*.ts"],
+    ignores: ["src/process/helper-connection.ts", "src/mcp/transport.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          paths: ["child_process", "node:child_process", "cross-spawn", "execa", "simple-git", "@modelcontextprotocol/sdk/client/stdio.js"].map((name) => ({
+            name,
+            message: "start processes with startProcess/runProcess (src/process): they fork in the spawn helper, not in the app's event loop.",
+          })),
+        },
+      ],
+    },
+  },
 );

@@ -1,6 +1,6 @@
-import { execFile } from "node:child_process";
 import { lstat, mkdir, realpath } from "node:fs/promises";
 import path from "node:path";
+import { runProcess } from "../process/run-process.js";
 
 /**
  * Copies for the dependency cache. Never hardlinks: a session owns its files and may write into one in
@@ -9,13 +9,10 @@ import path from "node:path";
  * where the filesystem can (btrfs, XFS: instant, and a later write copies only the changed blocks)
  * and copies bytes elsewhere (ext4). Symlinks are copied as links, never followed (-a).
  */
-function run(file: string, args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(file, args, { env: { PATH: "/usr/bin:/bin", LC_ALL: "C" }, maxBuffer: 1024 * 1024 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`${file} ${args.slice(0, 3).join(" ")}: ${stderr.trim() || err.message}`));
-      else resolve(stdout);
-    });
-  });
+async function run(file: string, args: string[]): Promise<string> {
+  const r = await runProcess({ command: file, args, env: { PATH: "/usr/bin:/bin", LC_ALL: "C" } });
+  if (r.exitCode !== 0) throw new Error(`${file} ${args.slice(0, 3).join(" ")}: ${r.stderr.toString("utf8").trim() || `exit ${r.exitCode ?? r.signal}`}`);
+  return r.stdout.toString("utf8");
 }
 
 /** `src` (a file, link or directory) to `dst`, which must not exist yet; its parent is created. */

@@ -1,12 +1,9 @@
-import { execFile } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { promisify } from "node:util";
 import { stringify as toYaml, parse as parseYaml } from "yaml";
 import { DEFAULT_REPO_CONFIG, REPO_CONFIG_PATH, RepoConfigSchema, type RepoConfig } from "../config/repo-config.js";
+import { gitOk } from "../workspace/git.js";
 import type { EvalCase } from "./case-schema.js";
-
-const run = promisify(execFile);
 
 /** A fixed identity and date make the base commit's sha the same on every machine and run. */
 const GIT_ENV = {
@@ -30,12 +27,9 @@ export interface FixtureRepo {
   files: Map<string, string>;
 }
 
+// The workspace's git: hardened, and with only the environment git needs (no secret of the eval runner's).
 async function git(cwd: string, ...args: string[]): Promise<string> {
-  const { stdout } = await run("git", ["-c", "core.hooksPath=/dev/null", ...args], {
-    cwd,
-    env: { ...process.env, ...GIT_ENV },
-  });
-  return stdout.trim();
+  return (await gitOk(args, { cwd, env: GIT_ENV })).trim();
 }
 
 /** Copies the fixture, writes the inline files and the repo config, and commits it all on `main`. */

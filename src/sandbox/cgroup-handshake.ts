@@ -1,6 +1,11 @@
-import type { ChildProcess } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import type { PidsCgroup } from "./pids-cgroup.js";
+
+/** What the handshake needs of the started bwrap (src/process's StartedProcess, or node's ChildProcess). */
+export interface HandshakeProcess {
+  pid?: number;
+  stdio: readonly unknown[];
+}
 
 /** The extra stdio slots bwrap gets for the handshake (after stdin, stdout, stderr). */
 export const HANDSHAKE_FDS = { info: 3, block: 4 } as const;
@@ -13,7 +18,7 @@ export const HANDSHAKE_FDS = { info: 3, block: 4 } as const;
  * on the block fd; if the clone beat the move, the child is moved too. Only then is it released.
  * On failure the child is killed, never released.
  */
-export async function joinCgroupThenRelease(child: ChildProcess, cgroup: PidsCgroup): Promise<void> {
+export async function joinCgroupThenRelease(child: HandshakeProcess, cgroup: PidsCgroup): Promise<void> {
   const info = child.stdio[HANDSHAKE_FDS.info] as Readable;
   const block = child.stdio[HANDSHAKE_FDS.block] as Writable;
   // An EPIPE when bwrap died early is reported through the exit status, not as a crash here.

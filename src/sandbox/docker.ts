@@ -1,5 +1,5 @@
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { runProcess } from "../process/run-process.js";
 import { decodeLimitSignal } from "./disk-quota.js";
 import { buildDockerArgv, dockerClientEnv } from "./docker-argv.js";
 import { withEgress } from "./egress/egress-run.js";
@@ -54,11 +54,7 @@ export class DockerSandbox implements Sandbox {
   }
 
   // The container belongs to the engine, not to our process group; it has to be killed by name.
-  private kill(name: string): Promise<void> {
-    return new Promise((resolve) => {
-      const p = spawn(this.opts.docker, ["kill", name], { stdio: "ignore", env: dockerClientEnv() });
-      p.once("error", () => resolve());
-      p.once("close", () => resolve());
-    });
+  private async kill(name: string): Promise<void> {
+    await runProcess({ command: this.opts.docker, args: ["kill", name], env: dockerClientEnv() }).catch(() => undefined);
   }
 }

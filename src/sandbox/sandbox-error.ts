@@ -6,7 +6,9 @@ export type SandboxErrorKind =
   /** The request itself is wrong (empty argv, relative workspace, cwd outside the workspace): a caller bug. */
   | "invalid_request"
   /** The backend binary could not be started (bwrap or docker missing, not executable). */
-  | "spawn_failed";
+  | "spawn_failed"
+  /** The process that started the backend died during the run (src/process): its outcome is unknown. */
+  | "backend_lost";
 
 export class SandboxError extends Error {
   readonly name = "SandboxError";

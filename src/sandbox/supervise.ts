@@ -1,7 +1,8 @@
-import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { StringDecoder } from "node:string_decoder";
 import type { Readable } from "node:stream";
+import { ProcessError } from "../process/process-error.js";
+import { startProcess, type StartedProcess } from "../process/start-process.js";
 import { DISK_KILL_GRACE_MS, watchDiskQuota, type DiskQuota } from "./disk-quota.js";
 import { HeadTailCapture, LineSplitter } from "./output-capture.js";
 import { SandboxError } from "./sandbox-error.js";
@@ -27,7 +28,7 @@ export interface SupervisedCommand {
   /** Extra pipes after stdin/stdout/stderr (fd 3, 4, …), for a handshake with the started process. */
   extraPipes?: number;
   /** Runs once the process exists; if it fails, the process is killed and run() rejects with spawn_failed. */
-  afterSpawn?: (child: ChildProcess) => Promise<void>;
+  afterSpawn?: (child: StartedProcess) => Promise<void>;
   /** Kills the run once it has used this much disk (see disk-quota.ts). */
   diskQuota?: DiskQuota;
 }
@@ -39,8 +40,7 @@ export interface SupervisedCommand {
 export function supervise(cmd: SupervisedCommand): Promise<SandboxResult> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const stdio: StdioOptions = ["ignore", "pipe", "pipe", ...Array<"pipe">(cmd.extraPipes ?? 0).fill("pipe")];
-    const child = spawn(cmd.command, cmd.args, { detached: true, stdio, env: cmd.hostEnv, cwd: cmd.hostCwd });
+    const child = startProcess({ command: cmd.command, args: cmd.args, detached: true, stdin: "ignore", extraPipes: cmd.extraPipes, env: cmd.hostEnv, cwd: cmd.hostCwd });
     // Both are pipes, as requested just above.
     const stdout = capture(child.stdout as Readable, "stdout", cmd);
     const stderr = capture(child.stderr as Readable, "stderr", cmd);
@@ -97,6 +97,8 @@ export function supervise(cmd: SupervisedCommand): Promise<SandboxResult> {
       clearTimeout(diskGrace);
       disk?.stop();
       if (child.pid === undefined) reject(new SandboxError("spawn_failed", `cannot start ${cmd.command}: ${err.message}`));
+      // The spawn helper died: nobody can tell how the run ended, so it is no result.
+      else if (ProcessError.isInstance(err)) reject(new SandboxError("backend_lost", `${cmd.command}: ${err.message}`));
     });
     child.once("close", async (code, signal) => {
       closed = true;

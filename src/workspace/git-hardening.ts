@@ -1,8 +1,8 @@
-import type { SimpleGitOptions } from "simple-git";
+import { vulnerabilityCheck, type VulnerabilityCategoryFlags } from "@simple-git/argv-parser";
 import type { GitAuth } from "./types.js";
 
 /**
- * Passed on every call (as `-c`, via simple-git's `config`), overriding whatever the clone's
+ * Passed on every call (as `-c`, first on argv), overriding whatever the clone's
  * .git/config says. The agent's test commands can write into the workspace, so repo-level hooks or
  * fsmonitor would run their code on the host, outside the sandbox. Excludes/attributes files in $HOME
  * would make "ignored" and the tree hash depend on the machine. protocol.file.allow is left at git's
@@ -20,15 +20,15 @@ export const HARDENING_CONFIG = [
 ];
 
 /**
- * simple-git refuses any call that sets one of these, because a value chosen by an attacker would run
- * a program. Each opt-in is safe here for the same reason: the values are constants in this file that
+ * The guard (simple-git's argv parser, refuseUnsafe below) refuses any call that sets one of these,
+ * because a value chosen by an attacker would run a program. Each opt-in is safe here for the same reason: the values are constants in this file that
  * switch the feature OFF (or point it at /dev/null), and they come first on argv or in the env we
  * build, never from repo content. A category also admits its siblings (ConfigPaths: -C, --git-dir;
  * Pager: core.pager; AskPass: GIT_ASKPASS): callers in src/workspace pass none of them. Everything
  * else (alias, editor, diff/filter drivers, ssh command, url rewrite, include, …) stays blocked, so
  * such a `-c` on argv or variable in the env is refused before git starts.
  */
-export function unsafeOptIns(auth: boolean): NonNullable<SimpleGitOptions["unsafe"]> {
+export function unsafeOptIns(auth: boolean): Partial<VulnerabilityCategoryFlags> {
   return {
     allowUnsafeHooksPath: true, // core.hooksPath=/dev/null: no hook in .git/hooks or elsewhere runs
     allowUnsafeFsMonitor: true, // core.fsmonitor=false: no fsmonitor program runs
@@ -45,9 +45,8 @@ export function unsafeOptIns(auth: boolean): NonNullable<SimpleGitOptions["unsaf
 const INHERITED = ["PATH", "HOME", "TMPDIR", "HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "NO_PROXY", "no_proxy", "SSL_CERT_FILE", "SSL_CERT_DIR", "GIT_SSL_CAINFO"];
 
 /**
- * The complete environment of a git call: simple-git's `.env(obj)` replaces process.env with it, and
- * adds only GIT_TEST_DISALLOW_ABBREVIATED_OPTIONS=true (git then refuses `--upl` for `--upload-pack`).
- * Its debug log (DEBUG=simple-git*) prints this env, auth header included: keep it off in production.
+ * The complete environment of a git call (git.ts adds only GIT_TEST_DISALLOW_ABBREVIATED_OPTIONS):
+ * nothing of process.env reaches git but the names below.
  */
 export function gitEnv(extra: Record<string, string> | undefined, auth: GitAuth | undefined): Record<string, string> {
   const env: Record<string, string> = {};
@@ -66,4 +65,15 @@ export function gitEnv(extra: Record<string, string> | undefined, auth: GitAuth 
     Object.assign(env, { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "http.extraHeader", GIT_CONFIG_VALUE_0: auth.header });
   }
   return env;
+}
+
+/** Refuses, before git starts, a call whose argv or env sets anything in a category not opted into. */
+export function refuseUnsafe(argv: readonly string[], env: Record<string, string>, optIns: Partial<VulnerabilityCategoryFlags>): void {
+  const refused = vulnerabilityCheck(argv, env).filter((v) => optIns[v.category] !== true);
+  if (refused.length > 0) throw new GitRefusedError(refused.map((v) => v.message).join("; "));
+}
+
+/** A git call the guard refused: a caller bug or an attack, never something to retry. */
+export class GitRefusedError extends Error {
+  readonly name = "GitRefusedError";
 }

@@ -1,5 +1,5 @@
-import { GitPluginError, simpleGit } from "simple-git";
-import { gitEnv, HARDENING_CONFIG, unsafeOptIns } from "./git-hardening.js";
+import { runProcess } from "../process/run-process.js";
+import { gitEnv, HARDENING_CONFIG, refuseUnsafe, unsafeOptIns } from "./git-hardening.js";
 import type { GitAuth } from "./types.js";
 import { withDeadline } from "./deadline.js";
 import { WorkspaceError } from "./workspace-error.js";
@@ -37,81 +37,29 @@ function timeoutOf(args: string[], opts: GitCallOptions): number {
   return opts.timeoutMs ?? (NETWORK_COMMANDS.has(args[0]) ? GIT_NETWORK_TIMEOUT_MS : GIT_LOCAL_TIMEOUT_MS);
 }
 
-type Outcome = { exitCode: number | null; stdOut: Buffer[]; stdErr: Buffer[] };
-
 /**
- * Runs git through simple-git with the hardening config and a minimal environment (git-hardening.ts).
- * Resolves with the exit code; rejects only if git cannot run (simple-git's guard refused the call,
- * or the spawn failed), is aborted, or outlives its time limit (a WorkspaceError `timeout`).
- *
- * One simple-git instance per call: cwd, env, signal and stdin differ per call, and the instance's
- * `errors` hook is the one place simple-git hands over the exit code, which `raw()` does not return.
+ * Runs git with the hardening config and a minimal environment (git-hardening.ts), started by the
+ * spawn helper like every process. Resolves with the exit code; rejects only if git cannot run (the
+ * guard refused the call, the spawn failed, the helper was lost), is aborted, or outlives its time
+ * limit (a WorkspaceError `timeout`).
  */
 export async function git(args: string[], opts: GitCallOptions): Promise<GitResult> {
   return withDeadline(`git ${args[0]}`, timeoutOf(args, opts), opts.signal, (signal) => gitUntil(args, { ...opts, signal }));
 }
 
 async function gitUntil(args: string[], opts: GitCallOptions & { signal: AbortSignal }): Promise<GitResult> {
-  const env = gitEnv(opts.env, opts.auth);
-  let outcome: Outcome | undefined;
-  const sg = simpleGit({
-    baseDir: opts.cwd,
-    config: HARDENING_CONFIG,
-    unsafe: unsafeOptIns(opts.auth !== undefined),
-    // simple-git strips or refuses GIT_* variables not named here; these are exactly the ones we set.
-    allowEnvironment: Object.keys(env),
-    abort: opts.signal,
-    // Done only on 'close', when git has exited and its output pipes are drained, as the old spawn
-    // wrapper did; simple-git's default also ends 50 ms after 'exit', which can cut output short.
-    completion: { onClose: true, onExit: false },
-    // Always end stdin, as before: a zero-length Buffer is still written (and closes the pipe), while
-    // an empty string would leave it open and a command reading stdin would wait for ever.
-    input: () => Buffer.from(opts.input ?? "", "utf8"),
-    errors: (error, result) => {
-      outcome = result;
-      // A refusal by simple-git's guards, an abort, or a spawn failure (negative exit code): git did
-      // not run to completion, so there is no exit code to report. Anything else is data.
-      if (error instanceof GitPluginError || opts.signal?.aborted || result.exitCode < 0) return error;
-      return undefined;
-    },
-  })
-    .env(env)
-    // simple-git adds a 50 ms grace period after 'close' when a command printed nothing (read-tree,
-    // add, update-index…: three per treeHash, ~4x slower). With completion on 'close' only, every
-    // byte is in by then, so an empty chunk at end of stdout marks the output done. If a future
-    // simple-git ignores it, only the delay comes back; the output and exit code are unaffected.
-    .outputHandler((_command, stdout) => stdout.once("end", () => stdout.emit("data", Buffer.alloc(0))));
-  await untilAborted(sg.raw(args), opts.signal);
-  if (!outcome) throw new Error(`git ${args[0]}: simple-git reported no outcome`);
+  // git then refuses abbreviations (`--upl` for `--upload-pack`), which the guard could not recognise.
+  const env = { ...gitEnv(opts.env, opts.auth), GIT_TEST_DISALLOW_ABBREVIATED_OPTIONS: "true" };
+  const argv = [...HARDENING_CONFIG.flatMap((c) => ["-c", c]), ...args];
+  refuseUnsafe(argv, env, unsafeOptIns(opts.auth !== undefined));
+  // SIGINT on abort, as git's own Ctrl-C: it removes its lock files before it goes.
+  const r = await runProcess({ command: "git", args: argv, env, cwd: opts.cwd, input: opts.input ?? "", signal: opts.signal, killSignal: "SIGINT" });
   return {
-    exitCode: outcome.exitCode, // null when git was killed by a signal (simple-git passes it through)
-    stdout: Buffer.concat(outcome.stdOut).toString("utf8"),
-    stdoutBytes: Buffer.concat(outcome.stdOut),
-    stderr: Buffer.concat(outcome.stdErr).toString("utf8"),
+    exitCode: r.exitCode, // null when git was killed by a signal
+    stdout: r.stdout.toString("utf8"),
+    stdoutBytes: r.stdout,
+    stderr: r.stderr.toString("utf8"),
   };
-}
-
-/**
- * simple-git kills git on abort but settles only once git's pipes close, which a child git started
- * (a hook, a remote helper) can hold open. Reject at once instead, as node's spawn does, with the
- * same AbortError shape so callers can keep testing `name`.
- */
-async function untilAborted(run: Promise<unknown>, signal: AbortSignal | undefined): Promise<void> {
-  run.catch(() => undefined); // once aborted, nobody awaits the late settlement
-  let onAbort = (): void => undefined;
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => {
-      const error = new Error("The operation was aborted", { cause: signal?.reason });
-      reject(Object.assign(error, { name: "AbortError", code: "ABORT_ERR" }));
-    };
-    if (signal?.aborted) onAbort();
-    else signal?.addEventListener("abort", onAbort, { once: true });
-  });
-  try {
-    await Promise.race([run, aborted]);
-  } finally {
-    signal?.removeEventListener("abort", onAbort);
-  }
 }
 
 /** For steps that must succeed: returns stdout, or throws a fatal WorkspaceError naming the command. */
