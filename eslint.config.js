@@ -10,11 +10,13 @@ import globals from "globals";
 /** The entry layers: they wire everything together, so nothing below may reach up into them. */
 const ENTRY = ["./src/github", "./src/cli", "./src/eval", "./src/queue", "./src/index.ts", "./src/main.ts"];
 /** The folders below the agent loop: they are used by it and must not depend on it. */
-const BELOW_AGENT = ["session", "safety", "config", "store", "policy", "workspace", "sandbox", "toolchain", "depcache", "tools", "trace"];
+const BELOW_AGENT = ["session", "safety", "config", "store", "policy", "workspace", "sandbox", "toolchain", "depcache", "tools", "trace", "process"];
 
 const layering = [
   // The event-sourced core is pure: it imports nothing else from src/.
   { target: "./src/session", from: "./src", except: ["./session"], message: "src/session is the pure core: it imports nothing else from src/." },
+  // Starting processes is a leaf every layer above may use; it knows nothing of them.
+  { target: "./src/process", from: "./src", except: ["./process"], message: "src/process starts processes; it imports nothing else from src/." },
   // The policy evaluator decides; it never performs.
   {
     target: "./src/policy",
