@@ -60,9 +60,9 @@ describe("the operator's MCP config", () => {
     expect(mcpConfigSecrets(c).sort()).toEqual(["Bearer hdr-abcdef123", "hdr-abcdef123", "tok-123456789"]);
   });
 
-  test("a stdio server's environment: PATH and what the operator wrote; the SDK's defaults are removed", () => {
+  test("a stdio server's environment: PATH and what the operator wrote, nothing else (none of the SDK's defaults)", () => {
     const env = serverEnvironment({ env: { TOKEN: "t", ROOT: "${workspace}/sub" } }, { workspaceRoot: "/ws", configDir: "/etc" }, "/usr/bin");
-    expect(env).toEqual({ HOME: undefined, LOGNAME: undefined, SHELL: undefined, TERM: undefined, USER: undefined, PATH: "/usr/bin", TOKEN: "t", ROOT: "/ws/sub" });
+    expect(env).toEqual({ PATH: "/usr/bin", TOKEN: "t", ROOT: "/ws/sub" });
   });
 });
 

@@ -16,7 +16,6 @@ const ALLOWED: Record<string, string> = {
   "src/process/helper-connection.ts": "starts the spawn helper itself: the one fork the app's own process makes, once per helper",
   "src/process/helper-source.ts": "the helper's own code, which runs in its own small process (node -e)",
   "src/sandbox/egress/forwarder.ts": "CommonJS that runs inside the sandbox as its own process, started there by bwrap",
-  "src/mcp/transport.ts": "a stdio MCP server through the SDK's transport: one long-lived process per configured server and session, not per call",
 };
 
 function sources(dir: string): string[] {
