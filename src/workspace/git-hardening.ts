@@ -74,6 +74,6 @@ export function refuseUnsafe(argv: readonly string[], env: Record<string, string
 }
 
 /** A git call the guard refused: a caller bug or an attack, never something to retry. */
-export class GitRefusedError extends Error {
+class GitRefusedError extends Error {
   readonly name = "GitRefusedError";
 }

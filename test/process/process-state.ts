@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 
 /** "gone" for no process or a zombie (this machine's init reaps late). */
-export function processState(pid: number): "alive" | "gone" {
+function processState(pid: number): "alive" | "gone" {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);

@@ -117,8 +117,8 @@ test("config or environment that would run a program is refused before git start
   expect(existsSync(marker)).toBe(true); // plain git runs it
   rm(marker);
 
-  // simple-git's guard: only the categories git-hardening.ts opts into may be set on argv or in env.
-  await expect(git(["-c", alias, "x"], { cwd: ws.root })).rejects.toThrow(/allowUnsafeAlias/);
+  // The guard (simple-git's argv parser): only the categories git-hardening.ts opts into may be set on argv or in env.
+  await expect(git(["-c", alias, "x"], { cwd: ws.root })).rejects.toMatchObject({ name: "GitRefusedError", message: expect.stringMatching(/allowUnsafeAlias/) });
   const env = { GIT_EXTERNAL_DIFF: join(tempDir(), "x.sh") };
   await expect(git(["diff", "--ext-diff", "HEAD"], { cwd: ws.root, env })).rejects.toThrow(/allowUnsafeDiffExternal/);
   expect(existsSync(marker)).toBe(false);
