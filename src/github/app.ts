@@ -9,6 +9,7 @@ import { SessionIndex } from "./work/session-index.js";
 import { LIFECYCLE_EVENTS } from "./inbound/lifecycle-events.js";
 import { everyInterval, reconcileDeliveries } from "./inbound/reconciler.js";
 import { HANDLED_EVENTS } from "./inbound/triggers.js";
+import { rootWebhookHandler } from "./inbound/root-webhook.js";
 import type { AppAccess } from "./work/session-work.js";
 
 /** The app's own clients and the session index around `deps`: what every job builds on. */
@@ -29,6 +30,7 @@ export function patchgateApp(deps: PatchgateDeps): ApplicationFunction {
   return async (app: Probot, options?: ApplicationFunctionOptions) => {
     // Probot 14's way to serve a route beside the webhooks (it replaced `getRouter`).
     options?.addHandler?.(healthHandler(deps));
+    options?.addHandler?.(rootWebhookHandler(app));
     const access = appAccess(app, deps);
     const inbox = new Inbox(access);
     app.on([...HANDLED_EVENTS, ...LIFECYCLE_EVENTS], async (context: Context) => {
