@@ -43,9 +43,7 @@ export const listFilesTool = defineReadTool({
   input,
   locate,
   pathOf: (args) => args.path,
-  async execute(args, ctx) {
-    const p = await locate(args, ctx);
-    if (!p.ok) return { result: { ok: false, error: p.error } };
+  async read(args, ctx, p) {
     const st = await stat(p.abs).catch(() => null);
     if (st === null) return { result: { ok: false, error: notFound(p.rel) } };
     const kind = specialKind(st);

@@ -42,9 +42,7 @@ export const readFileTool = defineReadTool({
   input,
   locate,
   pathOf: (args) => args.path,
-  async execute(args, ctx) {
-    const p = await locate(args, ctx);
-    if (!p.ok) return { result: { ok: false, error: p.error } };
+  async read(args, ctx, p) {
     const buf = await readRegularFile(p.abs, p.rel);
     if (buf === null) return { result: { ok: false, error: notFound(p.rel) } };
     if (isToolError(buf)) return { result: { ok: false, error: buf } };

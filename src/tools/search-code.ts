@@ -60,9 +60,7 @@ export const searchCodeTool = defineReadTool({
   input,
   locate,
   pathOf: (args) => args.path,
-  async execute(args, ctx) {
-    const p = await locate(args, ctx);
-    if (!p.ok) return { result: { ok: false, error: p.error } };
+  async read(args, ctx, p) {
     const test = matcher(args) as LineMatcher;
     const st = await stat(p.abs).catch(() => null);
     if (st === null) return { result: { ok: false, error: notFound(p.rel) } };

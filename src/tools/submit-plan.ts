@@ -1,25 +1,16 @@
-import { defineTool, ok } from "./tool.js";
+import { ok } from "./tool.js";
+import { definePlanTool } from "./plan-tool.js";
 import { planHash } from "./support/plan-hash.js";
-import { planInput } from "./support/plan-input.js";
 
 const DESCRIPTION = `Submit your plan to the maintainers for approval. Planning ends here: after this call, stop and wait.
 - A maintainer approves the plan (then file changes become possible) or asks for a revision (you will get the feedback).
 - Write the plan for a human: what changes, where, and how it will be tested.`;
 
-export const submitPlanTool = defineTool({
+export const submitPlanTool = definePlanTool({
   name: "submit_plan",
   version: "1",
   description: DESCRIPTION,
-  input: planInput,
-  risk: "meta",
-  mutatesWorkspace: false,
-  idempotent: true,
-  modes: ["plan"],
-  request() {
-    return { kind: "meta", tool: "submit_plan" };
-  },
-  async execute(args) {
-    const plan = { summary: args.summary, steps: args.steps };
+  record(plan) {
     const hash = planHash(plan);
     const message =
       "Plan submitted for approval. Do not call any more tools now: wait until a maintainer approves it " +
