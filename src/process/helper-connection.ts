@@ -15,13 +15,18 @@ export interface HelperListener {
  * One running helper. It is started on first use and replaced by a fresh one if it dies; processes
  * running in a dead helper are told so (onLost) and never hear anything again. The pipes to the
  * helper hold the event loop open only while a process runs in it, so an idle helper never keeps
- * the app (or a CLI run) from exiting; the helper then sees its stdin end and exits too.
+ * the app (or a CLI run) from exiting; the helper then sees its stdin end and exits too. A helper
+ * idle for IDLE_MS is let go (its stdin ended): one left behind by every module instance that
+ * loaded this file (each jest test file) would otherwise live as long as the process.
  */
+const IDLE_MS = 10_000;
+
 export class HelperConnection {
   private readonly listeners = new Map<number, HelperListener>();
   private readonly reader = new FrameReader();
   private nextId = 1;
   private lostReason: string | null = null;
+  private idle: NodeJS.Timeout | undefined;
 
   private constructor(private readonly child: ChildProcess) {
     const out = child.stdout as Readable;
@@ -70,6 +75,13 @@ export class HelperConnection {
     if (this.lostReason === null) (this.child.stdin as Writable).write(encodeFrame(id, type, payload));
   }
 
+  /** Nothing runs in it: it is ended, and the next process starts a new one. */
+  private retire(): void {
+    if (this.listeners.size > 0 || this.lostReason !== null) return;
+    this.lostReason = "the spawn helper was idle and let go";
+    (this.child.stdin as Writable).end();
+  }
+
   private lose(reason: string): void {
     if (this.lostReason !== null) return;
     this.lostReason = reason;
@@ -80,6 +92,11 @@ export class HelperConnection {
   }
 
   private hold(on: boolean): void {
+    clearTimeout(this.idle);
+    if (!on && this.lostReason === null) {
+      this.idle = setTimeout(() => this.retire(), IDLE_MS);
+      this.idle.unref();
+    }
     for (const s of [this.child.stdin, this.child.stdout] as (Writable & { ref?: () => void; unref?: () => void })[]) {
       if (on) s.ref?.();
       else s.unref?.();
