@@ -15,17 +15,11 @@ import { resolveSessionId } from "./session-id.js";
 import { terminalApprover } from "./terminal-approver.js";
 import { mcpFromCli } from "./mcp-option.js";
 import { sandboxFromCli } from "./settings-option.js";
+import { SESSION_OPTIONS } from "./session-options.js";
 
 export const RESUME_USAGE = "patchgate resume <session|prefix> [--approve-plan] [--approve-writes] [--out <patch>] [--data-dir <d>] [--mcp-config <file>] [--settings <file>]";
 
-const OPTIONS = {
-  "approve-plan": { type: "boolean", default: false },
-  "approve-writes": { type: "boolean", default: false },
-  out: { type: "string" },
-  "data-dir": { type: "string" },
-  "mcp-config": { type: "string" },
-  settings: { type: "string" },
-} as const;
+const OPTIONS = SESSION_OPTIONS;
 
 /**
  * `patchgate resume <session>`: continue a session from the store, in a new process — a parked one,

@@ -16,22 +16,18 @@ import { dataDir, llmFromEnv, modelName, UsageError } from "./runtime-env.js";
 import { terminalApprover } from "./terminal-approver.js";
 import { mcpFromCli } from "./mcp-option.js";
 import { sandboxFromCli } from "./settings-option.js";
+import { SESSION_OPTIONS } from "./session-options.js";
 
 export const RUN_USAGE = `patchgate run --repo <path|url> [--approve-plan] [--approve-writes] [--unattended] [--include-uncommitted] [--model <m>] [--max-steps <n>] [--max-cost-usd <usd>] [--out <patch>] [--data-dir <d>] [--mcp-config <file>] [--settings <file>] "<task>"`;
 
 const OPTIONS = {
+  ...SESSION_OPTIONS,
   repo: { type: "string" },
-  "approve-plan": { type: "boolean", default: false },
-  "approve-writes": { type: "boolean", default: false },
   unattended: { type: "boolean", default: false },
   "include-uncommitted": { type: "boolean", default: false },
   model: { type: "string" },
   "max-steps": { type: "string" },
   "max-cost-usd": { type: "string" },
-  out: { type: "string" },
-  "data-dir": { type: "string" },
-  "mcp-config": { type: "string" },
-  settings: { type: "string" },
 } as const;
 
 /** `patchgate run`: one session on a local clone, approvals at the terminal, the result on a local branch. */
