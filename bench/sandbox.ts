@@ -73,8 +73,13 @@ export async function benchSandbox(): Promise<Figures> {
     for (const n of [1, 2, 3]) {
       await writeFile(path.join(workspace, `s${n}.test.mjs`), `import test from "node:test";\nimport assert from "node:assert";\nfor (let i = 0; i < 5; i++) test("case " + i, () => assert.equal(i + ${n}, ${n} + i));\n`);
     }
-    const nodeExit = await compare(sandbox, workspace, [process.execPath, "-e", "process.exit(0)"]);
-    const nodeTest = await compare(sandbox, workspace, [process.execPath, "--test", "s1.test.mjs", "s2.test.mjs", "s3.test.mjs"]);
+    // The form the tools' run_tests and run_command use: the session's long-lived sandbox.
+    const session = sandbox.openSession?.() ?? null;
+    const boxed = session ?? sandbox;
+    const nodeExit = await compare(boxed, workspace, [process.execPath, "-e", "process.exit(0)"]).finally(() => session?.close());
+    const oneShotExit = await compare(sandbox, workspace, [process.execPath, "-e", "process.exit(0)"]);
+    const testSession = sandbox.openSession?.() ?? null;
+    const nodeTest = await compare(testSession ?? sandbox, workspace, [process.execPath, "--test", "s1.test.mjs", "s2.test.mjs", "s3.test.mjs"]).finally(() => testSession?.close());
     // The floor: bwrap with the same mounts and namespaces, without prlimit and the pids cgroup.
     const bwrap = (await which("bwrap")) ?? "bwrap";
     const floorArgs = buildBubblewrapArgv(prepareRun({ argv: ["true"], workspace, timeoutMs: 1 }), { mounts: [], hasGit: false, hostsFile: await sandboxHostsFile(), prlimit: "/usr/bin/prlimit" });
@@ -92,7 +97,8 @@ export async function benchSandbox(): Promise<Figures> {
     }
     console.error(
       [
-        `sandbox: process limit via ${describeLimit(sandbox)}`,
+        `sandbox: process limit via ${describeLimit(sandbox)}; figures from ${session ? "the session's long-lived sandbox" : "a sandbox per run"}`,
+        `  node -e 0 with a sandbox per run (the one-shot form): ratio ${(oneShotExit.boxed / oneShotExit.bare).toFixed(3)}, ${median(oneShotExit.boxedAll).toFixed(1)} vs ${median(oneShotExit.bareAll).toFixed(1)} ms`,
         `  sandbox start (bubblewrap running \`true\`): ${median(start).toFixed(1)} ms (goal ≤ ${START_GOAL_MS} ms)`,
         `  of which bwrap alone (same namespaces and mounts, no prlimit, no cgroup): ${median(floor).toFixed(1)} ms`,
         `  as a non-root user would run it (prlimit, no cgroup): ${nonRoot.length ? `${median(nonRoot).toFixed(1)} ms` : "n/a"}`,

@@ -31,7 +31,7 @@ import { type McpSession } from "../mcp/session-tools.js";
 import { sessionCacheDir } from "../sandbox/session-cache.js";
 import { resolveToolchainsOnce } from "./toolchains-once.js";
 import { loadInstructionsOnce } from "./instructions-once.js";
-import { sessionExtras, withSession } from "./session-sandbox.js";
+import { openSessionSandbox, sessionExtras, withSession } from "./session-sandbox.js";
 import { DependencyStore } from "../depcache/dependency-store.js";
 
 const NUDGE =
@@ -57,7 +57,17 @@ export async function resumeSession(ledger: Ledger, given: ResumeOptions): Promi
   }
 }
 
-async function resumeWithMcp(ledger: Ledger, opts: ResumeOptions, settled: ResumeOutcome | null): Promise<ResumeOutcome> {
+/** Runs the resume with the session's sandbox (one kept for all its commands), ended when the resume returns or throws. */
+async function resumeWithMcp(ledger: Ledger, given: ResumeOptions, settled: ResumeOutcome | null): Promise<ResumeOutcome> {
+  const sandbox = given.sandbox && openSessionSandbox(given.sandbox);
+  try {
+    return await resumeInSandbox(ledger, { ...given, sandbox }, settled);
+  } finally {
+    await sandbox?.close();
+  }
+}
+
+async function resumeInSandbox(ledger: Ledger, opts: ResumeOptions, settled: ResumeOutcome | null): Promise<ResumeOutcome> {
   const cacheDir = opts.cacheRoot ? await sessionCacheDir(opts.cacheRoot, ledger.sessionId) : undefined;
   const env = callEnv(ledger, opts, cacheDir);
   if (settled) {

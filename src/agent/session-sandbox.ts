@@ -1,5 +1,5 @@
 import { cacheEnv } from "../sandbox/session-cache.js";
-import type { Sandbox, SessionExtras } from "../sandbox/types.js";
+import type { Sandbox, SessionExtras, SessionSandbox } from "../sandbox/types.js";
 import type { ToolchainRecord } from "../session/types.js";
 import { resourceLimits } from "./resource-limits.js";
 
@@ -31,4 +31,13 @@ export function sessionExtras(toolchains: readonly ToolchainRecord[] | null, cac
  */
 export function withSession(sandbox: Sandbox, extras: SessionExtras): Sandbox {
   return { backend: sandbox.backend, run: (req) => resourceLimits().sandboxRuns.run(() => sandbox.run({ ...req, session: extras }), req.signal) };
+}
+
+/**
+ * The sandbox a resume's commands run in: the backend's long-lived form where it has one (one
+ * bubblewrap sandbox kept for the session's commands, src/sandbox/bubblewrap-session.ts), else the
+ * backend itself. The resume closes it when it returns, so a session that parks or ends keeps nothing.
+ */
+export function openSessionSandbox(sandbox: Sandbox): SessionSandbox {
+  return sandbox.openSession?.() ?? { backend: sandbox.backend, run: (req) => sandbox.run(req), close: async () => undefined };
 }

@@ -46,6 +46,17 @@ function mountArgs(m: Mount): string[] {
   }
 }
 
+/** What runs as the sandbox's first process: its environment, working directory and whether it is pid 1. */
+export interface BwrapInside {
+  env: Record<string, string>;
+  cwd: string;
+  /**
+   * The first process is pid 1 itself, without bwrap's reaper: the long-lived form's supervisor
+   * (supervisor-script.ts), which reaps and which nothing inside can signal.
+   */
+  asPid1?: boolean;
+}
+
 /**
  * bwrap's arguments (without the `bwrap` itself) for one run. Order matters: bwrap applies the mount operations in
  * sequence, so `.git` is re-bound read-only after the writable workspace, and the root is made
@@ -53,15 +64,21 @@ function mountArgs(m: Mount): string[] {
  * a throwaway tmpfs).
  */
 export function buildBubblewrapArgv(run: PreparedRun, host: BwrapHost): string[] {
+  return [...bubblewrapSetup(run, host, { env: run.env, cwd: run.cwd }), "--", ...prlimitArgv(host.prlimit, run.limits), ...run.argv];
+}
+
+/** Everything before the `--` that ends bwrap's options: namespaces, mounts, environment. */
+export function bubblewrapSetup(run: PreparedRun, host: BwrapHost, inside: BwrapInside): string[] {
   // Every run has its own network namespace, networked ones too: their only way out is the egress
   // proxy's socket (egress/), never the host's interfaces.
   const args = ["--unshare-all"];
   if (host.handshakeFds) args.push("--info-fd", String(host.handshakeFds.info), "--block-fd", String(host.handshakeFds.block));
+  if (inside.asPid1) args.push("--as-pid-1");
   // The process dies with Patchgate, cannot reach our terminal (TIOCSTI), and keeps no capability:
   // when Patchgate runs as root, uid 0 inside would otherwise hold CAP_SYS_ADMIN in its namespace.
   args.push("--die-with-parent", "--new-session", "--cap-drop", "ALL", "--hostname", SANDBOX_HOSTNAME);
   args.push("--clearenv");
-  for (const [k, v] of Object.entries(run.env)) args.push("--setenv", k, v);
+  for (const [k, v] of Object.entries(inside.env)) args.push("--setenv", k, v);
 
   args.push("--ro-bind", "/usr", "/usr");
   for (const dir of ["bin", "lib", "lib64", "sbin"]) args.push("--symlink", `usr/${dir}`, `/${dir}`);
@@ -78,19 +95,23 @@ export function buildBubblewrapArgv(run: PreparedRun, host: BwrapHost): string[]
   args.push(run.readOnlyWorkspace ? "--ro-bind" : "--bind", run.workspace, SANDBOX_WORKSPACE);
   if (host.hasGit) args.push("--ro-bind", `${run.workspace}/.git`, `${SANDBOX_WORKSPACE}/.git`);
   args.push("--remount-ro", "/");
-  args.push("--chdir", run.cwd);
+  args.push("--chdir", inside.cwd);
+  return args;
+}
 
-  // Limits are set by the first process inside the sandbox, not on bwrap: RLIMIT_NPROC is then
-  // counted in the sandbox's own user namespace (only its processes), not across the host uid.
-  // Memory is RLIMIT_DATA, per process: private writable memory actually committed (heap, anonymous
-  // maps), not address space. RLIMIT_AS would also count reservations: node reserves ~0.8 GB of
-  // address space at start and each WebAssembly memory 8–10 GB, which fail under any practical AS
-  // limit while using almost no memory. Shared mappings are not counted (hence the sized /tmp).
-  // Docker's --memory (a cgroup) counts the whole container's resident memory instead.
-  // File size (RLIMIT_FSIZE) caps any one file at the disk quota, at once, wherever it is written;
-  // the total is watched from outside (supervise.ts). CPU time (RLIMIT_CPU) is per process: SIGXCPU
-  // at the soft limit, SIGKILL a second later for a process that catches it.
-  const { cpuSeconds, diskBytes } = run.limits;
-  const limits = [host.prlimit, `--nproc=${run.limits.maxProcesses}`, `--data=${run.limits.memoryBytes}`, `--fsize=${diskBytes}`, `--cpu=${cpuSeconds}:${cpuSeconds + 1}`, "--"];
-  return [...args, "--", ...limits, ...run.argv];
+/**
+ * Limits are set by the first process inside the sandbox, not on bwrap: RLIMIT_NPROC is then
+ * counted in the sandbox's own user namespace (only its processes), not across the host uid.
+ * Memory is RLIMIT_DATA, per process: private writable memory actually committed (heap, anonymous
+ * maps), not address space. RLIMIT_AS would also count reservations: node reserves ~0.8 GB of
+ * address space at start and each WebAssembly memory 8–10 GB, which fail under any practical AS
+ * limit while using almost no memory. Shared mappings are not counted (hence the sized /tmp).
+ * Docker's --memory (a cgroup) counts the whole container's resident memory instead.
+ * File size (RLIMIT_FSIZE) caps any one file at the disk quota, at once, wherever it is written;
+ * the total is watched from outside (supervise.ts). CPU time (RLIMIT_CPU) is per process: SIGXCPU
+ * at the soft limit, SIGKILL a second later for a process that catches it.
+ */
+export function prlimitArgv(prlimit: string, limits: PreparedRun["limits"]): string[] {
+  const { cpuSeconds, diskBytes } = limits;
+  return [prlimit, `--nproc=${limits.maxProcesses}`, `--data=${limits.memoryBytes}`, `--fsize=${diskBytes}`, `--cpu=${cpuSeconds}:${cpuSeconds + 1}`, "--"];
 }

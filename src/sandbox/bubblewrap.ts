@@ -1,44 +1,41 @@
 import { buildBubblewrapArgv } from "./bubblewrap-argv.js";
+import { BubblewrapSession } from "./bubblewrap-session.js";
 import { HANDSHAKE_FDS, joinCgroupThenRelease } from "./cgroup-handshake.js";
 import { closingDescriptors } from "./close-fds.js";
 import { decodeLimitSignal } from "./disk-quota.js";
 import { withEgress } from "./egress/egress-run.js";
 import { refusedEnvNotice } from "./env-policy.js";
-import { hasRealGit, type BwrapHostSetup } from "./host-layout.js";
+import { bubblewrapLayout, prepareBubblewrapRun } from "./bubblewrap-layout.js";
+import type { BwrapHostSetup } from "./host-layout.js";
 import { PidsCgroup } from "./pids-cgroup.js";
-import { prepareRun } from "./prepare-run.js";
-import { sessionMounts } from "./session-mounts.js";
-import { sandboxHostsFile } from "./sandbox-hosts.js";
 import { supervise } from "./supervise.js";
-import { nodeBinding } from "./toolchain-binding.js";
-import type { Sandbox, SandboxResult, SandboxRunRequest } from "./types.js";
+import type { Sandbox, SandboxResult, SandboxRunRequest, SessionSandbox } from "./types.js";
 
 /**
  * Linux namespaces through bubblewrap. Each run gets fresh user/pid/net/ipc/uts/cgroup namespaces,
  * no capabilities, a read-only /usr, private /tmp and HOME, and the workspace at /workspace as the
  * only writable host path (with its .git read-only on top). Processes and memory are capped by prlimit
  * inside; as root, where the kernel ignores RLIMIT_NPROC, each run also gets its own pids cgroup.
+ * `openSession` keeps one such sandbox for a session's commands instead (bubblewrap-session.ts).
  */
 export class BubblewrapSandbox implements Sandbox {
   readonly backend = "bubblewrap" as const;
 
   constructor(private readonly host: BwrapHostSetup) {}
 
+  openSession(): SessionSandbox {
+    return new BubblewrapSession(this, this.host);
+  }
+
   async run(req: SandboxRunRequest): Promise<SandboxResult> {
-    const node = nodeBinding(this.host.node);
-    const prepared = prepareRun(req, [...(req.session?.pathDirs ?? []), ...node.pathDirs]);
+    const prepared = prepareBubblewrapRun(this.host, req);
     // The node running Patchgate is visible inside (under /usr, or bound by nodeBinding): it runs the forwarder.
     const egress = { allowHosts: req.allowHosts, node: this.host.node?.binary ?? process.execPath };
     return withEgress(prepared, egress, async (run, egressMounts) => {
       const mode = this.host.processLimit;
       const handshakeFds = mode.kind === "cgroup" ? HANDSHAKE_FDS : undefined;
-      const args = buildBubblewrapArgv(run, {
-        mounts: [...node.mounts, ...(await sessionMounts(req.session)), ...egressMounts],
-        hasGit: await hasRealGit(run.workspace),
-        hostsFile: await sandboxHostsFile(),
-        prlimit: this.host.prlimit,
-        handshakeFds,
-      });
+      const layout = await bubblewrapLayout(this.host, req, run, egressMounts);
+      const args = buildBubblewrapArgv(run, { ...layout, handshakeFds });
       // bwrap passes on every descriptor it gets: it starts with stdio and its handshake pipes only.
       const start = closingDescriptors(this.host.bash, handshakeFds ? Math.max(handshakeFds.info, handshakeFds.block) : 2, this.host.bwrap, args);
       // +1: bwrap's outer process, which only waits for the sandbox, joins the cgroup too (see cgroup-handshake.ts).

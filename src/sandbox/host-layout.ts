@@ -14,6 +14,11 @@ export interface BwrapHostSetup {
   /** The node running Patchgate when it lives outside /usr (nvm, /opt/node), to bind into the sandbox. */
   node: NodeLayout | null;
   processLimit: ProcessLimitMode;
+  /**
+   * Perl under /usr, which runs the long-lived sandbox's supervisor (supervisor-script.ts); without
+   * it every command gets a sandbox of its own.
+   */
+  perl?: string | null;
 }
 
 const PRLIMIT_CANDIDATES = ["/usr/bin/prlimit", "/usr/sbin/prlimit"];
@@ -29,7 +34,8 @@ export async function detectBwrapHost(bwrapName = "bwrap"): Promise<BwrapHostSet
   const processLimit = await detectProcessLimit();
   if (processLimit.kind === "unavailable") return { reason: processLimit.reason };
   const maps = await readFile("/proc/self/maps", "utf8").catch(() => "");
-  return { bwrap, prlimit, bash, node: await detectNodeLayout(process.execPath, maps), processLimit };
+  const perl = await firstExecutable(["/usr/bin/perl"]);
+  return { bwrap, prlimit, bash, node: await detectNodeLayout(process.execPath, maps), processLimit, perl };
 }
 
 // Shipped inside node's own prefix (lib/node_modules/<name>), linked from its bin directory.

@@ -1,3 +1,5 @@
+import { StringDecoder } from "node:string_decoder";
+
 /**
  * Bounded capture of one output stream. A test run that prints 50 MB must not hold 50 MB: the first
  * and last halves of the budget are kept, because the command line and the failure summary live
@@ -90,4 +92,44 @@ export class LineSplitter {
     if (text.length === 0) this.emit(text);
     for (let i = 0; i < text.length; i += MAX_STREAMED_LINE) this.emit(text.slice(i, i + MAX_STREAMED_LINE));
   }
+}
+
+export interface OutputSinkOptions {
+  maxOutputBytes: number;
+  onOutput?: (stream: "stdout" | "stderr", line: string) => void;
+  /** Put at the start of stderr, e.g. which env keys were refused. */
+  stderrPrefix?: string;
+}
+
+/** One stream of one run: bounded capture, and lines to onOutput as they come. */
+export interface OutputSink {
+  push(chunk: Buffer): void;
+  end(): void;
+  kept: HeadTailCapture;
+}
+
+export function outputSink(name: "stdout" | "stderr", opts: OutputSinkOptions): OutputSink {
+  const kept = new HeadTailCapture(opts.maxOutputBytes);
+  const onOutput = opts.onOutput;
+  // A throwing listener must not take the run down with it: the output is still captured.
+  const lines = onOutput
+    ? new LineSplitter((line) => {
+        try {
+          onOutput(name, line);
+        } catch {
+          // Ignored on purpose.
+        }
+      })
+    : null;
+  const decoder = new StringDecoder("utf8");
+  const push = (chunk: Buffer): void => {
+    kept.push(chunk);
+    lines?.push(decoder.write(chunk));
+  };
+  if (name === "stderr" && opts.stderrPrefix) push(Buffer.from(opts.stderrPrefix));
+  const end = (): void => {
+    lines?.push(decoder.end());
+    lines?.end();
+  };
+  return { push, end, kept };
 }

@@ -93,6 +93,11 @@ export class PidsCgroup {
     }
   }
 
+  /** The host pids of the processes in it now. */
+  members(): Promise<number[]> {
+    return this.pids();
+  }
+
   private async pids(): Promise<number[]> {
     const text = await readFile(this.procsFile, "utf8").catch(() => "");
     return text.split("\n").filter(Boolean).map(Number);

@@ -1,10 +1,9 @@
 import { performance } from "node:perf_hooks";
-import { StringDecoder } from "node:string_decoder";
 import type { Readable } from "node:stream";
 import { ProcessError } from "../process/process-error.js";
 import { startProcess, type StartedProcess } from "../process/start-process.js";
 import { DISK_KILL_GRACE_MS, watchDiskQuota, type DiskQuota } from "./disk-quota.js";
-import { HeadTailCapture, LineSplitter } from "./output-capture.js";
+import { outputSink, type HeadTailCapture } from "./output-capture.js";
 import { SandboxError } from "./sandbox-error.js";
 import type { SandboxResult, SandboxRunRequest } from "./types.js";
 
@@ -124,28 +123,8 @@ export function supervise(cmd: SupervisedCommand): Promise<SandboxResult> {
 }
 
 function capture(stream: Readable, name: "stdout" | "stderr", cmd: SupervisedCommand): HeadTailCapture {
-  const kept = new HeadTailCapture(cmd.maxOutputBytes);
-  const onOutput = cmd.onOutput;
-  // A throwing listener must not take the run down with it: the output is still captured.
-  const lines = onOutput
-    ? new LineSplitter((line) => {
-        try {
-          onOutput(name, line);
-        } catch {
-          // Ignored on purpose.
-        }
-      })
-    : null;
-  const decoder = new StringDecoder("utf8");
-  const push = (chunk: Buffer): void => {
-    kept.push(chunk);
-    lines?.push(decoder.write(chunk));
-  };
-  if (name === "stderr" && cmd.stderrPrefix) push(Buffer.from(cmd.stderrPrefix));
-  stream.on("data", push);
-  stream.once("end", () => {
-    lines?.push(decoder.end());
-    lines?.end();
-  });
-  return kept;
+  const sink = outputSink(name, cmd);
+  stream.on("data", sink.push);
+  stream.once("end", sink.end);
+  return sink.kept;
 }

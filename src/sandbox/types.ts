@@ -73,4 +73,15 @@ export interface SandboxResult {
 export interface Sandbox {
   readonly backend: "bubblewrap" | "docker";
   run(req: SandboxRunRequest): Promise<SandboxResult>;
+  /**
+   * The same sandbox for one session's commands, kept between them where the backend can do so
+   * (bubblewrap-session.ts); `close` ends whatever it kept. Backends without it run every command
+   * on its own.
+   */
+  openSession?(): SessionSandbox;
+}
+
+/** A session's sandbox: runs like any other, and is closed when the session ends or parks. */
+export interface SessionSandbox extends Sandbox {
+  close(): Promise<void>;
 }

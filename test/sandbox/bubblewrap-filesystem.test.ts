@@ -2,11 +2,10 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { SandboxError } from "../../src/sandbox/sandbox-error.js";
-import type { Sandbox } from "../../src/sandbox/types.js";
-import { bubblewrap, sh, tempWorkspace } from "./sandbox-fixture.js";
+import { type FormSandbox, SANDBOX_FORMS, bubblewrapIn, sh, tempWorkspace } from "./sandbox-fixture.js";
 
-describe("bubblewrap: the workspace is the only writable host path", () => {
-  let sandbox: Sandbox;
+describe.each(SANDBOX_FORMS)("bubblewrap (%s): the workspace is the only writable host path", (form) => {
+  let sandbox: FormSandbox;
   // The workspace sits alone in its own parent, so an escape to ../ would show up there.
   const parent = tempWorkspace("pg-parent-");
   const ws = { dir: join(parent.dir, "ws"), cleanup: parent.cleanup };
@@ -16,7 +15,7 @@ describe("bubblewrap: the workspace is the only writable host path", () => {
   const secretFile = join(outside, "secret.txt");
 
   beforeAll(async () => {
-    sandbox = await bubblewrap();
+    sandbox = await bubblewrapIn(form);
     mkdirSync(ws.dir);
     mkdirSync(fakeHome);
     writeFileSync(join(fakeHome, ".bashrc"), "original\n");
@@ -25,7 +24,8 @@ describe("bubblewrap: the workspace is the only writable host path", () => {
     writeFileSync(join(ws.dir, ".git", "config"), "[core]\n");
     mkdirSync(join(ws.dir, "sub"));
   });
-  afterAll(() => {
+  afterAll(async () => {
+    await sandbox.end();
     ws.cleanup();
     rmSync(outside, { recursive: true, force: true });
   });

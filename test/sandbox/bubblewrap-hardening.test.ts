@@ -4,8 +4,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { BubblewrapSandbox } from "../../src/sandbox/bubblewrap.js";
 import { detectBwrapHost, detectNodeLayout, type BwrapHostSetup } from "../../src/sandbox/host-layout.js";
-import type { Sandbox } from "../../src/sandbox/types.js";
-import { sh, tempWorkspace } from "./sandbox-fixture.js";
+import { inForm, SANDBOX_FORMS, sh, tempWorkspace, type FormSandbox } from "./sandbox-fixture.js";
 
 const run = promisify(execFile);
 const MIB = 1024 * 1024;
@@ -20,13 +19,13 @@ describe("bubblewrap: what the sandbox does not inherit from the host", () => {
   const ws = tempWorkspace("pg-hard-");
   afterAll(() => ws.cleanup());
 
-  test("a descriptor Patchgate inherited without close-on-exec does not reach the command", async () => {
+  test.each(SANDBOX_FORMS)("%s: a descriptor Patchgate inherited without close-on-exec does not reach the command", async (form) => {
     const hostFile = join(ws.dir, "..", `pg-fd-target-${process.pid}`);
     writeFileSync(hostFile, "");
     const probe = join(import.meta.dirname, "fixtures", "inherited-fd-probe.ts");
     // Node marks low descriptors close-on-exec at start, not ones as high as 50: those pass to children.
-    const script = `exec 50>>"$1"; exec "$2" --import tsx "$3" "$4"`;
-    const { stdout } = await run("bash", ["-c", script, "bash", hostFile, process.execPath, probe, ws.dir], { cwd: process.cwd(), timeout: 60_000 });
+    const script = `exec 50>>"$1"; exec "$2" --import tsx "$3" "$4" "$5"`;
+    const { stdout } = await run("bash", ["-c", script, "bash", hostFile, process.execPath, probe, ws.dir, form], { cwd: process.cwd(), timeout: 60_000 });
     const r = JSON.parse(stdout.trim().split("\n").at(-1)!) as { exitCode: number; stdout: string; stderr: string };
     expect(readFileSync(hostFile, "utf8")).toBe("");
     expect(r.stdout.split("\n")[0].trim().split(" ")).toEqual(["0", "1", "2", "3"]); // 3: ls's own directory
@@ -34,11 +33,11 @@ describe("bubblewrap: what the sandbox does not inherit from the host", () => {
   });
 });
 
-describe("bubblewrap: a node outside /usr", () => {
+describe.each(SANDBOX_FORMS)("bubblewrap (%s): a node outside /usr", (form) => {
   const tmp = tempWorkspace("pg-node-prefix-");
   const prefix = join(tmp.dir, "home");
   const ws = join(tmp.dir, "ws");
-  let sandbox: Sandbox;
+  let sandbox: FormSandbox;
 
   beforeAll(async () => {
     // $HOME/bin/node: the prefix is HOME itself, with the app's .env beside the binary.
@@ -62,9 +61,12 @@ describe("bubblewrap: a node outside /usr", () => {
       packages: [join(prefix, "lib", "node_modules", "npm")],
       libraries: [],
     });
-    sandbox = new BubblewrapSandbox({ ...(await hostSetup()), node: layout });
+    sandbox = inForm(new BubblewrapSandbox({ ...(await hostSetup()), node: layout }), form);
   });
-  afterAll(() => tmp.cleanup());
+  afterAll(async () => {
+    await sandbox.end();
+    tmp.cleanup();
+  });
 
   test("node and npm run from it; the prefix's other files are not there", async () => {
     const r = await sh(sandbox, ws, `command -v node; node -e 'console.log("node ok")'; npm test; cat ${prefix}/.env ${prefix}/bin/.env ${prefix}/lib/secret.txt; ls -A ${prefix} ${prefix}/bin ${prefix}/lib`);
@@ -73,13 +75,16 @@ describe("bubblewrap: a node outside /usr", () => {
   });
 });
 
-describe("bubblewrap: disk and CPU limits", () => {
-  let sandbox: Sandbox;
+describe.each(SANDBOX_FORMS)("bubblewrap (%s): disk and CPU limits", (form) => {
+  let sandbox: FormSandbox;
   const ws = tempWorkspace("pg-quota-");
   beforeAll(async () => {
-    sandbox = new BubblewrapSandbox(await hostSetup());
+    sandbox = inForm(new BubblewrapSandbox(await hostSetup()), form);
   });
-  afterAll(() => ws.cleanup());
+  afterAll(async () => {
+    await sandbox.end();
+    ws.cleanup();
+  });
 
   test("a 600 MB file in the workspace stops at the quota (file size limit), signal recorded", async () => {
     const r = await sh(sandbox, ws.dir, "head -c 629145600 /dev/zero > big.bin", { limits: { diskBytes: 64 * MIB } });

@@ -1,16 +1,18 @@
-import type { Sandbox } from "../../src/sandbox/types.js";
-import { bubblewrap, sh, tempWorkspace } from "./sandbox-fixture.js";
+import { type FormSandbox, SANDBOX_FORMS, bubblewrapIn, sh, tempWorkspace } from "./sandbox-fixture.js";
 
 const MIB = 1024 * 1024;
 
-describe("bubblewrap: limits", () => {
-  let sandbox: Sandbox;
+describe.each(SANDBOX_FORMS)("bubblewrap (%s): limits", (form) => {
+  let sandbox: FormSandbox;
   const ws = tempWorkspace();
 
   beforeAll(async () => {
-    sandbox = await bubblewrap();
+    sandbox = await bubblewrapIn(form);
   });
-  afterAll(() => ws.cleanup());
+  afterAll(async () => {
+    await sandbox.end();
+    ws.cleanup();
+  });
 
   test("a non-zero exit is a result", async () => {
     const r = await sh(sandbox, ws.dir, "echo out; echo err >&2; exit 3");

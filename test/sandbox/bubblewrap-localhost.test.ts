@@ -1,8 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { SANDBOX_HOSTS } from "../../src/sandbox/sandbox-hosts.js";
-import type { Sandbox } from "../../src/sandbox/types.js";
-import { bubblewrap, tempWorkspace } from "./sandbox-fixture.js";
+import { type FormSandbox, SANDBOX_FORMS, bubblewrapIn, tempWorkspace } from "./sandbox-fixture.js";
 
 // A server on `localhost` inside the sandbox and a client of it, in one run: vitest, jest's
 // watchers and many test suites do exactly this. Prints the body it got or the error code.
@@ -24,20 +23,21 @@ function connect(host: string, port: number): string[] {
   return ["node", "-e", script];
 }
 
-describe("bubblewrap: localhost", () => {
-  let sandbox: Sandbox;
+describe.each(SANDBOX_FORMS)("bubblewrap (%s): localhost", (form) => {
+  let sandbox: FormSandbox;
   let hostServer: Server;
   let hostPort: number;
   let hostConnections = 0;
   const ws = tempWorkspace();
 
   beforeAll(async () => {
-    sandbox = await bubblewrap();
+    sandbox = await bubblewrapIn(form);
     hostServer = createServer((_q, s) => s.end("host")).on("connection", () => hostConnections++);
     await new Promise<void>((resolve) => hostServer.listen(0, "127.0.0.1", resolve));
     hostPort = (hostServer.address() as AddressInfo).port;
   });
   afterAll(async () => {
+    await sandbox.end();
     await new Promise((resolve) => hostServer.close(resolve));
     ws.cleanup();
   });

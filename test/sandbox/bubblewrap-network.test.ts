@@ -1,23 +1,23 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Sandbox } from "../../src/sandbox/types.js";
-import { bubblewrap, connectProbe as probe, tempWorkspace } from "./sandbox-fixture.js";
+import { type FormSandbox, SANDBOX_FORMS, bubblewrapIn, connectProbe as probe, tempWorkspace } from "./sandbox-fixture.js";
 
-describe("bubblewrap: network", () => {
-  let sandbox: Sandbox;
+describe.each(SANDBOX_FORMS)("bubblewrap (%s): network", (form) => {
+  let sandbox: FormSandbox;
   let server: Server;
   let port: number;
   let connections = 0;
   const ws = tempWorkspace();
 
   beforeAll(async () => {
-    sandbox = await bubblewrap();
+    sandbox = await bubblewrapIn(form);
     server = createServer((_req, res) => res.end("hello from the host"));
     server.on("connection", () => connections++);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     port = (server.address() as AddressInfo).port;
   });
   afterAll(async () => {
+    await sandbox.end();
     await new Promise((resolve) => server.close(resolve));
     ws.cleanup();
   });

@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { chownSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { tempWorkspace } from "./sandbox-fixture.js";
+import { SANDBOX_FORMS, tempWorkspace } from "./sandbox-fixture.js";
 
 const run = promisify(execFile);
 const NOBODY = 65534;
@@ -16,9 +16,9 @@ describe("bubblewrap as a non-root user: RLIMIT_NPROC, counted per sandbox", () 
   const ws = tempWorkspace();
   afterAll(() => ws.cleanup());
 
-  test("two concurrent sandboxes each stop just short of their own limit of 20", async () => {
+  test.each(SANDBOX_FORMS)("%s: two concurrent sandboxes each stop just short of their own limit of 20", async (form) => {
     const probe = fileURLToPath(new URL("./fixtures/nproc-probe.ts", import.meta.url));
-    const node = [process.execPath, "--import", "tsx", probe, ws.dir];
+    const node = [process.execPath, "--import", "tsx", probe, ws.dir, form];
     let argv = node;
     if (process.getuid?.() === 0) {
       chownSync(ws.dir, NOBODY, NOBODY);

@@ -1,5 +1,4 @@
-import type { Sandbox } from "../../src/sandbox/types.js";
-import { bubblewrap, sh, tempWorkspace } from "./sandbox-fixture.js";
+import { type FormSandbox, SANDBOX_FORMS, bubblewrapIn, sh, tempWorkspace } from "./sandbox-fixture.js";
 
 // Patchgate's own process holds credentials like these; none may reach a sandboxed command.
 const FAKE_SECRETS: Record<string, string> = {
@@ -26,8 +25,8 @@ function parseEnv(text: string): Record<string, string> {
   );
 }
 
-describe("bubblewrap: no secrets inside", () => {
-  let sandbox: Sandbox;
+describe.each(SANDBOX_FORMS)("bubblewrap (%s): no secrets inside", (form) => {
+  let sandbox: FormSandbox;
   const ws = tempWorkspace();
   const saved: Record<string, string | undefined> = {};
 
@@ -36,9 +35,10 @@ describe("bubblewrap: no secrets inside", () => {
       saved[k] = process.env[k];
       process.env[k] = v;
     }
-    sandbox = await bubblewrap();
+    sandbox = await bubblewrapIn(form);
   });
-  afterAll(() => {
+  afterAll(async () => {
+    await sandbox.end();
     for (const k of Object.keys(FAKE_SECRETS)) {
       if (saved[k] === undefined) delete process.env[k];
       else process.env[k] = saved[k];

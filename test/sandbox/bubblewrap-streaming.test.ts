@@ -1,19 +1,21 @@
 import { execFileSync } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Sandbox } from "../../src/sandbox/types.js";
-import { bubblewrap, sh, tempWorkspace } from "./sandbox-fixture.js";
+import { type FormSandbox, SANDBOX_FORMS, bubblewrapIn, sh, tempWorkspace } from "./sandbox-fixture.js";
 
 type Line = [stream: "stdout" | "stderr", line: string];
 
-describe("bubblewrap: streaming and abort", () => {
-  let sandbox: Sandbox;
+describe.each(SANDBOX_FORMS)("bubblewrap (%s): streaming and abort", (form) => {
+  let sandbox: FormSandbox;
   const ws = tempWorkspace();
 
   beforeAll(async () => {
-    sandbox = await bubblewrap();
+    sandbox = await bubblewrapIn(form);
   });
-  afterAll(() => ws.cleanup());
+  afterAll(async () => {
+    await sandbox.end();
+    ws.cleanup();
+  });
 
   test("lines arrive while the command runs: it cannot finish until we have seen the first", async () => {
     // The command blocks on a FIFO that the test writes only after onOutput delivered "first".

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { BubblewrapSession } from "../../src/sandbox/bubblewrap-session.js";
 import { selectSandbox } from "../../src/sandbox/select.js";
 import type { Sandbox, SandboxResult, SandboxRunRequest } from "../../src/sandbox/types.js";
 
@@ -30,4 +31,37 @@ export function connectProbe(host: string, port: number): string[] {
     s.on("error", (e) => { console.log(e.code); process.exit(1); });
     setTimeout(() => { console.log("timeout"); process.exit(2); }, 2000);`;
   return ["node", "-e", script];
+}
+
+/**
+ * The two forms every bubblewrap test runs against: a sandbox per command (`Sandbox.run`) and the
+ * session's long-lived sandbox (`openSession`), kept for all the tests of a describe block.
+ */
+export const SANDBOX_FORMS = ["one-shot", "long-lived"] as const;
+export type SandboxForm = (typeof SANDBOX_FORMS)[number];
+
+export interface FormSandbox extends Sandbox {
+  /** Ends the session's sandbox; fails the test if the long-lived form was not the one that ran. */
+  end(): Promise<void>;
+}
+
+export function inForm(sandbox: Sandbox, form: SandboxForm): FormSandbox {
+  if (form === "one-shot") return { backend: sandbox.backend, run: (req) => sandbox.run(req), end: async () => undefined };
+  const session = sandbox.openSession?.();
+  if (!(session instanceof BubblewrapSession)) throw new Error("this sandbox has no long-lived form");
+  return {
+    backend: session.backend,
+    run: (req) => session.run(req),
+    end: async () => {
+      await session.close();
+      // A silent fall-back to one-shot runs would make the long-lived half of the tests a copy of the other.
+      if (session.fallbackReason !== null) throw new Error(`the long-lived sandbox did not start: ${session.fallbackReason}`);
+      if (session.longLivedRuns === 0 && session.oneShotRuns > 0) throw new Error("no command ran in the long-lived sandbox");
+    },
+  };
+}
+
+/** bubblewrap() in the given form. */
+export async function bubblewrapIn(form: SandboxForm): Promise<FormSandbox> {
+  return inForm(await bubblewrap(), form);
 }

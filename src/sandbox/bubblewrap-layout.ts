@@ -1,0 +1,25 @@
+import type { BwrapHost } from "./bubblewrap-argv.js";
+import { hasRealGit, type BwrapHostSetup } from "./host-layout.js";
+import { prepareRun, type PreparedRun } from "./prepare-run.js";
+import { sandboxHostsFile } from "./sandbox-hosts.js";
+import { sessionMounts } from "./session-mounts.js";
+import { nodeBinding, type Mount } from "./toolchain-binding.js";
+import type { SandboxRunRequest } from "./types.js";
+
+/** The request checked and completed, with the session's toolchains and Patchgate's node first on PATH. */
+export function prepareBubblewrapRun(host: BwrapHostSetup, req: SandboxRunRequest): PreparedRun {
+  return prepareRun(req, [...(req.session?.pathDirs ?? []), ...nodeBinding(host.node).pathDirs]);
+}
+
+/**
+ * What a run mounts, found on the host at the time of the run (credential files in the toolchains,
+ * whether the workspace has a real .git): the one-shot and the long-lived form alike.
+ */
+export async function bubblewrapLayout(host: BwrapHostSetup, req: SandboxRunRequest, run: PreparedRun, extra: Mount[] = []): Promise<BwrapHost> {
+  return {
+    mounts: [...nodeBinding(host.node).mounts, ...(await sessionMounts(req.session)), ...extra],
+    hasGit: await hasRealGit(run.workspace),
+    hostsFile: await sandboxHostsFile(),
+    prlimit: host.prlimit,
+  };
+}

@@ -1,0 +1,99 @@
+import { bubblewrapSetup, prlimitArgv } from "./bubblewrap-argv.js";
+import { bubblewrapLayout, prepareBubblewrapRun } from "./bubblewrap-layout.js";
+import { decodeLimitSignal } from "./disk-quota.js";
+import { refusedEnvNotice } from "./env-policy.js";
+import type { BwrapHostSetup } from "./host-layout.js";
+import { LongLivedSandbox, SUPERVISOR_INSIDE } from "./long-lived-sandbox.js";
+import { PRCTL_SYSCALL } from "./supervisor-script.js";
+import type { Sandbox, SandboxResult, SandboxRunRequest, SessionSandbox } from "./types.js";
+
+/** A session's sandboxes at most: the writable workspace and the read-only one; an older layout is closed. */
+const KEPT = 2;
+
+/**
+ * One session's bubblewrap: a long-lived sandbox per layout (mounts, read-only or writable
+ * workspace, tmpfs size, process limit), started at its first command and kept until `close`.
+ * A layout that changes (a toolchain recorded, a .git appearing) gets a sandbox of its own, since
+ * the layout is computed afresh for every command exactly as the one-shot form computes it.
+ * Stays one-shot (BubblewrapSandbox.run), on purpose:
+ * - a networked run (the setup step): its egress proxy and CA files are its alone, short-lived;
+ * - a run while the session's sandbox for that layout is busy (calls run side by side);
+ * - hosts without /usr/bin/perl or with an architecture whose prctl number is not known;
+ * - after the long-lived form failed to start once in this session.
+ */
+export class BubblewrapSession implements SessionSandbox {
+  readonly backend = "bubblewrap" as const;
+  private readonly kept = new Map<string, Promise<LongLivedSandbox | null>>();
+  private closed = false;
+  /** Why this session's commands run one-shot, once the long-lived form could not start. */
+  fallbackReason: string | null = null;
+  /** How many commands ran in a kept sandbox and how many on their own (for tests and the bench). */
+  longLivedRuns = 0;
+  oneShotRuns = 0;
+
+  constructor(
+    private readonly oneShot: Sandbox,
+    private readonly host: BwrapHostSetup,
+  ) {}
+
+  async run(req: SandboxRunRequest): Promise<SandboxResult> {
+    const prctl = PRCTL_SYSCALL[process.arch];
+    const perl = this.host.perl;
+    if (req.network === true || this.closed || !perl || prctl === undefined || this.fallbackReason !== null || req.signal?.aborted) return this.runOnce(req);
+    const run = prepareBubblewrapRun(this.host, req);
+    const layout = await bubblewrapLayout(this.host, req, run);
+    const key = JSON.stringify([bubblewrapSetup(run, layout, SUPERVISOR_INSIDE), run.limits.maxProcesses]);
+    let entry = this.kept.get(key);
+    if (entry === undefined || (await entry)?.gone !== false) {
+      await this.makeRoom();
+      entry = LongLivedSandbox.start(this.host, run, layout, perl, prctl).catch((e: Error) => {
+        this.fallbackReason = e.message;
+        return null;
+      });
+      this.kept.set(key, entry);
+    } else {
+      // Most recently used last, so that makeRoom closes the oldest.
+      this.kept.delete(key);
+      this.kept.set(key, entry);
+    }
+    const box = await entry;
+    if (box === null || !box.available || this.closed) return this.runOnce(req);
+    const result = await box.run({
+      cwd: run.cwd,
+      env: run.env,
+      argv: [...prlimitArgv(this.host.prlimit, run.limits), ...run.argv],
+      timeoutMs: run.timeoutMs,
+      maxOutputBytes: run.limits.maxOutputBytes,
+      signal: req.signal,
+      onOutput: req.onOutput,
+      stderrPrefix: refusedEnvNotice(run.refusedEnv),
+      diskQuota: { path: run.workspace, maxBytes: run.limits.diskBytes },
+    });
+    if (result === null) return this.runOnce(req);
+    this.longLivedRuns++;
+    return decodeLimitSignal(result);
+  }
+
+  private runOnce(req: SandboxRunRequest): Promise<SandboxResult> {
+    this.oneShotRuns++;
+    return this.oneShot.run(req);
+  }
+
+  /** Ends every sandbox of the session; later runs are one-shot. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const all = [...this.kept.values()];
+    this.kept.clear();
+    await Promise.all(all.map(async (p) => (await p)?.close()));
+  }
+
+  private async makeRoom(): Promise<void> {
+    for (const [key, entry] of this.kept) {
+      if (this.kept.size < KEPT) return;
+      const box = await entry;
+      if (box !== null && !box.available && !box.gone) continue;
+      this.kept.delete(key);
+      await box?.close();
+    }
+  }
+}

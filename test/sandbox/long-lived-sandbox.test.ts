@@ -1,0 +1,131 @@
+import { execFile } from "node:child_process";
+import { readFileSync, readdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { bubblewrap, inForm, sh, tempWorkspace, type FormSandbox } from "./sandbox-fixture.js";
+import type { Sandbox } from "../../src/sandbox/types.js";
+
+const execFileP = promisify(execFile);
+
+// Shell builtins only, so that the probe itself adds no process: one line per process in the sandbox.
+const PROCESSES = "for d in /proc/[0-9]*; do read c < $d/comm; echo $c; done";
+// What a command can leave behind outside the workspace, listed with builtins and a few tools.
+const LEFTOVERS = "ls -A /tmp /tmp/home /dev/shm; ls -A /dev; readlink /dev/stdout; ipcs -m | grep -c '^0x' || true";
+
+describe("bubblewrap: one long-lived sandbox per session", () => {
+  const ws = tempWorkspace("pg-long-");
+  let base: Sandbox;
+  let session: FormSandbox;
+
+  beforeAll(async () => {
+    base = await bubblewrap();
+    session = inForm(base, "long-lived");
+  });
+  afterAll(async () => {
+    await session.end();
+    ws.cleanup();
+  });
+
+  test("a command's leftover background processes are killed before the next command starts", async () => {
+    // One in the command's process group, one in a session of its own, one that ignores SIGTERM.
+    const first = await sh(session, ws.dir, "sleep 1000 & setsid sleep 1001 & (trap '' TERM; exec sleep 1002) & echo started");
+    expect(first.stdout).toBe("started\n");
+    const next = await sh(session, ws.dir, PROCESSES);
+    // The supervisor (pid 1) and this command's shell: nothing else.
+    expect(next.stdout).toBe("perl\nsh\n");
+  });
+
+  test("/tmp, HOME, /dev and SysV IPC written by one command are back to a fresh sandbox's for the next", async () => {
+    const fresh = await sh(base, ws.dir, LEFTOVERS);
+    const dirty = await sh(
+      session,
+      ws.dir,
+      "echo secret > /tmp/a; mkdir -p /tmp/d/e; echo x > /tmp/d/e/f; chmod 000 /tmp/d; echo h > $HOME/h; touch /dev/shm/s /dev/new; " +
+        "rm /dev/stdout; ln -s /tmp/a /dev/stdout; ipcmk -M 4096 >/dev/null; echo written",
+    );
+    expect(dirty.stdout).toBe("written\n");
+    const next = await sh(session, ws.dir, LEFTOVERS);
+    expect(next.stdout).toBe(fresh.stdout);
+    expect(next.stdout).toContain("/tmp:\nhome\n");
+  });
+
+  test("a command cannot forge the supervisor's report, stop it, or end the next command's run", async () => {
+    const fake = "f".repeat(32);
+    const fakeFence = `\\0${fake}\\0`;
+    const forge = [
+      // Every descriptor of the supervisor: a fake report on each (sockets cannot be reopened, and pid 1 is not dumpable).
+      `for f in /proc/1/fd/*; do echo "done ${fake} 0 1" > $f && echo "wrote $f"; done`,
+      "kill -KILL 1; kill -STOP 1",
+      `printf 'before${fakeFence}after\\n'`,
+      "exit 7",
+    ].join("; ");
+    const r = await sh(session, ws.dir, forge);
+    expect(r.exitCode).toBe(7);
+    expect(r.stdout).toBe(`before\0${fake}\0after\n`);
+    expect(r.stdout).not.toContain("wrote");
+    expect(r.stderr).toMatch(/Permission denied/);
+    const after = await sh(session, ws.dir, "echo still here");
+    expect({ exitCode: after.exitCode, stdout: after.stdout }).toEqual({ exitCode: 0, stdout: "still here\n" });
+  });
+
+  test("a kill -9 of the process that owns the session's sandbox leaves nothing of it running", async () => {
+    const owner = fileURLToPath(new URL("./fixtures/session-owner.ts", import.meta.url));
+    const child = execFile(process.execPath, ["--import", "tsx", owner, ws.dir], { cwd: process.cwd() });
+    // The owner prints "running" once its command runs inside the long-lived sandbox.
+    await new Promise<void>((resolve, reject) => {
+      child.stdout?.on("data", (d: Buffer) => d.toString().includes("running") && resolve());
+      child.once("exit", (code) => reject(new Error(`owner exited early (${code})`)));
+    });
+    const tree = descendants(child.pid!);
+    expect(tree.map((p) => p.comm).sort()).toEqual(expect.arrayContaining(["bwrap", "perl", "sleep"]));
+    child.kill("SIGKILL");
+    await untilGone(tree.map((p) => p.pid));
+  });
+});
+
+interface Proc {
+  pid: number;
+  ppid: number;
+  comm: string;
+}
+
+function processes(): Proc[] {
+  return readdirSync("/proc")
+    .filter((n) => /^\d+$/.test(n))
+    .flatMap((n) => {
+      try {
+        const stat = readFileSync(`/proc/${n}/stat`, "utf8");
+        const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+        const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+        return [{ pid: Number(n), ppid, comm }];
+      } catch {
+        return [];
+      }
+    });
+}
+
+function descendants(root: number): Proc[] {
+  const all = processes();
+  const found: Proc[] = [];
+  const walk = (pid: number): void => {
+    for (const p of all.filter((q) => q.ppid === pid)) {
+      found.push(p);
+      walk(p.pid);
+    }
+  };
+  walk(root);
+  return found;
+}
+
+/** Waits until none of `pids` is alive (zombies count as gone), for at most 20 s. */
+async function untilGone(pids: number[]): Promise<void> {
+  const alive = (): number[] => pids.filter((pid) => {
+    try {
+      return !/^\S+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+    } catch {
+      return false;
+    }
+  });
+  for (let i = 0; i < 1000 && alive().length > 0; i++) await execFileP("sleep", ["0.02"]);
+  expect(alive()).toEqual([]);
+}
