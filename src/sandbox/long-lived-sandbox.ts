@@ -1,7 +1,7 @@
-import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import type { Readable, Writable } from "node:stream";
+import { startProcess, type StartedProcess } from "../process/start-process.js";
 import { bubblewrapSetup, type BwrapHost } from "./bubblewrap-argv.js";
 import { HANDSHAKE_FDS, joinCgroupThenRelease } from "./cgroup-handshake.js";
 import { closingDescriptors } from "./close-fds.js";
@@ -12,7 +12,6 @@ import { FencedStream } from "./output-fence.js";
 import { PidsCgroup } from "./pids-cgroup.js";
 import type { PreparedRun } from "./prepare-run.js";
 import { SandboxError } from "./sandbox-error.js";
-import { startProcess } from "./start-process.js";
 import { CONTROL_FD, SUPERVISOR_PERL } from "./supervisor-script.js";
 import { encodeRequest, exitCodeOf, parseReport, type SupervisorReport } from "./supervisor-protocol.js";
 import { SupervisorChannel } from "./supervisor-channel.js";
@@ -45,7 +44,7 @@ export class LongLivedSandbox {
   private readonly stderr = new FencedStream();
 
   private constructor(
-    private readonly child: ChildProcess,
+    private readonly child: StartedProcess,
     private readonly channel: SupervisorChannel,
     private readonly cgroup: PidsCgroup | null,
   ) {
@@ -61,11 +60,16 @@ export class LongLivedSandbox {
     const start = closingDescriptors(host.bash, CONTROL_FD, host.bwrap, args);
     // +1: bwrap's outer process, which only waits for the sandbox; the supervisor counts as bwrap's init does.
     const cgroup = mode.kind === "cgroup" ? await PidsCgroup.create(mode, run.limits.maxProcesses + 1) : null;
-    const child = startProcess(start.command, start.args, { env: { PATH: "/usr/bin:/bin" }, cwd: "/", stdio: Array<"pipe">(CONTROL_FD + 1).fill("pipe") });
+    const child = startProcess({ command: start.command, args: start.args, detached: true, extraPipes: CONTROL_FD - 2, env: { PATH: "/usr/bin:/bin" }, cwd: "/" });
     // Asked for as a pipe just above.
-    const channel = new SupervisorChannel(child, (child.stdio as unknown as Readable[])[CONTROL_FD]!);
+    const channel = new SupervisorChannel(child, child.stdio[CONTROL_FD] as Readable);
     const box = new LongLivedSandbox(child, channel, cgroup);
     try {
+      // The handshake moves bwrap itself into the cgroup first: it needs its pid.
+      await new Promise((resolve, reject) => {
+        child.once("spawn", resolve);
+        child.once("error", reject);
+      });
       if (cgroup) await joinCgroupThenRelease(child, cgroup);
       const ready = await channel.next();
       if (ready !== "ready") throw new Error(box.stderr.stray.trim() || "the supervisor did not start");

@@ -1,4 +1,4 @@
-import type { ChildProcess } from "node:child_process";
+import type { EventEmitter } from "node:events";
 import type { Readable } from "node:stream";
 
 /**
@@ -13,7 +13,7 @@ export class SupervisorChannel {
   /** Resolves once the sandbox's process has exited and every pipe to it is closed. */
   readonly closed: Promise<void>;
 
-  constructor(child: ChildProcess, control: Readable) {
+  constructor(child: EventEmitter & { pid?: number }, control: Readable) {
     control.on("data", (chunk: Buffer) => {
       this.text += chunk.toString("utf8");
       for (let nl = this.text.indexOf("\n"); nl !== -1; nl = this.text.indexOf("\n")) {
@@ -29,10 +29,8 @@ export class SupervisorChannel {
         resolve();
       };
       child.once("close", end);
-      // Not started at all (bash missing): there will be no close.
-      child.once("error", () => {
-        if (child.pid === undefined) end();
-      });
+      // Not started at all, or the spawn helper lost: StartedProcess still sends 'close'; this listener keeps the error from being thrown.
+      child.on("error", () => undefined);
     });
   }
 

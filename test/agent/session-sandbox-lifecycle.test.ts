@@ -1,27 +1,18 @@
-import { readFileSync, readdirSync } from "node:fs";
 import { approvePlan, autoApproveWrites } from "../../src/agent/approvals.js";
 import { BubblewrapSession } from "../../src/sandbox/bubblewrap-session.js";
 import type { Sandbox, SessionSandbox } from "../../src/sandbox/types.js";
 import { ScriptedLLM } from "../fakes/scripted-llm.js";
 import { BUGGY_ADD_REPO } from "../helpers/git-fixture.js";
 import { SessionHarness } from "../helpers/session-harness.js";
+import { descendants } from "../sandbox/process-tree.js";
 
 const cli = { login: "maintainer", via: "cli" as const };
 
-/** The bwrap processes this test process started and that still run (zombies count as gone). */
+/** The bwrap processes under this test process (started by its spawn helper) that still run. */
 function ourBwraps(): number[] {
-  const stats = readdirSync("/proc").filter((n) => /^\d+$/.test(n)).flatMap((n) => {
-    try {
-      return [readFileSync(`/proc/${n}/stat`, "utf8")];
-    } catch {
-      return [];
-    }
-  });
-  const rows = stats.map((s) => {
-    const rest = s.slice(s.lastIndexOf(")") + 2).split(" ");
-    return { pid: Number(s.split(" ")[0]), comm: s.slice(s.indexOf("(") + 1, s.lastIndexOf(")")), state: rest[0], ppid: Number(rest[1]) };
-  });
-  return rows.filter((r) => r.ppid === process.pid && r.comm === "bwrap" && r.state !== "Z").map((r) => r.pid);
+  return descendants(process.pid)
+    .filter((p) => p.comm === "bwrap" && p.state !== "Z")
+    .map((p) => p.pid);
 }
 
 /**
