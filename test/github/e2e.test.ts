@@ -6,11 +6,13 @@ import { ISSUE, PLAN, STORY_FILES, storySteps } from "../../demo/story.js";
 import { callLines, MINT, R, SIGNED_PLAN_PUSH, signedResultPush, storyHarness } from "./helpers.js";
 
 describe("the whole story through signed webhooks", () => {
+  // Each test starts its own app and world and reaches the step before its own: none relies on
+  // another having run first.
   let h: Harness;
-  beforeAll(async () => {
+  beforeEach(async () => {
     h = await storyHarness();
   });
-  afterAll(() => h.close());
+  afterEach(() => h.close());
 
   test("`/agent fix this` → 👀, session, check run, clone, plan pushed as a draft PR, comment on the issue", async () => {
     await storySteps.ask(h);
@@ -72,6 +74,7 @@ describe("the whole story through signed webhooks", () => {
   });
 
   test("a review Approve on the draft PR approves the plan; the edit the policy marks `ask` parks with one comment", async () => {
+    await storySteps.ask(h);
     const before = h.github.world.calls.length;
     await storySteps.approvePlan(h);
     const w = h.github.world;
@@ -95,6 +98,8 @@ describe("the whole story through signed webhooks", () => {
   });
 
   test("`/agent approve` runs the batch; tests pass in the sandbox; commit, push, PR ready, check run success, comment", async () => {
+    await storySteps.ask(h);
+    await storySteps.approvePlan(h);
     const before = h.github.world.calls.length;
     await storySteps.approveWrites(h);
     const w = h.github.world;

@@ -27,9 +27,10 @@ describe("/agent stop with an approval queued in the session's lane", () => {
     await reached;
     // Job B: queued behind A.
     await h.send("issue_comment", h.payloads.comment({ number: pr.number, pr: true, body: "/agent approve", by: "maintainer" }));
-    // The stop, from the control lane.
+    // The stop, from the control lane: its line in the log says it was taken.
+    const stopTaken = h.logged((l) => l.startsWith("stop requested"));
     await h.send("issue_comment", h.payloads.comment({ number: pr.number, pr: true, body: "/agent stop", by: "reviewer" }));
-    for (let i = 0; i < 300 && !h.timeline.some((l) => l.startsWith("stop requested")); i++) await new Promise((r) => setTimeout(r, 10));
+    await stopTaken;
     release();
     await h.settle();
 

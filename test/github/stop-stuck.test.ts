@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { LLMClient, LLMRequest, LLMResponse } from "../../src/agent/llm/types.js";
 import { type Harness } from "../../demo/harness.js";
@@ -6,17 +5,13 @@ import { ISSUE, STORY_FILES, storySteps } from "../../demo/story.js";
 import { Ledger } from "../../src/store/ledger.js";
 import { settlesWithin } from "../fakes/special-files.js";
 import { storyHarness } from "./helpers.js";
+import { fileAppears } from "../helpers/file-appears.js";
 
 /** The bound this test puts on a stop: a hang fails it, a slow machine does not come near it. */
 const STOP_BOUND_MS = 5_000;
 
 async function sessionState(h: Harness) {
   return (await Ledger.open(h.app.deps.store, (await h.app.deps.store.list())[0].id)).state;
-}
-
-async function until(what: string, cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 3000 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
-  if (!cond()) throw new Error(`never: ${what}`);
 }
 
 /**
@@ -39,7 +34,7 @@ describe("/agent stop during a test run that left a FIFO .gitignore", () => {
     const pr = h.github.world.pulls[0];
     await h.send("issue_comment", h.payloads.comment({ number: pr.number, pr: true, body: "/agent approve", by: "maintainer" }));
     const ws = join(h.app.deps.workspacesDir, (await h.app.deps.store.list())[0].id);
-    await until("the test run started", () => existsSync(join(ws, "started.txt")));
+    await fileAppears(join(ws, "started.txt"));
     await h.send("issue_comment", h.payloads.comment({ number: pr.number, pr: true, body: "/agent stop", by: "maintainer" }));
     await settlesWithin("the stopped session", STOP_BOUND_MS, h.settle());
 
