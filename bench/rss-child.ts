@@ -4,7 +4,11 @@
  * runs it (compiled JavaScript, configured from the environment), then 10 sessions run in this
  * process until they park for plan approval, each after 14 read-only steps. Both sides run through
  * tsx (this file is TypeScript), which costs them the same. Prints one JSON line of RSS in bytes.
+ *
+ * The app loads what runs sessions at its first session: `warm` is taken after one session has
+ * parked, so the 10 parked after it show what a parked session costs, not the one-time code.
  */
+
 import { generateKeyPairSync } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
@@ -42,18 +46,20 @@ async function built<T>(rel: string): Promise<T> {
   return (await import(pathToFileURL(path.join(dir, rel)).href)) as T;
 }
 
-async function parkSessions(root: string): Promise<void> {
+async function parkSessions(root: string, count: number, first: number): Promise<void> {
   const { createSession, prepareWorkspace } = await built<typeof import("../src/agent/session-service.js")>("agent/session-service.js");
   const { resumeSession } = await built<typeof import("../src/agent/run-session.js")>("agent/run-session.js");
   const { parseRepoConfig } = await built<typeof import("../src/config/load-repo-config.js")>("config/load-repo-config.js");
   const { SqliteSessionStore } = await built<typeof import("../src/store/sqlite-store.js")>("store/sqlite-store.js");
   const source = path.join(root, "source");
-  mkdirSync(source);
-  makeCodeRepo(source);
+  if (first === 0) {
+    mkdirSync(source);
+    makeCodeRepo(source);
+  }
   const cfg = parseRepoConfig('test: "true"\n');
   if (!cfg.ok) throw new Error(cfg.error.message);
   const store = SqliteSessionStore.open(path.join(root, "sessions.sqlite"));
-  for (let n = 0; n < PARKED; n++) {
+  for (let n = first; n < first + count; n++) {
     // 14 read-only steps (and a compaction, which the 2–16 KB files bring on), then submit_plan.
     const llm = new ZeroLatencyModel(14);
     const ledger = await createSession(store, { task: { title: `task ${n}`, body: "fix it", source: { kind: "cli", repo: source } }, model: "scripted", sessionId: `parked-${n}` });
@@ -76,8 +82,10 @@ try {
     const app = (await built<typeof import("../src/index.js")>("index.js")).default;
     const close = await serve(app);
     const idle = await settledRss();
-    await parkSessions(root);
-    console.log(JSON.stringify({ idle, parked: await settledRss() }));
+    await parkSessions(root, 1, 0);
+    const warm = await settledRss();
+    await parkSessions(root, PARKED, 1);
+    console.log(JSON.stringify({ idle, warm, parked: await settledRss() }));
     await close();
   } else {
     throw new Error(`unknown mode ${mode}`);

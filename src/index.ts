@@ -6,11 +6,11 @@ import { setupTracing } from "./trace/otel-setup.js";
 import { resourceLimits } from "./agent/resource-limits.js";
 
 // OpenTelemetry export only when OTEL_EXPORTER_OTLP_ENDPOINT is set; otherwise nothing is registered.
-setupTracing();
+await setupTracing();
 // A bad PATCHGATE_MAX_CLONES / PATCHGATE_MAX_SANDBOX_RUNS stops the app at boot, naming the variable.
 resourceLimits();
 
 /** Probot app (started by ./main.ts): wires the handlers, nothing else. */
-const app: ApplicationFunction = (probot, options) => patchgateApp(depsFromEnv(pinoSink(probot.log)))(probot, options);
+const app: ApplicationFunction = async (probot, options) => patchgateApp(await depsFromEnv(pinoSink(probot.log)))(probot, options);
 
 export default app;

@@ -8,7 +8,7 @@ import type { TaskInput } from "../session/types.js";
 import type { GitAuth, Workspace } from "../workspace/types.js";
 import { cloneWorkspace, mirrorObjects, openWorkspace } from "../workspace/clone.js";
 import { type GitWorkspace } from "../workspace/git-workspace.js";
-import { type MirrorSettings } from "../workspace/mirror.js";
+import type { MirrorSettings } from "../workspace/mirror-settings.js";
 import { resourceLimits } from "./resource-limits.js";
 
 const DEFAULT_SETTINGS: SessionSettings = { maxStepsPerResume: 40, limits: {} };

@@ -30,7 +30,7 @@ async function loadEvents(argv: string[], usage: string) {
   const { values, positionals } = parsed;
   if (positionals.length !== 1) throw new UsageError(`a session id (or a prefix of one) is required\nusage: ${usage}`);
   const dir = dataDir(values["data-dir"]);
-  const store = openStore({ dataDir: dir });
+  const store = await openStore({ dataDir: dir });
   try {
     const events = await store.load(await resolveSessionId(store, positionals[0], dir));
     return { events, values };

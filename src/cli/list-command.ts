@@ -13,7 +13,7 @@ export async function listCommand(argv: string[], out: NodeJS.WritableStream): P
   if (parsed.help) return help(out, LIST_USAGE);
   const limit = positiveInt("limit", parsed.values.limit) ?? 20;
   const dir = dataDir(parsed.values["data-dir"]);
-  const store = openStore({ dataDir: dir });
+  const store = await openStore({ dataDir: dir });
   try {
     const sessions = await store.list();
     if (sessions.length === 0) out.write(`no sessions in ${dir}\n`);

@@ -58,7 +58,7 @@ async function main(argv: string[]): Promise<number> {
 
 // Spans go out only when OTEL_EXPORTER_OTLP_ENDPOINT is set; otherwise this registers nothing. The MCP
 // server emits none, and starts faster without the SDK.
-const tracing = process.argv[2] === "mcp-server" ? undefined : (await import("../trace/otel-setup.js")).setupTracing();
+const tracing = process.argv[2] === "mcp-server" ? undefined : await (await import("../trace/otel-setup.js")).setupTracing();
 
 ignoreClosedReader(process.stdout);
 ignoreClosedReader(process.stderr);

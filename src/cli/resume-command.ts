@@ -35,7 +35,7 @@ export async function resumeCommand(argv: string[], terminal: NodeJS.WritableStr
   const mcp = mcpFromCli(values["mcp-config"], Boolean(process.stdin.isTTY));
   const dir = dataDir(values["data-dir"]);
   const sandboxOpts = sandboxFromCli(values.settings, dir);
-  const store = openStore({ dataDir: dir });
+  const store = await openStore({ dataDir: dir });
   try {
     const sessionId = await resolveSessionId(store, positionals[0], dir);
     const ledger = await Ledger.open(store, sessionId);

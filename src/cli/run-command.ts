@@ -49,7 +49,7 @@ export async function runCommand(argv: string[], terminal: NodeJS.WritableStream
   const dir = dataDir(values["data-dir"]);
   const sandboxOpts = sandboxFromCli(values.settings, dir);
   const { llm, compaction } = llmFromEnv(model, dir);
-  const store = openStore({ dataDir: dir });
+  const store = await openStore({ dataDir: dir });
   try {
     const ledger = await createSession(store, {
       task: { title: task.split("\n")[0].slice(0, 120), body: task, source: { kind: "cli", repo: repo.source } },

@@ -23,7 +23,7 @@ export async function serveCommand(argv: string[], out: NodeJS.WritableStream): 
   const url = scaleOutUrl("serve");
   await run(
     async (probot, options) => {
-      const deps = depsFromEnv(pinoSink(probot.log));
+      const deps = await depsFromEnv(pinoSink(probot.log));
       await useReceiverQueue(deps, deps.store as PostgresSessionStore, url);
       await patchgateApp(deps)(probot, options);
     },

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { ResumeOptions } from "../agent/runtime-options.js";
-import { dependencyCacheIn, OperatorSettingsError, operatorSettingsFrom } from "../config/operator-settings.js";
+import { dependencyCacheIn } from "../config/operator-defaults.js";
+import { OperatorSettingsError, operatorSettingsFrom } from "../config/operator-settings.js";
 import { hostFacts } from "../toolchain/host-facts.js";
 import { UsageError } from "./runtime-env.js";
 

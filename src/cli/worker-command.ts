@@ -22,7 +22,7 @@ export async function workerCommand(argv: string[], out: NodeJS.WritableStream):
   const slots = envCount(process.env, "PATCHGATE_WORKER_SLOTS", defaultSlots());
   const leaseMs = envCount(process.env, "PATCHGATE_LEASE_SECONDS", 15) * 1000;
   const probot = createProbot({ overrides: { Octokit: patchgateOctokit(ProbotOctokit, PRODUCTION_LIMITS) } });
-  const deps = depsFromEnv(textSink((text) => out.write(text)));
+  const deps = await depsFromEnv(textSink((text) => out.write(text)));
   await startWorker(probot, deps, deps.store as PostgresSessionStore, { url, slots, leaseMs });
   return new Promise<number>(() => undefined);
 }

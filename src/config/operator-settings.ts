@@ -2,7 +2,8 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
-import { operatorRefusal, type OperatorToolchain } from "../toolchain/operator.js";
+import { operatorRefusal } from "../toolchain/operator.js";
+import { DEFAULT_DEPENDENCY_CACHE_MB, NO_OPERATOR_SETTINGS, type OperatorSettings } from "./operator-defaults.js";
 
 /**
  * The operator's settings: one YAML (or JSON) file on the host, named by `PATCHGATE_SETTINGS` or the
@@ -17,9 +18,6 @@ const ToolchainSchema = z
   })
   .strict();
 
-/** Installed dependencies kept across sessions (src/depcache), least recently used evicted beyond this. */
-const DEFAULT_DEPENDENCY_CACHE_MB = 10_240;
-
 const SettingsSchema = z
   .object({
     sandbox: z
@@ -31,19 +29,6 @@ const SettingsSchema = z
       .default({ toolchains: [], dependency_cache_mb: DEFAULT_DEPENDENCY_CACHE_MB }),
   })
   .strict();
-
-export interface OperatorSettings {
-  toolchains: OperatorToolchain[];
-  /** 0 = no dependency cache. */
-  dependencyCacheBytes: number;
-}
-
-const NO_OPERATOR_SETTINGS: OperatorSettings = { toolchains: [], dependencyCacheBytes: DEFAULT_DEPENDENCY_CACHE_MB * 1024 * 1024 };
-
-/** The runtime's dependency cache under the data directory, or none when the settings turn it off. */
-export function dependencyCacheIn(dataDir: string, settings: OperatorSettings): { root: string; maxBytes: number } | undefined {
-  return settings.dependencyCacheBytes > 0 ? { root: path.join(dataDir, "dependency-cache"), maxBytes: settings.dependencyCacheBytes } : undefined;
-}
 
 export class OperatorSettingsError extends Error {
   readonly name = "OperatorSettingsError";

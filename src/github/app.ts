@@ -1,5 +1,5 @@
 import type { ApplicationFunction, ApplicationFunctionOptions, Context, Probot } from "probot";
-import { resumeInterrupted } from "./work/boot-resume.js";
+import { anyBootCandidate } from "./work/boot-candidates.js";
 import type { PatchgateDeps } from "./deps.js";
 import { healthHandler } from "./health-route.js";
 import { startHousekeeping } from "./work/housekeeping.js";
@@ -38,7 +38,7 @@ export function patchgateApp(deps: PatchgateDeps): ApplicationFunction {
     });
     // Under a durable queue a session that was mid-run is still a job in the queue, which a worker
     // takes over once the dead one's lease runs out: nothing to resume here.
-    const resumed = deps.queue.durable ? 0 : await resumeInterrupted(access);
+    const resumed = deps.queue.durable || !(await anyBootCandidate(deps.store)) ? 0 : await (await import("./work/boot-resume.js")).resumeInterrupted(access);
     if (resumed > 0) deps.log(`${resumed} interrupted session(s) queued to resume`);
     const replayed = await inbox.replayPending().catch((e: unknown) => {
       // GitHub unreachable at boot: the rows stay pending for the next start or redelivery.

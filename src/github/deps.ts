@@ -1,4 +1,4 @@
-import type { MirrorSettings } from "../workspace/mirror.js";
+import type { MirrorSettings } from "../workspace/mirror-settings.js";
 import type { RepoConfig } from "../config/repo-config.js";
 import type { CompactionSettings } from "../agent/context/compaction-thresholds.js";
 import type { LLMClient } from "../agent/llm/types.js";

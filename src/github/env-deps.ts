@@ -1,20 +1,17 @@
 import { join } from "node:path";
 import { homedir } from "node:os";
 import type { RepoConfig } from "../config/repo-config.js";
-import { compactionFor } from "../agent/context/compaction-thresholds.js";
 import { clientOptions, llmConfigFromEnv } from "../agent/llm/llm-config.js";
-import { createOpenAIClient } from "../agent/llm/openai-client.js";
+import { lazyClient } from "../agent/llm/lazy-client.js";
 import { vaultFromEnv } from "../agent/llm/reasoning-vault.js";
 import { AbortRegistry } from "../queue/abort-registry.js";
 import { InProcessQueue } from "../queue/in-process.js";
-import { selectSandbox } from "../sandbox/select.js";
 import type { Sandbox } from "../sandbox/types.js";
 import { openStore } from "../store/open-store.js";
 import { secretsFromEnv } from "../safety/redact.js";
 import type { PatchgateDeps } from "./deps.js";
 import { gitBaseUrl } from "./outbound/git-remote.js";
-import { loadMcpConfig, mcpConfigSecrets } from "../mcp/config.js";
-import { dependencyCacheIn, operatorSettingsFrom } from "../config/operator-settings.js";
+import { dependencyCacheIn, NO_OPERATOR_SETTINGS } from "../config/operator-defaults.js";
 import { hostFacts } from "../toolchain/host-facts.js";
 import { redactedLog, type LogSink } from "./app-log.js";
 import { diskGuardFromEnv, housekeepingFromEnv, mirrorsFromEnv } from "./work/housekeeping-env.js";
@@ -22,33 +19,38 @@ import { diskGuardFromEnv, housekeepingFromEnv, mirrorsFromEnv } from "./work/ho
 /**
  * The production wiring from the environment (DESIGN §7): SQLite under PATCHGATE_DATA_DIR (or the
  * PostgreSQL of DATABASE_URL), the in-process queue, the OpenAI-compatible client, the best sandbox
- * the host offers.
+ * the host offers. What is not configured is not loaded (an idle app stays small): the PostgreSQL
+ * driver, the MCP config's parser, the model client (until the first resume), the sandbox probes
+ * (until the first sandbox) and the tool schemas (only to size compaction for a known window).
  */
-export function depsFromEnv(sink: LogSink, env: NodeJS.ProcessEnv = process.env): PatchgateDeps {
+export async function depsFromEnv(sink: LogSink, env: NodeJS.ProcessEnv = process.env): Promise<PatchgateDeps> {
   // A broken MCP config stops the app here, naming the field: better than running without the servers.
-  const mcp = env.PATCHGATE_MCP_CONFIG ? loadMcpConfig(env.PATCHGATE_MCP_CONFIG) : null;
+  const mcpModule = env.PATCHGATE_MCP_CONFIG ? await import("../mcp/config.js") : null;
+  const mcp = mcpModule?.loadMcpConfig(env.PATCHGATE_MCP_CONFIG!) ?? null;
   const reconcile = reconcileFromEnv(env);
-  const secrets = [...secretsFromEnv(env), ...mcpConfigSecrets(mcp)];
+  const secrets = [...secretsFromEnv(env), ...(mcpModule?.mcpConfigSecrets(mcp) ?? [])];
   // Logs leave the process too: the same redaction as comments and check runs (tokens by pattern).
   const log = redactedLog(sink, secrets);
   const dataDir = env.PATCHGATE_DATA_DIR ?? join(homedir(), ".patchgate");
   // Like a broken MCP config, broken operator settings stop the app, naming the field.
   const host = hostFacts({ dataDir });
-  const settings = operatorSettingsFrom(env.PATCHGATE_SETTINGS, host.protectedDirs);
+  const settings = env.PATCHGATE_SETTINGS ? (await import("../config/operator-settings.js")).loadOperatorSettings(env.PATCHGATE_SETTINGS, host.protectedDirs) : NO_OPERATOR_SETTINGS;
   // A bad PATCHGATE_LLM_* value stops the app at boot, naming the variable.
   const llmConfig = llmConfigFromEnv(env);
   const vault = vaultFromEnv(env, dataDir);
   return {
-    store: openStore({ dataDir, databaseUrl: env.DATABASE_URL }),
+    store: await openStore({ dataDir, databaseUrl: env.DATABASE_URL }),
     queue: new InProcessQueue((job, error) => log(`job ${job.name} failed: ${error instanceof Error ? error.message : String(error)}`, "error", { job: job.name, lane: job.key })),
     aborts: new AbortRegistry(),
     llm: () => {
       // Checked per resume, not at boot, so the app (and the setup flow) starts without a key.
       if (!llmConfig.apiKey) throw new Error("OPENAI_API_KEY is not set");
-      return createOpenAIClient(clientOptions(llmConfig, vault));
+      const options = clientOptions(llmConfig, vault);
+      return lazyClient(options.model, async () => (await import("../agent/llm/openai-client.js")).createOpenAIClient(options));
     },
     model: llmConfig.model,
-    compaction: compactionFor(llmConfig),
+    // Without a window the runtime's default thresholds apply (run-session.ts).
+    compaction: llmConfig.contextTokens === undefined ? undefined : (await import("../agent/context/compaction-thresholds.js")).compactionFor(llmConfig),
     sandbox: cachedSandbox(),
     workspacesDir: join(dataDir, "workspaces"),
     mirrors: mirrorsFromEnv(env, dataDir),
@@ -78,7 +80,7 @@ export function cachedSandbox(): (config: RepoConfig) => Promise<Sandbox | null>
   return (config) => {
     const key = `${config.sandbox.backend}:${config.sandbox.image}`;
     let s = seen.get(key);
-    if (!s) seen.set(key, (s = selectSandbox(config.sandbox.backend, { image: config.sandbox.image }).then((r) => r.sandbox)));
+    if (!s) seen.set(key, (s = import("../sandbox/select.js").then(({ selectSandbox }) => selectSandbox(config.sandbox.backend, { image: config.sandbox.image })).then((r) => r.sandbox)));
     return s;
   };
 }

@@ -1,6 +1,5 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { PostgresSessionStore } from "./pg-store.js";
 import { SqliteSessionStore } from "./sqlite-store.js";
 import type { SessionStore } from "./types.js";
 
@@ -11,11 +10,13 @@ export function isPostgresUrl(url: string | undefined): boolean {
 
 /**
  * `databaseUrl` (DATABASE_URL) = postgres://… selects PostgreSQL; absent or empty, the embedded
- * default `<dataDir>/patchgate.sqlite`, the directory created if missing.
+ * default `<dataDir>/patchgate.sqlite`, the directory created if missing. The PostgreSQL driver is
+ * loaded only when it is asked for.
  */
-export function openStore(opts: { dataDir: string; databaseUrl?: string }): SessionStore {
+export async function openStore(opts: { dataDir: string; databaseUrl?: string }): Promise<SessionStore> {
   if (opts.databaseUrl) {
     if (!isPostgresUrl(opts.databaseUrl)) throw new Error(`DATABASE_URL must start with postgres:// or postgresql:// (got ${opts.databaseUrl.split(":")[0]}:…)`);
+    const { PostgresSessionStore } = await import("./pg-store.js");
     return new PostgresSessionStore(opts.databaseUrl);
   }
   mkdirSync(opts.dataDir, { recursive: true });

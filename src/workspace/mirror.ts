@@ -4,6 +4,7 @@ import path from "node:path";
 import { gitOk } from "./git.js";
 import { withMirrorLock } from "./mirror-lock.js";
 import type { GitAuth } from "./types.js";
+import { DEFAULT_MIRROR_MAX_AGE_MS, DEFAULT_MIRROR_MAX_BYTES, type MirrorSettings } from "./mirror-settings.js";
 
 /**
  * One bare mirror per repository under the data directory, fetched when a session starts, so that a
@@ -13,17 +14,6 @@ import type { GitAuth } from "./types.js";
  * git never collects garbage in a mirror, so an object a session's clone borrows stays until the
  * whole mirror is evicted (evictMirrors).
  */
-export interface MirrorSettings {
-  /** `<dataDir>/mirrors`. */
-  root: string;
-  /** Mirrors not used for this long are removed (default 14 days). */
-  maxAgeMs?: number;
-  /** Beyond this total size the least recently used mirrors are removed (default 20 GiB). */
-  maxBytes?: number;
-}
-
-export const DEFAULT_MIRROR_MAX_AGE_MS = 14 * 24 * 3600 * 1000;
-export const DEFAULT_MIRROR_MAX_BYTES = 20 * 1024 ** 3;
 
 // No gc in a mirror, ever: it would prune objects that only a session's clone still needs.
 const NO_GC = ["-c", "gc.auto=0", "-c", "maintenance.auto=false"];

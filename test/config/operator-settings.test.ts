@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { dependencyCacheIn, loadOperatorSettings } from "../../src/config/operator-settings.js";
+import { dependencyCacheIn } from "../../src/config/operator-defaults.js";
+import { loadOperatorSettings } from "../../src/config/operator-settings.js";
 import { bindRefusal } from "../../src/toolchain/narrow.js";
 import { tempWorkspace } from "../sandbox/sandbox-fixture.js";
 

@@ -60,7 +60,7 @@ if (!cluster) {
     });
 
     test("openStore with a postgres:// DATABASE_URL opens PostgreSQL, not a file", async () => {
-      const s = openStore({ dataDir: "/nonexistent/never-created", databaseUrl: db.url.replace(/^postgres:/, "postgresql:") });
+      const s = await openStore({ dataDir: "/nonexistent/never-created", databaseUrl: db.url.replace(/^postgres:/, "postgresql:") });
       expect(s).toBeInstanceOf(PostgresSessionStore);
       await s.append("s1", [created()], { phase: "queued" });
       expect((await s.list()).map((x) => x.id)).toEqual(["s1"]);

@@ -43,14 +43,14 @@ describe("the file", () => {
 
   test("openStore without a DATABASE_URL creates the data dir and patchgate.sqlite in it", async () => {
     const dataDir = join(dir, "nested", "data");
-    const s = openStore({ dataDir, databaseUrl: "" });
+    const s = await openStore({ dataDir, databaseUrl: "" });
     expect(s).toBeInstanceOf(SqliteSessionStore);
     await s.append("s1", [created()], { phase: "queued" });
     await s.close();
     expect(existsSync(join(dataDir, "patchgate.sqlite"))).toBe(true);
   });
 
-  test("a DATABASE_URL that is not PostgreSQL is refused by name, not taken for a file", () => {
-    expect(() => openStore({ dataDir: dir, databaseUrl: "mysql://u:secret@h/db" })).toThrow("DATABASE_URL must start with postgres:// or postgresql:// (got mysql:…)");
+  test("a DATABASE_URL that is not PostgreSQL is refused by name, not taken for a file", async () => {
+    await expect(openStore({ dataDir: dir, databaseUrl: "mysql://u:secret@h/db" })).rejects.toThrow("DATABASE_URL must start with postgres:// or postgresql:// (got mysql:…)");
   });
 });

@@ -89,8 +89,8 @@ describe("emitSpans", () => {
 describe("setupTracing", () => {
   afterEach(() => trace.disable());
 
-  it("registers nothing without an OTLP endpoint", () => {
-    expect(setupTracing({})).toBeNull();
+  it("registers nothing without an OTLP endpoint", async () => {
+    expect(await setupTracing({})).toBeNull();
     expect(tracesUrl({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4318/" })).toBe("http://127.0.0.1:4318/v1/traces");
     expect(tracesUrl({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://a", OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "http://b/t" })).toBe("http://b/t");
   });
@@ -108,7 +108,7 @@ describe("setupTracing", () => {
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     try {
       const port = (server.address() as AddressInfo).port;
-      const handle = setupTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`, OTEL_SERVICE_NAME: "pg-test" });
+      const handle = await setupTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`, OTEL_SERVICE_NAME: "pg-test" });
       expect(handle).not.toBeNull();
       emitSpans("sess-otel", session().events);
       await handle!.shutdown();

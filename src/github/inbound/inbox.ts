@@ -1,13 +1,9 @@
 import type { DeliveryState } from "../../store/types.js";
 import type { Delivery } from "./intent.js";
 import type { Job } from "../../queue/types.js";
-import { jobsFor } from "../work/jobs.js";
-import { applyLifecycle } from "../work/lifecycle.js";
 import { lifecycleOf, type Lifecycle } from "./lifecycle-events.js";
 import { MalformedWebhookError } from "./malformed-webhook.js";
 import type { Octokit } from "../octokit.js";
-import { Outbound } from "../outbound/outbound.js";
-import { configReader } from "../work/repo-config.js";
 import type { AppAccess } from "../work/session-work.js";
 import { toDelivery } from "./triggers.js";
 
@@ -19,6 +15,9 @@ import { toDelivery } from "./triggers.js";
  * effects. A redelivery of a row that is not done is processed (unless this process is running it
  * right now); of a done row, it is a no-op. Lifecycle events (an uninstall, a rename…) go the same
  * way: stored first, done once applied.
+ *
+ * What runs a delivery's work (jobs, sessions, the agent, posting) is loaded when the first delivery
+ * needs it, not at boot: an idle app holds only this intake path.
  */
 export interface RawDelivery {
   id: string;
@@ -103,6 +102,7 @@ export class Inbox {
     const finish = this.finisher(id);
     return async () => {
       try {
+        const { applyLifecycle } = await import("../work/lifecycle.js");
         await applyLifecycle(this.access, e, id);
       } catch (err) {
         // Not applied (GitHub unreachable?): the row stays pending, for a redelivery or the next boot.
@@ -128,6 +128,7 @@ export class Inbox {
       await finish();
       return null;
     }
+    const [{ jobsFor }, { Outbound }, { configReader }] = await Promise.all([import("../work/jobs.js"), import("../outbound/outbound.js"), import("../work/repo-config.js")]);
     const outbound = new Outbound(octokit, delivery.repo, { secrets: this.deps.secrets, htmlBase: this.deps.gitBase });
     const { deps, appOctokit, index, identity } = this.access;
     const intake = Object.freeze({ deps, delivery, octokit, appOctokit, index, identity, readConfig: configReader(octokit, delivery.repo), outbound });

@@ -1,4 +1,3 @@
-import type { Phase } from "../../session/types.js";
 import { Ledger } from "../../store/ledger.js";
 import { drive } from "./drive.js";
 import { answer } from "../outbound/replies.js";
@@ -6,9 +5,8 @@ import { sessionWork, type AppAccess } from "./session-work.js";
 import { continueStart, startUnfinished } from "./start-workspace.js";
 import { announceEnd, endUnannounced, parkUnannounced } from "./announce-end.js";
 import { leaseWasLost } from "../../store/fence.js";
+import { ANNOUNCE_WITHIN_MS, INTERRUPTED_PHASES } from "./boot-candidates.js";
 
-/** How far back a boot looks for sessions that ended unannounced. */
-const ANNOUNCE_WITHIN_MS = 7 * 24 * 3600_000;
 const issueOfKey = (key: string): number => Number(/#(\d+)$/.exec(key)?.[1] ?? 0);
 
 /**
@@ -19,8 +17,6 @@ const issueOfKey = (key: string): number => Number(/#(\d+)$/.exec(key)?.[1] ?? 0
  * would, with installation tokens minted when the job runs, not at boot. A session still `queued`
  * died while it was being started (./start-workspace.ts), and its start is finished first.
  */
-const INTERRUPTED_PHASES: readonly Phase[] = ["queued", "planning", "executing", "publishing"];
-
 /** Enqueues one resume per interrupted session; returns how many. */
 export async function resumeInterrupted(b: AppAccess): Promise<number> {
   // Only GitHub sessions have an issue key; a local CLI run sharing the store is not ours to resume.

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { DEFAULT_MIN_FREE_BYTES } from "../../workspace/disk-guard.js";
-import { DEFAULT_MIRROR_MAX_AGE_MS, DEFAULT_MIRROR_MAX_BYTES, type MirrorSettings } from "../../workspace/mirror.js";
+import { DEFAULT_MIRROR_MAX_AGE_MS, DEFAULT_MIRROR_MAX_BYTES, type MirrorSettings } from "../../workspace/mirror-settings.js";
 import { DEFAULT_RETENTION_HOURS } from "../../workspace/housekeeping.js";
 import type { PatchgateDeps } from "../deps.js";
 

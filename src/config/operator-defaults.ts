@@ -1,0 +1,24 @@
+import path from "node:path";
+import type { OperatorToolchain } from "../toolchain/operator.js";
+
+/**
+ * What the operator's settings (./operator-settings.ts) come to, and what they are when there is no
+ * file: apart from the parser, so that a process without PATCHGATE_SETTINGS loads no schema library.
+ */
+
+/** Installed dependencies kept across sessions (src/depcache), least recently used evicted beyond this. */
+export const DEFAULT_DEPENDENCY_CACHE_MB = 10_240;
+
+export interface OperatorSettings {
+  toolchains: OperatorToolchain[];
+  /** 0 = no dependency cache. */
+  dependencyCacheBytes: number;
+}
+
+export const NO_OPERATOR_SETTINGS: OperatorSettings = { toolchains: [], dependencyCacheBytes: DEFAULT_DEPENDENCY_CACHE_MB * 1024 * 1024 };
+
+/** The runtime's dependency cache under the data directory, or none when the settings turn it off. */
+export function dependencyCacheIn(dataDir: string, settings: OperatorSettings): { root: string; maxBytes: number } | undefined {
+  return settings.dependencyCacheBytes > 0 ? { root: path.join(dataDir, "dependency-cache"), maxBytes: settings.dependencyCacheBytes } : undefined;
+}
+
