@@ -1,5 +1,6 @@
 import Database from "better-sqlite3";
 import type { SessionEvent, StoredEvent } from "../session/events.js";
+import { DELIVERY_STATE_SQL, DeliveryWriter, INSERT_DELIVERY_SQL } from "./delivery-writer.js";
 import { GroupCommit } from "./group-commit.js";
 import { migrate } from "./sqlite-schema.js";
 import { toSummary, type SessionRow } from "./session-row.js";
@@ -11,7 +12,11 @@ export class SqliteSessionStore implements SessionStore {
   private readonly appendTx;
   private readonly deliveries: GroupCommit<InboxDelivery, DeliveryState>;
 
-  private constructor(private readonly db: Database.Database) {
+  private constructor(
+    private readonly db: Database.Database,
+    /** A file's inbox inserts run on their own thread; an in-memory database has no file to share. */
+    private readonly writer: DeliveryWriter | null,
+  ) {
     // Prepared once: every append and load reuses the compiled statements.
     this.q = {
       nextSeq: db.prepare<[string], { n: number }>(
@@ -30,11 +35,8 @@ export class SqliteSessionStore implements SessionStore {
       findByKey: db.prepare<[string], { id: string }>(
         "SELECT id FROM sessions WHERE key = ? ORDER BY created_at DESC, rowid DESC LIMIT 1",
       ),
-      insertDelivery: db.prepare(
-        `INSERT INTO deliveries (id, event, received_at, payload, state, seq)
-         VALUES (?, ?, ?, ?, 'pending', (SELECT COALESCE(MAX(seq), 0) + 1 FROM deliveries)) ON CONFLICT (id) DO NOTHING`,
-      ),
-      deliveryState: db.prepare<[string], { state: "pending" | "done" }>("SELECT state FROM deliveries WHERE id = ?"),
+      insertDelivery: db.prepare(INSERT_DELIVERY_SQL),
+      deliveryState: db.prepare<[string], { state: "pending" | "done" }>(DELIVERY_STATE_SQL),
       completeDelivery: db.prepare("UPDATE deliveries SET state = 'done', payload = NULL WHERE id = ?"),
       pendingDeliveries: db.prepare<[], InboxDelivery>(
         "SELECT id, event, payload FROM deliveries WHERE state = 'pending' ORDER BY seq",
@@ -88,7 +90,7 @@ export class SqliteSessionStore implements SessionStore {
       db.pragma("journal_mode = WAL");
       db.pragma("synchronous = FULL");
       migrate(db);
-      return new SqliteSessionStore(db);
+      return new SqliteSessionStore(db, db.memory || db.name === "" ? null : new DeliveryWriter(db.name));
     } catch (e) {
       db.close();
       throw e;
@@ -123,7 +125,7 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   async receiveDelivery(d: InboxDelivery): Promise<DeliveryState> {
-    return this.deliveries.submit(d);
+    return this.writer ? this.writer.submit(d) : this.deliveries.submit(d);
   }
 
   async completeDelivery(deliveryId: string): Promise<void> {
@@ -153,6 +155,7 @@ export class SqliteSessionStore implements SessionStore {
 
   async close(): Promise<void> {
     this.deliveries.flush();
+    await this.writer?.close();
     this.db.close();
   }
 }
