@@ -138,17 +138,36 @@ function resultCommit(jc: SessionWork, ledger: Ledger, commit: (ws: PushableWork
 export function adoptingCommit(jc: SessionWork, ledger: Ledger, key: string, tree: (ws: PushableWorkspace) => string | null | Promise<string | null>, commit: (ws: PushableWorkspace, branch: string) => Promise<string>) {
   return async (ws: PushableWorkspace, branch: string): Promise<string> => {
     const known = await jc.deps.store.getEffect(ledger.sessionId, key);
-    const head = await ws.branchHead(branch);
-    // The clone's branch is at the result, or at GitHub's signed twin of it once that was pushed.
-    const adopted = known && head && (head === known || head === (await signedTwin(jc, ledger.sessionId, known))) ? head : null;
-    if (adopted && (await ws.commitTree(adopted)) === (await tree(ws))) {
+    const twin = known && (await signedTwin(jc, ledger.sessionId, known));
+    // The commit made before, or GitHub's signed twin of it once that was pushed (by any holder).
+    const made = (h: string | null) => h !== null && (h === known || h === twin);
+    let head = await ws.branchHead(branch);
+    if (!made(head)) head = await backToLeaseHead(jc, ledger, ws, branch, head);
+    if (made(head) && (await ws.commitTree(head!)) === (await tree(ws))) {
       jc.deps.log(`${branch}: adopting the commit made before`);
-      return adopted;
+      return head!;
     }
     const sha = await commit(ws, branch);
     await jc.deps.store.putEffect(ledger.sessionId, key, sha);
     return sha;
   };
+}
+
+/**
+ * A new commit goes on the lease's head (or the base): what GitHub has of the branch. The clone's
+ * branch can be elsewhere after a takeover: on a commit a holder killed mid-publication made and
+ * nobody recorded, or on this clone's own older head while another worker pushed on. Built on, the
+ * first is an empty commit (git refuses it), the second drops the other worker's push.
+ */
+async function backToLeaseHead(jc: SessionWork, ledger: Ledger, ws: PushableWorkspace, branch: string, head: string | null): Promise<string | null> {
+  const lease = ledger.state.lease;
+  const tip = lease?.branch === branch && lease.head ? lease.head : ws.baseCommit;
+  if (!head || head === tip) return head;
+  if ((await ws.commitTree(tip)) === null) await ws.branchRemote(remoteUrl(jc.deps.gitBase, jc.delivery.repo), authFor(jc.token)).head(branch);
+  if ((await ws.commitTree(tip)) === null) return head;
+  jc.deps.log(`${branch}: the clone was on ${head.slice(0, 7)}, not on the lease's ${tip.slice(0, 7)}; continuing from ${tip.slice(0, 7)}`);
+  await ws.moveBranch(branch, tip, head);
+  return tip;
 }
 
 /** The requester as the commit's co-author (the app is its author). */
