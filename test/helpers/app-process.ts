@@ -35,6 +35,10 @@ export class AppProcess {
     return app;
   }
 
+  get pid(): number {
+    return this.child.pid!;
+  }
+
   private push(line: string): void {
     const text = line.replace(/^log /, "");
     this.lines.push(text);
