@@ -2,6 +2,7 @@ import { SANDBOX_HOME } from "./env-policy.js";
 import { SANDBOX_WORKSPACE, type PreparedRun } from "./prepare-run.js";
 import { SANDBOX_HOSTNAME } from "./sandbox-hosts.js";
 import type { Mount } from "./toolchain-binding.js";
+import { deviceNodeArgs } from "./device-nodes.js";
 
 /** What the builder needs to know about the host; gathered once by host-layout.ts, so this file stays pure. */
 export interface BwrapHost {
@@ -18,6 +19,8 @@ export interface BwrapHost {
    * its first fork, until a byte arrives on `block`: the window in which the child joins a cgroup.
    */
   handshakeFds?: { info: number; block: number };
+  /** Private /dev nodes to bind over the host's (device-nodes.ts); set when Patchgate runs as root. */
+  deviceNodes?: string | null;
 }
 
 // Bound in every run, when present: user and group names (git, whoami and getpass look the uid up),
@@ -82,7 +85,7 @@ export function bubblewrapSetup(run: PreparedRun, host: BwrapHost, inside: Bwrap
 
   args.push("--ro-bind", "/usr", "/usr");
   for (const dir of ["bin", "lib", "lib64", "sbin"]) args.push("--symlink", `usr/${dir}`, `/${dir}`);
-  args.push("--proc", "/proc", "--dev", "/dev");
+  args.push("--proc", "/proc", "--dev", "/dev", ...deviceNodeArgs(host.deviceNodes));
   // /tmp and HOME live in RAM: files there are memory that no per-process limit counts, and disk
   // the run writes. The smaller of the two limits is their size.
   const tmpBytes = Math.min(run.limits.memoryBytes, run.limits.diskBytes);

@@ -2,6 +2,7 @@ import type { BwrapHost } from "./bubblewrap-argv.js";
 import { hasRealGit, type BwrapHostSetup } from "./host-layout.js";
 import { prepareRun, type PreparedRun } from "./prepare-run.js";
 import { sandboxHostsFile } from "./sandbox-hosts.js";
+import { privateDeviceNodes } from "./device-nodes.js";
 import { sessionMounts } from "./session-mounts.js";
 import { nodeBinding, type Mount } from "./toolchain-binding.js";
 import type { SandboxRunRequest } from "./types.js";
@@ -21,5 +22,6 @@ export async function bubblewrapLayout(host: BwrapHostSetup, req: SandboxRunRequ
     hasGit: await hasRealGit(run.workspace),
     hostsFile: await sandboxHostsFile(),
     prlimit: host.prlimit,
+    deviceNodes: await privateDeviceNodes(),
   };
 }
