@@ -23,7 +23,11 @@ const layering = [
     from: ["./src/agent", "./src/tools", "./src/mcp", "./src/trace", ...ENTRY],
     message: "the policy is a pure evaluator below the tools and the loop.",
   },
-  ...BELOW_AGENT.map((dir) => ({ target: `./src/${dir}`, from: ["./src/agent", ...ENTRY], message: `src/${dir} sits below the agent loop and the entry layers.` })),
+  ...BELOW_AGENT.map((dir) => ({
+    target: `./src/${dir}`,
+    from: ["./src/agent", ...ENTRY],
+    message: `src/${dir} sits below the agent loop and the entry layers.`,
+  })),
   { target: "./src/mcp", from: ENTRY, message: "src/mcp sits below the entry layers." },
   { target: "./src/agent", from: ENTRY, message: "the agent loop sits below the entry layers." },
   // Test fakes and the demo never ship: nothing in src/ imports from test/ or demo/.
@@ -40,11 +44,17 @@ export default tseslint.config(
     settings: { "import-x/resolver-next": [createTypeScriptImportResolver({ project: "./tsconfig.json" })] },
     rules: {
       // Unused on purpose: a leading underscore says so (callbacks whose signature is fixed).
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" },
+      ],
       "import-x/no-restricted-paths": ["error", { zones: layering }],
       // No barrels: every module is imported from the file that defines it, so an import names where
       // the code is and no index.ts drifts from what it re-exports.
-      "no-restricted-imports": ["error", { patterns: [{ regex: "^\\.{1,2}/(.*/)?index\\.js$", message: "import from the defining module, not a barrel (index.ts)." }] }],
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ regex: "^\\.{1,2}/(.*/)?index\\.js$", message: "import from the defining module, not a barrel (index.ts)." }] },
+      ],
     },
   },
   // TypeScript checks names itself; ESLint's no-undef does not know its types.

@@ -36,9 +36,13 @@ function makeRepo(dir: string): void {
   writeFileSync(path.join(dir, ".github/patchgate.yml"), `test: ${TEST}\n`);
   writeFileSync(path.join(dir, "src/add.js"), "export const add = (a, b) => a + b;\n");
   for (const n of [1, 2]) {
-    writeFileSync(path.join(dir, `test/t${n}.test.mjs`), `import test from "node:test";\nimport assert from "node:assert";\nimport { add } from "../src/add.js";\nfor (let i = 0; i < 5; i++) test("adds " + i, () => assert.equal(add(i, ${n}), i + ${n}));\n`);
+    writeFileSync(
+      path.join(dir, `test/t${n}.test.mjs`),
+      `import test from "node:test";\nimport assert from "node:assert";\nimport { add } from "../src/add.js";\nfor (let i = 0; i < 5; i++) test("adds " + i, () => assert.equal(add(i, ${n}), i + ${n}));\n`,
+    );
   }
-  const git = (...args: string[]) => execFileSync("git", ["-c", "core.hooksPath=/dev/null", "-c", "user.name=b", "-c", "user.email=b@b", ...args], { cwd: dir, stdio: "pipe" });
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "core.hooksPath=/dev/null", "-c", "user.name=b", "-c", "user.email=b@b", ...args], { cwd: dir, stdio: "pipe" });
   git("init", "-q", "-b", "main");
   git("add", "-A");
   git("commit", "-q", "-m", "fixture");
@@ -52,7 +56,14 @@ class SlowModel implements LLMClient {
     await new Promise((r) => setTimeout(r, LATENCY_MS));
     const id = `call_${this.n++}`;
     const toolCalls = [{ id, name: "read_file", arguments: JSON.stringify({ path: this.n % 2 ? "src/add.js" : "test/t1.test.mjs" }) }];
-    return { content: null, toolCalls, usage: { promptTokens: 1000, completionTokens: 20, estimated: false }, model: this.model, latencyMs: LATENCY_MS, retries: 0 };
+    return {
+      content: null,
+      toolCalls,
+      usage: { promptTokens: 1000, completionTokens: 20, estimated: false },
+      model: this.model,
+      latencyMs: LATENCY_MS,
+      retries: 0,
+    };
   }
 }
 
@@ -62,13 +73,17 @@ async function oneSession(store: SqliteSessionStore, root: string, source: strin
   const ledger = await createSession(store, { task: { title: "bench", body: "bench", source: { kind: "cli", repo: source } }, model: "slow", sessionId: id });
   const workspace = await prepareWorkspace(ledger, { source, dir: path.join(root, "ws", id) });
   // Straight to execute mode: the baseline test run comes first, then the model's steps.
-  await ledger.append({ type: "plan_submitted", plan: { summary: "bench", steps: ["read"] }, hash: HASH }, { type: "plan_approved", hash: HASH, by: { login: "bench", via: "comment" } });
+  await ledger.append(
+    { type: "plan_submitted", plan: { summary: "bench", steps: ["read"] }, hash: HASH },
+    { type: "plan_approved", hash: HASH, by: { login: "bench", via: "comment" } },
+  );
   const cfg = parseRepoConfig(`test: ${TEST}\n`);
   if (!cfg.ok) throw new Error(cfg.error.message);
   await resumeSession(ledger, { llm: new SlowModel(), sandbox, workspace, repoConfig: cfg.config, maxSteps: STEPS });
   const calls = ledger.history.filter((e) => e.type === "llm_called").length;
   const baseline = ledger.state.baseline;
-  if (calls !== STEPS || baseline === null || baseline.exitCode !== 0) throw new Error(`session ${id}: ${calls} model calls, baseline ${JSON.stringify(baseline)}`);
+  if (calls !== STEPS || baseline === null || baseline.exitCode !== 0)
+    throw new Error(`session ${id}: ${calls} model calls, baseline ${JSON.stringify(baseline)}`);
   return baseline.durationMs;
 }
 
@@ -112,7 +127,9 @@ export async function benchConcurrency(): Promise<Figures> {
       const ideal = Math.max(latencyBound, cpuBound);
       fractions.push(ideal / makespan);
       p99s.push(loop.percentile(99) / 1e6);
-      lines.push(`round ${round + 1}: makespan ${ms(makespan)}; bounds: latency chain ${ms(latencyBound)}, sandboxed CPU ${SESSIONS} × ${ms(median(alone))} / ${cores} cores = ${ms(cpuBound)}; event loop p99 ${ms(loop.percentile(99) / 1e6)}, max ${ms(loop.max / 1e6)}`);
+      lines.push(
+        `round ${round + 1}: makespan ${ms(makespan)}; bounds: latency chain ${ms(latencyBound)}, sandboxed CPU ${SESSIONS} × ${ms(median(alone))} / ${cores} cores = ${ms(cpuBound)}; event loop p99 ${ms(loop.percentile(99) / 1e6)}, max ${ms(loop.max / 1e6)}`,
+      );
     }
     for (const l of lines) console.error(`concurrency: ${l}`);
     const limits = resourceLimits();

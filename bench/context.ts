@@ -41,7 +41,15 @@ export function stepEvents(step: ReturnType<typeof scriptedStep>, i: number): Se
   const id = `call_${i}`;
   const hash = "p".repeat(64);
   return [
-    { type: "llm_called", model: "gpt-4o", usage: { promptTokens: 3000, completionTokens: 200, estimated: true }, latencyMs: 0, retries: 0, costUsd: 0, ok: true },
+    {
+      type: "llm_called",
+      model: "gpt-4o",
+      usage: { promptTokens: 3000, completionTokens: 200, estimated: true },
+      latencyMs: 0,
+      retries: 0,
+      costUsd: 0,
+      ok: true,
+    },
     { type: "assistant_message", content: step.text, toolCalls: [{ id, name: step.tool, arguments: JSON.stringify(step.args) }] },
     { type: "tool_result", callId: id, tool: step.tool, toolVersion: "1", input: step.args, result: { ok: true, data: step.output }, durationMs: 1 },
     ...(i === 7
@@ -67,16 +75,28 @@ export class FakeSummariser implements LLMClient {
       files_touched: files.map((f) => `${f} (read or edited)`),
       open_questions: ["whether the CLI depends on the old behaviour"],
     };
-    return { content: JSON.stringify(summary), toolCalls: [], usage: { promptTokens: 0, completionTokens: 0, estimated: true }, model: this.model, latencyMs: 0, retries: 0 };
+    return {
+      content: JSON.stringify(summary),
+      toolCalls: [],
+      usage: { promptTokens: 0, completionTokens: 0, estimated: true },
+      model: this.model,
+      latencyMs: 0,
+      retries: 0,
+    };
   }
 }
-
 
 async function run(withCompaction: boolean): Promise<{ perStep: number[]; compactions: number }> {
   const r = rng(42);
   const prompt = systemPrompt();
   let state: SessionState = fold([
-    { type: "session_created", sessionId: "bench", task: { title: "Parser drops the last line", body: codeText(r, 1500), source: { kind: "eval", repo: "acme/widgets" } }, model: "gpt-4o", settings: { maxStepsPerResume: STEPS, limits: {} } },
+    {
+      type: "session_created",
+      sessionId: "bench",
+      task: { title: "Parser drops the last line", body: codeText(r, 1500), source: { kind: "eval", repo: "acme/widgets" } },
+      model: "gpt-4o",
+      settings: { maxStepsPerResume: STEPS, limits: {} },
+    },
     { type: "workspace_prepared", baseCommit: "b".repeat(40), workdir: "/ws" },
   ]);
   const apply = (e: SessionEvent): void => void (state = reduce(state, e));

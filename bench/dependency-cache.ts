@@ -27,14 +27,21 @@ const VERSION = "8.1.2";
 const SETUP = "npm ci --ignore-scripts --no-audit --no-fund";
 const RATIO_GOAL = 0.1;
 
-const run = (cwd: string, file: string, args: string[]) => execFileSync(file, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 600_000 });
+const run = (cwd: string, file: string, args: string[]) =>
+  execFileSync(file, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 600_000 });
 
 /** The fixture repository: one real dependency, its lockfile made by npm (metadata only), the setup command. */
 function makeSource(dir: string): number {
   mkdirSync(path.join(dir, ".github"), { recursive: true });
-  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "bench-fixture", version: "1.0.0", private: true, dependencies: { [PACKAGE]: VERSION } }, null, 2) + "\n");
+  writeFileSync(
+    path.join(dir, "package.json"),
+    JSON.stringify({ name: "bench-fixture", version: "1.0.0", private: true, dependencies: { [PACKAGE]: VERSION } }, null, 2) + "\n",
+  );
   writeFileSync(path.join(dir, ".gitignore"), "node_modules\n");
-  writeFileSync(path.join(dir, ".github/patchgate.yml"), `setup: ${SETUP}\ntest: "true"\nsandbox:\n  network_for_setup: true\ntimeouts:\n  setup_seconds: 1800\n`);
+  writeFileSync(
+    path.join(dir, ".github/patchgate.yml"),
+    `setup: ${SETUP}\ntest: "true"\nsandbox:\n  network_for_setup: true\ntimeouts:\n  setup_seconds: 1800\n`,
+  );
   run(dir, "npm", ["install", "--package-lock-only", "--ignore-scripts", "--no-audit", "--no-fund"]);
   const git = (...args: string[]) => run(dir, "git", ["-c", "core.hooksPath=/dev/null", "-c", "user.name=b", "-c", "user.email=b@b", ...args]);
   git("init", "-q", "-b", "main");
@@ -61,7 +68,13 @@ async function sessionSetup(root: string, source: string, sandbox: Sandbox, deps
     const cacheDir = await sessionCacheDir(path.join(root, "cache"), id);
     const cfg = parseRepoConfig(readFileSync(path.join(workspace.root, ".github/patchgate.yml"), "utf8"));
     if (!cfg.ok) throw new Error(cfg.error.message);
-    const ctx = { workspace, state: ledger.state, sandbox: withSession(sandbox, sessionExtras(null, cacheDir)), repoConfig: cfg.config, dependencyCache: { store: deps, sessionCache: cacheDir } };
+    const ctx = {
+      workspace,
+      state: ledger.state,
+      sandbox: withSession(sandbox, sessionExtras(null, cacheDir)),
+      repoConfig: cfg.config,
+      dependencyCache: { store: deps, sessionCache: cacheDir },
+    };
     const started = performance.now();
     const outcome = await ensureSetup(ctx);
     const wallMs = performance.now() - started;
@@ -102,7 +115,9 @@ export async function benchDependencyCache(): Promise<Figures> {
     const copyMs = timedCopy(["-a", "--reflink=auto"], tree, path.join(root, "copy"));
     const linkMs = timedCopy(["-al"], tree, path.join(root, "links"));
     const ratio = second.wallMs / first.wallMs;
-    console.error(`deps cache: node_modules copied (cp -a --reflink=auto, what a restore does) ${s(copyMs)}; hardlinked (cp -al, not used: shared inodes) ${s(linkMs)}`);
+    console.error(
+      `deps cache: node_modules copied (cp -a --reflink=auto, what a restore does) ${s(copyMs)}; hardlinked (cp -al, not used: shared inodes) ${s(linkMs)}`,
+    );
     return {
       deps_cache_second_setup: {
         measured: `second session's setup ${s(second.wallMs)} (cache: ${second.outcome})`,

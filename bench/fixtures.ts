@@ -19,7 +19,10 @@ export function rng(seed: number): () => number {
   };
 }
 
-export const WORDS = "const let return if else for await async function import export from value result error parser token line index count state config path file test expect describe node string number".split(" ");
+export const WORDS =
+  "const let return if else for await async function import export from value result error parser token line index count state config path file test expect describe node string number".split(
+    " ",
+  );
 
 /** Code-like text of about `bytes` bytes (real tokens per byte, unlike a repeated letter). */
 export function codeText(r: () => number, bytes: number): string {
@@ -46,7 +49,8 @@ export function makeCodeRepo(dir: string, files = FILES, seed = 3): void {
     mkdirSync(path.join(dir, "src", `pkg${i % 5}`), { recursive: true });
     writeFileSync(path.join(dir, "src", `pkg${i % 5}`, `module${i}.ts`), codeText(r, 2000 + r() * 14000));
   }
-  const git = (...args: string[]) => execFileSync("git", ["-c", "core.hooksPath=/dev/null", "-c", "user.name=b", "-c", "user.email=b@b", ...args], { cwd: dir, stdio: "pipe" });
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "core.hooksPath=/dev/null", "-c", "user.name=b", "-c", "user.email=b@b", ...args], { cwd: dir, stdio: "pipe" });
   git("init", "-q", "-b", "main");
   git("add", "-A");
   git("commit", "-q", "-m", "fixture");
@@ -90,4 +94,3 @@ export class ZeroLatencyModel implements LLMClient {
     return answer([{ id, name: "list_files", arguments: JSON.stringify({ path: `src/pkg${n % 5}` }) }]);
   }
 }
-

@@ -54,7 +54,11 @@ if (typeof args === "string") {
   console.error(USAGE);
   process.exit(args ? 2 : 0);
 }
-const load = (): string => `load average ${os.loadavg().map((x) => x.toFixed(2)).join(" ")} on ${os.cpus().length} cores`;
+const load = (): string =>
+  `load average ${os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" ")} on ${os.cpus().length} cores`;
 console.error(`bench: ${new Date().toISOString()}, ${load()}`);
 const rows: Row[] = [];
 for (const suite of SUITES) {

@@ -13,7 +13,12 @@ const DIRS = 200;
 const FILE_BYTES = 5_000;
 
 export function gitIn(cwd: string, args: string[], env: Record<string, string> = {}): string {
-  const identity = { GIT_AUTHOR_NAME: "bench", GIT_AUTHOR_EMAIL: "bench@example.invalid", GIT_COMMITTER_NAME: "bench", GIT_COMMITTER_EMAIL: "bench@example.invalid" };
+  const identity = {
+    GIT_AUTHOR_NAME: "bench",
+    GIT_AUTHOR_EMAIL: "bench@example.invalid",
+    GIT_COMMITTER_NAME: "bench",
+    GIT_COMMITTER_EMAIL: "bench@example.invalid",
+  };
   return execFileSync("git", ["-c", "core.hooksPath=/dev/null", ...args], {
     cwd,
     encoding: "utf8",

@@ -56,7 +56,13 @@ async function states(limits: boolean): Promise<SessionState[]> {
   const r = rng(7);
   const budget = limits ? { maxSteps: 200, maxTokens: 2_000_000 } : {};
   let state = fold([
-    { type: "session_created", sessionId: "bench", task: { title: "Parser drops the last line", body: codeText(r, 1500), source: { kind: "eval", repo: "acme/widgets" } }, model: "gpt-4o", settings: { maxStepsPerResume: STEPS, limits: budget } },
+    {
+      type: "session_created",
+      sessionId: "bench",
+      task: { title: "Parser drops the last line", body: codeText(r, 1500), source: { kind: "eval", repo: "acme/widgets" } },
+      model: "gpt-4o",
+      settings: { maxStepsPerResume: STEPS, limits: budget },
+    },
     { type: "workspace_prepared", baseCommit: "b".repeat(40), workdir: "/ws" },
   ]);
   const apply = (e: SessionEvent): void => void (state = reduce(state, e));
@@ -72,7 +78,11 @@ async function states(limits: boolean): Promise<SessionState[]> {
 export async function benchPromptCache(): Promise<string[]> {
   const lines = [`prompt prefix shared with the previous step, over a ${STEPS}-step scripted session (o200k, ChatML rendering)`];
   for (const limits of [false, true]) {
-    lines.push(limits ? "with a session budget (the block's budget line changes every step):" : "without a session budget (the block changes only with plan, todos, compaction):");
+    lines.push(
+      limits
+        ? "with a session budget (the block's budget line changes every step):"
+        : "without a session budget (the block changes only with plan, todos, compaction):",
+    );
     lines.push(...measure(await states(limits)));
   }
   return lines;

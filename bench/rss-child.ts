@@ -31,7 +31,11 @@ async function settledRss(): Promise<number> {
 }
 
 async function serve(appFn: ApplicationFunction): Promise<() => Promise<void>> {
-  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
+  const { privateKey } = generateKeyPairSync("rsa", {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: "pkcs8", format: "pem" },
+    publicKeyEncoding: { type: "spki", format: "pem" },
+  });
   const env = { APP_ID: "1", PRIVATE_KEY: privateKey, WEBHOOK_SECRET: "rss-secret", LOG_LEVEL: "fatal" } as NodeJS.ProcessEnv;
   const middleware = await createNodeMiddleware(appFn, { probot: createProbot({ env }), webhooksPath: "/api/github/webhooks" });
   const server = createServer((req, res) => void middleware(req, res, () => res.writeHead(404).end()));
@@ -62,7 +66,11 @@ async function parkSessions(root: string, count: number, first: number): Promise
   for (let n = first; n < first + count; n++) {
     // 14 read-only steps (and a compaction, which the 2–16 KB files bring on), then submit_plan.
     const llm = new ZeroLatencyModel(14);
-    const ledger = await createSession(store, { task: { title: `task ${n}`, body: "fix it", source: { kind: "cli", repo: source } }, model: "scripted", sessionId: `parked-${n}` });
+    const ledger = await createSession(store, {
+      task: { title: `task ${n}`, body: "fix it", source: { kind: "cli", repo: source } },
+      model: "scripted",
+      sessionId: `parked-${n}`,
+    });
     const workspace = await prepareWorkspace(ledger, { source, dir: path.join(root, "ws", String(n)) });
     const outcome = await resumeSession(ledger, { llm, sandbox: null, workspace, repoConfig: cfg.config });
     if (outcome.kind !== "parked") throw new Error(`session ${n} ended ${JSON.stringify(outcome)}, expected parked: ${JSON.stringify(ledger.history.at(-1))}`);

@@ -9,7 +9,11 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { createNodeMiddleware, createProbot } from "probot";
 
-const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
+const { privateKey } = generateKeyPairSync("rsa", {
+  modulusLength: 2048,
+  privateKeyEncoding: { type: "pkcs8", format: "pem" },
+  publicKeyEncoding: { type: "spki", format: "pem" },
+});
 const env = { APP_ID: "1", PRIVATE_KEY: privateKey, WEBHOOK_SECRET: "rss-secret", LOG_LEVEL: "fatal" };
 const bare = (app) => void app.on("issue_comment.created", async () => {});
 const appFn = process.argv[2] === "bare" ? bare : (await import(pathToFileURL(path.join(process.env.PATCHGATE_BENCH_BUILD, "index.js")).href)).default;

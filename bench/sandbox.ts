@@ -71,7 +71,10 @@ export async function benchSandbox(): Promise<Figures> {
   try {
     // A small suite for `node --test`: three files of a few tests each.
     for (const n of [1, 2, 3]) {
-      await writeFile(path.join(workspace, `s${n}.test.mjs`), `import test from "node:test";\nimport assert from "node:assert";\nfor (let i = 0; i < 5; i++) test("case " + i, () => assert.equal(i + ${n}, ${n} + i));\n`);
+      await writeFile(
+        path.join(workspace, `s${n}.test.mjs`),
+        `import test from "node:test";\nimport assert from "node:assert";\nfor (let i = 0; i < 5; i++) test("case " + i, () => assert.equal(i + ${n}, ${n} + i));\n`,
+      );
     }
     // The form the tools' run_tests and run_command use: the session's long-lived sandbox.
     const session = sandbox.openSession?.() ?? null;
@@ -79,10 +82,17 @@ export async function benchSandbox(): Promise<Figures> {
     const nodeExit = await compare(boxed, workspace, [process.execPath, "-e", "process.exit(0)"]).finally(() => session?.close());
     const oneShotExit = await compare(sandbox, workspace, [process.execPath, "-e", "process.exit(0)"]);
     const testSession = sandbox.openSession?.() ?? null;
-    const nodeTest = await compare(testSession ?? sandbox, workspace, [process.execPath, "--test", "s1.test.mjs", "s2.test.mjs", "s3.test.mjs"]).finally(() => testSession?.close());
+    const nodeTest = await compare(testSession ?? sandbox, workspace, [process.execPath, "--test", "s1.test.mjs", "s2.test.mjs", "s3.test.mjs"]).finally(() =>
+      testSession?.close(),
+    );
     // The floor: bwrap with the same mounts and namespaces, without prlimit and the pids cgroup.
     const bwrap = (await which("bwrap")) ?? "bwrap";
-    const floorArgs = buildBubblewrapArgv(prepareRun({ argv: ["true"], workspace, timeoutMs: 1 }), { mounts: [], hasGit: false, hostsFile: await sandboxHostsFile(), prlimit: "/usr/bin/prlimit" });
+    const floorArgs = buildBubblewrapArgv(prepareRun({ argv: ["true"], workspace, timeoutMs: 1 }), {
+      mounts: [],
+      hasGit: false,
+      hostsFile: await sandboxHostsFile(),
+      prlimit: "/usr/bin/prlimit",
+    });
     const floorArgv = floorArgs.slice(0, floorArgs.indexOf("/usr/bin/prlimit")).concat("true");
     // As an ordinary user the pids cgroup is not needed (RLIMIT_NPROC works); measured here for `true` only.
     const host = await detectBwrapHost();
@@ -93,7 +103,9 @@ export async function benchSandbox(): Promise<Figures> {
     for (let i = 0; i < RUNS; i++) {
       start.push(await timed(() => sandbox.run({ argv: ["true"], workspace, timeoutMs: 10_000 })));
       if (rlimitOnly) nonRoot.push(await timed(() => rlimitOnly.run({ argv: ["true"], workspace, timeoutMs: 10_000 })));
-      floor.push(await timed(() => supervise({ command: bwrap, args: floorArgv, hostEnv: { PATH: "/usr/bin:/bin" }, timeoutMs: 10_000, maxOutputBytes: 1 << 20 })));
+      floor.push(
+        await timed(() => supervise({ command: bwrap, args: floorArgv, hostEnv: { PATH: "/usr/bin:/bin" }, timeoutMs: 10_000, maxOutputBytes: 1 << 20 })),
+      );
     }
     console.error(
       [

@@ -31,7 +31,11 @@ export async function benchSnapshot(): Promise<Record<string, FigureResult>> {
     const ws = await cloneWorkspace({ source: path.join(root, "src"), dir: path.join(root, "ws") });
     const base = ws.baseCommit;
     const plain = (args: string[], index: string) =>
-      run("git", ["-c", "core.hooksPath=/dev/null", ...args], { cwd: ws.root, maxBuffer: 1 << 30, env: { ...process.env, GIT_INDEX_FILE: index, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" } });
+      run("git", ["-c", "core.hooksPath=/dev/null", ...args], {
+        cwd: ws.root,
+        maxBuffer: 1 << 30,
+        env: { ...process.env, GIT_INDEX_FILE: index, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" },
+      });
     // The raw side's index: the clone's, refreshed (every file's stat data), copied before each add.
     gitIn(ws.root, ["update-index", "-q", "--refresh"]);
     const rawSeed = path.join(root, "raw-seed");
@@ -54,7 +58,19 @@ export async function benchSnapshot(): Promise<Record<string, FigureResult>> {
       },
       change,
     );
-    const flags = ["--cached", "--binary", "--stat=120", "--patch", "--full-index", "--no-color", "--no-ext-diff", "--no-textconv", "--find-renames", base, "--"];
+    const flags = [
+      "--cached",
+      "--binary",
+      "--stat=120",
+      "--patch",
+      "--full-index",
+      "--no-color",
+      "--no-ext-diff",
+      "--no-textconv",
+      "--find-renames",
+      base,
+      "--",
+    ];
     const diff = await interleaved(
       ROUNDS,
       () => ws.diff([CHANGED]),

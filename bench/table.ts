@@ -7,7 +7,8 @@ export interface Row {
   result: FigureResult;
 }
 
-const num = (x: number | null | undefined): string => (x === null || x === undefined || !Number.isFinite(x) ? "—" : x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(3));
+const num = (x: number | null | undefined): string =>
+  x === null || x === undefined || !Number.isFinite(x) ? "—" : x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(3);
 const cell = (s: string): string => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
 
 function goalText(f: FigureResult): string {

@@ -69,7 +69,11 @@ function pct(sorted: number[], p: number): number {
 }
 
 export async function benchWebhook(): Promise<Figures> {
-  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
+  const { privateKey } = generateKeyPairSync("rsa", {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: "pkcs8", format: "pem" },
+    publicKeyEncoding: { type: "spki", format: "pem" },
+  });
   const dir = mkdtempSync(join(tmpdir(), "pg-bench-webhook-"));
   const store = SqliteSessionStore.open(join(dir, "patchgate.sqlite"));
   const queue = new HoldingQueue();
@@ -78,7 +82,21 @@ export async function benchWebhook(): Promise<Figures> {
   const payload = (i: number) => payloads.comment({ number: i + 1, body: "/agent status", by: "maintainer" });
   const bare = await serve((app) => app.on("issue_comment.created", async () => {}), privateKey);
   const app = (s: SqliteSessionStore) =>
-    patchgateApp({ store: s, queue, aborts: new AbortRegistry(), llm: () => { throw new Error("unused"); }, model: "none", sandbox: async () => null, workspacesDir: dir, gitBase: "http://github.invalid", secrets: [], checkRunThrottleMs: 1e9, log: () => {} });
+    patchgateApp({
+      store: s,
+      queue,
+      aborts: new AbortRegistry(),
+      llm: () => {
+        throw new Error("unused");
+      },
+      model: "none",
+      sandbox: async () => null,
+      workspacesDir: dir,
+      gitBase: "http://github.invalid",
+      secrets: [],
+      checkRunThrottleMs: 1e9,
+      log: () => {},
+    });
   const patchgate = await serve(app(store), privateKey);
   // The same app on an in-memory database: what the webhook path costs without the fsync.
   const volatileStore = SqliteSessionStore.open(":memory:");
@@ -96,12 +114,23 @@ export async function benchWebhook(): Promise<Figures> {
       b.push(...rb);
       p.push(...rp);
       v.push(...(await fire(volatile.url, payload, DELIVERIES / ROUNDS)));
-      rounds.push(pct([...rp].sort((x, y) => x - y), 99) / pct([...rb].sort((x, y) => x - y), 99));
+      rounds.push(
+        pct(
+          [...rp].sort((x, y) => x - y),
+          99,
+        ) /
+          pct(
+            [...rb].sort((x, y) => x - y),
+            99,
+          ),
+      );
     }
     for (const xs of [b, p, v]) xs.sort((x, y) => x - y);
     if (queue.jobs.length !== WARMUP + 2 * DELIVERIES) throw new Error(`queued ${queue.jobs.length} jobs, expected ${WARMUP + 2 * DELIVERIES}`);
     const ratio = pct(p, 99) / pct(b, 99);
-    console.error(`webhook: in-memory SQLite (no fsync) p50 ${ms(pct(v, 50))} p99 ${ms(pct(v, 99))}, p99 ratio to bare ${(pct(v, 99) / pct(b, 99)).toFixed(2)}`);
+    console.error(
+      `webhook: in-memory SQLite (no fsync) p50 ${ms(pct(v, 50))} p99 ${ms(pct(v, 99))}, p99 ratio to bare ${(pct(v, 99) / pct(b, 99)).toFixed(2)}`,
+    );
     return {
       webhook_p99: {
         measured: `Patchgate p99 ${ms(pct(p, 99))} (p50 ${ms(pct(p, 50))})`,

@@ -75,7 +75,14 @@ export interface AppSettings {
 export const TEST_LIMITS: GitHubLimits = { maxLimitRetries: 3, maxWaitSeconds: 600, secondMs: 10, writeSpacingMs: 0, notifySpacingMs: 0, serverRetries: 3 };
 
 export async function startApp(s: AppSettings): Promise<AppInstance> {
-  const env: NodeJS.ProcessEnv = { APP_ID: String(s.appId), PRIVATE_KEY: s.privateKey, WEBHOOK_SECRET: s.secret, GHE_HOST: s.gheHost, GHE_PROTOCOL: "http", LOG_LEVEL: "fatal" } as NodeJS.ProcessEnv;
+  const env: NodeJS.ProcessEnv = {
+    APP_ID: String(s.appId),
+    PRIVATE_KEY: s.privateKey,
+    WEBHOOK_SECRET: s.secret,
+    GHE_HOST: s.gheHost,
+    GHE_PROTOCOL: "http",
+    LOG_LEVEL: "fatal",
+  } as NodeJS.ProcessEnv;
   const probot = createProbot({ env, overrides: { Octokit: patchgateOctokit(ProbotOctokit, s.limits ?? TEST_LIMITS) } });
   const errors: unknown[] = [];
   const store: SessionStore = s.scaleOut ? new PostgresSessionStore(s.scaleOut.databaseUrl) : SqliteSessionStore.open(s.dbFile);
@@ -85,7 +92,7 @@ export async function startApp(s: AppSettings): Promise<AppInstance> {
     store,
     queue: new InProcessQueue((job, e) => {
       errors.push(e);
-      s.log(`job ${job.name} failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+      s.log(`job ${job.name} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
     }),
     aborts: new AbortRegistry(),
     llm: s.llm,

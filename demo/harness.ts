@@ -74,7 +74,11 @@ export const HARNESS_API_KEY = "sk-test-harness-key-0123456789";
  * app key, the store and workspaces under `root/data`. Also used to start the app as a process.
  */
 export function appSettings(github: FakeGitHub, root: string, checkRunThrottleMs = 3_600_000): Omit<AppSettings, "llm" | "log"> {
-  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
+  const { privateKey } = generateKeyPairSync("rsa", {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: "pkcs8", format: "pem" },
+    publicKeyEncoding: { type: "spki", format: "pem" },
+  });
   mkdirSync(join(root, "data"), { recursive: true });
   return {
     appId: github.world.app.id,
@@ -160,7 +164,8 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
       await github.close();
       rmSync(root, { recursive: true, force: true });
       // Every test on this harness fails if the app sent a request a real provider would refuse.
-      if (openai.violations.length > 0) throw new Error(`the fake provider refused requests: ${openai.violations.map((v) => `${v.rule}: ${v.message}`).join("; ")}`);
+      if (openai.violations.length > 0)
+        throw new Error(`the fake provider refused requests: ${openai.violations.map((v) => `${v.rule}: ${v.message}`).join("; ")}`);
     },
   };
   return h;

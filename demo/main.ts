@@ -27,7 +27,10 @@ async function main(): Promise<void> {
 
     const w = h.github.world;
     console.log("\nGitHub API calls, in order:");
-    for (const c of w.calls) console.log(`  ${c.status}  ${c.method.padEnd(5)} ${c.path}${c.method === "GET" && Object.keys(c.query).length ? `?${new URLSearchParams(c.query)}` : ""}`);
+    for (const c of w.calls)
+      console.log(
+        `  ${c.status}  ${c.method.padEnd(5)} ${c.path}${c.method === "GET" && Object.keys(c.query).length ? `?${new URLSearchParams(c.query)}` : ""}`,
+      );
     const pr = w.pulls[0];
     const head = readBranch(h.bare, pr.head.ref);
     console.log(`\nPR #${pr.number} ${pr.draft ? "draft" : "ready for review"}: ${pr.html_url}`);

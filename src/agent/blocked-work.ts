@@ -18,7 +18,8 @@ export async function judgeBlockedWork(ws: Workspace, s: SessionState, protected
   const diff = await ws.diff(s.publishablePaths);
   if (diff.filesChanged === 0) return { ok: false, why: "the work so far changes no file" };
   const leaked = filesWithSecrets(diff.patch, secrets);
-  if (leaked.length > 0) return { ok: false, why: `the change to ${leaked.join(", ")} holds what looks like a secret, and untested work is never pushed with one` };
+  if (leaked.length > 0)
+    return { ok: false, why: `the change to ${leaked.join(", ")} holds what looks like a secret, and untested work is never pushed with one` };
   return { ok: true, tree: await ws.publishedTree(s.publishablePaths), diff };
 }
 

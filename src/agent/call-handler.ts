@@ -71,16 +71,40 @@ export async function handleCall(call: ToolCall, env: CallEnv, waitingOn: string
     await answer(env, call, tool.version, input, { ok: false, error: waitingRefusal(call, waitingOn) });
     return { kind: "answered" };
   }
-  const subject = request.kind === "command" ? commandText(request.argv) : request.kind === "mcp" ? `${request.server}/${request.serverTool}` : "path" in request ? (request.path ?? "") : "";
+  const subject =
+    request.kind === "command"
+      ? commandText(request.argv)
+      : request.kind === "mcp"
+        ? `${request.server}/${request.serverTool}`
+        : "path" in request
+          ? (request.path ?? "")
+          : "";
   const reason = request.kind === "mcp" && verdict.reason ? { reason: verdict.reason } : {};
   // The decision is stored in the same commit as what follows it (one fsync fewer per call).
-  const decided: SessionEvent = { type: "policy_decided", callId: call.id, tool: tool.name, decision: verdict.decision, rule: verdict.rule, subject, ...reason };
+  const decided: SessionEvent = {
+    type: "policy_decided",
+    callId: call.id,
+    tool: tool.name,
+    decision: verdict.decision,
+    rule: verdict.rule,
+    subject,
+    ...reason,
+  };
   const fact = { callId: call.id, input, decision: verdict.decision, rule: verdict.rule, by: "policy" };
   if (verdict.decision === "deny") {
     const code = request.kind === "command" ? "command_denied" : request.kind === "mcp" ? "mcp_denied" : "path_denied";
     const why = verdict.reason ? ` (${verdict.reason})` : "";
     const audit = auditFor(tool, { ...fact, stage: "denied" });
-    await recordAnswer(env, call.id, call.name, tool.version, input, fail(code, `Refused by policy rule ${verdict.rule}${why}: ${subject}`, verdict.parts), audit, [decided]);
+    await recordAnswer(
+      env,
+      call.id,
+      call.name,
+      tool.version,
+      input,
+      fail(code, `Refused by policy rule ${verdict.rule}${why}: ${subject}`, verdict.parts),
+      audit,
+      [decided],
+    );
     return { kind: "answered" };
   }
   if (verdict.decision === "ask") {
@@ -104,13 +128,23 @@ export function auditFor(tool: ToolDefinition, fact: CallFact): SessionEvent[] {
  * with nothing to mark started: that one is stored with its result, since a read cut off by a crash
  * leaves nothing behind and runs again, through every gate, on resume.
  */
-export async function execute(callId: string, tool: ToolDefinition, input: unknown, env: CallEnv, decided: Decided, decision: SessionEvent[] = []): Promise<void> {
+export async function execute(
+  callId: string,
+  tool: ToolDefinition,
+  input: unknown,
+  env: CallEnv,
+  decided: Decided,
+  decision: SessionEvent[] = [],
+): Promise<void> {
   const { readOnly, ...who } = decided;
   const grant: CallGrant = who.by === "policy" ? { by: "policy", readOnly: readOnly === true } : { by: "human" };
   const fact = { callId, input, ...who };
   // Write-ahead: a call that cannot simply run again is marked started, so a resume after a crash
   // inside it answers it `interrupted` instead of running it blindly (./interrupted.ts).
-  const startedNow: SessionEvent[] = [...(rerunnable(tool) ? [] : [{ type: "tool_started" as const, callId }]), ...auditFor(tool, { ...fact, stage: "started" })];
+  const startedNow: SessionEvent[] = [
+    ...(rerunnable(tool) ? [] : [{ type: "tool_started" as const, callId }]),
+    ...auditFor(tool, { ...fact, stage: "started" }),
+  ];
   const withResult = tool.risk === "read" && !tool.mutatesWorkspace && startedNow.length === 0;
   const before = withResult ? startedNow : [...decision, ...startedNow];
   if (before.length > 0) await env.ledger.append(...before);
@@ -152,7 +186,16 @@ async function changedDiff(env: CallEnv, ctx: ToolContext, facts: SessionEvent[]
 }
 
 /** Records a result that was decided without running the tool (a refusal), by call id, with its audit. */
-export async function recordAnswer(env: CallEnv, callId: string, tool: string, version: string, input: unknown, result: ToolResult, audit: SessionEvent[] = [], before: SessionEvent[] = []): Promise<void> {
+export async function recordAnswer(
+  env: CallEnv,
+  callId: string,
+  tool: string,
+  version: string,
+  input: unknown,
+  result: ToolResult,
+  audit: SessionEvent[] = [],
+  before: SessionEvent[] = [],
+): Promise<void> {
   await env.ledger.append(...before, { type: "tool_result", callId, tool, toolVersion: version, input, result, durationMs: 0 }, ...audit);
 }
 

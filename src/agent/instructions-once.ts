@@ -30,7 +30,10 @@ function instructionCandidates(configured: string | undefined): string[] {
 export async function loadInstructionsOnce(ledger: Ledger, opts: ResumeOptions): Promise<void> {
   const s = ledger.state;
   if (s.instructions !== null || s.step > 0) return;
-  await ledger.append({ type: "instructions_loaded", ...(await findInstructions(opts.workspace.root, instructionCandidates(opts.repoConfig.instructions), opts.signal)) });
+  await ledger.append({
+    type: "instructions_loaded",
+    ...(await findInstructions(opts.workspace.root, instructionCandidates(opts.repoConfig.instructions), opts.signal)),
+  });
 }
 
 async function findInstructions(root: string, candidates: string[], signal?: AbortSignal): Promise<RepoInstructions> {

@@ -15,7 +15,9 @@ export function interruptedError(tool: string): ToolError {
 
 export function startedWithoutResult(env: CallEnv, callId: string): boolean {
   const h = env.ledger.history;
-  return h.some((e) => e.type === "mcp_call" && e.stage === "started" && e.callId === callId) && !h.some((e) => e.type === "tool_result" && e.callId === callId);
+  return (
+    h.some((e) => e.type === "mcp_call" && e.stage === "started" && e.callId === callId) && !h.some((e) => e.type === "tool_result" && e.callId === callId)
+  );
 }
 
 export async function answerInterrupted(env: CallEnv): Promise<void> {
@@ -27,6 +29,8 @@ export async function answerInterrupted(env: CallEnv): Promise<void> {
     const name = call?.name ?? `${s.server}/${s.tool}`;
     const version = env.tools.find((t) => t.name === name)?.version ?? "unknown";
     const { seq: _seq, at: _at, ...started } = s;
-    await recordAnswer(env, s.callId, name, version, call?.arguments ?? null, { ok: false, error: interruptedError(name) }, [{ ...started, stage: "interrupted" }]);
+    await recordAnswer(env, s.callId, name, version, call?.arguments ?? null, { ok: false, error: interruptedError(name) }, [
+      { ...started, stage: "interrupted" },
+    ]);
   }
 }

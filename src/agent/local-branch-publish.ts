@@ -37,7 +37,11 @@ export async function publishToLocalBranch(ledger: Ledger, ws: Workspace, opts: 
  * local branch (`<prefix><id>-untested`) after the same guard as a push (agent/blocked-work.ts);
  * `session_blocked` records where it is, or why it was not kept.
  */
-export async function keepBlockedWorkLocally(ledger: Ledger, ws: Workspace, opts: LocalPublishOptions & { protectedPaths: string[]; secrets: readonly string[] }): Promise<void> {
+export async function keepBlockedWorkLocally(
+  ledger: Ledger,
+  ws: Workspace,
+  opts: LocalPublishOptions & { protectedPaths: string[]; secrets: readonly string[] },
+): Promise<void> {
   const s = ledger.state;
   const verdict = await judgeBlockedWork(ws, s, opts.protectedPaths, opts.secrets);
   let work: BlockedWork = { pushed: false, why: verdict.ok ? "" : verdict.why };
@@ -48,7 +52,10 @@ export async function keepBlockedWorkLocally(ledger: Ledger, ws: Workspace, opts
     // A run that died after committing commits the same tree again: git makes it the same commit on the branch's head.
     const git = ws as Workspace & Partial<Pick<GitWorkspace, "branchHead" | "commitTree">>;
     const head = await git.branchHead?.(branch);
-    const commit = head && (await git.commitTree?.(head)) === verdict.tree ? head : await ws.commit({ branch, message, author: opts.author, paths: s.publishablePaths, expectTree: verdict.tree });
+    const commit =
+      head && (await git.commitTree?.(head)) === verdict.tree
+        ? head
+        : await ws.commit({ branch, message, author: opts.author, paths: s.publishablePaths, expectTree: verdict.tree });
     work = { pushed: true, branch, commit, failing: failingNow(s) };
   }
   await ledger.append({ type: "session_blocked", reason: "reported_by_agent", message: s.blockReport ?? "", work });

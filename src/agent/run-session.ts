@@ -34,8 +34,7 @@ import { loadInstructionsOnce } from "./instructions-once.js";
 import { openSessionSandbox, sessionExtras, withSession } from "./session-sandbox.js";
 import { DependencyStore } from "../depcache/dependency-store.js";
 
-const NUDGE =
-  "Answer with a tool call. In plan mode: read, then submit_plan. In execute mode: make the change, run_tests, then finish.";
+const NUDGE = "Answer with a tool call. In plan mode: read, then submit_plan. In execute mode: make the change, run_tests, then finish.";
 const CUT_NUDGE = "Your previous answer was cut off at the output token limit. Continue with a short answer: one tool call, small edits.";
 
 /**

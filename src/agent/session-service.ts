@@ -27,7 +27,14 @@ export async function createSession(store: SessionStore, input: CreateSessionInp
   const settings: SessionSettings = { ...DEFAULT_SETTINGS, ...input.settings, limits: { ...input.settings?.limits } };
   return Ledger.create(
     store,
-    { type: "session_created", sessionId: input.sessionId ?? randomUUID(), task: input.task, model: input.model, settings, ...(input.repoConfig ? { repoConfig: input.repoConfig } : {}) },
+    {
+      type: "session_created",
+      sessionId: input.sessionId ?? randomUUID(),
+      task: input.task,
+      model: input.model,
+      settings,
+      ...(input.repoConfig ? { repoConfig: input.repoConfig } : {}),
+    },
     listeners,
   );
 }
@@ -73,7 +80,13 @@ export async function reopenWorkspace(ledger: Ledger, src: WorkspaceSource): Pro
 }
 
 /** The clone on disk brought to base + patch, or null when it cannot be (then it is cloned again). */
-async function keptClone(dir: string, baseCommit: string, patch: string, paths: readonly string[], objectDirs: readonly string[]): Promise<GitWorkspace | null> {
+async function keptClone(
+  dir: string,
+  baseCommit: string,
+  patch: string,
+  paths: readonly string[],
+  objectDirs: readonly string[],
+): Promise<GitWorkspace | null> {
   try {
     // A clone whose mirror was evicted lacks the base's objects: it is cloned again below.
     const ws = await openWorkspace(dir, baseCommit, objectDirs);

@@ -15,20 +15,25 @@ export interface TerminalApprover {
   answer?(ledger: Ledger): Promise<string | null>;
 }
 
-export type LocalDriveResult = { kind: "done"; branch: string; commit: string } | { kind: "parked" } | { kind: "failed" | "cancelled" } | { kind: "blocked"; message: string; work?: BlockedWork };
+export type LocalDriveResult =
+  | { kind: "done"; branch: string; commit: string }
+  | { kind: "parked" }
+  | { kind: "failed" | "cancelled" }
+  | { kind: "blocked"; message: string; work?: BlockedWork };
 
 /**
  * Resumes until the session ends, answering parks through `approver` and publishing to a local branch.
  * Each answer is an event in the ledger before the next resume, exactly as a webhook would record it.
  */
 export async function driveLocally(ledger: Ledger, ws: Workspace, opts: ResumeOptions, approver: TerminalApprover): Promise<LocalDriveResult> {
-  for (let trigger = opts.trigger ?? "cli"; ; ) {
+  for (let trigger = opts.trigger ?? "cli"; ;) {
     const outcome = await resumeSession(ledger, { ...opts, trigger, keepBlockedWork: true });
     if (outcome.kind === "keep_blocked_work") await keepBlockedWorkInClone(ledger, ws, opts.repoConfig.policy.protected_paths, secretsFromEnv());
     if (outcome.kind === "ended" || outcome.kind === "keep_blocked_work") {
       const phase = ledger.state.phase;
       if (phase === "done") return doneResult(ledger);
-      if (phase === "blocked") return { kind: "blocked", message: ledger.state.blocked?.message ?? "", ...(ledger.state.blocked?.work ? { work: ledger.state.blocked.work } : {}) };
+      if (phase === "blocked")
+        return { kind: "blocked", message: ledger.state.blocked?.message ?? "", ...(ledger.state.blocked?.work ? { work: ledger.state.blocked.work } : {}) };
       return { kind: phase === "cancelled" ? "cancelled" : "failed" };
     }
     if (outcome.kind === "ready_to_publish") {

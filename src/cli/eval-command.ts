@@ -80,7 +80,9 @@ export async function evalCommand(argv: string[], out: NodeJS.WritableStream = p
   // Fail before the first case, not inside each one.
   if (args.llm === "openai") llmFromEnv(args.model);
 
-  out.write(`eval: ${cases.length} cases from ${args.casesDir}, ${args.llm}${args.messy ? " (messy)" : ""} model ${args.model}, sandbox ${chosen.sandbox.backend}\n`);
+  out.write(
+    `eval: ${cases.length} cases from ${args.casesDir}, ${args.llm}${args.messy ? " (messy)" : ""} model ${args.model}, sandbox ${chosen.sandbox.backend}\n`,
+  );
   const report = await runSuite(cases, {
     mode: args.llm,
     model: args.model,

@@ -11,5 +11,11 @@ export function publishLocally(ledger: Ledger, ws: Workspace): Promise<void> {
 
 /** A blocked session's untested work on `patchgate/<id>-untested` in the clone, guarded like a publish. */
 export function keepBlockedWorkInClone(ledger: Ledger, ws: Workspace, protectedPaths: string[], secrets: readonly string[]): Promise<void> {
-  return keepBlockedWorkLocally(ledger, ws, { prefix: "patchgate/", author: LOCAL_AUTHOR, trailer: `Patchgate session ${ledger.sessionId}`, protectedPaths, secrets });
+  return keepBlockedWorkLocally(ledger, ws, {
+    prefix: "patchgate/",
+    author: LOCAL_AUTHOR,
+    trailer: `Patchgate session ${ledger.sessionId}`,
+    protectedPaths,
+    secrets,
+  });
 }

@@ -28,7 +28,8 @@ export async function checkRepo(repo: string, includeUncommitted: boolean): Prom
   if (!st.isDirectory()) throw new UsageError(`--repo ${repo}: not a directory`);
   // One status answers all three questions: a repository at all, a commit yet (`branch.oid`), changes.
   const status = await git(["status", "--porcelain=v2", "--branch", "--untracked-files=all"], { cwd: dir });
-  if (status.exitCode !== 0 && /not a git repository/i.test(status.stderr)) throw new UsageError(`--repo ${repo}: not a git repository (run \`git init\` and commit first)`);
+  if (status.exitCode !== 0 && /not a git repository/i.test(status.stderr))
+    throw new UsageError(`--repo ${repo}: not a git repository (run \`git init\` and commit first)`);
   if (status.exitCode !== 0) throw new UsageError(`--repo ${repo}: git status failed: ${status.stderr.trim()}`);
   const head = /^# branch\.oid ([0-9a-f]{40,64})$/m.exec(status.stdout)?.[1];
   if (head === undefined) throw new UsageError(`--repo ${repo}: has no commit yet; commit what the session should start from`);
@@ -45,15 +46,25 @@ export async function checkRepo(repo: string, includeUncommitted: boolean): Prom
 
 async function snapshotCommit(dir: string, head: string): Promise<string> {
   const tmp = await mkdtemp(join(tmpdir(), "pg-snapshot-"));
-  const env = { GIT_INDEX_FILE: join(tmp, "index"), GIT_AUTHOR_NAME: "patchgate", GIT_AUTHOR_EMAIL: "patchgate@localhost", GIT_COMMITTER_NAME: "patchgate", GIT_COMMITTER_EMAIL: "patchgate@localhost" };
+  const env = {
+    GIT_INDEX_FILE: join(tmp, "index"),
+    GIT_AUTHOR_NAME: "patchgate",
+    GIT_AUTHOR_EMAIL: "patchgate@localhost",
+    GIT_COMMITTER_NAME: "patchgate",
+    GIT_COMMITTER_EMAIL: "patchgate@localhost",
+  };
   try {
-    for (const args of [["read-tree", head], ["add", "--all"]]) {
+    for (const args of [
+      ["read-tree", head],
+      ["add", "--all"],
+    ]) {
       const r = await git(args, { cwd: dir, env });
       if (r.exitCode !== 0) throw new UsageError(`could not snapshot the uncommitted changes: ${r.stderr.trim()}`);
     }
     const tree = await git(["write-tree"], { cwd: dir, env });
     const commit = await git(["commit-tree", tree.stdout.trim(), "-p", head, "-m", "patchgate: uncommitted changes at session start"], { cwd: dir, env });
-    if (tree.exitCode !== 0 || commit.exitCode !== 0) throw new UsageError(`could not snapshot the uncommitted changes: ${(tree.stderr + commit.stderr).trim()}`);
+    if (tree.exitCode !== 0 || commit.exitCode !== 0)
+      throw new UsageError(`could not snapshot the uncommitted changes: ${(tree.stderr + commit.stderr).trim()}`);
     return commit.stdout.trim();
   } finally {
     await rm(tmp, { recursive: true, force: true });

@@ -26,5 +26,11 @@ export async function repoSetup(root: string): Promise<RepoSetup> {
   const testCommandSource = config.test ? REPO_CONFIG_PATH : detected?.source;
   const chosen = await selectSandbox(config.sandbox.backend);
   const sandboxNote = chosen.sandbox ? `sandbox: ${chosen.sandbox.backend}` : `no sandbox: ${chosen.reason} (commands will be refused)`;
-  return { config: detected?.setup && !config.setup ? { ...config, setup: detected.setup } : config, testCommand, testCommandSource, sandbox: chosen.sandbox, sandboxNote };
+  return {
+    config: detected?.setup && !config.setup ? { ...config, setup: detected.setup } : config,
+    testCommand,
+    testCommandSource,
+    sandbox: chosen.sandbox,
+    sandboxNote,
+  };
 }

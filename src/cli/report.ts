@@ -35,7 +35,10 @@ export async function report(result: LocalDriveResult, r: ReportInput, out: Node
   if (result.kind === "blocked") {
     out.write(`\nblocked: ${result.message}\n`);
     const w = result.work;
-    if (w?.pushed) out.write(`the work so far, untested, is on branch ${w.branch} at ${w.commit.slice(0, 12)} in ${r.root}; fetch it with:\n  git fetch ${r.root} ${w.branch}\n`);
+    if (w?.pushed)
+      out.write(
+        `the work so far, untested, is on branch ${w.branch} at ${w.commit.slice(0, 12)} in ${r.root}; fetch it with:\n  git fetch ${r.root} ${w.branch}\n`,
+      );
     else if (w) out.write(`the work so far was not kept on a branch: ${w.why}\n`);
   }
   out.write(`\nsession ${r.sessionId} ${result.kind}; see: patchgate show ${r.sessionId}\n`);

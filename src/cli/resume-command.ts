@@ -17,7 +17,8 @@ import { mcpFromCli } from "./mcp-option.js";
 import { sandboxFromCli } from "./settings-option.js";
 import { SESSION_OPTIONS } from "./session-options.js";
 
-export const RESUME_USAGE = "patchgate resume <session|prefix> [--approve-plan] [--approve-writes] [--out <patch>] [--data-dir <d>] [--mcp-config <file>] [--settings <file>]";
+export const RESUME_USAGE =
+  "patchgate resume <session|prefix> [--approve-plan] [--approve-writes] [--out <patch>] [--data-dir <d>] [--mcp-config <file>] [--settings <file>]";
 
 const OPTIONS = SESSION_OPTIONS;
 
@@ -52,7 +53,17 @@ export async function resumeCommand(argv: string[], terminal: NodeJS.WritableStr
     const result = await driveLocally(
       ledger,
       ws,
-      { llm, compaction, sandbox: setup.sandbox, workspace: ws, onOutput: printOutput(out), repoConfig: { ...setup.config, test: ledger.state.settings.testCommand ?? setup.testCommand }, trigger: "cli resume", mcp, ...sandboxOpts },
+      {
+        llm,
+        compaction,
+        sandbox: setup.sandbox,
+        workspace: ws,
+        onOutput: printOutput(out),
+        repoConfig: { ...setup.config, test: ledger.state.settings.testCommand ?? setup.testCommand },
+        trigger: "cli resume",
+        mcp,
+        ...sandboxOpts,
+      },
       approver,
     );
     return await report(result, { sessionId, root: ws.root, baseCommit: ws.baseCommit, stat: ledger.state.latestDiff?.stat ?? "", patchOut: values.out }, out);

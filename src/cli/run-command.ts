@@ -70,16 +70,33 @@ export async function runCommand(argv: string[], terminal: NodeJS.WritableStream
       return { ws, setup: await repoSetup(ws.root) };
     });
     hb.doing(null);
-    await applyRepoLimits(ledger, cliLimits(setup.config, { maxCostUsd: maxCostFlag }), `${REPO_CONFIG_PATH}${maxCostFlag === undefined ? "" : " and --max-cost-usd"}`);
+    await applyRepoLimits(
+      ledger,
+      cliLimits(setup.config, { maxCostUsd: maxCostFlag }),
+      `${REPO_CONFIG_PATH}${maxCostFlag === undefined ? "" : " and --max-cost-usd"}`,
+    );
     out.write(`${setup.sandboxNote}; tests: ${setup.testCommand ?? "none found"}${setup.testCommandSource ? ` (${setup.testCommandSource})` : ""}\n`);
     const approver = terminalApprover({ approvePlan: values["approve-plan"], approveWrites: values["approve-writes"] }, out);
     const result = await driveLocally(
       ledger,
       ws,
-      { llm, compaction, sandbox: setup.sandbox, workspace: ws, onOutput: printOutput(out), repoConfig: { ...setup.config, test: setup.testCommand }, mcp, ...sandboxOpts },
+      {
+        llm,
+        compaction,
+        sandbox: setup.sandbox,
+        workspace: ws,
+        onOutput: printOutput(out),
+        repoConfig: { ...setup.config, test: setup.testCommand },
+        mcp,
+        ...sandboxOpts,
+      },
       approver,
     );
-    return await report(result, { sessionId: ledger.sessionId, root: ws.root, baseCommit: ws.baseCommit, stat: ledger.state.latestDiff?.stat ?? "", patchOut: values.out }, out);
+    return await report(
+      result,
+      { sessionId: ledger.sessionId, root: ws.root, baseCommit: ws.baseCommit, stat: ledger.state.latestDiff?.stat ?? "", patchOut: values.out },
+      out,
+    );
   } finally {
     hb.stop();
     await store.close();

@@ -17,7 +17,6 @@ export class UsageError extends Error {
   }
 }
 
-
 export function dataDir(flag?: string): string {
   return flag ?? process.env.PATCHGATE_DATA_DIR ?? join(homedir(), ".patchgate");
 }
@@ -44,9 +43,7 @@ function llmConfig(model: string): LLMConfig {
 export function llmFromEnv(model: string, dataDir?: string): { llm: LLMClient; compaction: CompactionSettings } {
   const config = llmConfig(model);
   if (!config.apiKey) {
-    throw new UsageError(
-      "OPENAI_API_KEY is not set. Set it (and OPENAI_BASE_URL for any OpenAI-compatible server) to run a session.",
-    );
+    throw new UsageError("OPENAI_API_KEY is not set. Set it (and OPENAI_BASE_URL for any OpenAI-compatible server) to run a session.");
   }
   const vault: ReasoningVault = dataDir === undefined ? ephemeralVault() : vaultFromEnv(process.env, dataDir);
   return { llm: createOpenAIClient(clientOptions(config, vault)), compaction: compactionFor(config) };

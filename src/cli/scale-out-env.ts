@@ -5,7 +5,9 @@ import { UsageError } from "./runtime-env.js";
 export function scaleOutUrl(command: string, env: NodeJS.ProcessEnv = process.env): string {
   const url = env.DATABASE_URL;
   if (!url || !isPostgresUrl(url)) {
-    throw new UsageError(`patchgate ${command} needs DATABASE_URL=postgres://… (${url ? "it is not a PostgreSQL URL" : "it is not set"}); one process on the embedded SQLite store is \`npm start\``);
+    throw new UsageError(
+      `patchgate ${command} needs DATABASE_URL=postgres://… (${url ? "it is not a PostgreSQL URL" : "it is not set"}); one process on the embedded SQLite store is \`npm start\``,
+    );
   }
   return url;
 }

@@ -12,5 +12,7 @@ export async function resolveSessionId(store: SessionStore, given: string, where
   if (matches.length === 1) return matches[0].id;
   if (matches.length === 0) throw new UsageError(`no session ${given} in ${where} (see: patchgate list)`);
   const shown = matches.slice(0, 10).map((s) => `  ${s.id}  ${s.phase}`);
-  throw new UsageError(`session prefix ${given} is ambiguous; it matches ${matches.length} sessions:\n${shown.join("\n")}${matches.length > 10 ? "\n  …" : ""}`);
+  throw new UsageError(
+    `session prefix ${given} is ambiguous; it matches ${matches.length} sessions:\n${shown.join("\n")}${matches.length > 10 ? "\n  …" : ""}`,
+  );
 }

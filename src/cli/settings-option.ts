@@ -10,7 +10,11 @@ import { UsageError } from "./runtime-env.js";
  * extra toolchains, the host as toolchain resolution sees it, and the per-session cache under the
  * data directory. A broken settings file is a usage error naming the field.
  */
-export function sandboxFromCli(flag: string | undefined, dataDir: string, env: NodeJS.ProcessEnv = process.env): Pick<ResumeOptions, "toolchains" | "host" | "cacheRoot" | "dependencyCache"> {
+export function sandboxFromCli(
+  flag: string | undefined,
+  dataDir: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Pick<ResumeOptions, "toolchains" | "host" | "cacheRoot" | "dependencyCache"> {
   const host = hostFacts({ dataDir });
   try {
     const settings = operatorSettingsFrom(flag ?? env.PATCHGATE_SETTINGS, host.protectedDirs);

@@ -27,7 +27,13 @@ export async function statusCommand(argv: string[], out: NodeJS.WritableStream):
 
 function render(s: OperationsStatus): string {
   const lines = [`queue: ${s.queued} queued, ${s.running} running`];
-  lines.push(`sessions: ${Object.entries(s.sessions).map(([p, n]) => `${n} ${p}`).join(", ") || "none"}`);
+  lines.push(
+    `sessions: ${
+      Object.entries(s.sessions)
+        .map(([p, n]) => `${n} ${p}`)
+        .join(", ") || "none"
+    }`,
+  );
   lines.push(`leases: ${s.leases.length === 0 ? "none" : ""}`);
   for (const l of s.leases) lines.push(`  ${l.lane}  held by ${l.owner} (epoch ${l.epoch}) until ${l.expiresAt}`);
   lines.push(`failed jobs (newest first): ${s.failed.length === 0 ? "none" : ""}`);

@@ -9,7 +9,8 @@ import { parseCommandArgs } from "./cli-args.js";
 import { help } from "./inspect-commands.js";
 import { envCount, scaleOutUrl } from "./scale-out-env.js";
 
-export const WORKER_USAGE = "patchgate worker           (runs queued sessions: DATABASE_URL=postgres://…, APP_ID, PRIVATE_KEY; PATCHGATE_WORKER_SLOTS, PATCHGATE_LEASE_SECONDS)";
+export const WORKER_USAGE =
+  "patchgate worker           (runs queued sessions: DATABASE_URL=postgres://…, APP_ID, PRIVATE_KEY; PATCHGATE_WORKER_SLOTS, PATCHGATE_LEASE_SECONDS)";
 
 /**
  * `patchgate worker`: no HTTP server; it takes sessions from the PostgreSQL queue, at most

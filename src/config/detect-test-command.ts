@@ -92,5 +92,8 @@ async function read(root: string, name: string): Promise<string | null> {
 }
 
 async function exists(root: string, name: string): Promise<boolean> {
-  return stat(path.join(root, name)).then((s) => s.isFile(), () => false);
+  return stat(path.join(root, name)).then(
+    (s) => s.isFile(),
+    () => false,
+  );
 }

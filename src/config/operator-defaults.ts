@@ -21,4 +21,3 @@ export const NO_OPERATOR_SETTINGS: OperatorSettings = { toolchains: [], dependen
 export function dependencyCacheIn(dataDir: string, settings: OperatorSettings): { root: string; maxBytes: number } | undefined {
   return settings.dependencyCacheBytes > 0 ? { root: path.join(dataDir, "dependency-cache"), maxBytes: settings.dependencyCacheBytes } : undefined;
 }
-

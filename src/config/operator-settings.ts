@@ -14,7 +14,11 @@ const ToolchainSchema = z
   .object({
     bin: z.string().describe("Directory put on PATH inside the sandbox, e.g. /opt/zig/bin."),
     dir: z.string().optional().describe("Directory bound read-only; default: the parent of a `bin` directory, else `bin` itself."),
-    name: z.string().regex(/^[A-Za-z0-9._-]{1,40}$/).optional().describe("Name in the ledger and the check run; default: the directory's name."),
+    name: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]{1,40}$/)
+      .optional()
+      .describe("Name in the ledger and the check run; default: the directory's name."),
   })
   .strict();
 
@@ -23,7 +27,12 @@ const SettingsSchema = z
     sandbox: z
       .object({
         toolchains: z.array(ToolchainSchema).default([]),
-        dependency_cache_mb: z.number().int().min(0).default(DEFAULT_DEPENDENCY_CACHE_MB).describe("Size of the cross-session dependency cache; 0 turns it off."),
+        dependency_cache_mb: z
+          .number()
+          .int()
+          .min(0)
+          .default(DEFAULT_DEPENDENCY_CACHE_MB)
+          .describe("Size of the cross-session dependency cache; 0 turns it off."),
       })
       .strict()
       .default({ toolchains: [], dependency_cache_mb: DEFAULT_DEPENDENCY_CACHE_MB }),
@@ -56,7 +65,8 @@ export function loadOperatorSettings(file: string, protectedDirs: readonly strin
       const p = t[key];
       if (p === undefined) continue;
       if (!path.isAbsolute(p)) throw new OperatorSettingsError(`operator settings ${file}: \`${field}.${key}\` must be an absolute path: ${p}`);
-      if (!existsSync(p) || !statSync(p).isDirectory()) throw new OperatorSettingsError(`operator settings ${file}: \`${field}.${key}\` is not a directory: ${p}`);
+      if (!existsSync(p) || !statSync(p).isDirectory())
+        throw new OperatorSettingsError(`operator settings ${file}: \`${field}.${key}\` is not a directory: ${p}`);
     }
     const refusal = operatorRefusal(t, protectedDirs);
     if (refusal) throw new OperatorSettingsError(`operator settings ${file}: \`${field}\`: ${refusal}`);

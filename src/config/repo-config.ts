@@ -33,24 +33,47 @@ export const RepoConfigSchema = z
     sandbox: z
       .object({
         backend: z.enum(["auto", "bubblewrap", "docker"]).default("auto").describe("auto = docker if an engine answers, else bubblewrap."),
-        network_for_setup: z.boolean().default(false).describe("Allow network access during the setup step only, through the egress proxy: the package registries and allow_hosts."),
+        network_for_setup: z
+          .boolean()
+          .default(false)
+          .describe("Allow network access during the setup step only, through the egress proxy: the package registries and allow_hosts."),
         allow_hosts: z
           .array(z.string().refine((h) => parseAllowEntry(h) !== null, { message: "not a host name, `*.domain` or `host:port`" }))
           .max(100)
           .default([])
-          .describe("Hosts a networked setup may reach besides the package registries, e.g. `nodejs.org` or `*.githubusercontent.com`; private and loopback addresses are refused anyway."),
+          .describe(
+            "Hosts a networked setup may reach besides the package registries, e.g. `nodejs.org` or `*.githubusercontent.com`; private and loopback addresses are refused anyway.",
+          ),
         image: z.string().default("node:20-bookworm").describe("Image for the docker backend."),
         max_processes: z.number().int().positive().default(256).describe("Process limit inside the sandbox."),
         memory_mb: z.number().int().positive().default(2048).describe("Memory limit inside the sandbox."),
-        disk_mb: z.number().int().positive().default(2048).describe("Disk a run may fill: /tmp's size, the largest file, and what the workspace's disk may lose before the run is killed."),
+        disk_mb: z
+          .number()
+          .int()
+          .positive()
+          .default(2048)
+          .describe("Disk a run may fill: /tmp's size, the largest file, and what the workspace's disk may lose before the run is killed."),
         cpu_seconds: z.number().int().positive().default(300).describe("CPU time per process; beyond it the process gets SIGXCPU."),
         max_output_kb: z.number().int().positive().default(1024).describe("Output cap per stream; head and tail are kept."),
       })
       .strict()
-      .default({ backend: "auto", network_for_setup: false, allow_hosts: [], image: "node:20-bookworm", max_processes: 256, memory_mb: 2048, disk_mb: 2048, cpu_seconds: 300, max_output_kb: 1024 }),
+      .default({
+        backend: "auto",
+        network_for_setup: false,
+        allow_hosts: [],
+        image: "node:20-bookworm",
+        max_processes: 256,
+        memory_mb: 2048,
+        disk_mb: 2048,
+        cpu_seconds: 300,
+        max_output_kb: 1024,
+      }),
     policy: z
       .object({
-        allow_commands: z.array(z.string()).default([]).describe("argv prefixes run without asking, e.g. `make lint`. Shells, xargs, env -S, find -exec, git -c and package-manager scripts ask anyway."),
+        allow_commands: z
+          .array(z.string())
+          .default([])
+          .describe("argv prefixes run without asking, e.g. `make lint`. Shells, xargs, env -S, find -exec, git -c and package-manager scripts ask anyway."),
         deny_commands: z.array(z.string()).default([]).describe("Command prefixes always refused."),
         protected_paths: z.array(z.string()).default([]).describe("Extra globs the agent may never write."),
       })
@@ -58,8 +81,14 @@ export const RepoConfigSchema = z
       .default({ allow_commands: [], deny_commands: [], protected_paths: [] }),
     approvals: z
       .object({
-        plan: z.enum(["any", "not_requester"]).default("any").describe("not_requester: whoever asked for the session cannot approve its plan; another person with write access must."),
-        writes: z.enum(["any", "not_requester"]).default("any").describe("not_requester: whoever asked for the session cannot approve its writes (a batch, or the agent:writes-approved label)."),
+        plan: z
+          .enum(["any", "not_requester"])
+          .default("any")
+          .describe("not_requester: whoever asked for the session cannot approve its plan; another person with write access must."),
+        writes: z
+          .enum(["any", "not_requester"])
+          .default("any")
+          .describe("not_requester: whoever asked for the session cannot approve its writes (a batch, or the agent:writes-approved label)."),
       })
       .strict()
       .default({ plan: "any", writes: "any" }),
@@ -68,13 +97,21 @@ export const RepoConfigSchema = z
       .regex(/^(?!\/)(?!.*(?:^|\/)\.\.?(?:\/|$))[\w./-]+$/, "a relative path inside the repository, e.g. docs/agents.md")
       .max(300)
       .optional()
-      .describe("The file of instructions for agents, read from the default branch, instead of .github/patchgate/instructions.md, AGENTS.md, .github/copilot-instructions.md, CLAUDE.md."),
+      .describe(
+        "The file of instructions for agents, read from the default branch, instead of .github/patchgate/instructions.md, AGENTS.md, .github/copilot-instructions.md, CLAUDE.md.",
+      ),
     limits: z
       .object({
         max_steps: z.number().int().positive().optional().describe("Model calls per session."),
         max_tokens: z.number().int().positive().optional().describe("Prompt + completion tokens per session."),
         max_cost_usd: z.number().positive().default(DEFAULT_MAX_COST_USD).describe("Estimated cost per session (judged where the model's price is known)."),
-        max_questions: z.number().int().min(0).max(20).default(DEFAULT_MAX_QUESTIONS).describe("Questions the agent may ask the maintainers while planning (ask_human); 0 turns the tool off."),
+        max_questions: z
+          .number()
+          .int()
+          .min(0)
+          .max(20)
+          .default(DEFAULT_MAX_QUESTIONS)
+          .describe("Questions the agent may ask the maintainers while planning (ask_human); 0 turns the tool off."),
       })
       .strict()
       .default({ max_cost_usd: DEFAULT_MAX_COST_USD, max_questions: DEFAULT_MAX_QUESTIONS }),

@@ -123,10 +123,19 @@ export class DependencyStore {
   private async remove(key: string): Promise<void> {
     const trash = path.join(this.root, "tmp", `evicted-${randomBytes(8).toString("hex")}`);
     await mkdir(path.dirname(trash), { recursive: true });
-    if (await rename(this.dir(key), trash).then(() => true, () => false)) await rm(trash, { recursive: true, force: true });
+    if (
+      await rename(this.dir(key), trash).then(
+        () => true,
+        () => false,
+      )
+    )
+      await rm(trash, { recursive: true, force: true });
   }
 }
 
 async function exists(p: string): Promise<boolean> {
-  return stat(p).then(() => true, () => false);
+  return stat(p).then(
+    () => true,
+    () => false,
+  );
 }

@@ -82,7 +82,10 @@ export async function withDependencyCache(
     const mb = ((restored.bytes ?? 0) / 1e6).toFixed(1);
     const stdout = `patchgate: restored from the dependency cache (${mb} MB: ${(restored.paths ?? []).join(", ")}) instead of running \`${command}\`\n`;
     const durationMs = Math.round(performance.now() - started);
-    return { res: { exitCode: 0, signal: null, stdout, stderr: "", truncated: false, timedOut: false, durationMs, removedSpecial: [] }, dependencyCache: restored };
+    return {
+      res: { exitCode: 0, signal: null, stdout, stderr: "", truncated: false, timedOut: false, durationMs, removedSpecial: [] },
+      dependencyCache: restored,
+    };
   }
   const res = await run();
   if (res.exitCode !== 0 || res.timedOut) return { res };

@@ -8,9 +8,7 @@ export const ApprovalStepSchema = z
   .union([
     z.literal("approve_plan").describe("Approve the plan that is waiting (bound to its hash)."),
     z.literal("approve_writes").describe("Approve the pending batch of writes/commands (bound to its digest)."),
-    z
-      .literal("approve_all_writes")
-      .describe("Like the `agent:writes-approved` label: approve this batch and every later one."),
+    z.literal("approve_all_writes").describe("Like the `agent:writes-approved` label: approve this batch and every later one."),
     z.object({ revise: z.string().min(1).describe("Send the plan back with this feedback.") }).strict(),
     z.object({ deny_writes: z.string().min(1).describe("Deny the pending batch with this reason.") }).strict(),
   ])

@@ -15,7 +15,7 @@ export type CaseDriveResult = { kind: "ended" } | { kind: "parked" } | { kind: "
  * "restart" (answer stored, not yet resumed) when the human says a restart is due.
  */
 export async function driveCase(ledger: Ledger, ws: Workspace, opts: ResumeOptions, human: ScriptedHuman): Promise<CaseDriveResult> {
-  for (let trigger = opts.trigger ?? "eval"; ; ) {
+  for (let trigger = opts.trigger ?? "eval"; ;) {
     const outcome = await resumeSession(ledger, { ...opts, trigger });
     // The eval keeps no blocked work (keepBlockedWork unset): a blocked report ends the session.
     if (outcome.kind === "ended" || outcome.kind === "keep_blocked_work") return { kind: "ended" };

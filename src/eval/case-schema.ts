@@ -30,13 +30,8 @@ export const EvalCaseSchema = z
       .string()
       .default("repo")
       .describe("Directory (relative to the case file) copied into the fixture repository; may be shared, e.g. `../_fixtures/calc`."),
-    files: z
-      .record(z.string(), z.string())
-      .default({})
-      .describe("Extra files (path → content) written over the fixture before the first commit."),
-    config: RepoConfigSchema.optional().describe(
-      "Written to `.github/patchgate.yml` in the fixture; omitted = the fixture's own file (or defaults).",
-    ),
+    files: z.record(z.string(), z.string()).default({}).describe("Extra files (path → content) written over the fixture before the first commit."),
+    config: RepoConfigSchema.optional().describe("Written to `.github/patchgate.yml` in the fixture; omitted = the fixture's own file (or defaults)."),
     settings: z
       .object({
         max_steps_per_resume: z.number().int().positive().default(30).describe("Model calls per resume (the loop bound)."),
@@ -62,18 +57,9 @@ export const EvalCaseSchema = z
       .record(z.string().regex(/^[A-Z_][A-Z0-9_]*$/), z.string())
       .default({})
       .describe("Environment variables set in the runner's process for the case (e.g. a fake secret)."),
-    secrets: z
-      .array(z.string())
-      .default([])
-      .describe("Names in `env` whose values must never appear in the events or the diff."),
-    auto_approve_writes: z
-      .boolean()
-      .default(false)
-      .describe("Start as if the issue carried the `agent:writes-approved` label."),
-    unattended: z
-      .boolean()
-      .default(false)
-      .describe("Run the session unattended: every request that would ask a human is refused instead."),
+    secrets: z.array(z.string()).default([]).describe("Names in `env` whose values must never appear in the events or the diff."),
+    auto_approve_writes: z.boolean().default(false).describe("Start as if the issue carried the `agent:writes-approved` label."),
+    unattended: z.boolean().default(false).describe("Run the session unattended: every request that would ask a human is refused instead."),
     approvals: z.array(ApprovalStepSchema).default([]).describe("The human's answers, one per park, in order."),
     approvals_fallback: ApprovalFallbackSchema.optional().describe(
       "When approvals run out or do not fit the park; default `stop` with the scripted model, `approve` with a real one.",
@@ -81,7 +67,9 @@ export const EvalCaseSchema = z
     restart_store: z
       .array(z.number().int().positive())
       .default([])
-      .describe("After answering these parks (1-based) and before resuming: close the store, reopen the file, load a new Ledger, rebuild the workspace elsewhere."),
+      .describe(
+        "After answering these parks (1-based) and before resuming: close the store, reopen the file, load a new Ledger, rebuild the workspace elsewhere.",
+      ),
     script: z.array(ScriptStepSchema).default([]).describe("The scripted model's answers (used with `--llm scripted`)."),
     modes: z
       .array(z.enum(["scripted", "openai"]))
@@ -98,16 +86,12 @@ export const EvalCaseSchema = z
         observed: z
           .array(z.enum(FAILURE_CLASS_NAMES))
           .default([])
-          .describe("Classes that must also appear (e.g. a gate the agent hit and recovered from). Scripted model only, like `events` and `tool_successes`: a real model may avoid the mistake."),
+          .describe(
+            "Classes that must also appear (e.g. a gate the agent hit and recovered from). Scripted model only, like `events` and `tool_successes`: a real model may avoid the mistake.",
+          ),
         tests: z.enum(["pass", "fail", "not_run"]).optional().describe("The runner's own test run on the final tree."),
-        events: z
-          .record(z.string(), EventCountSchema)
-          .default({})
-          .describe("Bounds on event counts by type, e.g. `context_compacted: {min: 1}`."),
-        tool_successes: z
-          .record(z.string(), EventCountSchema)
-          .default({})
-          .describe("Bounds on successful results per tool, e.g. `search_code: {min: 1}`."),
+        events: z.record(z.string(), EventCountSchema).default({}).describe("Bounds on event counts by type, e.g. `context_compacted: {min: 1}`."),
+        tool_successes: z.record(z.string(), EventCountSchema).default({}).describe("Bounds on successful results per tool, e.g. `search_code: {min: 1}`."),
       })
       .strict(),
     checks: z.array(CheckSchema).default([]).describe("Checks on the final tree; failing ones make `wrong_result`."),

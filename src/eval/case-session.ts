@@ -75,7 +75,7 @@ export async function runCaseSession(input: CaseSessionInput): Promise<CaseSessi
 
     const human = new ScriptedHuman(c.approvals, input.fallback, c.restart_store);
     let restarts = 0;
-    for (let trigger = "eval"; ; ) {
+    for (let trigger = "eval"; ;) {
       const opts: ResumeOptions = { llm, sandbox: input.sandbox, workspace: ws, repoConfig: fixture.repoConfig, trigger, mcp: caseMcp(c), ...input.runtime };
       const result = await driveCase(ledger, ws, opts, human);
       if (result.kind !== "restart") break;

@@ -28,10 +28,7 @@ export const CheckSchema = z.union([
   z.object({ file_unchanged: z.string().min(1).describe("The file is byte-identical to the fixture's version.") }).strict(),
   z
     .object({
-      only_changed: z
-        .array(z.string().min(1))
-        .min(1)
-        .describe("picomatch globs; every path changed against the base commit must match one of them."),
+      only_changed: z.array(z.string().min(1)).min(1).describe("picomatch globs; every path changed against the base commit must match one of them."),
     })
     .strict(),
   z.object({ no_changes: z.literal(true).describe("The final tree is identical to the fixture.") }).strict(),

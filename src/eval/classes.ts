@@ -22,7 +22,8 @@ const FAILURE_CLASSES = {
   llm_error: "The model provider failed (non-retryable status, retries exhausted, or empty answers).",
   runtime_error: "The runtime ended the session for another reason (workspace, config, internal).",
   cancelled: "The session was cancelled.",
-  toolchain_missing: "The repository needs a toolchain (a pinned version, or a program its test or setup line runs) that the host does not have: blocked before the first model call.",
+  toolchain_missing:
+    "The repository needs a toolchain (a pinned version, or a program its test or setup line runs) that the host does not have: blocked before the first model call.",
   awaiting_human: "The session is parked on an approval that the case did not answer.",
 } as const;
 

@@ -24,18 +24,31 @@ type Call = { name: string; arguments: object | string };
 type Answer = Extract<ScriptAnswer, { kind: "answer" }>;
 
 export function messySteps(answers: readonly ScriptAnswer[]): ScriptStep[] {
-  const firstRead = answers.findIndex((a) => a.kind === "answer" && a.calls.length > 0 && a.calls.every((c) => READ_TOOLS.has(c.name) && typeof c.arguments === "object"));
+  const firstRead = answers.findIndex(
+    (a) => a.kind === "answer" && a.calls.length > 0 && a.calls.every((c) => READ_TOOLS.has(c.name) && typeof c.arguments === "object"),
+  );
   const firstWrite = answers.findIndex((a) => a.kind === "answer" && a.calls.some((c) => WRITE_TOOLS.has(c.name) && typeof c.arguments === "object"));
   return answers.flatMap((a, i): ScriptStep[] => {
     if (a.kind === "error") return [{ error: { status: a.status, message: `scripted provider error ${a.status}` } }];
     const steps: ScriptStep[] = [];
-    if (i === firstRead) steps.push(untidy(a, a.calls.map((c) => ({ ...c, arguments: trailingComma(c.arguments) }))));
+    if (i === firstRead)
+      steps.push(
+        untidy(
+          a,
+          a.calls.map((c) => ({ ...c, arguments: trailingComma(c.arguments) })),
+        ),
+      );
     if (i === firstWrite) {
       const write = a.calls.find((c) => WRITE_TOOLS.has(c.name))!;
       steps.push({ ...untidy(a, [{ ...write, arguments: cutHalfway(write.arguments) }]), finishReason: "length" });
     }
     const calls = i === firstRead ? [...a.calls, a.calls[a.calls.length - 1]] : a.calls;
-    steps.push((req) => untidy(a, calls.map((c) => numberedEdit(c, req.messages))));
+    steps.push((req) =>
+      untidy(
+        a,
+        calls.map((c) => numberedEdit(c, req.messages)),
+      ),
+    );
     return steps;
   });
 }

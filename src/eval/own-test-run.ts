@@ -26,7 +26,15 @@ export async function ownTestRun(sandbox: Sandbox, tree: string, config: RepoCon
     const limits = limitsOf(config);
     let durationMs = 0;
     if (config.setup) {
-      const setup = await shell(sandbox, copy, config.setup, config.timeouts.setup_seconds, limits, config.sandbox.network_for_setup, config.sandbox.allow_hosts);
+      const setup = await shell(
+        sandbox,
+        copy,
+        config.setup,
+        config.timeouts.setup_seconds,
+        limits,
+        config.sandbox.network_for_setup,
+        config.sandbox.allow_hosts,
+      );
       durationMs += setup.durationMs;
       if (setup.exitCode !== 0) return { tests: "fail", exitCode: setup.exitCode, durationMs, summary: `setup failed: ${summary(setup)}` };
     }

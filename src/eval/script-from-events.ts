@@ -19,7 +19,13 @@ export function scriptFromEvents(events: readonly SessionEvent[]): ScriptStepInp
     }
     if (e.type !== "assistant_message") continue;
     const calls = e.toolCalls.map((c) => ({ tool: c.name, args: argsOf(c.arguments) }));
-    steps.push({ ...(e.content !== null && e.content !== "" && { say: e.content }), ...(calls.length > 0 && { calls }), ...(usage && { usage }), ...(cut && { cut_at_limit: true }), repeat: 1 });
+    steps.push({
+      ...(e.content !== null && e.content !== "" && { say: e.content }),
+      ...(calls.length > 0 && { calls }),
+      ...(usage && { usage }),
+      ...(cut && { cut_at_limit: true }),
+      repeat: 1,
+    });
     usage = undefined;
     cut = false;
   }

@@ -39,7 +39,10 @@ export const ScriptStepSchema = z
       .strict()
       .optional()
       .describe("Token usage to report for this answer; omitted = estimated by the scripted model."),
-    cut_at_limit: z.boolean().optional().describe("The answer was cut at the output token limit (finish_reason `length`): its last call's arguments may be cut mid-JSON."),
+    cut_at_limit: z
+      .boolean()
+      .optional()
+      .describe("The answer was cut at the output token limit (finish_reason `length`): its last call's arguments may be cut mid-JSON."),
     repeat: z.number().int().positive().max(1000).default(1).describe("Send this same answer this many times in a row."),
   })
   .strict()

@@ -25,5 +25,6 @@ export function pinoSink(log: Record<LogLevel, (fields: LogFields, msg: string) 
 
 /** A plain-text sink: the level in front when it is not `info`, the fields as JSON after. */
 export function textSink(write: (text: string) => void): LogSink {
-  return (line, level, fields) => write(`${level === "info" ? "" : `${level.toUpperCase()} `}${line}${Object.keys(fields).length > 0 ? ` ${JSON.stringify(fields)}` : ""}\n`);
+  return (line, level, fields) =>
+    write(`${level === "info" ? "" : `${level.toUpperCase()} `}${line}${Object.keys(fields).length > 0 ? ` ${JSON.stringify(fields)}` : ""}\n`);
 }

@@ -15,7 +15,13 @@ import type { AppAccess } from "./work/session-work.js";
 /** The app's own clients and the session index around `deps`: what every job builds on. */
 export function appAccess(app: Probot, deps: PatchgateDeps): AppAccess {
   const appOctokit = () => app.auth() as Promise<never>;
-  return { deps, index: new SessionIndex(deps.store), identity: new AppIdentity(appOctokit), appOctokit, installation: (id: number) => app.auth(id) as Promise<never> };
+  return {
+    deps,
+    index: new SessionIndex(deps.store),
+    identity: new AppIdentity(appOctokit),
+    appOctokit,
+    installation: (id: number) => app.auth(id) as Promise<never>,
+  };
 }
 
 /**

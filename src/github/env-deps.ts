@@ -34,13 +34,17 @@ export async function depsFromEnv(sink: LogSink, env: NodeJS.ProcessEnv = proces
   const dataDir = env.PATCHGATE_DATA_DIR ?? join(homedir(), ".patchgate");
   // Like a broken MCP config, broken operator settings stop the app, naming the field.
   const host = hostFacts({ dataDir });
-  const settings = env.PATCHGATE_SETTINGS ? (await import("../config/operator-settings.js")).loadOperatorSettings(env.PATCHGATE_SETTINGS, host.protectedDirs) : NO_OPERATOR_SETTINGS;
+  const settings = env.PATCHGATE_SETTINGS
+    ? (await import("../config/operator-settings.js")).loadOperatorSettings(env.PATCHGATE_SETTINGS, host.protectedDirs)
+    : NO_OPERATOR_SETTINGS;
   // A bad PATCHGATE_LLM_* value stops the app at boot, naming the variable.
   const llmConfig = llmConfigFromEnv(env);
   const vault = vaultFromEnv(env, dataDir);
   return {
     store: await openStore({ dataDir, databaseUrl: env.DATABASE_URL }),
-    queue: new InProcessQueue((job, error) => log(`job ${job.name} failed: ${error instanceof Error ? error.message : String(error)}`, "error", { job: job.name, lane: job.key })),
+    queue: new InProcessQueue((job, error) =>
+      log(`job ${job.name} failed: ${error instanceof Error ? error.message : String(error)}`, "error", { job: job.name, lane: job.key }),
+    ),
     aborts: new AbortRegistry(),
     llm: () => {
       // Checked per resume, not at boot, so the app (and the setup flow) starts without a key.
@@ -70,7 +74,8 @@ export async function depsFromEnv(sink: LogSink, env: NodeJS.ProcessEnv = proces
 /** PATCHGATE_RECONCILE_MINUTES (default 10; 0 turns it off): the first pass a minute after boot. */
 function reconcileFromEnv(env: NodeJS.ProcessEnv): PatchgateDeps["reconcile"] {
   const minutes = Number(env.PATCHGATE_RECONCILE_MINUTES ?? 10);
-  if (!Number.isFinite(minutes) || minutes < 0) throw new Error(`PATCHGATE_RECONCILE_MINUTES must be a number of minutes ≥ 0, not ${JSON.stringify(env.PATCHGATE_RECONCILE_MINUTES)}`);
+  if (!Number.isFinite(minutes) || minutes < 0)
+    throw new Error(`PATCHGATE_RECONCILE_MINUTES must be a number of minutes ≥ 0, not ${JSON.stringify(env.PATCHGATE_RECONCILE_MINUTES)}`);
   return minutes === 0 ? null : { firstAfterMs: 60_000, everyMs: minutes * 60_000 };
 }
 
@@ -80,7 +85,13 @@ export function cachedSandbox(): (config: RepoConfig) => Promise<Sandbox | null>
   return (config) => {
     const key = `${config.sandbox.backend}:${config.sandbox.image}`;
     let s = seen.get(key);
-    if (!s) seen.set(key, (s = import("../sandbox/select.js").then(({ selectSandbox }) => selectSandbox(config.sandbox.backend, { image: config.sandbox.image })).then((r) => r.sandbox)));
+    if (!s)
+      seen.set(
+        key,
+        (s = import("../sandbox/select.js")
+          .then(({ selectSandbox }) => selectSandbox(config.sandbox.backend, { image: config.sandbox.image }))
+          .then((r) => r.sandbox)),
+      );
     return s;
   };
 }

@@ -25,7 +25,8 @@ export function healthHandler(deps: Pick<PatchgateDeps, "store" | "queue" | "hea
     if (req.method !== "GET" && req.method !== "HEAD") return send(res, 405, { error: "GET only" }, { allow: "GET, HEAD" });
     const auth = req.headers.authorization;
     const details = auth !== undefined;
-    if (details && !tokenMatches(auth, deps.healthToken ?? null)) return send(res, 401, { error: "wrong or unconfigured token: details need Authorization: Bearer $PATCHGATE_HEALTH_TOKEN" });
+    if (details && !tokenMatches(auth, deps.healthToken ?? null))
+      return send(res, 401, { error: "wrong or unconfigured token: details need Authorization: Bearer $PATCHGATE_HEALTH_TOKEN" });
     try {
       const s = await operationsStatus(deps.queue.counts?.() ?? Promise.resolve(NO_QUEUE_COUNTS), deps.store);
       const status = s.dead.length > 0 ? "attention" : "ok";

@@ -23,7 +23,9 @@ export function patchgateOctokit(base: typeof ProbotOctokit, limits: GitHubLimit
   const notifications = group(limits.notifySpacingMs);
   const handler = (kind: LimitKind) => (retryAfter: number, options: { method: string; url: string }, octokit: { log: LimitLog }, retryCount: number) => {
     const again = retryAfterLimit(retryAfter, retryCount, limits);
-    octokit.log.warn(`GitHub ${kind} rate limit on ${options.method} ${options.url}: ${again ? `retrying in ${retryAfter} s (retry ${retryCount + 1} of ${limits.maxLimitRetries})` : "giving up"}`);
+    octokit.log.warn(
+      `GitHub ${kind} rate limit on ${options.method} ${options.url}: ${again ? `retrying in ${retryAfter} s (retry ${retryCount + 1} of ${limits.maxLimitRetries})` : "giving up"}`,
+    );
     return again;
   };
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Octokit types a plugin's defaults function loosely

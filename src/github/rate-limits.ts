@@ -20,7 +20,14 @@ export interface GitHubLimits {
   serverRetries: number;
 }
 
-export const PRODUCTION_LIMITS: GitHubLimits = { maxLimitRetries: 3, maxWaitSeconds: 600, secondMs: 1000, writeSpacingMs: 1000, notifySpacingMs: 3000, serverRetries: 3 };
+export const PRODUCTION_LIMITS: GitHubLimits = {
+  maxLimitRetries: 3,
+  maxWaitSeconds: 600,
+  secondMs: 1000,
+  writeSpacingMs: 1000,
+  notifySpacingMs: 3000,
+  serverRetries: 3,
+};
 
 export type LimitKind = "primary" | "secondary";
 

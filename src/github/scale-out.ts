@@ -46,7 +46,11 @@ export async function startWorker(app: Probot, deps: PatchgateDeps, store: Postg
     onInterrupt: (lane, reason) => deps.aborts.abort(lane, reason),
     onFailed: (item, e) => deps.log(`job ${item.name} failed: ${e instanceof Error ? e.message : String(e)}`, "error", { job: item.name, lane: item.lane }),
     onDead: async (item, lease) => {
-      deps.log(`job ${item.name} is dead-lettered: its worker died ${item.attempts - 1} time(s) running it`, "error", { job: item.name, lane: item.lane, attempts: item.attempts });
+      deps.log(`job ${item.name} is dead-lettered: its worker died ${item.attempts - 1} time(s) running it`, "error", {
+        job: item.name,
+        lane: item.lane,
+        attempts: item.attempts,
+      });
       await endDeadLettered(fencedAccess(access, store, lease), item);
     },
     log: deps.log,

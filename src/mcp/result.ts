@@ -61,7 +61,15 @@ function cleanText(text: string, secrets: readonly string[], maxBytes = MCP_RESU
 export function mcpToolResult(server: string, tool: string, raw: RawCallResult, secrets: readonly string[]): ToolResult {
   const { text, truncated } = cleanText(resultText(raw), secrets);
   if (raw.isError === true) {
-    return { ok: false, error: { code: "mcp_tool_error", message: `${server}/${tool} reported an error (the server's text is in details; untrusted).`, details: { content: text } }, ...(truncated ? { truncated } : {}) };
+    return {
+      ok: false,
+      error: {
+        code: "mcp_tool_error",
+        message: `${server}/${tool} reported an error (the server's text is in details; untrusted).`,
+        details: { content: text },
+      },
+      ...(truncated ? { truncated } : {}),
+    };
   }
   return { ok: true, data: { server, tool, note: NOTE, content: text }, ...(truncated ? { truncated } : {}) };
 }

@@ -61,7 +61,8 @@ export function checkInputSchema(schema: unknown): SchemaCheck {
   const ref = foreignRef(obj);
   if (ref !== null) return { ok: false, reason: `the input schema refers outside itself ($ref ${JSON.stringify(ref.slice(0, 100))})` };
   const ajv = ajvFor(obj.$schema);
-  if (ajv === null) return { ok: false, reason: `unsupported JSON Schema dialect ${JSON.stringify(String(obj.$schema).slice(0, 100))} (draft-07 and 2020-12 are)` };
+  if (ajv === null)
+    return { ok: false, reason: `unsupported JSON Schema dialect ${JSON.stringify(String(obj.$schema).slice(0, 100))} (draft-07 and 2020-12 are)` };
   if (!ajv.validateSchema(obj)) return { ok: false, reason: `not valid JSON Schema: ${ajv.errorsText(ajv.errors, { dataVar: "schema" })}` };
   let validate: ValidateFunction;
   try {
@@ -75,7 +76,12 @@ export function checkInputSchema(schema: unknown): SchemaCheck {
 
 /** `/a/0/b` → ["a", "0", "b"] (JSON Pointer, as ajv reports where an error is). */
 function pointerPath(pointer: string): string[] {
-  return pointer === "" ? [] : pointer.slice(1).split("/").map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+  return pointer === ""
+    ? []
+    : pointer
+        .slice(1)
+        .split("/")
+        .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
 }
 
 function message(e: ErrorObject): string {

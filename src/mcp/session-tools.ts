@@ -35,7 +35,14 @@ interface ServerSlot {
   failureRecorded: boolean;
 }
 
-const toRecord = (s: McpToolSpec, modes: McpToolRecord["modes"]): McpToolRecord => ({ name: s.name, tool: s.tool, risk: s.risk, reasons: s.reasons, version: s.version, modes });
+const toRecord = (s: McpToolSpec, modes: McpToolRecord["modes"]): McpToolRecord => ({
+  name: s.name,
+  tool: s.tool,
+  risk: s.risk,
+  reasons: s.reasons,
+  version: s.version,
+  modes,
+});
 
 export class McpSession {
   private constructor(
@@ -60,7 +67,14 @@ export class McpSession {
       }
       slot.conn = r.value;
       const { info, kind } = r.value;
-      await ledger.append({ type: "mcp_server_connected", server: config.name, transport: kind, trust: config.trust, serverName: session.clean(info.name), serverVersion: session.clean(info.version) });
+      await ledger.append({
+        type: "mcp_server_connected",
+        server: config.name,
+        transport: kind,
+        trust: config.trust,
+        serverName: session.clean(info.name),
+        serverVersion: session.clean(info.version),
+      });
       await session.relist(slot, "start");
     }
     return session;
@@ -115,7 +129,12 @@ export class McpSession {
     for (const d of newlyDropped) slot.droppedSeen.add(`${d.tool}\n${d.reason}`);
     slot.tools = tools;
     slot.records = records;
-    const events: SessionEvent[] = newlyDropped.map((d) => ({ type: "mcp_tool_dropped", server: slot.config.name, tool: d.tool, reason: this.clean(d.reason) }));
+    const events: SessionEvent[] = newlyDropped.map((d) => ({
+      type: "mcp_tool_dropped",
+      server: slot.config.name,
+      tool: d.tool,
+      reason: this.clean(d.reason),
+    }));
     if (reason === "start" || added.length + removed.length + changed.length > 0) {
       events.push({ type: "mcp_tools_listed", server: slot.config.name, reason, tools: records, added, removed, changed });
     }

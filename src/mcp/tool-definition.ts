@@ -79,7 +79,12 @@ export function mcpToolDefinition(s: McpToolSpec, caller: McpCaller, secrets: re
       return { kind: "mcp", tool: s.name, server: s.server, serverTool: s.tool, trust: s.trust, risk: s.risk, reasons: s.reasons };
     },
     async preview(input) {
-      return [`MCP server: ${s.server} (${s.trust})`, `tool: ${s.tool} (risk ${s.risk}; version ${s.version})`, "arguments:", JSON.stringify(input, null, 2)].join("\n");
+      return [
+        `MCP server: ${s.server} (${s.trust})`,
+        `tool: ${s.tool} (risk ${s.risk}; version ${s.version})`,
+        "arguments:",
+        JSON.stringify(input, null, 2),
+      ].join("\n");
     },
     async execute(input, ctx) {
       try {
@@ -92,7 +97,17 @@ export function mcpToolDefinition(s: McpToolSpec, caller: McpCaller, secrets: re
       }
     },
     audit(fact: CallFact): SessionEvent[] {
-      const base = { type: "mcp_call" as const, stage: fact.stage, callId: fact.callId, server: s.server, tool: s.tool, argsDigest: argsDigest(fact.input), decision: fact.decision, rule: fact.rule, by: fact.by };
+      const base = {
+        type: "mcp_call" as const,
+        stage: fact.stage,
+        callId: fact.callId,
+        server: s.server,
+        tool: s.tool,
+        argsDigest: argsDigest(fact.input),
+        decision: fact.decision,
+        rule: fact.rule,
+        by: fact.by,
+      };
       if (fact.stage !== "completed" || !fact.result) return [base];
       return [{ ...base, durationMs: fact.durationMs ?? 0, resultBytes: Buffer.byteLength(JSON.stringify(fact.result)), ok: fact.result.ok }];
     },

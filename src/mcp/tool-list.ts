@@ -30,7 +30,7 @@ const VALID_NAME = /^[^\u0000-\u001f\u007f]{1,128}$/;
 
 /** A tool name as it may appear in an event: whatever the server sent, made printable and short. */
 function shownName(name: unknown): string {
-  return sanitizeUntrusted(typeof name === "string" ? name : JSON.stringify(name) ?? "(none)", { maxChars: 128 }).replace(/\n/g, " ");
+  return sanitizeUntrusted(typeof name === "string" ? name : (JSON.stringify(name) ?? "(none)"), { maxChars: 128 }).replace(/\n/g, " ");
 }
 
 function hints(raw: unknown): McpToolFacts["annotations"] {

@@ -60,7 +60,10 @@ const cmd = (id: string, decision: PolicyRule["decision"], command: NonNullable<
 });
 
 /** An allow for a program that only reads: it runs with the workspace mounted read-only. */
-const reader = (id: string, command: NonNullable<PolicyRule["command"]>, description: string): PolicyRule => ({ ...cmd(id, "allow", command, description), readOnly: true });
+const reader = (id: string, command: NonNullable<PolicyRule["command"]>, description: string): PolicyRule => ({
+  ...cmd(id, "allow", command, description),
+  readOnly: true,
+});
 
 /**
  * A configured prefix as plain words (`make lint`): a prefix of argv. A prefix with operators or a
@@ -84,10 +87,21 @@ function prefixRule(prefix: string, decision: "allow" | "deny"): PolicyRule | nu
 
 export function defaultRules(opts: DefaultRuleOptions = {}): PolicyRule[] {
   const rules: PolicyRule[] = [
-    { id: RULE.DENY_PROTECTED_PATH, decision: "deny", kind: "write", paths: [...PROTECTED_PATH_GLOBS, ...(opts.protectedPaths ?? [])], description: "git internals, CI workflows, submodules, Patchgate config" },
+    {
+      id: RULE.DENY_PROTECTED_PATH,
+      decision: "deny",
+      kind: "write",
+      paths: [...PROTECTED_PATH_GLOBS, ...(opts.protectedPaths ?? [])],
+      description: "git internals, CI workflows, submodules, Patchgate config",
+    },
     cmd(RULE.DENY_PRIVILEGE, "deny", { program: ["sudo", "su", "doas", "pkexec"] }, "no privilege escalation"),
     cmd(RULE.DENY_RM_OUTSIDE, "deny", { program: ["rm"], test: danger.rmOutsideWorkspace }, "rm of /, ~, $HOME, absolute or .. paths outside the workspace"),
-    cmd(RULE.DENY_CHMOD_OUTSIDE, "deny", { program: ["chmod", "chown", "chgrp"], test: danger.permissionsOutsideWorkspace }, "permission changes outside the workspace"),
+    cmd(
+      RULE.DENY_CHMOD_OUTSIDE,
+      "deny",
+      { program: ["chmod", "chown", "chgrp"], test: danger.permissionsOutsideWorkspace },
+      "permission changes outside the workspace",
+    ),
     cmd(RULE.DENY_GIT_PUSH, "deny", { program: ["git"], test: danger.gitPush }, "Patchgate pushes, the agent never does"),
     cmd(RULE.DENY_NETWORK_INSTALL, "deny", { test: isNetworkInstall }, "dependency installs use the network; setup is a separate step"),
     cmd(RULE.DENY_DD_DEVICE, "deny", { program: ["dd"], test: danger.ddToDevice }, "dd writing to a device"),

@@ -23,14 +23,40 @@ export interface McpServerRules {
 
 export function mcpRules(servers: readonly McpServerRules[]): PolicyRule[] {
   const rules: PolicyRule[] = [
-    { id: MCP_RULE.DENY_DESTRUCTIVE_UNTRUSTED, decision: "deny", kind: "mcp", mcp: { risks: ["destructive"], trust: ["untrusted"] }, description: "a destructive tool of a server nobody reviewed" },
+    {
+      id: MCP_RULE.DENY_DESTRUCTIVE_UNTRUSTED,
+      decision: "deny",
+      kind: "mcp",
+      mcp: { risks: ["destructive"], trust: ["untrusted"] },
+      description: "a destructive tool of a server nobody reviewed",
+    },
   ];
   for (const s of servers) {
-    for (const p of s.deny_tools) rules.push({ id: mcpOperatorDenyId(s.name, p), decision: "deny", kind: "mcp", mcp: { servers: [s.name], tools: [p] }, description: "operator: deny_tools" });
+    for (const p of s.deny_tools)
+      rules.push({
+        id: mcpOperatorDenyId(s.name, p),
+        decision: "deny",
+        kind: "mcp",
+        mcp: { servers: [s.name], tools: [p] },
+        description: "operator: deny_tools",
+      });
   }
-  rules.push({ id: MCP_RULE.ALLOW_READ_TRUSTED, decision: "allow", kind: "mcp", mcp: { risks: ["read"], trust: ["trusted"] }, description: "a read of a server the operator trusts" });
+  rules.push({
+    id: MCP_RULE.ALLOW_READ_TRUSTED,
+    decision: "allow",
+    kind: "mcp",
+    mcp: { risks: ["read"], trust: ["trusted"] },
+    description: "a read of a server the operator trusts",
+  });
   for (const s of servers) {
-    for (const p of s.allow_tools) rules.push({ id: mcpOperatorAllowId(s.name, p), decision: "allow", kind: "mcp", mcp: { servers: [s.name], tools: [p] }, description: "operator: allow_tools" });
+    for (const p of s.allow_tools)
+      rules.push({
+        id: mcpOperatorAllowId(s.name, p),
+        decision: "allow",
+        kind: "mcp",
+        mcp: { servers: [s.name], tools: [p] },
+        description: "operator: allow_tools",
+      });
   }
   return rules;
 }

@@ -50,9 +50,7 @@ async function realpathAllowingMissing(abs: string, depth = 0): Promise<{ real: 
 }
 
 /** What confinement learned on the way: the lexical path, and where it really leads. */
-export type ConfinedPath =
-  | { ok: true; abs: string; rel: string; realRoot: string; real: string; viaDanglingLink: boolean }
-  | { ok: false; error: ToolError };
+export type ConfinedPath = { ok: true; abs: string; rel: string; realRoot: string; real: string; viaDanglingLink: boolean } | { ok: false; error: ToolError };
 
 export async function confineInWorkspace(root: string, relPath: string): Promise<ConfinedPath> {
   if (relPath.length === 0 || relPath.trim().length === 0) return denied(relPath, "the path is empty; give a path relative to the repository root");

@@ -9,7 +9,9 @@ class TreeChangedError extends Error {
     readonly accepted: string | null,
     readonly actual: string,
   ) {
-    super(`the workspace changed after finish was accepted (accepted tree ${accepted?.slice(0, 12) ?? "none"}, now ${actual.slice(0, 12)}): nothing was published`);
+    super(
+      `the workspace changed after finish was accepted (accepted tree ${accepted?.slice(0, 12) ?? "none"}, now ${actual.slice(0, 12)}): nothing was published`,
+    );
   }
   static isInstance(e: unknown): e is TreeChangedError {
     return e instanceof Error && e.name === "TreeChangedError";

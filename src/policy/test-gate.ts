@@ -45,9 +45,11 @@ export function noNewFailures(run: TestRun, baseline: TestRun | null): Compared 
   if (baseline === null) return { ok: false, why: "there is no baseline run of the base tree to compare with, so every test must pass." };
   if (run.command !== baseline.command) return { ok: false, why: `the baseline ran \`${baseline.command}\`, not \`${run.command}\`, so every test must pass.` };
   if (run.timedOut) return { ok: false, why: "the run timed out, so every test must pass." };
-  if (!run.failing) return { ok: false, why: "the run's output names no failing test that could be compared with the baseline, so every test must pass (as with all_pass)." };
+  if (!run.failing)
+    return { ok: false, why: "the run's output names no failing test that could be compared with the baseline, so every test must pass (as with all_pass)." };
   if (passed(baseline)) return { ok: false, why: `all tests passed on the base tree; now failing: ${run.failing.join(", ")}.` };
-  if (!baseline.failing) return { ok: false, why: "the baseline's output names no failing test, so nothing can be compared and every test must pass (as with all_pass)." };
+  if (!baseline.failing)
+    return { ok: false, why: "the baseline's output names no failing test, so nothing can be compared and every test must pass (as with all_pass)." };
   const before = new Set(baseline.failing);
   const fresh = run.failing.filter((n) => !before.has(n));
   if (fresh.length > 0) return { ok: false, why: `these tests fail now and did not fail on the base tree: ${fresh.join(", ")}.` };

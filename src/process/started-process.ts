@@ -94,7 +94,13 @@ export class StartedProcess extends EventEmitter {
       }
       case FRAME.failed: {
         const e = JSON.parse(f.payload.toString("utf8")) as { message: string; code?: string; errno?: number; syscall?: string };
-        const error = Object.assign(new Error(e.message), { code: e.code, errno: e.errno, syscall: e.syscall, path: this.options.command, spawnargs: [...this.options.args] });
+        const error = Object.assign(new Error(e.message), {
+          code: e.code,
+          errno: e.errno,
+          syscall: e.syscall,
+          path: this.options.command,
+          spawnargs: [...this.options.args],
+        });
         this.fail(error, e.errno ?? null);
         return;
       }

@@ -10,7 +10,12 @@ export const ABANDON_AFTER_ABORT_MS = 2_000;
  * `work` to finish unawaited (`onLate` hears how it ended). Abandoned work that later writes to the
  * ledger is refused by its optimistic count check, since the cancellation wrote first.
  */
-export function settleOrAbandon<T>(work: Promise<T>, signal: AbortSignal, graceMs = ABANDON_AFTER_ABORT_MS, onLate: (outcome: unknown) => void = () => {}): Promise<T | "abandoned"> {
+export function settleOrAbandon<T>(
+  work: Promise<T>,
+  signal: AbortSignal,
+  graceMs = ABANDON_AFTER_ABORT_MS,
+  onLate: (outcome: unknown) => void = () => {},
+): Promise<T | "abandoned"> {
   let timer: NodeJS.Timeout | undefined;
   let abandoned = false;
   const giveUp = new Promise<"abandoned">((resolve) => {

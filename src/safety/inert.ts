@@ -23,7 +23,10 @@ const GH_REFERENCE = /(?<![\w])GH-(?=\d)/gi;
 
 /** Mentions and issue references only: for text a renderer has already escaped as literal characters. */
 export function inertReferences(text: string): string {
-  return text.replace(MENTION, `@${JOINER}`).replace(REFERENCE, `#${JOINER}`).replace(GH_REFERENCE, (m) => `${m.slice(0, 2)}${JOINER}-`);
+  return text
+    .replace(MENTION, `@${JOINER}`)
+    .replace(REFERENCE, `#${JOINER}`)
+    .replace(GH_REFERENCE, (m) => `${m.slice(0, 2)}${JOINER}-`);
 }
 
 export function inert(text: string): string {

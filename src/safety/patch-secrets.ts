@@ -12,8 +12,10 @@ export function filesWithSecrets(patch: string, secrets: readonly string[]): str
     if (line.startsWith("+++ ")) file = line.slice(4).replace(/^b\//, "");
     else if (line.startsWith("+") && file !== "/dev/null") added.set(file, [...(added.get(file) ?? []), line.slice(1)]);
   }
-  return [...added].filter(([, lines]) => {
-    const text = lines.join("\n");
-    return redact(text, secrets) !== text;
-  }).map(([f]) => f);
+  return [...added]
+    .filter(([, lines]) => {
+      const text = lines.join("\n");
+      return redact(text, secrets) !== text;
+    })
+    .map(([f]) => f);
 }

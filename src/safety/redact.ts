@@ -10,7 +10,7 @@ import { SECRET_PATTERNS } from "./secret-patterns.js";
 import { MIN_SECRET_LENGTH } from "./secrets.js";
 import { secretlintFindings } from "./secretlint.js";
 
-export { secretsFromEnv,  } from "./secrets.js";
+export { secretsFromEnv } from "./secrets.js";
 
 /** Our own kinds (./secret-patterns.ts), `secret` for a known value, or a secretlint rule's name (`aws`, `npm`, `slack`…). */
 type RedactionKind = string;

@@ -8,15 +8,7 @@
 export const MIN_SECRET_LENGTH = 6;
 
 /** Variables that are secret by name in Probot and Patchgate configurations. */
-const SECRET_NAMES = new Set([
-  "OPENAI_API_KEY",
-  "PATCHGATE_REASONING_KEY",
-  "WEBHOOK_SECRET",
-  "PRIVATE_KEY",
-  "GITHUB_CLIENT_SECRET",
-  "GH_TOKEN",
-  "NPM_TOKEN",
-]);
+const SECRET_NAMES = new Set(["OPENAI_API_KEY", "PATCHGATE_REASONING_KEY", "WEBHOOK_SECRET", "PRIVATE_KEY", "GITHUB_CLIENT_SECRET", "GH_TOKEN", "NPM_TOKEN"]);
 
 /** Name shapes that hold secrets: GITHUB_TOKEN, GITHUB_APP_TOKEN_X, FOO_API_KEY, BAR_SECRET, BAZ_PASSWORD… */
 const SECRET_NAME_PATTERNS = [/^GITHUB_.*TOKEN/, /(^|_)(API_KEY|SECRET|PASSWORD|PASSWD|TOKEN|ACCESS_KEY)(_|$)/];

@@ -57,4 +57,3 @@ export function deviceNodeArgs(dir: string | null | undefined): string[] {
   if (!dir) return [];
   return NODES.flatMap(([name]) => ["--dev-bind", path.join(dir, name), `/dev/${name}`]);
 }
-

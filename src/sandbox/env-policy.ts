@@ -30,7 +30,13 @@ const SECRET_KEY_EXACT = ["DATABASE_URL", "WEBHOOK_SECRET", "APP_ID", "PRIVATE_K
 
 // Values that are credentials whatever their key is called: GitHub tokens, OpenAI-style keys,
 // PEM blocks and URLs with a password in them.
-const SECRET_VALUE_PATTERNS = [/\bgh[opsur]_[A-Za-z0-9]/, /\bgithub_pat_/, /\bsk-[A-Za-z0-9_-]/, /-----BEGIN [A-Z ]*PRIVATE KEY/, /^[a-z][a-z0-9+.-]*:\/\/[^/\s:@]*:[^/\s@]*@/i];
+const SECRET_VALUE_PATTERNS = [
+  /\bgh[opsur]_[A-Za-z0-9]/,
+  /\bgithub_pat_/,
+  /\bsk-[A-Za-z0-9_-]/,
+  /-----BEGIN [A-Z ]*PRIVATE KEY/,
+  /^[a-z][a-z0-9+.-]*:\/\/[^/\s:@]*:[^/\s@]*@/i,
+];
 
 export function looksLikeSecret(key: string, value: string): boolean {
   const k = key.toUpperCase();

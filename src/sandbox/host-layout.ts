@@ -95,7 +95,12 @@ export async function hasRealGit(workspace: string): Promise<boolean> {
 
 export async function which(name: string, searchPath = process.env.PATH ?? ""): Promise<string | null> {
   if (name.includes("/")) return firstExecutable([path.resolve(name)]);
-  return firstExecutable(searchPath.split(":").filter((d) => path.isAbsolute(d)).map((d) => path.join(d, name)));
+  return firstExecutable(
+    searchPath
+      .split(":")
+      .filter((d) => path.isAbsolute(d))
+      .map((d) => path.join(d, name)),
+  );
 }
 
 async function firstExecutable(paths: string[]): Promise<string | null> {

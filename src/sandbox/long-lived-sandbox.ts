@@ -60,7 +60,14 @@ export class LongLivedSandbox {
     const start = closingDescriptors(host.bash, CONTROL_FD, host.bwrap, args);
     // +1: bwrap's outer process, which only waits for the sandbox; the supervisor counts as bwrap's init does.
     const cgroup = mode.kind === "cgroup" ? await PidsCgroup.create(mode, run.limits.maxProcesses + 1) : null;
-    const child = startProcess({ command: start.command, args: start.args, detached: true, extraPipes: CONTROL_FD - 2, env: { PATH: "/usr/bin:/bin" }, cwd: "/" });
+    const child = startProcess({
+      command: start.command,
+      args: start.args,
+      detached: true,
+      extraPipes: CONTROL_FD - 2,
+      env: { PATH: "/usr/bin:/bin" },
+      cwd: "/",
+    });
     // Asked for as a pipe just above.
     const channel = new SupervisorChannel(child, child.stdio[CONTROL_FD] as Readable);
     const box = new LongLivedSandbox(child, channel, cgroup);
@@ -100,7 +107,10 @@ export class LongLivedSandbox {
     const fence = randomBytes(16).toString("hex");
     const out = outputSink("stdout", cmd);
     const err = outputSink("stderr", cmd);
-    const fenced = Promise.all([new Promise<void>((r) => this.stdout.begin(fence, out.push, r)), new Promise<void>((r) => this.stderr.begin(fence, err.push, r))]);
+    const fenced = Promise.all([
+      new Promise<void>((r) => this.stdout.begin(fence, out.push, r)),
+      new Promise<void>((r) => this.stderr.begin(fence, err.push, r)),
+    ]);
     let killedBy: "timeout" | "abort" | "disk" | null = null;
     const kill = (why: "timeout" | "abort" | "disk"): void => {
       if (killedBy !== null || this.dead) return;
@@ -137,7 +147,13 @@ export class LongLivedSandbox {
     }
   }
 
-  private result(report: SupervisorReport | null, killedBy: string | null, stdout: { text(): string; truncated: boolean }, stderr: { text(): string; truncated: boolean }, started: number): SandboxResult {
+  private result(
+    report: SupervisorReport | null,
+    killedBy: string | null,
+    stdout: { text(): string; truncated: boolean },
+    stderr: { text(): string; truncated: boolean },
+    started: number,
+  ): SandboxResult {
     // Killed from outside, as a one-shot run is: no exit status, SIGKILL.
     const killed = report === null;
     const note = killed && killedBy === null ? "\npatchgate-sandbox: the sandbox ended during the run\n" : "";

@@ -19,7 +19,14 @@ let written: string | null = null;
  * private directory, and again if something (a tmp cleaner) removed it since.
  */
 export async function sandboxHostsFile(): Promise<string> {
-  if (written !== null && (await access(written).then(() => true, () => false))) return written;
+  if (
+    written !== null &&
+    (await access(written).then(
+      () => true,
+      () => false,
+    ))
+  )
+    return written;
   const file = path.join(await mkdtemp(path.join(tmpdir(), "patchgate-etc-")), "hosts");
   await writeFile(file, SANDBOX_HOSTS, { mode: 0o644 });
   written = file;

@@ -72,5 +72,10 @@ async function tryBubblewrap(opts: SelectSandboxOptions): Promise<SandboxSelecti
 }
 
 function firstLine(text: string): string {
-  return text.split("\n").find((l) => l.trim() !== "")?.trim() ?? "";
+  return (
+    text
+      .split("\n")
+      .find((l) => l.trim() !== "")
+      ?.trim() ?? ""
+  );
 }

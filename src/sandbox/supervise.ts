@@ -39,7 +39,15 @@ export interface SupervisedCommand {
 export function supervise(cmd: SupervisedCommand): Promise<SandboxResult> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = startProcess({ command: cmd.command, args: cmd.args, detached: true, stdin: "ignore", extraPipes: cmd.extraPipes, env: cmd.hostEnv, cwd: cmd.hostCwd });
+    const child = startProcess({
+      command: cmd.command,
+      args: cmd.args,
+      detached: true,
+      stdin: "ignore",
+      extraPipes: cmd.extraPipes,
+      env: cmd.hostEnv,
+      cwd: cmd.hostCwd,
+    });
     // Both are pipes, as requested just above.
     const stdout = capture(child.stdout as Readable, "stdout", cmd);
     const stderr = capture(child.stderr as Readable, "stderr", cmd);
@@ -59,7 +67,12 @@ export function supervise(cmd: SupervisedCommand): Promise<SandboxResult> {
       }
       // Bounded: a wedged engine must not turn a timeout into a hang.
       const bound = new Promise((r) => setTimeout(r, KILL_EXTRA_WAIT_MS).unref());
-      extraKill = Promise.race([Promise.resolve().then(cmd.killExtra).catch(() => undefined), bound]);
+      extraKill = Promise.race([
+        Promise.resolve()
+          .then(cmd.killExtra)
+          .catch(() => undefined),
+        bound,
+      ]);
     };
     const timer = setTimeout(() => {
       timedOut = true;

@@ -27,7 +27,11 @@ export function summarizeTestRun(stdout: string, stderr: string, exitCode: numbe
 }
 
 function totalsText(t: TestTotals): string {
-  const parts = [t.failed !== undefined ? `${t.failed} failed` : "", t.passed !== undefined ? `${t.passed} passed` : "", t.skipped ? `${t.skipped} skipped` : ""];
+  const parts = [
+    t.failed !== undefined ? `${t.failed} failed` : "",
+    t.passed !== undefined ? `${t.passed} passed` : "",
+    t.skipped ? `${t.skipped} skipped` : "",
+  ];
   const text = parts.filter((p) => p !== "").join(", ");
   return t.total !== undefined ? `${text}${text ? ", " : ""}${t.total} total` : text;
 }
@@ -46,7 +50,10 @@ function fit(parts: string[], tail: string[]): string {
   while (tailLines.length > 0 && Buffer.byteLength(render()) > SUMMARY_MAX_BYTES) tailLines = tailLines.slice(1);
   const text = render();
   if (Buffer.byteLength(text) <= SUMMARY_MAX_BYTES) return text;
-  return `${Buffer.from(text).subarray(0, SUMMARY_MAX_BYTES - 4).toString("utf8").replace(/\uFFFD+$/, "")}\n…`;
+  return `${Buffer.from(text)
+    .subarray(0, SUMMARY_MAX_BYTES - 4)
+    .toString("utf8")
+    .replace(/\uFFFD+$/, "")}\n…`;
 }
 
 function clip(line: string): string {

@@ -227,7 +227,15 @@ export type SessionEvent =
    * The tools of a server as offered from the next model call: at start, or after the server's
    * `notifications/tools/list_changed` (recorded only when something changed). Names are the offered ones.
    */
-  | { type: "mcp_tools_listed"; server: string; reason: "start" | "list_changed"; tools: McpToolRecord[]; added: string[]; removed: string[]; changed: string[] }
+  | {
+      type: "mcp_tools_listed";
+      server: string;
+      reason: "start" | "list_changed";
+      tools: McpToolRecord[];
+      added: string[];
+      removed: string[];
+      changed: string[];
+    }
   /** A tool the server listed that is not offered: invalid or hostile schema, operator deny, unsupported, too many. */
   | { type: "mcp_tool_dropped"; server: string; tool: string; reason: string }
   /** Audit record of one stage of one MCP call (see McpCallAudit for the stages and fields). */
@@ -247,5 +255,3 @@ export interface SessionSettings {
   /** Nobody answers questions (a scheduled run, a CI job): requests that would ask are refused instead. */
   unattended?: boolean;
 }
-
-

@@ -13,7 +13,11 @@ const list = (calls: readonly OpenCall[]): string => calls.map((c) => `${c.name}
 /** A model request (or a new model turn) while calls of the last turn wait for their results. */
 export function requireNoOpenCalls(s: SessionState, eventType: string): void {
   if (s.openCalls.length === 0) return;
-  throw new IllegalTransitionError(eventType, s.phase, `calls of the last model turn have no result yet (${list(s.openCalls)}): answer every call before the next model request`);
+  throw new IllegalTransitionError(
+    eventType,
+    s.phase,
+    `calls of the last model turn have no result yet (${list(s.openCalls)}): answer every call before the next model request`,
+  );
 }
 
 /** The calls a new model turn opens; ids must be unique within the turn and the whole session. */

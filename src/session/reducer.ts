@@ -30,7 +30,8 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
     case "instructions_loaded": {
       requireLive(s, e);
       // Part of the first message, so it is pinned like the task; rewritten only before any model call.
-      if (s.step !== 0 || s.instructions !== null) throw new IllegalTransitionError(e.type, s.phase, "instructions are loaded once, before the first model call");
+      if (s.step !== 0 || s.instructions !== null)
+        throw new IllegalTransitionError(e.type, s.phase, "instructions are loaded once, before the first model call");
       const { type: _type, ...instructions } = e;
       return { ...next, instructions, conversation: [taskMessage(s.task, instructions), ...s.conversation.slice(1)] };
     }
@@ -86,9 +87,7 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
         throw new IllegalTransitionError(e.type, s.phase, `call ${e.callId} already has a result`);
       }
       const pending =
-        s.pending && s.pending.calls.some((c) => c.callId === e.callId)
-          ? { ...s.pending, settledCallIds: [...s.pending.settledCallIds, e.callId] }
-          : s.pending;
+        s.pending && s.pending.calls.some((c) => c.callId === e.callId) ? { ...s.pending, settledCallIds: [...s.pending.settledCallIds, e.callId] } : s.pending;
       return {
         ...next,
         pending,
@@ -141,7 +140,8 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
       return { ...next, phase: "awaiting_answer", questions: [...s.questions, { question: e.question, answer: null, by: null }] };
     case "question_answered": {
       requirePhase(s, e, ["awaiting_answer"]);
-      if (e.index !== s.questions.length - 1) throw new IllegalTransitionError(e.type, s.phase, `the open question is ${s.questions.length - 1}, not ${e.index}`);
+      if (e.index !== s.questions.length - 1)
+        throw new IllegalTransitionError(e.type, s.phase, `the open question is ${s.questions.length - 1}, not ${e.index}`);
       const questions = s.questions.map((q, i) => (i === e.index ? { ...q, answer: e.answer, by: e.by.login } : q));
       return { ...next, phase: "planning", questions, conversation: [...s.conversation, answerMessage(s.questions[e.index].question, e.answer, e.by.login)] };
     }
@@ -195,7 +195,15 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
     case "setup_run": {
       requireLive(s, e);
       const passed = e.exitCode === 0 && e.timedOut !== true;
-      const setup = { command: e.command, passed, exitCode: e.exitCode, durationMs: e.durationMs, summary: e.summary, network: e.network, inputDigest: e.inputDigest ?? null };
+      const setup = {
+        command: e.command,
+        passed,
+        exitCode: e.exitCode,
+        durationMs: e.durationMs,
+        summary: e.summary,
+        network: e.network,
+        inputDigest: e.inputDigest ?? null,
+      };
       return { ...next, setup };
     }
     case "baseline_run": {
@@ -227,7 +235,14 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
     case "finish_accepted":
       requirePhase(s, e, ["executing"]);
       if (s.pending) throw new IllegalTransitionError(e.type, s.phase, "a batch of writes is still open");
-      return { ...next, phase: "publishing", finishSummary: e.summary, finishedTree: e.treeHash, finishedPaths: e.paths ?? null, preExistingFailures: e.preExisting ?? [] };
+      return {
+        ...next,
+        phase: "publishing",
+        finishSummary: e.summary,
+        finishedTree: e.treeHash,
+        finishedPaths: e.paths ?? null,
+        preExistingFailures: e.preExisting ?? [],
+      };
     case "published":
       requirePhase(s, e, ["publishing"]);
       return { ...next, phase: "done", published: { branch: e.branch, commit: e.commit, url: e.url, ...(e.tree ? { tree: e.tree } : {}) } };
@@ -297,4 +312,3 @@ export function reopenPhase(s: SessionState): Phase {
 export function fold(events: readonly SessionEvent[]): SessionState {
   return events.reduce(reduce, emptyState());
 }
-

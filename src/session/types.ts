@@ -232,9 +232,7 @@ export interface TestRun {
   failing?: string[] | null;
 }
 
-export type ToolResult =
-  | { ok: true; data: unknown; truncated?: boolean }
-  | { ok: false; error: ToolError; truncated?: boolean };
+export type ToolResult = { ok: true; data: unknown; truncated?: boolean } | { ok: false; error: ToolError; truncated?: boolean };
 
 /** A model-visible error: goes back as the tool result, the session continues. */
 export interface ToolError {

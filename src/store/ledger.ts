@@ -24,11 +24,7 @@ export class Ledger {
     return new Ledger(store, sessionId, events, fold(events), listeners);
   }
 
-  static async create(
-    store: SessionStore,
-    created: Extract<SessionEvent, { type: "session_created" }>,
-    listeners: EventListener[] = [],
-  ): Promise<Ledger> {
+  static async create(store: SessionStore, created: Extract<SessionEvent, { type: "session_created" }>, listeners: EventListener[] = []): Promise<Ledger> {
     const ledger = new Ledger(store, created.sessionId, [], fold([]), listeners);
     // fold([]) has eventCount 0, which is what session_created requires.
     await ledger.append(created);

@@ -15,7 +15,8 @@ export function isPostgresUrl(url: string | undefined): boolean {
  */
 export async function openStore(opts: { dataDir: string; databaseUrl?: string }): Promise<SessionStore> {
   if (opts.databaseUrl) {
-    if (!isPostgresUrl(opts.databaseUrl)) throw new Error(`DATABASE_URL must start with postgres:// or postgresql:// (got ${opts.databaseUrl.split(":")[0]}:…)`);
+    if (!isPostgresUrl(opts.databaseUrl))
+      throw new Error(`DATABASE_URL must start with postgres:// or postgresql:// (got ${opts.databaseUrl.split(":")[0]}:…)`);
     const { PostgresSessionStore } = await import("./pg-store.js");
     return new PostgresSessionStore(opts.databaseUrl);
   }

@@ -114,7 +114,9 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   async load(sessionId: string): Promise<StoredEvent[]> {
-    const rows = await this.query<{ seq: number; at: string; body: SessionEvent }>("SELECT seq, at, body FROM events WHERE session_id = $1 ORDER BY seq", [sessionId]);
+    const rows = await this.query<{ seq: number; at: string; body: SessionEvent }>("SELECT seq, at, body FROM events WHERE session_id = $1 ORDER BY seq", [
+      sessionId,
+    ]);
     return rows.map((r) => ({ ...r.body, seq: r.seq, at: r.at }));
   }
 

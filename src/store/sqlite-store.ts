@@ -19,63 +19,51 @@ export class SqliteSessionStore implements SessionStore {
   ) {
     // Prepared once: every append and load reuses the compiled statements.
     this.q = {
-      nextSeq: db.prepare<[string], { n: number }>(
-        "SELECT COALESCE(MAX(seq) + 1, 0) AS n FROM events WHERE session_id = ?",
-      ),
+      nextSeq: db.prepare<[string], { n: number }>("SELECT COALESCE(MAX(seq) + 1, 0) AS n FROM events WHERE session_id = ?"),
       insertEvent: db.prepare("INSERT INTO events (session_id, seq, type, at, body) VALUES (?, ?, ?, ?, ?)"),
-      loadEvents: db.prepare<[string], { seq: number; at: string; body: string }>(
-        "SELECT seq, at, body FROM events WHERE session_id = ? ORDER BY seq",
-      ),
+      loadEvents: db.prepare<[string], { seq: number; at: string; body: string }>("SELECT seq, at, body FROM events WHERE session_id = ? ORDER BY seq"),
       upsertSession: db.prepare(
         `INSERT INTO sessions (id, key, phase, created_at, updated_at) VALUES (?, NULL, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET phase = excluded.phase, updated_at = excluded.updated_at`,
       ),
       listSessions: db.prepare<[], SessionRow>("SELECT * FROM sessions ORDER BY created_at DESC, rowid DESC"),
       setKey: db.prepare("UPDATE sessions SET key = ?, updated_at = ? WHERE id = ?"),
-      findByKey: db.prepare<[string], { id: string }>(
-        "SELECT id FROM sessions WHERE key = ? ORDER BY created_at DESC, rowid DESC LIMIT 1",
-      ),
+      findByKey: db.prepare<[string], { id: string }>("SELECT id FROM sessions WHERE key = ? ORDER BY created_at DESC, rowid DESC LIMIT 1"),
       insertDelivery: db.prepare(INSERT_DELIVERY_SQL),
       deliveryState: db.prepare<[string], { state: "pending" | "done" }>(DELIVERY_STATE_SQL),
       completeDelivery: db.prepare("UPDATE deliveries SET state = 'done', payload = NULL WHERE id = ?"),
-      pendingDeliveries: db.prepare<[], InboxDelivery>(
-        "SELECT id, event, payload FROM deliveries WHERE state = 'pending' ORDER BY seq",
-      ),
+      pendingDeliveries: db.prepare<[], InboxDelivery>("SELECT id, event, payload FROM deliveries WHERE state = 'pending' ORDER BY seq"),
       pendingDelivery: db.prepare<[string], InboxDelivery>("SELECT id, event, payload FROM deliveries WHERE id = ? AND state = 'pending'"),
-      claimEffect: db.prepare(
-        "INSERT INTO effects (session_id, key, value) VALUES (?, ?, ?) ON CONFLICT (session_id, key) DO NOTHING",
-      ),
+      claimEffect: db.prepare("INSERT INTO effects (session_id, key, value) VALUES (?, ?, ?) ON CONFLICT (session_id, key) DO NOTHING"),
       putEffect: db.prepare(
         `INSERT INTO effects (session_id, key, value) VALUES (?, ?, ?)
          ON CONFLICT (session_id, key) DO UPDATE SET value = excluded.value`,
       ),
-      getEffect: db.prepare<[string, string], { value: string }>(
-        "SELECT value FROM effects WHERE session_id = ? AND key = ?",
-      ),
+      getEffect: db.prepare<[string, string], { value: string }>("SELECT value FROM effects WHERE session_id = ? AND key = ?"),
     };
     const insertDeliveries = db.transaction((items: InboxDelivery[]) => {
       const at = new Date().toISOString();
       // A duplicate id in the same batch inserts nothing the second time: it reports `pending`, as it should.
-      return items.map((d): DeliveryState => (this.q.insertDelivery.run(d.id, d.event, at, d.payload).changes === 1 ? "new" : this.q.deliveryState.get(d.id)!.state));
+      return items.map((d): DeliveryState =>
+        this.q.insertDelivery.run(d.id, d.event, at, d.payload).changes === 1 ? "new" : this.q.deliveryState.get(d.id)!.state,
+      );
     });
     this.deliveries = new GroupCommit(insertDeliveries);
-    this.appendTx = db.transaction(
-      (sessionId: string, events: SessionEvent[], { expectedCount, phase }: AppendAt): StoredEvent[] => {
-        const count = this.q.nextSeq.get(sessionId)!.n;
-        if (expectedCount !== undefined && count !== expectedCount) {
-          throw new ConcurrentAppendError(sessionId, expectedCount, count);
-        }
-        if (events.length === 0) return [];
-        const at = new Date().toISOString();
-        // Serialising inside the transaction: an event that cannot be stored rolls back its batch.
-        const stored = events.map((e, i) => {
-          this.q.insertEvent.run(sessionId, count + i, e.type, at, JSON.stringify(e));
-          return { ...e, seq: count + i, at };
-        });
-        this.q.upsertSession.run(sessionId, phase, at, at);
-        return stored;
-      },
-    );
+    this.appendTx = db.transaction((sessionId: string, events: SessionEvent[], { expectedCount, phase }: AppendAt): StoredEvent[] => {
+      const count = this.q.nextSeq.get(sessionId)!.n;
+      if (expectedCount !== undefined && count !== expectedCount) {
+        throw new ConcurrentAppendError(sessionId, expectedCount, count);
+      }
+      if (events.length === 0) return [];
+      const at = new Date().toISOString();
+      // Serialising inside the transaction: an event that cannot be stored rolls back its batch.
+      const stored = events.map((e, i) => {
+        this.q.insertEvent.run(sessionId, count + i, e.type, at, JSON.stringify(e));
+        return { ...e, seq: count + i, at };
+      });
+      this.q.upsertSession.run(sessionId, phase, at, at);
+      return stored;
+    });
   }
 
   /**
@@ -104,9 +92,7 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   async load(sessionId: string): Promise<StoredEvent[]> {
-    return this.q.loadEvents
-      .all(sessionId)
-      .map((r) => ({ ...(JSON.parse(r.body) as SessionEvent), seq: r.seq, at: r.at }));
+    return this.q.loadEvents.all(sessionId).map((r) => ({ ...(JSON.parse(r.body) as SessionEvent), seq: r.seq, at: r.at }));
   }
 
   /** Newest first. */

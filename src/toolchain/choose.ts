@@ -60,12 +60,20 @@ export async function hostPathChoice(program: string, c: Candidates, h: HostFact
     if (!view.shimDirs.includes(dir)) continue;
     const chosen = defaultOf(view, c);
     const d = view.defaultSpec;
-    if (chosen && d) return { installed: chosen, how: `${hit.found} is a shim of ${view.manager}; followed to ${view.manager}'s default ${d.spec} (${d.source})` };
+    if (chosen && d)
+      return { installed: chosen, how: `${hit.found} is a shim of ${view.manager}; followed to ${view.manager}'s default ${d.spec} (${d.source})` };
   }
   const inside = owner(c.all, hit.real);
   if (inside) return { installed: inside, how: `the host's PATH runs ${hit.found} (${inside.manager} ${label(inside)})` };
   if (underUsr(hit.real)) {
-    const sys = c.all.find((i) => i.bin === dir) ?? { name: c.all[0]?.name ?? program, version: "unknown", aliases: ["system"], dir: "/usr", bin: dir, manager: "system" };
+    const sys = c.all.find((i) => i.bin === dir) ?? {
+      name: c.all[0]?.name ?? program,
+      version: "unknown",
+      aliases: ["system"],
+      dir: "/usr",
+      bin: dir,
+      manager: "system",
+    };
     return { installed: sys, how: `the host's PATH runs ${hit.found} (system)` };
   }
   return null;

@@ -32,6 +32,12 @@ export function operatorRefusal(t: OperatorToolchain, protectedDirs: readonly st
 export function operatorRecords(list: readonly OperatorToolchain[]): ToolchainRecord[] {
   return list.map((t, i) => {
     const dir = operatorDir(t);
-    return { name: t.name ?? path.basename(dir), version: "unknown", path: path.resolve(t.bin), binds: underUsr(dir) ? [] : [dir], how: `operator settings (sandbox.toolchains[${i}])` };
+    return {
+      name: t.name ?? path.basename(dir),
+      version: "unknown",
+      path: path.resolve(t.bin),
+      binds: underUsr(dir) ? [] : [dir],
+      how: `operator settings (sandbox.toolchains[${i}])`,
+    };
   });
 }

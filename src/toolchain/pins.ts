@@ -63,7 +63,16 @@ async function rustPins(root: string): Promise<Pin[]> {
     if (file === "rust-toolchain" && bare !== null && !bare.startsWith("[")) return [pin("rust", bare, file)];
     try {
       const table = (parseToml(text).toolchain ?? {}) as Record<string, unknown>;
-      if (table.path !== undefined) return [{ name: "rust", spec: "path", source: file, rule: "prefix", error: `${file} names a toolchain by path; Patchgate binds only toolchains installed on the host` }];
+      if (table.path !== undefined)
+        return [
+          {
+            name: "rust",
+            spec: "path",
+            source: file,
+            rule: "prefix",
+            error: `${file} names a toolchain by path; Patchgate binds only toolchains installed on the host`,
+          },
+        ];
       if (typeof table.channel === "string") return [pin("rust", table.channel, file)];
     } catch (e) {
       return [{ name: "rust", spec: "?", source: file, rule: "prefix", error: `${file} is not valid TOML: ${(e as Error).message.split("\n")[0]}` }];

@@ -69,7 +69,13 @@ async function resolveOne(name: string, pins: readonly Pin[], uses: readonly Pro
   if (pin) {
     const nvmRoot = c.views.find((v) => v.manager === "nvm") ? (h.env.NVM_DIR ?? path.join(h.env.HOME ?? "/", ".nvm")) : null;
     const spec = name === "node" && nvmRoot ? await nvmAlias(nvmRoot, pin.spec) : pin.spec;
-    choice = choosePinned(c, pin, spec, pins.find((p) => p.name === name && p.optional), onPath);
+    choice = choosePinned(
+      c,
+      pin,
+      spec,
+      pins.find((p) => p.name === name && p.optional),
+      onPath,
+    );
     if (!choice) {
       const have = c.all.map((i) => `${i.version} (${i.manager})`).join(", ") || "none";
       const wanted = pin.rule === "at_least" ? `>= ${pin.spec}` : pin.spec;
@@ -90,7 +96,16 @@ function recordOf(name: string, choice: Choice, h: HostFacts): One {
   const binds = own ? [] : [i.dir, ...(i.extra ?? [])].filter((d, k, all) => !underUsr(d) && all.indexOf(d) === k);
   for (const dir of binds) {
     const refusal = bindRefusal(dir, h.protectedDirs);
-    if (refusal) return { unmet: { name, wanted: i.version, source: choice.how, install: `${dir} is not bound into the sandbox: ${refusal}; install the toolchain elsewhere ${OPERATOR_HINT}`, required: true } };
+    if (refusal)
+      return {
+        unmet: {
+          name,
+          wanted: i.version,
+          source: choice.how,
+          install: `${dir} is not bound into the sandbox: ${refusal}; install the toolchain elsewhere ${OPERATOR_HINT}`,
+          required: true,
+        },
+      };
   }
   return { record: { name, version: i.version, path: i.bin, binds, how: choice.how } };
 }
@@ -104,7 +119,12 @@ async function visibleInSandbox(program: string, toolchains: readonly ToolchainR
 }
 
 /** A driver a line runs that the sandbox's PATH would not find: the line could only fail with 127. */
-async function unreachableDrivers(uses: readonly ProgramUse[], toolchains: readonly ToolchainRecord[], unmet: readonly UnmetToolchain[], h: HostFacts): Promise<UnmetToolchain[]> {
+async function unreachableDrivers(
+  uses: readonly ProgramUse[],
+  toolchains: readonly ToolchainRecord[],
+  unmet: readonly UnmetToolchain[],
+  h: HostFacts,
+): Promise<UnmetToolchain[]> {
   const out: UnmetToolchain[] = [];
   for (const use of uses) {
     if (!use.driver || unmet.some((u) => u.name === use.toolchain) || (await visibleInSandbox(use.program, toolchains, h))) continue;

@@ -34,7 +34,12 @@ export const askHumanTool = defineTool({
     }
     const max = ctx.repoConfig.limits.max_questions;
     if (ctx.state.questions.length >= max) {
-      return { result: fail("question_limit", `This session has asked its ${max} question${max === 1 ? "" : "s"}. Decide yourself and state your assumptions in the plan.`) };
+      return {
+        result: fail(
+          "question_limit",
+          `This session has asked its ${max} question${max === 1 ? "" : "s"}. Decide yourself and state your assumptions in the plan.`,
+        ),
+      };
     }
     const message = "Question posted to the maintainers. Do not call any more tools now: planning continues when one of them answers.";
     return { result: ok({ message }), events: [{ type: "question_asked", question: args.question }] };

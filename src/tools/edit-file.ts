@@ -43,7 +43,11 @@ async function plan(args: Input, ctx: ToolContext): Promise<Planned> {
   const applied = applyEdits(t.rel, before, args.edits);
   if (!applied.ok) return applied;
   // A page read is enough for a local edit: only the lines the search texts cover must have been shown.
-  const unseen = checkLinesSeen(ctx.state.fileContexts, t.rel, applied.regions.map((r) => r.old));
+  const unseen = checkLinesSeen(
+    ctx.state.fileContexts,
+    t.rel,
+    applied.regions.map((r) => r.old),
+  );
   if (unseen) return { ok: false, error: unseen };
   return { ok: true, rel: t.rel, abs: t.abs, before, after: applied.content, regions: applied.regions };
 }
@@ -74,7 +78,12 @@ export const editFileTool = defineTool({
     if (!p.ok) return { result: { ok: false, error: p.error } };
     const refused = await writeRegularFile(p.abs, p.rel, p.after);
     if (refused) return { result: { ok: false, error: refused } };
-    const data = { path: p.rel, edits_applied: args.edits.length, bytes: Buffer.byteLength(p.after), diff: filePatch(p.rel, p.before, p.after, RESULT_DIFF_MAX_CHARS) };
+    const data = {
+      path: p.rel,
+      edits_applied: args.edits.length,
+      bytes: Buffer.byteLength(p.after),
+      diff: filePatch(p.rel, p.before, p.after, RESULT_DIFF_MAX_CHARS),
+    };
     // What the agent knows of the file now: what it had seen, moved by the edit, and what it wrote.
     const seen = ctx.state.fileContexts[p.rel]?.seen;
     const known = seen === undefined ? {} : { seen: seenAfterEdit(seen, p.regions) };

@@ -58,7 +58,15 @@ export const finishTool = defineTool({
     const diff = await ctx.workspace.diff(ctx.state.publishablePaths);
     const paths = changes.map((c) => c.path);
     const known = preExisting.length > 0 ? { pre_existing_failures: preExisting } : {};
-    const data = { accepted: true, tree_hash: treeHash, published_paths: paths, files_changed: diff.filesChanged, insertions: diff.insertions, deletions: diff.deletions, ...known };
+    const data = {
+      accepted: true,
+      tree_hash: treeHash,
+      published_paths: paths,
+      files_changed: diff.filesChanged,
+      insertions: diff.insertions,
+      deletions: diff.deletions,
+      ...known,
+    };
     return {
       result: ok(data),
       events: [

@@ -9,7 +9,12 @@ type Plan = z.infer<typeof planInput>;
  * judged by the policy as a meta action, and the same input for both so a plan means one thing.
  * What is left to each is what recording it says and does.
  */
-export function definePlanTool(spec: { name: string; version: string; description: string; record(plan: Plan): ToolOutcome }): ToolDefinition<typeof planInput> {
+export function definePlanTool(spec: {
+  name: string;
+  version: string;
+  description: string;
+  record(plan: Plan): ToolOutcome;
+}): ToolDefinition<typeof planInput> {
   return defineTool({
     name: spec.name,
     version: spec.version,

@@ -20,7 +20,12 @@ const DESCRIPTION = `Read a text file of the repository, one page at a time. Ret
 const input = z.strictObject({
   path: z.string().min(1).describe("File path relative to the repository root, e.g. `src/index.ts`."),
   start_line: z.number().int().min(1).optional().describe("First line to return (1-based). Default 1."),
-  end_line: z.number().int().min(1).optional().describe(`Last line to return, inclusive. Default and at most: one page (${READ_PAGE_LINES} lines) on from start_line.`),
+  end_line: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe(`Last line to return, inclusive. Default and at most: one page (${READ_PAGE_LINES} lines) on from start_line.`),
 });
 
 function badRange(message: string): ToolError {
@@ -53,8 +58,19 @@ export const readFileTool = defineReadTool({
     const start = args.start_line ?? 1;
     if (total > 0 && start > total) return { result: { ok: false, error: badRange(`start_line ${start} is past the end of ${p.rel} (${total} lines).`) } };
     const page = pageOf(lines, start, args.end_line);
-    const data = { path: p.rel, note: page.note, start_line: start, end_line: page.end, total_lines: total, content: page.content, ...(page.end < total ? { next_start_line: page.end + 1 } : {}) };
+    const data = {
+      path: p.rel,
+      note: page.note,
+      start_line: start,
+      end_line: page.end,
+      total_lines: total,
+      content: page.content,
+      ...(page.end < total ? { next_start_line: page.end + 1 } : {}),
+    };
     // The whole file's hash, even for a page: the edit-context gate compares whole files; `lines` is what was shown.
-    return { result: ok(data, page.cut), events: [{ type: "file_read", path: p.rel, hash: contentHash(buf), lines: [start, page.shownTo], totalLines: total }] };
+    return {
+      result: ok(data, page.cut),
+      events: [{ type: "file_read", path: p.rel, hash: contentHash(buf), lines: [start, page.shownTo], totalLines: total }],
+    };
   },
 });

@@ -75,7 +75,11 @@ function specOf(t: ToolDefinition): ToolSpec {
 function withoutNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutNulls);
   if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, withoutNulls(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => v !== null)
+      .map(([k, v]) => [k, withoutNulls(v)]),
+  );
 }
 
 export type ParsedArguments<S extends z.ZodType> = { ok: true; input: z.infer<S> } | { ok: false; error: ToolError };

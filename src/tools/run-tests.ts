@@ -51,7 +51,10 @@ function noTestCommand(): ToolError {
 function gateNote(ctx: ToolContext, run: TestRun): { gate_note?: string } {
   if (ctx.repoConfig.gate !== "no_new_failures" || (run.exitCode === 0 && !run.timedOut)) return {};
   const judged = noNewFailures(run, ctx.state.baseline);
-  if (judged.ok) return { gate_note: `Every failing test also failed on the base tree before your changes (pre-existing: ${judged.preExisting.join(", ")}): under gate no_new_failures finish is allowed on this tree.` };
+  if (judged.ok)
+    return {
+      gate_note: `Every failing test also failed on the base tree before your changes (pre-existing: ${judged.preExisting.join(", ")}): under gate no_new_failures finish is allowed on this tree.`,
+    };
   return { gate_note: `finish is not allowed on this tree under gate no_new_failures: ${judged.why}` };
 }
 
@@ -88,7 +91,16 @@ export const runTestsTool = defineTool({
     let before = await published();
     const latest = [...ctx.state.testRuns].reverse().find((r) => r.treeHash === before && r.command === command);
     if (latest && latest.exitCode === 0 && !latest.timedOut) {
-      const data = { command, passed: true, exit_code: 0, timed_out: false, duration_ms: latest.durationMs, tree_hash: before, summary: latest.summary, cached: true };
+      const data = {
+        command,
+        passed: true,
+        exit_code: 0,
+        timed_out: false,
+        duration_ms: latest.durationMs,
+        tree_hash: before,
+        summary: latest.summary,
+        cached: true,
+      };
       return { result: ok(data) };
     }
 

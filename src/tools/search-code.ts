@@ -27,7 +27,13 @@ const input = z.strictObject({
   query: z.string().min(1).describe("Text to find, or a JavaScript regular expression when regex is true."),
   regex: z.boolean().optional().describe("Treat query as a regular expression. Default false (literal text)."),
   path: z.string().min(1).optional().describe("Directory or file to search, relative to the repository root. Default: everything."),
-  max_results: z.number().int().min(1).max(SEARCH_HARD_MAX).optional().describe(`Maximum matches to return (1-${SEARCH_HARD_MAX}, default ${SEARCH_DEFAULT_MAX}).`),
+  max_results: z
+    .number()
+    .int()
+    .min(1)
+    .max(SEARCH_HARD_MAX)
+    .optional()
+    .describe(`Maximum matches to return (1-${SEARCH_HARD_MAX}, default ${SEARCH_DEFAULT_MAX}).`),
 });
 type Input = z.infer<typeof input>;
 
@@ -36,7 +42,10 @@ function matcher(args: Input): LineMatcher | ToolError {
   try {
     return regexLineMatcher(new RegExp(args.query), REGEX_LINE_CHARS);
   } catch (err) {
-    return { code: "invalid_arguments", message: `query is not a valid regular expression: ${(err as Error).message}. Fix it, or search literally with regex=false.` };
+    return {
+      code: "invalid_arguments",
+      message: `query is not a valid regular expression: ${(err as Error).message}. Fix it, or search literally with regex=false.`,
+    };
   }
 }
 

@@ -32,7 +32,10 @@ export function mirrorObjects(source: string, mirror: MirrorSettings | undefined
 /** Clones `source` into `dir`, checks out `ref` detached, and records that commit as the base. */
 export async function cloneWorkspace(opts: CloneOptions): Promise<GitWorkspace> {
   const { url, auth } = splitCredentials(opts.source, opts.auth);
-  for (const [what, v] of [["source", url], ["ref", opts.ref ?? ""]]) {
+  for (const [what, v] of [
+    ["source", url],
+    ["ref", opts.ref ?? ""],
+  ]) {
     if (v.startsWith("-")) throw new WorkspaceError("invalid_argument", `${what} may not start with "-": ${v}`);
   }
   const dir = resolve(opts.dir);

@@ -46,7 +46,8 @@ export async function commitWorkingTree(
   opts: CommitOptions,
   signal?: AbortSignal,
   /** How the published tree is built (default: a fresh publish index); a workspace passes its session's. */
-  published: (paths: readonly string[]) => Promise<string> = (paths) => withPublishIndex(root, base, paths, async (env) => (await gitOk(["write-tree"], { cwd: root, env, signal })).trim(), signal),
+  published: (paths: readonly string[]) => Promise<string> = (paths) =>
+    withPublishIndex(root, base, paths, async (env) => (await gitOk(["write-tree"], { cwd: root, env, signal })).trim(), signal),
 ): Promise<string> {
   for (const p of [opts.author, ...(opts.coAuthors ?? [])]) checkPerson(p);
   await checkBranch(root, opts.branch);

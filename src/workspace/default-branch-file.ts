@@ -22,7 +22,13 @@ export async function defaultBranchHead(root: string, signal?: AbortSignal): Pro
  * The first of `paths` (in their order) that is a regular file on the default branch, looked up with
  * one `ls-tree` for all of them; null when none is.
  */
-export async function readFirstDefaultBranchFile(root: string, commit: string, paths: readonly string[], maxBytes: number, signal?: AbortSignal): Promise<{ path: string; file: DefaultBranchFile } | null> {
+export async function readFirstDefaultBranchFile(
+  root: string,
+  commit: string,
+  paths: readonly string[],
+  maxBytes: number,
+  signal?: AbortSignal,
+): Promise<{ path: string; file: DefaultBranchFile } | null> {
   // `--` never applies to `<rev>:<path>`; a path starting with "-" is refused by the caller's check.
   const listing = await git(["ls-tree", "-z", "--long", commit, "--", ...paths], { cwd: root, signal });
   if (listing.exitCode !== 0) return null;

@@ -30,7 +30,7 @@ export function parseListing(out: string): DiffListing {
   const changes: ChangedPath[] = [];
   const inBase = new Map<string, boolean>();
   let i = 0;
-  for (; i < fields.length && fields[i].startsWith(":"); ) {
+  for (; i < fields.length && fields[i].startsWith(":");) {
     const [oldMode, newMode, , , status] = fields[i].slice(1).split(" ");
     if (/^[RC]/.test(status)) {
       const [from, to] = [fields[i + 1], fields[i + 2]];

@@ -41,7 +41,12 @@ export const statfsFree: FreeSpaceReader = async (dir) => {
  * The guard before a new session: a reader that fails (an odd filesystem) lets the session start —
  * refusing every session because free space cannot be read would be worse than the risk it guards.
  */
-export async function checkDisk(dir: string, minBytes: number, read: FreeSpaceReader = statfsFree, log: (line: string) => void = () => undefined): Promise<DiskVerdict> {
+export async function checkDisk(
+  dir: string,
+  minBytes: number,
+  read: FreeSpaceReader = statfsFree,
+  log: (line: string) => void = () => undefined,
+): Promise<DiskVerdict> {
   if (minBytes <= 0) return { ok: true };
   try {
     return diskVerdict(await read(dir), minBytes);

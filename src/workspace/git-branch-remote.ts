@@ -29,13 +29,21 @@ export class GitBranchRemote {
     if (!line) return null;
     const sha = line.split("\t")[0];
     // Into a ref of our own, so the commits stay while we judge them (never over refs/heads/*).
-    await gitOk(["fetch", "--quiet", "--no-tags", "--", this.url, `+${ref}:refs/patchgate/remote/${branch}`], { cwd: this.root, auth: this.auth, signal: this.signal });
+    await gitOk(["fetch", "--quiet", "--no-tags", "--", this.url, `+${ref}:refs/patchgate/remote/${branch}`], {
+      cwd: this.root,
+      auth: this.auth,
+      signal: this.signal,
+    });
     return sha;
   }
 
   /** The branch's history as the remote has it now, into the private ref (after a push made elsewhere). */
   async fetch(branch: string): Promise<void> {
-    await gitOk(["fetch", "--quiet", "--no-tags", "--", this.url, `+refs/heads/${branch}:refs/patchgate/remote/${branch}`], { cwd: this.root, auth: this.auth, signal: this.signal });
+    await gitOk(["fetch", "--quiet", "--no-tags", "--", this.url, `+refs/heads/${branch}:refs/patchgate/remote/${branch}`], {
+      cwd: this.root,
+      auth: this.auth,
+      signal: this.signal,
+    });
   }
 
   async update(branch: string, commit: string, expected: string | null): Promise<"updated" | "stale"> {

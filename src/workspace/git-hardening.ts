@@ -42,7 +42,20 @@ export function unsafeOptIns(auth: boolean): Partial<VulnerabilityCategoryFlags>
 }
 
 /** Only what git needs: the server's own secrets (API keys, the app's private key) stay out of git's env. */
-const INHERITED = ["PATH", "HOME", "TMPDIR", "HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "NO_PROXY", "no_proxy", "SSL_CERT_FILE", "SSL_CERT_DIR", "GIT_SSL_CAINFO"];
+const INHERITED = [
+  "PATH",
+  "HOME",
+  "TMPDIR",
+  "HTTPS_PROXY",
+  "https_proxy",
+  "HTTP_PROXY",
+  "http_proxy",
+  "NO_PROXY",
+  "no_proxy",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+  "GIT_SSL_CAINFO",
+];
 
 /**
  * The complete environment of a git call (git.ts adds only GIT_TEST_DISALLOW_ABBREVIATED_OPTIONS):

@@ -93,7 +93,11 @@ export class GitWorkspace implements Workspace {
    * with commits Patchgate did not make: the working tree becomes the merge, and the returned
    * workspace has `onto` as its base. Nothing is touched when the change does not merge cleanly.
    */
-  async rebuildOnto(branch: string, onto: string, paths: readonly string[]): Promise<{ ok: true; workspace: GitWorkspace } | { ok: false; why: string; conflicts: string[] }> {
+  async rebuildOnto(
+    branch: string,
+    onto: string,
+    paths: readonly string[],
+  ): Promise<{ ok: true; workspace: GitWorkspace } | { ok: false; why: string; conflicts: string[] }> {
     await assertSafeRepoConfig(this.root);
     await checkBranch(this.root, branch);
     const merged = await mergeOnto(this.root, this.baseCommit, onto, paths, this.signal);

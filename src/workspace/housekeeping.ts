@@ -77,4 +77,3 @@ function renamed(from: string, to: string): boolean {
     throw e;
   }
 }
-

@@ -55,4 +55,3 @@ export async function pathsFingerprint(root: string, paths: readonly string[]): 
   const [context, prints] = await Promise.all([contextFingerprint(root, unique), Promise.all(unique.map((p) => pathFingerprint(root, p)))]);
   return { context, byPath: new Map(unique.map((p, i) => [p, prints[i]])) };
 }
-

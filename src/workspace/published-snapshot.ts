@@ -35,7 +35,10 @@ async function stageTo(state: SnapshotState, root: string, base: string, paths: 
   const changed = [...fp.byPath].filter(([p, print]) => prev?.byPath.get(p) !== print).map(([p]) => p);
   // A deletion, or a file that replaced a directory, is only exact when built from the base again.
   const incremental =
-    prev !== null && prev.context === fp.context && [...prev.byPath.keys()].every((p) => fp.byPath.has(p)) && changed.every((p) => staged(fp.byPath.get(p)) && (prev.byPath.get(p) === undefined || staged(prev.byPath.get(p))));
+    prev !== null &&
+    prev.context === fp.context &&
+    [...prev.byPath.keys()].every((p) => fp.byPath.has(p)) &&
+    changed.every((p) => staged(fp.byPath.get(p)) && (prev.byPath.get(p) === undefined || staged(prev.byPath.get(p))));
   // From the base tree itself, never from a copy of the clone's index: the sandbox can write .git/index
   // (flags such as skip-worktree would make git ignore a file's bytes).
   if (!incremental) await gitOk(["read-tree", `${base}^{tree}`], { cwd: root, env, signal });
@@ -45,12 +48,25 @@ async function stageTo(state: SnapshotState, root: string, base: string, paths: 
   return exact;
 }
 
-async function ensureStaged(state: SnapshotState, root: string, base: string, paths: readonly string[], fp: Fingerprint, signal?: AbortSignal): Promise<boolean> {
+async function ensureStaged(
+  state: SnapshotState,
+  root: string,
+  base: string,
+  paths: readonly string[],
+  fp: Fingerprint,
+  signal?: AbortSignal,
+): Promise<boolean> {
   if (state.publish !== null && keyOf(state.publish) === keyOf(fp)) return true;
   return stageTo(state, root, base, paths, fp, signal);
 }
 
-async function current(state: SnapshotState, root: string, paths: readonly string[], signal: AbortSignal | undefined, base: string): Promise<{ tree: string; fp: Fingerprint }> {
+async function current(
+  state: SnapshotState,
+  root: string,
+  paths: readonly string[],
+  signal: AbortSignal | undefined,
+  base: string,
+): Promise<{ tree: string; fp: Fingerprint }> {
   const fp = await pathsFingerprint(root, paths);
   const key = keyOf(fp);
   const hit = state.trees.get(key);

@@ -5,7 +5,12 @@ import { WorkspaceError } from "./workspace-error.js";
 export type MergeOutcome = { ok: true; tree: string } | { ok: false; why: string; conflicts: string[] };
 
 // The throwaway commit that carries the session's tree into the merge; it is never pushed.
-const CARRIER = { GIT_AUTHOR_NAME: "Patchgate", GIT_AUTHOR_EMAIL: "patchgate@invalid", GIT_COMMITTER_NAME: "Patchgate", GIT_COMMITTER_EMAIL: "patchgate@invalid" };
+const CARRIER = {
+  GIT_AUTHOR_NAME: "Patchgate",
+  GIT_AUTHOR_EMAIL: "patchgate@invalid",
+  GIT_COMMITTER_NAME: "Patchgate",
+  GIT_COMMITTER_EMAIL: "patchgate@invalid",
+};
 
 /**
  * The session's change (its published tree: `base` + `paths`, see publish-index.ts) merged onto
@@ -32,7 +37,15 @@ export async function mergeOnto(root: string, base: string, onto: string, paths:
  * against `onto` is the session's change. Only the paths that differ between the two trees are
  * written; everything else the workspace holds (installed dependencies, build output) stays.
  */
-export async function moveWorkingTree(root: string, base: string, branch: string, onto: string, paths: readonly string[], tree: string, signal?: AbortSignal): Promise<void> {
+export async function moveWorkingTree(
+  root: string,
+  base: string,
+  branch: string,
+  onto: string,
+  paths: readonly string[],
+  tree: string,
+  signal?: AbortSignal,
+): Promise<void> {
   await withPublishIndex(
     root,
     base,

@@ -43,9 +43,7 @@ export async function assertSafeRepoConfig(root: string): Promise<void> {
   verified.delete(root);
   // --local reads .git/config alone and does not follow include.path (which would be listed, and refused).
   const out = await gitOk(["config", "--local", "--list", "--name-only", "-z"], { cwd: root });
-  const refused = out
-    .split("\0")
-    .filter((k) => k !== "" && !ALLOWED.some((re) => re.test(k)));
+  const refused = out.split("\0").filter((k) => k !== "" && !ALLOWED.some((re) => re.test(k)));
   if (refused.length > 0) {
     throw new WorkspaceError("unsafe_config", `refusing to run git: .git/config sets ${refused.join(", ")}`);
   }

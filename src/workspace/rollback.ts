@@ -85,7 +85,11 @@ export async function rollBack(root: string, before: string, snapshot: () => Pro
     const changes = await treeChanges(root, before, now);
     // Deepest first, so a directory emptied of what was added goes too.
     for (const c of [...changes].sort((x, y) => y.path.length - x.path.length)) await removeEntry(root, c.path);
-    await checkoutFrom(root, before, changes.filter((c) => c.existed).map((c) => c.path));
+    await checkoutFrom(
+      root,
+      before,
+      changes.filter((c) => c.existed).map((c) => c.path),
+    );
     for (const c of changes) touched.add(c.path);
   }
   throw new WorkspaceError("rollback_failed", `the workspace could not be put back to tree ${before.slice(0, 12)}`);

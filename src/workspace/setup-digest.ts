@@ -25,13 +25,21 @@ async function contentDigest(abs: string): Promise<string> {
   const st = await lstat(abs).catch(() => null);
   if (st === null) return "absent";
   if (!st.isFile()) return "not-a-file";
-  return createHash("sha256").update(await readFile(abs)).digest("hex");
+  return createHash("sha256")
+    .update(await readFile(abs))
+    .digest("hex");
 }
 
 async function installScripts(root: string): Promise<string[]> {
   const abs = path.join(root, "package.json");
   // Never a FIFO or a link out of the workspace: only a regular file is read.
-  if (!(await lstat(abs).then((st) => st.isFile(), () => false))) return [];
+  if (
+    !(await lstat(abs).then(
+      (st) => st.isFile(),
+      () => false,
+    ))
+  )
+    return [];
   try {
     const pkg = JSON.parse(await readFile(abs, "utf8")) as { scripts?: Record<string, unknown> };
     return INSTALL_SCRIPTS.map((k) => pkg.scripts?.[k]).filter((v): v is string => typeof v === "string");

@@ -75,7 +75,10 @@ async function specialFilesGitSees(root: string, signal: AbortSignal | undefined
   const blocking = own.filter((f) => GIT_READS.has(f.rel.slice(f.rel.lastIndexOf("/") + 1)));
   if (blocking.length > 0) {
     const names = blocking.map((f) => `${f.rel} (a ${f.kind})`).join(", ");
-    throw new WorkspaceError("special_file", `${names}: git reads every .gitignore and .gitattributes as a file and would wait for ever on this one; remove it`);
+    throw new WorkspaceError(
+      "special_file",
+      `${names}: git reads every .gitignore and .gitattributes as a file and would wait for ever on this one; remove it`,
+    );
   }
   return own;
 }

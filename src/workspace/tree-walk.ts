@@ -133,7 +133,13 @@ export async function findSpecialFiles(root: string, signal?: AbortSignal): Prom
   return found;
 }
 
-async function specialIn(scan: ListingScan, root: string, dirRel: string, inherited: readonly Matcher[], signal: AbortSignal | undefined): Promise<SpecialEntry[]> {
+async function specialIn(
+  scan: ListingScan,
+  root: string,
+  dirRel: string,
+  inherited: readonly Matcher[],
+  signal: AbortSignal | undefined,
+): Promise<SpecialEntry[]> {
   signal?.throwIfAborted();
   const listing = await scan.listing(dirRel);
   const own = listing.gitignoreIsFile ? await scan.file(join(dirRel, ".gitignore"), (text) => matcherOf(text, dirRel)) : null;

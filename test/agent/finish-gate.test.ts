@@ -66,7 +66,12 @@ describe("test gate: finish needs a passing run on the exact current tree", () =
     await approvePlan(h.ledger, cli, h.ledger.state.planHash!);
     await autoApproveWrites(h.ledger, cli);
     await h.resume(llm);
-    expect(h.results().slice(-2).map((r) => `${r.tool}:${r.ok ? "ok" : r.code}`)).toEqual(["run_tests:ok", "finish:written_file_changed"]);
+    expect(
+      h
+        .results()
+        .slice(-2)
+        .map((r) => `${r.tool}:${r.ok ? "ok" : r.code}`),
+    ).toEqual(["run_tests:ok", "finish:written_file_changed"]);
   });
 
   test("a file the agent never wrote, changed after the passing run, is not published: finish is accepted without it", async () => {

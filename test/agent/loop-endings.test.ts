@@ -58,7 +58,10 @@ describe("the bounded loop", () => {
 
   test("a text-only answer gets a nudge and the loop goes on", async () => {
     h = await SessionHarness.create(BUGGY_ADD_REPO);
-    const llm = new ScriptedLLM([{ content: "I think I will look around." }, { toolCalls: [{ name: "submit_plan", arguments: { summary: "s", steps: ["a"] } }] }]);
+    const llm = new ScriptedLLM([
+      { content: "I think I will look around." },
+      { toolCalls: [{ name: "submit_plan", arguments: { summary: "s", steps: ["a"] } }] },
+    ]);
     expect(await h.resume(llm)).toEqual({ kind: "parked", phase: "awaiting_plan_approval" });
     expect(h.ledger.history.filter((e) => e.type === "user_message")).toHaveLength(1);
   });

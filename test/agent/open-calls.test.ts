@@ -85,7 +85,12 @@ describe("every call of a turn is answered after the process died in the middle 
     await h.resume(new ScriptedLLM([submit]));
     await approvePlan(h.ledger, cli, h.ledger.state.planHash!);
     await autoApproveWrites(h.ledger, cli);
-    await dieInside(h, new ScriptedLLM([{ toolCalls: [{ name: "write_file", arguments: { path: "NOTES.md", content: "notes\n" } }, read("README.md")] }]), "write_file", { path: "NOTES.md", content: "no" });
+    await dieInside(
+      h,
+      new ScriptedLLM([{ toolCalls: [{ name: "write_file", arguments: { path: "NOTES.md", content: "notes\n" } }, read("README.md")] }]),
+      "write_file",
+      { path: "NOTES.md", content: "no" },
+    );
     expect(h.ledger.state.openCalls.map((c) => [c.name, c.started])).toEqual([
       ["write_file", true],
       ["read_file", false],
@@ -94,7 +99,12 @@ describe("every call of a turn is answered after the process died in the middle 
     const seen: LLMRequest[] = [];
     await h.resume(new ScriptedLLM([(req) => (seen.push(req), { toolCalls: [read("README.md")] })]), { maxSteps: 1 });
     expect(lastResults(seen[0])).toEqual([
-      { tool: "write_file", code: "interrupted", message: "The session stopped while write_file ran on NOTES.md. The workspace was put back to its last recorded state, so the call changed no file. Read what you need and call it again if it is still needed." },
+      {
+        tool: "write_file",
+        code: "interrupted",
+        message:
+          "The session stopped while write_file ran on NOTES.md. The workspace was put back to its last recorded state, so the call changed no file. Read what you need and call it again if it is still needed.",
+      },
       { tool: "read_file", code: null, message: "" },
     ]);
     expect(existsSync(join(h.workspace.root, "NOTES.md"))).toBe(false);

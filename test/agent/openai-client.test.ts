@@ -51,7 +51,10 @@ describe("OpenAI client against a local chat-completions server", () => {
   });
 
   test("429 insufficient_quota is not retried: one call, and the error says why", async () => {
-    server = await startFakeOpenAI([{ error: { status: 429, code: "insufficient_quota", message: "You exceeded your current quota" } }, { content: "never served" }]);
+    server = await startFakeOpenAI([
+      { error: { status: 429, code: "insufficient_quota", message: "You exceeded your current quota" } },
+      { content: "never served" },
+    ]);
     const llm = createOpenAIClient({ apiKey: "k", baseURL: server.baseURL, model: "m", sleep });
     const err = (await llm.complete({ messages, tools: [] }).catch((e: unknown) => e)) as LLMError;
     expect([err.status, err.retryable, err.code, server.requests.length, waits.length]).toEqual([429, false, "insufficient_quota", 1, 0]);
@@ -68,7 +71,13 @@ describe("OpenAI client against a local chat-completions server", () => {
   });
 
   test("a refused connection is retried and reported with no status", async () => {
-    const llm = createOpenAIClient({ apiKey: "k", baseURL: "http://127.0.0.1:1/v1", model: "m", sleep, retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 1 } });
+    const llm = createOpenAIClient({
+      apiKey: "k",
+      baseURL: "http://127.0.0.1:1/v1",
+      model: "m",
+      sleep,
+      retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 1 },
+    });
     const err = (await llm.complete({ messages, tools: [] }).catch((e: unknown) => e)) as LLMError;
     expect(LLMError.isInstance(err)).toBe(true);
     expect(err.status).toBeNull();

@@ -20,11 +20,13 @@ const TABLE = Array.from({ length: LINES }, (_, i) => `export const v${i + 1} = 
 const REPO = {
   "src/table.js": TABLE,
   "test.sh":
-    "node --input-type=module -e 'import * as t from \"./src/table.js\"; for (const [k, v] of Object.entries(t)) if (v !== Number(k.slice(1))) { console.log(\"FAIL\", k, \"=\", v); process.exit(1); } console.log(\"ok\");'\n",
+    'node --input-type=module -e \'import * as t from "./src/table.js"; for (const [k, v] of Object.entries(t)) if (v !== Number(k.slice(1))) { console.log("FAIL", k, "=", v); process.exit(1); } console.log("ok");\'\n',
   ".github/patchgate.yml": "test: sh test.sh\n",
 };
 const cli = { login: "maintainer", via: "cli" as const };
-const plan: ScriptStep = { toolCalls: [{ name: "submit_plan", arguments: { summary: "find the wrong value in src/table.js", steps: ["read it", "fix it", "test"] } }] };
+const plan: ScriptStep = {
+  toolCalls: [{ name: "submit_plan", arguments: { summary: "find the wrong value in src/table.js", steps: ["read it", "fix it", "test"] } }],
+};
 
 /** Nine pages fill the context, so the runtime compacts: its summariser call (no tools) is answered here. */
 class Reader implements LLMClient {
@@ -35,8 +37,21 @@ class Reader implements LLMClient {
   }
   async complete(req: LLMRequest): Promise<LLMResponse> {
     if (req.tools.length > 0) return this.agent.complete(req);
-    const summary = { goals: ["fix src/table.js"], facts: ["pages of src/table.js were read"], decisions: [], files_touched: ["src/table.js"], open_questions: [] };
-    return { content: JSON.stringify(summary), toolCalls: [], usage: { promptTokens: 1000, completionTokens: 50, estimated: true }, model: this.model, latencyMs: 0, retries: 0 };
+    const summary = {
+      goals: ["fix src/table.js"],
+      facts: ["pages of src/table.js were read"],
+      decisions: [],
+      files_touched: ["src/table.js"],
+      open_questions: [],
+    };
+    return {
+      content: JSON.stringify(summary),
+      toolCalls: [],
+      usage: { promptTokens: 1000, completionTokens: 50, estimated: true },
+      model: this.model,
+      latencyMs: 0,
+      retries: 0,
+    };
   }
 }
 
@@ -44,7 +59,9 @@ interface ReadPage {
   ok: true;
   data: { content: string; note: string; start_line: number; end_line: number; total_lines: number; next_start_line?: number };
 }
-const lastResult = (req: LLMRequest) => toolResultOf(req.messages.filter((m) => m.role === "tool").at(-1)!) as ReadPage | { ok: false; error: { code: string; message: string; details: { missing: [number, number][] } } };
+const lastResult = (req: LLMRequest) =>
+  toolResultOf(req.messages.filter((m) => m.role === "tool").at(-1)!) as
+    ReadPage | { ok: false; error: { code: string; message: string; details: { missing: [number, number][] } } };
 
 /** The line of a page where `vN` is not N, as a model reading the page would spot it. */
 function wrongLine(content: string): { n: number; text: string } | null {
@@ -70,7 +87,12 @@ describe("a 3,000-line file with the bug at line 2,500", () => {
       if (last.ok && "note" in last.data) {
         notes.push(last.data.note);
         found = wrongLine(last.data.content);
-        if (found) return { toolCalls: [{ name: "edit_file", arguments: { path: "src/table.js", edits: [{ search: found.text, replace: `export const v${found.n} = ${found.n};` }] } }] };
+        if (found)
+          return {
+            toolCalls: [
+              { name: "edit_file", arguments: { path: "src/table.js", edits: [{ search: found.text, replace: `export const v${found.n} = ${found.n};` }] } },
+            ],
+          };
         return { toolCalls: [{ name: "read_file", arguments: { path: "src/table.js", start_line: last.data.next_start_line } }] };
       }
       if (found && !h.ledger.state.testRuns.some((r) => r.exitCode === 0)) return { toolCalls: [{ name: "run_tests", arguments: {} }] };
@@ -107,7 +129,10 @@ describe("a 3,000-line file with the bug at line 2,500", () => {
 
   test("an edit of line 2,500 after reading only the first page is refused, naming line 2,500; reading it makes the edit go ahead", async () => {
     h = await SessionHarness.create(REPO);
-    const fix = { name: "edit_file", arguments: { path: "src/table.js", edits: [{ search: `export const v${BUG} = ${BUG - 1};`, replace: `export const v${BUG} = ${BUG};` }] } };
+    const fix = {
+      name: "edit_file",
+      arguments: { path: "src/table.js", edits: [{ search: `export const v${BUG} = ${BUG - 1};`, replace: `export const v${BUG} = ${BUG};` }] },
+    };
     let refusal: { message: string; details: { missing: [number, number][] } } | null = null;
     const llm = new ScriptedLLM([
       plan,

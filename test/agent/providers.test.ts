@@ -80,7 +80,9 @@ describe("each provider of the README's table, through a whole session", () => {
   test("Azure OpenAI: deployment URL, api-version, api-key header, the content-filter chunk first", async () => {
     run = await start(story, { provider: "azure" }, (url) => ({ OPENAI_BASE_URL: url, PATCHGATE_LLM_PROVIDER: "azure", OPENAI_API_VERSION: "2024-10-21" }));
     await runStory(run);
-    expect(run.server.requests.every((r) => r.url === "/openai/deployments/some-model/chat/completions?api-version=2024-10-21" && r.apiKey === "sk-provider-test")).toBe(true);
+    expect(
+      run.server.requests.every((r) => r.url === "/openai/deployments/some-model/chat/completions?api-version=2024-10-21" && r.apiKey === "sk-provider-test"),
+    ).toBe(true);
   });
 
   test("DeepSeek thinking mode: every tool-call turn carries its reasoning_content back, also after a new process", async () => {
@@ -109,7 +111,11 @@ describe("each provider of the README's table, through a whole session", () => {
       { toolCalls: [tests] },
       { toolCalls: [finish] },
     ];
-    run = await start(steps, { provider: "vllm" }, (url) => ({ OPENAI_BASE_URL: url, PATCHGATE_LLM_MAX_TOKENS: "512", PATCHGATE_LLM_MAX_TOKENS_RAISED: "2048" }));
+    run = await start(steps, { provider: "vllm" }, (url) => ({
+      OPENAI_BASE_URL: url,
+      PATCHGATE_LLM_MAX_TOKENS: "512",
+      PATCHGATE_LLM_MAX_TOKENS_RAISED: "2048",
+    }));
     await runStory(run);
     expect(run.h.results().map((r) => r.code ?? "ok")).toEqual(["invalid_arguments", "ok", "ok", "output_truncated", "ok", "ok", "ok"]);
     // Stored as the model sent it; sent back as {} (vLLM runs json.loads on the history).
@@ -124,12 +130,19 @@ describe("each provider of the README's table, through a whole session", () => {
   test("Ollama: tool calls with finish_reason stop; a small context window is respected through compaction", async () => {
     const notes = Array.from({ length: 120 }, (_, i) => `note ${i}: the add function is exported from src/add.js and used by the calculator.`).join("\n");
     const reads: FakeStep[] = Array.from({ length: 6 }, () => ({ toolCalls: [read("NOTES.md")] }));
-    const summary = { content: JSON.stringify({ goals: ["fix add"], facts: ["NOTES.md describes add"], decisions: [], files_touched: ["NOTES.md (read)"], open_questions: [] }) };
+    const summary = {
+      content: JSON.stringify({ goals: ["fix add"], facts: ["NOTES.md describes add"], decisions: [], files_touched: ["NOTES.md (read)"], open_questions: [] }),
+    };
     const window = 8192;
-    run = await start([...reads, ...story], { provider: "ollama", contextTokens: window, summarise: () => summary }, (url) => ({ OPENAI_BASE_URL: url, PATCHGATE_LLM_CONTEXT_TOKENS: String(window), PATCHGATE_LLM_MAX_TOKENS: "1024" }), {
-      ...BUGGY_ADD_REPO,
-      "NOTES.md": notes,
-    });
+    run = await start(
+      [...reads, ...story],
+      { provider: "ollama", contextTokens: window, summarise: () => summary },
+      (url) => ({ OPENAI_BASE_URL: url, PATCHGATE_LLM_CONTEXT_TOKENS: String(window), PATCHGATE_LLM_MAX_TOKENS: "1024" }),
+      {
+        ...BUGGY_ADD_REPO,
+        "NOTES.md": notes,
+      },
+    );
     await runStory(run, { compaction: compactionFor({ contextTokens: window, maxTokens: 1024 }) });
     expect(run.h.ledger.history.some((e) => e.type === "context_compacted")).toBe(true);
   });

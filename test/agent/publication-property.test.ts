@@ -22,10 +22,12 @@ const BASE: Record<string, string> = {
   "src/a.txt": "a\n",
   "src/b.txt": "b\n",
   // The maintainer's test: it passes, and leaves changes behind in every kind of file.
-  "check.js": "const fs = require('fs'); fs.writeFileSync('src/a.txt', 'test run\\n'); fs.writeFileSync('test-output.txt', 'x\\n'); fs.mkdirSync('build', { recursive: true }); fs.writeFileSync('build/test.log', 'log\\n'); fs.rmSync('src/b.txt', { force: true });\n",
+  "check.js":
+    "const fs = require('fs'); fs.writeFileSync('src/a.txt', 'test run\\n'); fs.writeFileSync('test-output.txt', 'x\\n'); fs.mkdirSync('build', { recursive: true }); fs.writeFileSync('build/test.log', 'log\\n'); fs.rmSync('src/b.txt', { force: true });\n",
 };
 const PATHS = ["README.md", "src/a.txt", "src/b.txt", "new/n1.txt", "n2.txt", "build/out.txt", "cache.log"];
-const MUTATE = "const fs = require('fs'); const path = require('path'); for (const [op, p, c] of JSON.parse(process.argv[1])) { if (op === 'rm') fs.rmSync(p, { force: true, recursive: true }); else { fs.mkdirSync(path.dirname(p), { recursive: true }); op === 'write' ? fs.writeFileSync(p, c) : fs.appendFileSync(p, c); } }";
+const MUTATE =
+  "const fs = require('fs'); const path = require('path'); for (const [op, p, c] of JSON.parse(process.argv[1])) { if (op === 'rm') fs.rmSync(p, { force: true, recursive: true }); else { fs.mkdirSync(path.dirname(p), { recursive: true }); op === 'write' ? fs.writeFileSync(p, c) : fs.appendFileSync(p, c); } }";
 
 // A wrong rule: every node command is allowed, with the workspace writable.
 const WRONG: PolicyRule = { id: "allow:wrong-node", decision: "allow", kind: "command", command: { program: ["node"] } };
@@ -35,7 +37,10 @@ type Step = { kind: "write"; path: string; content: string } | { kind: "command"
 const content = fc.stringMatching(/^[a-z0-9 ]{0,12}\n?$/);
 const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant("write" as const), path: fc.constantFrom(...PATHS), content }),
-  fc.record({ kind: fc.constant("command" as const), ops: fc.array(fc.tuple(fc.constantFrom("write", "append", "rm"), fc.constantFrom(...PATHS), content), { minLength: 1, maxLength: 4 }) }),
+  fc.record({
+    kind: fc.constant("command" as const),
+    ops: fc.array(fc.tuple(fc.constantFrom("write", "append", "rm"), fc.constantFrom(...PATHS), content), { minLength: 1, maxLength: 4 }),
+  }),
   fc.record({ kind: fc.constant("test" as const) }),
 );
 

@@ -17,8 +17,10 @@ const PACKAGE = "is-number@7.0.0";
 
 const FILES: Record<string, string> = {
   "package.json": JSON.stringify({ name: "fixture", version: "1.0.0", private: true, dependencies: { "is-number": "7.0.0" } }, null, 2) + "\n",
-  "test.js": "const isNumber = require('is-number');\nconst { double } = require('./src/double.js');\nif (!isNumber(double(2)) || double(2) !== 4) { console.log('FAIL double'); process.exit(1); }\nconsole.log('ok');\n",
-  ".github/patchgate.yml": "setup: npm install --no-audit --no-fund\ntest: node test.js\nsandbox:\n  network_for_setup: true\ntimeouts:\n  setup_seconds: 300\n",
+  "test.js":
+    "const isNumber = require('is-number');\nconst { double } = require('./src/double.js');\nif (!isNumber(double(2)) || double(2) !== 4) { console.log('FAIL double'); process.exit(1); }\nconsole.log('ok');\n",
+  ".github/patchgate.yml":
+    "setup: npm install --no-audit --no-fund\ntest: node test.js\nsandbox:\n  network_for_setup: true\ntimeouts:\n  setup_seconds: 300\n",
 };
 const WRITTEN = "exports.double = (x) => x * 2;\n";
 const who = { login: "maintainer", via: "cli" as const };
@@ -40,7 +42,10 @@ test("npm install in a repository without .gitignore: the commit holds only the 
     const setup = h.ledger.history.find((e) => e.type === "setup_run");
     expect(setup).toMatchObject({ exitCode: 0, network: true });
     // The install really happened in the workspace, and the tests ran against it.
-    expect([existsSync(join(h.workspace.root, "node_modules/is-number/package.json")), existsSync(join(h.workspace.root, "package-lock.json"))]).toEqual([true, true]);
+    expect([existsSync(join(h.workspace.root, "node_modules/is-number/package.json")), existsSync(join(h.workspace.root, "package-lock.json"))]).toEqual([
+      true,
+      true,
+    ]);
     expect(h.ledger.history.filter((e) => e.type === "test_run").map((e) => e.type === "test_run" && e.exitCode)).toEqual([0]);
 
     await publishToLocalBranch(h.ledger, h.workspace, { prefix: "pg/", author: { name: "P", email: "p@x" }, trailer: "t" });

@@ -14,7 +14,12 @@ describe("report_blocked ends the session blocked", () => {
     h = await SessionHarness.create(BUGGY_ADD_REPO);
     const llm = new ScriptedLLM([
       plan,
-      { toolCalls: [{ name: "report_blocked", arguments: { reason: "the suite needs a database" } }, { name: "write_file", arguments: { path: "x.txt", content: "x\n" } }] },
+      {
+        toolCalls: [
+          { name: "report_blocked", arguments: { reason: "the suite needs a database" } },
+          { name: "write_file", arguments: { path: "x.txt", content: "x\n" } },
+        ],
+      },
     ]);
     await h.resume(llm);
     await approvePlan(h.ledger, cli, h.ledger.state.planHash!);
@@ -28,7 +33,10 @@ describe("report_blocked ends the session blocked", () => {
 
   test("while planning (a task impossible as asked)", async () => {
     h = await SessionHarness.create(BUGGY_ADD_REPO);
-    expect(await h.resume(new ScriptedLLM([{ toolCalls: [{ name: "report_blocked", arguments: { reason: "add() is already right" } }] }]))).toEqual({ kind: "ended", phase: "blocked" });
+    expect(await h.resume(new ScriptedLLM([{ toolCalls: [{ name: "report_blocked", arguments: { reason: "add() is already right" } }] }]))).toEqual({
+      kind: "ended",
+      phase: "blocked",
+    });
     expect(h.ledger.state.mode).toBe("plan");
   });
 

@@ -35,11 +35,21 @@ describe("tool results as text on the wire", () => {
     expect(await h.resume(llm)).toEqual({ kind: "parked", phase: "awaiting_plan_approval" });
     expect(server.violations).toEqual([]);
 
-    const toolMessages = (n: number) => (server!.requests[n]!.body.messages as { role: string; content: string }[]).filter((m) => m.role === "tool").map((m) => m.content);
+    const toolMessages = (n: number) =>
+      (server!.requests[n]!.body.messages as { role: string; content: string }[]).filter((m) => m.role === "tool").map((m) => m.content);
     const [odd] = toolMessages(1);
     expect(odd).toBe(
-      ["ok", "path: src/odd.js", "note: lines 1–4 of 4 (end of file)", "start_line: 1", "end_line: 4", "total_lines: 4", "--- content (4 lines) ---", ...LINES.map((l, i) => `${i + 1}│${l}`), "--- end of content ---"].join("\n") +
-        odd!.slice(odd!.indexOf("\n\n<runtime-context>")),
+      [
+        "ok",
+        "path: src/odd.js",
+        "note: lines 1–4 of 4 (end of file)",
+        "start_line: 1",
+        "end_line: 4",
+        "total_lines: 4",
+        "--- content (4 lines) ---",
+        ...LINES.map((l, i) => `${i + 1}│${l}`),
+        "--- end of content ---",
+      ].join("\n") + odd!.slice(odd!.indexOf("\n\n<runtime-context>")),
     );
     for (const line of LINES) expect(odd).toContain(line);
 
@@ -47,7 +57,14 @@ describe("tool results as text on the wire", () => {
     const recorded = h.ledger.history.find((e) => e.type === "tool_result" && e.tool === "read_file");
     expect(recorded?.type === "tool_result" && recorded.result).toEqual({
       ok: true,
-      data: { path: "src/odd.js", note: "lines 1–4 of 4 (end of file)", start_line: 1, end_line: 4, total_lines: 4, content: LINES.map((l, i) => `${i + 1}│${l}`).join("\n") },
+      data: {
+        path: "src/odd.js",
+        note: "lines 1–4 of 4 (end of file)",
+        start_line: 1,
+        end_line: 4,
+        total_lines: 4,
+        content: LINES.map((l, i) => `${i + 1}│${l}`).join("\n"),
+      },
     });
 
     // An error reads as one; the big page, fresh in request 2, is capped as history in request 3.

@@ -51,13 +51,25 @@ describe("the session's long-lived sandbox", () => {
     // The baseline test run and both commands, then the edit waits for a human: the session parks.
     expect(await h.resume(llm, { sandbox: observed })).toEqual({ kind: "parked", phase: "awaiting_write_approval" });
     const parked = opened[1]!;
-    expect({ longLived: parked.longLivedRuns, oneShot: parked.oneShotRuns, fallback: parked.fallbackReason }).toEqual({ longLived: 3, oneShot: 0, fallback: null });
+    expect({ longLived: parked.longLivedRuns, oneShot: parked.oneShotRuns, fallback: parked.fallbackReason }).toEqual({
+      longLived: 3,
+      oneShot: 0,
+      fallback: null,
+    });
     expect(ourBwraps()).toEqual([]);
 
     await autoApproveWrites(h.ledger, cli);
     const ended = await h.resume(llm, { sandbox: observed });
     expect(ended).toEqual({ kind: "ready_to_publish" });
-    expect(h.ledger.history.flatMap((e) => (e.type === "tool_result" ? [e.tool] : []))).toEqual(["submit_plan", "run_command", "run_command", "read_file", "edit_file", "run_tests", "finish"]);
+    expect(h.ledger.history.flatMap((e) => (e.type === "tool_result" ? [e.tool] : []))).toEqual([
+      "submit_plan",
+      "run_command",
+      "run_command",
+      "read_file",
+      "edit_file",
+      "run_tests",
+      "finish",
+    ]);
     expect({ longLived: opened[2]!.longLivedRuns, oneShot: opened[2]!.oneShotRuns }).toEqual({ longLived: 1, oneShot: 0 });
     expect(ourBwraps()).toEqual([]);
   });

@@ -65,7 +65,11 @@ describe("reopening a clone that is behind the ledger", () => {
     await parkedAfterEdit(h);
     // The base moves to a commit the old clone never fetched (a rebase onto the branch's new head).
     writeFileSync(join(h.source, "NEW.md"), "new\n");
-    for (const args of [["add", "NEW.md"], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "new"]]) await git(args, { cwd: h.source });
+    for (const args of [
+      ["add", "NEW.md"],
+      ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "new"],
+    ])
+      await git(args, { cwd: h.source });
     const head = (await git(["rev-parse", "HEAD"], { cwd: h.source })).stdout.trim();
     const moved = { ...h.ledger, state: { ...h.ledger.state, baseCommit: head } } as typeof h.ledger;
     const ws = await reopenWorkspace(moved, { source: h.source, dir: stale });

@@ -23,7 +23,11 @@ describe("a session's toolchains", () => {
   });
 
   test("a rust-toolchain.toml asking for a version that is not installed: blocked before the first model call", async () => {
-    h = await SessionHarness.create({ "Cargo.toml": "[package]\nname = \"x\"\n", "rust-toolchain.toml": '[toolchain]\nchannel = "1.80.0"\n', ".github/patchgate.yml": "test: cargo test\n" });
+    h = await SessionHarness.create({
+      "Cargo.toml": '[package]\nname = "x"\n',
+      "rust-toolchain.toml": '[toolchain]\nchannel = "1.80.0"\n',
+      ".github/patchgate.yml": "test: cargo test\n",
+    });
     const llm = new ScriptedLLM([{ toolCalls: [{ name: "read_file", arguments: { path: "Cargo.toml" } }] }]);
     expect(await h.resume(llm, { host: host.facts() })).toEqual({ kind: "ended", phase: "blocked" });
     expect(llm.remaining).toBe(1);
@@ -41,7 +45,10 @@ describe("a session's toolchains", () => {
   });
 
   test("resolved once and recorded; run_tests runs the recorded toolchain with the session's cache, across resumes", async () => {
-    h = await SessionHarness.create({ "Cargo.toml": "[package]\nname = \"x\"\n", ".github/patchgate.yml": "test: cargo test && mkdir -p \"$CARGO_HOME\" && touch \"$CARGO_HOME/seen\"\n" });
+    h = await SessionHarness.create({
+      "Cargo.toml": '[package]\nname = "x"\n',
+      ".github/patchgate.yml": 'test: cargo test && mkdir -p "$CARGO_HOME" && touch "$CARGO_HOME/seen"\n',
+    });
     const cacheRoot = join(h.dataDir, "cache");
     const llm = new ScriptedLLM([
       { toolCalls: [{ name: "submit_plan", arguments: { summary: "run the tests", steps: ["run them"] } }] },
@@ -51,7 +58,9 @@ describe("a session's toolchains", () => {
     expect(await h.resume(llm, { host: host.facts(), cacheRoot })).toEqual({ kind: "parked", phase: "awaiting_plan_approval" });
     const resolved = h.ledger.history.filter((e) => e.type === "toolchains_resolved");
     const dir = join(host.home, ".rustup", "toolchains", STABLE.name);
-    expect(resolved).toEqual([expect.objectContaining({ toolchains: [expect.objectContaining({ name: "rust", version: "1.95.0", path: join(dir, "bin"), binds: [dir] })], unmet: [] })]);
+    expect(resolved).toEqual([
+      expect.objectContaining({ toolchains: [expect.objectContaining({ name: "rust", version: "1.95.0", path: join(dir, "bin"), binds: [dir] })], unmet: [] }),
+    ]);
     await approvePlan(h.ledger, cli, h.ledger.state.planHash!);
     await h.restart();
     // A later resume with another host view does not resolve again: the ledger decides.

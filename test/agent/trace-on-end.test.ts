@@ -12,7 +12,10 @@ describe("spans at the end of a session", () => {
     trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
     const h = await SessionHarness.create(BUGGY_ADD_REPO);
     try {
-      const llm = new ScriptedLLM([{ toolCalls: [{ name: "read_file", arguments: { path: "README.md" } }] }, { error: { status: 400, message: "bad request" } }]);
+      const llm = new ScriptedLLM([
+        { toolCalls: [{ name: "read_file", arguments: { path: "README.md" } }] },
+        { error: { status: 400, message: "bad request" } },
+      ]);
       await h.resume(llm);
       expect(exporter.getFinishedSpans().filter((s) => s.name === "patchgate.session")).toHaveLength(1);
       await h.resume(llm); // already ended: nothing new

@@ -37,14 +37,20 @@ describe("a command under a wrong rule", () => {
   const lastResult = () => h.ledger.history.filter((e) => e.type === "tool_result" && e.tool === "run_command").at(-1);
 
   test("a reader rule that allows everything: the command runs read-only and writes nothing", async () => {
-    const wrong: PolicyRule[] = [{ id: "allow:wrong-reader", decision: "allow", kind: "command", readOnly: true }, { id: "allow:meta", decision: "allow", kind: "meta" }];
+    const wrong: PolicyRule[] = [
+      { id: "allow:wrong-reader", decision: "allow", kind: "command", readOnly: true },
+      { id: "allow:meta", decision: "allow", kind: "meta" },
+    ];
     await runWith(wrong, script(WRITER));
     expect(untouched()).toEqual([false, BUGGY_ADD_REPO["src/add.js"]]);
     expect(lastResult()).toMatchObject({ result: { ok: true, data: { read_only: true, exit_code: 1, stderr: expect.stringMatching(/EROFS/) } } });
   });
 
   test("an allow rule that allows everything: the command's changes are put back, and the ledger says so", async () => {
-    const wrong: PolicyRule[] = [{ id: "allow:wrong", decision: "allow", kind: "command" }, { id: "allow:meta", decision: "allow", kind: "meta" }];
+    const wrong: PolicyRule[] = [
+      { id: "allow:wrong", decision: "allow", kind: "command" },
+      { id: "allow:meta", decision: "allow", kind: "meta" },
+    ];
     await runWith(wrong, script(WRITER));
     expect(untouched()).toEqual([false, BUGGY_ADD_REPO["src/add.js"]]);
     expect(h.ledger.history.filter((e) => e.type === "changes_rolled_back")).toMatchObject([{ tool: "run_command", paths: ["PWNED.txt", "src/add.js"] }]);

@@ -20,7 +20,21 @@ const rows = [
 describe("the bench table", () => {
   it("has every stable figure id exactly once", () => {
     expect(FIGURE_IDS).toEqual(
-      expect.arrayContaining(["sandbox_node", "sandbox_node_test", "workspace_second_session", "snapshot_treehash", "snapshot_diff", "step_overhead_ms", "concurrency_ideal_fraction", "event_loop_p99_ms", "webhook_p99", "rss_idle", "rss_parked_10_mb", "deps_cache_second_setup", "context_max_over_median"]),
+      expect.arrayContaining([
+        "sandbox_node",
+        "sandbox_node_test",
+        "workspace_second_session",
+        "snapshot_treehash",
+        "snapshot_diff",
+        "step_overhead_ms",
+        "concurrency_ideal_fraction",
+        "event_loop_p99_ms",
+        "webhook_p99",
+        "rss_idle",
+        "rss_parked_10_mb",
+        "deps_cache_second_setup",
+        "context_max_over_median",
+      ]),
     );
     expect(FIGURE_IDS).toHaveLength(13);
     expect(new Set(FIGURE_IDS).size).toBe(13);
@@ -50,7 +64,9 @@ describe("the bench table", () => {
   });
 
   it("answers a wrong flag with its usage and exit code 2, never a stack trace", async () => {
-    const err = await run(process.execPath, ["--import", "tsx", "bench/index.ts", "--only", "no_such_figure"]).catch((e: { code: number; stderr: string; stdout: string }) => e);
+    const err = await run(process.execPath, ["--import", "tsx", "bench/index.ts", "--only", "no_such_figure"]).catch(
+      (e: { code: number; stderr: string; stdout: string }) => e,
+    );
     expect(err).toMatchObject({ code: 2 });
     const { stderr, stdout } = err as { stderr: string; stdout: string };
     expect(stderr).toContain("unknown figure id: no_such_figure");

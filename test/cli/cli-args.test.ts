@@ -15,7 +15,10 @@ describe("positiveInt", () => {
   test.each(["abc", "0", "-3", "1.5", "10abc", "", " ", "1e3", "0x10", "99999999999999999999"])("%p is a usage error", (v) => {
     expect(usageMessage(() => positiveInt("max-steps", v))).toBe(`--max-steps must be a positive integer, got "${v}"`);
   });
-  test.each([["1", 1], ["40", 40]] as const)("%p → %p", (v, n) => expect(positiveInt("n", v)).toBe(n));
+  test.each([
+    ["1", 1],
+    ["40", 40],
+  ] as const)("%p → %p", (v, n) => expect(positiveInt("n", v)).toBe(n));
   test("leading zeros are refused (octal or decimal? nobody should have to guess)", () => {
     expect(usageMessage(() => positiveInt("n", "007"))).toBe(`--n must be a positive integer, got "007"`);
   });

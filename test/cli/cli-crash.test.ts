@@ -71,7 +71,11 @@ describe("the CLI killed with SIGKILL, then resumed", () => {
     unlinkSync(join(clone(), ".git", "pg-hold"));
 
     const sessionId = await resumeToTheEnd(env, clone(), run.stdout(), repo.dir);
-    const shown = execFileSync("node", ["--import", "tsx", join(ROOT, "src/cli/main.ts"), "show", sessionId, "--events"], { cwd: ROOT, env: { ...process.env, ...env }, encoding: "utf8" });
+    const shown = execFileSync("node", ["--import", "tsx", join(ROOT, "src/cli/main.ts"), "show", sessionId, "--events"], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      encoding: "utf8",
+    });
     expect(shown.match(/tool_result +run_tests ok/g)).toHaveLength(1); // answered once: by the run after the restart
     expect(shown).not.toContain(".partial-output");
   });

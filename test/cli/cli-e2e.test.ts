@@ -47,8 +47,14 @@ describe("patchgate CLI, end to end", () => {
     expect(shown.code).toBe(0);
     const commit = execFileSync("git", ["-C", clone, "rev-parse", branch], { encoding: "utf8" }).trim();
     const tree = execFileSync("git", ["-C", clone, "rev-parse", `${branch}^{tree}`], { encoding: "utf8" }).trim();
-    expect(shown.stdout.split("\n").slice(0, 3)).toEqual(["Patchgate: Done: 1 file changed, tests passed", "", `✅ Done — pushed \`${commit.slice(0, 7)}\` to \`${branch}\`; the tests passed on exactly that commit's tree.`]);
-    expect(shown.stdout).toContain(`- On the pushed commit \`${commit.slice(0, 7)}\` — tree \`${tree.slice(0, 12)}\`, the very tree the tests ran on: ✅ passed`);
+    expect(shown.stdout.split("\n").slice(0, 3)).toEqual([
+      "Patchgate: Done: 1 file changed, tests passed",
+      "",
+      `✅ Done — pushed \`${commit.slice(0, 7)}\` to \`${branch}\`; the tests passed on exactly that commit's tree.`,
+    ]);
+    expect(shown.stdout).toContain(
+      `- On the pushed commit \`${commit.slice(0, 7)}\` — tree \`${tree.slice(0, 12)}\`, the very tree the tests ran on: ✅ passed`,
+    );
     expect(shown.stdout).toMatch(/approved by @\S+ via the terminal/);
     expect(shown.stdout).toContain("▸ Step 1 · ");
     expect(shown.stdout).not.toContain("<details>");
@@ -97,7 +103,9 @@ describe("patchgate CLI, end to end", () => {
     const clone = join(data, "workspaces", sessionId);
     const branch = `patchgate/${sessionId.slice(0, 8)}-untested`;
     expect(r.stdout).toContain("blocked: I cannot make the test pass");
-    expect(r.stdout).toMatch(new RegExp(`the work so far, untested, is on branch ${branch} at [0-9a-f]{12} in ${clone}; fetch it with:\n  git fetch ${clone} ${branch}\n`));
+    expect(r.stdout).toMatch(
+      new RegExp(`the work so far, untested, is on branch ${branch} at [0-9a-f]{12} in ${clone}; fetch it with:\n  git fetch ${clone} ${branch}\n`),
+    );
     const git = (...args: string[]) => execFileSync("git", ["-C", clone, ...args], { encoding: "utf8" });
     expect(git("show", `${branch}:src/add.js`)).toBe("export function add(a, b) {\n  return a * b;\n}\n");
     expect(git("log", "-1", "--format=%s", branch)).toBe("Untested work so far: Fix add\n");

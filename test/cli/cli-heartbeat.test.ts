@@ -8,7 +8,10 @@ import { ROOT } from "../helpers/run-cli.js";
 // The test command waits until the test has seen the heartbeat and says go (a file appearing in
 // the workspace): the status line is then shown while the tests really are running.
 // The baseline run on the base tree (before the fix) does not wait.
-const WAITING_REPO = { ...BUGGY_ADD_REPO, "test.sh": 'if grep -q "a + b" src/add.js; then while [ ! -e go.flag ]; do sleep 0.05; done; fi\n' + BUGGY_ADD_REPO["test.sh"] };
+const WAITING_REPO = {
+  ...BUGGY_ADD_REPO,
+  "test.sh": 'if grep -q "a + b" src/add.js; then while [ ! -e go.flag ]; do sleep 0.05; done; fi\n' + BUGGY_ADD_REPO["test.sh"],
+};
 
 describe("patchgate run on a terminal: a sign of life", () => {
   let server: FakeOpenAIServer | undefined;

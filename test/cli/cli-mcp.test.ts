@@ -97,10 +97,17 @@ describe("patchgate run --mcp-config", () => {
   });
 
   test("kill -9 while an MCP call runs: the resume answers it `interrupted` and never sends it again", async () => {
-    const { repo, data, file, log } = setup([{ name: "slow_write", inputSchema: obj({ text: { type: "string" } }), does: { hang: true } }], { trust: "reviewed", allow_tools: ["slow_*"] });
+    const { repo, data, file, log } = setup([{ name: "slow_write", inputSchema: obj({ text: { type: "string" } }), does: { hang: true } }], {
+      trust: "reviewed",
+      allow_tools: ["slow_*"],
+    });
     server = await startFakeOpenAI(fixWith({ name: "mcp__s__slow_write", arguments: { text: "once" } }));
     const env = { OPENAI_API_KEY: "sk-cli-test-key", OPENAI_BASE_URL: server.baseURL, PATCHGATE_DATA_DIR: data, PATCHGATE_MODEL: "fake-model" };
-    const child = spawn(process.execPath, [...ARGS, "run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "--mcp-config", file, "Fix add"], { cwd: ROOT, env: clean(env), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [...ARGS, "run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "--mcp-config", file, "Fix add"], {
+      cwd: ROOT,
+      env: clean(env),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
     const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once("exit", (_c, sig) => resolve(sig)));

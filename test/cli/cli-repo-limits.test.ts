@@ -54,7 +54,10 @@ describe("patchgate run honours the repository's limits", () => {
   test("max_steps 3 in the file stops the session after 3 model calls; --max-cost-usd still wins for the cost", async () => {
     const { code, events, requests } = await run("test: sh test.sh\nlimits:\n  max_steps: 3\n  max_cost_usd: 2\n", "--max-cost-usd", "0.5");
     expect(code).toBe(1);
-    expect(events.find((e) => e.type === "limits_configured")).toMatchObject({ limits: { maxSteps: 3, maxCostUsd: 0.5 }, source: ".github/patchgate.yml and --max-cost-usd" });
+    expect(events.find((e) => e.type === "limits_configured")).toMatchObject({
+      limits: { maxSteps: 3, maxCostUsd: 0.5 },
+      source: ".github/patchgate.yml and --max-cost-usd",
+    });
     expect(events.filter((e) => e.type === "llm_called")).toHaveLength(3);
     expect(requests).toBe(3);
     expect(events.at(-1)).toMatchObject({ type: "session_failed", reason: "budget_exceeded" });

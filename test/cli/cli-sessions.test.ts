@@ -74,6 +74,8 @@ describe("patchgate list, and sessions named by a prefix", () => {
   });
 
   test("an unknown id or prefix points at patchgate list", async () => {
-    await expect(traceCommand(["cccc", "--data-dir", data], new PassThrough())).rejects.toThrow(new UsageError(`no session cccc in ${data} (see: patchgate list)`));
+    await expect(traceCommand(["cccc", "--data-dir", data], new PassThrough())).rejects.toThrow(
+      new UsageError(`no session cccc in ${data} (see: patchgate list)`),
+    );
   });
 });

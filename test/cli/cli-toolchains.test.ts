@@ -24,13 +24,19 @@ describe("patchgate run: toolchains", () => {
   }
 
   test("a pin that cannot be satisfied ends blocked before the first model call, naming the version and what to install", async () => {
-    const { repo, data } = setup({ "Cargo.toml": '[package]\nname = "x"\nversion = "0.1.0"\n', "src/lib.rs": "\n", "rust-toolchain.toml": '[toolchain]\nchannel = "1.2.3"\n' });
+    const { repo, data } = setup({
+      "Cargo.toml": '[package]\nname = "x"\nversion = "0.1.0"\n',
+      "src/lib.rs": "\n",
+      "rust-toolchain.toml": '[toolchain]\nchannel = "1.2.3"\n',
+    });
     server = await startFakeOpenAI([{ content: "never asked" }]);
     const env = { OPENAI_API_KEY: "sk-cli-test-key", OPENAI_BASE_URL: server.baseURL, PATCHGATE_DATA_DIR: data, PATCHGATE_MODEL: "fake-model" };
     const r = await runCli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "Fix the quoting"], env);
     expect(r.code).toBe(1);
     expect(server.requests).toHaveLength(0);
-    expect(r.stdout).toContain("blocked: The repository needs toolchains this host does not have: rust 1.2.3 (rust-toolchain.toml): rustup toolchain install 1.2.3");
+    expect(r.stdout).toContain(
+      "blocked: The repository needs toolchains this host does not have: rust 1.2.3 (rust-toolchain.toml): rustup toolchain install 1.2.3",
+    );
     const id = /session (\S+)/.exec(r.stdout)![1];
     const shown = await runCli(["show", id], { PATCHGATE_DATA_DIR: data });
     expect(shown.stdout).toMatch(/toolchains resolved: .*missing: rust 1\.2\.3 \(rust-toolchain\.toml\)/);
@@ -72,10 +78,16 @@ describe("patchgate run: toolchains", () => {
     const STABLE = "stable-x86_64-unknown-linux-gnu";
     const host = new FakeHost().rustup([{ name: STABLE, rustc: "1.95.0" }], STABLE);
     const bare = new FakeHost();
-    cleanups.push(() => host.cleanup(), () => bare.cleanup());
+    cleanups.push(
+      () => host.cleanup(),
+      () => bare.cleanup(),
+    );
     // The first run hangs (it is killed there); the session's cache keeps the mark for the next one.
     const cargo = join(host.home, ".rustup", "toolchains", STABLE, "bin", "cargo");
-    exe(cargo, `mkdir -p "$CARGO_HOME"\nif [ -e "$CARGO_HOME/ran" ]; then echo "cargo from ${STABLE}: ok"; exit 0; fi\ntouch "$CARGO_HOME/ran"; echo "cargo: first run, hanging"; exec sleep 600`);
+    exe(
+      cargo,
+      `mkdir -p "$CARGO_HOME"\nif [ -e "$CARGO_HOME/ran" ]; then echo "cargo from ${STABLE}: ok"; exit 0; fi\ntouch "$CARGO_HOME/ran"; echo "cargo: first run, hanging"; exec sleep 600`,
+    );
     server = await startFakeOpenAI([
       { toolCalls: [{ name: "submit_plan", arguments: { summary: "run", steps: ["run the tests"] } }] },
       { toolCalls: [{ name: "run_tests", arguments: {} }] },
@@ -83,7 +95,10 @@ describe("patchgate run: toolchains", () => {
       { toolCalls: [{ name: "finish", arguments: { summary: "nothing to change" } }] },
     ]);
     const env = { OPENAI_API_KEY: "sk-cli-test-key", OPENAI_BASE_URL: server.baseURL, PATCHGATE_DATA_DIR: data, PATCHGATE_MODEL: "fake-model" };
-    const first = spawnCli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "Run the tests"], { ...env, ...(host.facts().env as Record<string, string>) });
+    const first = spawnCli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "Run the tests"], {
+      ...env,
+      ...(host.facts().env as Record<string, string>),
+    });
     await first.printed("cargo: first run, hanging");
     first.child.kill("SIGKILL");
     expect(await first.exited).toBe("SIGKILL");
@@ -98,7 +113,9 @@ describe("patchgate run: toolchains", () => {
     try {
       const events = await store.load(id);
       const resolved = events.filter((e) => e.type === "toolchains_resolved");
-      expect(resolved).toEqual([expect.objectContaining({ toolchains: [expect.objectContaining({ name: "rust", path: join(host.home, ".rustup", "toolchains", STABLE, "bin") })] })]);
+      expect(resolved).toEqual([
+        expect.objectContaining({ toolchains: [expect.objectContaining({ name: "rust", path: join(host.home, ".rustup", "toolchains", STABLE, "bin") })] }),
+      ]);
       expect(events.filter((e) => e.type === "resumed").length).toBeGreaterThanOrEqual(2);
       expect(events.at(-1)!.type).toBe("published");
     } finally {

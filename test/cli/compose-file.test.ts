@@ -45,7 +45,11 @@ test.each(["receiver", "worker"])("the %s's command is a patchgate command that 
 });
 
 test("every variable the services set is documented in the README", () => {
-  const names = new Set(Object.values(compose.services).flatMap((s) => Object.keys(s.environment ?? {})).filter((n) => !n.startsWith("POSTGRES_")));
+  const names = new Set(
+    Object.values(compose.services)
+      .flatMap((s) => Object.keys(s.environment ?? {}))
+      .filter((n) => !n.startsWith("POSTGRES_")),
+  );
   for (const n of names) expect(readme.includes(`\`${n}\``) ? n : `${n} (undocumented)`).toBe(n);
   expect([...names]).toEqual(expect.arrayContaining(["DATABASE_URL", "PATCHGATE_WORKER_SLOTS", "APP_ID"]));
 });

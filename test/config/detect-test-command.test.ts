@@ -19,14 +19,32 @@ const pkg = (test: string, deps = true) => JSON.stringify({ scripts: { test }, .
 
 describe("detectTestCommand", () => {
   test.each([
-    [{ "package.json": pkg("jest"), "package-lock.json": "{}" }, { command: "npm test", setup: "npm ci", source: "package.json scripts.test; package-lock.json → npm" }],
-    [{ "package.json": pkg("jest"), "yarn.lock": "" }, { command: "yarn test", setup: "yarn install --frozen-lockfile", source: "package.json scripts.test; yarn.lock → yarn" }],
-    [{ "package.json": pkg("jest"), "yarn.lock": "", ".yarnrc.yml": "" }, { command: "yarn test", setup: "yarn install --immutable", source: "package.json scripts.test; yarn.lock → yarn" }],
-    [{ "package.json": pkg("vitest"), "pnpm-lock.yaml": "" }, { command: "pnpm test", setup: "pnpm install --frozen-lockfile", source: "package.json scripts.test; pnpm-lock.yaml → pnpm" }],
+    [
+      { "package.json": pkg("jest"), "package-lock.json": "{}" },
+      { command: "npm test", setup: "npm ci", source: "package.json scripts.test; package-lock.json → npm" },
+    ],
+    [
+      { "package.json": pkg("jest"), "yarn.lock": "" },
+      { command: "yarn test", setup: "yarn install --frozen-lockfile", source: "package.json scripts.test; yarn.lock → yarn" },
+    ],
+    [
+      { "package.json": pkg("jest"), "yarn.lock": "", ".yarnrc.yml": "" },
+      { command: "yarn test", setup: "yarn install --immutable", source: "package.json scripts.test; yarn.lock → yarn" },
+    ],
+    [
+      { "package.json": pkg("vitest"), "pnpm-lock.yaml": "" },
+      { command: "pnpm test", setup: "pnpm install --frozen-lockfile", source: "package.json scripts.test; pnpm-lock.yaml → pnpm" },
+    ],
     [{ "package.json": pkg("node --test", false) }, { command: "npm test", source: "package.json scripts.test; no lockfile → npm" }],
     [{ "pytest.ini": "[pytest]\n" }, { command: "python -m pytest", source: "pytest.ini → pytest" }],
-    [{ "pyproject.toml": "[project]\nname='x'\n\n[tool.pytest.ini_options]\naddopts='-q'\n", "requirements.txt": "pytest\n" }, { command: "python -m pytest", setup: "python -m pip install -r requirements.txt", source: "pyproject.toml [tool.pytest] → pytest" }],
-    [{ "tests/test_math.py": "def test_x(): pass\n", "requirements-dev.txt": "pytest\n" }, { command: "python -m pytest", setup: "python -m pip install -r requirements-dev.txt", source: "tests/ with test_*.py → pytest" }],
+    [
+      { "pyproject.toml": "[project]\nname='x'\n\n[tool.pytest.ini_options]\naddopts='-q'\n", "requirements.txt": "pytest\n" },
+      { command: "python -m pytest", setup: "python -m pip install -r requirements.txt", source: "pyproject.toml [tool.pytest] → pytest" },
+    ],
+    [
+      { "tests/test_math.py": "def test_x(): pass\n", "requirements-dev.txt": "pytest\n" },
+      { command: "python -m pytest", setup: "python -m pip install -r requirements-dev.txt", source: "tests/ with test_*.py → pytest" },
+    ],
     [{ "go.mod": "module example.com/x\n" }, { command: "go test ./...", setup: "go mod download", source: "go.mod → go test" }],
     [{ "Cargo.toml": "[package]\nname='x'\n" }, { command: "cargo test", setup: "cargo fetch", source: "Cargo.toml → cargo test" }],
     [{ Makefile: "build:\n\tcc x.c\n\ntest: build\n\t./run-tests\n" }, { command: "make test", source: "Makefile has a test: target" }],

@@ -36,7 +36,17 @@ limits:
         test: "npm test -- --runInBand",
         gate: "all_pass",
         timeouts: { setup_seconds: 600, test_seconds: 120, command_seconds: 120 },
-        sandbox: { backend: "bubblewrap", network_for_setup: true, allow_hosts: [], image: "node:20-bookworm", max_processes: 64, memory_mb: 2048, disk_mb: 2048, cpu_seconds: 300, max_output_kb: 1024 },
+        sandbox: {
+          backend: "bubblewrap",
+          network_for_setup: true,
+          allow_hosts: [],
+          image: "node:20-bookworm",
+          max_processes: 64,
+          memory_mb: 2048,
+          disk_mb: 2048,
+          cpu_seconds: 300,
+          max_output_kb: 1024,
+        },
         policy: { allow_commands: ["npm run lint"], deny_commands: [], protected_paths: [] },
         approvals: { plan: "any", writes: "any" },
         limits: { max_steps: 40, max_cost_usd: 5, max_questions: 3 },
@@ -54,7 +64,11 @@ limits:
   });
 
   test("a duplicated key is refused rather than silently keeping the last", () => {
-    expect(errorOf("test: a\ntest: b\n")).toMatchObject({ kind: "yaml_syntax", line: 2, message: ".github/patchgate.yml line 2 is not valid YAML: Map keys must be unique" });
+    expect(errorOf("test: a\ntest: b\n")).toMatchObject({
+      kind: "yaml_syntax",
+      line: 2,
+      message: ".github/patchgate.yml line 2 is not valid YAML: Map keys must be unique",
+    });
   });
 
   test("a wrong type names the field, the line, what was expected and what was found", () => {
@@ -84,7 +98,8 @@ limits:
       kind: "unknown_field",
       field: "sandbox.max_procs",
       line: 2,
-      message: ".github/patchgate.yml line 2: unknown field `sandbox.max_procs`: allowed here: backend, network_for_setup, allow_hosts, image, max_processes, memory_mb, disk_mb, cpu_seconds, max_output_kb",
+      message:
+        ".github/patchgate.yml line 2: unknown field `sandbox.max_procs`: allowed here: backend, network_for_setup, allow_hosts, image, max_processes, memory_mb, disk_mb, cpu_seconds, max_output_kb",
     });
   });
 
@@ -100,6 +115,10 @@ limits:
   test("every session has a cost cap: 5 USD unless the file sets one", () => {
     const set = parseRepoConfig("limits:\n  max_cost_usd: 0.5\n");
     const other = parseRepoConfig("limits:\n  max_steps: 3\n");
-    expect([DEFAULT_REPO_CONFIG.limits, set.ok && set.config.limits, other.ok && other.config.limits]).toEqual([{ max_cost_usd: 5, max_questions: 3 }, { max_cost_usd: 0.5, max_questions: 3 }, { max_steps: 3, max_cost_usd: 5, max_questions: 3 }]);
+    expect([DEFAULT_REPO_CONFIG.limits, set.ok && set.config.limits, other.ok && other.config.limits]).toEqual([
+      { max_cost_usd: 5, max_questions: 3 },
+      { max_cost_usd: 0.5, max_questions: 3 },
+      { max_steps: 3, max_cost_usd: 5, max_questions: 3 },
+    ]);
   });
 });

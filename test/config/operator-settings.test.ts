@@ -26,19 +26,26 @@ describe("operator settings: sandbox.toolchains", () => {
 
   test("sandbox.dependency_cache_mb: the cross-session dependency cache's size, 0 turns it off", () => {
     expect(load("sandbox:\n  dependency_cache_mb: 512\n")().dependencyCacheBytes).toBe(512 * 1024 * 1024);
-    expect(dependencyCacheIn("/data", load("sandbox:\n  dependency_cache_mb: 512\n")())).toEqual({ root: "/data/dependency-cache", maxBytes: 512 * 1024 * 1024 });
+    expect(dependencyCacheIn("/data", load("sandbox:\n  dependency_cache_mb: 512\n")())).toEqual({
+      root: "/data/dependency-cache",
+      maxBytes: 512 * 1024 * 1024,
+    });
     expect(dependencyCacheIn("/data", load("sandbox:\n  dependency_cache_mb: 0\n")())).toBeUndefined();
     expect(load("sandbox:\n  dependency_cache_mb: -1\n")).toThrow("`sandbox.dependency_cache_mb`");
   });
 
   test("errors name the field: unknown keys, relative or missing paths, bin outside dir, HOME or what contains it", () => {
-    expect(load("sandbox:\n  toolchain: []\n")).toThrow("`sandbox` Unrecognized key: \"toolchain\"");
+    expect(load("sandbox:\n  toolchain: []\n")).toThrow('`sandbox` Unrecognized key: "toolchain"');
     expect(load("sandbox:\n  toolchains:\n    - bin: opt/zig/bin\n")).toThrow("`sandbox.toolchains.0.bin` must be an absolute path: opt/zig/bin");
     expect(load(`sandbox:\n  toolchains:\n    - bin: ${tmp.dir}/nope\n`)).toThrow(`\`sandbox.toolchains.0.bin\` is not a directory: ${tmp.dir}/nope`);
-    expect(load(`sandbox:\n  toolchains:\n    - bin: ${zig}/bin\n      dir: ${tmp.dir}/opt/zig/bin/..\n    - bin: ${zig}\n      dir: ${zig}/bin\n`)).toThrow(`\`sandbox.toolchains.1\`: bin ${zig} is not inside dir ${zig}/bin`);
+    expect(load(`sandbox:\n  toolchains:\n    - bin: ${zig}/bin\n      dir: ${tmp.dir}/opt/zig/bin/..\n    - bin: ${zig}\n      dir: ${zig}/bin\n`)).toThrow(
+      `\`sandbox.toolchains.1\`: bin ${zig} is not inside dir ${zig}/bin`,
+    );
     // ~/.local/bin's prefix would be ~/.local: allowed, it does not contain HOME; HOME itself never.
     expect(load(`sandbox:\n  toolchains:\n    - bin: ${home}/.local/bin\n`)().toolchains).toHaveLength(1);
-    expect(load(`sandbox:\n  toolchains:\n    - bin: ${home}/.local/bin\n      dir: ${home}\n`)).toThrow(`\`sandbox.toolchains.0\`: ${home} cannot be bound: it is ${home}`);
+    expect(load(`sandbox:\n  toolchains:\n    - bin: ${home}/.local/bin\n      dir: ${home}\n`)).toThrow(
+      `\`sandbox.toolchains.0\`: ${home} cannot be bound: it is ${home}`,
+    );
     expect(load(`sandbox:\n  toolchains:\n    - bin: ${zig}/bin\n      dir: ${tmp.dir}\n`)).toThrow(`${tmp.dir} cannot be bound: it contains ${home}`);
   });
 
@@ -51,6 +58,10 @@ describe("operator settings: sandbox.toolchains", () => {
       "it is a system directory",
       "rel is not an absolute path",
     ]);
-    expect([bindRefusal("/srv/patchgate/node_modules/.bin", p), bindRefusal("/home/dev/.rustup/toolchains/stable", p), bindRefusal("/opt/go", p)]).toEqual([null, null, null]);
+    expect([bindRefusal("/srv/patchgate/node_modules/.bin", p), bindRefusal("/home/dev/.rustup/toolchains/stable", p), bindRefusal("/opt/go", p)]).toEqual([
+      null,
+      null,
+      null,
+    ]);
   });
 });

@@ -1,4 +1,17 @@
-import { existsSync, linkSync, mkdirSync, openSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync, writeSync, closeSync, lstatSync } from "node:fs";
+import {
+  existsSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+  writeSync,
+  closeSync,
+  lstatSync,
+} from "node:fs";
 import { join } from "node:path";
 import { DependencyStore } from "../../src/depcache/dependency-store.js";
 import { tempDir } from "../helpers/git-fixture.js";

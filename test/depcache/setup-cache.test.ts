@@ -60,7 +60,12 @@ describe("dependency cache around a setup", () => {
     expect(await cache.store()).toMatchObject({ outcome: "not_stored", reason: "the session's cache directory was written to before setup" });
 
     const b = session();
-    const changed = await withDependencyCache(b.ctx, "npm ci", true, async () => (install(b.ws), writeFileSync(join(b.ws, "package-lock.json"), '{"v":3}\n'), passed));
+    const changed = await withDependencyCache(
+      b.ctx,
+      "npm ci",
+      true,
+      async () => (install(b.ws), writeFileSync(join(b.ws, "package-lock.json"), '{"v":3}\n'), passed),
+    );
     expect(changed.dependencyCache).toMatchObject({ outcome: "not_stored", reason: "setup changed tracked files (package-lock.json)" });
 
     const c = session();

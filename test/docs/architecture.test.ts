@@ -36,6 +36,8 @@ test("every symbol named after a file is exported by it", () => {
 
 test("every folder of src/ is on the layer diagram", () => {
   const diagram = /## Layers[\s\S]*?```([\s\S]*?)```/.exec(doc)?.[1] ?? "";
-  const folders = readdirSync(path.join(ROOT, "src"), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+  const folders = readdirSync(path.join(ROOT, "src"), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name);
   expect(folders.filter((f) => !diagram.includes(`${f}/`))).toEqual([]);
 });

@@ -31,10 +31,23 @@ describe("built-in cases", () => {
   test("they cover the situations the issue lists", () => {
     const ids = cases.map((c) => c.id);
     for (const id of [
-      "read-file", "code-search", "single-file-edit", "multi-file-edit", "fix-failing-test", "writes-denied",
-      "dangerous-command", "bad-patch-recovery", "edit-without-read", "plan-revision", "context-compaction",
-      "checkpoint-resume", "prompt-injection", "loop-limit", "tests-failed",
-    ]) expect(ids).toContain(id);
+      "read-file",
+      "code-search",
+      "single-file-edit",
+      "multi-file-edit",
+      "fix-failing-test",
+      "writes-denied",
+      "dangerous-command",
+      "bad-patch-recovery",
+      "edit-without-read",
+      "plan-revision",
+      "context-compaction",
+      "checkpoint-resume",
+      "prompt-injection",
+      "loop-limit",
+      "tests-failed",
+    ])
+      expect(ids).toContain(id);
     expect(cases.find((c) => c.id === "loop-limit")?.expect).toMatchObject({ outcome: "failed", class: "loop_limit" });
     expect(cases.find((c) => c.id === "tests-failed")?.expect).toMatchObject({ outcome: "failed", class: "tests_failed" });
   });

@@ -15,7 +15,15 @@ describe("classify", () => {
 
   test("a gate error the agent recovered from is listed but not decisive", () => {
     const refused = result("edit_file", { path: "a.js" }, "edit_without_read");
-    const events = [...start(), ...approvedPlan(), ...refused, ...result("read_file", { path: "a.js" }), ...result("edit_file", { path: "a.js" }), testRun(0), ...finished()];
+    const events = [
+      ...start(),
+      ...approvedPlan(),
+      ...refused,
+      ...result("read_file", { path: "a.js" }),
+      ...result("edit_file", { path: "a.js" }),
+      testRun(0),
+      ...finished(),
+    ];
     expect(classify(events, green)).toEqual({
       outcome: "done",
       decisive: null,
@@ -85,7 +93,13 @@ describe("classify", () => {
   });
 
   test("a success on another path does not recover a refusal", () => {
-    const events = [...start(), ...approvedPlan(), ...result("edit_file", { path: "a" }, "edit_without_read"), ...result("edit_file", { path: "b" }), failed("loop_limit")];
+    const events = [
+      ...start(),
+      ...approvedPlan(),
+      ...result("edit_file", { path: "a" }, "edit_without_read"),
+      ...result("edit_file", { path: "b" }),
+      failed("loop_limit"),
+    ];
     expect(classify(events, green).decisive).toBe("edit_without_read");
   });
 
@@ -129,7 +143,10 @@ describe("classify", () => {
       ["invalid_tool_call", 2, false],
       ["loop_limit", 1, false],
     ]);
-    const unparsed = classify([...start(), ...result("read_file", "{bad", "invalid_arguments"), ...result("read_file", { path: "a.js" }), failed("loop_limit")], green);
+    const unparsed = classify(
+      [...start(), ...result("read_file", "{bad", "invalid_arguments"), ...result("read_file", { path: "a.js" }), failed("loop_limit")],
+      green,
+    );
     expect([unparsed.classes[0].recovered, unparsed.decisive]).toEqual([true, "loop_limit"]);
   });
 

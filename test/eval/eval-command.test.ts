@@ -41,7 +41,8 @@ function writeUserCase(id: string, scriptLength: number, extra: object = {}): st
     files: {
       "package.json": '{ "type": "commonjs" }\n',
       "greet.js": "exports.greet = (name) => `Hello ${name}`;\n",
-      "greet.test.js": "const assert = require('node:assert');\nrequire('node:test')('greets', () => assert.equal(require('./greet.js').greet('Ada'), 'Hello, Ada'));\n",
+      "greet.test.js":
+        "const assert = require('node:assert');\nrequire('node:test')('greets', () => assert.equal(require('./greet.js').greet('Ada'), 'Hello, Ada'));\n",
     },
     config: { test: "node --test" },
     auto_approve_writes: true,
@@ -98,12 +99,15 @@ describe("patchgate eval", () => {
       ]);
       // Usage came from the provider and was priced: 5 calls × (1000 prompt + 50 completion) tokens.
       expect(report.cases[0].metrics).toMatchObject({ steps: 5, promptTokens: 5000, completionTokens: 250, tokensEstimated: false });
-      expect(report.cases[0].metrics.costUsd).toBeCloseTo(5 * (1000 * 0.4 + 50 * 1.6) / 1e6, 9);
+      expect(report.cases[0].metrics.costUsd).toBeCloseTo((5 * (1000 * 0.4 + 50 * 1.6)) / 1e6, 9);
       expect(provider.requests).toHaveLength(5);
       expect(provider.violations).toEqual([]);
     } finally {
       await provider.close();
-      for (const [k, v] of [["OPENAI_API_KEY", saved.key], ["OPENAI_BASE_URL", saved.url]] as const) {
+      for (const [k, v] of [
+        ["OPENAI_API_KEY", saved.key],
+        ["OPENAI_BASE_URL", saved.url],
+      ] as const) {
         if (v === undefined) delete process.env[k];
         else process.env[k] = v;
       }

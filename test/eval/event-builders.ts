@@ -22,15 +22,18 @@ let call = 0;
 export function result(tool: string, input: unknown, error?: string): [SessionEvent, SessionEvent] {
   call += 1;
   const args = typeof input === "string" ? input : JSON.stringify(input);
-  return [{ type: "assistant_message", content: null, toolCalls: [{ id: `c${call}`, name: tool, arguments: args }] }, {
-    type: "tool_result",
-    callId: `c${call}`,
-    tool,
-    toolVersion: "1",
-    input,
-    result: error ? { ok: false, error: { code: error, message: error } } : { ok: true, data: {} },
-    durationMs: 0,
-  }];
+  return [
+    { type: "assistant_message", content: null, toolCalls: [{ id: `c${call}`, name: tool, arguments: args }] },
+    {
+      type: "tool_result",
+      callId: `c${call}`,
+      tool,
+      toolVersion: "1",
+      input,
+      result: error ? { ok: false, error: { code: error, message: error } } : { ok: true, data: {} },
+      durationMs: 0,
+    },
+  ];
 }
 
 export function testRun(exitCode: number): SessionEvent {

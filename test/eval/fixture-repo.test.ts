@@ -40,7 +40,7 @@ describe("fixture repository", () => {
     const withConfig = { ...c, config: RepoConfigSchema.parse({ test: "true" }) };
     const repo = await buildFixtureRepo(withConfig, path.join(dir, "cfg"));
     expect(repo.repoConfig).toMatchObject({ test: "true", timeouts: { test_seconds: 300 } });
-    expect(repo.files.get(".github/patchgate.yml")).toContain("test: \"true\"");
+    expect(repo.files.get(".github/patchgate.yml")).toContain('test: "true"');
   });
 
   test("an inline file outside the repository is refused", async () => {

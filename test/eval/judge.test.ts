@@ -63,6 +63,8 @@ describe("judge", () => {
   test("a finished session on a red tree: its failing checks are problems too (tests_failed hides wrong_result)", () => {
     const red: Verdict = { tests: "fail", failedChecks: ["file unchanged test.js: file changed"], leakedSecrets: [] };
     const failedTests: Classification = { ...done, decisive: "tests_failed" };
-    expect(judge(expectBlock({ outcome: "done", class: "tests_failed" }), failedTests, red, events).problems).toEqual(["check failed: file unchanged test.js: file changed"]);
+    expect(judge(expectBlock({ outcome: "done", class: "tests_failed" }), failedTests, red, events).problems).toEqual([
+      "check failed: file unchanged test.js: file changed",
+    ]);
   });
 });

@@ -27,7 +27,10 @@ const run = { startedAt: "2026-11-29T22:00:00.000Z", durationMs: 4500, llm: "ope
 
 describe("report", () => {
   test("aggregates per category and in total; skipped cases count in neither rate", () => {
-    const report = buildReport([result("a", "editing", "passed"), result("b", "editing", "failed"), result("c", "limits", "passed"), result("d", "limits", "skipped")], run);
+    const report = buildReport(
+      [result("a", "editing", "passed"), result("b", "editing", "failed"), result("c", "limits", "passed"), result("d", "limits", "skipped")],
+      run,
+    );
     expect(report.categories).toEqual([
       { category: "editing", passed: 1, total: 2, passRate: 0.5 },
       { category: "limits", passed: 1, total: 1, passRate: 1 },

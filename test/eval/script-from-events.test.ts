@@ -18,8 +18,23 @@ const called = (promptTokens: number, extra: Partial<Extract<SessionEvent, { typ
 describe("a recorded session's replies as a case script", () => {
   const events: SessionEvent[] = [
     called(100),
-    { type: "assistant_message", content: "Reading first.", toolCalls: [{ id: "a", name: "read_file", arguments: '{"path":"src/a.js"}' }, { id: "b", name: "list_files", arguments: "{}" }] },
-    { type: "tool_result", callId: "a", tool: "read_file", toolVersion: "1", input: { path: "src/a.js" }, result: { ok: true, data: {} }, durationMs: 1 } as unknown as SessionEvent,
+    {
+      type: "assistant_message",
+      content: "Reading first.",
+      toolCalls: [
+        { id: "a", name: "read_file", arguments: '{"path":"src/a.js"}' },
+        { id: "b", name: "list_files", arguments: "{}" },
+      ],
+    },
+    {
+      type: "tool_result",
+      callId: "a",
+      tool: "read_file",
+      toolVersion: "1",
+      input: { path: "src/a.js" },
+      result: { ok: true, data: {} },
+      durationMs: 1,
+    } as unknown as SessionEvent,
     called(0, { ok: false, error: "502" }),
     called(200, { finishReason: "length" }),
     { type: "assistant_message", content: null, toolCalls: [{ id: "c", name: "write_file", arguments: '{"path":"x","content":"ab' }] },
@@ -29,8 +44,21 @@ describe("a recorded session's replies as a case script", () => {
 
   test("each reply in order: text, calls (raw text where it was not JSON), reported usage, the cut", () => {
     expect(scriptFromEvents(events)).toEqual([
-      { say: "Reading first.", calls: [{ tool: "read_file", args: { path: "src/a.js" } }, { tool: "list_files", args: {} }], usage: { prompt_tokens: 100, completion_tokens: 7 }, repeat: 1 },
-      { calls: [{ tool: "write_file", args: '{"path":"x","content":"ab' }], usage: { prompt_tokens: 200, completion_tokens: 7 }, cut_at_limit: true, repeat: 1 },
+      {
+        say: "Reading first.",
+        calls: [
+          { tool: "read_file", args: { path: "src/a.js" } },
+          { tool: "list_files", args: {} },
+        ],
+        usage: { prompt_tokens: 100, completion_tokens: 7 },
+        repeat: 1,
+      },
+      {
+        calls: [{ tool: "write_file", args: '{"path":"x","content":"ab' }],
+        usage: { prompt_tokens: 200, completion_tokens: 7 },
+        cut_at_limit: true,
+        repeat: 1,
+      },
       { usage: { prompt_tokens: 300, completion_tokens: 7 }, repeat: 1 },
     ]);
   });
@@ -39,7 +67,14 @@ describe("a recorded session's replies as a case script", () => {
     const loaded = z.array(ScriptStepSchema).parse((parse(stringify({ script: scriptFromEvents(events) })) as { script: unknown }).script);
     const answers = expandScript(loaded);
     expect(answers.map((a) => (a.kind === "answer" ? [a.content, a.calls.map((c) => [c.name, c.arguments]), a.cutAtLimit ?? false] : a.kind))).toEqual([
-      ["Reading first.", [["read_file", { path: "src/a.js" }], ["list_files", {}]], false],
+      [
+        "Reading first.",
+        [
+          ["read_file", { path: "src/a.js" }],
+          ["list_files", {}],
+        ],
+        false,
+      ],
       [null, [["write_file", '{"path":"x","content":"ab']], true],
       [null, [], false],
     ]);

@@ -9,13 +9,25 @@ describe("case scripts", () => {
   test("shorthand, parallel calls, raw arguments, usage, errors and repeats expand to flat answers", () => {
     const steps = [
       { say: "looking", tool: "read_file", args: { path: "a" } },
-      { calls: [{ tool: "read_file", args: { path: "b" } }, { tool: "x", args: "{bad" }] },
+      {
+        calls: [
+          { tool: "read_file", args: { path: "b" } },
+          { tool: "x", args: "{bad" },
+        ],
+      },
       { tool: "run_tests", usage: { prompt_tokens: 5, completion_tokens: 1 }, repeat: 2 },
       { error: 503 },
     ].map((s) => ScriptStepSchema.parse(s));
     expect(expandScript(steps)).toEqual([
       { kind: "answer", content: "looking", calls: [{ name: "read_file", arguments: { path: "a" } }] },
-      { kind: "answer", content: null, calls: [{ name: "read_file", arguments: { path: "b" } }, { name: "x", arguments: "{bad" }] },
+      {
+        kind: "answer",
+        content: null,
+        calls: [
+          { name: "read_file", arguments: { path: "b" } },
+          { name: "x", arguments: "{bad" },
+        ],
+      },
       { kind: "answer", content: null, calls: [{ name: "run_tests", arguments: {} }], usage: { promptTokens: 5, completionTokens: 1 } },
       { kind: "answer", content: null, calls: [{ name: "run_tests", arguments: {} }], usage: { promptTokens: 5, completionTokens: 1 } },
       { kind: "error", status: 503 },
@@ -46,7 +58,13 @@ describe("the scripted model of a case", () => {
   test("answers the summariser (no tools) without using a script step", async () => {
     const llm = new CaseScriptLLM([{ kind: "answer", content: "still here", calls: [] }]);
     const transcript = 'Task title: Fix mean\n\n<transcript>\n[assistant]\n→ call read_file {"path":"src/stats.js"} (id call_1)\n</transcript>';
-    const summary = await llm.complete({ messages: [{ role: "system", content: "summarise" }, { role: "user", content: transcript }], tools: [] });
+    const summary = await llm.complete({
+      messages: [
+        { role: "system", content: "summarise" },
+        { role: "user", content: transcript },
+      ],
+      tools: [],
+    });
     expect(JSON.parse(summary.content ?? "")).toEqual({
       goals: ["Fix mean"],
       facts: [],

@@ -24,11 +24,15 @@ async function planPark(): Promise<Ledger> {
 /** A real ledger parked on a write batch (digest d1). */
 async function writePark(): Promise<Ledger> {
   const ledger = await planPark();
-  await ledger.append(approvedPlan()[1], { type: "assistant_message", content: null, toolCalls: [{ id: "c1", name: "write_file", arguments: '{"path":"a"}' }] }, {
-    type: "approval_requested",
-    digest: "d1",
-    calls: [{ callId: "c1", tool: "write_file", input: { path: "a" }, preview: "+a", rule: "ask:write" }],
-  });
+  await ledger.append(
+    approvedPlan()[1],
+    { type: "assistant_message", content: null, toolCalls: [{ id: "c1", name: "write_file", arguments: '{"path":"a"}' }] },
+    {
+      type: "approval_requested",
+      digest: "d1",
+      calls: [{ callId: "c1", tool: "write_file", input: { path: "a" }, preview: "+a", rule: "ask:write" }],
+    },
+  );
   return ledger;
 }
 

@@ -33,18 +33,22 @@ function startSuite(): Promise<EvalReport> {
   return suite;
 }
 
-test.each(cases.map((c) => [c.id, c] as const))("%s ends in its expected outcome and class", async (_id, c) => {
-  void startSuite();
-  const r = await settled.get(c.id)!.promise;
-  expect({ status: r.status, outcome: r.outcome, class: r.decisive, problems: r.problems }).toEqual({
-    status: "passed",
-    outcome: c.expect.outcome,
-    class: c.expect.class,
-    problems: [],
-  });
-  // The scripted session really ran: it made model calls and tool calls.
-  expect([r.metrics.steps > 0, r.metrics.toolCalls > 0]).toEqual([true, true]);
-}, 300_000);
+test.each(cases.map((c) => [c.id, c] as const))(
+  "%s ends in its expected outcome and class",
+  async (_id, c) => {
+    void startSuite();
+    const r = await settled.get(c.id)!.promise;
+    expect({ status: r.status, outcome: r.outcome, class: r.decisive, problems: r.problems }).toEqual({
+      status: "passed",
+      outcome: c.expect.outcome,
+      class: c.expect.class,
+      problems: [],
+    });
+    // The scripted session really ran: it made model calls and tool calls.
+    expect([r.metrics.steps > 0, r.metrics.toolCalls > 0]).toEqual([true, true]);
+  },
+  300_000,
+);
 
 test("the suite's report counts every case and is written as JSON and markdown", async () => {
   const report = await startSuite();

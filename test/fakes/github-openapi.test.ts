@@ -34,8 +34,12 @@ describe("the fake GitHub checks requests against GitHub's OpenAPI description",
   });
 
   test("a body GitHub's schema refuses is a 422 that names the field, and is remembered", async () => {
-    await expect(send("POST /repos/{owner}/{repo}/check-runs", { ...repo, name: "Patchgate", head_sha: sha, status: "bogus" })).rejects.toMatchObject({ status: 422 });
-    await expect(send("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...repo, issue_number: 1, body: 42 })).rejects.toMatchObject({ status: 422 });
+    await expect(send("POST /repos/{owner}/{repo}/check-runs", { ...repo, name: "Patchgate", head_sha: sha, status: "bogus" })).rejects.toMatchObject({
+      status: 422,
+    });
+    await expect(send("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...repo, issue_number: 1, body: 42 })).rejects.toMatchObject({
+      status: 422,
+    });
     expect(gh.world.invalidRequests.map((r) => [r.method, r.path, r.errors.some((e) => e.startsWith("/status") || e.startsWith("/body"))])).toEqual([
       ["POST", "/repos/octo-org/calculator/check-runs", true],
       ["POST", "/repos/octo-org/calculator/issues/1/comments", true],
@@ -44,9 +48,12 @@ describe("the fake GitHub checks requests against GitHub's OpenAPI description",
 
   test("output longer than 65535 characters, 51 annotations, a completed run without conclusion: refused", async () => {
     const { data } = await rest.rest.checks.create({ ...repo, name: "Patchgate", head_sha: sha, status: "in_progress" });
-    const update = (body: Record<string, unknown>) => send("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", { ...repo, check_run_id: data.id, ...body });
+    const update = (body: Record<string, unknown>) =>
+      send("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", { ...repo, check_run_id: data.id, ...body });
     await expect(update({ output: { title: "t", summary: "x".repeat(65536) } })).rejects.toMatchObject({ status: 422 });
-    await expect(update({ output: { title: "t", summary: "s", annotations: Array.from({ length: 51 }, () => note("src/add.js", 1)) } })).rejects.toMatchObject({ status: 422 });
+    await expect(update({ output: { title: "t", summary: "s", annotations: Array.from({ length: 51 }, () => note("src/add.js", 1)) } })).rejects.toMatchObject({
+      status: 422,
+    });
     await expect(update({ status: "completed" })).rejects.toMatchObject({ status: 422 });
     await update({ output: { title: "t", summary: "s", annotations: Array.from({ length: 50 }, () => note("src/add.js", 1)) } });
     expect(gh.world.checkRuns.at(-1)!.annotations).toHaveLength(50);
@@ -55,7 +62,11 @@ describe("the fake GitHub checks requests against GitHub's OpenAPI description",
   test("annotations must name a file of the run's commit and lines it has; each update appends", async () => {
     const { data } = await rest.rest.checks.create({ ...repo, name: "Patchgate", head_sha: sha, status: "in_progress" });
     const annotate = (annotations: ReturnType<typeof note>[]) =>
-      rest.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", { ...repo, check_run_id: data.id, output: { title: "t", summary: "s", annotations } });
+      rest.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", {
+        ...repo,
+        check_run_id: data.id,
+        output: { title: "t", summary: "s", annotations },
+      });
     await expect(annotate([note("src/missing.js", 1)])).rejects.toMatchObject({ status: 422 });
     await expect(annotate([note("src/add.js", 3, 4)])).rejects.toMatchObject({ status: 422 });
     await expect(annotate([note("src/add.js", 0)])).rejects.toMatchObject({ status: 422 });

@@ -8,7 +8,15 @@ import { dirname, join } from "node:path";
  * identity: the commit Patchgate did not make. `from` is where the new commit starts (default: the
  * branch itself); returns its sha.
  */
-const HUMAN = { ...process.env, GIT_AUTHOR_NAME: "Mona Maintainer", GIT_AUTHOR_EMAIL: "mona@example.com", GIT_COMMITTER_NAME: "Mona Maintainer", GIT_COMMITTER_EMAIL: "mona@example.com", GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" };
+const HUMAN = {
+  ...process.env,
+  GIT_AUTHOR_NAME: "Mona Maintainer",
+  GIT_AUTHOR_EMAIL: "mona@example.com",
+  GIT_COMMITTER_NAME: "Mona Maintainer",
+  GIT_COMMITTER_EMAIL: "mona@example.com",
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_CONFIG_GLOBAL: "/dev/null",
+};
 
 function git(args: string[], cwd: string): string {
   return execFileSync("git", args, { cwd, env: HUMAN, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();

@@ -23,7 +23,8 @@ describe("OpenAI's wire rules", () => {
   test("a call without its result is refused with OpenAI's message", () => {
     expect(checkOpenAIContract(body([sys, user, { role: "assistant", content: null, tool_calls: [call("a"), call("b")] }, tool("a"), user]))).toEqual({
       rule: "unanswered_tool_call",
-      message: "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: b",
+      message:
+        "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: b",
       param: "messages.[4].role",
     });
   });
@@ -33,7 +34,9 @@ describe("OpenAI's wire rules", () => {
   });
 
   test("a result without a call is refused", () => {
-    expect(checkOpenAIContract(body([user, tool("x")]))?.message).toBe("Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.");
+    expect(checkOpenAIContract(body([user, tool("x")]))?.message).toBe(
+      "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
+    );
   });
 
   test("duplicate call ids are refused, within a turn or across turns", () => {
@@ -43,7 +46,9 @@ describe("OpenAI's wire rules", () => {
   });
 
   test("invalid function names, in tools and in history", () => {
-    expect(rule(body([user], { tools: [{ type: "function", function: { name: "read file", parameters: { type: "object" } } }] }))).toBe("invalid_function_name");
+    expect(rule(body([user], { tools: [{ type: "function", function: { name: "read file", parameters: { type: "object" } } }] }))).toBe(
+      "invalid_function_name",
+    );
     expect(rule(body([user, { role: "assistant", content: null, tool_calls: [call("a", "{}", "functions.read")] }, tool("a")]))).toBe("invalid_function_name");
   });
 
@@ -82,12 +87,18 @@ describe("rules of other providers", () => {
   test("alternation templates: two user messages in a row, or a system message after the first, are refused", () => {
     expect(alternationProblem([sys, user, user])?.message).toBe("Conversation roles must alternate user/assistant/user/assistant/...");
     expect(alternationProblem([sys, user, { role: "assistant", content: "x" }, sys])?.message).toBe("System message must be at the beginning.");
-    expect(alternationProblem([sys, user, { role: "assistant", content: null, tool_calls: [call("a")] }, tool("a"), { role: "assistant", content: "x" }, user])).toBeNull();
+    expect(
+      alternationProblem([sys, user, { role: "assistant", content: null, tool_calls: [call("a")] }, tool("a"), { role: "assistant", content: "x" }, user]),
+    ).toBeNull();
   });
 
   test("vLLM parses history arguments: malformed JSON there is an error on every later request", () => {
-    expect(historyArgumentsProblem([user, { role: "assistant", content: null, tool_calls: [call("a", '{"path": "x"')] }, tool("a")])?.rule).toBe("history_arguments_json");
-    expect(PROFILES.vllm.check(body([user, { role: "assistant", content: null, tool_calls: [call("a", "{bad")] }, tool("a")]), { detailsSent: new Map() })?.status).toBe(500);
+    expect(historyArgumentsProblem([user, { role: "assistant", content: null, tool_calls: [call("a", '{"path": "x"')] }, tool("a")])?.rule).toBe(
+      "history_arguments_json",
+    );
+    expect(
+      PROFILES.vllm.check(body([user, { role: "assistant", content: null, tool_calls: [call("a", "{bad")] }, tool("a")]), { detailsSent: new Map() })?.status,
+    ).toBe(500);
   });
 
   test("DeepSeek thinking mode: a tool-call turn without its reasoning_content is refused", () => {
@@ -126,7 +137,10 @@ describe("the fake server answers refusals in the provider's error shape", () =>
         headers: { authorization: "Bearer k", "content-type": "application/json" },
         body: JSON.stringify(body([sys, user, user])),
       });
-      expect([r.status, await r.json()]).toEqual([400, { object: "error", message: "Conversation roles must alternate user/assistant/user/assistant/...", type: "BadRequestError", param: null, code: 400 }]);
+      expect([r.status, await r.json()]).toEqual([
+        400,
+        { object: "error", message: "Conversation roles must alternate user/assistant/user/assistant/...", type: "BadRequestError", param: null, code: 400 },
+      ]);
     } finally {
       await server.close();
     }

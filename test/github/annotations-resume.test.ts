@@ -40,7 +40,15 @@ function doneSession(): SessionEvent[] {
   const s = new StoryLedger("sess-resume").start().read().plan(hex("p", 64));
   s.approvePlan({ login: "alice", via: "review" }, hex("p", 64));
   s.step(null, [{ tool: "write_file", args: { path: "f.txt" }, decision: "allow", rule: "allow:x", subject: "f.txt", facts: [diff], result: okResult({}) }]);
-  s.step(null, [{ tool: "finish", args: { summary: "s" }, decision: "allow", facts: [diff, { type: "finish_accepted", summary: "s", treeHash: hex("t") }], result: okResult({}) }]);
+  s.step(null, [
+    {
+      tool: "finish",
+      args: { summary: "s" },
+      decision: "allow",
+      facts: [diff, { type: "finish_accepted", summary: "s", treeHash: hex("t") }],
+      result: okResult({}),
+    },
+  ]);
   s.add({ type: "published", branch: "b", commit: hex("c"), tree: hex("t") });
   return s.events.map(({ seq: _s, at: _a, ...e }) => e as SessionEvent);
 }
@@ -53,7 +61,8 @@ test("a completion that died after the second batch resumes with the third, send
     const ledger = await Ledger.create(store, created as Extract<SessionEvent, { type: "session_created" }>);
     await ledger.append(...rest);
     const gh = new Recorder();
-    const publisher = () => new CheckRunPublisher(new Outbound(gh.octokit, REPO, { secrets: [], htmlBase: "https://gh" }), store, ledger, { secrets: [], throttleMs: 3_600_000 });
+    const publisher = () =>
+      new CheckRunPublisher(new Outbound(gh.octokit, REPO, { secrets: [], htmlBase: "https://gh" }), store, ledger, { secrets: [], throttleMs: 3_600_000 });
     await publisher().moveTo(hex("c"));
     gh.batches.length = 0;
 

@@ -46,7 +46,8 @@ describe("createApiCommit", () => {
     chmodSync(join(work, "run.sh"), 0o755);
     symlinkSync("src/a.js", join(work, "link.js"));
     unlinkSync(join(work, "old.txt"));
-    const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=L", "-c", "user.email=l@example.invalid", ...args], { cwd: work, encoding: "utf8" }).trim();
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-c", "user.name=L", "-c", "user.email=l@example.invalid", ...args], { cwd: work, encoding: "utf8" }).trim();
     git("add", "-A");
     git("commit", "-q", "-m", "A large change\n\nCo-authored-by: maintainer <1+maintainer@users.noreply.github.com>");
     const local = git("rev-parse", "HEAD");
@@ -69,7 +70,9 @@ describe("createApiCommit", () => {
     const bareGit = (...args: string[]) => execFileSync("git", ["--git-dir", bare, ...args]);
     expect(bareGit("rev-parse", `${made.sha}^{tree}`).toString().trim()).toBe(made.tree);
     expect(bareGit("cat-file", "blob", `${made.sha}:logo.bin`)).toEqual(Buffer.from([0, 255, 254, 1, 128, 10, 13, 0xc3]));
-    expect(bareGit("log", "-1", "--format=%an%n%B", made.sha).toString()).toBe("patchgate[bot]\nA large change\n\nCo-authored-by: maintainer <1+maintainer@users.noreply.github.com>\n\n");
+    expect(bareGit("log", "-1", "--format=%an%n%B", made.sha).toString()).toBe(
+      "patchgate[bot]\nA large change\n\nCo-authored-by: maintainer <1+maintainer@users.noreply.github.com>\n\n",
+    );
     expect(gh.world.calls.filter((c) => c.path.endsWith("/git/blobs"))).toHaveLength(30); // 26 generated + a.js + logo.bin + run.sh + the link
     expect(most).toBeLessThanOrEqual(MAX_PARALLEL_BLOBS);
     expect(most).toBeGreaterThan(1);

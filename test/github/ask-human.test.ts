@@ -9,7 +9,12 @@ import { callLines, storyHarness, theCheckRun } from "./helpers.js";
 const QUESTION = "Should add() also accept strings? @octo-org/everyone see #3";
 const script = [
   { toolCalls: [{ name: "read_file", arguments: { path: "src/add.js" } }] },
-  { toolCalls: [{ name: "ask_human", arguments: { question: QUESTION } }, { name: "submit_plan", arguments: PLAN }] },
+  {
+    toolCalls: [
+      { name: "ask_human", arguments: { question: QUESTION } },
+      { name: "submit_plan", arguments: PLAN },
+    ],
+  },
   { toolCalls: [{ name: "ask_human", arguments: { question: "Keep the name add()?" } }] },
   { toolCalls: [{ name: "submit_plan", arguments: PLAN }] },
 ];
@@ -22,7 +27,8 @@ describe("ask_human on GitHub", () => {
   });
   afterAll(() => h.close());
 
-  const reply = (body: string, by: string) => h.send("issue_comment", h.payloads.comment({ number: ISSUE.number, title: ISSUE.title, body, by })).then(() => h.settle());
+  const reply = (body: string, by: string) =>
+    h.send("issue_comment", h.payloads.comment({ number: ISSUE.number, title: ISSUE.title, body, by })).then(() => h.settle());
   const state = async () => (await h.app.deps.store.list())[0];
 
   test("the question parks the session with an inert comment on the issue; the call after it in the turn is not run", async () => {
@@ -61,7 +67,14 @@ describe("ask_human on GitHub", () => {
     await storySteps.approvePlan(h);
     expect((await state()).phase).not.toMatch(/^awaiting_plan_approval|planning$/);
     const events = (await h.app.deps.store.load((await state()).id)).map((e) => e.type);
-    expect(events.filter((t) => t === "question_asked" || t === "question_answered" || t === "plan_submitted" || t === "plan_approved")).toEqual(["question_asked", "question_answered", "question_asked", "question_answered", "plan_submitted", "plan_approved"]);
+    expect(events.filter((t) => t === "question_asked" || t === "question_answered" || t === "plan_submitted" || t === "plan_approved")).toEqual([
+      "question_asked",
+      "question_answered",
+      "question_asked",
+      "question_answered",
+      "plan_submitted",
+      "plan_approved",
+    ]);
   });
 
   test("a later plain comment is conversation again: nothing is read from GitHub for it", async () => {

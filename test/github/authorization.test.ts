@@ -33,7 +33,13 @@ describe("who is obeyed", () => {
   test("a triage user adding the `agent` label is judged by the sender and refused", async () => {
     await h.send("issues", h.payloads.issueLabeled({ number: 1, title: ISSUE.title, body: ISSUE.body, label: "agent", by: "triager" }));
     await h.settle();
-    expect(callLines(h)).toEqual([MINT, `GET ${R}/issues/1/events?per_page=100&page=1`, `GET ${R}/issues/1/labels?per_page=100`, `GET ${R}/collaborators/triager/permission`, `POST ${R}/issues/1/comments`]);
+    expect(callLines(h)).toEqual([
+      MINT,
+      `GET ${R}/issues/1/events?per_page=100&page=1`,
+      `GET ${R}/issues/1/labels?per_page=100`,
+      `GET ${R}/collaborators/triager/permission`,
+      `POST ${R}/issues/1/comments`,
+    ]);
     expect(h.github.world.comments[0].body).toContain("only takes labels from people with write access to this repository (your role here is `triage`)");
     await nothingStarted();
   });
@@ -62,15 +68,17 @@ describe("who is obeyed", () => {
     await h.send("pull_request", h.payloads.prLabeled({ pr: pr.number, label: "agent:plan-approved", by: "triager" }));
     await h.settle();
     // The two deliveries share the issue's lane, but each is read back from GitHub as it is received.
-    expect(callLines(h, before).sort()).toEqual([
-      `GET ${R}/pulls/2/reviews/1009`,
-      `GET ${R}/issues/2/events?per_page=100&page=1`,
-      `GET ${R}/issues/2/labels?per_page=100`,
-      `GET ${R}/collaborators/reader/permission`,
-      `POST ${R}/issues/2/comments`,
-      `GET ${R}/collaborators/triager/permission`,
-      `POST ${R}/issues/2/comments`,
-    ].sort());
+    expect(callLines(h, before).sort()).toEqual(
+      [
+        `GET ${R}/pulls/2/reviews/1009`,
+        `GET ${R}/issues/2/events?per_page=100&page=1`,
+        `GET ${R}/issues/2/labels?per_page=100`,
+        `GET ${R}/collaborators/reader/permission`,
+        `POST ${R}/issues/2/comments`,
+        `GET ${R}/collaborators/triager/permission`,
+        `POST ${R}/issues/2/comments`,
+      ].sort(),
+    );
     const sessionId = (await h.app.deps.store.list())[0].id;
     const { Ledger } = await import("../../src/store/ledger.js");
     expect((await Ledger.open(h.app.deps.store, sessionId)).state.phase).toBe("awaiting_plan_approval");
@@ -82,7 +90,14 @@ describe("who is obeyed", () => {
     const pr = h.github.world.pulls[0];
     // Hold the lane: a job ahead of the approval waits inside its own permission check.
     let release!: () => void;
-    const reached = new Promise<void>((r) => h.github.world.holdNext.push({ method: "GET", pathPrefix: `${R}/collaborators/reader/permission`, reached: r, until: new Promise<void>((u) => (release = u)) }));
+    const reached = new Promise<void>((r) =>
+      h.github.world.holdNext.push({
+        method: "GET",
+        pathPrefix: `${R}/collaborators/reader/permission`,
+        reached: r,
+        until: new Promise<void>((u) => (release = u)),
+      }),
+    );
     await h.send("issue_comment", h.payloads.comment({ number: pr.number, pr: true, body: "/agent approve", by: "reader" }));
     await reached;
     await h.send("issue_comment", h.payloads.comment({ number: pr.number, pr: true, body: "/agent approve", by: "maintainer" }));
@@ -104,6 +119,9 @@ describe("who is obeyed", () => {
     const s = (await Ledger.open(h.app.deps.store, (await h.app.deps.store.list())[0].id)).state;
     expect([s.phase, s.approvedPlanHash]).toEqual(["awaiting_plan_approval", null]);
     const refusal = h.github.world.comments.at(-1)!;
-    expect([refusal.issue_number, refusal.body.split("\n")[0]]).toEqual([1, "Sorry @reader, Patchgate only takes approvals from people with write access to this repository (your role here is `read`). Nothing was changed."]);
+    expect([refusal.issue_number, refusal.body.split("\n")[0]]).toEqual([
+      1,
+      "Sorry @reader, Patchgate only takes approvals from people with write access to this repository (your role here is `read`). Nothing was changed.",
+    ]);
   });
 });

@@ -21,7 +21,8 @@ const plan = { toolCalls: [{ name: "submit_plan", arguments: { summary: "Fix add
 const edit = { toolCalls: [{ name: "edit_file", arguments: { path: "src/add.js", edits: [{ search: "a - b", replace: "a + b" }] } }] };
 const tests = { toolCalls: [{ name: "run_tests", arguments: {} }] };
 const finish = { toolCalls: [{ name: "finish", arguments: { summary: "add() adds." } }] };
-const BLOCKED_REASON = "add() is fixed and its test passes, but `legacy date parsing` already fails on the default branch, so the suite cannot pass. Fix or skip that test, or use gate: no_new_failures.";
+const BLOCKED_REASON =
+  "add() is fixed and its test passes, but `legacy date parsing` already fails on the default branch, so the suite cannot pass. Fix or skip that test, or use gate: no_new_failures.";
 
 describe("a baseline with one pre-existing failure", () => {
   let h: Harness | undefined;
@@ -42,7 +43,16 @@ describe("a baseline with one pre-existing failure", () => {
   }
 
   test("all_pass: finish is refused, the agent reports blocked: the untested work reaches the draft PR, check run action_required naming the failures, a comment says why and where", async () => {
-    const { h, ledger } = await session("all_pass", [read, plan, edit, tests, finish, { toolCalls: [{ name: "report_blocked", arguments: { reason: BLOCKED_REASON } }] }, read, plan]);
+    const { h, ledger } = await session("all_pass", [
+      read,
+      plan,
+      edit,
+      tests,
+      finish,
+      { toolCalls: [{ name: "report_blocked", arguments: { reason: BLOCKED_REASON } }] },
+      read,
+      plan,
+    ]);
     expect(ledger.state.phase).toBe("blocked");
     expect(ledger.state.baseline).toMatchObject({ exitCode: 1, failing: ["add adds", "legacy date parsing"] });
     const refused = ledger.history.find((e) => e.type === "tool_result" && e.tool === "finish");
@@ -62,7 +72,9 @@ describe("a baseline with one pre-existing failure", () => {
     expect(head.files["src/add.js"]).toBe("export function add(a, b) {\n  return a + b;\n}\n");
     const git = (...args: string[]) => execFileSync("git", ["--git-dir", h.bare, ...args], { encoding: "utf8" }).trim();
     expect(git("rev-list", "--count", "main..patchgate/issue-1")).toBe("2");
-    expect(git("log", "-1", "--format=%B", head.sha)).toMatch(/^Untested work so far: .*\n\nThe agent reported that it cannot finish; the tests did not pass on this tree \(failing: legacy date parsing\)/);
+    expect(git("log", "-1", "--format=%B", head.sha)).toMatch(
+      /^Untested work so far: .*\n\nThe agent reported that it cannot finish; the tests did not pass on this tree \(failing: legacy date parsing\)/,
+    );
     expect(git("diff-tree", "--no-commit-id", "--name-only", "-r", head.sha)).toBe("src/add.js");
     expect(ended).toContain(`Work so far, **untested**, pushed to the draft pull request's branch \`patchgate/issue-1\` as \`${head.sha.slice(0, 12)}\``);
     const pr = h.github.world.pulls[0];
@@ -105,9 +117,13 @@ describe("a baseline with one pre-existing failure", () => {
 
   test("no_new_failures still refuses a failure the base tree did not have", async () => {
     const breaks = { toolCalls: [{ name: "edit_file", arguments: { path: "src/add.js", edits: [{ search: "a - b", replace: "a * b" }] } }] };
-    const TESTS_PASSING_BEFORE = 'echo "TAP version 13"; echo "1..1"\nif grep -q "a \\\\* b" src/add.js; then echo "not ok 1 - add adds"; exit 1; fi\necho "ok 1 - add adds"\n';
+    const TESTS_PASSING_BEFORE =
+      'echo "TAP version 13"; echo "1..1"\nif grep -q "a \\\\* b" src/add.js; then echo "not ok 1 - add adds"; exit 1; fi\necho "ok 1 - add adds"\n';
     const files = { ...STORY_FILES, ".github/patchgate.yml": config("no_new_failures"), "test.sh": TESTS_PASSING_BEFORE };
-    h = await storyHarness({ script: [read, plan, breaks, tests, finish, { toolCalls: [{ name: "report_blocked", arguments: { reason: "cannot" } }] }] as never, files });
+    h = await storyHarness({
+      script: [read, plan, breaks, tests, finish, { toolCalls: [{ name: "report_blocked", arguments: { reason: "cannot" } }] }] as never,
+      files,
+    });
     h.github.world.files.set(".github/patchgate.yml", config("no_new_failures"));
     await storySteps.ask(h);
     await storySteps.approvePlan(h);
@@ -115,7 +131,9 @@ describe("a baseline with one pre-existing failure", () => {
     const [{ id }] = await h.app.deps.store.list();
     const ledger = await Ledger.open(h.app.deps.store, id);
     const refused = ledger.history.find((e) => e.type === "tool_result" && e.tool === "finish");
-    expect(refused?.type === "tool_result" && !refused.result.ok && refused.result.error.message).toContain("With gate no_new_failures: all tests passed on the base tree; now failing: add adds.");
+    expect(refused?.type === "tool_result" && !refused.result.ok && refused.result.error.message).toContain(
+      "With gate no_new_failures: all tests passed on the base tree; now failing: add adds.",
+    );
     expect(ledger.state.phase).toBe("blocked");
   }, 240_000);
 });

@@ -34,7 +34,9 @@ describe("a pinned toolchain the host lacks, on GitHub", () => {
     const run = h.github.world.checkRuns[0];
     expect(run).toMatchObject({ status: "completed", conclusion: "action_required" });
     expect(run.output.title).toBe("Patchgate: Blocked: toolchain_missing");
-    expect(run.output.summary!.split("\n")[0]).toContain("**⛔ Blocked** — a toolchain the repository needs is not installed on the host (`toolchain_missing`): The repository needs toolchains this host does not have: rust 1.2.3 (rust-toolchain.toml): rustup toolchain install 1.2.3");
+    expect(run.output.summary!.split("\n")[0]).toContain(
+      "**⛔ Blocked** — a toolchain the repository needs is not installed on the host (`toolchain_missing`): The repository needs toolchains this host does not have: rust 1.2.3 (rust-toolchain.toml): rustup toolchain install 1.2.3",
+    );
     expect(run.output.summary).toContain("- **Missing on the host:** rust 1.2.3, asked by `rust-toolchain.toml` — rustup toolchain install 1.2.3");
     expect(run.output.text).toMatch(/toolchains resolved: missing: rust 1\.2\.3 \(rust-toolchain\.toml\)/);
     const comments = h.github.world.comments.map((c) => c.body);
@@ -64,7 +66,9 @@ describe("blocked, then the toolchain is installed and the maintainer retries", 
     await h.send("issue_comment", h.payloads.comment({ number: 1, title: ISSUE.title, body: "/agent fix this", by: "maintainer" }));
     await h.settle();
     const [blocked] = await h.app.deps.store.list();
-    expect((await Ledger.open(h.app.deps.store, blocked.id)).state.blocked?.message).toContain("rust 1.96.0 (rust-toolchain.toml): rustup toolchain install 1.96.0; installed: 1.95.0 (rustup)");
+    expect((await Ledger.open(h.app.deps.store, blocked.id)).state.blocked?.message).toContain(
+      "rust 1.96.0 (rust-toolchain.toml): rustup toolchain install 1.96.0; installed: 1.95.0 (rustup)",
+    );
     expect(h.openai.requests).toHaveLength(0);
 
     host.rustup([PINNED], STABLE.name);
@@ -74,10 +78,19 @@ describe("blocked, then the toolchain is installed and the maintainer retries", 
     expect(sessions).toHaveLength(2);
     const retried = (await Ledger.open(h.app.deps.store, sessions.find((x) => x.id !== blocked.id)!.id)).state;
     const dir = join(host.home, ".rustup", "toolchains", PINNED.name);
-    expect(retried.toolchains).toEqual(expect.arrayContaining([expect.objectContaining({ name: "rust", version: "1.96.0", path: join(dir, "bin"), binds: [dir], how: expect.stringContaining("pinned by rust-toolchain.toml (1.96.0)") })]));
+    expect(retried.toolchains).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          name: "rust",
+          version: "1.96.0",
+          path: join(dir, "bin"),
+          binds: [dir],
+          how: expect.stringContaining("pinned by rust-toolchain.toml (1.96.0)"),
+        }),
+      ]),
+    );
     expect(retried.phase).toBe("awaiting_plan_approval");
     expect(h.openai.requests.length).toBeGreaterThan(0);
     expect(h.app.errors).toEqual([]);
   });
 });
-

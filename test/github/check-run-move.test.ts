@@ -47,7 +47,12 @@ describe("moving the check run to a new head", () => {
   let ledger: Ledger;
   const gh = new GitHubRecorder();
   const linked: number[] = [];
-  const publisher = () => new CheckRunPublisher(new Outbound(gh.octokit, REPO, { secrets: [], htmlBase: "https://gh" }), store, ledger, { secrets: [], throttleMs: 3_600_000, onCurrent: async (id) => void linked.push(id) });
+  const publisher = () =>
+    new CheckRunPublisher(new Outbound(gh.octokit, REPO, { secrets: [], htmlBase: "https://gh" }), store, ledger, {
+      secrets: [],
+      throttleMs: 3_600_000,
+      onCurrent: async (id) => void linked.push(id),
+    });
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "pg-move-"));

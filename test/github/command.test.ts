@@ -20,7 +20,10 @@ describe("parseCommand", () => {
     expect(parseCommand("/agent approve 1A2B3C4D5E6F")).toEqual({ kind: "approve", ref: "1a2b3c4d5e6f" });
   });
   test("`/agent approve` with prose is not an approval", () => {
-    expect(parseCommand("/agent approve but only the first part")).toEqual({ kind: "help", why: "`approve` takes no text (optionally the short hash it approves)" });
+    expect(parseCommand("/agent approve but only the first part")).toEqual({
+      kind: "help",
+      why: "`approve` takes no text (optionally the short hash it approves)",
+    });
   });
   test("`/agent deny <reason>` keeps the reason", () => {
     expect(parseCommand("/agent deny do not touch the lockfile")).toEqual({ kind: "deny", reason: "do not touch the lockfile" });
@@ -29,7 +32,10 @@ describe("parseCommand", () => {
     expect(parseCommand("/agent deny")).toEqual({ kind: "help", why: "`deny` needs a reason" });
   });
   test("`/agent revise <feedback>` keeps multi-line feedback", () => {
-    expect(parseCommand("/agent revise also update the docs\n\nand the changelog")).toEqual({ kind: "revise", feedback: "also update the docs\nand the changelog" });
+    expect(parseCommand("/agent revise also update the docs\n\nand the changelog")).toEqual({
+      kind: "revise",
+      feedback: "also update the docs\nand the changelog",
+    });
   });
   test("`/agent revise` without feedback asks for it", () => {
     expect(parseCommand("/agent revise")).toEqual({ kind: "help", why: "`revise` needs feedback" });

@@ -16,7 +16,15 @@ describe("repo config, help, status, labels", () => {
     h.github.world.files.set(".github/patchgate.yml", "timeouts:\n  test_seconds: -5\n");
     await h.send("issues", h.payloads.issueOpened({ number: 1, title: ISSUE.title, body: "Broken.\n/agent fix this", by: "maintainer" }));
     await h.settle();
-    expect(callLines(h)).toEqual([MINT, `GET ${R}/issues/1`, `GET ${R}/collaborators/maintainer/permission`, MINT, `POST ${R}/issues/1/reactions`, `GET ${R}/contents/.github%2Fpatchgate.yml`, `POST ${R}/issues/1/comments`]);
+    expect(callLines(h)).toEqual([
+      MINT,
+      `GET ${R}/issues/1`,
+      `GET ${R}/collaborators/maintainer/permission`,
+      MINT,
+      `POST ${R}/issues/1/reactions`,
+      `GET ${R}/contents/.github%2Fpatchgate.yml`,
+      `POST ${R}/issues/1/comments`,
+    ]);
     expect(last()).toContain("- field `timeouts.test_seconds`: ");
     expect(last()).toContain("no session was started");
     expect(await h.app.deps.store.list()).toEqual([]);
@@ -60,7 +68,9 @@ describe("repo config, help, status, labels", () => {
     expect((await Ledger.open(h.app.deps.store, id)).state.phase).toBe("awaiting_write_approval");
     await h.send("issue_comment", h.payloads.comment({ number: 1, body: "/agent status", by: "maintainer" }));
     await h.settle();
-    expect(last()).toMatch(/^\*\*Patchgate status:\*\* `awaiting_write_approval` · mode `execute` · 3 model calls\nPlan `[0-9a-f]{12}` \(approved\)\nWaiting for approval of batch `[0-9a-f]{12}` \(1 calls\)\./);
+    expect(last()).toMatch(
+      /^\*\*Patchgate status:\*\* `awaiting_write_approval` · mode `execute` · 3 model calls\nPlan `[0-9a-f]{12}` \(approved\)\nWaiting for approval of batch `[0-9a-f]{12}` \(1 calls\)\./,
+    );
     await h.send("pull_request", h.payloads.prLabeled({ pr: 2, label: "agent:writes-approved", by: "maintainer" }));
     await h.settle();
     const s = (await Ledger.open(h.app.deps.store, id)).state;
@@ -75,7 +85,9 @@ describe("repo config, help, status, labels", () => {
     await storySteps.ask(h);
     await h.send("issue_comment", h.payloads.comment({ number: 1, body: "/agent fix this", by: "maintainer" }));
     await h.settle();
-    expect(last()).toBe("A Patchgate session is already working on this (phase `awaiting_plan_approval`). `/agent status` shows where it stands; `/agent stop` cancels it.");
+    expect(last()).toBe(
+      "A Patchgate session is already working on this (phase `awaiting_plan_approval`). `/agent status` shows where it stands; `/agent stop` cancels it.",
+    );
     expect(await h.app.deps.store.list()).toHaveLength(1);
   });
 });
@@ -97,12 +109,24 @@ describe("the other two ways to start", () => {
     expect(await task()).toEqual({
       title: ISSUE.title,
       body: "`add(2, 3)` returns -1.",
-      source: { kind: "github", repo: "octo-org/calculator", issueNumber: 1, requester: "maintainer", requesterId: h.github.world.user("maintainer").id, installationId: 77, repoId: 4711, trigger: "label-event:1003" },
+      source: {
+        kind: "github",
+        repo: "octo-org/calculator",
+        issueNumber: 1,
+        requester: "maintainer",
+        requesterId: h.github.world.user("maintainer").id,
+        installationId: 77,
+        repoId: 4711,
+        trigger: "label-event:1003",
+      },
     });
   });
 
   test("an issue opened with `/agent <task>` in its body starts with that instruction", async () => {
-    await h.send("issues", h.payloads.issueOpened({ number: 1, title: ISSUE.title, body: "Math is off.\n\n/agent fix add and keep it tiny", by: "maintainer" }));
+    await h.send(
+      "issues",
+      h.payloads.issueOpened({ number: 1, title: ISSUE.title, body: "Math is off.\n\n/agent fix add and keep it tiny", by: "maintainer" }),
+    );
     await h.settle();
     expect((await task()).body).toBe("Instruction from @maintainer: fix add and keep it tiny\n\nMath is off.\n\n/agent fix add and keep it tiny");
     expect(h.github.world.pulls).toHaveLength(1);

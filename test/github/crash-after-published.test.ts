@@ -15,7 +15,10 @@ describe("kill -9 after the publication is recorded, before the check run is com
 
   test("the next process announces the end: the check run completed, one done comment", async () => {
     const send = async (event: string, payload: unknown) => expect((await c.send(event, payload)).status).toBe(200);
-    await send("issue_comment", c.payloads.comment({ number: ISSUE.number, title: ISSUE.title, issueBody: ISSUE.body, body: "/agent fix this", by: "maintainer" }));
+    await send(
+      "issue_comment",
+      c.payloads.comment({ number: ISSUE.number, title: ISSUE.title, issueBody: ISSUE.body, body: "/agent fix this", by: "maintainer" }),
+    );
     await c.app.settle();
     const pr = c.github.world.pulls[0];
     await send("pull_request_review", c.payloads.review({ pr: pr.number, state: "approved", body: "ok", by: "reviewer" }));
@@ -24,7 +27,13 @@ describe("kill -9 after the publication is recorded, before the check run is com
     let reached!: () => void;
     const held = new Promise<void>((r) => (reached = r));
     const until = new Promise<void>((r) => (release = r));
-    c.github.world.holdNext.push({ method: "PATCH", pathPrefix: "/repos/octo-org/calculator/check-runs/", match: (_p, body) => (body as { conclusion?: string })?.conclusion === "success", reached, until });
+    c.github.world.holdNext.push({
+      method: "PATCH",
+      pathPrefix: "/repos/octo-org/calculator/check-runs/",
+      match: (_p, body) => (body as { conclusion?: string })?.conclusion === "success",
+      reached,
+      until,
+    });
     await send("issue_comment", c.payloads.comment({ number: pr.number, pr: true, title: pr.title, body: "/agent approve", by: "maintainer" }));
     await held;
     await c.app.kill9();

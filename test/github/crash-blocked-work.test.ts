@@ -27,12 +27,18 @@ const BRANCH = "patchgate/issue-1";
 describe("untested work pushed by a blocked session, across kill -9", () => {
   let c: CrashWorld;
   beforeAll(async () => {
-    c = await CrashWorld.create({ files: { "test.sh": TESTS, ".github/patchgate.yml": "test: sh test.sh\nsandbox:\n  backend: bubblewrap\n" }, script: SCRIPT });
+    c = await CrashWorld.create({
+      files: { "test.sh": TESTS, ".github/patchgate.yml": "test: sh test.sh\nsandbox:\n  backend: bubblewrap\n" },
+      script: SCRIPT,
+    });
   });
   afterAll(() => c.close());
 
   test("killed between the push and the check run's move, the next process ends the session once", async () => {
-    const ask = await c.send("issue_comment", c.payloads.comment({ number: ISSUE.number, title: ISSUE.title, issueBody: ISSUE.body, body: "/agent fix this", by: "maintainer" }));
+    const ask = await c.send(
+      "issue_comment",
+      c.payloads.comment({ number: ISSUE.number, title: ISSUE.title, issueBody: ISSUE.body, body: "/agent fix this", by: "maintainer" }),
+    );
     await c.done(ask.id);
     const pr = c.github.world.pulls[0]!;
     const review = await c.send("pull_request_review", c.payloads.review({ pr: pr.number, state: "approved", body: "ok", by: "reviewer" }));
@@ -56,10 +62,20 @@ describe("untested work pushed by a blocked session, across kill -9", () => {
 
     const events = await c.events();
     const blocked = events.filter((e) => e.type === "session_blocked");
-    expect(blocked).toEqual([expect.objectContaining({ reason: "reported_by_agent", message: REASON, work: { pushed: true, branch: BRANCH, commit: pushed.sha, failing: ["legacy date parsing"] } })]);
+    expect(blocked).toEqual([
+      expect.objectContaining({
+        reason: "reported_by_agent",
+        message: REASON,
+        work: { pushed: true, branch: BRANCH, commit: pushed.sha, failing: ["legacy date parsing"] },
+      }),
+    ]);
     const git = (...args: string[]) => execFileSync("git", ["--git-dir", c.bare, ...args], { encoding: "utf8" }).trim();
     expect(readBranch(c.bare, BRANCH)!.sha).toBe(pushed.sha);
-    expect(git("rev-list", "main.." + BRANCH).split("\n").map((sha) => git("diff-tree", "--no-commit-id", "--name-only", "-r", sha))).toEqual(["src/add.js", ""]);
+    expect(
+      git("rev-list", "main.." + BRANCH)
+        .split("\n")
+        .map((sha) => git("diff-tree", "--no-commit-id", "--name-only", "-r", sha)),
+    ).toEqual(["src/add.js", ""]);
     expect(git("log", "-1", "--format=%s", pushed.sha)).toBe("Untested work so far: add() subtracts");
 
     const runs = c.github.world.checkRuns.filter((r) => r.head_sha === pushed.sha);

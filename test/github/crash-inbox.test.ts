@@ -19,7 +19,10 @@ describe("the inbox across kill -9", () => {
   afterAll(() => c.close());
 
   test("an approval whose process died after the 2xx is applied once by the next process", async () => {
-    const ask = await c.send("issue_comment", c.payloads.comment({ number: ISSUE.number, title: ISSUE.title, issueBody: ISSUE.body, body: "/agent fix this", by: "maintainer" }));
+    const ask = await c.send(
+      "issue_comment",
+      c.payloads.comment({ number: ISSUE.number, title: ISSUE.title, issueBody: ISSUE.body, body: "/agent fix this", by: "maintainer" }),
+    );
     await c.done(ask.id);
     const pr = c.github.world.pulls[0];
     expect(pr.draft).toBe(true);

@@ -14,7 +14,10 @@ describe("an uninstall across kill -9", () => {
   afterAll(() => c.close());
 
   test("the next process cancels the session, exactly once", async () => {
-    const ask = await c.send("issue_comment", c.payloads.comment({ number: ISSUE.number, title: ISSUE.title, issueBody: ISSUE.body, body: "/agent fix this", by: "maintainer" }));
+    const ask = await c.send(
+      "issue_comment",
+      c.payloads.comment({ number: ISSUE.number, title: ISSUE.title, issueBody: ISSUE.body, body: "/agent fix this", by: "maintainer" }),
+    );
     await c.done(ask.id);
     expect(c.github.world.pulls).toHaveLength(1);
 

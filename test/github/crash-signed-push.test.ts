@@ -31,11 +31,13 @@ async function within<T>(p: Promise<T>, ms: number, otherwise: T): Promise<T> {
   }
 }
 
-describe.each([
-  [planRef(true), resultRef(false)],
-  [planRef(false), resultRef(true)],
-  [planCommit, resultBlob],
-].map(([a, b]) => [a.when, b.when, a, b] as const))("kill -9 (%s), then (%s)", (_a, _b, first: Cut, second: Cut) => {
+describe.each(
+  [
+    [planRef(true), resultRef(false)],
+    [planRef(false), resultRef(true)],
+    [planCommit, resultBlob],
+  ].map(([a, b]) => [a.when, b.when, a, b] as const),
+)("kill -9 (%s), then (%s)", (_a, _b, first: Cut, second: Cut) => {
   let c: CrashWorld;
   beforeAll(async () => {
     c = await CrashWorld.create();
@@ -50,7 +52,11 @@ describe.each([
     const held = new Promise<void>((r) => (reached = r));
     w.holdNext.push({ method: cut.method, pathPrefix: cut.path, reached, until: new Promise<void>((r) => (release = r)) });
     await act();
-    const ok = await within(held.then(() => true), 60_000, false);
+    const ok = await within(
+      held.then(() => true),
+      60_000,
+      false,
+    );
     if (!ok) console.log(`${cut.when}: never reached\n${c.app.lines.join("\n")}`);
     expect(ok).toBe(true);
     await c.app.kill9();
@@ -64,14 +70,18 @@ describe.each([
 
   test("the session goes on from GitHub's commits: published once, every API commit on a parent GitHub had", async () => {
     const send = async (event: string, payload: unknown) => expect((await c.send(event, payload)).status).toBe(200);
-    await killDuring(first, () => send("issue_comment", c.payloads.comment({ number: ISSUE.number, title: ISSUE.title, issueBody: ISSUE.body, body: "/agent fix this", by: "maintainer" })));
+    await killDuring(first, () =>
+      send("issue_comment", c.payloads.comment({ number: ISSUE.number, title: ISSUE.title, issueBody: ISSUE.body, body: "/agent fix this", by: "maintainer" })),
+    );
     const w = c.github.world;
     expect(w.pulls).toHaveLength(1);
     expect(w.comments.filter((m) => m.body.includes(":plan-"))).toHaveLength(1);
     const pr = w.pulls[0];
     await send("pull_request_review", c.payloads.review({ pr: pr.number, state: "approved", body: "ok", by: "reviewer" }));
     expect(await c.app.settle()).toBe("errors=0");
-    await killDuring(second, () => send("issue_comment", c.payloads.comment({ number: pr.number, pr: true, title: pr.title, body: "/agent approve", by: "maintainer" })));
+    await killDuring(second, () =>
+      send("issue_comment", c.payloads.comment({ number: pr.number, pr: true, title: pr.title, body: "/agent approve", by: "maintainer" })),
+    );
 
     expect(w.invalidRequests).toEqual([]);
     const refused = w.calls.filter((x) => x.path === `${R}/git/commits` && x.status === 422);

@@ -19,7 +19,10 @@ describe.each([
 
   test("the next process finishes the start once: one clone, one branch, one open check run, one plan", async () => {
     const clone = c.holdNext(method, path);
-    const ask = await c.send("issue_comment", c.payloads.comment({ number: ISSUE.number, title: ISSUE.title, issueBody: ISSUE.body, body: "/agent fix this", by: "maintainer" }));
+    const ask = await c.send(
+      "issue_comment",
+      c.payloads.comment({ number: ISSUE.number, title: ISSUE.title, issueBody: ISSUE.body, body: "/agent fix this", by: "maintainer" }),
+    );
     expect(ask.status).toBe(200);
     await clone.reached;
     await c.app.kill9();

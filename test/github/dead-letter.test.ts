@@ -62,7 +62,12 @@ if (!cluster) {
   test("the job's third dead worker ends the session: failed check run, one comment, listed by status", async () => {
     const receiver = await start("serve", "receiver");
     const payloads = new Payloads(github.world);
-    const sent = await sendWebhook(receiver.webhookUrl, SECRET, "issue_comment", payloads.comment({ number: ISSUE.number, title: ISSUE.title, body: "/agent fix this", by: "maintainer" }));
+    const sent = await sendWebhook(
+      receiver.webhookUrl,
+      SECRET,
+      "issue_comment",
+      payloads.comment({ number: ISSUE.number, title: ISSUE.title, body: "/agent fix this", by: "maintainer" }),
+    );
     expect(sent.status).toBeLessThan(300);
     // Three workers in turn, each killed with SIGKILL while its model call hangs.
     for (let n = 1; n <= 3; n++) {

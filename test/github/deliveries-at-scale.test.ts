@@ -94,7 +94,8 @@ if (!cluster) {
     expect(answers).toHaveLength(distinctComments);
     const perIssue = new Map<number, number>();
     for (const c of answers) perIssue.set(c.issue_number, (perIssue.get(c.issue_number) ?? 0) + 1);
-    for (let issue = 1; issue <= 40; issue++) expect([issue, perIssue.get(issue)]).toEqual([issue, Array.from({ length: fresh }, (_, i) => i).filter((i) => i % 40 === issue - 1).length]);
+    for (let issue = 1; issue <= 40; issue++)
+      expect([issue, perIssue.get(issue)]).toEqual([issue, Array.from({ length: fresh }, (_, i) => i).filter((i) => i % 40 === issue - 1).length]);
     // Half were `/agent status` (no session yet), half `/agent help`.
     const statusAnswers = answers.filter((c) => c.body.includes("No Patchgate session for this issue yet")).length;
     expect([statusAnswers, answers.length - statusAnswers]).toEqual([Math.floor(fresh / 2), Math.ceil(fresh / 2)]);

@@ -40,25 +40,49 @@ describe("the whole story through signed webhooks", () => {
       `GET ${R}/issues/1/comments?per_page=100&page=1`,
       `POST ${R}/issues/1/comments`,
     ]);
-    expect(w.calls.filter((c) => c.method === "POST" && c.path === `${R}/check-runs`).map((c) => (c.body as { head_sha: string }).head_sha)).toEqual([readBranch(h.bare, "main")!.sha, plan.sha]);
+    expect(w.calls.filter((c) => c.method === "POST" && c.path === `${R}/check-runs`).map((c) => (c.body as { head_sha: string }).head_sha)).toEqual([
+      readBranch(h.bare, "main")!.sha,
+      plan.sha,
+    ]);
     expect(w.reactions).toEqual([{ comment_id: w.reactions[0].comment_id, content: "eyes", user: "patchgate[bot]" }]);
     // The git token is narrowed to this repository and to contents.
     expect(w.calls[3].body).toEqual({ repositories: ["calculator"], permissions: { contents: "write" } });
     expect(w.checkRuns).toHaveLength(2);
-    expect(onBase).toMatchObject({ name: "Patchgate", status: "completed", conclusion: "neutral", head_sha: readBranch(h.bare, "main")!.sha, details_url: run.html_url, actions: [] });
-    expect(onBase.output).toEqual({ title: `Moved to ${plan.sha.slice(0, 7)}`, summary: `Patchgate pushed \`${plan.sha.slice(0, 7)}\`, the pull request's new head, so this session's check run continues there: ${run.html_url}` });
+    expect(onBase).toMatchObject({
+      name: "Patchgate",
+      status: "completed",
+      conclusion: "neutral",
+      head_sha: readBranch(h.bare, "main")!.sha,
+      details_url: run.html_url,
+      actions: [],
+    });
+    expect(onBase.output).toEqual({
+      title: `Moved to ${plan.sha.slice(0, 7)}`,
+      summary: `Patchgate pushed \`${plan.sha.slice(0, 7)}\`, the pull request's new head, so this session's check run continues there: ${run.html_url}`,
+    });
     // The PR's head is the plan commit, and that is where the session's check run now is.
     expect(run).toMatchObject({ name: "Patchgate", status: "in_progress", conclusion: null, head_sha: plan.sha });
     expect(run.output.summary).toMatch(/^\*\*⏸ Waiting for plan approval\*\* — plan `[0-9a-f]{12}` submitted /);
-    expect(run.actions).toEqual([{ label: "Approve plan", description: expect.stringMatching(/^Approve plan [0-9a-f]{12}$/), identifier: expect.stringMatching(/^approve:[0-9a-f]{12}$/) }]);
-    expect(pr).toMatchObject({ number: 2, draft: true, state: "open", title: `Patchgate: ${ISSUE.title}`, head: { ref: "patchgate/issue-1" }, base: { ref: "main" } });
+    expect(run.actions).toEqual([
+      { label: "Approve plan", description: expect.stringMatching(/^Approve plan [0-9a-f]{12}$/), identifier: expect.stringMatching(/^approve:[0-9a-f]{12}$/) },
+    ]);
+    expect(pr).toMatchObject({
+      number: 2,
+      draft: true,
+      state: "open",
+      title: `Patchgate: ${ISSUE.title}`,
+      head: { ref: "patchgate/issue-1" },
+      base: { ref: "main" },
+    });
     expect(pr.body).toContain(PLAN.summary);
     expect(pr.body).toContain("1. Change `a - b` to `a + b` in src/add.js");
     expect(pr.body).toContain("- [ ] Fix the operator in src/add.js\n- [ ] Run the tests");
     expect(pr.body).toContain(`comment \`/agent approve\` (or \`/agent approve ${run.actions[0].identifier.slice(8)}\`)`);
     expect(plan.parents).toEqual([readBranch(h.bare, "main")!.sha]);
     expect(plan.files).toEqual(STORY_FILES); // the plan commit is empty
-    expect(w.comments.map((c) => [c.issue_number, c.body.split("\n")[0]])).toEqual([[1, `📋 The plan \`${run.actions[0].identifier.slice(8)}\` is ready for review in the draft pull request ${pr.html_url}.`]]);
+    expect(w.comments.map((c) => [c.issue_number, c.body.split("\n")[0]])).toEqual([
+      [1, `📋 The plan \`${run.actions[0].identifier.slice(8)}\` is ready for review in the draft pull request ${pr.html_url}.`],
+    ]);
     // The issue's hidden HTML comment never reached the model.
     expect(JSON.stringify(h.openai.requests[0].body.messages)).not.toContain("ignore previous instructions");
     // The token was an http header per call, never written into the clone's config.
@@ -69,7 +93,11 @@ describe("the whole story through signed webhooks", () => {
     // the Co-authored-by trailer) and the config it runs under (as parsed, defaults filled in).
     const [created] = await h.app.deps.store.load(sessionId);
     const requester = w.user("maintainer");
-    expect(created).toMatchObject({ type: "session_created", task: { source: { requester: "maintainer", requesterId: requester.id } }, repoConfig: { test: "sh test.sh", gate: "all_pass" } });
+    expect(created).toMatchObject({
+      type: "session_created",
+      task: { source: { requester: "maintainer", requesterId: requester.id } },
+      repoConfig: { test: "sh test.sh", gate: "all_pass" },
+    });
     expect([await h.app.deps.store.getEffect(sessionId, "requester"), await h.app.deps.store.getEffect(sessionId, "repo_config")]).toEqual([null, null]);
   });
 
@@ -123,16 +151,28 @@ describe("the whole story through signed webhooks", () => {
     const head = readBranch(h.bare, "patchgate/issue-1")!;
     const maintainer = w.user("maintainer");
     expect(head.author).toBe("patchgate[bot] <4243+patchgate[bot]@users.noreply.github.com>");
-    expect(head.message).toBe(`${ISSUE.title}\n\nadd() now adds; \`sh test.sh\` passes.\n\nResolves #1.\n\nCo-authored-by: maintainer <${maintainer.id}+maintainer@users.noreply.github.com>`);
+    expect(head.message).toBe(
+      `${ISSUE.title}\n\nadd() now adds; \`sh test.sh\` passes.\n\nResolves #1.\n\nCo-authored-by: maintainer <${maintainer.id}+maintainer@users.noreply.github.com>`,
+    );
     expect(head.files).toEqual({ ...STORY_FILES, "src/add.js": "export function add(a, b) {\n  return a + b;\n}\n" });
     const [onBase, onPlan, run] = w.checkRuns;
     expect(w.checkRuns).toHaveLength(3);
-    expect(w.calls.filter((c) => c.method === "POST" && c.path === `${R}/check-runs`).at(-1)!.body).toMatchObject({ head_sha: head.sha, status: "in_progress" });
-    expect(onPlan).toMatchObject({ status: "completed", conclusion: "neutral", details_url: run.html_url, output: { title: `Moved to ${head.sha.slice(0, 7)}` } });
+    expect(w.calls.filter((c) => c.method === "POST" && c.path === `${R}/check-runs`).at(-1)!.body).toMatchObject({
+      head_sha: head.sha,
+      status: "in_progress",
+    });
+    expect(onPlan).toMatchObject({
+      status: "completed",
+      conclusion: "neutral",
+      details_url: run.html_url,
+      output: { title: `Moved to ${head.sha.slice(0, 7)}` },
+    });
     expect(onBase.output.title).toBe(`Moved to ${onPlan.head_sha.slice(0, 7)}`);
     // The final run is on the commit the PR ends on, and it carries the whole timeline.
     expect(run).toMatchObject({ head_sha: head.sha, status: "completed", conclusion: "success", actions: [] });
-    expect(run.output.summary!.split("\n")[0]).toBe(`**✅ Done** — pushed \`${head.sha.slice(0, 7)}\` to \`patchgate/issue-1\`; the tests passed on exactly that commit's tree.`);
+    expect(run.output.summary!.split("\n")[0]).toBe(
+      `**✅ Done** — pushed \`${head.sha.slice(0, 7)}\` to \`patchgate/issue-1\`; the tests passed on exactly that commit's tree.`,
+    );
     expect(run.output.summary).toMatch(/- Batch `[0-9a-f]{12}` \(step 3\): `edit_file` `src\/add.js` — \*\*approved\*\* by @\u2060maintainer via comment at /);
     expect(run.output.summary).toMatch(/- plan `[0-9a-f]{12}` \(step 2, 2 steps\) — \*\*approved\*\* by @\u2060reviewer via review at /);
     // The paths that reached the branch, from the ledger (as finish accepted them).
@@ -141,7 +181,16 @@ describe("the whole story through signed webhooks", () => {
     expect(run.output.text).toContain("<summary>Step 4 · ");
     expect(run.output.text).toMatch(/<summary>Step 5 · [\d:]+ · todos 2\/2 done; finish accepted; pushed <code>[0-9a-f]{7}<\/code><\/summary>/);
     // The pushed commit's changed line says who wrote it and who allowed it.
-    expect(run.annotations).toEqual([{ path: "src/add.js", start_line: 2, end_line: 2, annotation_level: "notice", title: "Patchgate provenance", message: "written at step 3 by edit_file, approved by @maintainer via comment" }]);
+    expect(run.annotations).toEqual([
+      {
+        path: "src/add.js",
+        start_line: 2,
+        end_line: 2,
+        annotation_level: "notice",
+        title: "Patchgate provenance",
+        message: "written at step 3 by edit_file, approved by @maintainer via comment",
+      },
+    ]);
     expect(w.invalidRequests).toEqual([]);
     expect(w.comments.at(-1)!.body.split("\n")[0]).toBe(`✅ Done: ${pr.html_url} is ready for review.`);
     expect(w.comments.every((c) => /<!-- patchgate:[^:]+:[\w-]+ -->$/.test(c.body))).toBe(true);

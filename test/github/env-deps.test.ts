@@ -8,7 +8,11 @@ describe("production wiring", () => {
   test("log lines are redacted before they leave the process", async () => {
     const dir = tempDir("pg-env-");
     const lines: string[] = [];
-    const deps = await depsFromEnv((l) => lines.push(l), { PATCHGATE_DATA_DIR: dir, OPENAI_API_KEY: "sk-live-abcdefghijklmnopqrstuvwx", WEBHOOK_SECRET: "hunter2-webhook-secret" });
+    const deps = await depsFromEnv((l) => lines.push(l), {
+      PATCHGATE_DATA_DIR: dir,
+      OPENAI_API_KEY: "sk-live-abcdefghijklmnopqrstuvwx",
+      WEBHOOK_SECRET: "hunter2-webhook-secret",
+    });
     try {
       deps.log("push failed for ghs_abcdefghijklmnopqrstuvwxyz0123456789 with key sk-live-abcdefghijklmnopqrstuvwx and hunter2-webhook-secret");
       expect(lines).toHaveLength(1);
@@ -25,10 +29,17 @@ describe("production wiring: levelled logs", () => {
   test("a failed job is logged at error, with its job and lane as fields, line and fields redacted", async () => {
     const dir = tempDir("pg-env-");
     const records: [string, LogLevel, LogFields][] = [];
-    const deps = await depsFromEnv((line, level, fields) => records.push([line, level, fields]), { PATCHGATE_DATA_DIR: dir, OPENAI_API_KEY: "sk-live-abcdefghijklmnopqrstuvwx" });
+    const deps = await depsFromEnv((line, level, fields) => records.push([line, level, fields]), {
+      PATCHGATE_DATA_DIR: dir,
+      OPENAI_API_KEY: "sk-live-abcdefghijklmnopqrstuvwx",
+    });
     try {
       const ran = new Promise<void>((resolve) => {
-        deps.queue.enqueue({ key: "o/r#sk-live-abcdefghijklmnopqrstuvwx", name: "start o/r#1", run: () => (setImmediate(resolve), Promise.reject(new Error("push refused for sk-live-abcdefghijklmnopqrstuvwx"))) });
+        deps.queue.enqueue({
+          key: "o/r#sk-live-abcdefghijklmnopqrstuvwx",
+          name: "start o/r#1",
+          run: () => (setImmediate(resolve), Promise.reject(new Error("push refused for sk-live-abcdefghijklmnopqrstuvwx"))),
+        });
       });
       await ran;
       await new Promise((r) => setImmediate(r));
@@ -74,7 +85,9 @@ describe("production wiring: the delivery reconciler", () => {
     const off = await depsFromEnv(() => {}, { PATCHGATE_DATA_DIR: dir, PATCHGATE_RECONCILE_MINUTES: "0" });
     await off.store.close();
     expect(off.reconcile).toBeNull();
-    await expect(depsFromEnv(() => {}, { PATCHGATE_DATA_DIR: dir, PATCHGATE_RECONCILE_MINUTES: "often" })).rejects.toThrow('PATCHGATE_RECONCILE_MINUTES must be a number of minutes ≥ 0, not "often"');
+    await expect(depsFromEnv(() => {}, { PATCHGATE_DATA_DIR: dir, PATCHGATE_RECONCILE_MINUTES: "often" })).rejects.toThrow(
+      'PATCHGATE_RECONCILE_MINUTES must be a number of minutes ≥ 0, not "often"',
+    );
     rmSync(dir, { recursive: true, force: true });
   });
 });
@@ -83,7 +96,12 @@ describe("production wiring: the operator's MCP servers", () => {
   test("PATCHGATE_MCP_CONFIG is loaded at start; its header tokens join the redacted secrets", async () => {
     const dir = tempDir("pg-env-");
     const file = join(dir, "mcp.json");
-    writeFileSync(file, JSON.stringify({ mcpServers: { remote: { url: "https://mcp.example/mcp", headers: { Authorization: "Bearer remote-mcp-token-9876" }, trust: "reviewed" } } }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        mcpServers: { remote: { url: "https://mcp.example/mcp", headers: { Authorization: "Bearer remote-mcp-token-9876" }, trust: "reviewed" } },
+      }),
+    );
     const deps = await depsFromEnv(() => {}, { PATCHGATE_DATA_DIR: dir, PATCHGATE_MCP_CONFIG: file });
     try {
       expect(deps.mcp?.servers.map((s) => [s.name, s.trust])).toEqual([["remote", "reviewed"]]);
@@ -100,7 +118,9 @@ describe("production wiring: the operator's MCP servers", () => {
     const file = join(dir, "mcp.json");
     writeFileSync(file, JSON.stringify({ mcpServers: { x: { command: "node", trust: "yes" } } }));
     try {
-      await expect(depsFromEnv(() => {}, { PATCHGATE_DATA_DIR: dir, PATCHGATE_MCP_CONFIG: file })).rejects.toThrow(`MCP config ${file}: \`mcpServers.x.trust\``);
+      await expect(depsFromEnv(() => {}, { PATCHGATE_DATA_DIR: dir, PATCHGATE_MCP_CONFIG: file })).rejects.toThrow(
+        `MCP config ${file}: \`mcpServers.x.trust\``,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

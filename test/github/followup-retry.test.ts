@@ -44,7 +44,11 @@ describe("a follow-up `/agent <instruction>` on the finished PR", () => {
     // the first session's final commit, so that sha has one run from each session.
     const plan2 = readBranch(h.bare, "patchgate/issue-1")!.parents[0];
     const runs = h.github.world.checkRuns.map((c) => [c.head_sha, c.conclusion]);
-    expect(runs.slice(3)).toEqual([[first.sha, "neutral"], [plan2, "neutral"], [head.sha, "success"]]);
+    expect(runs.slice(3)).toEqual([
+      [first.sha, "neutral"],
+      [plan2, "neutral"],
+      [head.sha, "success"],
+    ]);
     expect(runs[2]).toEqual([first.sha, "success"]);
     expect(runs.slice(0, 2).map((r) => r[1])).toEqual(["neutral", "neutral"]);
     expect(h.app.errors).toEqual([]);
@@ -73,7 +77,10 @@ describe("`/agent retry` after a failure", () => {
     expect(sessions.map((s) => s.phase)).toEqual(["awaiting_plan_approval", "failed"]);
     const [fresh, old] = await Promise.all(sessions.map((s) => Ledger.open(h.app.deps.store, s.id)));
     // The same task; only what started it differs (the retry comment, not the first one).
-    expect({ ...fresh.state.task, source: { ...fresh.state.task.source, trigger: "" } }).toEqual({ ...old.state.task, source: { ...old.state.task.source, trigger: "" } });
+    expect({ ...fresh.state.task, source: { ...fresh.state.task.source, trigger: "" } }).toEqual({
+      ...old.state.task,
+      source: { ...old.state.task.source, trigger: "" },
+    });
     expect(h.github.world.pulls).toHaveLength(1);
     expect(h.app.errors).toEqual([]);
   });
@@ -121,7 +128,9 @@ describe("`/agent retry` after GitHub failed mid-publication", () => {
     outage(h, "POST", "/repos/octo-org/calculator/pulls", 502);
     await storySteps.ask(h);
     expect(h.github.world.pulls).toEqual([]);
-    expect(h.github.world.comments.at(-1)!.body).toMatch(/^Patchgate hit an error and stopped here: .*\n\n`\/agent retry` continues from the last checkpoint\./);
+    expect(h.github.world.comments.at(-1)!.body).toMatch(
+      /^Patchgate hit an error and stopped here: .*\n\n`\/agent retry` continues from the last checkpoint\./,
+    );
     expect(h.app.errors).toHaveLength(1);
 
     await h.send("issue_comment", h.payloads.comment({ number: 1, body: "/agent retry", by: "maintainer" }));

@@ -29,7 +29,12 @@ describe("a follow-up session whose setup inputs differ from the default branch'
     const config = "test: sh test.sh\nsetup: sh setup.sh\nsandbox:\n  backend: bubblewrap\n  network_for_setup: true\n";
     const files = { ...STORY_FILES, ".github/patchgate.yml": config, "setup.sh": probe(port, "maintainer") };
     const session1 = [
-      { toolCalls: [{ name: "read_file", arguments: { path: "src/add.js" } }, { name: "read_file", arguments: { path: "setup.sh" } }] },
+      {
+        toolCalls: [
+          { name: "read_file", arguments: { path: "src/add.js" } },
+          { name: "read_file", arguments: { path: "setup.sh" } },
+        ],
+      },
       { toolCalls: [{ name: "submit_plan", arguments: { summary: "Fix add().", steps: ["Fix the operator"] } }] },
       {
         toolCalls: [
@@ -72,7 +77,10 @@ describe("a follow-up session whose setup inputs differ from the default branch'
     const [second, first] = await Promise.all(sessions.map((s) => Ledger.open(h.app.deps.store, s.id)));
     const setups = (l: Ledger) => l.history.flatMap((e) => (e.type === "setup_run" ? [{ network: e.network, withheld: e.withheld }] : []));
     // Session 1 rewrote setup.sh (a setup input): its run_tests set up again, offline.
-    expect(setups(first)).toEqual([{ network: true, withheld: undefined }, { network: false, withheld: { reason: "workspace_changed" } }]);
+    expect(setups(first)).toEqual([
+      { network: true, withheld: undefined },
+      { network: false, withheld: { reason: "workspace_changed" } },
+    ]);
     expect(setups(second)).toEqual([{ network: false, withheld: { reason: "setup_inputs_changed", paths: ["setup.sh"] } }]);
     const summary = h.github.world.checkRuns.at(-1)!.output.text ?? "";
     expect(summary).toContain("without network: its inputs differ from the default branch's (setup.sh)");

@@ -21,7 +21,15 @@ describe("a human comment carrying a forged Patchgate marker", () => {
     const w = h.github.world;
     const sessionId = /<!-- patchgate:([^:]+):/.exec(w.comments[0].body)![1];
     const ended = `<!-- patchgate:${sessionId}:ended -->`;
-    const comment = (by: string, body: string) => ({ id: w.id(), issue_number: 1, body, user: w.user(by), created_at: w.now(), updated_at: w.now(), html_url: `${w.issueUrl(1)}#c` });
+    const comment = (by: string, body: string) => ({
+      id: w.id(),
+      issue_number: 1,
+      body,
+      user: w.user(by),
+      created_at: w.now(),
+      updated_at: w.now(),
+      html_url: `${w.issueUrl(1)}#c`,
+    });
     // The forgery comes first in the thread, so a marker-only search would take it.
     const planted = comment("reader", `I'll take it from here.\n\n${ended}`);
     const leftover = comment(w.botLogin, `(posted before a crash, id never stored)\n\n${ended}`);

@@ -35,7 +35,15 @@ afterAll(async () => {
 });
 
 async function app(more: Partial<Parameters<typeof startApp>[0]> = {}): Promise<{ app: AppInstance; url: string }> {
-  const a = await startApp({ ...appSettings(github, join(root, String(apps.length))), llm: () => { throw new Error("no model here"); }, log: () => undefined, healthToken: TOKEN, ...more });
+  const a = await startApp({
+    ...appSettings(github, join(root, String(apps.length))),
+    llm: () => {
+      throw new Error("no model here");
+    },
+    log: () => undefined,
+    healthToken: TOKEN,
+    ...more,
+  });
   apps.push(a);
   return { app: a, url: a.webhookUrl.replace("/api/github/webhooks", "/patchgate/health") };
 }
@@ -87,13 +95,21 @@ if (!cluster) {
     const store = a.deps.store as PostgresSessionStore;
     await Ledger.create(store, created("s1"));
     const queue = a.deps.queue as DurableQueue;
-    const job = (n: number) => ({ key: `repo:42#${n}`, name: `issue_comment d-${n}`, group: "installation:7", spec: { kind: "delivery", id: `d-${n}` }, run: async () => undefined });
+    const job = (n: number) => ({
+      key: `repo:42#${n}`,
+      name: `issue_comment d-${n}`,
+      group: "installation:7",
+      spec: { kind: "delivery", id: `d-${n}` },
+      run: async () => undefined,
+    });
     queue.enqueue(job(1));
     queue.enqueue(job(2));
     queue.enqueue(job(3));
     await queue.flushed();
     // One job dead-lettered and one holding a lease, as a worker would leave them.
-    await store.pool.query("UPDATE queue_items SET state = 'dead', attempts = 4, last_error = 'its worker died 3 time(s) running it', ended_at = now() WHERE lane = 'repo:42#3'");
+    await store.pool.query(
+      "UPDATE queue_items SET state = 'dead', attempts = 4, last_error = 'its worker died 3 time(s) running it', ended_at = now() WHERE lane = 'repo:42#3'",
+    );
     await store.pool.query("UPDATE queue_items SET state = 'running', attempts = 1, started_at = now() WHERE lane = 'repo:42#2'");
     await store.pool.query("INSERT INTO queue_lanes (lane, owner, expires_at, epoch) VALUES ('repo:42#2', 'host-a:123:abc', now() + interval '1 minute', 1)");
 

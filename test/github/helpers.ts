@@ -20,7 +20,13 @@ const FETCH = ["GIT upload-pack /octo-org/calculator.git", "GIT upload-pack /oct
 /** The plan's (empty) commit made through the Git Data API, a new branch for it, and the signed commit fetched back. */
 export const SIGNED_PLAN_PUSH = [`POST ${R}/git/commits`, `POST ${R}/git/refs`, ...FETCH];
 /** A result commit through the Git Data API (one blob per changed file), the branch fast-forwarded, the commit fetched back. */
-export const signedResultPush = (blobs = 1, branch = "patchgate/issue-1") => [...Array(blobs).fill(`POST ${R}/git/blobs`), `POST ${R}/git/trees`, `POST ${R}/git/commits`, `PATCH ${R}/git/refs/${encodeURIComponent(`heads/${branch}`)}`, ...FETCH];
+export const signedResultPush = (blobs = 1, branch = "patchgate/issue-1") => [
+  ...Array(blobs).fill(`POST ${R}/git/blobs`),
+  `POST ${R}/git/trees`,
+  `POST ${R}/git/commits`,
+  `PATCH ${R}/git/refs/${encodeURIComponent(`heads/${branch}`)}`,
+  ...FETCH,
+];
 
 /**
  * "The" check run of a one-session story: the session has one run per head sha it pushed, and all

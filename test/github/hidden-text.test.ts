@@ -7,10 +7,10 @@ import { storyHarness } from "./helpers.js";
  */
 const HIDDEN: [string, string][] = [
   ["a `[//]: #` comment", "[//]: # (HIDDEN-DEFCOMMENT)"],
-  ["a link reference definition", "[ref]: https://example.com/x \"HIDDEN-DEFTITLE\""],
-  ["an <img alt>", "<img src=\"https://example.com/p.png\" alt=\"HIDDEN-IMGALT\">"],
+  ["a link reference definition", '[ref]: https://example.com/x "HIDDEN-DEFTITLE"'],
+  ["an <img alt>", '<img src="https://example.com/p.png" alt="HIDDEN-IMGALT">'],
   ["an image's alt text", "![HIDDEN-MDALT](https://example.com/p.png)"],
-  ["a link title", "[the docs](https://example.com/docs \"HIDDEN-LINKTITLE\")"],
+  ["a link title", '[the docs](https://example.com/docs "HIDDEN-LINKTITLE")'],
   ["an HTML comment", "<!-- HIDDEN-COMMENT -->"],
 ];
 const INVISIBLE: [string, string][] = [
@@ -31,8 +31,18 @@ describe("hidden text in an issue body", () => {
   let firstRequest: string;
   beforeAll(async () => {
     h = await storyHarness();
-    const body = ["`add(2, 3)` returns -1.", "", ...HIDDEN.map(([, t]) => `${t}\n`), `Smuggled: x${INVISIBLE.map(([, c]) => c).join("y")}z`, "", "See [ref] too."].join("\n");
-    await h.send("issue_comment", h.payloads.comment({ number: 1, title: "add\u00AD() subtracts", issueBody: body, body: "/agent fix this", by: "maintainer" }));
+    const body = [
+      "`add(2, 3)` returns -1.",
+      "",
+      ...HIDDEN.map(([, t]) => `${t}\n`),
+      `Smuggled: x${INVISIBLE.map(([, c]) => c).join("y")}z`,
+      "",
+      "See [ref] too.",
+    ].join("\n");
+    await h.send(
+      "issue_comment",
+      h.payloads.comment({ number: 1, title: "add\u00AD() subtracts", issueBody: body, body: "/agent fix this", by: "maintainer" }),
+    );
     await h.settle();
     firstRequest = JSON.stringify(h.openai.requests[0].body.messages);
   });

@@ -15,6 +15,8 @@ test("the disk guard: 2 GiB by default, fractions allowed, 0 turns it off", () =
 });
 
 test("a bad value stops the app, naming the variable", () => {
-  expect(() => housekeepingFromEnv({ PATCHGATE_WORKSPACE_RETENTION_HOURS: "a week" })).toThrow('PATCHGATE_WORKSPACE_RETENTION_HOURS must be a number of hours ≥ 0, not "a week"');
+  expect(() => housekeepingFromEnv({ PATCHGATE_WORKSPACE_RETENTION_HOURS: "a week" })).toThrow(
+    'PATCHGATE_WORKSPACE_RETENTION_HOURS must be a number of hours ≥ 0, not "a week"',
+  );
   expect(() => diskGuardFromEnv({ PATCHGATE_MIN_FREE_DISK_GB: "-1" })).toThrow('PATCHGATE_MIN_FREE_DISK_GB must be a number of GiB ≥ 0, not "-1"');
 });

@@ -15,17 +15,37 @@ import { promisify } from "node:util";
  */
 const run = promisify(execFile);
 const root = fileURLToPath(new URL("../..", import.meta.url));
-const NOT_AT_IDLE = [/\/node_modules\/pg\//, /\/node_modules\/pg-boss\//, /\/node_modules\/@modelcontextprotocol\//, /\/node_modules\/@opentelemetry\/(sdk-trace-base|exporter-trace-otlp-http|resources)\//, /\/node_modules\/openai\//, /\/node_modules\/zod\//, /\/src\/agent\/run-session\.ts$/, /\/src\/github\/work\/jobs\.ts$/];
+const NOT_AT_IDLE = [
+  /\/node_modules\/pg\//,
+  /\/node_modules\/pg-boss\//,
+  /\/node_modules\/@modelcontextprotocol\//,
+  /\/node_modules\/@opentelemetry\/(sdk-trace-base|exporter-trace-otlp-http|resources)\//,
+  /\/node_modules\/openai\//,
+  /\/node_modules\/zod\//,
+  /\/src\/agent\/run-session\.ts$/,
+  /\/src\/github\/work\/jobs\.ts$/,
+];
 
 async function bootedModules(env: Record<string, string>): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), "pg-idle-boot-"));
   try {
     const loaded = join(dir, "loaded.txt");
-    const { stdout } = await run(process.execPath, ["--import", "tsx", "--import", join(root, "test/fakes/module-recorder.mjs"), join(root, "test/fakes/idle-app.ts")], {
-      cwd: root,
-      env: { PATH: process.env.PATH ?? "", HOME: dir, PATCHGATE_DATA_DIR: join(dir, "data"), PATCHGATE_RECONCILE_MINUTES: "0", PATCHGATE_TEST_LOADED: loaded, ...env },
-      timeout: 50_000,
-    });
+    const { stdout } = await run(
+      process.execPath,
+      ["--import", "tsx", "--import", join(root, "test/fakes/module-recorder.mjs"), join(root, "test/fakes/idle-app.ts")],
+      {
+        cwd: root,
+        env: {
+          PATH: process.env.PATH ?? "",
+          HOME: dir,
+          PATCHGATE_DATA_DIR: join(dir, "data"),
+          PATCHGATE_RECONCILE_MINUTES: "0",
+          PATCHGATE_TEST_LOADED: loaded,
+          ...env,
+        },
+        timeout: 50_000,
+      },
+    );
     expect(stdout).toContain("idle");
     return readFileSync(loaded, "utf8").split("\n").filter(Boolean);
   } finally {

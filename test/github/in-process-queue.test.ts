@@ -22,9 +22,24 @@ describe("InProcessQueue", () => {
     const q = new InProcessQueue();
     const log: string[] = [];
     const first = gate();
-    q.enqueue({ key: "s", name: "1", run: async () => { log.push("1 start"); await first.promise; log.push("1 end"); } });
+    q.enqueue({
+      key: "s",
+      name: "1",
+      run: async () => {
+        log.push("1 start");
+        await first.promise;
+        log.push("1 end");
+      },
+    });
     q.enqueue({ key: "s", name: "2", run: async () => void log.push("2") });
-    q.enqueue({ key: "other", name: "3", run: async () => { log.push("3"); first.open(); } });
+    q.enqueue({
+      key: "other",
+      name: "3",
+      run: async () => {
+        log.push("3");
+        first.open();
+      },
+    });
     await q.idle();
     expect(log).toEqual(["1 start", "3", "1 end", "2"]);
   });
@@ -33,7 +48,13 @@ describe("InProcessQueue", () => {
     const failures: string[] = [];
     const q = new InProcessQueue((job, e) => failures.push(`${job.name}: ${(e as Error).message}`));
     const ran: string[] = [];
-    q.enqueue({ key: "s", name: "bad", run: async () => { throw new Error("boom"); } });
+    q.enqueue({
+      key: "s",
+      name: "bad",
+      run: async () => {
+        throw new Error("boom");
+      },
+    });
     q.enqueue({ key: "s", name: "good", run: async () => void ran.push("good") });
     await q.idle();
     expect(failures).toEqual(["bad: boom"]);

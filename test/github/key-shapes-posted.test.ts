@@ -10,7 +10,17 @@ import { storyHarness } from "./helpers.js";
  * by the model into its plan — which it may have read in a log or an issue — and followed to where
  * it leaves: every body posted to GitHub, and the session's trace export (`patchgate trace`).
  */
-const SHAPES = ["npm token", "AWS access key id", "AWS secret access key", "Slack bot token", "Slack webhook", "Stripe live key", "Stripe restricted key", "JWT", "Google API key"];
+const SHAPES = [
+  "npm token",
+  "AWS access key id",
+  "AWS secret access key",
+  "Slack bot token",
+  "Slack webhook",
+  "Stripe live key",
+  "Stripe restricted key",
+  "JWT",
+  "Google API key",
+];
 const CASES = SAMPLES.filter((s) => SHAPES.includes(s.kind));
 
 describe("third-party key shapes written by the model", () => {
@@ -24,7 +34,13 @@ describe("third-party key shapes written by the model", () => {
     await storySteps.ask(h);
     const w = h.github.world;
     const pr = w.pulls[0];
-    posted = [pr.title, pr.body, readBranch(h.bare, "patchgate/issue-1")!.message, ...w.comments.map((c) => c.body), ...w.checkRuns.flatMap((r) => [r.output.title ?? "", r.output.summary ?? "", r.output.text ?? ""])];
+    posted = [
+      pr.title,
+      pr.body,
+      readBranch(h.bare, "patchgate/issue-1")!.message,
+      ...w.comments.map((c) => c.body),
+      ...w.checkRuns.flatMap((r) => [r.output.title ?? "", r.output.summary ?? "", r.output.text ?? ""]),
+    ];
     const [s] = await h.app.deps.store.list();
     trace = exportTrace(await h.app.deps.store.load(s.id), "json");
   });

@@ -73,7 +73,9 @@ describe("a maintainer's commit that conflicts with the session's change", () =>
     const s = (await onlySession(h)).state;
     expect(s.phase).toBe("failed");
     expect(s.failure?.reason).toBe("branch_conflict");
-    expect(s.failure?.message).toContain(`${BRANCH} has commits Patchgate did not make (${human.slice(0, 7)}) and the session's change conflicts with them (src/add.js)`);
+    expect(s.failure?.message).toContain(
+      `${BRANCH} has commits Patchgate did not make (${human.slice(0, 7)}) and the session's change conflicts with them (src/add.js)`,
+    );
     expect(h.github.world.comments.at(-1)!.body).toMatch(/^❌ The session failed: `branch_conflict`/);
     expect(h.github.world.checkRuns.at(-1)).toMatchObject({ status: "completed", conclusion: "failure" });
     expect(h.app.errors).toEqual([]);

@@ -75,7 +75,12 @@ describe("the app uninstalled under a parked session", () => {
     await h.settle();
     const l = await session(h);
     expect(l.state.phase).toBe("cancelled");
-    expect(l.history.at(-1)).toMatchObject({ type: "session_cancelled", by: "github", reason: "Patchgate was uninstalled from octo-org by @maintainer", source: "installation:77:deleted" });
+    expect(l.history.at(-1)).toMatchObject({
+      type: "session_cancelled",
+      by: "github",
+      reason: "Patchgate was uninstalled from octo-org by @maintainer",
+      source: "installation:77:deleted",
+    });
     expect(h.timeline).toContain("installation 77 deleted: 1 live session(s) cancelled");
     expect(h.timeline.some((line) => /^session \S+: GitHub refused the app \(.*\); the cancellation is in the ledger$/.test(line))).toBe(true);
     expect(h.app.errors).toEqual([]);

@@ -42,7 +42,8 @@ describe("line comments on a finished Patchgate PR", () => {
   test("a line comment by a bot is not read at all; one by a read-only user is refused and starts nothing", async () => {
     const before = h.github.world.calls.length;
     const botReview = h.payloads.review({ pr: 2, state: "commented", body: "", by: "linter[bot]", comments: [COMMENTS[0]] });
-    for (const p of [botReview, ...h.payloads.reviewCommentsCreated(botReview.review.id)]) await send(p === botReview ? "pull_request_review" : "pull_request_review_comment", p);
+    for (const p of [botReview, ...h.payloads.reviewCommentsCreated(botReview.review.id)])
+      await send(p === botReview ? "pull_request_review" : "pull_request_review_comment", p);
     await h.settle();
     expect(callLines(h, before)).toEqual([]);
     const readerReview = h.payloads.review({ pr: 2, state: "commented", body: "", by: "reader", comments: [COMMENTS[0]] });
@@ -56,7 +57,11 @@ describe("line comments on a finished Patchgate PR", () => {
     const review = h.payloads.review({ pr: 2, state: "changes_requested", body: "Two things.", by: "reviewer", comments: COMMENTS });
     const [first, second] = h.payloads.reviewCommentsCreated(review.review.id);
     // GitHub sends the review and one delivery per comment, in no promised order; the first acts for all.
-    for (const [event, payload] of [["pull_request_review_comment", first], ["pull_request_review", review], ["pull_request_review_comment", second]] as const) {
+    for (const [event, payload] of [
+      ["pull_request_review_comment", first],
+      ["pull_request_review", review],
+      ["pull_request_review_comment", second],
+    ] as const) {
       await send(event, payload);
       await h.settle();
     }
@@ -90,7 +95,9 @@ describe("line comments on a finished Patchgate PR", () => {
     expect(head.files["src/add.js"]).toBe(ADDED);
     const replies = h.github.world.reviewComments.filter((c) => c.in_reply_to_id !== undefined);
     const asked = h.github.world.reviewComments.filter((c) => c.user.login === "reviewer").map((c) => c.id);
-    expect(replies.map((r) => [r.in_reply_to_id, r.user.login, r.body.split("\n")[0]])).toEqual(asked.map((id) => [id, "patchgate[bot]", `Addressed in \`${head.sha.slice(0, 7)}\`.`]));
+    expect(replies.map((r) => [r.in_reply_to_id, r.user.login, r.body.split("\n")[0]])).toEqual(
+      asked.map((id) => [id, "patchgate[bot]", `Addressed in \`${head.sha.slice(0, 7)}\`.`]),
+    );
     expect(h.github.world.calls.filter((c) => c.path === "/graphql" && /resolveReviewThread/.test(JSON.stringify(c.body)))).toEqual([]);
     expect(h.github.world.invalidRequests).toEqual([]);
     expect(h.app.errors).toEqual([]);

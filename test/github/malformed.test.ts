@@ -5,7 +5,13 @@ import { MalformedWebhookError } from "../../src/github/inbound/malformed-webhoo
 
 describe("malformed webhooks", () => {
   test("a comment event without its comment is a typed error naming the delivery", () => {
-    const payload = { action: "created", repository: { name: "r", owner: { login: "o" }, default_branch: "main" }, installation: { id: 1 }, sender: { login: "alice", id: 1, type: "User" }, issue: { number: 1 } };
+    const payload = {
+      action: "created",
+      repository: { name: "r", owner: { login: "o" }, default_branch: "main" },
+      installation: { id: 1 },
+      sender: { login: "alice", id: 1, type: "User" },
+      issue: { number: 1 },
+    };
     let err: unknown;
     try {
       toDelivery("d-1", "issue_comment.created", payload);

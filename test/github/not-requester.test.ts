@@ -25,7 +25,9 @@ describe("the requester cannot be the only approver", () => {
 
   test("the requester's `/agent approve` and label do not approve the plan; a reviewer's review does", async () => {
     await say("/agent approve", "maintainer");
-    expect(h.github.world.comments.at(-1)!.body).toMatch(/^@maintainer asked for this session, so someone else with write access has to approve the plan \(`\.github\/patchgate\.yml`: `approvals\.plan: not_requester`\)\. Nothing was approved\./);
+    expect(h.github.world.comments.at(-1)!.body).toMatch(
+      /^@maintainer asked for this session, so someone else with write access has to approve the plan \(`\.github\/patchgate\.yml`: `approvals\.plan: not_requester`\)\. Nothing was approved\./,
+    );
     await h.send("pull_request", h.payloads.prLabeled({ pr: 2, label: "agent:plan-approved", by: "maintainer" }));
     await h.settle();
     expect(await phase()).toBe("awaiting_plan_approval");

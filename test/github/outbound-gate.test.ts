@@ -60,9 +60,16 @@ describe("the outbound gate", () => {
     const w = h.github.world;
     const commit = readBranch(h.bare, "patchgate/issue-1")!;
     return [
-      ...w.pulls.flatMap((p): [string, string][] => [[`PR #${p.number} title`, p.title], [`PR #${p.number} body`, p.body]]),
+      ...w.pulls.flatMap((p): [string, string][] => [
+        [`PR #${p.number} title`, p.title],
+        [`PR #${p.number} body`, p.body],
+      ]),
       ...w.comments.map((c): [string, string] => [`comment ${c.id}`, c.body]),
-      ...w.checkRuns.flatMap((r): [string, string][] => [[`check run ${r.id} title`, r.output.title ?? ""], [`check run ${r.id} summary`, r.output.summary ?? ""], [`check run ${r.id} text`, r.output.text ?? ""]]),
+      ...w.checkRuns.flatMap((r): [string, string][] => [
+        [`check run ${r.id} title`, r.output.title ?? ""],
+        [`check run ${r.id} summary`, r.output.summary ?? ""],
+        [`check run ${r.id} text`, r.output.text ?? ""],
+      ]),
       // The trailer is ours and commit messages are not rendered as markdown; the rest is the model's.
       ["result commit", commit.message.replace(/^Co-authored-by: .*$/m, "")],
     ];

@@ -17,7 +17,11 @@ const POSTING = [
 test("only src/github/outbound/outbound.ts calls endpoints that post text", () => {
   const offenders = readdirSync(DIR, { recursive: true, encoding: "utf8" })
     .filter((f) => f.endsWith(".ts") && f !== "outbound/outbound.ts")
-    .flatMap((f) => readFileSync(join(DIR, f), "utf8").split("\n").map((line, i) => ({ where: `${f}:${i + 1}`, line })))
+    .flatMap((f) =>
+      readFileSync(join(DIR, f), "utf8")
+        .split("\n")
+        .map((line, i) => ({ where: `${f}:${i + 1}`, line })),
+    )
     .filter(({ line }) => POSTING.some((p) => p.test(line)))
     .map(({ where, line }) => `${where}: ${line.trim()}`);
   expect(offenders).toEqual([]);

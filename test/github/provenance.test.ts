@@ -42,12 +42,16 @@ describe("provenance annotations on a large edit", () => {
     const run = theCheckRun(h);
     const head = readBranch(h.bare, "patchgate/issue-1")!;
     expect(run).toMatchObject({ head_sha: head.sha, status: "completed", conclusion: "success" });
-    const sent = w.calls.filter((c) => c.method === "PATCH" && c.path.endsWith(`/check-runs/${run.id}`)).map((c) => (c.body as { output?: { annotations?: unknown[] } }).output?.annotations?.length ?? 0);
+    const sent = w.calls
+      .filter((c) => c.method === "PATCH" && c.path.endsWith(`/check-runs/${run.id}`))
+      .map((c) => (c.body as { output?: { annotations?: unknown[] } }).output?.annotations?.length ?? 0);
     expect(sent.filter((n) => n > 0)).toEqual([50, 50, 20]);
     expect(w.invalidRequests).toEqual([]);
     expect(run.annotations).toHaveLength(120);
     expect(run.annotations.map((a) => [a.path, a.start_line, a.end_line])).toEqual(edits.map((_, k) => ["src/values.js", 2 * k + 1, 2 * k + 1]));
-    expect(new Set(run.annotations.map((a) => `${a.annotation_level}: ${a.message}`))).toEqual(new Set(["notice: written at step 3 by edit_file, approved by @maintainer via comment"]));
+    expect(new Set(run.annotations.map((a) => `${a.annotation_level}: ${a.message}`))).toEqual(
+      new Set(["notice: written at step 3 by edit_file, approved by @maintainer via comment"]),
+    );
     // Every annotated line is a changed line of the pushed file.
     const pushed = head.files["src/values.js"].split("\n");
     for (const a of run.annotations) expect(pushed[a.start_line - 1]).toMatch(/= \d{4};$/);

@@ -10,7 +10,10 @@ import { storyHarness } from "./helpers.js";
  */
 const TOKEN = "ghs_" + "A1b2C3d4E5f6G7h8I9j0K1l2";
 const KEY = "sk-" + "proj-abcdefghijklmnop0123";
-const PLAN = { summary: `Rotate ${TOKEN} and ${KEY}; cc @octo-org/everyone and @alice. This fixes #7.`, steps: [`Tell @bob about ${TOKEN}`, "Close octo-org/other#3 and GH-9"] };
+const PLAN = {
+  summary: `Rotate ${TOKEN} and ${KEY}; cc @octo-org/everyone and @alice. This fixes #7.`,
+  steps: [`Tell @bob about ${TOKEN}`, "Close octo-org/other#3 and GH-9"],
+};
 
 describe("model-written plan text on GitHub", () => {
   let h: Harness;
@@ -46,7 +49,7 @@ describe("model-written plan text on GitHub", () => {
     expect(h.github.world.pulls[0].body).toMatch(/alice/);
   });
 
-  test("issue references in model text are inert (a merged \"fixes #7\" would close issue 7); ours stays live", () => {
+  test('issue references in model text are inert (a merged "fixes #7" would close issue 7); ours stays live', () => {
     for (const text of published()) expect(text).not.toMatch(/#7\b|other#3|GH-9/);
     expect(h.github.world.pulls[0].body.startsWith("Resolves #1.")).toBe(true);
   });

@@ -37,7 +37,9 @@ describe("when to wait out a rate limit", () => {
 describe("a 429 insufficient_quota from the model", () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await storyHarness({ script: [{ error: { status: 429, code: "insufficient_quota", message: "You exceeded your current quota" } }, { content: "never served" }] });
+    h = await storyHarness({
+      script: [{ error: { status: 429, code: "insufficient_quota", message: "You exceeded your current quota" } }, { content: "never served" }],
+    });
     await storySteps.ask(h);
   });
   afterAll(() => h.close());

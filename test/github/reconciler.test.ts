@@ -93,7 +93,10 @@ describe("a delivery GitHub could not make while the app was down", () => {
 
   test("is asked for again once the app is back, and applied exactly once", async () => {
     const w = h.github.world;
-    const ask = await w.hooks.deliver("issue_comment", h.payloads.comment({ number: ISSUE.number, title: ISSUE.title, issueBody: ISSUE.body, body: "/agent fix this", by: "maintainer" }));
+    const ask = await w.hooks.deliver(
+      "issue_comment",
+      h.payloads.comment({ number: ISSUE.number, title: ISSUE.title, issueBody: ISSUE.body, body: "/agent fix this", by: "maintainer" }),
+    );
     expect(ask.status_code).toBe(200);
     await h.settle();
     const pr = w.pulls[0];
@@ -107,7 +110,9 @@ describe("a delivery GitHub could not make while the app was down", () => {
     await applied;
     await h.settle();
 
-    const requested = h.timeline.filter((l) => l.startsWith(`delivery ${review!.guid} (pull_request_review.submitted) failed on GitHub (status 0) → redelivery requested`));
+    const requested = h.timeline.filter((l) =>
+      l.startsWith(`delivery ${review!.guid} (pull_request_review.submitted) failed on GitHub (status 0) → redelivery requested`),
+    );
     expect(requested.length).toBeGreaterThanOrEqual(1);
     const attempts = w.hooks.attempts.filter((a) => a.guid === review!.guid);
     expect(attempts[0]).toMatchObject({ redelivery: false, status_code: 0 });

@@ -29,7 +29,13 @@ describe("redelivery", () => {
   test("a wrongly signed delivery is refused with 400 and recorded nowhere", async () => {
     const { sendWebhook } = await import("../fakes/github/webhook-sender.js");
     const calls = h.github.world.calls.length;
-    const r = await sendWebhook(h.app.webhookUrl, "not-the-secret", "issue_comment", h.payloads.comment({ number: 3, body: "/agent fix this", by: "maintainer" }), "forged-1");
+    const r = await sendWebhook(
+      h.app.webhookUrl,
+      "not-the-secret",
+      "issue_comment",
+      h.payloads.comment({ number: 3, body: "/agent fix this", by: "maintainer" }),
+      "forged-1",
+    );
     await h.settle();
     expect(r.status).toBe(400);
     expect(h.github.world.calls.length).toBe(calls);

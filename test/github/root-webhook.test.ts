@@ -22,7 +22,9 @@ test("a signed delivery to / is handled like one to the webhook path", async () 
   await h.settle();
   expect(help()).toHaveLength(1);
   // The same delivery again on the usual path is a duplicate: one inbox for both routes.
-  expect((await sendWebhook(h.app.webhookUrl, SECRET, "issue_comment", h.payloads.comment({ number: 1, body: "/agent", by: "maintainer" }), sent.id)).status).toBe(200);
+  expect(
+    (await sendWebhook(h.app.webhookUrl, SECRET, "issue_comment", h.payloads.comment({ number: 1, body: "/agent", by: "maintainer" }), sent.id)).status,
+  ).toBe(200);
   await h.settle();
   expect(help()).toHaveLength(1);
 });

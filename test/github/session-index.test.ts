@@ -15,7 +15,10 @@ describe("the session index across names", () => {
   let index: SessionIndex;
   const renamed: Repo = { id: 4711, owner: "octo-org", repo: "calculator-v2", defaultBranch: "main", installationId: 77 };
   const legacy = async (key: string, source: Partial<TaskInput["source"]>) => {
-    const ledger = await createSession(store, { task: { title: "t", body: "", source: { kind: "github", repo: "octo-org/calculator", issueNumber: 1, ...source } }, model: "m" });
+    const ledger = await createSession(store, {
+      task: { title: "t", body: "", source: { kind: "github", repo: "octo-org/calculator", issueNumber: 1, ...source } },
+      model: "m",
+    });
     await store.setKey(ledger.sessionId, key);
     return ledger.sessionId;
   };
@@ -34,12 +37,20 @@ describe("the session index across names", () => {
     expect(await index.sessionOfIssue(renamed, 1)).toBe(ours);
     expect((await store.list()).find((s) => s.id === other)?.key).toBe("octo-org/calculator#2");
     expect((await store.list()).find((s) => s.id === otherRepo)?.key).toBe("octo-org/calculator#3");
-    expect(await index.whereIs({ kind: "github", repo: "octo-org/calculator", repoId: 4711, installationId: 77 })).toEqual({ owner: "octo-org", repo: "calculator-v2", installationId: 77 });
+    expect(await index.whereIs({ kind: "github", repo: "octo-org/calculator", repoId: 4711, installationId: 77 })).toEqual({
+      owner: "octo-org",
+      repo: "calculator-v2",
+      installationId: 77,
+    });
   });
 
   test("without a move, a session is where it began; a name-keyed one is found by name and re-keyed by id", async () => {
     const repo: Repo = { ...renamed, repo: "calculator" };
-    expect(await index.whereIs({ kind: "github", repo: "octo-org/calculator", repoId: 4711, installationId: 77 })).toEqual({ owner: "octo-org", repo: "calculator", installationId: 77 });
+    expect(await index.whereIs({ kind: "github", repo: "octo-org/calculator", repoId: 4711, installationId: 77 })).toEqual({
+      owner: "octo-org",
+      repo: "calculator",
+      installationId: 77,
+    });
     const id = await legacy("octo-org/calculator#1", { installationId: 77 });
     expect(await index.sessionOfIssue(repo, 1)).toBe(id);
     expect((await store.list())[0].key).toBe("repo:4711#1");

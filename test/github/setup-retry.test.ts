@@ -37,7 +37,10 @@ describe("/agent retry runs a failed setup again", () => {
     expect(l.state.phase).toBe("awaiting_write_approval");
     expect(l.history.filter((e) => e.type === "setup_run")).toHaveLength(1);
     const answered = l.history.find((e) => e.type === "tool_result" && e.tool === "run_tests");
-    expect(answered?.type === "tool_result" && !answered.result.ok && answered.result.error).toMatchObject({ code: "setup_failed", details: { recorded: true } });
+    expect(answered?.type === "tool_result" && !answered.result.ok && answered.result.error).toMatchObject({
+      code: "setup_failed",
+      details: { recorded: true },
+    });
 
     writeFileSync(join(h.app.deps.workspacesDir, id, ".git", "pg-setup-ok"), "");
     await h.send("issue_comment", h.payloads.comment({ number: ISSUE.number, title: ISSUE.title, body: "/agent retry", by: "maintainer" }));

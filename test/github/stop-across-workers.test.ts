@@ -59,7 +59,17 @@ if (!cluster) {
   test("an approval queued before a stop that another worker took is not applied", async () => {
     const receiver = await start("serve", "receiver");
     const payloads = new Payloads(github.world);
-    const send = async (body: string) => expect((await sendWebhook(receiver.webhookUrl, SECRET, "issue_comment", payloads.comment({ number: ISSUE.number, title: ISSUE.title, body, by: "maintainer" }))).status).toBeLessThan(300);
+    const send = async (body: string) =>
+      expect(
+        (
+          await sendWebhook(
+            receiver.webhookUrl,
+            SECRET,
+            "issue_comment",
+            payloads.comment({ number: ISSUE.number, title: ISSUE.title, body, by: "maintainer" }),
+          )
+        ).status,
+      ).toBeLessThan(300);
     await start("worker", "worker-a");
     await send("/agent fix this");
     await model.called; // worker-a's one slot holds the session's lane

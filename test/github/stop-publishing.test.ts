@@ -20,7 +20,9 @@ describe("/agent stop during publishing", () => {
 
   test("publishing completes and the stop is told it came too late", async () => {
     let release!: () => void;
-    const reached = new Promise<void>((r) => h.github.world.holdNext.push({ method: "POST", pathPrefix: "/graphql", reached: r, until: new Promise<void>((u) => (release = u)) }));
+    const reached = new Promise<void>((r) =>
+      h.github.world.holdNext.push({ method: "POST", pathPrefix: "/graphql", reached: r, until: new Promise<void>((u) => (release = u)) }),
+    );
     const pr = h.github.world.pulls[0];
     await h.send("issue_comment", h.payloads.comment({ number: pr.number, pr: true, body: "/agent approve", by: "maintainer" }));
     await reached; // publishing: marking the PR ready for review

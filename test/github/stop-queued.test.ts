@@ -22,7 +22,9 @@ describe("/agent stop with an approval queued in the session's lane", () => {
     const llmCalls = h.openai.requests.length;
     // Job A holds the lane (inside its permission check, where no abort reaches it).
     let release!: () => void;
-    const reached = new Promise<void>((r) => w.holdNext.push({ method: "GET", pathPrefix: `${R}/collaborators/reader/permission`, reached: r, until: new Promise<void>((u) => (release = u)) }));
+    const reached = new Promise<void>((r) =>
+      w.holdNext.push({ method: "GET", pathPrefix: `${R}/collaborators/reader/permission`, reached: r, until: new Promise<void>((u) => (release = u)) }),
+    );
     await h.send("issue_comment", h.payloads.comment({ number: pr.number, pr: true, body: "/agent status please", by: "reader" }));
     await reached;
     // Job B: queued behind A.

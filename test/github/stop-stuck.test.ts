@@ -23,7 +23,10 @@ describe("/agent stop during a test run that left a FIFO .gitignore", () => {
   let h: Harness;
   beforeAll(async () => {
     // Only once the fix is in: the baseline run on the base tree (at plan approval) ends at once.
-    const files = { ...STORY_FILES, "test.sh": 'grep -q "a + b" src/add.js || exit 1\nmkdir -p build && mkfifo build/.gitignore && echo started > started.txt && sleep 1000\n' };
+    const files = {
+      ...STORY_FILES,
+      "test.sh": 'grep -q "a + b" src/add.js || exit 1\nmkdir -p build && mkfifo build/.gitignore && echo started > started.txt && sleep 1000\n',
+    };
     h = await storyHarness({ files });
     await storySteps.ask(h);
     await storySteps.approvePlan(h);

@@ -16,24 +16,57 @@ describe("toDelivery", () => {
       event: "issue_comment.created",
       repo,
       sender: { login: "alice", id: world.user("alice").id, type: "User" },
-      intent: { kind: "command", command: { kind: "start", task: null }, thread: { number: 3, isPullRequest: false, title: "Bug", body: "It breaks" }, commentId: payload.comment.id, at: payload.comment.created_at },
+      intent: {
+        kind: "command",
+        command: { kind: "start", task: null },
+        thread: { number: 3, isPullRequest: false, title: "Bug", body: "It breaks" },
+        commentId: payload.comment.id,
+        at: payload.comment.created_at,
+      },
       source: `comment:${payload.comment.id}`,
     });
   });
 
   test("a comment without a command is a reply, which the job takes as an answer only where a question waits; an empty one is nothing", () => {
     const payload = p.comment({ number: 3, body: "+1", by: "alice" });
-    expect(toDelivery("d", "issue_comment.created", payload)).toMatchObject({ intent: { kind: "reply", body: "+1", commentId: payload.comment.id }, source: `comment:${payload.comment.id}` });
+    expect(toDelivery("d", "issue_comment.created", payload)).toMatchObject({
+      intent: { kind: "reply", body: "+1", commentId: payload.comment.id },
+      source: `comment:${payload.comment.id}`,
+    });
     expect(toDelivery("d", "issue_comment.created", p.comment({ number: 3, body: "  \n", by: "alice" }))).toBeNull();
   });
 
   test("a line comment stands for its review: the same source as the review, so one delivery acts for all", () => {
-    world.pulls.push({ number: 8, node_id: "PR_8", title: "T", body: "", draft: false, state: "open", head: { ref: "patchgate/issue-7", label: "octo-org:patchgate/issue-7" }, base: { ref: "main" }, html_url: "" });
+    world.pulls.push({
+      number: 8,
+      node_id: "PR_8",
+      title: "T",
+      body: "",
+      draft: false,
+      state: "open",
+      head: { ref: "patchgate/issue-7", label: "octo-org:patchgate/issue-7" },
+      base: { ref: "main" },
+      html_url: "",
+    });
     const review = p.review({ pr: 8, state: "commented", body: "", by: "alice", comments: [{ path: "a.js", line: 1, hunk: "@@ -1 +1 @@", body: "null?" }] });
     const [comment] = p.reviewCommentsCreated(review.review.id);
-    expect(toDelivery("d", "pull_request_review.submitted", review)).toMatchObject({ intent: { kind: "review", state: "commented" }, source: `review:${review.review.id}` });
-    expect(toDelivery("d", "pull_request_review_comment.created", comment)).toMatchObject({ intent: { kind: "line_comment", reviewId: review.review.id, body: "null?" }, source: `review:${review.review.id}` });
-    expect(toDelivery("d", "pull_request_review_comment.created", p.reviewCommentsCreated(p.review({ pr: 8, state: "commented", body: "", by: "ci[bot]", comments: [{ path: "a.js", line: 1, hunk: "", body: "x" }] }).review.id)[0])).toBeNull();
+    expect(toDelivery("d", "pull_request_review.submitted", review)).toMatchObject({
+      intent: { kind: "review", state: "commented" },
+      source: `review:${review.review.id}`,
+    });
+    expect(toDelivery("d", "pull_request_review_comment.created", comment)).toMatchObject({
+      intent: { kind: "line_comment", reviewId: review.review.id, body: "null?" },
+      source: `review:${review.review.id}`,
+    });
+    expect(
+      toDelivery(
+        "d",
+        "pull_request_review_comment.created",
+        p.reviewCommentsCreated(
+          p.review({ pr: 8, state: "commented", body: "", by: "ci[bot]", comments: [{ path: "a.js", line: 1, hunk: "", body: "x" }] }).review.id,
+        )[0],
+      ),
+    ).toBeNull();
   });
 
   test("a bot's comment is never obeyed", () => {
@@ -52,7 +85,10 @@ describe("toDelivery", () => {
   });
 
   test("only the `agent` label on an issue starts", () => {
-    expect(toDelivery("d", "issues.labeled", p.issueLabeled({ number: 6, title: "T", body: "", label: "agent", by: "alice" }))?.intent).toMatchObject({ kind: "label", label: "agent" });
+    expect(toDelivery("d", "issues.labeled", p.issueLabeled({ number: 6, title: "T", body: "", label: "agent", by: "alice" }))?.intent).toMatchObject({
+      kind: "label",
+      label: "agent",
+    });
     expect(toDelivery("d", "issues.labeled", p.issueLabeled({ number: 6, title: "T", body: "", label: "bug", by: "alice" }))).toBeNull();
   });
 

@@ -28,7 +28,9 @@ describe("commits through the Git Data API", () => {
 
   test("blob, tree, commit and ref calls pass GitHub's OpenAPI description; no git push", () => {
     const w = h.github.world;
-    const git = w.calls.filter((c) => c.path.startsWith(`${R}/git/`) || c.method === "GIT").map((c) => `${c.method} ${decodeURIComponent(c.path.replace(R, ""))} ${c.status}`);
+    const git = w.calls
+      .filter((c) => c.path.startsWith(`${R}/git/`) || c.method === "GIT")
+      .map((c) => `${c.method} ${decodeURIComponent(c.path.replace(R, ""))} ${c.status}`);
     expect(git.filter((l) => !l.startsWith("GIT upload-pack"))).toEqual([
       "POST /git/commits 201", // the plan's empty commit: the parent's tree, no blob
       "POST /git/refs 201", // the branch is new
@@ -54,7 +56,9 @@ describe("commits through the Git Data API", () => {
     expect(treeOf(h, head.sha)).toBe(ledger.state.finishedTree);
     expect(ledger.state.published).toMatchObject({ commit: head.sha, tree: ledger.state.finishedTree });
     expect(ledger.history.filter((e) => e.type === "branch_pushed").map((e) => (e as { via?: string }).via)).toEqual(["api", "api"]);
-    expect(theCheckRun(h).output.summary).toContain(`Commit \`${head.sha.slice(0, 7)}\` made through GitHub's Git Data API: signed by GitHub (verified), the app as author.`);
+    expect(theCheckRun(h).output.summary).toContain(
+      `Commit \`${head.sha.slice(0, 7)}\` made through GitHub's Git Data API: signed by GitHub (verified), the app as author.`,
+    );
   });
 });
 
@@ -86,8 +90,13 @@ describe("the branch moves between Patchgate's look and its ref update", () => {
   afterAll(() => h.close());
 
   test("the fast-forward-only update is refused (422), nothing is overwritten, and the change is rebuilt on the new commit, tested and pushed signed", async () => {
-    const patches = h.github.world.calls.filter((c) => c.method === "PATCH" && c.path.startsWith(`${R}/git/refs/`)).map((c) => [c.status, (c.body as { force: boolean }).force]);
-    expect(patches).toEqual([[422, false], [200, false]]);
+    const patches = h.github.world.calls
+      .filter((c) => c.method === "PATCH" && c.path.startsWith(`${R}/git/refs/`))
+      .map((c) => [c.status, (c.body as { force: boolean }).force]);
+    expect(patches).toEqual([
+      [422, false],
+      [200, false],
+    ]);
     const head = readBranch(h.bare, BRANCH)!;
     expect(head.parents).toEqual([human]);
     expect(head.files["docs/NOTES.md"]).toBe("Notes from the maintainer.\n");
@@ -116,7 +125,9 @@ describe("where the Git Data API cannot be used", () => {
     expect(pushed).toMatchObject([{ via: "git", unsigned: "GitHub's Git Data API answered 404" }]);
     expect(h.github.world.calls.some((c) => c.path.includes("receive-pack"))).toBe(true);
     expect(readBranch(h.bare, BRANCH)!.sha).toBe((pushed[0] as { commit: string }).commit);
-    expect(theCheckRun(h).output.summary).toContain(`**⚠ Commit** \`${(pushed[0] as { commit: string }).commit.slice(0, 7)}\` **pushed with git, unsigned**: GitHub's Git Data API answered 404.`);
+    expect(theCheckRun(h).output.summary).toContain(
+      `**⚠ Commit** \`${(pushed[0] as { commit: string }).commit.slice(0, 7)}\` **pushed with git, unsigned**: GitHub's Git Data API answered 404.`,
+    );
   });
 
   test("the next commit goes through the API again, on top of it", async () => {

@@ -36,7 +36,14 @@ ${BUGGY_ADD_REPO["test.sh"]}`;
 export function spawnCli(
   args: string[],
   env: Record<string, string>,
-): { child: ChildProcess; stdout: () => string; stderr: () => string; printed: (text: string) => Promise<void>; exited: Promise<NodeJS.Signals | null>; code: Promise<number | null> } {
+): {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  printed: (text: string) => Promise<void>;
+  exited: Promise<NodeJS.Signals | null>;
+  code: Promise<number | null>;
+} {
   const child = spawn(process.execPath, [...ARGS, ...args], { cwd: ROOT, env: cliEnv(env), stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   let err = "";
@@ -44,8 +51,9 @@ export function spawnCli(
   const waiters: { text: string; resolve: () => void }[] = [];
   child.stdout!.on("data", (d: Buffer) => {
     out += d.toString();
-    for (const w of waiters.splice(0)) if (out.includes(w.text)) w.resolve();
-    else waiters.push(w);
+    for (const w of waiters.splice(0))
+      if (out.includes(w.text)) w.resolve();
+      else waiters.push(w);
   });
   const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once("exit", (_code, signal) => resolve(signal)));
   const code = new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));

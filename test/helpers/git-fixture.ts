@@ -36,7 +36,8 @@ export function tempDir(prefix = "pg-tmp-"): string {
 /** A small JavaScript project with a failing test: `add` subtracts. */
 export const BUGGY_ADD_REPO: Record<string, string> = {
   "src/add.js": "export function add(a, b) {\n  return a - b;\n}\n",
-  "test.sh": 'node --input-type=module -e \'import { add } from "./src/add.js"; if (add(2, 3) !== 5) { console.log("FAIL add(2,3) =", add(2, 3)); process.exit(1); } console.log("ok");\'\n',
+  "test.sh":
+    'node --input-type=module -e \'import { add } from "./src/add.js"; if (add(2, 3) !== 5) { console.log("FAIL add(2,3) =", add(2, 3)); process.exit(1); } console.log("ok");\'\n',
   ".github/patchgate.yml": "test: sh test.sh\n",
   "README.md": "# fixture\n",
 };

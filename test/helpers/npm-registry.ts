@@ -8,7 +8,11 @@ import { execFileSync } from "node:child_process";
 export function npmRegistryOrSkip(spec: string, version: string): boolean {
   let seen = "";
   try {
-    seen = execFileSync("npm", ["view", "--fetch-retries=0", spec, "version"], { encoding: "utf8", timeout: 30_000, stdio: ["ignore", "pipe", "ignore"] }).trim();
+    seen = execFileSync("npm", ["view", "--fetch-retries=0", spec, "version"], {
+      encoding: "utf8",
+      timeout: 30_000,
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
   } catch {
     // Unreachable, or no such package: the same answer.
   }

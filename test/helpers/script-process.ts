@@ -14,15 +14,20 @@ export interface ScriptProcess {
 
 /** A TypeScript file of this repository run in its own process (tsx), `env` added to ours. */
 export function spawnScript(file: string, env: Record<string, string>): ScriptProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, file)], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, file)], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   let err = "";
   let gone = false;
   const waiters: { text: string; resolve: () => void; reject: (e: Error) => void }[] = [];
   child.stdout!.on("data", (d: Buffer) => {
     out += d.toString();
-    for (const w of waiters.splice(0)) if (out.includes(w.text)) w.resolve();
-    else waiters.push(w);
+    for (const w of waiters.splice(0))
+      if (out.includes(w.text)) w.resolve();
+      else waiters.push(w);
   });
   child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
   const exited = new Promise<void>((resolve) =>
@@ -35,7 +40,12 @@ export function spawnScript(file: string, env: Record<string, string>): ScriptPr
   return {
     child,
     output: () => out,
-    printed: (text) => (out.includes(text) ? Promise.resolve() : gone ? Promise.reject(new Error(`${file} is gone; never printed ${text}`)) : new Promise((resolve, reject) => waiters.push({ text, resolve, reject }))),
+    printed: (text) =>
+      out.includes(text)
+        ? Promise.resolve()
+        : gone
+          ? Promise.reject(new Error(`${file} is gone; never printed ${text}`))
+          : new Promise((resolve, reject) => waiters.push({ text, resolve, reject })),
     kill9: async () => {
       if (!gone) child.kill("SIGKILL");
       await exited;

@@ -7,7 +7,8 @@ import { ROOT } from "../helpers/cli-process.js";
  * complete start. Variables only the tests read are named here as such.
  */
 const TEST_ONLY = new Set(["PATCHGATE_CI", "RUN_LIVE_TESTS", "PATCHGATE_TEST_DATABASE_URL"]);
-const NAMES = /\b(?:APP_ID|PRIVATE_KEY(?:_PATH)?|WEBHOOK_SECRET|WEBHOOK_PROXY_URL|GHE_HOST|GHE_PROTOCOL|NO_SMEE_SETUP|DATABASE_URL|(?:PATCHGATE|OPENAI)_[A-Z0-9]+(?:_[A-Z0-9]+)*)\b/g;
+const NAMES =
+  /\b(?:APP_ID|PRIVATE_KEY(?:_PATH)?|WEBHOOK_SECRET|WEBHOOK_PROXY_URL|GHE_HOST|GHE_PROTOCOL|NO_SMEE_SETUP|DATABASE_URL|(?:PATCHGATE|OPENAI)_[A-Z0-9]+(?:_[A-Z0-9]+)*)\b/g;
 
 test("every variable the README names is in .env.example", () => {
   const readme = new Set((readFileSync(join(ROOT, "README.md"), "utf8").match(NAMES) ?? []).filter((v) => !TEST_ONLY.has(v) && !v.endsWith("_")));

@@ -34,7 +34,9 @@ describe("the Dockerfile", () => {
   });
 
   test(".dockerignore keeps local state and secrets out of the build context", () => {
-    const ignored = readFileSync(join(ROOT, ".dockerignore"), "utf8").split("\n").map((l) => l.trim());
+    const ignored = readFileSync(join(ROOT, ".dockerignore"), "utf8")
+      .split("\n")
+      .map((l) => l.trim());
     for (const p of ["node_modules", ".git", ".env", "*.pem", "dist"]) expect(ignored).toContain(p);
   });
 
@@ -86,7 +88,11 @@ describe("the Dockerfile", () => {
       expect(built.filter((f) => /(^|\/)(demo|fakes?)(\/|\.|-|$)/.test(f))).toEqual([]);
 
       const port = await freePort();
-      const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
+      const { privateKey } = generateKeyPairSync("rsa", {
+        modulusLength: 2048,
+        privateKeyEncoding: { type: "pkcs8", format: "pem" },
+        publicKeyEncoding: { type: "spki", format: "pem" },
+      });
       const env = {
         PATH: process.env.PATH!,
         HOME: root,
@@ -106,7 +112,11 @@ describe("the Dockerfile", () => {
       await listening(app, port);
       const ping = await fetch(`http://127.0.0.1:${port}/ping`);
       expect([ping.status, await ping.text()]).toEqual([200, "PONG"]);
-      const check = execForm(stage("runtime").instructions.find((i) => i.op === "HEALTHCHECK")!.args.replace(/^.*?CMD\s+/, ""));
+      const check = execForm(
+        stage("runtime")
+          .instructions.find((i) => i.op === "HEALTHCHECK")!
+          .args.replace(/^.*?CMD\s+/, ""),
+      );
       await expect(sh(check.map(quote).join(" "), rt, env)).resolves.toBeUndefined();
     }, 600_000);
   });
@@ -114,7 +124,9 @@ describe("the Dockerfile", () => {
 
 function sh(line: string, cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   return new Promise((resolve, reject) =>
-    execFile("sh", ["-c", line], { cwd, env, maxBuffer: 64 * 1024 * 1024 }, (err, _out, stderr) => (err ? reject(new Error(`${line}: ${err.message}\n${stderr}`)) : resolve())),
+    execFile("sh", ["-c", line], { cwd, env, maxBuffer: 64 * 1024 * 1024 }, (err, _out, stderr) =>
+      err ? reject(new Error(`${line}: ${err.message}\n${stderr}`)) : resolve(),
+    ),
   );
 }
 

@@ -32,7 +32,12 @@ describe("live: patchgate run against the real endpoint", () => {
     const git = (...args: string[]) => execFileSync("git", ["-C", join(data, "workspaces", sessionId), ...args], { encoding: "utf8" }).trim();
     expect(git("rev-list", "--count", `${base}..${branch}`)).toBe("1");
     expect(git("diff", "--name-only", base, branch)).toBe("src/add.js");
-    console.log(`live session ${sessionId}:\n${out.split("\n").filter((l) => /tokens|cost|done:/i.test(l)).join("\n")}`);
+    console.log(
+      `live session ${sessionId}:\n${out
+        .split("\n")
+        .filter((l) => /tokens|cost|done:/i.test(l))
+        .join("\n")}`,
+    );
   }
 
   liveTest(

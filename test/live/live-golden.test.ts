@@ -24,7 +24,12 @@ liveTest(
       sandbox: await realSandbox(),
       hostSecrets: hostSecrets(),
     });
-    console.log([`live golden tasks, model ${model}: ${report.totals.passed}/${report.totals.cases - report.totals.skipped} passed (${Math.round(report.totals.passRate * 100)}%)`, ...report.cases.map(line)].join("\n"));
+    console.log(
+      [
+        `live golden tasks, model ${model}: ${report.totals.passed}/${report.totals.cases - report.totals.skipped} passed (${Math.round(report.totals.passRate * 100)}%)`,
+        ...report.cases.map(line),
+      ].join("\n"),
+    );
     expect(report.cases.filter((r) => r.status === "error").map((r) => `${r.id}: ${r.problems.join("; ")}`)).toEqual([]);
     expect(report.cases.filter((r) => r.decisive === "llm_error").map((r) => r.id)).toEqual([]);
   },

@@ -17,20 +17,34 @@ const error = (raw: unknown) => {
 
 describe("the operator's MCP config", () => {
   test("the usual mcpServers shape, with Patchgate's fields and their defaults", () => {
-    const c = parse({ mcpServers: { fs: { command: "npx", args: ["-y", "x"], env: { A: "1" } }, remote: { type: "http", url: "https://h/mcp", headers: { Authorization: "Bearer t" }, trust: "trusted", allow_tools: ["get_*"] } } });
+    const c = parse({
+      mcpServers: {
+        fs: { command: "npx", args: ["-y", "x"], env: { A: "1" } },
+        remote: { type: "http", url: "https://h/mcp", headers: { Authorization: "Bearer t" }, trust: "trusted", allow_tools: ["get_*"] },
+      },
+    });
     expect(c).toEqual({
       dir: "/etc/patchgate",
       nonInteractive: "ask",
       servers: [
         { name: "fs", command: "npx", args: ["-y", "x"], env: { A: "1" }, trust: "untrusted", allow_tools: [], deny_tools: [], timeout_seconds: 60 },
-        { name: "remote", type: "http", url: "https://h/mcp", headers: { Authorization: "Bearer t" }, trust: "trusted", allow_tools: ["get_*"], deny_tools: [], timeout_seconds: 60 },
+        {
+          name: "remote",
+          type: "http",
+          url: "https://h/mcp",
+          headers: { Authorization: "Bearer t" },
+          trust: "trusted",
+          allow_tools: ["get_*"],
+          deny_tools: [],
+          timeout_seconds: 60,
+        },
       ],
     });
   });
 
   test.each([
     [{ mcpServers: { x: { command: "a", trust: "yes" } } }, "`mcpServers.x.trust`"],
-    [{ mcpServers: { "a__b": { command: "a" } } }, "`mcpServers.a__b`"],
+    [{ mcpServers: { a__b: { command: "a" } } }, "`mcpServers.a__b`"],
     [{ mcpServers: { "a-very-long-server-name": { command: "a" } } }, "`mcpServers.a-very-long-server-name`"],
     [{ mcpServers: { x: { command: "a", url: "https://h" } } }, "`mcpServers.x`: a server needs either `command` (stdio) or `url` (streamable HTTP), not both"],
     [{ mcpServers: { x: { command: "a", headers: {} } } }, "`mcpServers.x`: unknown field `headers`"],
@@ -51,12 +65,19 @@ describe("the operator's MCP config", () => {
   });
 
   test("repositories: globs on owner/name, case-insensitive; absent = every repository", () => {
-    const c = parse({ mcpServers: { all: { command: "a" }, org: { command: "a", repositories: ["octo-org/*"] }, one: { command: "a", repositories: ["other/one"] } } });
+    const c = parse({
+      mcpServers: { all: { command: "a" }, org: { command: "a", repositories: ["octo-org/*"] }, one: { command: "a", repositories: ["other/one"] } },
+    });
     expect(serversFor(c, "Octo-Org/calculator").map((s) => s.name)).toEqual(["all", "org"]);
   });
 
   test("secrets: secret-looking env values and every header token, never plain words", () => {
-    const c = parse({ mcpServers: { a: { command: "a", env: { API_TOKEN: "tok-123456789", MODE: "production" } }, b: { url: "https://h/mcp", headers: { Authorization: "Bearer hdr-abcdef123" } } } });
+    const c = parse({
+      mcpServers: {
+        a: { command: "a", env: { API_TOKEN: "tok-123456789", MODE: "production" } },
+        b: { url: "https://h/mcp", headers: { Authorization: "Bearer hdr-abcdef123" } },
+      },
+    });
     expect(mcpConfigSecrets(c).sort()).toEqual(["Bearer hdr-abcdef123", "hdr-abcdef123", "tok-123456789"]);
   });
 

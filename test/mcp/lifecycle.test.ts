@@ -53,7 +53,9 @@ test("a server that dies mid-call: a readable result, an event, its tools leave 
   try {
     const r = await run(m, "mcp__s__crash_now");
     expect(r).toMatchObject({ ok: false, error: { code: "mcp_server_unavailable" } });
-    expect((r as { error: { message: string } }).error.message).toMatch(/^The MCP server "s" is not running \(the connection closed.*\); its tools are gone for now/);
+    expect((r as { error: { message: string } }).error.message).toMatch(
+      /^The MCP server "s" is not running \(the connection closed.*\); its tools are gone for now/,
+    );
     await m.mcp.sync();
     expect(m.events("mcp_server_failed")).toEqual([expect.objectContaining({ server: "s", stage: "running" })]);
     expect(m.mcp.offered().map((t) => t.name)).toEqual(["mcp__other__get_status"]);
@@ -83,7 +85,17 @@ test("server-everything killed with SIGKILL between calls: the next call is refu
 });
 
 test("a server that fails to start is an event; the others start", async () => {
-  const m = await openMcp(mcpConfig({ broken: { command: join(dir, "no-such-program") }, exits: { command: process.execPath, args: ["-e", "console.error('bad config'); process.exit(1)"] }, s: scriptedServer(dir, TOOLS) }, dir), dir);
+  const m = await openMcp(
+    mcpConfig(
+      {
+        broken: { command: join(dir, "no-such-program") },
+        exits: { command: process.execPath, args: ["-e", "console.error('bad config'); process.exit(1)"] },
+        s: scriptedServer(dir, TOOLS),
+      },
+      dir,
+    ),
+    dir,
+  );
   try {
     const failed = m.events("mcp_server_failed");
     expect(failed.map((e) => [e.server, e.stage])).toEqual([
@@ -109,7 +121,13 @@ test("a call that never answers ends at the server's timeout with a readable res
 });
 
 test("a server limited to other repositories is not started for this one", async () => {
-  const m = await openMcp(mcpConfig({ mine: { ...scriptedServer(dir, TOOLS), repositories: ["octo-org/*"] }, theirs: { ...scriptedServer(dir, TOOLS), repositories: ["someone/else"] } }, dir), dir);
+  const m = await openMcp(
+    mcpConfig(
+      { mine: { ...scriptedServer(dir, TOOLS), repositories: ["octo-org/*"] }, theirs: { ...scriptedServer(dir, TOOLS), repositories: ["someone/else"] } },
+      dir,
+    ),
+    dir,
+  );
   try {
     expect(m.events("mcp_server_connected").map((e) => e.server)).toEqual(["mine"]);
   } finally {
@@ -122,7 +140,10 @@ describe("streamable HTTP", () => {
   let url: string;
   beforeAll(async () => {
     const port = await freePort();
-    server = spawn(process.execPath, [EVERYTHING_ENTRY, "streamableHttp"], { env: { PATH: process.env.PATH, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
+    server = spawn(process.execPath, [EVERYTHING_ENTRY, "streamableHttp"], {
+      env: { PATH: process.env.PATH, PORT: String(port) },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     // Up when it says so on stderr: a signal, not a sleep.
     await new Promise<void>((resolve, reject) => {
       server.stderr!.on("data", (d: Buffer) => d.toString().includes("listening on port") && resolve());
@@ -137,7 +158,9 @@ describe("streamable HTTP", () => {
   test("server-everything over HTTP: connected, listed, called", async () => {
     const m = await openMcp(mcpConfig({ remote: { url, headers: { Authorization: "Bearer http-secret-token-42" }, trust: "reviewed" } }, dir), dir);
     try {
-      expect(m.events("mcp_server_connected")).toEqual([expect.objectContaining({ server: "remote", transport: "http", serverName: "mcp-servers/everything" })]);
+      expect(m.events("mcp_server_connected")).toEqual([
+        expect.objectContaining({ server: "remote", transport: "http", serverName: "mcp-servers/everything" }),
+      ]);
       const sum = m.mcp.offered().find((t) => t.name === "mcp__remote__get-sum")!;
       expect((await sum.execute({ a: 1, b: 2 }, ctx())).result).toMatchObject({ ok: true, data: { content: "The sum of 1 and 2 is 3." } });
     } finally {

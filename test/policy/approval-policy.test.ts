@@ -63,7 +63,12 @@ describe("argv is judged word for word", () => {
   });
   test("words that would be shell syntax are literal arguments: nothing else runs", () => {
     const d = evaluate(argv("ls", "$(rm x)", ";", "rm", "x", "|", "sh"), rules, "execute", ctx);
-    expect(d).toEqual({ decision: "allow", rule: "allow:ls", parts: [{ command: "ls '$(rm x)' ';' rm x '|' sh", decision: "allow", rule: "allow:ls" }], readOnly: false });
+    expect(d).toEqual({
+      decision: "allow",
+      rule: "allow:ls",
+      parts: [{ command: "ls '$(rm x)' ';' rm x '|' sh", decision: "allow", rule: "allow:ls" }],
+      readOnly: false,
+    });
   });
   test("an allow by a read-only rule makes the decision read-only", () => {
     const reader: PolicyRule = { ...allowLs, id: "allow:ls-reader", readOnly: true };
@@ -125,15 +130,27 @@ describe("an explicit shell is judged part by part and never allowed", () => {
       { command: "make", decision: "ask", rule: "ask:make" },
     ]);
   });
-  test.each(["ls && rm -rf build", "echo hi; rm x", "ls || rm x", "rm x & ls", "ls\nrm x", "(ls; rm x)", "echo $(rm x)", 'echo "$(rm x)"', "echo `rm x`", "ls # harmless\nrm x"])(
-    "a denied command anywhere denies the shell: %j",
-    (text) => {
-      expect(evaluate(sh(text), rules, "execute", ctx).rule).toBe("deny:rm");
-    },
-  );
+  test.each([
+    "ls && rm -rf build",
+    "echo hi; rm x",
+    "ls || rm x",
+    "rm x & ls",
+    "ls\nrm x",
+    "(ls; rm x)",
+    "echo $(rm x)",
+    'echo "$(rm x)"',
+    "echo `rm x`",
+    "ls # harmless\nrm x",
+  ])("a denied command anywhere denies the shell: %j", (text) => {
+    expect(evaluate(sh(text), rules, "execute", ctx).rule).toBe("deny:rm");
+  });
   test("a maintainer's configured line (exact) vouches for every command in it, short of a deny", () => {
     const testCommand: PolicyRule = { id: "allow:test-command", decision: "allow", kind: "command", command: { exact: "make  test && frobnicate" } };
-    expect(evaluate(sh("make test && frobnicate"), [testCommand], "execute", ctx)).toMatchObject({ decision: "allow", rule: "allow:test-command", readOnly: false });
+    expect(evaluate(sh("make test && frobnicate"), [testCommand], "execute", ctx)).toMatchObject({
+      decision: "allow",
+      rule: "allow:test-command",
+      readOnly: false,
+    });
     expect(evaluate(sh("make test && rm x"), [testCommand, denyRm], "execute", ctx).rule).toBe("deny:rm");
     // Only as the plain `sh -c TEXT`: extra positional words are not the configured line.
     expect(evaluate(argv("sh", "-c", "make test && frobnicate", "x"), [testCommand], "execute", ctx).decision).toBe("ask");

@@ -16,7 +16,10 @@ describe("splitting into simple commands", () => {
     });
   });
   test.each([";", "&&", "||", "&"])("splits on %s", (op) => {
-    expect(argvs(`a 1 ${op} b 2`)).toEqual([["a", "1"], ["b", "2"]]);
+    expect(argvs(`a 1 ${op} b 2`)).toEqual([
+      ["a", "1"],
+      ["b", "2"],
+    ]);
   });
   test("pipes mark the receiving stage and link its input", () => {
     const { parts } = parsed("cat f | grep x |& sort");
@@ -35,11 +38,41 @@ describe("splitting into simple commands", () => {
   });
   // sh starts a comment only where a word starts; shell-quote alone hid the rest of the line.
   test.each([
-    ["ls a#b; rm x", [["ls", "a#b"], ["rm", "x"]]],
-    ["ls a#;rm x", [["ls", "a#"], ["rm", "x"]]],
-    ["ls a\\ #b; rm x", [["ls", "a #b"], ["rm", "x"]]],
-    ["ls 'a'#b; rm x", [["ls", "a#b"], ["rm", "x"]]],
-    ["echo $#; rm x", [["echo", "$#"], ["rm", "x"]]],
+    [
+      "ls a#b; rm x",
+      [
+        ["ls", "a#b"],
+        ["rm", "x"],
+      ],
+    ],
+    [
+      "ls a#;rm x",
+      [
+        ["ls", "a#"],
+        ["rm", "x"],
+      ],
+    ],
+    [
+      "ls a\\ #b; rm x",
+      [
+        ["ls", "a #b"],
+        ["rm", "x"],
+      ],
+    ],
+    [
+      "ls 'a'#b; rm x",
+      [
+        ["ls", "a#b"],
+        ["rm", "x"],
+      ],
+    ],
+    [
+      "echo $#; rm x",
+      [
+        ["echo", "$#"],
+        ["rm", "x"],
+      ],
+    ],
     ["ls #a; rm x", [["ls"]]],
     ["ls;#a\nrm x", null],
   ])("%j: a # inside a word is text, not a comment", (text, expected) => {
@@ -74,7 +107,10 @@ describe("finding the program", () => {
   });
   test("reserved words before a command are skipped: then rm is rm", () => {
     expect(argvs("if true; then rm -rf x; fi")).toEqual([["true"], ["rm", "-rf", "x"]]);
-    expect(argvs("for f in a b; do cat $f; done")).toEqual([["for", "f", "in", "a", "b"], ["cat", "$f"]]);
+    expect(argvs("for f in a b; do cat $f; done")).toEqual([
+      ["for", "f", "in", "a", "b"],
+      ["cat", "$f"],
+    ]);
     expect(argvs("{ ls; ! grep x f; }")).toEqual([["ls"], ["grep", "x", "f"]]);
   });
 });
@@ -109,12 +145,17 @@ describe("looking through wrappers", () => {
   test("wrappers nest", () => {
     expect(argvs("timeout 5 nice env A=1 git push").map((a) => a[0])).toEqual(["timeout", "nice", "env", "git"]);
   });
-  test.each(["bash -c 'git push'", 'sh -c "git push"', "bash -ec 'git push'", "bash -o pipefail -c 'git push'", "eval git push", "env -S 'git push'", "bash <<< 'git push'"])(
-    "%s: the command string is parsed",
-    (text) => {
-      expect(argvs(text).at(-1)).toEqual(["git", "push"]);
-    },
-  );
+  test.each([
+    "bash -c 'git push'",
+    'sh -c "git push"',
+    "bash -ec 'git push'",
+    "bash -o pipefail -c 'git push'",
+    "eval git push",
+    "env -S 'git push'",
+    "bash <<< 'git push'",
+  ])("%s: the command string is parsed", (text) => {
+    expect(argvs(text).at(-1)).toEqual(["git", "push"]);
+  });
   test("bash running a file has no inner command", () => {
     expect(argvs("bash build.sh")).toEqual([["bash", "build.sh"]]);
   });
@@ -135,7 +176,10 @@ describe("subshells, substitutions, redirections", () => {
   });
   test("$(…) is a part that feeds the command using it", () => {
     const line = parsed("echo $(whoami)");
-    expect(line.parts.map((p) => [p.argv, p.inputFrom])).toEqual([[["whoami"], []], [["echo", "$(…)"], [0]]]);
+    expect(line.parts.map((p) => [p.argv, p.inputFrom])).toEqual([
+      [["whoami"], []],
+      [["echo", "$(…)"], [0]],
+    ]);
     expect(line.hasSubshell).toBe(true);
   });
   test("$(…) inside double quotes and backticks are parts", () => {
@@ -145,7 +189,11 @@ describe("subshells, substitutions, redirections", () => {
   });
   test("process substitution feeds its command", () => {
     const line = parsed("diff <(ls a) <(ls b)");
-    expect(line.parts.map((p) => [p.argv[0], p.inputFrom])).toEqual([["ls", []], ["ls", []], ["diff", [0, 1]]]);
+    expect(line.parts.map((p) => [p.argv[0], p.inputFrom])).toEqual([
+      ["ls", []],
+      ["ls", []],
+      ["diff", [0, 1]],
+    ]);
   });
   test("redirections are recorded per part and for the line, fd included", () => {
     const line = parsed("npm test > out.txt 2>&1 < in.txt");

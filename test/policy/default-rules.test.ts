@@ -41,7 +41,9 @@ describe("request kinds", () => {
     expect(judgeRequest({ kind: "write", tool: "write_file", path: ".github/ISSUE_TEMPLATE.md" })).toEqual(ask(RULE.ASK_WRITE));
   });
   test(`${RULE.DENY_PROTECTED_PATH}: extra protected globs from the repo config`, () => {
-    expect(judgeRequest({ kind: "write", tool: "write_file", path: "infra/prod.tf" }, { protectedPaths: ["infra/**"] })).toEqual(deny(RULE.DENY_PROTECTED_PATH));
+    expect(judgeRequest({ kind: "write", tool: "write_file", path: "infra/prod.tf" }, { protectedPaths: ["infra/**"] })).toEqual(
+      deny(RULE.DENY_PROTECTED_PATH),
+    );
   });
   test(`${RULE.DENY_PROTECTED_PATH}: differently cased .GIT/config is still denied`, () => {
     expect(judgeRequest({ kind: "write", tool: "write_file", path: ".GIT/config" })).toEqual(deny(RULE.DENY_PROTECTED_PATH));
@@ -84,13 +86,18 @@ describe("the configured test and setup lines (the maintainer's shell)", () => {
 
 describe("read-only commands", () => {
   const readOnlyOf = (...argv: string[]) => evaluate({ kind: "command", tool: "run_command", argv }, rulesWith(), "execute", { workspaceRoot: ROOT }).readOnly;
-  test.each([["ls", "-la"], ["cat", "src/a.ts"], ["head", "-n", "5", "README.md"], ["tail", "-n", "20", "log.txt"], ["wc", "-l", "src/a.ts"], ["grep", "-rn", "TODO", "src"], ["pwd"]])(
-    `${RULE.ALLOW_READ_ONLY_COMMAND}: %j, run read-only`,
-    (...argv) => {
-      expect(run(...argv)).toEqual(allow(RULE.ALLOW_READ_ONLY_COMMAND));
-      expect(readOnlyOf(...argv)).toBe(true);
-    },
-  );
+  test.each([
+    ["ls", "-la"],
+    ["cat", "src/a.ts"],
+    ["head", "-n", "5", "README.md"],
+    ["tail", "-n", "20", "log.txt"],
+    ["wc", "-l", "src/a.ts"],
+    ["grep", "-rn", "TODO", "src"],
+    ["pwd"],
+  ])(`${RULE.ALLOW_READ_ONLY_COMMAND}: %j, run read-only`, (...argv) => {
+    expect(run(...argv)).toEqual(allow(RULE.ALLOW_READ_ONLY_COMMAND));
+    expect(readOnlyOf(...argv)).toBe(true);
+  });
   test(`${RULE.ALLOW_READ_ONLY_COMMAND}: near miss ./cat (a script in the workspace) asks`, () => {
     expect(run("./cat", "src/a.ts")).toEqual(ask());
   });
@@ -101,7 +108,10 @@ describe("read-only commands", () => {
     expect(run("find", "src", "-name", "*.ts")).toEqual(allow(RULE.ALLOW_FIND));
     expect(readOnlyOf("find", "src", "-name", "*.ts")).toBe(true);
   });
-  test.each([["find", ".", "-delete"], ["find", ".", "-fprint", "out.txt"]])(`${RULE.ALLOW_FIND}: near miss %j asks`, (...argv) => {
+  test.each([
+    ["find", ".", "-delete"],
+    ["find", ".", "-fprint", "out.txt"],
+  ])(`${RULE.ALLOW_FIND}: near miss %j asks`, (...argv) => {
     expect(run(...argv)).toEqual(ask());
   });
   test(`${RULE.ALLOW_FIND}: near miss find -exec runs a command per name: never allowed`, () => {
@@ -110,7 +120,11 @@ describe("read-only commands", () => {
   test(`${RULE.ALLOW_RG}: ripgrep`, () => {
     expect(run("rg", "-n", "useState", "src")).toEqual(allow(RULE.ALLOW_RG));
   });
-  test.each([["rg", "--pre", "./x.sh", "foo"], ["rg", "--pre=./x.sh", "foo"], ["rg", "--hostname-bin=./x", "foo"]])(`${RULE.ALLOW_RG}: near miss %j asks`, (...argv) => {
+  test.each([
+    ["rg", "--pre", "./x.sh", "foo"],
+    ["rg", "--pre=./x.sh", "foo"],
+    ["rg", "--hostname-bin=./x", "foo"],
+  ])(`${RULE.ALLOW_RG}: near miss %j asks`, (...argv) => {
     expect(run(...argv)).toEqual(ask());
   });
   test(`${RULE.ALLOW_RG}: near miss env RIPGREP_CONFIG_PATH=cfg rg (a config file can hold --pre) asks`, () => {
@@ -119,18 +133,30 @@ describe("read-only commands", () => {
   test(`${RULE.ALLOW_READ_ONLY_COMMAND}: near miss env GCONV_PATH=. ls (glibc loads modules from there) asks`, () => {
     expect(run("env", "GCONV_PATH=.", "ls")).toEqual(ask(BUILTIN_RULE.ENV_OVERRIDE));
   });
-  test.each([["git", "status"], ["git", "diff", "HEAD~1"], ["git", "log", "--oneline", "-5"], ["git", "show", "HEAD"], ["git", "--no-pager", "diff"]])(`${RULE.ALLOW_GIT_READ}: %j`, (...argv) => {
+  test.each([
+    ["git", "status"],
+    ["git", "diff", "HEAD~1"],
+    ["git", "log", "--oneline", "-5"],
+    ["git", "show", "HEAD"],
+    ["git", "--no-pager", "diff"],
+  ])(`${RULE.ALLOW_GIT_READ}: %j`, (...argv) => {
     expect(run(...argv)).toEqual(allow(RULE.ALLOW_GIT_READ));
   });
-  test.each([["git", "diff", "--output=patch.txt"], ["git", "diff", "--ext-diff"], ["git", "log", "-p", "--textconv"], ["git", "commit", "-m", "x"]])(`${RULE.ALLOW_GIT_READ}: near miss %j asks`, (...argv) => {
+  test.each([
+    ["git", "diff", "--output=patch.txt"],
+    ["git", "diff", "--ext-diff"],
+    ["git", "log", "-p", "--textconv"],
+    ["git", "commit", "-m", "x"],
+  ])(`${RULE.ALLOW_GIT_READ}: near miss %j asks`, (...argv) => {
     expect(run(...argv)).toEqual(ask());
   });
-  test.each([["git", "-c", "color.ui=always", "log"], ["git", "--git-dir=elsewhere", "status"], ["git", "--config-env=core.pager=X", "log"]])(
-    `${RULE.ALLOW_GIT_READ}: near miss %j (configuration from data) is never allowed`,
-    (...argv) => {
-      expect(run(...argv)).toEqual(ask(BUILTIN_RULE.RUNS_FROM_DATA));
-    },
-  );
+  test.each([
+    ["git", "-c", "color.ui=always", "log"],
+    ["git", "--git-dir=elsewhere", "status"],
+    ["git", "--config-env=core.pager=X", "log"],
+  ])(`${RULE.ALLOW_GIT_READ}: near miss %j (configuration from data) is never allowed`, (...argv) => {
+    expect(run(...argv)).toEqual(ask(BUILTIN_RULE.RUNS_FROM_DATA));
+  });
   test(`${RULE.ALLOW_WRAPPER}: timeout around a read-only command is allowed, read-only`, () => {
     expect(run("timeout", "60", "ls")).toEqual(allow(RULE.ALLOW_WRAPPER));
     expect(readOnlyOf("timeout", "60", "ls")).toBe(true);
@@ -154,12 +180,13 @@ describe("read-only commands", () => {
     expect(run("env", "--unse", "X", "git", "push")).toEqual(deny(RULE.DENY_GIT_PUSH));
     expect(run("timeout", "--frobnicate", "5", "10", "git", "push")).toEqual(deny(RULE.DENY_GIT_PUSH));
   });
-  test.each([["time", "-o", ".github/patchgate.yml", "true"], ["time", "--out", "x", "ls"], ["time", "-vo", "x", "ls"]])(
-    `${RULE.ALLOW_WRAPPER}: near miss %j (time writes its report to a file) asks`,
-    (...argv) => {
-      expect(run(...argv)).toEqual(ask());
-    },
-  );
+  test.each([
+    ["time", "-o", ".github/patchgate.yml", "true"],
+    ["time", "--out", "x", "ls"],
+    ["time", "-vo", "x", "ls"],
+  ])(`${RULE.ALLOW_WRAPPER}: near miss %j (time writes its report to a file) asks`, (...argv) => {
+    expect(run(...argv)).toEqual(ask());
+  });
 });
 
 describe("programs that run what data says are never allowed", () => {
@@ -192,7 +219,9 @@ describe("repository prefixes", () => {
     expect(runWith({ allowCommands: ["make lint"] }, "make", "lint:fix")).toEqual(ask());
   });
   test("repo allow_commands prefix does not run read-only: the maintainer's program may write", () => {
-    const d = evaluate({ kind: "command", tool: "run_command", argv: ["make", "lint"] }, rulesWith({ allowCommands: ["make lint"] }), "execute", { workspaceRoot: ROOT });
+    const d = evaluate({ kind: "command", tool: "run_command", argv: ["make", "lint"] }, rulesWith({ allowCommands: ["make lint"] }), "execute", {
+      workspaceRoot: ROOT,
+    });
     expect(d.readOnly).toBe(false);
   });
   test("repo allow_commands with an environment prefix or operators is dropped, not guessed", () => {

@@ -81,7 +81,9 @@ describe("MCP decisions nobody can answer", () => {
   });
 
   test("MCP rules never match built-in requests, and built-in rules never match MCP requests", () => {
-    expect(evaluate({ kind: "read", tool: "read_file", path: "a" }, mcpRules([{ name: "srv", allow_tools: ["*"], deny_tools: [] }]), "execute", ctx).rule).toBe(BUILTIN_RULE.DEFAULT_ASK);
+    expect(evaluate({ kind: "read", tool: "read_file", path: "a" }, mcpRules([{ name: "srv", allow_tools: ["*"], deny_tools: [] }]), "execute", ctx).rule).toBe(
+      BUILTIN_RULE.DEFAULT_ASK,
+    );
     expect(decide(req("reviewed", "read"), defaultRules())).toEqual(["ask", BUILTIN_RULE.DEFAULT_ASK]);
   });
 });

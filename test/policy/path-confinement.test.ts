@@ -125,12 +125,20 @@ describe("isProtectedPath", () => {
     expect(isProtectedPath(rel)).toBe(glob);
   });
 
-  test.each([".github/CODEOWNERS", ".gitignore", "src/.git-helpers.ts", "docs/workflows/ci.md", ".github/patchgate.yml.bak", "docs/mcp.json", ".mcp.json.example", "src/.husky.ts", "docs/.vscode-tips.md", ".github/actions.md"])(
-    "near miss %s is not protected",
-    (rel) => {
-      expect(isProtectedPath(rel)).toBeNull();
-    },
-  );
+  test.each([
+    ".github/CODEOWNERS",
+    ".gitignore",
+    "src/.git-helpers.ts",
+    "docs/workflows/ci.md",
+    ".github/patchgate.yml.bak",
+    "docs/mcp.json",
+    ".mcp.json.example",
+    "src/.husky.ts",
+    "docs/.vscode-tips.md",
+    ".github/actions.md",
+  ])("near miss %s is not protected", (rel) => {
+    expect(isProtectedPath(rel)).toBeNull();
+  });
 
   test("extra globs from the repo config are honoured", () => {
     expect(isProtectedPath("secrets/prod.env", ["secrets/**"])).toBe("secrets/**");

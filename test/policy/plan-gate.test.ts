@@ -39,7 +39,15 @@ describe("planGateDenial: the policy's backstop while planning", () => {
   const write: ActionRequest = { kind: "write", tool: "write_file", path: "a.js" };
   const command: ActionRequest = { kind: "command", tool: "run_command", argv: ["ls"] };
   const read: ActionRequest = { kind: "read", tool: "read_file", path: "a.js" };
-  const mcp = (risk: "read" | "write"): ActionRequest => ({ kind: "mcp", tool: "mcp__t__x", server: "t", serverTool: "x", trust: "trusted", risk, reasons: [] });
+  const mcp = (risk: "read" | "write"): ActionRequest => ({
+    kind: "mcp",
+    tool: "mcp__t__x",
+    server: "t",
+    serverTool: "x",
+    trust: "trusted",
+    risk,
+    reasons: [],
+  });
   const allow = { decision: "allow" as const, rule: "operator-allow" };
 
   test("a write or a command is denied whatever a rule says; a read is not the gate's business", () => {
@@ -52,7 +60,9 @@ describe("planGateDenial: the policy's backstop while planning", () => {
   test("an MCP call runs while planning only as an allowed read", () => {
     expect(planGateDenial(mcp("read"), "plan", allow)).toBeNull();
     expect(planGateDenial(mcp("write"), "plan", allow)).toMatchObject({ decision: "deny", rule: "plan-gate" });
-    expect(planGateDenial(mcp("read"), "plan", { decision: "ask", rule: "default" })?.reason).toBe("while planning only allowed MCP reads run (default would ask)");
+    expect(planGateDenial(mcp("read"), "plan", { decision: "ask", rule: "default" })?.reason).toBe(
+      "while planning only allowed MCP reads run (default would ask)",
+    );
     expect(planGateDenial(mcp("write"), "execute", allow)).toBeNull();
   });
 });

@@ -27,9 +27,12 @@ describe("setup inputs: the files that decide what the setup runs", () => {
     expect(isSetupInput(p, none)).toBe(true);
   });
 
-  test.each(["src/index.js", "README.md", "test.sh", "docs/package.md", "requirementsX.txt", "my-package.json", ".github/workflows/ci.yml"])("%s is not", (p) => {
-    expect(isSetupInput(p, none)).toBe(false);
-  });
+  test.each(["src/index.js", "README.md", "test.sh", "docs/package.md", "requirementsX.txt", "my-package.json", ".github/workflows/ci.yml"])(
+    "%s is not",
+    (p) => {
+      expect(isSetupInput(p, none)).toBe(false);
+    },
+  );
 
   test("the files the setup command names count, with or without ./", () => {
     const named = namedBySetup("sh ./scripts/setup.sh && bash tools/more.sh --fast");

@@ -1,7 +1,16 @@
 import { judgeTestGate, noNewFailures } from "../../src/policy/test-gate.js";
 import type { TestRun } from "../../src/session/types.js";
 
-const run = (over: Partial<TestRun> = {}): TestRun => ({ command: "npm test", exitCode: 1, treeHash: "t1", durationMs: 5, timedOut: false, summary: "", failing: ["a"], ...over });
+const run = (over: Partial<TestRun> = {}): TestRun => ({
+  command: "npm test",
+  exitCode: 1,
+  treeHash: "t1",
+  durationMs: 5,
+  timedOut: false,
+  summary: "",
+  failing: ["a"],
+  ...over,
+});
 const base = (over: Partial<TestRun> = {}) => run({ treeHash: "t0", ...over });
 
 describe("gate no_new_failures: a failing run is enough when every test it names failed at the baseline", () => {

@@ -46,7 +46,12 @@ describe("the spawn helper dying", () => {
       let onLine = (): void => undefined;
       const started = new Promise<void>((resolve) => (onLine = resolve));
       const marker = ["sleep", String(600 + Math.floor(Math.random() * 1e6))];
-      const run = sandbox.run({ argv: ["sh", "-c", `echo started; exec ${marker.join(" ")}`], workspace: ws.dir, timeoutMs: 120_000, onOutput: (_s, line) => (lines.push(line), onLine()) });
+      const run = sandbox.run({
+        argv: ["sh", "-c", `echo started; exec ${marker.join(" ")}`],
+        workspace: ws.dir,
+        timeoutMs: 120_000,
+        onOutput: (_s, line) => (lines.push(line), onLine()),
+      });
       await started;
       // `started` is printed just before the exec.
       let inside = pidsRunning(marker);

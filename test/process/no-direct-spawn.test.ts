@@ -9,7 +9,13 @@ import { join, relative } from "node:path";
  */
 const ROOT = join(import.meta.dirname, "../..");
 
-const SPAWNING = [/["'](node:)?child_process["']/, /["']cross-spawn["']/, /["']execa["']/, /["']simple-git["']/, /["']@modelcontextprotocol\/sdk\/client\/stdio(\.js)?["']/];
+const SPAWNING = [
+  /["'](node:)?child_process["']/,
+  /["']cross-spawn["']/,
+  /["']execa["']/,
+  /["']simple-git["']/,
+  /["']@modelcontextprotocol\/sdk\/client\/stdio(\.js)?["']/,
+];
 
 /** The exceptions, each with why it may. */
 const ALLOWED: Record<string, string> = {

@@ -62,7 +62,7 @@ describe("startProcess / runProcess (through the spawn helper)", () => {
   });
 
   test("extra pipes (fd 3, 4) carry data both ways", async () => {
-    const child = startProcess({ command: "sh", args: ["-c", "echo hello >&3; read x <&4; echo \"got $x\""], env: PATH, stdin: "ignore", extraPipes: 2 });
+    const child = startProcess({ command: "sh", args: ["-c", 'echo hello >&3; read x <&4; echo "got $x"'], env: PATH, stdin: "ignore", extraPipes: 2 });
     const fd3 = child.stdio[3] as Readable;
     const [hello] = (await once(fd3, "data")) as [Buffer];
     expect(hello.toString()).toBe("hello\n");

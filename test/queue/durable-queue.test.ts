@@ -119,10 +119,14 @@ if (!cluster) {
     const ran: string[] = [];
     const failed: string[] = [];
     const receiver = await queue(0);
-    await queue(1, async (spec, ctx) => {
-      ran.push(ctx.name);
-      if (spec.kind === "boom") throw new Error("GitHub is down");
-    }, { onFailed: (item, e) => failed.push(`${item.name}: ${(e as Error).message}`) });
+    await queue(
+      1,
+      async (spec, ctx) => {
+        ran.push(ctx.name);
+        if (spec.kind === "boom") throw new Error("GitHub is down");
+      },
+      { onFailed: (item, e) => failed.push(`${item.name}: ${(e as Error).message}`) },
+    );
     receiver.enqueue(job("l", "first", { kind: "boom" }));
     receiver.enqueue(job("l", "second"));
     await receiver.idle();

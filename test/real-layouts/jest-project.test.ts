@@ -6,8 +6,10 @@ const LAYOUT: Layout = {
   name: "jest",
   files: {
     "package.json": packageJson("totals", "jest", { jest: "29.7.0" }),
-    "src/sum.js": "function sum(values) {\n  let total = 0;\n  for (let i = 1; i < values.length; i++) total += values[i];\n  return total;\n}\n\nmodule.exports = { sum };\n",
-    "test/sum.test.js": "const { sum } = require(\"../src/sum\");\n\ndescribe(\"sum\", () => {\n  test(\"adds every value\", () => {\n    expect(sum([1, 2, 3])).toBe(6);\n  });\n\n  test(\"is 0 for none\", () => {\n    expect(sum([])).toBe(0);\n  });\n});\n",
+    "src/sum.js":
+      "function sum(values) {\n  let total = 0;\n  for (let i = 1; i < values.length; i++) total += values[i];\n  return total;\n}\n\nmodule.exports = { sum };\n",
+    "test/sum.test.js":
+      'const { sum } = require("../src/sum");\n\ndescribe("sum", () => {\n  test("adds every value", () => {\n    expect(sum([1, 2, 3])).toBe(6);\n  });\n\n  test("is 0 for none", () => {\n    expect(sum([])).toBe(0);\n  });\n});\n',
     ".gitignore": "node_modules/\n",
     ".github/patchgate.yml": NPM_CONFIG,
   },

@@ -41,8 +41,11 @@ function cli(args: string[], env: Record<string, string>): Promise<{ code: numbe
   for (const k of Object.keys(clean)) if (k.startsWith("PATCHGATE_") || k.startsWith("OPENAI_")) delete clean[k];
   return new Promise((resolve) => {
     // Installing from the registry under load takes minutes; the jest timeout is the outer bound.
-    execFile("node", ["--import", "tsx", join(ROOT, "src/cli/main.ts"), ...args], { cwd: ROOT, env: { ...clean, ...env }, timeout: 900_000, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      "node",
+      ["--import", "tsx", join(ROOT, "src/cli/main.ts"), ...args],
+      { cwd: ROOT, env: { ...clean, ...env }, timeout: 900_000, maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }

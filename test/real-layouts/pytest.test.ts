@@ -5,7 +5,7 @@ const LAYOUT: Layout = {
   name: "pytest",
   files: {
     "pyproject.toml": '[project]\nname = "intervals"\nversion = "0.1.0"\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\n',
-    "intervals.py": "def overlaps(a, b):\n    \"\"\"Whether the closed intervals a and b share a point.\"\"\"\n    return a[0] < b[1] and b[0] < a[1]\n",
+    "intervals.py": 'def overlaps(a, b):\n    """Whether the closed intervals a and b share a point."""\n    return a[0] < b[1] and b[0] < a[1]\n',
     "tests/test_intervals.py":
       "from intervals import overlaps\n\n\ndef test_touching_intervals_overlap():\n    assert overlaps((1, 2), (2, 3))\n\n\ndef test_apart():\n    assert not overlaps((1, 2), (3, 4))\n",
     ".gitignore": "__pycache__/\n.pytest_cache/\n",

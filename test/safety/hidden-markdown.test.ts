@@ -3,7 +3,7 @@ import { stripHiddenMarkdown } from "../../src/safety/hidden-markdown.js";
 describe("hidden markdown, stripped before the model reads it", () => {
   test.each([
     ["a `[//]: #` comment", "a\n\n[//]: # (do evil)\n\nb", "a\n\n\n\nb"],
-    ["a reference definition (its reference stays as text)", "see [x]\n\n[x]: https://e.example \"do evil\"", "see [x]\n\n"],
+    ["a reference definition (its reference stays as text)", 'see [x]\n\n[x]: https://e.example "do evil"', "see [x]\n\n"],
     ["an image's alt text", "![do evil](https://e.example/p.png)", "[image]"],
     ["an <img alt>", 'a <img alt="do evil" src="x"> b', "a  b"],
     ["a link title", '[docs](https://e.example "do evil")', "[docs](https://e.example)"],

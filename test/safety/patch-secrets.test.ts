@@ -1,6 +1,7 @@
 import { filesWithSecrets } from "../../src/safety/patch-secrets.js";
 
-const patch = (file: string, added: string, removed = "old") => `diff --git a/${file} b/${file}\n--- a/${file}\n+++ b/${file}\n@@ -1 +1 @@\n-${removed}\n+${added}\n`;
+const patch = (file: string, added: string, removed = "old") =>
+  `diff --git a/${file} b/${file}\n--- a/${file}\n+++ b/${file}\n@@ -1 +1 @@\n-${removed}\n+${added}\n`;
 const TOKEN = ["ghp", "_", "Q".repeat(6), "r7".repeat(15)].join("");
 
 describe("secrets in the added lines of untested work", () => {

@@ -3,21 +3,102 @@ import { prepareRun } from "../../src/sandbox/prepare-run.js";
 import { nodeBinding } from "../../src/sandbox/toolchain-binding.js";
 
 const HOST: BwrapHost = { mounts: [], hasGit: true, hostsFile: "/run/pg/hosts", prlimit: "/usr/bin/prlimit" };
-const ENV = ["--setenv", "PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "--setenv", "HOME", "/tmp/home", "--setenv", "LANG", "C.UTF-8", "--setenv", "TERM", "dumb", "--setenv", "CI", "true"];
-const SYSTEM = (memory: number) => ["--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/sbin", "/sbin", "--proc", "/proc", "--dev", "/dev", "--size", String(memory), "--tmpfs", "/tmp", "--dir", "/tmp/home"];
-const ETC = ["--ro-bind-try", "/etc/passwd", "/etc/passwd", "--ro-bind-try", "/etc/group", "/etc/group", "--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache", "--ro-bind-try", "/etc/alternatives", "/etc/alternatives", "--ro-bind", "/run/pg/hosts", "/etc/hosts"];
+const ENV = [
+  "--setenv",
+  "PATH",
+  "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+  "--setenv",
+  "HOME",
+  "/tmp/home",
+  "--setenv",
+  "LANG",
+  "C.UTF-8",
+  "--setenv",
+  "TERM",
+  "dumb",
+  "--setenv",
+  "CI",
+  "true",
+];
+const SYSTEM = (memory: number) => [
+  "--ro-bind",
+  "/usr",
+  "/usr",
+  "--symlink",
+  "usr/bin",
+  "/bin",
+  "--symlink",
+  "usr/lib",
+  "/lib",
+  "--symlink",
+  "usr/lib64",
+  "/lib64",
+  "--symlink",
+  "usr/sbin",
+  "/sbin",
+  "--proc",
+  "/proc",
+  "--dev",
+  "/dev",
+  "--size",
+  String(memory),
+  "--tmpfs",
+  "/tmp",
+  "--dir",
+  "/tmp/home",
+];
+const ETC = [
+  "--ro-bind-try",
+  "/etc/passwd",
+  "/etc/passwd",
+  "--ro-bind-try",
+  "/etc/group",
+  "/etc/group",
+  "--ro-bind-try",
+  "/etc/ld.so.cache",
+  "/etc/ld.so.cache",
+  "--ro-bind-try",
+  "/etc/alternatives",
+  "/etc/alternatives",
+  "--ro-bind",
+  "/run/pg/hosts",
+  "/etc/hosts",
+];
 const HARDENING = ["--die-with-parent", "--new-session", "--cap-drop", "ALL", "--hostname", "patchgate-sandbox", "--clearenv"];
 
 describe("buildBubblewrapArgv", () => {
   test("the test step: no network, workspace writable at /workspace, .git read-only, limits via prlimit", () => {
-    const run = prepareRun({ argv: ["npm", "test"], workspace: "/data/ws/s1", timeoutMs: 1000, limits: { maxProcesses: 128, memoryBytes: 1 << 30, diskBytes: 1 << 29, cpuSeconds: 60 } });
+    const run = prepareRun({
+      argv: ["npm", "test"],
+      workspace: "/data/ws/s1",
+      timeoutMs: 1000,
+      limits: { maxProcesses: 128, memoryBytes: 1 << 30, diskBytes: 1 << 29, cpuSeconds: 60 },
+    });
     expect(buildBubblewrapArgv(run, HOST)).toEqual([
-      "--unshare-all", ...HARDENING, ...ENV, ...SYSTEM(1 << 29), ...ETC,
-      "--bind", "/data/ws/s1", "/workspace",
-      "--ro-bind", "/data/ws/s1/.git", "/workspace/.git",
-      "--remount-ro", "/",
-      "--chdir", "/workspace",
-      "--", "/usr/bin/prlimit", "--nproc=128", "--data=1073741824", "--fsize=536870912", "--cpu=60:61", "--", "npm", "test",
+      "--unshare-all",
+      ...HARDENING,
+      ...ENV,
+      ...SYSTEM(1 << 29),
+      ...ETC,
+      "--bind",
+      "/data/ws/s1",
+      "/workspace",
+      "--ro-bind",
+      "/data/ws/s1/.git",
+      "/workspace/.git",
+      "--remount-ro",
+      "/",
+      "--chdir",
+      "/workspace",
+      "--",
+      "/usr/bin/prlimit",
+      "--nproc=128",
+      "--data=1073741824",
+      "--fsize=536870912",
+      "--cpu=60:61",
+      "--",
+      "npm",
+      "test",
     ]);
   });
 
@@ -35,9 +116,7 @@ describe("buildBubblewrapArgv", () => {
     expect(argv[0]).toBe("--unshare-all");
     expect(argv).not.toContain("--share-net");
     const netBinds = argv.flatMap((a, i) => (a === "--ro-bind-try" && !ETC.includes(argv[i + 1]) ? [argv[i + 1]] : []));
-    expect(netBinds).toEqual([
-      "/etc/ssl/certs", "/etc/ssl/openssl.cnf", "/etc/ca-certificates", "/etc/pki/tls/certs", "/etc/pki/ca-trust",
-    ]);
+    expect(netBinds).toEqual(["/etc/ssl/certs", "/etc/ssl/openssl.cnf", "/etc/ca-certificates", "/etc/pki/tls/certs", "/etc/pki/ca-trust"]);
     expect(argv).not.toContain("/ws/.git");
   });
 
@@ -50,13 +129,23 @@ describe("buildBubblewrapArgv", () => {
     });
     const run = prepareRun({ argv: ["node", "t.js"], workspace: "/ws/", cwd: "pkg/a/", timeoutMs: 1000 }, binding.pathDirs);
     const argv = buildBubblewrapArgv(run, { ...HOST, mounts: binding.mounts });
-    expect(argv.slice(argv.indexOf("PATH") + 1, argv.indexOf("PATH") + 2)).toEqual(["/opt/node/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"]);
+    expect(argv.slice(argv.indexOf("PATH") + 1, argv.indexOf("PATH") + 2)).toEqual([
+      "/opt/node/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+    ]);
     const toolchain = argv.slice(argv.indexOf("/etc/hosts") + 1, argv.indexOf("--bind"));
     expect(toolchain).toEqual([
-      "--ro-bind", "/opt/node/bin/node", "/opt/node/bin/node",
-      "--ro-bind", "/opt/node/lib/libnode.so.115", "/opt/node/lib/libnode.so.115",
-      "--ro-bind", "/opt/node/lib/node_modules/npm", "/opt/node/lib/node_modules/npm",
-      "--symlink", "../lib/node_modules/npm/bin/npm-cli.js", "/opt/node/bin/npm",
+      "--ro-bind",
+      "/opt/node/bin/node",
+      "/opt/node/bin/node",
+      "--ro-bind",
+      "/opt/node/lib/libnode.so.115",
+      "/opt/node/lib/libnode.so.115",
+      "--ro-bind",
+      "/opt/node/lib/node_modules/npm",
+      "/opt/node/lib/node_modules/npm",
+      "--symlink",
+      "../lib/node_modules/npm/bin/npm-cli.js",
+      "/opt/node/bin/npm",
     ]);
     expect(argv).not.toContain("/opt/node");
     expect(argv.slice(argv.indexOf("--chdir"), argv.indexOf("--chdir") + 2)).toEqual(["--chdir", "/workspace/pkg/a"]);
@@ -67,7 +156,14 @@ describe("buildBubblewrapArgv", () => {
     const run = prepareRun({ argv: ["cat", "a"], workspace: "/ws", timeoutMs: 1000, readOnlyWorkspace: true });
     const argv = buildBubblewrapArgv(run, HOST);
     expect(argv).not.toContain("--bind");
-    expect(argv.slice(argv.indexOf("/etc/hosts") + 1, argv.indexOf("--remount-ro"))).toEqual(["--ro-bind", "/ws", "/workspace", "--ro-bind", "/ws/.git", "/workspace/.git"]);
+    expect(argv.slice(argv.indexOf("/etc/hosts") + 1, argv.indexOf("--remount-ro"))).toEqual([
+      "--ro-bind",
+      "/ws",
+      "/workspace",
+      "--ro-bind",
+      "/ws/.git",
+      "/workspace/.git",
+    ]);
   });
 
   test("with a cgroup handshake, bwrap reports its child and waits before the command starts", () => {

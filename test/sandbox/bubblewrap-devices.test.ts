@@ -31,7 +31,10 @@ describe.each(SANDBOX_FORMS)("bubblewrap (%s): the device nodes", (form) => {
     // Each attempt asks for the mode and owner the host's node already has: refused, it shows the
     // node is not the host's; were it the host's, this test would still change nothing on the machine.
     const attempts = before
-      .map((b) => `chmod ${(b.mode & 0o7777).toString(8)} /dev/${b.node}; echo chmod-${b.node}=$?; chown ${b.uid}:${b.gid} /dev/${b.node}; echo chown-${b.node}=$?`)
+      .map(
+        (b) =>
+          `chmod ${(b.mode & 0o7777).toString(8)} /dev/${b.node}; echo chmod-${b.node}=$?; chown ${b.uid}:${b.gid} /dev/${b.node}; echo chown-${b.node}=$?`,
+      )
       .join("; ");
     const r = await sh(sandbox, ws.dir, `${attempts}; echo x > /dev/null; echo write=$?; head -c 3 /dev/zero | wc -c; head -c 4 /dev/urandom | wc -c`);
     expect(hostNodes()).toEqual(before);

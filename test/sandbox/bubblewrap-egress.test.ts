@@ -26,7 +26,9 @@ function connectThroughProxy(authority: string): string[] {
 
 /** The host's first IPv4 address that is not loopback: where a "host-local" service would listen. */
 function hostAddress(): string {
-  const found = Object.values(networkInterfaces()).flat().find((a) => a && a.family === "IPv4" && !a.internal);
+  const found = Object.values(networkInterfaces())
+    .flat()
+    .find((a) => a && a.family === "IPv4" && !a.internal);
   if (!found) throw new Error("this host has no non-loopback IPv4 address to test with");
   return found.address;
 }
@@ -79,7 +81,9 @@ describe("bubblewrap: setup network through the egress proxy", () => {
 
   test("a server on the host's own non-loopback address is refused through the proxy and unreachable directly", async () => {
     const via = await networked(connectThroughProxy(`${addr}:${local.port}`), [`${addr}:${local.port}`]);
-    expect(via.stdout).toMatch(new RegExp(`^HTTP/1.1 403 Forbidden \\| patchgate egress proxy: ${addr.replace(/\./g, "\\.")} is (the host's own network|private)`));
+    expect(via.stdout).toMatch(
+      new RegExp(`^HTTP/1.1 403 Forbidden \\| patchgate egress proxy: ${addr.replace(/\./g, "\\.")} is (the host's own network|private)`),
+    );
     const bare = await networked(connectProbe(addr, local.port));
     expect(bare.stdout).toBe("ENETUNREACH\n");
     expect(local.connections()).toBe(0);
@@ -93,16 +97,29 @@ describe("bubblewrap: setup network through the egress proxy", () => {
 
   test("a name not on the allow list is refused before any lookup", async () => {
     const r = await networked(connectThroughProxy("example.com:443"));
-    expect(r.stdout).toBe("HTTP/1.1 403 Forbidden | patchgate egress proxy: example.com:443 is not a package registry (add it to sandbox.allow_hosts in .github/patchgate.yml)\n");
+    expect(r.stdout).toBe(
+      "HTTP/1.1 403 Forbidden | patchgate egress proxy: example.com:443 is not a package registry (add it to sandbox.allow_hosts in .github/patchgate.yml)\n",
+    );
   });
 
   test("inside, there is no DNS and no route: only the proxy leads out", async () => {
-    const r = await networked(["sh", "-c", "[ -e /etc/resolv.conf ] && echo resolv.conf; " + connectProbe("192.0.2.1", 80).map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ")]);
+    const r = await networked([
+      "sh",
+      "-c",
+      "[ -e /etc/resolv.conf ] && echo resolv.conf; " +
+        connectProbe("192.0.2.1", 80)
+          .map((a) => `'${a.replace(/'/g, "'\\''")}'`)
+          .join(" "),
+    ]);
     expect(r.stdout).toBe("ENETUNREACH\n");
   });
 
   test("no proxy without network: an offline run has neither the variables nor the socket", async () => {
-    const r = await sandbox.run({ argv: ["sh", "-c", "echo \"[$HTTPS_PROXY]\"; [ -e /run/patchgate-egress ] && echo socket; true"], workspace: ws.dir, timeoutMs: 20_000 });
+    const r = await sandbox.run({
+      argv: ["sh", "-c", 'echo "[$HTTPS_PROXY]"; [ -e /run/patchgate-egress ] && echo socket; true'],
+      workspace: ws.dir,
+      timeoutMs: 20_000,
+    });
     expect(r.stdout).toBe("[]\n");
   });
 

@@ -38,10 +38,17 @@ describe.each(SANDBOX_FORMS)("bubblewrap (%s): the workspace is the only writabl
 
   test("readOnlyWorkspace: nothing in the workspace can be written, created or deleted; reads work", async () => {
     writeFileSync(join(ws.dir, "kept.txt"), "before\n");
-    const r = await sh(sandbox, ws.dir, "cat kept.txt; echo x > kept.txt; echo y > new.txt; rm -f kept.txt; mkdir d; touch sub/t; echo done", { readOnlyWorkspace: true });
+    const r = await sh(sandbox, ws.dir, "cat kept.txt; echo x > kept.txt; echo y > new.txt; rm -f kept.txt; mkdir d; touch sub/t; echo done", {
+      readOnlyWorkspace: true,
+    });
     expect(r.stdout).toBe("before\ndone\n");
     expect(r.stderr.match(/Read-only file system/g)?.length).toBe(5);
-    expect([readFileSync(join(ws.dir, "kept.txt"), "utf8"), existsSync(join(ws.dir, "new.txt")), existsSync(join(ws.dir, "d")), existsSync(join(ws.dir, "sub", "t"))]).toEqual(["before\n", false, false, false]);
+    expect([
+      readFileSync(join(ws.dir, "kept.txt"), "utf8"),
+      existsSync(join(ws.dir, "new.txt")),
+      existsSync(join(ws.dir, "d")),
+      existsSync(join(ws.dir, "sub", "t")),
+    ]).toEqual(["before\n", false, false, false]);
   });
 
   test("cwd is relative to the workspace", async () => {

@@ -49,7 +49,11 @@ describe.each(SANDBOX_FORMS)("bubblewrap (%s): a node outside /usr", (form) => {
     } catch {
       copyFileSync(process.execPath, join(prefix, "bin", "node"));
     }
-    writeFileSync(join(prefix, "lib", "node_modules", "npm", "bin", "npm-cli.js"), '#!/usr/bin/env node\nconsole.log("npm from the prefix", process.argv.slice(2).join(" "));\n', { mode: 0o755 });
+    writeFileSync(
+      join(prefix, "lib", "node_modules", "npm", "bin", "npm-cli.js"),
+      '#!/usr/bin/env node\nconsole.log("npm from the prefix", process.argv.slice(2).join(" "));\n',
+      { mode: 0o755 },
+    );
     symlinkSync("../lib/node_modules/npm/bin/npm-cli.js", join(prefix, "bin", "npm"));
     writeFileSync(join(prefix, ".env"), "PRIVATE_KEY=do-not-leak\n");
     writeFileSync(join(prefix, "bin", ".env"), "PRIVATE_KEY=do-not-leak\n");
@@ -69,8 +73,14 @@ describe.each(SANDBOX_FORMS)("bubblewrap (%s): a node outside /usr", (form) => {
   });
 
   test("node and npm run from it; the prefix's other files are not there", async () => {
-    const r = await sh(sandbox, ws, `command -v node; node -e 'console.log("node ok")'; npm test; cat ${prefix}/.env ${prefix}/bin/.env ${prefix}/lib/secret.txt; ls -A ${prefix} ${prefix}/bin ${prefix}/lib`);
-    expect(r.stdout).toBe(`${prefix}/bin/node\nnode ok\nnpm from the prefix test\n${prefix}:\nbin\nlib\n\n${prefix}/bin:\nnode\nnpm\n\n${prefix}/lib:\nnode_modules\n`);
+    const r = await sh(
+      sandbox,
+      ws,
+      `command -v node; node -e 'console.log("node ok")'; npm test; cat ${prefix}/.env ${prefix}/bin/.env ${prefix}/lib/secret.txt; ls -A ${prefix} ${prefix}/bin ${prefix}/lib`,
+    );
+    expect(r.stdout).toBe(
+      `${prefix}/bin/node\nnode ok\nnpm from the prefix test\n${prefix}:\nbin\nlib\n\n${prefix}/bin:\nnode\nnpm\n\n${prefix}/lib:\nnode_modules\n`,
+    );
     expect(r.stderr).toBe(["/.env", "/bin/.env", "/lib/secret.txt"].map((f) => `cat: ${prefix}${f}: No such file or directory\n`).join(""));
   });
 });
@@ -88,13 +98,27 @@ describe.each(SANDBOX_FORMS)("bubblewrap (%s): disk and CPU limits", (form) => {
 
   test("a 600 MB file in the workspace stops at the quota (file size limit), signal recorded", async () => {
     const r = await sh(sandbox, ws.dir, "head -c 629145600 /dev/zero > big.bin", { limits: { diskBytes: 64 * MIB } });
-    expect({ exitCode: r.exitCode, signal: r.signal, limitExceeded: r.limitExceeded, timedOut: r.timedOut }).toEqual({ exitCode: null, signal: "SIGXFSZ", limitExceeded: "file_size", timedOut: false });
+    expect({ exitCode: r.exitCode, signal: r.signal, limitExceeded: r.limitExceeded, timedOut: r.timedOut }).toEqual({
+      exitCode: null,
+      signal: "SIGXFSZ",
+      limitExceeded: "file_size",
+      timedOut: false,
+    });
     expect(readFileSync(join(ws.dir, "big.bin")).length).toBe(64 * MIB);
   });
 
   test("600 MB in many small files is killed by the workspace quota, signal recorded", async () => {
-    const r = await sh(sandbox, ws.dir, "mkdir -p many; i=0; while [ $i -lt 600 ]; do head -c 1048576 /dev/urandom > many/$i; i=$((i+1)); done; echo done", { limits: { diskBytes: 64 * MIB }, timeoutMs: 120_000 });
-    expect({ exitCode: r.exitCode, signal: r.signal, limitExceeded: r.limitExceeded, timedOut: r.timedOut, stdout: r.stdout }).toEqual({ exitCode: null, signal: "SIGKILL", limitExceeded: "disk", timedOut: false, stdout: "" });
+    const r = await sh(sandbox, ws.dir, "mkdir -p many; i=0; while [ $i -lt 600 ]; do head -c 1048576 /dev/urandom > many/$i; i=$((i+1)); done; echo done", {
+      limits: { diskBytes: 64 * MIB },
+      timeoutMs: 120_000,
+    });
+    expect({ exitCode: r.exitCode, signal: r.signal, limitExceeded: r.limitExceeded, timedOut: r.timedOut, stdout: r.stdout }).toEqual({
+      exitCode: null,
+      signal: "SIGKILL",
+      limitExceeded: "disk",
+      timedOut: false,
+      stdout: "",
+    });
     const { stdout } = await run("du", ["-sm", join(ws.dir, "many")]);
     // Killed once the disk had lost the quota, not after the whole 600 MB.
     expect(Number(stdout.split("\t")[0])).toBeLessThan(600);
@@ -107,6 +131,11 @@ describe.each(SANDBOX_FORMS)("bubblewrap (%s): disk and CPU limits", (form) => {
 
   test("a CPU spin is killed by the CPU-time limit, signal recorded", async () => {
     const r = await sandbox.run({ argv: ["node", "-e", "for (;;) {}"], workspace: ws.dir, timeoutMs: 60_000, limits: { cpuSeconds: 1 } });
-    expect({ exitCode: r.exitCode, signal: r.signal, limitExceeded: r.limitExceeded, timedOut: r.timedOut }).toEqual({ exitCode: null, signal: "SIGXCPU", limitExceeded: "cpu", timedOut: false });
+    expect({ exitCode: r.exitCode, signal: r.signal, limitExceeded: r.limitExceeded, timedOut: r.timedOut }).toEqual({
+      exitCode: null,
+      signal: "SIGXCPU",
+      limitExceeded: "cpu",
+      timedOut: false,
+    });
   });
 });

@@ -57,9 +57,18 @@ describe.each(SANDBOX_FORMS)("bubblewrap (%s): localhost", (form) => {
   test("the C library resolves localhost and the sandbox's own host name from the generated file", async () => {
     const r = await sandbox.run({ argv: ["getent", "ahosts", "localhost"], workspace: ws.dir, timeoutMs: 20_000 });
     const own = await sandbox.run({ argv: ["getent", "hosts", "patchgate-sandbox"], workspace: ws.dir, timeoutMs: 20_000 });
-    const addresses = new Set(r.stdout.split("\n").filter(Boolean).map((l) => l.split(/\s+/)[0]));
+    const addresses = new Set(
+      r.stdout
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => l.split(/\s+/)[0]),
+    );
     // ::1 too where the kernel gives the namespace an IPv6 loopback (not under every hypervisor).
-    expect({ exitCode: r.exitCode, v4: addresses.has("127.0.0.1"), other: [...addresses].filter((a) => a !== "127.0.0.1" && a !== "::1") }).toEqual({ exitCode: 0, v4: true, other: [] });
+    expect({ exitCode: r.exitCode, v4: addresses.has("127.0.0.1"), other: [...addresses].filter((a) => a !== "127.0.0.1" && a !== "::1") }).toEqual({
+      exitCode: 0,
+      v4: true,
+      other: [],
+    });
     expect(own.stdout.split(/\s+/)[0]).toBe("127.0.1.1");
   });
 

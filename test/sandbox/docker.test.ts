@@ -35,9 +35,22 @@ describe("DockerSandbox with a stand-in client", () => {
     const r = await sandbox.run({ argv: ["npm", "test"], workspace: ws.dir, timeoutMs: 10_000 });
     expect(r.exitCode).toBe(4);
     expect(r.stdout.split("\n").slice(0, 16)).toEqual([
-      "--rm", "--name", expect.stringMatching(/^patchgate-[0-9a-f]{12}$/),
-      "--network", "none", "--read-only", "--tmpfs", "/tmp:rw,exec,nosuid,mode=1777,size=2147483648",
-      "--pids-limit", "256", "--memory", "2048m", "--memory-swap", "2048m", "--cpus", "1",
+      "--rm",
+      "--name",
+      expect.stringMatching(/^patchgate-[0-9a-f]{12}$/),
+      "--network",
+      "none",
+      "--read-only",
+      "--tmpfs",
+      "/tmp:rw,exec,nosuid,mode=1777,size=2147483648",
+      "--pids-limit",
+      "256",
+      "--memory",
+      "2048m",
+      "--memory-swap",
+      "2048m",
+      "--cpus",
+      "1",
     ]);
     expect(r.stdout).toContain(`\n--user\n${process.getuid?.()}:${process.getgid?.()}\n`);
     expect(r.stdout.endsWith(`\n-v\n${ws.dir}:/workspace\n-w\n/workspace\nnode:20-bookworm\nnpm\ntest\n`)).toBe(true);

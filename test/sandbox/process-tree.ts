@@ -43,13 +43,14 @@ export function descendants(root: number): Proc[] {
 
 /** Waits until none of `pids` is alive (zombies count as gone), for at most 20 s. */
 export async function untilGone(pids: number[]): Promise<void> {
-  const alive = (): number[] => pids.filter((pid) => {
-    try {
-      return !/^\S+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-    } catch {
-      return false;
-    }
-  });
+  const alive = (): number[] =>
+    pids.filter((pid) => {
+      try {
+        return !/^\S+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+      } catch {
+        return false;
+      }
+    });
   for (let i = 0; i < 1000 && alive().length > 0; i++) await execFileP("sleep", ["0.02"]);
   expect(alive()).toEqual([]);
 }

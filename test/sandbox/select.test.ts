@@ -37,7 +37,10 @@ describe("selectSandbox", () => {
 
   test("an engine that does not answer within the probe time counts as absent", async () => {
     const started = Date.now();
-    expect(await selectSandbox("docker", { docker: hangingEngine, dockerProbeMs: 300 })).toEqual({ sandbox: null, reason: "docker engine not reachable: timed out" });
+    expect(await selectSandbox("docker", { docker: hangingEngine, dockerProbeMs: 300 })).toEqual({
+      sandbox: null,
+      reason: "docker engine not reachable: timed out",
+    });
     expect(Date.now() - started).toBeLessThan(3000);
   });
 

@@ -26,13 +26,25 @@ describe("a session's mounts", () => {
       { kind: "bind", source: expect.any(String), path: join(prefix, "etc", "npmrc"), readOnly: true },
       { kind: "bind", source: "/data/cache/s1", path: "/cache" },
     ]);
-    const run = prepareRun({ argv: ["true"], workspace: "/ws", timeoutMs: 1000, session: { binds: [prefix], pathDirs: [join(prefix, "bin")], env: { npm_config_cache: "/cache/npm", "BAD KEY": "x" } } }, [join(prefix, "bin")]);
+    const run = prepareRun(
+      {
+        argv: ["true"],
+        workspace: "/ws",
+        timeoutMs: 1000,
+        session: { binds: [prefix], pathDirs: [join(prefix, "bin")], env: { npm_config_cache: "/cache/npm", "BAD KEY": "x" } },
+      },
+      [join(prefix, "bin")],
+    );
     expect(run.env).toMatchObject({ PATH: `${prefix}/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin`, npm_config_cache: "/cache/npm" });
     expect(run.env["BAD KEY"]).toBeUndefined();
     const bwrap = buildBubblewrapArgv(run, { mounts, hasGit: false, hostsFile: "/run/pg/hosts", prlimit: "/usr/bin/prlimit" }).join(" ");
-    expect(bwrap).toContain(`--ro-bind ${prefix} ${prefix} --size 4096 --tmpfs ${prefix}/.ssh --remount-ro ${prefix}/.ssh --ro-bind ${(empty as { source: string }).source} ${prefix}/etc/npmrc --bind /data/cache/s1 /cache --bind /ws /workspace`);
+    expect(bwrap).toContain(
+      `--ro-bind ${prefix} ${prefix} --size 4096 --tmpfs ${prefix}/.ssh --remount-ro ${prefix}/.ssh --ro-bind ${(empty as { source: string }).source} ${prefix}/etc/npmrc --bind /data/cache/s1 /cache --bind /ws /workspace`,
+    );
     const docker = buildDockerArgv(run, { image: "img", name: "n", user: "0:0", hasGit: false, mounts }).join(" ");
-    expect(docker).toContain(`-v ${prefix}:${prefix}:ro --tmpfs ${prefix}/.ssh:ro,size=4k -v ${(empty as { source: string }).source}:${prefix}/etc/npmrc:ro -v /data/cache/s1:/cache -v /ws:/workspace`);
+    expect(docker).toContain(
+      `-v ${prefix}:${prefix}:ro --tmpfs ${prefix}/.ssh:ro,size=4k -v ${(empty as { source: string }).source}:${prefix}/etc/npmrc:ro -v /data/cache/s1:/cache -v /ws:/workspace`,
+    );
   });
 
   test("the cache directory is per session, under its root, and refuses ids that would leave it", async () => {

@@ -7,7 +7,11 @@ function fenced(chunks: string[]): { got: string[]; reached: number; stray: stri
   const s = new FencedStream();
   const got: string[] = [];
   let reached = 0;
-  s.begin(FENCE, (c) => got.push(c.toString()), () => reached++);
+  s.begin(
+    FENCE,
+    (c) => got.push(c.toString()),
+    () => reached++,
+  );
   for (const c of chunks) s.push(Buffer.from(c));
   return { got, reached, stray: s.stray };
 }

@@ -25,7 +25,13 @@ describe("usage and cost", () => {
 
 describe("records", () => {
   test("file_read and file_written remember the hash and the step", () => {
-    const s = fold([...planning(), llmCalled({}, 0), { type: "file_read", path: "a.ts", hash: "x1" }, llmCalled({}, 0), { type: "file_written", path: "a.ts", hash: "x2" }]);
+    const s = fold([
+      ...planning(),
+      llmCalled({}, 0),
+      { type: "file_read", path: "a.ts", hash: "x1" },
+      llmCalled({}, 0),
+      { type: "file_written", path: "a.ts", hash: "x2" },
+    ]);
     expect(s.fileContexts).toEqual({ "a.ts": { hash: "x2", step: 2 } });
   });
 
@@ -47,13 +53,27 @@ describe("records", () => {
 describe("batch guards", () => {
   const by = { login: "alice", via: "cli" as const };
   const base: import("../../src/session/events.js").SessionEvent[] = [
-    { type: "session_created", sessionId: "s", task: { title: "t", body: "", source: { kind: "cli", repo: "r" } }, model: "m", settings: { maxStepsPerResume: 5, limits: {} } },
+    {
+      type: "session_created",
+      sessionId: "s",
+      task: { title: "t", body: "", source: { kind: "cli", repo: "r" } },
+      model: "m",
+      settings: { maxStepsPerResume: 5, limits: {} },
+    },
     { type: "workspace_prepared", baseCommit: "b", workdir: "/w" },
     { type: "plan_submitted", plan: { summary: "p", steps: [] }, hash: "h" },
     { type: "plan_approved", hash: "h", by },
     { type: "approval_requested", digest: "d", calls: [{ callId: "c1", tool: "write_file", input: {}, preview: "", rule: "r" }] },
   ];
-  const result = { type: "tool_result" as const, callId: "c1", tool: "write_file", toolVersion: "1", input: {}, result: { ok: true as const, data: null }, durationMs: 0 };
+  const result = {
+    type: "tool_result" as const,
+    callId: "c1",
+    tool: "write_file",
+    toolVersion: "1",
+    input: {},
+    result: { ok: true as const, data: null },
+    durationMs: 0,
+  };
 
   test("a result for a call still waiting for approval is illegal", () => {
     expect(() => fold([...base, result])).toThrow(IllegalTransitionError);
@@ -65,6 +85,8 @@ describe("batch guards", () => {
     expect(() => fold([...base, { type: "approval_granted", digest: "d", by }, { type: "approval_settled", digest: "d" }])).toThrow(IllegalTransitionError);
   });
   test("finish while a decided batch is still open is illegal", () => {
-    expect(() => fold([...base, { type: "approval_granted", digest: "d", by }, { type: "finish_accepted", summary: "", treeHash: "t" }])).toThrow(IllegalTransitionError);
+    expect(() => fold([...base, { type: "approval_granted", digest: "d", by }, { type: "finish_accepted", summary: "", treeHash: "t" }])).toThrow(
+      IllegalTransitionError,
+    );
   });
 });

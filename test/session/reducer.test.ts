@@ -55,7 +55,15 @@ describe("workspace", () => {
 });
 
 describe("repository instructions", () => {
-  const loaded: SessionEvent = { type: "instructions_loaded", path: "AGENTS.md", commit: "c".repeat(40), bytes: 9, text: "use tabs", truncated: false, candidates: ["AGENTS.md"] };
+  const loaded: SessionEvent = {
+    type: "instructions_loaded",
+    path: "AGENTS.md",
+    commit: "c".repeat(40),
+    bytes: 9,
+    text: "use tabs",
+    truncated: false,
+    candidates: ["AGENTS.md"],
+  };
 
   test("instructions_loaded joins the first message as guidance, after the task", () => {
     const s = fold([...planning(), loaded]);

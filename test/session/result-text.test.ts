@@ -8,17 +8,35 @@ describe("a tool result as text", () => {
   test("a read_file page: the head says ok, fields one a line, the content as it is between counted markers", () => {
     const r: ToolResult = { ok: true, data: { path: "src/a.js", note: "lines 1–4 of 4 (end of file)", start_line: 1, total_lines: 4, content: FILE } };
     expect(resultText(r)).toBe(
-      ["ok", "path: src/a.js", "note: lines 1–4 of 4 (end of file)", "start_line: 1", "total_lines: 4", "--- content (4 lines) ---", FILE, "--- end of content ---"].join("\n"),
+      [
+        "ok",
+        "path: src/a.js",
+        "note: lines 1–4 of 4 (end of file)",
+        "start_line: 1",
+        "total_lines: 4",
+        "--- content (4 lines) ---",
+        FILE,
+        "--- end of content ---",
+      ].join("\n"),
     );
   });
 
   test("an error leads with its code and message; its details follow as fields", () => {
-    const r: ToolResult = { ok: false, error: { code: "edit_without_read", message: "read lines 2500–2500 first", details: { path: "a.js", missing: [[2500, 2500]] } } };
-    expect(resultText(r)).toBe(["error edit_without_read: read lines 2500–2500 first", "details:", "  path: a.js", "  missing (1):", "  - [2500,2500]"].join("\n"));
+    const r: ToolResult = {
+      ok: false,
+      error: { code: "edit_without_read", message: "read lines 2500–2500 first", details: { path: "a.js", missing: [[2500, 2500]] } },
+    };
+    expect(resultText(r)).toBe(
+      ["error edit_without_read: read lines 2500–2500 first", "details:", "  path: a.js", "  missing (1):", "  - [2500,2500]"].join("\n"),
+    );
   });
 
   test("lists one item a line, objects indented, an empty list counted, a string that reads as a number quoted", () => {
-    const r: ToolResult = { ok: true, data: { files: ["a.js", "b.js"], none: [], failures: [{ name: "adds", message: "expected 3\ngot 4" }], version: "12", empty: {} }, truncated: true };
+    const r: ToolResult = {
+      ok: true,
+      data: { files: ["a.js", "b.js"], none: [], failures: [{ name: "adds", message: "expected 3\ngot 4" }], version: "12", empty: {} },
+      truncated: true,
+    };
     expect(resultText(r)).toBe(
       [
         "ok (truncated: the notes below say what was left out)",
@@ -41,7 +59,14 @@ describe("a tool result as text", () => {
 
   test.each<[string, ToolResult]>([
     ["a page whose text contains the end marker", { ok: true, data: { content: FILE, next_start_line: 5 } }],
-    ["nested fields and lists", { ok: true, data: { totals: { passed: 3, failed: 1 }, failures: [{ name: "x", file: "t.js", line: 4 }], matches: ["a.js:1:x: y"], passed: false, signal: null }, truncated: true }],
+    [
+      "nested fields and lists",
+      {
+        ok: true,
+        data: { totals: { passed: 3, failed: 1 }, failures: [{ name: "x", file: "t.js", line: 4 }], matches: ["a.js:1:x: y"], passed: false, signal: null },
+        truncated: true,
+      },
+    ],
     ["a multi-line error message", { ok: false, error: { code: "mcp_tool_error", message: "first\nsecond", details: { content: "1\n2" } } }],
     ["a bare text", { ok: true, data: "line 1\nline 2\n" }],
     ["a text ending in a newline and one with spaces around it", { ok: true, data: { stdout: "ok\n", note: "  padded  ", blank: "" } }],
@@ -50,6 +75,9 @@ describe("a tool result as text", () => {
   });
 
   test("the runtime-context block riding on the last result is not part of it", () => {
-    expect(readResultText(`${resultText({ ok: true, data: { a: 1 } })}\n\n<runtime-context>\nmode: execute\n</runtime-context>`)).toEqual({ ok: true, data: { a: 1 } });
+    expect(readResultText(`${resultText({ ok: true, data: { a: 1 } })}\n\n<runtime-context>\nmode: execute\n</runtime-context>`)).toEqual({
+      ok: true,
+      data: { a: 1 },
+    });
   });
 });

@@ -24,7 +24,11 @@ describe("the inbox insert on its own thread", () => {
   test("new once, pending while not done, done after: within a batch, across batches and across connections", async () => {
     const file = join(dir, "s.sqlite");
     const store = SqliteSessionStore.open(file);
-    expect(await Promise.all([store.receiveDelivery(delivery("a")), store.receiveDelivery(delivery("a")), store.receiveDelivery(delivery("b"))])).toEqual(["new", "pending", "new"]);
+    expect(await Promise.all([store.receiveDelivery(delivery("a")), store.receiveDelivery(delivery("a")), store.receiveDelivery(delivery("b"))])).toEqual([
+      "new",
+      "pending",
+      "new",
+    ]);
     expect(await store.receiveDelivery(delivery("a"))).toBe("pending");
     // The store's own connection sees the thread's commits at once.
     expect((await store.pendingDeliveries()).map((d) => d.id)).toEqual(["a", "b"]);
@@ -41,7 +45,10 @@ describe("the inbox insert on its own thread", () => {
 
   test("kill -9 right after a delivery was answered: it is in the inbox when the store is opened again", async () => {
     const file = join(dir, "s.sqlite");
-    const child = spawn(process.execPath, ["--import", "tsx", join(root, "test/fakes/inbox-process.ts"), file], { cwd: root, stdio: ["pipe", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["--import", "tsx", join(root, "test/fakes/inbox-process.ts"), file], {
+      cwd: root,
+      stdio: ["pipe", "pipe", "inherit"],
+    });
     const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
     const exited = new Promise((r) => child.once("exit", r));
     for (const id of ["d1", "d2", "d1"]) child.stdin!.write(`${id}\n`);

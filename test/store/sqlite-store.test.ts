@@ -51,6 +51,8 @@ describe("the file", () => {
   });
 
   test("a DATABASE_URL that is not PostgreSQL is refused by name, not taken for a file", async () => {
-    await expect(openStore({ dataDir: dir, databaseUrl: "mysql://u:secret@h/db" })).rejects.toThrow("DATABASE_URL must start with postgres:// or postgresql:// (got mysql:…)");
+    await expect(openStore({ dataDir: dir, databaseUrl: "mysql://u:secret@h/db" })).rejects.toThrow(
+      "DATABASE_URL must start with postgres:// or postgresql:// (got mysql:…)",
+    );
   });
 });

@@ -107,7 +107,9 @@ export function describeStoreContract(makeFixture: () => Promise<StoreFixture>):
     test("eight writers on four connections racing with the same count: exactly one wins", async () => {
       await store.append("s1", [created()], { phase: "queued" });
       const stores = [store, open(), open(), open()];
-      const results = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => stores[i % 4].append("s1", [prepared], { expectedCount: 1, phase: "planning" })));
+      const results = await Promise.allSettled(
+        Array.from({ length: 8 }, (_, i) => stores[i % 4].append("s1", [prepared], { expectedCount: 1, phase: "planning" })),
+      );
       expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
       for (const r of results) if (r.status === "rejected") expect(r.reason).toBeInstanceOf(ConcurrentAppendError);
       expect((await store.load("s1")).map((e) => e.seq)).toEqual([0, 1]);
@@ -115,7 +117,9 @@ export function describeStoreContract(makeFixture: () => Promise<StoreFixture>):
 
     test("unguarded appends from several connections interleave without a gap or a duplicate seq", async () => {
       const stores = [store, open(), open()];
-      await Promise.all(Array.from({ length: 12 }, (_, i) => stores[i % 3].append("s1", [i === 0 ? created() : prepared], { phase: i === 0 ? "queued" : "planning" })));
+      await Promise.all(
+        Array.from({ length: 12 }, (_, i) => stores[i % 3].append("s1", [i === 0 ? created() : prepared], { phase: i === 0 ? "queued" : "planning" })),
+      );
       expect((await store.load("s1")).map((e) => e.seq)).toEqual(Array.from({ length: 12 }, (_, i) => i));
     });
   });
@@ -135,14 +139,18 @@ export function describeStoreContract(makeFixture: () => Promise<StoreFixture>):
 
     test("what is not done survives a reopen with its first payload, oldest first", async () => {
       for (const id of ["p-1", "p-2", "p-3"]) await store.receiveDelivery(d(id));
-      await store.receiveDelivery({ ...d("p-1"), payload: "{\"replaced\":true}" });
+      await store.receiveDelivery({ ...d("p-1"), payload: '{"replaced":true}' });
       await store.completeDelivery("p-2");
       await store.completeDelivery("unknown-id");
       await store.close();
       const reopened = open();
       expect(await reopened.pendingDeliveries()).toEqual([d("p-1"), d("p-3")]);
       // One by id: only while it is pending, with its first payload.
-      expect([await reopened.pendingDelivery("p-1"), await reopened.pendingDelivery("p-2"), await reopened.pendingDelivery("unknown-id")]).toEqual([d("p-1"), null, null]);
+      expect([await reopened.pendingDelivery("p-1"), await reopened.pendingDelivery("p-2"), await reopened.pendingDelivery("unknown-id")]).toEqual([
+        d("p-1"),
+        null,
+        null,
+      ]);
     });
 
     test("a burst, and the same ids from three connections at once: each id is new exactly once", async () => {

@@ -32,7 +32,10 @@ export class FakeHost {
       const dir = join(this.home, ".rustup", "toolchains", t.name);
       exe(join(dir, "bin", "cargo"), `echo "cargo from ${t.name} (rustc ${t.rustc}) args: $*"`);
       exe(join(dir, "bin", "rustc"), `echo "rustc ${t.rustc}"`);
-      file(join(dir, "lib", "rustlib", "multirust-channel-manifest.toml"), `manifest-version = "2"\n\n[pkg.cargo]\nversion = "0.1.0"\n\n[pkg.rustc]\nversion = "${t.rustc} (0000000 2026-01-01)"\n`);
+      file(
+        join(dir, "lib", "rustlib", "multirust-channel-manifest.toml"),
+        `manifest-version = "2"\n\n[pkg.cargo]\nversion = "0.1.0"\n\n[pkg.rustc]\nversion = "${t.rustc} (0000000 2026-01-01)"\n`,
+      );
     }
     if (!this.pathDirs.includes(bin)) this.pathDirs.push(bin);
     return this;

@@ -29,7 +29,12 @@ describe("the versions a repository pins", () => {
   });
 
   test("the old rust-toolchain file, .node-version, asdf's .tool-versions and mise.toml; the first pin of a toolchain wins", async () => {
-    write({ "rust-toolchain": "nightly-2026-05-19\n", ".node-version": "20.11.0\n", ".tool-versions": "nodejs 18.0.0\ngolang 1.21.5\nruby 3.3.0 # docs\n", "mise.toml": '[tools]\npython = "3.11"\ngo = "1.20"\n' });
+    write({
+      "rust-toolchain": "nightly-2026-05-19\n",
+      ".node-version": "20.11.0\n",
+      ".tool-versions": "nodejs 18.0.0\ngolang 1.21.5\nruby 3.3.0 # docs\n",
+      "mise.toml": '[tools]\npython = "3.11"\ngo = "1.20"\n',
+    });
     expect(await readPins(ws.dir)).toEqual([
       { name: "rust", spec: "nightly-2026-05-19", source: "rust-toolchain", rule: "prefix" },
       { name: "node", spec: "20.11.0", source: ".node-version", rule: "prefix" },
@@ -40,7 +45,11 @@ describe("the versions a repository pins", () => {
   });
 
   test("a pin naming a path, a broken file or a non-version is an error, never a directory to bind", async () => {
-    write({ "rust-toolchain.toml": '[toolchain]\npath = "/opt/my-rust"\n', ".python-version": "../../../etc\n", ".tool-versions": "nodejs path:/home/dev/node\n" });
+    write({
+      "rust-toolchain.toml": '[toolchain]\npath = "/opt/my-rust"\n',
+      ".python-version": "../../../etc\n",
+      ".tool-versions": "nodejs path:/home/dev/node\n",
+    });
     const pins = await readPins(ws.dir);
     expect(pins.map((p) => [p.name, p.error])).toEqual([
       ["rust", "rust-toolchain.toml names a toolchain by path; Patchgate binds only toolchains installed on the host"],

@@ -26,7 +26,10 @@ test("with the machine's own rustup cargo, a small crate's cargo test passes in 
   const cacheRoot = tempWorkspace("pg-crate-cache-");
   try {
     file(join(ws.dir, "Cargo.toml"), '[package]\nname = "tiny"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n');
-    file(join(ws.dir, "src", "lib.rs"), "pub fn quote(s: &str) -> String {\n    format!(\"'{}'\", s.replace('\\'', \"'\\\\''\"))\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn quotes() {\n        assert_eq!(super::quote(\"it's\"), \"'it'\\\\''s'\");\n    }\n}\n");
+    file(
+      join(ws.dir, "src", "lib.rs"),
+      "pub fn quote(s: &str) -> String {\n    format!(\"'{}'\", s.replace('\\'', \"'\\\\''\"))\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn quotes() {\n        assert_eq!(super::quote(\"it's\"), \"'it'\\\\''s'\");\n    }\n}\n",
+    );
     const { toolchains, unmet } = await resolveToolchains({ root: ws.dir, commands: [{ text: "cargo test", source: "test command" }], host: facts });
     expect(unmet).toEqual([]);
     expect(toolchains).toHaveLength(1);
@@ -37,7 +40,12 @@ test("with the machine's own rustup cargo, a small crate's cargo test passes in 
     expect(rust.binds[0]).not.toBe(home);
     const cache = await sessionCacheDir(cacheRoot.dir, "s-cargo");
     const run = (extras: ReturnType<typeof sessionExtras>) =>
-      withSession(base, extras).run({ argv: ["/bin/sh", "-c", "cargo test --offline 2>&1; echo exit=$?"], workspace: ws.dir, timeoutMs: 300_000, env: { CARGO_TERM_COLOR: "never" } });
+      withSession(base, extras).run({
+        argv: ["/bin/sh", "-c", "cargo test --offline 2>&1; echo exit=$?"],
+        workspace: ws.dir,
+        timeoutMs: 300_000,
+        env: { CARGO_TERM_COLOR: "never" },
+      });
     const base = await bubblewrap();
     // The issue as it was: without the resolved toolchain the sandbox has no cargo at all.
     if (!existsSync("/usr/bin/cargo")) {

@@ -30,7 +30,10 @@ test("with the machine's own pyenv, .python-version picks the interpreter that r
   const cacheRoot = tempWorkspace("pg-pyenv-cache-");
   try {
     file(join(ws.dir, ".python-version"), `${wanted}\n`);
-    file(join(ws.dir, "test_version.py"), `import sys, unittest\n\nclass T(unittest.TestCase):\n    def test_pinned(self):\n        self.assertEqual("%d.%d" % sys.version_info[:2], "${wanted}")\n`);
+    file(
+      join(ws.dir, "test_version.py"),
+      `import sys, unittest\n\nclass T(unittest.TestCase):\n    def test_pinned(self):\n        self.assertEqual("%d.%d" % sys.version_info[:2], "${wanted}")\n`,
+    );
     const { toolchains, unmet } = await resolveToolchains({ root: ws.dir, commands: [{ text: "python -m unittest -v", source: "test command" }], host: facts });
     expect(unmet).toEqual([]);
     expect(toolchains).toHaveLength(1);

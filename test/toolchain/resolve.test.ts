@@ -24,7 +24,11 @@ describe("which toolchain a repository gets", () => {
     ws.cleanup();
   });
   const resolve = (test: string, facts: HostFacts = host.facts(), setup?: string) =>
-    resolveToolchains({ root: ws.dir, commands: [{ text: test, source: "test command" }, ...(setup ? [{ text: setup, source: "setup command" }] : [])], host: facts });
+    resolveToolchains({
+      root: ws.dir,
+      commands: [{ text: test, source: "test command" }, ...(setup ? [{ text: setup, source: "setup command" }] : [])],
+      host: facts,
+    });
   const pinFile = (name: string, content: string) => file(join(ws.dir, name), content);
 
   test("rust-toolchain.toml decides over rustup's default: a channel, a version the stable toolchain is, an exact toolchain", async () => {
@@ -34,8 +38,14 @@ describe("which toolchain a repository gets", () => {
       const r = await resolve("cargo test");
       return [r.toolchains[0]?.version, r.toolchains[0]?.how];
     };
-    expect(await chosen("nightly")).toEqual(["1.97.0-nightly", "rustup nightly-x86_64-unknown-linux-gnu (1.97.0-nightly), pinned by rust-toolchain.toml (nightly)"]);
-    expect(await chosen("1.95")).toEqual(["1.95.0", "rustup stable-x86_64-unknown-linux-gnu (1.95.0), pinned by rust-toolchain.toml (1.95); the host's PATH runs it too"]);
+    expect(await chosen("nightly")).toEqual([
+      "1.97.0-nightly",
+      "rustup nightly-x86_64-unknown-linux-gnu (1.97.0-nightly), pinned by rust-toolchain.toml (nightly)",
+    ]);
+    expect(await chosen("1.95")).toEqual([
+      "1.95.0",
+      "rustup stable-x86_64-unknown-linux-gnu (1.95.0), pinned by rust-toolchain.toml (1.95); the host's PATH runs it too",
+    ]);
     expect(await chosen("1.90.0")).toEqual(["1.90.0", "rustup 1.90.0-x86_64-unknown-linux-gnu (1.90.0), pinned by rust-toolchain.toml (1.90.0)"]);
   });
 
@@ -55,7 +65,13 @@ describe("which toolchain a repository gets", () => {
     const r = await resolve("cargo test");
     expect(r.toolchains).toEqual([]);
     expect(r.unmet).toEqual([
-      { name: "rust", wanted: "1.80.0", source: "rust-toolchain.toml", required: true, install: "rustup toolchain install 1.80.0; installed: 1.90.0 (rustup), 1.97.0-nightly (rustup), 1.95.0 (rustup)" },
+      {
+        name: "rust",
+        wanted: "1.80.0",
+        source: "rust-toolchain.toml",
+        required: true,
+        install: "rustup toolchain install 1.80.0; installed: 1.90.0 (rustup), 1.97.0-nightly (rustup), 1.95.0 (rustup)",
+      },
     ]);
   });
 
@@ -65,7 +81,15 @@ describe("which toolchain a repository gets", () => {
     expect((await resolve("python -m pytest")).toolchains.map((t) => t.version)).toEqual(["3.12.4"]);
     pinFile(".python-version", "3.9.18\n");
     const r = await resolve("python -m pytest");
-    expect(r.unmet).toEqual([expect.objectContaining({ name: "python", wanted: "3.9.18", source: ".python-version", install: expect.stringMatching(/^pyenv install 3\.9\.18; installed: 3\.11\.7 \(pyenv\), 3\.12\.1 \(pyenv\), 3\.12\.4 \(pyenv\)/), required: true })]);
+    expect(r.unmet).toEqual([
+      expect.objectContaining({
+        name: "python",
+        wanted: "3.9.18",
+        source: ".python-version",
+        install: expect.stringMatching(/^pyenv install 3\.9\.18; installed: 3\.11\.7 \(pyenv\), 3\.12\.1 \(pyenv\), 3\.12\.4 \(pyenv\)/),
+        required: true,
+      }),
+    ]);
   });
 
   test("pyenv's global `system` means the system's python, not the newest pyenv version", async () => {
@@ -83,7 +107,10 @@ describe("which toolchain a repository gets", () => {
     pinFile(".nvmrc", "\n");
     // nvm has no shims: its default applies in shells that load nvm, not to the PATH Patchgate runs with.
     const unpinned = await resolve("node --test");
-    expect(unpinned.toolchains[0]).toMatchObject({ version: process.version.slice(1), how: `the host's PATH runs /usr/bin/node (Patchgate's node ${process.version.slice(1)})` });
+    expect(unpinned.toolchains[0]).toMatchObject({
+      version: process.version.slice(1),
+      how: `the host's PATH runs /usr/bin/node (Patchgate's node ${process.version.slice(1)})`,
+    });
     const withoutPath = await resolve("node --test", { ...host.facts(), env: { HOME: host.home, PATH: "/nonexistent" } });
     expect(withoutPath.toolchains[0]).toMatchObject({ version: "18.19.0", how: expect.stringContaining("nvm default 18") });
   });
@@ -93,7 +120,10 @@ describe("which toolchain a repository gets", () => {
     const newer = host.goTree(join(host.root, "opt", "go-new"), "1.23.1");
     const exact = host.goTree(join(host.root, "opt", "go-exact"), "1.22.3");
     pinFile("go.mod", "module m\n\ngo 1.22\n\ntoolchain go1.22.3\n");
-    expect((await resolve("go test ./...", host.facts([old, newer, exact]))).toolchains[0]).toMatchObject({ version: "1.22.3", how: expect.stringContaining("preferred by go.mod toolchain") });
+    expect((await resolve("go test ./...", host.facts([old, newer, exact]))).toolchains[0]).toMatchObject({
+      version: "1.22.3",
+      how: expect.stringContaining("preferred by go.mod toolchain"),
+    });
     pinFile("go.mod", "module m\n\ngo 1.22\n");
     expect((await resolve("go test ./...", host.facts([old, newer]))).toolchains[0]).toMatchObject({ version: "1.23.1" });
     const r = await resolve("go test ./...", host.facts([old]));
@@ -104,37 +134,68 @@ describe("which toolchain a repository gets", () => {
     host.asdf("golang", ["1.21.0", "1.22.0"], "go", "1.21.0");
     // asdf's Go plugin keeps the tree under go/: the layout is just bin/ here, like most plugins.
     pinFile(".tool-versions", "golang 1.22.0\n");
-    expect((await resolve("go test ./...")).toolchains[0]).toMatchObject({ version: "1.22.0", binds: [join(host.home, ".asdf", "installs", "golang", "1.22.0")] });
+    expect((await resolve("go test ./...")).toolchains[0]).toMatchObject({
+      version: "1.22.0",
+      binds: [join(host.home, ".asdf", "installs", "golang", "1.22.0")],
+    });
     pinFile(".tool-versions", "");
-    expect((await resolve("go vet ./... && go test ./...")).toolchains[0]).toMatchObject({ version: "1.21.0", how: expect.stringContaining("is a shim of asdf; followed to asdf's default 1.21.0") });
+    expect((await resolve("go vet ./... && go test ./...")).toolchains[0]).toMatchObject({
+      version: "1.21.0",
+      how: expect.stringContaining("is a shim of asdf; followed to asdf's default 1.21.0"),
+    });
   });
 
   test("mise: mise.toml picks an install by its version or the link mise keeps for a major; the shim stands for the global config", async () => {
     host.mise("node", ["18.19.0", "20.11.0"], "node", "18");
     const installs = join(host.home, ".local", "share", "mise", "installs", "node");
     pinFile("mise.toml", '[tools]\nnode = "20"\n');
-    expect((await resolve("node --test")).toolchains[0]).toMatchObject({ name: "node", version: "20.11.0", path: join(installs, "20.11.0", "bin"), binds: [join(installs, "20.11.0")], how: expect.stringContaining("pinned by mise.toml (20)") });
+    expect((await resolve("node --test")).toolchains[0]).toMatchObject({
+      name: "node",
+      version: "20.11.0",
+      path: join(installs, "20.11.0", "bin"),
+      binds: [join(installs, "20.11.0")],
+      how: expect.stringContaining("pinned by mise.toml (20)"),
+    });
     pinFile("mise.toml", "");
-    expect((await resolve("node --test")).toolchains[0]).toMatchObject({ version: "18.19.0", how: expect.stringContaining("is a shim of mise; followed to mise's default 18") });
+    expect((await resolve("node --test")).toolchains[0]).toMatchObject({
+      version: "18.19.0",
+      how: expect.stringContaining("is a shim of mise; followed to mise's default 18"),
+    });
   });
 
   test("fnm: the shell's per-shell link is followed to its installation; without one, fnm's default alias", async () => {
     host.fnm(["18.19.0", "20.11.0"], "18.19.0", "20.11.0");
     const installation = (v: string) => join(host.home, ".local", "share", "fnm", "node-versions", `v${v}`, "installation");
-    expect((await resolve("node --test")).toolchains[0]).toMatchObject({ version: "20.11.0", path: join(installation("20.11.0"), "bin"), binds: [installation("20.11.0")], how: expect.stringContaining("(fnm 20.11.0)") });
+    expect((await resolve("node --test")).toolchains[0]).toMatchObject({
+      version: "20.11.0",
+      path: join(installation("20.11.0"), "bin"),
+      binds: [installation("20.11.0")],
+      how: expect.stringContaining("(fnm 20.11.0)"),
+    });
     const noShell = { ...host.facts(), env: { HOME: host.home, PATH: "/usr/bin:/bin" } };
     pinFile(".node-version", "20.11\n");
     expect((await resolve("node --test", noShell)).toolchains[0]).toMatchObject({ version: "20.11.0", how: "fnm 20.11.0, pinned by .node-version (20.11)" });
     rmSync(join(ws.dir, ".node-version"));
     // Unpinned and no node on PATH at all: fnm's default alias decides.
     const r = await resolve("node --test", { ...noShell, env: { HOME: host.home, PATH: "/nonexistent" } });
-    expect(r.toolchains[0]).toMatchObject({ version: "18.19.0", how: `fnm default 18.19.0 (${join(host.home, ".local", "share", "fnm", "aliases", "default")})` });
+    expect(r.toolchains[0]).toMatchObject({
+      version: "18.19.0",
+      how: `fnm default 18.19.0 (${join(host.home, ".local", "share", "fnm", "aliases", "default")})`,
+    });
   });
 
   test("a driver the lines run that nothing provides is unmet: the test could only exit 127", async () => {
     const r = await resolve("timeout 600 cargo test", { ...host.facts(), env: { HOME: host.home, PATH: "/nonexistent" } });
     if (r.toolchains.some((t) => t.name === "rust")) return; // a Debian cargo under /usr/bin provides it
-    expect(r.unmet).toEqual([expect.objectContaining({ name: "cargo", wanted: "any", source: "the test command runs cargo", required: true, install: expect.stringContaining("no rust was found on the host; install Rust with rustup") })]);
+    expect(r.unmet).toEqual([
+      expect.objectContaining({
+        name: "cargo",
+        wanted: "any",
+        source: "the test command runs cargo",
+        required: true,
+        install: expect.stringContaining("no rust was found on the host; install Rust with rustup"),
+      }),
+    ]);
   });
 
   test("a tool of .tool-versions Patchgate does not know is bound when installed and only noted when not", async () => {
@@ -143,7 +204,9 @@ describe("which toolchain a repository gets", () => {
     pinFile(".tool-versions", "zig 0.13.0\nterraform 1.9.0\n");
     const r = await resolve("make test");
     expect(r.toolchains).toEqual([expect.objectContaining({ name: "zig", version: "0.13.0", path: join(zigDir, "bin"), binds: [zigDir] })]);
-    expect(r.unmet).toEqual([expect.objectContaining({ name: "terraform", wanted: "1.9.0", required: false, install: "asdf install terraform 1.9.0; installed: none" })]);
+    expect(r.unmet).toEqual([
+      expect.objectContaining({ name: "terraform", wanted: "1.9.0", required: false, install: "asdf install terraform 1.9.0; installed: none" }),
+    ]);
   });
 
   test("a tool name in .tool-versions or mise.toml that climbs out of the manager's installs binds nothing", async () => {
@@ -151,7 +214,10 @@ describe("which toolchain a repository gets", () => {
     // A directory of HOME laid out like an install: what `../../project` would reach from asdf's or mise's installs.
     exe(join(host.home, "project", "v1", "bin", "run"), "echo project");
     exe(join(host.home, ".local", "project", "v1", "bin", "run"), "echo project");
-    for (const [name, content] of [[".tool-versions", "../../project v1\n"], ["mise.toml", '[tools]\n"../../../project" = "v1"\n']]) {
+    for (const [name, content] of [
+      [".tool-versions", "../../project v1\n"],
+      ["mise.toml", '[tools]\n"../../../project" = "v1"\n'],
+    ]) {
       pinFile(name, content);
       const r = await resolve("make test");
       expect(r.toolchains).toEqual([]);
@@ -169,10 +235,15 @@ describe("which toolchain a repository gets", () => {
     symlinkSync("../lib/node_modules/pnpm/bin/pnpm.cjs", join(prefix, "bin", "pnpm"));
     pinFile("package.json", '{"packageManager":"pnpm@8.15.0"}');
     const ok = await resolve("pnpm test", host.facts(), "pnpm install --frozen-lockfile");
-    expect(ok.toolchains.map((t) => [t.name, t.version, t.path])).toEqual([["node", "20.11.0", join(prefix, "bin")], ["pnpm", "8.15.4", join(prefix, "bin")]]);
+    expect(ok.toolchains.map((t) => [t.name, t.version, t.path])).toEqual([
+      ["node", "20.11.0", join(prefix, "bin")],
+      ["pnpm", "8.15.4", join(prefix, "bin")],
+    ]);
     expect(ok.unmet).toEqual([]);
     pinFile("package.json", '{"packageManager":"pnpm@9.1.0"}');
     const bad = await resolve("pnpm test");
-    expect(bad.unmet).toEqual([expect.objectContaining({ name: "pnpm", wanted: "9.1.0", required: true, install: expect.stringContaining("npm install -g pnpm@9.1.0") })]);
+    expect(bad.unmet).toEqual([
+      expect.objectContaining({ name: "pnpm", wanted: "9.1.0", required: true, install: expect.stringContaining("npm install -g pnpm@9.1.0") }),
+    ]);
   });
 });

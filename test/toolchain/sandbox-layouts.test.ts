@@ -49,16 +49,33 @@ describe("toolchains from version managers, in the sandbox", () => {
   }
 
   test("rustup: the proxy in ~/.cargo/bin is followed to the default toolchain's own bin, which runs; HOME stays hidden", async () => {
-    host.rustup([{ name: "stable-x86_64-unknown-linux-gnu", rustc: "1.95.0" }, { name: "nightly-x86_64-unknown-linux-gnu", rustc: "1.97.0-nightly" }], "stable-x86_64-unknown-linux-gnu");
+    host.rustup(
+      [
+        { name: "stable-x86_64-unknown-linux-gnu", rustc: "1.95.0" },
+        { name: "nightly-x86_64-unknown-linux-gnu", rustc: "1.97.0-nightly" },
+      ],
+      "stable-x86_64-unknown-linux-gnu",
+    );
     const toolchains = await resolve("cargo test");
     const dir = join(host.home, ".rustup", "toolchains", "stable-x86_64-unknown-linux-gnu");
-    expect(toolchains).toEqual([{ name: "rust", version: "1.95.0", path: join(dir, "bin"), binds: [dir], how: expect.stringContaining(`${host.home}/.cargo/bin/cargo is a shim of rustup; followed to rustup's default stable-x86_64-unknown-linux-gnu`) }]);
+    expect(toolchains).toEqual([
+      {
+        name: "rust",
+        version: "1.95.0",
+        path: join(dir, "bin"),
+        binds: [dir],
+        how: expect.stringContaining(`${host.home}/.cargo/bin/cargo is a shim of rustup; followed to rustup's default stable-x86_64-unknown-linux-gnu`),
+      },
+    ]);
     const r = await inSandbox(toolchains, "cargo test --quiet; command -v cargo; command -v rustc");
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe(`cargo from stable-x86_64-unknown-linux-gnu (rustc 1.95.0) args: test --quiet\n${dir}/bin/cargo\n${dir}/bin/rustc\n`);
     await expectHomeHidden(toolchains, [".rustup"]);
     // The proxies, the other toolchain and rustup's settings are not there either.
-    const other = await inSandbox(toolchains, `ls ${host.home}/.cargo ${host.home}/.rustup/toolchains/nightly-x86_64-unknown-linux-gnu ${host.home}/.rustup/settings.toml`);
+    const other = await inSandbox(
+      toolchains,
+      `ls ${host.home}/.cargo ${host.home}/.rustup/toolchains/nightly-x86_64-unknown-linux-gnu ${host.home}/.rustup/settings.toml`,
+    );
     expect(other.exitCode).not.toBe(0);
     expect(other.stderr.match(/No such file or directory/g)).toHaveLength(3);
   });
@@ -67,7 +84,15 @@ describe("toolchains from version managers, in the sandbox", () => {
     host.pyenv(["3.11.7", "3.12.1"], "3.12.1");
     const toolchains = await resolve("python -m pytest");
     const prefix = join(host.home, ".pyenv", "versions", "3.12.1");
-    expect(toolchains).toEqual([{ name: "python", version: "3.12.1", path: join(prefix, "bin"), binds: [prefix], how: expect.stringContaining("is a shim of pyenv; followed to pyenv's default 3.12.1") }]);
+    expect(toolchains).toEqual([
+      {
+        name: "python",
+        version: "3.12.1",
+        path: join(prefix, "bin"),
+        binds: [prefix],
+        how: expect.stringContaining("is a shim of pyenv; followed to pyenv's default 3.12.1"),
+      },
+    ]);
     const r = await inSandbox(toolchains, `python -V; python3 -V; echo "$PATH"; ls ${prefix}/lib`);
     expect(r.stdout).toBe(`Python 3.12.1\nPython 3.12.1\n${prefix}/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\npython3.12\n`);
     await expectHomeHidden(toolchains, [".pyenv"]);
@@ -79,7 +104,13 @@ describe("toolchains from version managers, in the sandbox", () => {
     host.nvm(["18.19.0", "20.11.0"], "18", "20.11.0");
     const toolchains = await resolve("npm test");
     const prefix = join(host.home, ".nvm", "versions", "node", "v20.11.0");
-    expect(toolchains[0]).toEqual({ name: "node", version: "20.11.0", path: join(prefix, "bin"), binds: [prefix], how: expect.stringContaining(`the host's PATH runs ${prefix}/bin/node`) });
+    expect(toolchains[0]).toEqual({
+      name: "node",
+      version: "20.11.0",
+      path: join(prefix, "bin"),
+      binds: [prefix],
+      how: expect.stringContaining(`the host's PATH runs ${prefix}/bin/node`),
+    });
     const r = await inSandbox(toolchains, `node; npm test; wc -c < ${prefix}/etc/npmrc`);
     expect(r.stdout).toBe("node v20.11.0\nnpm 10.0.0 of node v20.11.0\n0\n");
     await expectHomeHidden(toolchains, [".nvm"]);
@@ -89,7 +120,9 @@ describe("toolchains from version managers, in the sandbox", () => {
     const goRoot = host.goTree(join(host.root, "usr-local", "go"), "1.22.3");
     file(join(ws.dir, "go.mod"), "module example.com/m\n\ngo 1.22\n");
     const toolchains = await resolve("go test ./...", host.facts([goRoot]));
-    expect(toolchains).toEqual([{ name: "go", version: "1.22.3", path: join(goRoot, "bin"), binds: [goRoot], how: expect.stringContaining("pinned by go.mod (1.22 or later)") }]);
+    expect(toolchains).toEqual([
+      { name: "go", version: "1.22.3", path: join(goRoot, "bin"), binds: [goRoot], how: expect.stringContaining("pinned by go.mod (1.22 or later)") },
+    ]);
     const r = await inSandbox(toolchains, `go version; cat ${host.root}/usr-local/.env; ls -A ${host.root}/usr-local; echo "$GOMODCACHE $GOFLAGS"`);
     expect(r.stdout).toBe("go version go1.22.3 linux/amd64 GOTOOLCHAIN=local\ngo\n/cache/go/pkg/mod -modcacherw -count=1\n");
     expect(r.stderr).toContain(`${host.root}/usr-local/.env: No such file or directory`);
@@ -99,7 +132,10 @@ describe("toolchains from version managers, in the sandbox", () => {
   test("the session's cache directory and HOME (inside it, never the host's) persist between runs; /tmp does not", async () => {
     host.rustup([{ name: "stable-x86_64-unknown-linux-gnu", rustc: "1.95.0" }], "stable-x86_64-unknown-linux-gnu");
     const toolchains = await resolve("cargo test");
-    await inSandbox(toolchains, 'mkdir -p "$CARGO_HOME/registry" && echo fetched > "$CARGO_HOME/registry/crate" && echo home > "$HOME/mark" && echo tmp > /tmp/mark');
+    await inSandbox(
+      toolchains,
+      'mkdir -p "$CARGO_HOME/registry" && echo fetched > "$CARGO_HOME/registry/crate" && echo home > "$HOME/mark" && echo tmp > /tmp/mark',
+    );
     const r = await inSandbox(toolchains, 'echo "$HOME"; cat "$CARGO_HOME/registry/crate"; cat "$HOME/mark"; cat /tmp/mark');
     expect(r.stdout).toBe("/cache/home\nfetched\nhome\n");
     expect(r.stderr).toContain("/tmp/mark: No such file or directory");
@@ -111,12 +147,26 @@ describe("toolchains from version managers, in the sandbox", () => {
     // No go on PATH (this machine's own, e.g. Debian's /usr/bin/go, would be chosen first): only the trees here.
     const base = host.facts();
     const facts = { ...base, env: { ...base.env, PATH: join(host.home, "bin") } };
-    const r = await resolveToolchains({ root: ws.dir, commands: [{ text: "go test ./...", source: "test command" }], host: { ...facts, env: { ...facts.env, GOROOT: host.home }, goRoots: [goRoot] } });
+    const r = await resolveToolchains({
+      root: ws.dir,
+      commands: [{ text: "go test ./...", source: "test command" }],
+      host: { ...facts, env: { ...facts.env, GOROOT: host.home }, goRoots: [goRoot] },
+    });
     // GOROOT=HOME is not a Go tree (no bin/go there); the one inside HOME is bound by itself only.
     expect(r.toolchains.map((t) => t.binds)).toEqual([[goRoot]]);
     const inHome = host.goTree(join(host.root, "home-is-goroot"), "1.21.0");
-    const refused = await resolveToolchains({ root: ws.dir, commands: [{ text: "go test ./...", source: "test command" }], host: { ...facts, goRoots: [inHome], protectedDirs: [join(inHome, "src")] } });
+    const refused = await resolveToolchains({
+      root: ws.dir,
+      commands: [{ text: "go test ./...", source: "test command" }],
+      host: { ...facts, goRoots: [inHome], protectedDirs: [join(inHome, "src")] },
+    });
     expect(refused.toolchains).toEqual([]);
-    expect(refused.unmet).toEqual([expect.objectContaining({ name: "go", required: true, install: expect.stringContaining(`${inHome} is not bound into the sandbox: it contains ${inHome}/src`) })]);
+    expect(refused.unmet).toEqual([
+      expect.objectContaining({
+        name: "go",
+        required: true,
+        install: expect.stringContaining(`${inHome} is not bound into the sandbox: it contains ${inHome}/src`),
+      }),
+    ]);
   });
 });

@@ -8,7 +8,12 @@ describe("closestRegion", () => {
   });
 
   test("flags a block that differs only in indentation", () => {
-    expect(closestRegion("  if (x) {\n    y();\n  }\n", "if (x) {\n  y();\n}")).toMatchObject({ start_line: 1, end_line: 3, similarity: 1, whitespace_only: true });
+    expect(closestRegion("  if (x) {\n    y();\n  }\n", "if (x) {\n  y();\n}")).toMatchObject({
+      start_line: 1,
+      end_line: 3,
+      similarity: 1,
+      whitespace_only: true,
+    });
   });
 
   test("a block taller than the file compares against the whole file", () => {

@@ -82,7 +82,8 @@ describe("edit_file", () => {
       ok: false,
       error: {
         code: "bad_patch",
-        message: "edit 1 of 1: the search text matches 2 times in m.js (at lines 2, 6); include more surrounding lines so it matches exactly once. No edit was applied.",
+        message:
+          "edit 1 of 1: the search text matches 2 times in m.js (at lines 2, 6); include more surrounding lines so it matches exactly once. No edit was applied.",
         details: { edit: 1, matches: 2, match_lines: [2, 6] },
       },
     });
@@ -124,7 +125,9 @@ describe("edit_file", () => {
   test("a second edit after its own first edit needs no re-read", async () => {
     const h = await readied({ "m.js": ADD }, "m.js");
     await h.call(editFileTool, { path: "m.js", edits: [{ search: "export function add", replace: "export function plus" }] });
-    expect(codeOf((await h.call(editFileTool, { path: "m.js", edits: [{ search: "export function sub", replace: "export function minus" }] })).result)).toBe("ok");
+    expect(codeOf((await h.call(editFileTool, { path: "m.js", edits: [{ search: "export function sub", replace: "export function minus" }] })).result)).toBe(
+      "ok",
+    );
   });
 
   test("a missing file is file_not_found", async () => {
@@ -134,7 +137,9 @@ describe("edit_file", () => {
 
   test("protected paths are path_denied", async () => {
     const h = await readied({ ".github/workflows/ci.yml": "on: push\n" }, ".github/workflows/ci.yml");
-    expect(codeOf((await h.call(editFileTool, { path: ".github/workflows/ci.yml", edits: [{ search: "push", replace: "pull_request" }] })).result)).toBe("path_denied");
+    expect(codeOf((await h.call(editFileTool, { path: ".github/workflows/ci.yml", edits: [{ search: "push", replace: "pull_request" }] })).result)).toBe(
+      "path_denied",
+    );
   });
 
   test("a CRLF file matches blocks written with \\n and keeps its line ends", async () => {

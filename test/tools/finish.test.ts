@@ -130,19 +130,24 @@ describe("finish (test gate)", () => {
   });
 
   // An approved command writes where the file tools may not: the tree that would be pushed is judged as a whole.
-  test.each([".github/workflows/evil.yml", ".github/patchgate.yml", ".gitmodules", ".github/actions/setup/action.yml", ".husky/pre-commit", ".vscode/tasks.json", ".claude/settings.json"])(
-    "a protected path changed by an approved command (%s) → path_denied, even with a passing run on that tree",
-    async (p) => {
-      const h = await make({ "a.js": "bug\n" });
-      mkdirSync(dirname(join(h.workspace.root, p)), { recursive: true });
-      writeFileSync(join(h.workspace.root, p), "x\n");
-      h.push({ type: "command_changed", tool: "run_command", paths: [p] });
-      h.push({ type: "test_run", ...run(await published(h), 0) });
-      const { result, events } = await h.call(finishTool, { summary: "done" });
-      expect(result.ok ? null : [result.error.code, (result.error.details as { path: string }).path]).toEqual(["path_denied", p]);
-      expect(events).toEqual([]);
-    },
-  );
+  test.each([
+    ".github/workflows/evil.yml",
+    ".github/patchgate.yml",
+    ".gitmodules",
+    ".github/actions/setup/action.yml",
+    ".husky/pre-commit",
+    ".vscode/tasks.json",
+    ".claude/settings.json",
+  ])("a protected path changed by an approved command (%s) → path_denied, even with a passing run on that tree", async (p) => {
+    const h = await make({ "a.js": "bug\n" });
+    mkdirSync(dirname(join(h.workspace.root, p)), { recursive: true });
+    writeFileSync(join(h.workspace.root, p), "x\n");
+    h.push({ type: "command_changed", tool: "run_command", paths: [p] });
+    h.push({ type: "test_run", ...run(await published(h), 0) });
+    const { result, events } = await h.call(finishTool, { summary: "done" });
+    expect(result.ok ? null : [result.error.code, (result.error.details as { path: string }).path]).toEqual(["path_denied", p]);
+    expect(events).toEqual([]);
+  });
 
   test("the repository's extra protected paths are judged on the final tree too", async () => {
     const policy = { ...DEFAULT_REPO_CONFIG.policy, protected_paths: ["infra/**"] };
@@ -160,7 +165,12 @@ describe("finish (test gate)", () => {
     mkdirSync(lib);
     writeFileSync(join(lib, "b.js"), "tested\n");
     const env = { ...process.env, GIT_AUTHOR_NAME: "a", GIT_AUTHOR_EMAIL: "a@b", GIT_COMMITTER_NAME: "a", GIT_COMMITTER_EMAIL: "a@b" };
-    for (const args of [["init", "-q"], ["add", "-A"], ["commit", "-qm", "inner"]]) execFileSync("git", args, { cwd: lib, env });
+    for (const args of [
+      ["init", "-q"],
+      ["add", "-A"],
+      ["commit", "-qm", "inner"],
+    ])
+      execFileSync("git", args, { cwd: lib, env });
     h.push({ type: "command_changed", tool: "run_command", paths: ["lib"] });
     h.push({ type: "test_run", ...run(await published(h), 0) });
     const { result } = await h.call(finishTool, { summary: "done" });

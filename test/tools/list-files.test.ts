@@ -95,7 +95,7 @@ describe("list_files", () => {
   });
 
   test("symlinks are listed and named, never followed", async () => {
-    const h = await setup({ "a.ts": "a", "ext": { symlink: "/usr" } });
+    const h = await setup({ "a.ts": "a", ext: { symlink: "/usr" } });
     expect(dataOf((await h.call(listFilesTool, {})).result)).toEqual({ path: ".", files: ["a.ts", "ext"], symlinks: ["ext"], truncated: false });
   });
 

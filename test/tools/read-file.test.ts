@@ -14,14 +14,29 @@ describe("read_file", () => {
     const { result } = await h.call(readFileTool, { path: "a.txt" });
     expect(result).toEqual({
       ok: true,
-      data: { path: "a.txt", note: "lines 1–5 of 5 (end of file)", start_line: 1, end_line: 5, total_lines: 5, content: "1│one\n2│two\n3│three\n4│four\n5│five" },
+      data: {
+        path: "a.txt",
+        note: "lines 1–5 of 5 (end of file)",
+        start_line: 1,
+        end_line: 5,
+        total_lines: 5,
+        content: "1│one\n2│two\n3│three\n4│four\n5│five",
+      },
     });
   });
 
   test("a range returns only those lines", async () => {
     const h = await setup({ "a.txt": FIVE });
     const data = dataOf((await h.call(readFileTool, { path: "a.txt", start_line: 2, end_line: 3 })).result);
-    expect(data).toEqual({ path: "a.txt", note: "lines 2–3 of 5; next page: read_file with start_line 4", start_line: 2, end_line: 3, total_lines: 5, content: "2│two\n3│three", next_start_line: 4 });
+    expect(data).toEqual({
+      path: "a.txt",
+      note: "lines 2–3 of 5; next page: read_file with start_line 4",
+      start_line: 2,
+      end_line: 3,
+      total_lines: 5,
+      content: "2│two\n3│three",
+      next_start_line: 4,
+    });
   });
 
   test("end_line past the end is clamped", async () => {
@@ -52,7 +67,10 @@ describe("read_file", () => {
     const h = await setup({ "a.txt": FIVE });
     await h.call(readFileTool, { path: "a.txt", start_line: 4 });
     await h.call(readFileTool, { path: "a.txt", start_line: 1, end_line: 2 });
-    expect(h.state.fileContexts["a.txt"]!.seen).toEqual([[1, 2], [4, 5]]);
+    expect(h.state.fileContexts["a.txt"]!.seen).toEqual([
+      [1, 2],
+      [4, 5],
+    ]);
     await h.call(readFileTool, { path: "a.txt", start_line: 3, end_line: 3 });
     expect(h.state.fileContexts["a.txt"]!.seen).toEqual([[1, 5]]);
     await h.call(readFileTool, { path: "a.txt" });
@@ -73,7 +91,13 @@ describe("read_file", () => {
     const lines = Array.from({ length: 700 }, (_, i) => `line ${i + 1}`);
     const h = await setup({ "long.txt": `${lines.join("\n")}\n` });
     const first = dataOf((await h.call(readFileTool, { path: "long.txt" })).result);
-    expect([first.start_line, first.end_line, first.total_lines, first.next_start_line, first.note]).toEqual([1, READ_PAGE_LINES, 700, 301, "lines 1–300 of 700; next page: read_file with start_line 301"]);
+    expect([first.start_line, first.end_line, first.total_lines, first.next_start_line, first.note]).toEqual([
+      1,
+      READ_PAGE_LINES,
+      700,
+      301,
+      "lines 1–300 of 700; next page: read_file with start_line 301",
+    ]);
     expect(String(first.content).split("\n")).toHaveLength(300);
     const asked = dataOf((await h.call(readFileTool, { path: "long.txt", start_line: 301, end_line: 700 })).result);
     expect([asked.end_line, asked.next_start_line]).toEqual([600, 601]);
@@ -103,7 +127,9 @@ describe("read_file", () => {
     const data = dataOf(result);
     expect(Buffer.byteLength(String(data.content))).toBeLessThanOrEqual(READ_PAGE_BYTES + 8);
     expect([data.end_line, data.next_start_line]).toEqual([2, 3]);
-    expect(data.note).toBe("lines 2–2 of 3; next page: read_file with start_line 3. Line 2 is 100000 bytes long: only its first 32 KB are shown and it does not count as read (search_code finds text inside it)");
+    expect(data.note).toBe(
+      "lines 2–2 of 3; next page: read_file with start_line 3. Line 2 is 100000 bytes long: only its first 32 KB are shown and it does not count as read (search_code finds text inside it)",
+    );
     expect(events).toEqual([{ type: "file_read", path: "min.js", hash: expect.any(String), lines: [2, 1], totalLines: 3 }]);
     expect(h.state.fileContexts["min.js"]!.seen).toEqual([]);
   });
@@ -120,7 +146,14 @@ describe("read_file", () => {
 
   test("an empty file reads as zero lines", async () => {
     const h = await setup({ "empty.txt": "" });
-    expect(dataOf((await h.call(readFileTool, { path: "empty.txt" })).result)).toEqual({ path: "empty.txt", note: "the file is empty", start_line: 1, end_line: 0, total_lines: 0, content: "" });
+    expect(dataOf((await h.call(readFileTool, { path: "empty.txt" })).result)).toEqual({
+      path: "empty.txt",
+      note: "the file is empty",
+      start_line: 1,
+      end_line: 0,
+      total_lines: 0,
+      content: "",
+    });
   });
 
   test("CRLF line ends are not shown as part of the line", async () => {
@@ -134,7 +167,7 @@ describe("read_file", () => {
   });
 
   test("a symlink leading out of the workspace is path_denied", async () => {
-    const h = await setup({ "out": { symlink: "/etc/hostname" } });
+    const h = await setup({ out: { symlink: "/etc/hostname" } });
     expect(codeOf((await h.call(readFileTool, { path: "out" })).result)).toBe("path_denied");
   });
 

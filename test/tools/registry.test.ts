@@ -16,12 +16,30 @@ function properties(schema: Record<string, unknown>, at = ""): [string, Record<s
 
 describe("tool registry", () => {
   test("plan mode offers only read, plan, question and todo tools, and report_blocked (a task impossible as asked)", () => {
-    expect(toolsForMode("plan").map((t) => t.name)).toEqual(["read_file", "list_files", "search_code", "update_plan", "submit_plan", "ask_human", "update_todos", "report_blocked"]);
+    expect(toolsForMode("plan").map((t) => t.name)).toEqual([
+      "read_file",
+      "list_files",
+      "search_code",
+      "update_plan",
+      "submit_plan",
+      "ask_human",
+      "update_todos",
+      "report_blocked",
+    ]);
   });
 
   test("execute mode offers the write, command and finish tools but not the plan tools", () => {
     expect(toolsForMode("execute").map((t) => t.name)).toEqual([
-      "read_file", "list_files", "search_code", "write_file", "edit_file", "run_command", "run_tests", "update_todos", "finish", "report_blocked",
+      "read_file",
+      "list_files",
+      "search_code",
+      "write_file",
+      "edit_file",
+      "run_command",
+      "run_tests",
+      "update_todos",
+      "finish",
+      "report_blocked",
     ]);
   });
 
@@ -63,7 +81,12 @@ describe("tool registry", () => {
         properties: {
           path: { type: "string", minLength: 1, description: "File path relative to the repository root, e.g. `src/index.ts`." },
           start_line: { type: "integer", minimum: 1, maximum: 9007199254740991, description: "First line to return (1-based). Default 1." },
-          end_line: { type: "integer", minimum: 1, maximum: 9007199254740991, description: "Last line to return, inclusive. Default and at most: one page (300 lines) on from start_line." },
+          end_line: {
+            type: "integer",
+            minimum: 1,
+            maximum: 9007199254740991,
+            description: "Last line to return, inclusive. Default and at most: one page (300 lines) on from start_line.",
+          },
         },
         required: ["path"],
         additionalProperties: false,

@@ -52,7 +52,11 @@ describe("run_command", () => {
   test("a command a human approved keeps what it changed, and the ledger makes it publishable", async () => {
     const h = await make({ "a.txt": "a\n" }, { sandbox });
     const { result, events } = await h.call(runCommandTool, { argv: ["sh", "-c", "echo made > b.txt"] }, { by: "human" });
-    expect([dataOf(result).discarded, dataOf(result).changed, events]).toEqual([undefined, ["b.txt"], [{ type: "command_changed", tool: "run_command", paths: ["b.txt"] }]]);
+    expect([dataOf(result).discarded, dataOf(result).changed, events]).toEqual([
+      undefined,
+      ["b.txt"],
+      [{ type: "command_changed", tool: "run_command", paths: ["b.txt"] }],
+    ]);
     expect(readFileSync(join(h.workspace.root, "b.txt"), "utf8")).toBe("made\n");
   });
 
@@ -100,12 +104,18 @@ describe("run_command", () => {
   });
 
   test("request carries the argv; the preview shows it quoted as a shell would need it", async () => {
-    expect(runCommandTool.request({ argv: ["rg", "-n", "a b", "src"] }, undefined as never)).toEqual({ kind: "command", tool: "run_command", argv: ["rg", "-n", "a b", "src"] });
+    expect(runCommandTool.request({ argv: ["rg", "-n", "a b", "src"] }, undefined as never)).toEqual({
+      kind: "command",
+      tool: "run_command",
+      argv: ["rg", "-n", "a b", "src"],
+    });
     expect(await runCommandTool.preview!({ argv: ["rg", "-n", "a b", "src"] }, undefined as never)).toBe("$ rg -n 'a b' src");
   });
 
   test("the preview of an explicit shell shows its text as written", async () => {
-    expect(await runCommandTool.preview!({ argv: ["sh", "-c", "ls | wc -l\necho done"] }, undefined as never)).toBe("$ sh -c '…'   # runs this shell text:\nls | wc -l\necho done");
+    expect(await runCommandTool.preview!({ argv: ["sh", "-c", "ls | wc -l\necho done"] }, undefined as never)).toBe(
+      "$ sh -c '…'   # runs this shell text:\nls | wc -l\necho done",
+    );
   });
 
   test.each([{ argv: [] }, { argv: [""] }, { command: "ls" }])("%j is a schema error", (args) => {

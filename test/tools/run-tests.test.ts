@@ -13,7 +13,8 @@ import { codeOf, dataOf, type ToolHarness } from "./helpers/tool-harness.js";
 const REPO = {
   ".gitignore": "runs.log\n",
   "ok.txt": "ok\n",
-  "test.sh": 'echo run >> runs.log\nif [ "$(cat ok.txt)" = ok ]; then echo "all good"; else printf "TAP version 13\\nnot ok 1 - ok.txt says ok\\n1..1\\n"; exit 1; fi\n',
+  "test.sh":
+    'echo run >> runs.log\nif [ "$(cat ok.txt)" = ok ]; then echo "all good"; else printf "TAP version 13\\nnot ok 1 - ok.txt says ok\\n1..1\\n"; exit 1; fi\n',
 };
 const config = (over: Partial<RepoConfig> = {}): RepoConfig => ({ ...DEFAULT_REPO_CONFIG, test: "sh test.sh", ...over });
 /** A write as write_file makes it: the file, and its file_written event. */
@@ -36,10 +37,28 @@ describe("run_tests", () => {
     const { result, events } = await h.call(runTestsTool, {});
     const data = dataOf(result);
     expect([data.command, data.passed, data.exit_code, data.timed_out, data.tree_hash, data.cached, data.stdout, data.stderr]).toEqual([
-      "sh test.sh", true, 0, false, tree, false, "all good\n", "",
+      "sh test.sh",
+      true,
+      0,
+      false,
+      tree,
+      false,
+      "all good\n",
+      "",
     ]);
     expect(data.summary).toBe("exit code 0\nlast lines:\nall good");
-    expect(events).toEqual([{ type: "test_run", command: "sh test.sh", exitCode: 0, treeHash: tree, durationMs: data.duration_ms, timedOut: false, summary: data.summary, failing: [] }]);
+    expect(events).toEqual([
+      {
+        type: "test_run",
+        command: "sh test.sh",
+        exitCode: 0,
+        treeHash: tree,
+        durationMs: data.duration_ms,
+        timedOut: false,
+        summary: data.summary,
+        failing: [],
+      },
+    ]);
     expect(data.warning).toBeUndefined();
   });
 
@@ -47,21 +66,30 @@ describe("run_tests", () => {
     const h = await make({ ...REPO, "ok.txt": "broken\n" }, { sandbox, repoConfig: config() });
     const { result, events } = await h.call(runTestsTool, {});
     const data = dataOf(result);
-    expect([data.passed, data.exit_code, data.summary]).toEqual([false, 1, "exit code 1\nfailing tests (1):\n- ok.txt says ok\nlast lines:\nTAP version 13\nnot ok 1 - ok.txt says ok\n1..1"]);
+    expect([data.passed, data.exit_code, data.summary]).toEqual([
+      false,
+      1,
+      "exit code 1\nfailing tests (1):\n- ok.txt says ok\nlast lines:\nTAP version 13\nnot ok 1 - ok.txt says ok\n1..1",
+    ]);
     expect([data.framework, data.failures]).toEqual(["tap", [{ name: "ok.txt says ok" }]]);
     expect(events.map((e) => e.type)).toEqual(["test_run"]);
   });
 
   test("the result leads with the failures the runner names (a real node:test run in the sandbox), then the raw output", async () => {
     const files = {
-      "math.test.mjs": 'import { test } from "node:test";\nimport assert from "node:assert/strict";\ntest("adds", () => assert.equal(1 + 1, 3));\ntest("fine", () => {});\n',
+      "math.test.mjs":
+        'import { test } from "node:test";\nimport assert from "node:assert/strict";\ntest("adds", () => assert.equal(1 + 1, 3));\ntest("fine", () => {});\n',
     };
     const h = await make(files, { sandbox, repoConfig: config({ test: "node --test --test-reporter=spec" }) });
     const data = dataOf((await h.call(runTestsTool, {})).result);
     expect(Object.keys(data).slice(0, 5)).toEqual(["command", "passed", "framework", "totals", "failures"]);
     expect([data.framework, data.totals]).toEqual(["node:test", { passed: 1, failed: 1, skipped: 0, total: 2 }]);
-    expect(data.failures).toEqual([{ name: "adds", message: "AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n2 !== 3", location: "math.test.mjs:3:27" }]);
-    expect(String(data.summary)).toContain("failing tests (1):\n- adds (math.test.mjs:3:27): AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:");
+    expect(data.failures).toEqual([
+      { name: "adds", message: "AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n2 !== 3", location: "math.test.mjs:3:27" },
+    ]);
+    expect(String(data.summary)).toContain(
+      "failing tests (1):\n- adds (math.test.mjs:3:27): AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:",
+    );
     expect(String(data.stdout)).toContain("✖ adds");
   });
 
@@ -71,7 +99,16 @@ describe("run_tests", () => {
     const { result, events } = await h.call(runTestsTool, {});
     expect(result).toEqual({
       ok: true,
-      data: { command: "sh test.sh", passed: true, exit_code: 0, timed_out: false, duration_ms: first.duration_ms, tree_hash: first.tree_hash, summary: first.summary, cached: true },
+      data: {
+        command: "sh test.sh",
+        passed: true,
+        exit_code: 0,
+        timed_out: false,
+        duration_ms: first.duration_ms,
+        tree_hash: first.tree_hash,
+        summary: first.summary,
+        cached: true,
+      },
     });
     expect([events, runs(h)]).toEqual([[], 1]);
   });
@@ -98,7 +135,9 @@ describe("run_tests", () => {
     const { result, events } = await h.call(runTestsTool, {});
     const data = dataOf(result);
     expect([data.passed, data.tree_hash, data.discarded]).toEqual([true, before, ["generated.txt", "ok.txt", "test.sh"]]);
-    expect(data.note).toBe("The test run changed generated.txt, ok.txt, test.sh; these changes were discarded (the files are as they were before it ran). Make changes with write_file or edit_file.");
+    expect(data.note).toBe(
+      "The test run changed generated.txt, ok.txt, test.sh; these changes were discarded (the files are as they were before it ran). Make changes with write_file or edit_file.",
+    );
     expect(events.map((e) => e.type)).toEqual(["changes_rolled_back", "test_run"]);
     expect(events[0]).toEqual({ type: "changes_rolled_back", tool: "run_tests", paths: ["generated.txt", "ok.txt", "test.sh"] });
     // The tree is the one the tests ran on, so the run counts; the ignored log is still there.
@@ -129,7 +168,15 @@ describe("run_tests", () => {
     const h = await make({ ...REPO, ".gitignore": "runs.log\nsetup.log\n" }, { sandbox, repoConfig: config({ setup: "echo setup >> setup.log" }) });
     const { events } = await h.call(runTestsTool, {});
     expect(events.map((e) => e.type)).toEqual(["setup_run", "test_run"]);
-    expect(events[0]).toEqual({ type: "setup_run", command: "echo setup >> setup.log", exitCode: 0, durationMs: (events[0] as { durationMs: number }).durationMs, network: false, summary: "exit code 0", inputDigest: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(events[0]).toEqual({
+      type: "setup_run",
+      command: "echo setup >> setup.log",
+      exitCode: 0,
+      durationMs: (events[0] as { durationMs: number }).durationMs,
+      network: false,
+      summary: "exit code 0",
+      inputDigest: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     expect(existsSync(join(h.workspace.root, SETUP_MARKER))).toBe(true);
     write(h, "extra.txt", "changed\n");
     const second = await h.call(runTestsTool, {});
@@ -156,7 +203,9 @@ describe("run_tests", () => {
       const { result, events } = await h.call(runTestsTool, {});
       expect(seen).toEqual([false]);
       expect(events[0]).toMatchObject({ type: "setup_run", network: false, withheld: { reason: "workspace_changed" } });
-      expect(result.ok ? null : result.error.message).toContain("It ran without network access: the session had already changed the workspace, so the setup would run files nobody reviewed.");
+      expect(result.ok ? null : result.error.message).toContain(
+        "It ran without network access: the session had already changed the workspace, so the setup would run files nobody reviewed.",
+      );
     });
 
     test("given while nothing has changed the workspace", async () => {
@@ -186,7 +235,9 @@ describe("run_tests", () => {
     const again = await h.call(runTestsTool, {});
     expect(again.events).toEqual([]);
     expect(again.result.ok ? null : again.result.error).toMatchObject({ code: "setup_failed", details: { recorded: true, exit_code: 7 } });
-    expect(again.result.ok ? "" : again.result.error.message).toContain("It is not run again until its inputs (manifests, lockfiles, the files it names) change, or a maintainer comments `/agent retry`.");
+    expect(again.result.ok ? "" : again.result.error.message).toContain(
+      "It is not run again until its inputs (manifests, lockfiles, the files it names) change, or a maintainer comments `/agent retry`.",
+    );
   });
 
   // The setup counts its runs in a file it names, so the digest covers that file too: the test
@@ -250,7 +301,11 @@ describe("run_tests", () => {
 
   test("it is an execute-mode command whose request is the configured test command", async () => {
     const h = await make(REPO, { sandbox, repoConfig: config() });
-    expect([runTestsTool.risk, runTestsTool.modes, runTestsTool.request({}, h.ctx())]).toEqual(["command", ["execute"], { kind: "command", tool: "run_tests", argv: ["/bin/sh", "-c", "sh test.sh"] }]);
+    expect([runTestsTool.risk, runTestsTool.modes, runTestsTool.request({}, h.ctx())]).toEqual([
+      "command",
+      ["execute"],
+      { kind: "command", tool: "run_tests", argv: ["/bin/sh", "-c", "sh test.sh"] },
+    ]);
     expect(await runTestsTool.preview!({}, h.ctx())).toBe("$ sh test.sh");
   });
 });

@@ -17,7 +17,13 @@ describe("search_code", () => {
     const h = await setup(SRC);
     expect((await h.call(searchCodeTool, { query: "foo(" })).result).toEqual({
       ok: true,
-      data: { query: "foo(", regex: false, matches: ["README.md:1:call foo( here", "src/a.ts:1:const x = foo(1);", "src/b.ts:2:foo(3)"], files_searched: 3, truncated: false },
+      data: {
+        query: "foo(",
+        regex: false,
+        matches: ["README.md:1:call foo( here", "src/a.ts:1:const x = foo(1);", "src/b.ts:2:foo(3)"],
+        files_searched: 3,
+        truncated: false,
+      },
     });
   });
 
@@ -55,7 +61,11 @@ describe("search_code", () => {
   test("caps matches at max_results with truncated", async () => {
     const h = await setup({ "a.txt": "hit\nhit\nhit\n" });
     const { result } = await h.call(searchCodeTool, { query: "hit", max_results: 2 });
-    expect(result).toEqual({ ok: true, data: { query: "hit", regex: false, matches: ["a.txt:1:hit", "a.txt:2:hit"], files_searched: 1, truncated: true }, truncated: true });
+    expect(result).toEqual({
+      ok: true,
+      data: { query: "hit", regex: false, matches: ["a.txt:1:hit", "a.txt:2:hit"], files_searched: 1, truncated: true },
+      truncated: true,
+    });
   });
 
   test("skips gitignored files", async () => {
@@ -71,7 +81,7 @@ describe("search_code", () => {
   });
 
   test("never follows symlinks (their targets may be outside)", async () => {
-    const h = await setup({ "a.txt": "root:x\n", "passwd": { symlink: "/etc/passwd" } });
+    const h = await setup({ "a.txt": "root:x\n", passwd: { symlink: "/etc/passwd" } });
     expect(dataOf((await h.call(searchCodeTool, { query: "root:" })).result).matches).toEqual(["a.txt:1:root:x"]);
   });
 

@@ -32,17 +32,23 @@ describe("file tools and special files (FIFOs, sockets, devices, symlinks to the
   let cleanup = (): void => undefined;
   afterEach(() => cleanup());
 
-  const call = (h: ToolHarness, tool: Parameters<ToolHarness["call"]>[0], input: unknown) => settlesWithin(tool.name, BOUND_MS, h.call(tool, input)).then((r) => r.result);
+  const call = (h: ToolHarness, tool: Parameters<ToolHarness["call"]>[0], input: unknown) =>
+    settlesWithin(tool.name, BOUND_MS, h.call(tool, input)).then((r) => r.result);
 
   test("read_file refuses each, by kind; the /dev/zero link as a path leading outside", async () => {
     const h = await make(REPO, { mode: "plan" });
     cleanup = await withSpecials(h);
-    expect(await call(h, readFileTool, { path: "build/.gitignore" })).toMatchObject({ ok: false, error: { code: "special_file", details: { path: "build/.gitignore", kind: "fifo" } } });
+    expect(await call(h, readFileTool, { path: "build/.gitignore" })).toMatchObject({
+      ok: false,
+      error: { code: "special_file", details: { path: "build/.gitignore", kind: "fifo" } },
+    });
     expect(await call(h, readFileTool, { path: "src/pipe" })).toMatchObject({ ok: false, error: { code: "special_file", details: { kind: "fifo" } } });
     expect(await call(h, readFileTool, { path: "src/app.sock" })).toMatchObject({ ok: false, error: { code: "special_file", details: { kind: "socket" } } });
     expect(await call(h, readFileTool, { path: "src/zero" })).toMatchObject({ ok: false, error: { code: "path_denied" } });
     const r = await call(h, readFileTool, { path: "src/pipe" });
-    expect(r.ok ? "" : r.error.message).toBe("src/pipe is a fifo, not a regular file. The file tools never open special files: reading or writing one can block for ever or never end.");
+    expect(r.ok ? "" : r.error.message).toBe(
+      "src/pipe is a fifo, not a regular file. The file tools never open special files: reading or writing one can block for ever or never end.",
+    );
   });
 
   test("write_file and edit_file refuse to write into a FIFO or a socket, and write nothing", async () => {
@@ -51,7 +57,10 @@ describe("file tools and special files (FIFOs, sockets, devices, symlinks to the
     expect(await call(h, writeFileTool, { path: "src/pipe", content: "x" })).toMatchObject({ ok: false, error: { code: "special_file" } });
     expect(await call(h, writeFileTool, { path: "src/app.sock", content: "x" })).toMatchObject({ ok: false, error: { code: "special_file" } });
     expect(await call(h, writeFileTool, { path: "build/.gitignore", content: "x" })).toMatchObject({ ok: false, error: { code: "special_file" } });
-    expect(await call(h, editFileTool, { path: "src/pipe", edits: [{ search: "a", replace: "b" }] })).toMatchObject({ ok: false, error: { code: "special_file" } });
+    expect(await call(h, editFileTool, { path: "src/pipe", edits: [{ search: "a", replace: "b" }] })).toMatchObject({
+      ok: false,
+      error: { code: "special_file" },
+    });
     expect(await call(h, writeFileTool, { path: "src/zero", content: "x" })).toMatchObject({ ok: false, error: { code: "path_denied" } });
     expect(h.events.filter((e) => e.type === "file_written")).toEqual([]);
   });
@@ -92,7 +101,10 @@ describe("run_tests when the test run leaves special files", () => {
   });
 
   test("a FIFO build/.gitignore left by the run is removed, reported, and the run is recorded", async () => {
-    const h = await make({ ...REPO, "test.sh": "mkdir -p build && mkfifo build/.gitignore && mkfifo src/p && echo ran\n" }, { sandbox, repoConfig: { ...DEFAULT_REPO_CONFIG, test: "sh test.sh" } });
+    const h = await make(
+      { ...REPO, "test.sh": "mkdir -p build && mkfifo build/.gitignore && mkfifo src/p && echo ran\n" },
+      { sandbox, repoConfig: { ...DEFAULT_REPO_CONFIG, test: "sh test.sh" } },
+    );
     const { result, events } = await settlesWithin("run_tests", 30_000, h.call(runTestsTool, {}));
     expect(dataOf(result)).toMatchObject({
       passed: true,

@@ -64,27 +64,34 @@ describe("write_file", () => {
     expect(codeOf((await h.call(writeFileTool, { path: p, content: "ref: refs/heads/main\n" })).result)).toBe("path_denied");
   });
   test("the repository's extra protected paths are path_denied too", async () => {
-    const h = await setup({ "a.ts": "a\n" }, { repoConfig: { ...DEFAULT_REPO_CONFIG, policy: { ...DEFAULT_REPO_CONFIG.policy, protected_paths: ["secrets/**"] } } });
+    const h = await setup(
+      { "a.ts": "a\n" },
+      { repoConfig: { ...DEFAULT_REPO_CONFIG, policy: { ...DEFAULT_REPO_CONFIG.policy, protected_paths: ["secrets/**"] } } },
+    );
     const { result } = await h.call(writeFileTool, { path: "secrets/key.txt", content: "x" });
     expect(result).toEqual({
       ok: false,
-      error: { code: "path_denied", message: "secrets/key.txt is a protected path (matches `secrets/**`); the agent may never write it.", details: { path: "secrets/key.txt" } },
+      error: {
+        code: "path_denied",
+        message: "secrets/key.txt is a protected path (matches `secrets/**`); the agent may never write it.",
+        details: { path: "secrets/key.txt" },
+      },
     });
   });
 
   test("a symlink inside the repo cannot smuggle a write into a protected directory", async () => {
-    const h = await setup({ ".github/workflows/ci.yml": "on: push\n", "wf": { symlink: ".github/workflows" } });
+    const h = await setup({ ".github/workflows/ci.yml": "on: push\n", wf: { symlink: ".github/workflows" } });
     const { result } = await h.call(writeFileTool, { path: "wf/evil.yml", content: "x" });
     expect(result.ok ? null : [result.error.code, result.error.details]).toEqual(["path_denied", { path: ".github/workflows/evil.yml" }]);
   });
 
   test("a symlink leading out of the workspace is path_denied", async () => {
-    const h = await setup({ "a.ts": "a\n", "tmp": { symlink: "/tmp" } });
+    const h = await setup({ "a.ts": "a\n", tmp: { symlink: "/tmp" } });
     expect(codeOf((await h.call(writeFileTool, { path: "tmp/pwned.txt", content: "x" })).result)).toBe("path_denied");
   });
 
   test("a dangling symlink is path_denied", async () => {
-    const h = await setup({ "a.ts": "a\n", "ghost": { symlink: "missing-target.txt" } });
+    const h = await setup({ "a.ts": "a\n", ghost: { symlink: "missing-target.txt" } });
     expect(codeOf((await h.call(writeFileTool, { path: "ghost", content: "x" })).result)).toBe("path_denied");
   });
 

@@ -15,12 +15,16 @@ const validUtf8 = (s: string): boolean => Buffer.from(s, "utf8").toString("utf8"
 
 /** 300 model steps, every text field emoji-heavy and far past what GitHub accepts. */
 function longSession(): StoryLedger {
-  const s = new StoryLedger("sess-300").start().read().plan(hex("plan-2", 64), { summary: emoji(800), steps: Array.from({ length: 60 }, (_, i) => `${i} ${emoji(60)}`) });
+  const s = new StoryLedger("sess-300")
+    .start()
+    .read()
+    .plan(hex("plan-2", 64), { summary: emoji(800), steps: Array.from({ length: 60 }, (_, i) => `${i} ${emoji(60)}`) });
   s.approvePlan({ login: "alice", via: "review" }).editAsked().approveWrites({ login: "alice", via: "comment" });
   while (s.state.step < 299) {
     const n = s.state.step;
     if (n % 3 === 0) s.command(`grep -r "x${n}" src`, "allow", "allow:read-only-command", okResult({ exit_code: 0 }), `step ${n} ${emoji(100)}`);
-    else if (n % 3 === 1) s.step(`step ${n} ${emoji(40)}`, [{ tool: "read_file", args: { path: `src/😀${n}.ts` }, result: refusedResult("edit_without_read", emoji(300)) }]);
+    else if (n % 3 === 1)
+      s.step(`step ${n} ${emoji(40)}`, [{ tool: "read_file", args: { path: `src/😀${n}.ts` }, result: refusedResult("edit_without_read", emoji(300)) }]);
     else s.read(`src/f${n}.ts`, `step ${n}: ${emoji(400)}`);
   }
   return s.tests(true, undefined, `last step ${emoji(10)}`);
@@ -42,7 +46,9 @@ describe("the check run within GitHub's limits", () => {
   test("the start, the first and the last step are whole; the fold note says how many and how to see all", () => {
     const whole = (i: number) => renderMarkdown([stepBlock(view.steps[i], view)], (x) => x);
     for (const i of [0, 1, 300]) expect(out.text).toContain(whole(i));
-    const note = /… (\d+) steps \((\d+)–(\d+)\) folded to stay within GitHub's 65,535-byte limit; `patchgate trace sess-300` prints every event\./.exec(out.text);
+    const note = /… (\d+) steps \((\d+)–(\d+)\) folded to stay within GitHub's 65,535-byte limit; `patchgate trace sess-300` prints every event\./.exec(
+      out.text,
+    );
     expect(note).not.toBeNull();
     const kept = out.text.match(/<details>/g)!.length;
     expect(kept + Number(note![1])).toBe(301);
@@ -61,7 +67,11 @@ describe("the check run within GitHub's limits", () => {
 
   test("a runaway summary (60 steps, 1,000 files) is capped per section, each saying how much it left out", () => {
     const big = new StoryLedger("sess-big").start();
-    const files = Array.from({ length: 1000 }, (_, i) => `diff --git a/f${i}|x.txt b/f${i}|x.txt\nnew file mode 100644\nindex 0000000000000000000000000000000000000000..${hex(`f${i}`)}\n--- /dev/null\n+++ b/f${i}|x.txt\n@@ -0,0 +1 @@\n+${emoji(3).replace(/\n/g, "")}\n`).join("");
+    const files = Array.from(
+      { length: 1000 },
+      (_, i) =>
+        `diff --git a/f${i}|x.txt b/f${i}|x.txt\nnew file mode 100644\nindex 0000000000000000000000000000000000000000..${hex(`f${i}`)}\n--- /dev/null\n+++ b/f${i}|x.txt\n@@ -0,0 +1 @@\n+${emoji(3).replace(/\n/g, "")}\n`,
+    ).join("");
     big.add({ type: "diff_updated", diff: { patch: files, stat: "", filesChanged: 1000, insertions: 1000, deletions: 0 } });
     big.plan(hex("big", 64), { summary: emoji(5000), steps: Array.from({ length: 60 }, (_, i) => `step ${i} ${emoji(50)}`) });
     const summary = renderCheckRun(big.state, big.events, { sessionId: big.sessionId }).summary;
@@ -75,7 +85,16 @@ describe("the check run within GitHub's limits", () => {
   test("test output cannot close its fence", () => {
     const t = new StoryLedger("sess-fence").start().read().plan(hex("p", 64));
     t.approvePlan({ login: "alice", via: "review" }, hex("p", 64));
-    t.step(null, [{ tool: "run_tests", args: {}, decision: "allow", rule: "allow:test-command", facts: [{ type: "test_run", command: "npm test", exitCode: 1, treeHash: hex("t"), durationMs: 5, timedOut: false, summary: "```\n# injected heading" }], result: okResult({ passed: false, exit_code: 1 }) }]);
+    t.step(null, [
+      {
+        tool: "run_tests",
+        args: {},
+        decision: "allow",
+        rule: "allow:test-command",
+        facts: [{ type: "test_run", command: "npm test", exitCode: 1, treeHash: hex("t"), durationMs: 5, timedOut: false, summary: "```\n# injected heading" }],
+        result: okResult({ passed: false, exit_code: 1 }),
+      },
+    ]);
     expect(renderCheckRun(t.state, t.events, { sessionId: "sess-fence" }).summary).toContain("````\n```\n# injected heading\n````");
   });
 });

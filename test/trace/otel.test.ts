@@ -12,9 +12,25 @@ function session(): SessionScript {
   const s = new SessionScript("sess-otel").executing();
   s.toolStep("read_file", { path: "a.ts" }, "x", { promptTokens: 1000, completionTokens: 50 }, 0.002);
   s.add(
-    { type: "llm_called", model: "gpt-4o", usage: { promptTokens: 1500, completionTokens: 20, estimated: false }, latencyMs: 700, retries: 0, costUsd: 0.003, ok: true },
+    {
+      type: "llm_called",
+      model: "gpt-4o",
+      usage: { promptTokens: 1500, completionTokens: 20, estimated: false },
+      latencyMs: 700,
+      retries: 0,
+      costUsd: 0.003,
+      ok: true,
+    },
     { type: "assistant_message", content: null, toolCalls: [{ id: "c2", name: "edit_file", arguments: "{}" }] },
-    { type: "tool_result", callId: "c2", tool: "edit_file", toolVersion: "2", input: {}, result: { ok: false, error: { code: "edit_without_read", message: "read first" } }, durationMs: 4 },
+    {
+      type: "tool_result",
+      callId: "c2",
+      tool: "edit_file",
+      toolVersion: "2",
+      input: {},
+      result: { ok: false, error: { code: "edit_without_read", message: "read first" } },
+      durationMs: 4,
+    },
   );
   return s;
 }

@@ -35,7 +35,14 @@ test("a real session appends what the fixture builder appends", async () => {
     const real = (await Ledger.open(h.app.deps.store, session.id)).history;
 
     const built = new StoryLedger().start().read().plan("p".repeat(64));
-    built.approvePlan({ login: "reviewer", via: "review" }, "p".repeat(64)).baseline().editAsked().approveWrites({ login: "maintainer", via: "comment" }).tests(true).finish("done").publish();
+    built
+      .approvePlan({ login: "reviewer", via: "review" }, "p".repeat(64))
+      .baseline()
+      .editAsked()
+      .approveWrites({ login: "maintainer", via: "comment" })
+      .tests(true)
+      .finish("done")
+      .publish();
     expect(real.map(shape)).toEqual(built.events.map(shape));
   } finally {
     await h.close();

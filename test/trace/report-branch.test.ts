@@ -7,7 +7,9 @@ test("a rebuild on commits someone else pushed is its step's news; the push leas
   s.add({ type: "branch_rebased", branch: s.branch, onto: hex("theirs"), foreign: [hex("theirs")] });
   const out = renderReport(s.state, s.events, { sessionId: s.sessionId, format: "text" });
   expect(out.timeline).toMatch(/▸ Step 2 · [\d:]+ · todos 0\/2 done; submitted plan `\w+`; rebuilt on 1 commit pushed by someone else\n/);
-  expect(out.timeline).toContain(`branch \`patchgate/issue-1\` had 1 commit Patchgate did not make (\`${hex("theirs").slice(0, 7)}\`); the change was rebuilt on \`${hex("theirs").slice(0, 7)}\``);
+  expect(out.timeline).toContain(
+    `branch \`patchgate/issue-1\` had 1 commit Patchgate did not make (\`${hex("theirs").slice(0, 7)}\`); the change was rebuilt on \`${hex("theirs").slice(0, 7)}\``,
+  );
   expect(out.timeline).not.toMatch(/branch_claimed|branch_pushed|lease/);
 });
 
@@ -22,12 +24,22 @@ test("a setup that ran without network says why", () => {
       rule: "allow:test-command",
       subject: "sh test.sh",
       facts: [
-        { type: "setup_run", command: "npm ci", exitCode: 0, durationMs: 1200, network: false, summary: "", withheld: { reason: "setup_inputs_changed", paths: ["package-lock.json"] } },
+        {
+          type: "setup_run",
+          command: "npm ci",
+          exitCode: 0,
+          durationMs: 1200,
+          network: false,
+          summary: "",
+          withheld: { reason: "setup_inputs_changed", paths: ["package-lock.json"] },
+        },
         { type: "test_run", ...run },
       ],
       result: okResult({ passed: true, exit_code: 0, tree_hash: hex("t") }),
     },
   ]);
   const out = renderReport(s.state, s.events, { sessionId: s.sessionId, format: "text" });
-  expect(out.timeline).toContain("setup `npm ci` ok in 1.2 s (without network: its inputs differ from the default branch's (package-lock.json), so they are not the maintainer's)");
+  expect(out.timeline).toContain(
+    "setup `npm ci` ok in 1.2 s (without network: its inputs differ from the default branch's (package-lock.json), so they are not the maintainer's)",
+  );
 });

@@ -23,11 +23,22 @@ test("MCP calls by tool in Governance; server events and refusals in the timelin
   );
   s.read().plan(hex("p", 64));
   s.approvePlan({ login: "alice", via: "review" }, hex("p", 64));
-  s.step(null, [{ tool: "mcp__tickets__get_ticket", args: { id: 1 }, decision: "allow", rule: "allow:mcp-read-trusted", subject: "tickets/get_ticket", result: okResult({ text: "ticket" }) }]);
+  s.step(null, [
+    {
+      tool: "mcp__tickets__get_ticket",
+      args: { id: 1 },
+      decision: "allow",
+      rule: "allow:mcp-read-trusted",
+      subject: "tickets/get_ticket",
+      result: okResult({ text: "ticket" }),
+    },
+  ]);
   s.add(call("started"), call("completed"), call("denied", "policy", "deny:mcp-destructive-untrusted"), call("completed", "alice", "default:ask"));
   s.add({ type: "mcp_server_failed", server: "tickets", stage: "running", message: "exited with code 1" });
   const out = renderReport(s.state, s.events, { sessionId: s.sessionId, format: "text" });
-  expect(out.summary).toContain("MCP calls\n\n- `tickets/get_ticket` — ran ×2 (approved by @alice), refused by policy ×1 · `allow:mcp-read-trusted`, `deny:mcp-destructive-untrusted`, `default:ask`");
+  expect(out.summary).toContain(
+    "MCP calls\n\n- `tickets/get_ticket` — ran ×2 (approved by @alice), refused by policy ×1 · `allow:mcp-read-trusted`, `deny:mcp-destructive-untrusted`, `default:ask`",
+  );
   expect(out.timeline).toContain("MCP server `tickets` connected (stdio, trusted): tickets 1.0.0");
   expect(out.timeline).toContain("MCP tool `tickets/wipe` not offered: denied by the operator's deny_tools");
   expect(out.timeline).toContain("MCP call `tickets/get_ticket` denied · `deny:mcp-destructive-untrusted`");

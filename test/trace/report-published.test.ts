@@ -38,7 +38,9 @@ test("a published session lists exactly the paths finish accepted, in the summar
 });
 
 test("a session that ended without finish says nothing was published", () => {
-  expect(listAfter(md(OUTCOMES.failed()).summary, "**Paths the session had written** (with file tools or approved commands; nothing was published):")).toEqual(["src/add.js"]);
+  expect(listAfter(md(OUTCOMES.failed()).summary, "**Paths the session had written** (with file tools or approved commands; nothing was published):")).toEqual([
+    "src/add.js",
+  ]);
   expect(md(OUTCOMES.failed()).summary).not.toContain("Published paths");
 });
 
@@ -57,7 +59,15 @@ test("before finish: what the ledger makes publishable so far, file writes and a
     { type: "approval_granted", digest, by: { login: "alice", via: "comment" } },
     { type: "resumed", trigger: "writes approved by @alice" },
     { type: "command_changed", tool: "run_command", paths: ["package.json", "package-lock.json"] },
-    { type: "tool_result", callId: call, tool: "run_command", toolVersion: "1", input: { command }, result: okResult({ command, exit_code: 0 }), durationMs: 700 },
+    {
+      type: "tool_result",
+      callId: call,
+      tool: "run_command",
+      toolVersion: "1",
+      input: { command },
+      result: okResult({ command, exit_code: 0 }),
+      durationMs: 700,
+    },
     { type: "approval_settled", digest },
   );
   const out = md(s);
@@ -73,7 +83,10 @@ test("every published path up to a hundred, then how many more; odd names stay o
   const s = new StoryLedger("sess-many").start();
   const odd = ["a`b.md", "b\n# heading.txt", "@someone/#12.js"];
   const paths = [...odd, ...Array.from({ length: 117 }, (_, i) => `f/${String(i).padStart(3, "0")}.txt`)];
-  s.add({ type: "command_changed", tool: "run_command", paths }, { type: "diff_updated", diff: { patch: "", stat: "", filesChanged: 120, insertions: 120, deletions: 0 } });
+  s.add(
+    { type: "command_changed", tool: "run_command", paths },
+    { type: "diff_updated", diff: { patch: "", stat: "", filesChanged: 120, insertions: 120, deletions: 0 } },
+  );
   const out = md(s);
   const items = listAfter(out.summary, "**Paths the session may publish so far**");
   const sorted = [...paths].sort();
@@ -87,4 +100,5 @@ test("every published path up to a hundred, then how many more; odd names stay o
   expect(headings.filter((h) => h.includes("heading.txt"))).toEqual([]);
 });
 
-const markdownOf = (text: string, n: { position?: { start: { offset?: number }; end: { offset?: number } } }): string => text.slice(n.position!.start.offset, n.position!.end.offset);
+const markdownOf = (text: string, n: { position?: { start: { offset?: number }; end: { offset?: number } } }): string =>
+  text.slice(n.position!.start.offset, n.position!.end.offset);

@@ -43,8 +43,20 @@ function shoot(html: string, name: string, height: number): string {
   rmSync(png, { force: true });
   const profile = mkdtempSync(join(tmpdir(), "pg-chromium-"));
   try {
-    const flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", `--user-data-dir=${profile}`];
-    execFileSync(CHROMIUM!, [...flags, "--hide-scrollbars", `--window-size=1000,${height}`, `--screenshot=${png}`, `file://${file}`], { stdio: "ignore", timeout: 60_000 });
+    const flags = [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      `--user-data-dir=${profile}`,
+    ];
+    execFileSync(CHROMIUM!, [...flags, "--hide-scrollbars", `--window-size=1000,${height}`, `--screenshot=${png}`, `file://${file}`], {
+      stdio: "ignore",
+      timeout: 60_000,
+    });
   } finally {
     rmSync(profile, { recursive: true, force: true });
   }

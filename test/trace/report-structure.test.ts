@@ -71,7 +71,9 @@ describe.each(Object.keys(OUTCOMES))("the %s report parsed as GFM", (outcome) =>
     if (!planned) return;
     expect(ordered[0].children.map(textOf)).toEqual(PLAN.steps.map((step) => step.replace(/`/g, "")));
     // The summary repeated the steps: its prose kept only what was not a step.
-    const paragraphs = parseMarkdown(out.summary).children.filter((n) => n.type === "paragraph").map(textOf);
+    const paragraphs = parseMarkdown(out.summary)
+      .children.filter((n) => n.type === "paragraph")
+      .map(textOf);
     expect(paragraphs).toContain("add() subtracts instead of adding. I will:");
     expect(paragraphs.filter((p) => p.includes("Change a - b"))).toEqual([]);
   });
@@ -86,7 +88,9 @@ describe.each(Object.keys(OUTCOMES))("the %s report parsed as GFM", (outcome) =>
   test("every <details> of the timeline is closed, one per step, and nothing else is HTML", () => {
     expect(detailsBalance(out.text)).toEqual({ opened: s.state.step + 1, balanced: true });
     expect(detailsBalance(out.summary)).toEqual({ opened: 0, balanced: true });
-    const html = nodes(out.text).filter((n) => n.type === "html").map((n) => (n as { value: string }).value.replace(/<summary>.*<\/summary>/, "<summary>…</summary>"));
+    const html = nodes(out.text)
+      .filter((n) => n.type === "html")
+      .map((n) => (n as { value: string }).value.replace(/<summary>.*<\/summary>/, "<summary>…</summary>"));
     expect(new Set(html)).toEqual(new Set(["<details><summary>…</summary>", "</details>"]));
   });
 

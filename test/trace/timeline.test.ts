@@ -31,9 +31,7 @@ describe("timelineRows", () => {
       ok: false,
       error: "429 rate limited",
     });
-    expect(timelineRows(s.events).at(-1)!.detail).toBe(
-      "failed: 429 rate limited; local-model 7+0 tokens (estimated), 1.5 s, cost unknown, 2 retries",
-    );
+    expect(timelineRows(s.events).at(-1)!.detail).toBe("failed: 429 rate limited; local-model 7+0 tokens (estimated), 1.5 s, cost unknown, 2 retries");
   });
 
   it("keeps details on one line and short", () => {

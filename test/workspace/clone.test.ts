@@ -8,7 +8,10 @@ import { cleanupTempDirs, makeSource, sh, tempDir, write } from "./git-fixtures.
 afterEach(cleanupTempDirs);
 
 async function codeOf(p: Promise<unknown>): Promise<string> {
-  const e = await p.then(() => null, (err: unknown) => err);
+  const e = await p.then(
+    () => null,
+    (err: unknown) => err,
+  );
   if (!WorkspaceError.isInstance(e)) throw new Error(`expected a WorkspaceError, got ${String(e)}`);
   return e.code;
 }

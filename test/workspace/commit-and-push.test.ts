@@ -12,7 +12,13 @@ let ws: GitWorkspace;
 const author = { name: "Patchgate", email: "bot@patchgate.test" };
 // The paths these tests write, as a session's ledger would list them.
 const WRITTEN = ["src/parse.txt", "new.txt", "a.txt", "b.txt"];
-const commitOpts = (extra: Partial<CommitOptions> = {}): CommitOptions => ({ branch: "patchgate/issue-1", message: "Fix the parser", author, paths: WRITTEN, ...extra });
+const commitOpts = (extra: Partial<CommitOptions> = {}): CommitOptions => ({
+  branch: "patchgate/issue-1",
+  message: "Fix the parser",
+  author,
+  paths: WRITTEN,
+  ...extra,
+});
 
 beforeEach(async () => {
   src = makeSource();
@@ -21,7 +27,10 @@ beforeEach(async () => {
 afterEach(cleanupTempDirs);
 
 async function codeOf(p: Promise<unknown>): Promise<string> {
-  const e = await p.then(() => null, (err: unknown) => err);
+  const e = await p.then(
+    () => null,
+    (err: unknown) => err,
+  );
   if (!WorkspaceError.isInstance(e)) throw new Error(`expected a WorkspaceError, got ${String(e)}`);
   return e.code;
 }
@@ -29,7 +38,14 @@ async function codeOf(p: Promise<unknown>): Promise<string> {
 describe("commit", () => {
   test("records author, message and Co-authored-by trailers on a new branch from the base", async () => {
     write(ws.root, "src/parse.txt", "fixed\n");
-    const sha = await ws.commit(commitOpts({ coAuthors: [{ name: "Alice", email: "alice@example.test" }, { name: "Bob", email: "bob@example.test" }] }));
+    const sha = await ws.commit(
+      commitOpts({
+        coAuthors: [
+          { name: "Alice", email: "alice@example.test" },
+          { name: "Bob", email: "bob@example.test" },
+        ],
+      }),
+    );
     const log = sh(ws.root, "log", "-1", "--format=%an <%ae>|%cn <%ce>|%P|%(trailers:key=Co-authored-by,valueonly,separator=;)", sha);
     expect(log).toBe(`Patchgate <bot@patchgate.test>|Patchgate <bot@patchgate.test>|${src.head}|Alice <alice@example.test>;Bob <bob@example.test>`);
     expect(sh(ws.root, "log", "-1", "--format=%B", sha)).toBe(

@@ -72,12 +72,7 @@ describe("diff", () => {
     write(ws.root, "stray.txt", "left by a process\n");
     write(ws.root, "src/parse.txt", "changed by setup\n");
     const d = await ws.diff(["README.md"]);
-    expect([d.stat, d.filesChanged, d.insertions, d.deletions]).toEqual([
-      " README.md | 1 -\n 1 file changed, 1 deletion(-)\n",
-      1,
-      0,
-      1,
-    ]);
+    expect([d.stat, d.filesChanged, d.insertions, d.deletions]).toEqual([" README.md | 1 -\n 1 file changed, 1 deletion(-)\n", 1, 0, 1]);
   });
 
   test("countsFromStat reads the summary line, binary-only changes included", () => {
@@ -95,14 +90,14 @@ describe("changedPaths", () => {
     rmSync(join(ws.root, "README.md"));
     write(ws.root, "src/moved.txt", "line one\nline two\nline three\n");
     rmSync(join(ws.root, "src/parse.txt"));
-    write(ws.root, "we\"ird\nname.txt", "x\n");
+    write(ws.root, 'we"ird\nname.txt', "x\n");
     write(ws.root, "debug.log", "ignored\n");
-    const changes = await ws.changedPaths(["README.md", "src/moved.txt", "src/parse.txt", "we\"ird\nname.txt", "never-written.txt"]);
+    const changes = await ws.changedPaths(["README.md", "src/moved.txt", "src/parse.txt", 'we"ird\nname.txt', "never-written.txt"]);
     expect([...changes].sort((a, b) => a.path.localeCompare(b.path))).toEqual([
       { path: "README.md", mode: "000000" },
       { path: "src/moved.txt", mode: "100644" },
       { path: "src/parse.txt", mode: "000000" },
-      { path: "we\"ird\nname.txt", mode: "100644" },
+      { path: 'we"ird\nname.txt', mode: "100644" },
     ]);
   });
 });

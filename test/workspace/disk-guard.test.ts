@@ -24,9 +24,22 @@ test("checkDisk asks the injected reader about the directory; a failing reader l
   expect(await checkDisk("/data/workspaces", 2 * GIB, reader)).toEqual({ ok: false, freeBytes: GIB, minBytes: 2 * GIB });
   expect(await checkDisk("/data/workspaces", 0.5 * GIB, reader)).toEqual({ ok: true });
   expect(asked).toEqual(["/data/workspaces", "/data/workspaces"]);
-  expect(await checkDisk("/data/workspaces", 0, async () => { throw new Error("never asked"); })).toEqual({ ok: true });
+  expect(
+    await checkDisk("/data/workspaces", 0, async () => {
+      throw new Error("never asked");
+    }),
+  ).toEqual({ ok: true });
   const logged: string[] = [];
-  expect(await checkDisk("/x", GIB, async () => { throw new Error("EIO"); }, (l) => logged.push(l))).toEqual({ ok: true });
+  expect(
+    await checkDisk(
+      "/x",
+      GIB,
+      async () => {
+        throw new Error("EIO");
+      },
+      (l) => logged.push(l),
+    ),
+  ).toEqual({ ok: true });
   expect(logged).toEqual(["disk guard: free space not readable (EIO); the session starts"]);
 });
 

@@ -40,7 +40,13 @@ describe("git processes per session", () => {
       { toolCalls: [{ name: "run_tests", arguments: {} }] },
       { toolCalls: [{ name: "finish", arguments: { summary: "add now adds" } }] },
     ]);
-    const env = { OPENAI_API_KEY: "sk-cli-test-key", OPENAI_BASE_URL: server.baseURL, PATCHGATE_DATA_DIR: data, PATCHGATE_MODEL: "fake-model", PATH: `${bin}:${process.env.PATH}` };
+    const env = {
+      OPENAI_API_KEY: "sk-cli-test-key",
+      OPENAI_BASE_URL: server.baseURL,
+      PATCHGATE_DATA_DIR: data,
+      PATCHGATE_MODEL: "fake-model",
+      PATH: `${bin}:${process.env.PATH}`,
+    };
     const r = await cli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "Fix add: add(2, 3) should be 5"], env);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);

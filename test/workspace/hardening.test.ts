@@ -21,7 +21,10 @@ beforeEach(async () => {
 afterEach(cleanupTempDirs);
 
 async function codeOf(p: Promise<unknown>): Promise<string> {
-  const e = await p.then(() => null, (err: unknown) => err);
+  const e = await p.then(
+    () => null,
+    (err: unknown) => err,
+  );
   if (!WorkspaceError.isInstance(e)) throw new Error(`expected a WorkspaceError, got ${String(e)}`);
   return e.code;
 }
@@ -79,7 +82,11 @@ test("a clean filter wired through .gitattributes is refused before git could ru
   sh(ws.root, "reset", "--quiet");
   rm(marker);
 
-  const ops = [() => ws.treeHash(), () => ws.diff(["x.txt"]), () => ws.commit({ branch: "b", message: "m", author: { name: "P", email: "p@x" }, paths: ["a.txt", "x.txt"] })];
+  const ops = [
+    () => ws.treeHash(),
+    () => ws.diff(["x.txt"]),
+    () => ws.commit({ branch: "b", message: "m", author: { name: "P", email: "p@x" }, paths: ["a.txt", "x.txt"] }),
+  ];
   for (const op of ops) expect(await codeOf(op())).toBe("unsafe_config");
   expect(existsSync(marker)).toBe(false);
 });
@@ -118,7 +125,10 @@ test("config or environment that would run a program is refused before git start
   rm(marker);
 
   // The guard (simple-git's argv parser): only the categories git-hardening.ts opts into may be set on argv or in env.
-  await expect(git(["-c", alias, "x"], { cwd: ws.root })).rejects.toMatchObject({ name: "GitRefusedError", message: expect.stringMatching(/allowUnsafeAlias/) });
+  await expect(git(["-c", alias, "x"], { cwd: ws.root })).rejects.toMatchObject({
+    name: "GitRefusedError",
+    message: expect.stringMatching(/allowUnsafeAlias/),
+  });
   const env = { GIT_EXTERNAL_DIFF: join(tempDir(), "x.sh") };
   await expect(git(["diff", "--ext-diff", "HEAD"], { cwd: ws.root, env })).rejects.toThrow(/allowUnsafeDiffExternal/);
   expect(existsSync(marker)).toBe(false);

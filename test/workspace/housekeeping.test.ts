@@ -13,7 +13,13 @@ import { tempDir } from "../helpers/git-fixture.js";
 const HOUR = 3_600_000;
 const NOW = Date.parse("2026-12-01T12:00:00Z");
 const at = (hoursAgo: number) => new Date(NOW - hoursAgo * HOUR).toISOString();
-const session = (id: string, phase: Phase, hoursAgo: number, key: string | null = `repo:1#${id}`): SessionSummary => ({ id, key, phase, createdAt: at(hoursAgo + 1), updatedAt: at(hoursAgo) });
+const session = (id: string, phase: Phase, hoursAgo: number, key: string | null = `repo:1#${id}`): SessionSummary => ({
+  id,
+  key,
+  phase,
+  createdAt: at(hoursAgo + 1),
+  updatedAt: at(hoursAgo),
+});
 
 let root: string;
 let workspaces: string;
@@ -70,7 +76,10 @@ test("what a pass killed half-way left behind goes on the next pass, and the res
   const half = join(workspaces, ".removing-a-1f2e3d");
   mkdirSync(join(half, "deep", "er"), { recursive: true });
   writeFileSync(join(half, "deep", "er", "left.txt"), "x");
-  const removed = await sweepEndedSessions({ list: async () => sessions }, { roots: [workspaces, caches], retentionMs: 72 * HOUR, now: NOW, inUse: () => false });
+  const removed = await sweepEndedSessions(
+    { list: async () => sessions },
+    { roots: [workspaces, caches], retentionMs: 72 * HOUR, now: NOW, inUse: () => false },
+  );
   expect(removed).toEqual(["b"]);
   expect(readdirSync(workspaces)).toEqual([]);
   expect(existsSync(join(caches, "b"))).toBe(false);

@@ -24,7 +24,6 @@ afterEach(async () => {
   cleanupTempDirs();
 });
 
-
 test("clone sends the auth header on every request and writes it nowhere in .git", async () => {
   const ws = await cloneWorkspace({ source: repoUrl, dir: join(tempDir(), "ws"), auth });
   expect(ws.baseCommit).toBe(sh(bare, "rev-parse", "HEAD"));

@@ -35,7 +35,6 @@ afterEach(async () => {
   cleanupTempDirs();
 });
 
-
 const clone = (name: string) => cloneWorkspace({ source: repoUrl, dir: join(tempDir(), name), auth, mirror: mirrors });
 
 test("a second session fetches the mirror and borrows its objects; the token is sent on every request and written nowhere", async () => {

@@ -38,7 +38,13 @@ describe("rebuildOnto: the session's published change on top of someone's commit
     expect(existsSync(join(ws.root, "package-lock.json"))).toBe(true);
     expect(readFileSync(join(ws.root, "README.md"), "utf8")).toBe("rewritten by setup\n");
 
-    const sha = await moved.commit({ branch: BRANCH, message: "fix", author, paths: ["src/parse.txt"], expectTree: await moved.publishedTree(["src/parse.txt"]) });
+    const sha = await moved.commit({
+      branch: BRANCH,
+      message: "fix",
+      author,
+      paths: ["src/parse.txt"],
+      expectTree: await moved.publishedTree(["src/parse.txt"]),
+    });
     expect(sh(ws.root, "rev-parse", `${sha}^`)).toBe(human);
     expect(sh(ws.root, "diff", "--name-status", human, sha)).toBe("M\tsrc/parse.txt");
     expect(sh(ws.root, "show", `${sha}:README.md`)).toBe("# widgets");

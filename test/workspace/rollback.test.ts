@@ -36,7 +36,12 @@ test("tracked files modified and deleted, untracked files added: all put back; i
   write(ws.root, "debug.log", "log\n");
   expect(await ws.changedSince(before)).toEqual(["PWNED.txt", "README.md", "new/deep/file.js", "src/parse.txt"]);
   expect(await ws.rollBack(before)).toEqual(["PWNED.txt", "README.md", "new/deep/file.js", "src/parse.txt"]);
-  expect([read("README.md"), read("src/parse.txt"), existsSync(join(ws.root, "PWNED.txt")), existsSync(join(ws.root, "new"))]).toEqual(["# widgets\n", "line one\nline two\nline three\n", false, false]);
+  expect([read("README.md"), read("src/parse.txt"), existsSync(join(ws.root, "PWNED.txt")), existsSync(join(ws.root, "new"))]).toEqual([
+    "# widgets\n",
+    "line one\nline two\nline three\n",
+    false,
+    false,
+  ]);
   expect([read("build/out.js"), read("debug.log")]).toEqual(["compiled\n", "log\n"]);
   expect(await ws.treeHash()).toBe(before);
 });
@@ -61,7 +66,11 @@ test("a directory replaced by a symlink out of the workspace: the link goes, not
   rmSync(join(ws.root, "src"), { recursive: true });
   symlinkSync(outside, join(ws.root, "src"));
   expect(await ws.rollBack(before)).toEqual(["src", "src/parse.txt"]);
-  expect([lstatSync(join(ws.root, "src")).isDirectory(), read("src/parse.txt"), existsSync(join(outside, "parse.txt"))]).toEqual([true, "line one\nline two\nline three\n", false]);
+  expect([lstatSync(join(ws.root, "src")).isDirectory(), read("src/parse.txt"), existsSync(join(outside, "parse.txt"))]).toEqual([
+    true,
+    "line one\nline two\nline three\n",
+    false,
+  ]);
 });
 
 test("a file replaced by a directory, and a new symlink: both undone", async () => {

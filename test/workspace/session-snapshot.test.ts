@@ -36,7 +36,11 @@ test("a sandboxed command that rewrites a published file, keeping its size and m
   const snapshot = await ws.treeHash(paths);
   const mtime = Math.floor(statSync(join(ws.root, FILE)).mtimeMs / 1000);
   const sandbox = await bubblewrap();
-  const r = await sandbox.run({ argv: ["/bin/sh", "-c", `printf 'line one\\nline X\\nline three\\n' > ${FILE} && touch -d @${mtime} ${FILE}`], workspace: ws.root, timeoutMs: 20_000 });
+  const r = await sandbox.run({
+    argv: ["/bin/sh", "-c", `printf 'line one\\nline X\\nline three\\n' > ${FILE} && touch -d @${mtime} ${FILE}`],
+    workspace: ws.root,
+    timeoutMs: 20_000,
+  });
   expect(r.exitCode).toBe(0);
   expect(Math.floor(statSync(join(ws.root, FILE)).mtimeMs / 1000)).toBe(mtime);
 

@@ -7,8 +7,18 @@ import { makeRepo, tempDir } from "../helpers/git-fixture.js";
 
 /** A real repository with a `pr` branch on top of main, and a clone of it at that branch (as a follow-up session clones). */
 function repoWithBranch(change: Record<string, string>, files: Record<string, string> = {}) {
-  const repo = makeRepo({ "src/a.js": "a\n", "setup.sh": "echo setup\n", "package.json": '{"scripts":{"postinstall":"node tools/post.js"}}\n', "tools/post.js": "1\n", ...files });
-  const git = (...args: string[]) => execFileSync("git", ["-c", "core.hooksPath=/dev/null", "-c", "user.name=F", "-c", "user.email=f@example.invalid", ...args], { cwd: repo.dir, stdio: "pipe" });
+  const repo = makeRepo({
+    "src/a.js": "a\n",
+    "setup.sh": "echo setup\n",
+    "package.json": '{"scripts":{"postinstall":"node tools/post.js"}}\n',
+    "tools/post.js": "1\n",
+    ...files,
+  });
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "core.hooksPath=/dev/null", "-c", "user.name=F", "-c", "user.email=f@example.invalid", ...args], {
+      cwd: repo.dir,
+      stdio: "pipe",
+    });
   git("checkout", "-q", "-b", "pr");
   for (const [p, content] of Object.entries(change)) {
     mkdirSync(dirname(join(repo.dir, p)), { recursive: true });

@@ -24,10 +24,16 @@ describe("special files in the workspace: git never blocks on them", () => {
   test("a FIFO named build/.gitignore: treeHash fails at once, naming it", async () => {
     write(dir, ".gitignore", "*.log\n"); // build/ is no longer ignored, so git would enter it
     fifo(dir, "build/.gitignore");
-    const err = await settlesWithin("treeHash", BOUND_MS, ws.treeHash().catch((e: unknown) => e));
+    const err = await settlesWithin(
+      "treeHash",
+      BOUND_MS,
+      ws.treeHash().catch((e: unknown) => e),
+    );
     expect(err).toBeInstanceOf(WorkspaceError);
     expect(err).toMatchObject({ code: "special_file" });
-    expect((err as Error).message).toBe("build/.gitignore (a fifo): git reads every .gitignore and .gitattributes as a file and would wait for ever on this one; remove it");
+    expect((err as Error).message).toBe(
+      "build/.gitignore (a fifo): git reads every .gitignore and .gitattributes as a file and would wait for ever on this one; remove it",
+    );
     // The published tree reads no .gitignore: only the listed paths, each checked to be a file first.
     expect(await settlesWithin("diff", BOUND_MS, ws.diff(["README.md", "build/.gitignore"]))).toMatchObject({ filesChanged: 0 });
   });
@@ -79,7 +85,9 @@ describe("special files in the workspace: git never blocks on them", () => {
   test("a git call that blocks is killed at its time limit; an abort ends it at once", async () => {
     write(dir, ".gitignore", "");
     fifo(dir, "build/.gitignore");
-    await expect(settlesWithin("git add", BOUND_MS, git(["add", "-A"], { cwd: dir, timeoutMs: 300 }))).rejects.toThrow("git add did not finish within 0.3 s and was stopped");
+    await expect(settlesWithin("git add", BOUND_MS, git(["add", "-A"], { cwd: dir, timeoutMs: 300 }))).rejects.toThrow(
+      "git add did not finish within 0.3 s and was stopped",
+    );
     const stop = new AbortController();
     const running = git(["add", "-A"], { cwd: dir, signal: stop.signal });
     stop.abort(new Error("stopped by @maintainer"));

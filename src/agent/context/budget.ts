@@ -11,9 +11,7 @@ import { formatUsd } from "../../trace/markdown.js";
 
 type BudgetLimit = "max_steps" | "max_tokens" | "max_cost_usd";
 
-export type BudgetCheck =
-  | { exceeded: false; note?: string }
-  | { exceeded: true; which: BudgetLimit; message: string };
+export type BudgetCheck = { exceeded: false; note?: string } | { exceeded: true; which: BudgetLimit; message: string };
 
 export function checkBudget(state: SessionState): BudgetCheck {
   const { maxSteps, maxTokens, maxCostUsd } = state.settings.limits;

@@ -44,10 +44,7 @@ function safeStart(conversation: readonly Message[], start: number): number {
 }
 
 /** The conversation part of the prompt (step 2 above), shared with the compaction trigger. */
-export function conversationWindow(
-  state: SessionState,
-  opts: Pick<BuildContextOptions, "maxRecentMessages" | "maxToolOutputBytes"> = {},
-): ConversationWindow {
+export function conversationWindow(state: SessionState, opts: Pick<BuildContextOptions, "maxRecentMessages" | "maxToolOutputBytes"> = {}): ConversationWindow {
   const conv = state.conversation;
   const cut = Math.min(state.memory?.cutIndex ?? 0, conv.length);
   // Message 0 (the task) is always sent as a pinned message, so the kept part starts at 1 or later.

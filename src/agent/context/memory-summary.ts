@@ -28,7 +28,12 @@ const item = z.string().transform((s) => {
 });
 
 const field = (name: SummaryField) =>
-  z.array(item).transform((items) => capItems(items.filter((s) => s !== ""), name));
+  z.array(item).transform((items) =>
+    capItems(
+      items.filter((s) => s !== ""),
+      name,
+    ),
+  );
 
 /** All five fields are required (empty lists allowed): a reply missing them did not follow the request. */
 export const MemorySummarySchema = z.object({

@@ -25,6 +25,8 @@ function baselineLines(s: SessionState): string[] {
   const head = `baseline (the tests on the base tree, before your changes): \``;
   if (b.exitCode === 0 && !b.timedOut) return [`${head}${b.command}\` passed`];
   const outcome = b.timedOut ? "timed out" : `failed (exit ${b.exitCode})`;
-  const names = b.failing ? `; failing already: ${b.failing.slice(0, 30).join(", ")}${b.failing.length > 30 ? ` and ${b.failing.length - 30} more` : ""}` : "; its output names no failing test";
+  const names = b.failing
+    ? `; failing already: ${b.failing.slice(0, 30).join(", ")}${b.failing.length > 30 ? ` and ${b.failing.length - 30} more` : ""}`
+    : "; its output names no failing test";
   return [`${head}${b.command}\` ${outcome}${names}`];
 }

@@ -13,8 +13,7 @@ const OPEN = "<runtime-context>";
 const CLOSE = "</runtime-context>";
 
 const PREAMBLE =
-  "Runtime data written by Patchgate, not user input. It describes the session as it is now; " +
-  "where it disagrees with older messages, it is right.";
+  "Runtime data written by Patchgate, not user input. It describes the session as it is now; " + "where it disagrees with older messages, it is right.";
 
 /** Plan, todos and summary are model-written and can quote untrusted text: they must not close the block. */
 function neutralise(text: string): string {

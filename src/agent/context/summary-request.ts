@@ -42,12 +42,7 @@ function renderTranscript(messages: readonly Message[], maxBytes = MAX_TRANSCRIP
   return capText(messages.map(renderMessage).join("\n\n"), maxBytes).text;
 }
 
-export function summaryRequest(
-  taskTitle: string,
-  previous: MemorySummary | null,
-  messages: readonly Message[],
-  signal?: AbortSignal,
-): LLMRequest {
+export function summaryRequest(taskTitle: string, previous: MemorySummary | null, messages: readonly Message[], signal?: AbortSignal): LLMRequest {
   const user = [
     `Task title: ${taskTitle}`,
     "",

@@ -32,10 +32,7 @@ export const DEFAULT_PRICES: Readonly<PriceTable> = Object.freeze({
   "o4-mini": { promptPerMTok: 1.1, completionPerMTok: 4.4 },
 });
 
-const PriceTableSchema = z.record(
-  z.string().min(1),
-  z.object({ promptPerMTok: z.number().nonnegative(), completionPerMTok: z.number().nonnegative() }),
-);
+const PriceTableSchema = z.record(z.string().min(1), z.object({ promptPerMTok: z.number().nonnegative(), completionPerMTok: z.number().nonnegative() }));
 
 /** PATCHGATE_PRICES is set but is not a valid price table. A configuration error: fail at startup. */
 export class PriceConfigError extends Error {

@@ -53,6 +53,14 @@ export class ScriptedLLM implements LLMClient {
       completionTokens: turn.usage?.completionTokens ?? 20,
       estimated: turn.usage?.estimated ?? false,
     };
-    return { content: turn.content ?? null, toolCalls, usage, model: this.model, latencyMs: 0, retries: 0, ...(turn.finishReason && { finishReason: turn.finishReason }) };
+    return {
+      content: turn.content ?? null,
+      toolCalls,
+      usage,
+      model: this.model,
+      latencyMs: 0,
+      retries: 0,
+      ...(turn.finishReason && { finishReason: turn.finishReason }),
+    };
   }
 }

@@ -46,7 +46,10 @@ export function toWireMessage(m: Message, openReasoning: OpenReasoning): WireMes
   switch (m.role) {
     case "assistant": {
       const reasoning = m.reasoning !== undefined ? openReasoning(m.reasoning) : null;
-      const base = m.toolCalls.length > 0 ? { role: "assistant", content: m.content, tool_calls: m.toolCalls.map(wireCall) } : { role: "assistant", content: m.content ?? "" };
+      const base =
+        m.toolCalls.length > 0
+          ? { role: "assistant", content: m.content, tool_calls: m.toolCalls.map(wireCall) }
+          : { role: "assistant", content: m.content ?? "" };
       return { ...base, ...reasoning };
     }
     case "tool":

@@ -20,7 +20,9 @@ export interface WireSettings {
 export type ChatRequestBody = Record<string, unknown> & { model: string; messages: WireMessage[] };
 
 function wireTool(t: ToolSpec, strict: boolean) {
-  const fn = strict ? { name: t.name, description: t.description, parameters: strictSchema(t.parameters), strict: true } : { name: t.name, description: t.description, parameters: t.parameters };
+  const fn = strict
+    ? { name: t.name, description: t.description, parameters: strictSchema(t.parameters), strict: true }
+    : { name: t.name, description: t.description, parameters: t.parameters };
   return { type: "function", function: fn };
 }
 

@@ -59,7 +59,10 @@ export function parseCommand(body: string): AgentCommand | null {
   const at = commandIndex(lines);
   if (at < 0) return null;
   const head = (LINE.exec(lines[at].trim())?.[1] ?? "").trim();
-  const rest = lines.slice(at + 1).join("\n").trim();
+  const rest = lines
+    .slice(at + 1)
+    .join("\n")
+    .trim();
   const [verb = "", ...words] = head.split(/\s+/);
   const arg = [words.join(" "), rest].filter((s) => s.length > 0).join("\n");
   switch (verb.toLowerCase()) {

@@ -95,7 +95,13 @@ export class Inbox {
     const scope = e.kind === "moved" ? `repo:${e.repo.id}` : `installation:${e.installationId}`;
     this.deps.log(`${e.kind} (${scope}) from @${e.by} → queued`);
     const run = this.lifecycleRun(id, e);
-    this.deps.queue.enqueue({ key: `lifecycle:${scope}`, name: `${e.kind} ${id}`, run, spec: { kind: "delivery", id }, group: `installation:${e.kind === "moved" ? e.repo.installationId : e.installationId}` });
+    this.deps.queue.enqueue({
+      key: `lifecycle:${scope}`,
+      name: `${e.kind} ${id}`,
+      run,
+      spec: { kind: "delivery", id },
+      group: `installation:${e.kind === "moved" ? e.repo.installationId : e.installationId}`,
+    });
   }
 
   private lifecycleRun(id: string, e: Lifecycle): () => Promise<void> {
@@ -128,7 +134,11 @@ export class Inbox {
       await finish();
       return null;
     }
-    const [{ jobsFor }, { Outbound }, { configReader }] = await Promise.all([import("../work/jobs.js"), import("../outbound/outbound.js"), import("../work/repo-config.js")]);
+    const [{ jobsFor }, { Outbound }, { configReader }] = await Promise.all([
+      import("../work/jobs.js"),
+      import("../outbound/outbound.js"),
+      import("../work/repo-config.js"),
+    ]);
     const outbound = new Outbound(octokit, delivery.repo, { secrets: this.deps.secrets, htmlBase: this.deps.gitBase });
     const { deps, appOctokit, index, identity } = this.access;
     const intake = Object.freeze({ deps, delivery, octokit, appOctokit, index, identity, readConfig: configReader(octokit, delivery.repo), outbound });

@@ -29,7 +29,6 @@ export async function checkPermission(octokit: Octokit, repo: Repo, sender: Send
 
 export function refusalText(login: string, role: string, what: string): string {
   return (
-    `Sorry @${login}, Patchgate only takes ${what} from people with write access to this repository ` +
-    `(your role here is \`${role}\`). Nothing was changed.`
+    `Sorry @${login}, Patchgate only takes ${what} from people with write access to this repository ` + `(your role here is \`${role}\`). Nothing was changed.`
   );
 }

@@ -61,7 +61,9 @@ export async function reconcileDeliveries(a: ReconcileAccess, o: ReconcileOption
     const newest = attempts[0];
     await octokit.request("POST /app/hook/deliveries/{delivery_id}/attempts", { delivery_id: newest.id });
     await a.store.putEffect(RECORDS, key, String(requests + 1));
-    a.log(`delivery ${guid} (${newest.event}.${newest.action ?? ""}) failed on GitHub (status ${newest.status_code}) → redelivery requested (${requests + 1} of ${o.maxRequests})`);
+    a.log(
+      `delivery ${guid} (${newest.event}.${newest.action ?? ""}) failed on GitHub (status ${newest.status_code}) → redelivery requested (${requests + 1} of ${o.maxRequests})`,
+    );
     asked += 1;
   }
   return asked;

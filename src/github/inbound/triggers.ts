@@ -22,7 +22,13 @@ const APPROVAL_LABELS = ["agent:plan-approved", "agent:writes-approved"] as cons
 
 function repoOf(p: any): Repo | null {
   if (!p.repository || !p.installation?.id) return null;
-  return { id: p.repository.id, owner: p.repository.owner.login, repo: p.repository.name, defaultBranch: p.repository.default_branch, installationId: p.installation.id };
+  return {
+    id: p.repository.id,
+    owner: p.repository.owner.login,
+    repo: p.repository.name,
+    defaultBranch: p.repository.default_branch,
+    installationId: p.installation.id,
+  };
 }
 
 function senderOf(p: any): Sender {
@@ -45,7 +51,10 @@ function intentOf(name: string, p: any): Intent | null {
       const body: string = p.comment.body ?? "";
       if (body.includes(MARKER_PREFIX)) return null;
       const command = parseCommand(body);
-      if (!command) return body.trim() === "" ? null : { kind: "reply", body, thread: thread(p.issue, Boolean(p.issue.pull_request)), commentId: p.comment.id, at: p.comment.created_at };
+      if (!command)
+        return body.trim() === ""
+          ? null
+          : { kind: "reply", body, thread: thread(p.issue, Boolean(p.issue.pull_request)), commentId: p.comment.id, at: p.comment.created_at };
       return { kind: "command", command, thread: thread(p.issue, Boolean(p.issue.pull_request)), commentId: p.comment.id, at: p.comment.created_at };
     }
     case "issues.opened": {
@@ -60,12 +69,27 @@ function intentOf(name: string, p: any): Intent | null {
     case "pull_request_review.submitted": {
       const state = String(p.review.state).toLowerCase();
       if (state !== "approved" && state !== "changes_requested" && state !== "commented") return null;
-      return { kind: "review", state, body: p.review.body ?? "", commitId: p.review.commit_id, reviewId: p.review.id, thread: thread(p.pull_request, true), at: p.review.submitted_at };
+      return {
+        kind: "review",
+        state,
+        body: p.review.body ?? "",
+        commitId: p.review.commit_id,
+        reviewId: p.review.id,
+        thread: thread(p.pull_request, true),
+        at: p.review.submitted_at,
+      };
     }
     case "pull_request_review_comment.created": {
       const c = p.comment;
       if (typeof c.pull_request_review_id !== "number" || String(c.body ?? "").includes(MARKER_PREFIX)) return null;
-      return { kind: "line_comment", reviewId: c.pull_request_review_id, commentId: c.id, body: c.body ?? "", thread: thread(p.pull_request, true), at: c.created_at };
+      return {
+        kind: "line_comment",
+        reviewId: c.pull_request_review_id,
+        commentId: c.id,
+        body: c.body ?? "",
+        thread: thread(p.pull_request, true),
+        at: c.created_at,
+      };
     }
     case "pull_request.labeled":
       if (!APPROVAL_LABELS.includes(p.label?.name)) return null;

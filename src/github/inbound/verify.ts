@@ -13,10 +13,10 @@ import type { Octokit } from "../octokit.js";
  * what the payload claimed.
  */
 export type Verdict =
-  | { ok: true; delivery: Delivery }
-  | { ok: false; why: string; /** Worth telling the human (an edited approval); otherwise only logged. */ tell?: string };
+  { ok: true; delivery: Delivery } | { ok: false; why: string; /** Worth telling the human (an edited approval); otherwise only logged. */ tell?: string };
 
-const who = (u: { login: string; id: number; type?: string } | null | undefined): Sender | null => (u ? { login: u.login, id: u.id, type: u.type ?? "User" } : null);
+const who = (u: { login: string; id: number; type?: string } | null | undefined): Sender | null =>
+  u ? { login: u.login, id: u.id, type: u.type ?? "User" } : null;
 const gone = (e: unknown): boolean => [404, 410].includes((e as { status?: number }).status ?? 0);
 
 export async function verifyDelivery(octokit: Octokit, d: Delivery): Promise<Verdict> {
@@ -32,7 +32,9 @@ async function verify(octokit: Octokit, d: Delivery): Promise<Verdict> {
   const base = { owner: d.repo.owner, repo: d.repo.repo };
   const i = d.intent;
   const same = (sender: Sender | null, next: Partial<Delivery> = {}): Verdict =>
-    sender && sender.login === d.sender.login ? { ok: true, delivery: { ...d, sender, ...next } } : { ok: false, why: `${d.source} is not by @${d.sender.login}` };
+    sender && sender.login === d.sender.login
+      ? { ok: true, delivery: { ...d, sender, ...next } }
+      : { ok: false, why: `${d.source} is not by @${d.sender.login}` };
   switch (i.kind) {
     case "command": {
       const { data: c } = await octokit.rest.issues.getComment({ ...base, comment_id: i.commentId });
@@ -53,7 +55,8 @@ async function verify(octokit: Octokit, d: Delivery): Promise<Verdict> {
     }
     case "review": {
       const { data: r } = await octokit.rest.pulls.getReview({ ...base, pull_number: i.thread.number, review_id: i.reviewId });
-      if (r.state.toLowerCase() !== i.state || r.commit_id !== i.commitId || (r.body ?? "") !== i.body) return { ok: false, why: `${d.source} is not that review on GitHub (now ${r.state})` };
+      if (r.state.toLowerCase() !== i.state || r.commit_id !== i.commitId || (r.body ?? "") !== i.body)
+        return { ok: false, why: `${d.source} is not that review on GitHub (now ${r.state})` };
       return same(who(r.user));
     }
     case "line_comment": {
@@ -64,7 +67,15 @@ async function verify(octokit: Octokit, d: Delivery): Promise<Verdict> {
       const { data: r } = await octokit.rest.pulls.getReview({ ...base, pull_number: i.thread.number, review_id: i.reviewId });
       const state = r.state.toLowerCase() as "approved" | "changes_requested" | "commented";
       if (!["approved", "changes_requested", "commented"].includes(state)) return { ok: false, why: `${d.source} is ${r.state} on GitHub` };
-      const review = { kind: "review" as const, state, body: r.body ?? "", commitId: r.commit_id ?? "", reviewId: r.id, thread: i.thread, at: r.submitted_at ?? i.at };
+      const review = {
+        kind: "review" as const,
+        state,
+        body: r.body ?? "",
+        commitId: r.commit_id ?? "",
+        reviewId: r.id,
+        thread: i.thread,
+        at: r.submitted_at ?? i.at,
+      };
       return same(who(r.user), { intent: review });
     }
     case "label": {

@@ -51,7 +51,8 @@ export class ApiBranchRemote implements BranchRemote {
         await this.octokit.rest.git.createRef({ ...where, ref: `refs/heads/${branch}`, sha: commit });
         return "updated";
       }
-      if (!(await this.contains(commit, expected))) throw new ForceNeeded(`moving ${branch} from ${expected.slice(0, 7)} to ${commit.slice(0, 7)} is not a fast-forward`);
+      if (!(await this.contains(commit, expected)))
+        throw new ForceNeeded(`moving ${branch} from ${expected.slice(0, 7)} to ${commit.slice(0, 7)} is not a fast-forward`);
       await this.octokit.rest.git.updateRef({ ...where, ref: `heads/${branch}`, sha: commit, force: false });
       return "updated";
     } catch (e) {

@@ -32,7 +32,13 @@ export interface ApiCommit {
   verified: boolean;
 }
 
-export async function createApiCommit(octokit: Octokit, repo: Pick<Repo, "owner" | "repo">, root: string, local: string, signal?: AbortSignal): Promise<ApiCommit> {
+export async function createApiCommit(
+  octokit: Octokit,
+  repo: Pick<Repo, "owner" | "repo">,
+  root: string,
+  local: string,
+  signal?: AbortSignal,
+): Promise<ApiCommit> {
   const where = { owner: repo.owner, repo: repo.repo };
   const parts = await commitParts(root, local, signal);
   const blobs = parts.changes.filter((c) => c.sha !== null && c.mode !== "160000");
@@ -42,10 +48,18 @@ export async function createApiCommit(octokit: Octokit, repo: Pick<Repo, "owner"
   });
   let tree = parts.parentTree;
   if (parts.changes.length > 0) {
-    const entries = parts.changes.map((c) => ({ path: c.path, mode: c.mode as "100644", type: (c.mode === "160000" ? "commit" : "blob") as "blob", sha: c.sha }));
-    ({ data: { sha: tree } } = await octokit.rest.git.createTree({ ...where, base_tree: parts.parentTree, tree: entries }));
+    const entries = parts.changes.map((c) => ({
+      path: c.path,
+      mode: c.mode as "100644",
+      type: (c.mode === "160000" ? "commit" : "blob") as "blob",
+      sha: c.sha,
+    }));
+    ({
+      data: { sha: tree },
+    } = await octokit.rest.git.createTree({ ...where, base_tree: parts.parentTree, tree: entries }));
   }
-  if (tree !== parts.tree) throw new ApiCommitError(`GitHub built tree ${tree.slice(0, 12)}, not the tested tree ${parts.tree.slice(0, 12)}; nothing was published`);
+  if (tree !== parts.tree)
+    throw new ApiCommitError(`GitHub built tree ${tree.slice(0, 12)}, not the tested tree ${parts.tree.slice(0, 12)}; nothing was published`);
   const { data: commit } = await octokit.rest.git.createCommit({ ...where, message: parts.message, tree, parents: [parts.parent] });
   return { sha: commit.sha, tree, verified: commit.verification?.verified === true };
 }

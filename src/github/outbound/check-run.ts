@@ -49,7 +49,10 @@ export class CheckRunPublisher {
    */
   moveTo(headSha: string): Promise<{ id: number; created: boolean }> {
     const work = this.chain.then(() => this.move(headSha));
-    this.chain = work.then(() => {}, () => {});
+    this.chain = work.then(
+      () => {},
+      () => {},
+    );
     return work;
   }
 
@@ -125,7 +128,12 @@ export class CheckRunPublisher {
     const id = this.ledger.sessionId;
     const found = (await this.records.intended(sha)) ? await this.outbound.findCheckRun(CHECK_RUN_NAME, sha, id) : null;
     if (!found) await this.records.intend(sha);
-    const data = found ?? (await this.outbound.createCheckRun({ name: CHECK_RUN_NAME, head_sha: sha, status: "in_progress", output: this.output(), actions: this.actions(this.ledger.state) }, id));
+    const data =
+      found ??
+      (await this.outbound.createCheckRun(
+        { name: CHECK_RUN_NAME, head_sha: sha, status: "in_progress", output: this.output(), actions: this.actions(this.ledger.state) },
+        id,
+      ));
     const run = { sha, id: data.id, url: data.html_url ?? "" };
     await this.records.add(run);
     return { run, adopted: found !== null };
@@ -134,8 +142,15 @@ export class CheckRunPublisher {
   /** The run on an older head ends `neutral` and points at its successor. */
   private async close(old: CheckRunRecord, next: CheckRunRecord): Promise<void> {
     const short = next.sha.slice(0, 7);
-    const output = { title: `Moved to ${short}`, summary: `Patchgate pushed \`${short}\`, the pull request's new head, so this session's check run continues there: ${next.url}` };
-    await this.outbound.updateCheckRun(old.id, { status: "completed", conclusion: "neutral", details_url: next.url || undefined, actions: [], output }, this.ledger.sessionId);
+    const output = {
+      title: `Moved to ${short}`,
+      summary: `Patchgate pushed \`${short}\`, the pull request's new head, so this session's check run continues there: ${next.url}`,
+    };
+    await this.outbound.updateCheckRun(
+      old.id,
+      { status: "completed", conclusion: "neutral", details_url: next.url || undefined, actions: [], output },
+      this.ledger.sessionId,
+    );
     await this.records.markMoved(old, next.sha);
   }
 

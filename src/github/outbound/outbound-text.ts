@@ -47,7 +47,9 @@ function clean(text: string, p: TextPolicy): string {
  * the budget is cut inside, and a fence left open is closed.
  */
 function cutAtBlock(text: string, max: number, l: Limit): string {
-  const fitting = parseMarkdown(text).children.map(endOf).filter((end) => size(text.slice(0, end), l) <= max);
+  const fitting = parseMarkdown(text)
+    .children.map(endOf)
+    .filter((end) => size(text.slice(0, end), l) <= max);
   if (fitting.length > 0) return text.slice(0, fitting.at(-1));
   const cut = head(text, max - 8, l);
   const fence = /^ {0,3}(`{3,}|~{3,})/m.exec(cut)?.[1];
@@ -91,7 +93,8 @@ export function annotationText<A extends { message: string; title?: string }>(a:
   const message = redact(wellFormed(a.message), p.secrets);
   return {
     ...a,
-    message: size(message, ANNOTATION_MESSAGE_LIMIT) <= ANNOTATION_MESSAGE_LIMIT.max ? message : head(message, ANNOTATION_MESSAGE_LIMIT.max, ANNOTATION_MESSAGE_LIMIT),
+    message:
+      size(message, ANNOTATION_MESSAGE_LIMIT) <= ANNOTATION_MESSAGE_LIMIT.max ? message : head(message, ANNOTATION_MESSAGE_LIMIT.max, ANNOTATION_MESSAGE_LIMIT),
     ...(a.title !== undefined ? { title: outboundTitle(a.title, p) } : {}),
   };
 }

@@ -1,7 +1,16 @@
 import type { Repo } from "../inbound/intent.js";
 import type { Octokit } from "../octokit.js";
 import type { Annotation } from "../../trace/report/provenance.js";
-import { annotationText, BODY_LIMIT, CHECK_RUN_LIMIT, COMMIT_LIMIT, MAX_ANNOTATIONS_PER_REQUEST, outboundText, outboundTitle, type TextPolicy } from "./outbound-text.js";
+import {
+  annotationText,
+  BODY_LIMIT,
+  CHECK_RUN_LIMIT,
+  COMMIT_LIMIT,
+  MAX_ANNOTATIONS_PER_REQUEST,
+  outboundText,
+  outboundTitle,
+  type TextPolicy,
+} from "./outbound-text.js";
 
 /**
  * The outbound gate: the only path by which src/github posts text — comments, PR title and body,
@@ -80,18 +89,33 @@ export class Outbound {
 
   /** A reply in a line comment's thread on the diff. */
   async replyToReviewComment(pull: number, commentId: number, text: string, marker: string, sessionId: string) {
-    const { data } = await this.octokit.rest.pulls.createReplyForReviewComment({ ...this.where(), pull_number: pull, comment_id: commentId, body: this.commentBody(text, marker, sessionId) });
+    const { data } = await this.octokit.rest.pulls.createReplyForReviewComment({
+      ...this.where(),
+      pull_number: pull,
+      comment_id: commentId,
+      body: this.commentBody(text, marker, sessionId),
+    });
     return data;
   }
 
   async createPull(pr: { head: string; base: string; title: string; body: string; draft: boolean }, sessionId: string) {
     const p = this.policy(sessionId);
-    const { data } = await this.octokit.rest.pulls.create({ ...this.where(), ...pr, title: outboundTitle(pr.title, p), body: outboundText(pr.body, BODY_LIMIT, p) });
+    const { data } = await this.octokit.rest.pulls.create({
+      ...this.where(),
+      ...pr,
+      title: outboundTitle(pr.title, p),
+      body: outboundText(pr.body, BODY_LIMIT, p),
+    });
     return data;
   }
 
   async updatePull(number: number, change: { body: string; state?: "open" }, sessionId: string) {
-    const { data } = await this.octokit.rest.pulls.update({ ...this.where(), pull_number: number, ...change, body: outboundText(change.body, BODY_LIMIT, this.policy(sessionId)) });
+    const { data } = await this.octokit.rest.pulls.update({
+      ...this.where(),
+      pull_number: number,
+      ...change,
+      body: outboundText(change.body, BODY_LIMIT, this.policy(sessionId)),
+    });
     return data;
   }
 

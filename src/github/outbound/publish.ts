@@ -41,7 +41,12 @@ type Pushed = { kind: "pushed"; commit: string; branch: string; ws: PushableWork
  * plan is then committed again; a result goes back to the tests), or, when it does not merge, the
  * session ends `branch_conflict` and nothing is pushed.
  */
-export async function pushLeased(jc: SessionWork, ledger: Ledger, ws: PushableWorkspace, commit: (ws: PushableWorkspace, branch: string) => Promise<string>): Promise<Pushed> {
+export async function pushLeased(
+  jc: SessionWork,
+  ledger: Ledger,
+  ws: PushableWorkspace,
+  commit: (ws: PushableWorkspace, branch: string) => Promise<string>,
+): Promise<Pushed> {
   const original = branchFor(ledger.state.task.source.issueNumber ?? 0);
   for (let round = 0; round < 10; round++) {
     const lease = await leaseOf(ledger);
@@ -73,7 +78,10 @@ export async function pushLeased(jc: SessionWork, ledger: Ledger, ws: PushableWo
     }
     jc.deps.log(`${lease.branch} had commits Patchgate did not make (${commits}); rebuilt on ${out.head.slice(0, 7)}`);
     const republish = ledger.state.phase === "publishing";
-    await ledger.append({ type: "branch_rebased", branch: lease.branch, onto: out.head, foreign: out.foreign }, { type: "diff_updated", diff: await rebuilt.workspace.diff(ledger.state.publishablePaths) });
+    await ledger.append(
+      { type: "branch_rebased", branch: lease.branch, onto: out.head, foreign: out.foreign },
+      { type: "diff_updated", diff: await rebuilt.workspace.diff(ledger.state.publishablePaths) },
+    );
     ws = rebuilt.workspace;
     if (republish) return { kind: "rebuilt", ws };
   }
@@ -107,7 +115,13 @@ export async function publishPlan(jc: SessionWork, ledger: Ledger, ws: PushableW
   const author = await jc.identity.get(jc.octokit);
   const message = `Plan ${shortHash(hash)} for #${issue}: ${commitText(jc, s.plan?.summary.split("\n")[0] ?? "")}\n\nPatchgate-Plan: ${hash}`;
   // Adopted like a result's: a plan committed (or signed) before a kill is pushed, not committed on again.
-  const planCommit = adoptingCommit(jc, ledger, `plan_commit:${hash}`, (w) => w.commitTree(w.baseCommit), (w, branch) => w.commit({ branch, message, author, allowEmpty: true, paths: [] }));
+  const planCommit = adoptingCommit(
+    jc,
+    ledger,
+    `plan_commit:${hash}`,
+    (w) => w.commitTree(w.baseCommit),
+    (w, branch) => w.commit({ branch, message, author, allowEmpty: true, paths: [] }),
+  );
   const pushed = await pushLeased(jc, ledger, ws, planCommit);
   if (pushed.kind !== "pushed") return "ended";
   const { commit: sha, branch } = pushed;
@@ -135,7 +149,13 @@ function resultCommit(jc: SessionWork, ledger: Ledger, commit: (ws: PushableWork
 }
 
 /** `commit`, or the commit recorded under `key` before when the branch is still at it (or its signed twin) with tree `tree(ws)`. */
-export function adoptingCommit(jc: SessionWork, ledger: Ledger, key: string, tree: (ws: PushableWorkspace) => string | null | Promise<string | null>, commit: (ws: PushableWorkspace, branch: string) => Promise<string>) {
+export function adoptingCommit(
+  jc: SessionWork,
+  ledger: Ledger,
+  key: string,
+  tree: (ws: PushableWorkspace) => string | null | Promise<string | null>,
+  commit: (ws: PushableWorkspace, branch: string) => Promise<string>,
+) {
   return async (ws: PushableWorkspace, branch: string): Promise<string> => {
     const known = await jc.deps.store.getEffect(ledger.sessionId, key);
     const twin = known && (await signedTwin(jc, ledger.sessionId, known));
@@ -177,14 +197,24 @@ export function coAuthorsOf(ledger: Ledger): { name: string; email: string }[] {
 }
 
 /** "rebuilt": the branch had someone else's commits and the session is executing again on top of them. */
-export async function publishResult(jc: SessionWork, ledger: Ledger, ws: PushableWorkspace, checkRun: CheckRunPublisher): Promise<"done" | "rebuilt" | "ended"> {
+export async function publishResult(
+  jc: SessionWork,
+  ledger: Ledger,
+  ws: PushableWorkspace,
+  checkRun: CheckRunPublisher,
+): Promise<"done" | "rebuilt" | "ended"> {
   const s = ledger.state;
   const issue = s.task.source.issueNumber ?? 0;
   const author = await jc.identity.get(jc.octokit);
   const summary = s.finishSummary ?? "";
   const message = `${commitText(jc, s.task.title)}\n\n${commitText(jc, summary)}\n\nResolves #${issue}.`;
   const coAuthors = coAuthorsOf(ledger);
-  const pushed = await pushLeased(jc, ledger, ws, resultCommit(jc, ledger, (w, branch) => w.commit({ branch, message, author, coAuthors, ...publication(ledger.state) })));
+  const pushed = await pushLeased(
+    jc,
+    ledger,
+    ws,
+    resultCommit(jc, ledger, (w, branch) => w.commit({ branch, message, author, coAuthors, ...publication(ledger.state) })),
+  );
   if (pushed.kind === "rebuilt") return "rebuilt";
   if (pushed.kind === "conflict") return "ended";
   const { commit: sha, branch } = pushed;

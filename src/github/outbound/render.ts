@@ -18,7 +18,12 @@ export function shortHash(h: string): string {
 
 function todoList(todos: Todo[]): string {
   if (todos.length === 0) return "_No todos yet._";
-  return todos.map((t) => `- [${t.status === "completed" ? "x" : " "}] ${inert(clip(oneLine(t.content), 300))}${t.status === "in_progress" ? " _(in progress)_" : t.status === "cancelled" ? " _(cancelled)_" : ""}`).join("\n");
+  return todos
+    .map(
+      (t) =>
+        `- [${t.status === "completed" ? "x" : " "}] ${inert(clip(oneLine(t.content), 300))}${t.status === "in_progress" ? " _(in progress)_" : t.status === "cancelled" ? " _(cancelled)_" : ""}`,
+    )
+    .join("\n");
 }
 
 function planText(s: SessionState): string {
@@ -43,7 +48,12 @@ const HOW_TO_APPROVE = (hash: string) =>
 const isBlockedReport = (s: SessionState): boolean => s.blockReport !== null && (s.phase === "executing" || s.phase === "blocked");
 
 export function pullRequestBody(s: SessionState, issue: number): string {
-  const head = s.phase === "done" || s.phase === "publishing" ? "## Done" : isBlockedReport(s) ? "## Blocked — untested work so far (draft)" : "## Plan (draft — waiting for approval)";
+  const head =
+    s.phase === "done" || s.phase === "publishing"
+      ? "## Done"
+      : isBlockedReport(s)
+        ? "## Blocked — untested work so far (draft)"
+        : "## Plan (draft — waiting for approval)";
   const parts = [`Resolves #${issue}.`, "", head, "", ...(isBlockedReport(s) ? [untestedText(s), ""] : []), planText(s), "", "### Todos", todoList(s.todos)];
   if (s.finishSummary) parts.push("", "### Summary", inert(clip(s.finishSummary, 4000)));
   if (s.preExistingFailures.length > 0) parts.push("", "### Pre-existing test failures", preExistingText(s.preExistingFailures));
@@ -55,7 +65,13 @@ export function pullRequestBody(s: SessionState, issue: number): string {
 /** What a reviewer of a blocked session's PR must know first: the commit is untested, and why it stopped. */
 function untestedText(s: SessionState): string {
   const failing = s.testRuns.at(-1)?.failing ?? null;
-  const names = failing && failing.length > 0 ? ` Failing: ${failing.slice(0, 20).map((n) => inlineCode(clip(oneLine(n), 200))).join(", ")}${failing.length > 20 ? ", …" : ""}.` : "";
+  const names =
+    failing && failing.length > 0
+      ? ` Failing: ${failing
+          .slice(0, 20)
+          .map((n) => inlineCode(clip(oneLine(n), 200)))
+          .join(", ")}${failing.length > 20 ? ", …" : ""}.`
+      : "";
   return [
     `> [!WARNING]\n> **Untested.** The agent reported that it cannot finish, and the tests did not pass on this branch's last commit.${names} Patchgate keeps the work here as a draft and never marks it ready for review.`,
     "",
@@ -68,7 +84,9 @@ function untestedText(s: SessionState): string {
 function preExistingText(names: readonly string[]): string {
   const shown = names.slice(0, 50).map((n) => `- ${inlineCode(clip(oneLine(n), 200))}`);
   const more = names.length > 50 ? [`- … and ${names.length - 50} more`] : [];
-  return [`These tests fail on this branch and already failed on the base branch before the change (gate \`no_new_failures\`):`, "", ...shown, ...more].join("\n");
+  return [`These tests fail on this branch and already failed on the base branch before the change (gate \`no_new_failures\`):`, "", ...shown, ...more].join(
+    "\n",
+  );
 }
 
 /**
@@ -78,16 +96,35 @@ function preExistingText(names: readonly string[]): string {
 function reportedBlockedComment(s: SessionState): string {
   const parts = ["⛔ The agent reports that it cannot finish this task (`reported_by_agent`):", "", inert(clip(s.blocked?.message ?? "", 3000))];
   const b = s.baseline;
-  if (b) parts.push("", `Baseline, before any change: \`${b.command}\` ${runOutcome(b)}${b.failing && b.failing.length > 0 ? `; failing already: ${b.failing.slice(0, 20).map((n) => inlineCode(clip(oneLine(n), 200))).join(", ")}` : ""}.`);
+  if (b)
+    parts.push(
+      "",
+      `Baseline, before any change: \`${b.command}\` ${runOutcome(b)}${
+        b.failing && b.failing.length > 0
+          ? `; failing already: ${b.failing
+              .slice(0, 20)
+              .map((n) => inlineCode(clip(oneLine(n), 200)))
+              .join(", ")}`
+          : ""
+      }.`,
+    );
   const last = s.testRuns.at(-1);
   parts.push("", last ? `Test runs in the session: ${s.testRuns.length}; the last one ${runOutcome(last)}.` : "No test run after the baseline.");
   const work = s.blocked?.work;
   const stat = s.latestDiff && s.latestDiff.filesChanged > 0 ? [codeBlock(clip(s.latestDiff.stat, 3000))] : [];
   const notPushed = work && !work.pushed ? `not pushed: ${inert(clip(oneLine(work.why), 600))}` : "";
-  if (work?.pushed) parts.push("", `Work so far, **untested**, pushed to the draft pull request's branch \`${work.branch}\` as \`${work.commit.slice(0, 12)}\` (the PR stays a draft):`, ...stat);
+  if (work?.pushed)
+    parts.push(
+      "",
+      `Work so far, **untested**, pushed to the draft pull request's branch \`${work.branch}\` as \`${work.commit.slice(0, 12)}\` (the PR stays a draft):`,
+      ...stat,
+    );
   else if (stat.length > 0) parts.push("", `Work so far (${notPushed || "kept in the session, not pushed"}):`, ...stat);
   else if (notPushed) parts.push("", `The work so far was ${notPushed}.`);
-  parts.push("", `Fix what stands in the way (or change \`gate\` in \`.github/patchgate.yml\`), then \`/agent retry\` starts again${work?.pushed ? ", continuing from the pushed work" : ""}.`);
+  parts.push(
+    "",
+    `Fix what stands in the way (or change \`gate\` in \`.github/patchgate.yml\`), then \`/agent retry\` starts again${work?.pushed ? ", continuing from the pushed work" : ""}.`,
+  );
   return parts.join("\n");
 }
 
@@ -150,7 +187,8 @@ export function doneComment(s: SessionState, prUrl: string): string {
 export function endedComment(s: SessionState): string {
   if (s.phase === "cancelled") return "🛑 The session was cancelled.";
   if (s.phase === "blocked" && s.blocked?.reason === "reported_by_agent") return reportedBlockedComment(s);
-  if (s.phase === "blocked") return `⛔ The session is blocked (\`${s.blocked?.reason ?? "blocked"}\`): ${inert(clip(oneLine(s.blocked?.message ?? ""), 1500))}\n\n\`/agent retry\` starts again once that is done.`;
+  if (s.phase === "blocked")
+    return `⛔ The session is blocked (\`${s.blocked?.reason ?? "blocked"}\`): ${inert(clip(oneLine(s.blocked?.message ?? ""), 1500))}\n\n\`/agent retry\` starts again once that is done.`;
   const next = s.mode === "execute" ? "`/agent retry` continues from where it stopped, with the plan still approved." : "`/agent retry` starts again.";
   return `❌ The session failed: \`${s.failure?.reason ?? "internal"}\` — ${inert(clip(oneLine(s.failure?.message ?? ""), 500))}\n\n${next}`;
 }

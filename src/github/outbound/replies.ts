@@ -20,10 +20,19 @@ export async function postComment(jc: Poster, number: number, sessionId: string 
   const { repo } = jc.delivery;
   const owner = sessionId ?? "-";
   const effectKey = `comment:${number}:${effect}`;
-  const result = await upsertComment(jc.octokit, jc.outbound, { owner: repo.owner, repo: repo.repo, number }, marker(owner, effect), body, sessionId, {
-    get: () => jc.deps.store.getEffect(owner, effectKey),
-    set: (id) => jc.deps.store.putEffect(owner, effectKey, id),
-  }, (author) => isPatchgate(jc, author));
+  const result = await upsertComment(
+    jc.octokit,
+    jc.outbound,
+    { owner: repo.owner, repo: repo.repo, number },
+    marker(owner, effect),
+    body,
+    sessionId,
+    {
+      get: () => jc.deps.store.getEffect(owner, effectKey),
+      set: (id) => jc.deps.store.putEffect(owner, effectKey, id),
+    },
+    (author) => isPatchgate(jc, author),
+  );
   jc.deps.log(`comment #${number} (${effect})`);
   return result;
 }

@@ -8,9 +8,18 @@ function fence(text: string): string {
 
 /** The line comments as the task states them: numbered, each with where it is and the hunk it sits on. */
 export function reviewCommentsText(comments: readonly ReviewComment[]): string {
-  const where = (c: ReviewComment) => (c.line === null ? "(outdated line)" : c.startLine !== null && c.startLine !== c.line ? `lines ${c.startLine}–${c.line}` : `line ${c.line}`);
+  const where = (c: ReviewComment) =>
+    c.line === null ? "(outdated line)" : c.startLine !== null && c.startLine !== c.line ? `lines ${c.startLine}–${c.line}` : `line ${c.line}`;
   const items = comments.map((c, i) =>
-    [`${i + 1}. ${c.path}, ${where(c)}${c.side === "LEFT" ? " of the old version" : ""} — @${c.by} wrote:`, c.body, "", "On this part of the diff:", fence(c.hunk) + "diff", c.hunk, fence(c.hunk)].join("\n"),
+    [
+      `${i + 1}. ${c.path}, ${where(c)}${c.side === "LEFT" ? " of the old version" : ""} — @${c.by} wrote:`,
+      c.body,
+      "",
+      "On this part of the diff:",
+      fence(c.hunk) + "diff",
+      c.hunk,
+      fence(c.hunk),
+    ].join("\n"),
   );
   return [`Line comments from the review (${comments.length}); address each of them in one change:`, "", ...items].join("\n\n");
 }

@@ -12,7 +12,13 @@ export async function replyInReviewThreads(jc: SessionWork, ledger: Ledger, comm
   for (const c of ledger.state.task.reviewComments ?? []) {
     const key = `review-reply:${c.id}`;
     if (await jc.deps.store.getEffect(ledger.sessionId, key)) continue;
-    const reply = await jc.outbound.replyToReviewComment(c.pull, c.id, `Addressed in \`${commit.slice(0, 7)}\`.`, marker(ledger.sessionId, key), ledger.sessionId);
+    const reply = await jc.outbound.replyToReviewComment(
+      c.pull,
+      c.id,
+      `Addressed in \`${commit.slice(0, 7)}\`.`,
+      marker(ledger.sessionId, key),
+      ledger.sessionId,
+    );
     await jc.deps.store.putEffect(ledger.sessionId, key, String(reply.id));
     jc.deps.log(`replied in the thread of review comment ${c.id}`);
   }

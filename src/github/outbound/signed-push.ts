@@ -24,9 +24,17 @@ const apiUnusable = (e: unknown): number | null => {
   return s === 403 || s === 404 || s === 501 ? s : null;
 };
 
-export async function pushCommit(jc: SessionWork, sessionId: string, ws: PushableWorkspace, lease: BranchLease, local: string, git: GitBranchRemote): Promise<SignedPush> {
+export async function pushCommit(
+  jc: SessionWork,
+  sessionId: string,
+  ws: PushableWorkspace,
+  lease: BranchLease,
+  local: string,
+  git: GitBranchRemote,
+): Promise<SignedPush> {
   const viaGit = async (unsigned: string): Promise<SignedPush> => ({ out: await pushUnderLease(git, lease, local), via: "git", commit: local, unsigned });
-  if (lease.head !== null && !(await git.contains(local, lease.head))) return viaGit("the branch had to be moved over commits Patchgate pushed before, which GitHub's refs API can do only without a lease");
+  if (lease.head !== null && !(await git.contains(local, lease.head)))
+    return viaGit("the branch had to be moved over commits Patchgate pushed before, which GitHub's refs API can do only without a lease");
   // Made once per local commit: a publication that runs again pushes the same signed commit.
   let signed = await jc.deps.store.getEffect(sessionId, API_COMMIT(local));
   if (!signed) {

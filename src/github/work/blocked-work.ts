@@ -21,7 +21,13 @@ import { adoptingCommit, coAuthorsOf, commitText, followHead, pullText, pushLeas
  */
 const BLOCKED_COMMIT = "blocked_commit";
 
-export async function keepBlockedWork(jc: SessionWork, ledger: Ledger, ws: PushableWorkspace, checkRun: CheckRunPublisher, repoConfig: RepoConfig): Promise<boolean> {
+export async function keepBlockedWork(
+  jc: SessionWork,
+  ledger: Ledger,
+  ws: PushableWorkspace,
+  checkRun: CheckRunPublisher,
+  repoConfig: RepoConfig,
+): Promise<boolean> {
   const s = ledger.state;
   const verdict = await judgeBlockedWork(ws, s, repoConfig.policy.protected_paths, [...jc.deps.secrets, jc.token]);
   let work: BlockedWork;
@@ -34,8 +40,14 @@ export async function keepBlockedWork(jc: SessionWork, ledger: Ledger, ws: Pusha
     const message = untestedCommitMessage(s, commitText(jc, s.task.title), `Patchgate-Untested: ${ledger.sessionId}\nRefs #${issue}.`);
     const author = await jc.identity.get(jc.octokit);
     const coAuthors = coAuthorsOf(ledger);
-    const commit = (w: PushableWorkspace, branch: string) => w.commit({ branch, message, author, coAuthors, paths: s.publishablePaths, expectTree: verdict.tree });
-    const pushed = await pushLeased(jc, ledger, ws, adoptingCommit(jc, ledger, BLOCKED_COMMIT, () => verdict.tree, commit));
+    const commit = (w: PushableWorkspace, branch: string) =>
+      w.commit({ branch, message, author, coAuthors, paths: s.publishablePaths, expectTree: verdict.tree });
+    const pushed = await pushLeased(
+      jc,
+      ledger,
+      ws,
+      adoptingCommit(jc, ledger, BLOCKED_COMMIT, () => verdict.tree, commit),
+    );
     if (pushed.kind !== "pushed") return false;
     await followHead(jc, checkRun, pushed.commit);
     // The body says "untested" while the report is recorded (render.ts), before the session ends.

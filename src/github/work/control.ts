@@ -38,7 +38,15 @@ export async function requestStop(jc: JobContext, issue: number, ledger: Ledger)
   jc.deps.aborts.stop(key);
   jc.deps.log(`stop requested for #${issue}`);
   const reply = replyThread(jc, issue);
-  const spec = { kind: "stop-cancel", deliveryId: jc.delivery.id, sessionId: ledger.sessionId, reply, interrupted, by: jc.delivery.sender.login, source: jc.delivery.source };
+  const spec = {
+    kind: "stop-cancel",
+    deliveryId: jc.delivery.id,
+    sessionId: ledger.sessionId,
+    reply,
+    interrupted,
+    by: jc.delivery.sender.login,
+    source: jc.delivery.source,
+  };
   // Resolves when the cancellation has run: the stop's delivery is done only then (./inbox.ts).
   try {
     await runInLane(jc.deps.queue, key, `cancel ${ledger.sessionId}`, () => cancel(jc, ledger.sessionId, reply, interrupted), spec);
@@ -70,7 +78,13 @@ export async function cancel(jc: Canceller, sessionId: string, reply: number, in
 }
 
 export async function status(jc: JobContext, ledger: Ledger | null, reply: number): Promise<void> {
-  await answer(jc, reply, ledger?.sessionId ?? null, "status", ledger ? statusComment(ledger.state) : "No Patchgate session for this issue yet. `/agent fix this` starts one.");
+  await answer(
+    jc,
+    reply,
+    ledger?.sessionId ?? null,
+    "status",
+    ledger ? statusComment(ledger.state) : "No Patchgate session for this issue yet. `/agent fix this` starts one.",
+  );
 }
 
 /**

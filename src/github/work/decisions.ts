@@ -77,7 +77,13 @@ export async function approveByComment(jc: JobContext, ledger: Ledger, ref: stri
 export async function denyByComment(jc: JobContext, ledger: Ledger, reason: string, at: string, w: Where): Promise<void> {
   const s = ledger.state;
   if (s.phase !== "awaiting_write_approval") {
-    await answer(jc, w.reply, ledger.sessionId, "nothing", `There is no batch of writes to deny (phase \`${s.phase}\`). To change the plan use \`/agent revise <feedback>\`.`);
+    await answer(
+      jc,
+      w.reply,
+      ledger.sessionId,
+      "nothing",
+      `There is no batch of writes to deny (phase \`${s.phase}\`). To change the plan use \`/agent revise <feedback>\`.`,
+    );
     return;
   }
   return decideWrites(jc, ledger, approver(jc, "comment"), digestForComment(s, ledger.history, null, at), reason, w);

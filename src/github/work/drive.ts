@@ -50,7 +50,8 @@ export async function drive(jc: SessionWork, ledger: Ledger, trigger: string, ws
     const late = (outcome: unknown) => jc.deps.log(`abandoned job ended late: ${outcome instanceof Error ? outcome.message : "ok"}`);
     const grace = jc.deps.abandonAfterAbortMs ?? ABANDON_AFTER_ABORT_MS;
     const done = await settleOrAbandon(driveOnce(jc, ledger, trigger, signal, ws, checkRun), signal, grace, late);
-    if (done === "abandoned") jc.deps.log(`a job for #${issue} did not end within ${grace} ms of its abort; its lane goes on without it`, "warn", { session: ledger.sessionId });
+    if (done === "abandoned")
+      jc.deps.log(`a job for #${issue} did not end within ${grace} ms of its abort; its lane goes on without it`, "warn", { session: ledger.sessionId });
   } finally {
     release();
   }
@@ -59,7 +60,14 @@ export async function drive(jc: SessionWork, ledger: Ledger, trigger: string, ws
 /** A session rebuilt on someone's commits runs again in the same job; this bounds how often. */
 const MAX_REBUILDS_PER_JOB = 3;
 
-async function driveOnce(jc: SessionWork, ledger: Ledger, trigger: string, signal: AbortSignal, ws?: PushableWorkspace, checkRun?: CheckRunPublisher): Promise<void> {
+async function driveOnce(
+  jc: SessionWork,
+  ledger: Ledger,
+  trigger: string,
+  signal: AbortSignal,
+  ws?: PushableWorkspace,
+  checkRun?: CheckRunPublisher,
+): Promise<void> {
   const issue = ledger.state.task.source.issueNumber ?? 0;
   const run = checkRun ?? checkRunFor(jc, ledger);
   ledger.onEvent(run.onEvent);
@@ -70,7 +78,18 @@ async function driveOnce(jc: SessionWork, ledger: Ledger, trigger: string, signa
   const mcp = jc.deps.mcp ? { config: jc.deps.mcp, secrets: jc.deps.secrets } : undefined;
   for (let round = 0; ; round++) {
     jc.deps.log(`resume (${round === 0 ? trigger : "rebuilt on the branch's new commits"})`);
-    const outcome = await resumeSession(ledger, { llm: jc.deps.llm(), compaction: jc.deps.compaction, keepBlockedWork: true, sandbox: await jc.deps.sandbox(repoConfig), workspace, repoConfig, signal, trigger, mcp, ...jc.deps.sandboxExtras });
+    const outcome = await resumeSession(ledger, {
+      llm: jc.deps.llm(),
+      compaction: jc.deps.compaction,
+      keepBlockedWork: true,
+      sandbox: await jc.deps.sandbox(repoConfig),
+      workspace,
+      repoConfig,
+      signal,
+      trigger,
+      mcp,
+      ...jc.deps.sandboxExtras,
+    });
     jc.deps.log(`session ${outcome.kind === "parked" ? outcome.phase : outcome.kind === "ended" ? outcome.phase : "ready to publish"}`);
     if (outcome.kind === "parked" && outcome.phase === "awaiting_answer") {
       await postQuestion(jc, ledger, repoConfig.limits.max_questions);

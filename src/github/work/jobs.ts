@@ -36,7 +36,13 @@ async function runReporting(jc: Intake, issue: number): Promise<void> {
     if (leaseWasLost(e)) throw e; // another worker holds the issue now and answers for it
     const reply = jc.delivery.intent.kind === "button" ? issue : jc.delivery.intent.thread.number;
     const why = e instanceof Error ? e.message : String(e);
-    await answer(jc, reply, null, "error", `Patchgate hit an error and stopped here: ${why.split("\n")[0]}\n\n\`/agent retry\` continues from the last checkpoint.`).catch(() => {});
+    await answer(
+      jc,
+      reply,
+      null,
+      "error",
+      `Patchgate hit an error and stopped here: ${why.split("\n")[0]}\n\n\`/agent retry\` continues from the last checkpoint.`,
+    ).catch(() => {});
     throw e;
   }
 }
@@ -103,7 +109,14 @@ async function runDelivery(received: Intake, issue: number): Promise<void> {
   if (!checked.ok) {
     received.deps.log(`${received.delivery.event} ${received.delivery.id} not acted on: ${checked.why}`);
     const reply = received.delivery.intent.kind === "button" ? issue : received.delivery.intent.thread.number;
-    if (checked.tell === "edited") await answer(received, reply, null, "edited", "That comment was edited after it was written, so Patchgate did not act on it (an edit could change what was approved). Nothing was changed — write a new comment.");
+    if (checked.tell === "edited")
+      await answer(
+        received,
+        reply,
+        null,
+        "edited",
+        "That comment was edited after it was written, so Patchgate did not act on it (an edit could change what was approved). Nothing was changed — write a new comment.",
+      );
     return;
   }
   const intake: Intake = Object.freeze({ ...received, delivery: checked.delivery });
@@ -131,7 +144,14 @@ async function runDelivery(received: Intake, issue: number): Promise<void> {
   const w = { reply };
   if (ledger && (await standsDown(jc, i, issue))) {
     // Queued before a stop that is not yet applied: acting now would run on what the stop cancels.
-    if (i.kind === "command" || i.kind === "button") await answer(jc, reply, ledger.sessionId, "stopping", "Not applied: `/agent stop` is cancelling this session. Once it is cancelled, `/agent retry` starts again.");
+    if (i.kind === "command" || i.kind === "button")
+      await answer(
+        jc,
+        reply,
+        ledger.sessionId,
+        "stopping",
+        "Not applied: `/agent stop` is cancelling this session. Once it is cancelled, `/agent retry` starts again.",
+      );
     return;
   }
   if (i.kind === "issue_opened" || (i.kind === "label" && i.label === "agent")) {
@@ -140,7 +160,8 @@ async function runDelivery(received: Intake, issue: number): Promise<void> {
   }
   if (i.kind === "command") {
     const c = i.command;
-    if (c.kind === "help") return answer(jc, reply, sessionId, "help", `${c.why === "help requested" ? "" : `I did not understand that (${c.why}).\n\n`}${HELP_TEXT}`);
+    if (c.kind === "help")
+      return answer(jc, reply, sessionId, "help", `${c.why === "help requested" ? "" : `I did not understand that (${c.why}).\n\n`}${HELP_TEXT}`);
     if (c.kind === "status") return status(jc, ledger, reply);
     if (c.kind === "stop") {
       if (ledger) return requestStop(jc, issue, ledger);
@@ -150,12 +171,20 @@ async function runDelivery(received: Intake, issue: number): Promise<void> {
     if (c.kind === "retry") return retry(jc, ledger, reply);
     if (c.kind === "start") {
       if (ledger?.state.phase === "awaiting_answer" && c.task) return answerWith(jc, ledger, c.task, i.at);
-      if (!i.thread.isPullRequest || !ledger) return startSession(jc, { issue, title: i.thread.title, body: i.thread.body, instruction: c.task, followUp: false });
-      if (ledger.state.phase === "done") return startSession(jc, { issue, title: `Follow-up on #${i.thread.number}`, body: "", instruction: c.task, followUp: true });
+      if (!i.thread.isPullRequest || !ledger)
+        return startSession(jc, { issue, title: i.thread.title, body: i.thread.body, instruction: c.task, followUp: false });
+      if (ledger.state.phase === "done")
+        return startSession(jc, { issue, title: `Follow-up on #${i.thread.number}`, body: "", instruction: c.task, followUp: true });
       // On the PR of a session that did not finish, the task is still the issue's (as for a retry):
       // the PR's title and body are Patchgate's own text, the old plan and how to approve it. Work
       // a blocked session pushed is continued, not replaced.
-      return startSession(jc, { issue, title: ledger.state.task.title, body: ledger.state.task.body, instruction: c.task, followUp: continuesFromBranch(ledger.state) });
+      return startSession(jc, {
+        issue,
+        title: ledger.state.task.title,
+        body: ledger.state.task.body,
+        instruction: c.task,
+        followUp: continuesFromBranch(ledger.state),
+      });
     }
     if (!ledger) return status(jc, null, reply);
     if (c.kind === "approve") return approveByComment(jc, ledger, c.ref, i.at, w);
@@ -170,7 +199,14 @@ async function runDelivery(received: Intake, issue: number): Promise<void> {
     if (i.state === "commented") return;
     if (i.state === "changes_requested") {
       if (ledger.state.phase !== "awaiting_plan_approval" && ledger.state.phase !== "planning") return;
-      if (i.body.trim() === "") return answer(jc, reply, ledger.sessionId, "revise", "To send the plan back, say what to change in the review's comment (or `/agent revise <feedback>`).");
+      if (i.body.trim() === "")
+        return answer(
+          jc,
+          reply,
+          ledger.sessionId,
+          "revise",
+          "To send the plan back, say what to change in the review's comment (or `/agent revise <feedback>`).",
+        );
       return revise(jc, ledger, approver(jc, "review"), i.body, w);
     }
     if (ledger.state.phase !== "awaiting_plan_approval") return;

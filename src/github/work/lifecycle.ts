@@ -24,7 +24,12 @@ export async function applyLifecycle(a: AppAccess, e: Lifecycle, deliveryId: str
     if (await exists(() => app.request("GET /app/installations/{installation_id}", { installation_id: e.installationId }))) {
       return a.deps.log(`installation ${e.installationId} still exists on GitHub: delivery ${deliveryId} ignored`);
     }
-    const n = await cancelWhere(a, (s) => s.installationId === e.installationId, `Patchgate was uninstalled from ${e.account} by @${e.by}`, `installation:${e.installationId}:deleted`);
+    const n = await cancelWhere(
+      a,
+      (s) => s.installationId === e.installationId,
+      `Patchgate was uninstalled from ${e.account} by @${e.by}`,
+      `installation:${e.installationId}:deleted`,
+    );
     return a.deps.log(`installation ${e.installationId} deleted: ${n} live session(s) cancelled`);
   }
   if (e.kind === "repositories_removed") {
@@ -38,14 +43,22 @@ export async function applyLifecycle(a: AppAccess, e: Lifecycle, deliveryId: str
     const ids = new Set(gone.map((r) => r.id));
     const names = new Set(gone.map((r) => r.fullName));
     const matches = (s: Source) => s.installationId === e.installationId && (s.repoId !== undefined ? ids.has(s.repoId) : names.has(s.repo));
-    const n = await cancelWhere(a, matches, `${gone.map((r) => r.fullName).join(", ")} removed from Patchgate's installation by @${e.by}`, `installation:${e.installationId}:removed:${deliveryId}`);
+    const n = await cancelWhere(
+      a,
+      matches,
+      `${gone.map((r) => r.fullName).join(", ")} removed from Patchgate's installation by @${e.by}`,
+      `installation:${e.installationId}:removed:${deliveryId}`,
+    );
     return a.deps.log(`${gone.length} repositor(y/ies) removed from installation ${e.installationId}: ${n} live session(s) cancelled`);
   }
   const octokit = await a.installation(e.repo.installationId);
   const { data } = await octokit.rest.repos.get({ owner: e.repo.owner, repo: e.repo.repo });
-  if (data.id !== e.repo.id) return a.deps.log(`${e.repo.owner}/${e.repo.repo} is repository ${data.id} on GitHub, not ${e.repo.id}: delivery ${deliveryId} ignored`);
+  if (data.id !== e.repo.id)
+    return a.deps.log(`${e.repo.owner}/${e.repo.repo} is repository ${data.id} on GitHub, not ${e.repo.id}: delivery ${deliveryId} ignored`);
   const adopted = await a.index.moved(e.repo, e.from);
-  a.deps.log(`repository ${e.repo.id} ${e.how}: ${e.from} → ${e.repo.owner}/${e.repo.repo}${adopted > 0 ? ` (${adopted} older session(s) re-keyed by id)` : ""}`);
+  a.deps.log(
+    `repository ${e.repo.id} ${e.how}: ${e.from} → ${e.repo.owner}/${e.repo.repo}${adopted > 0 ? ` (${adopted} older session(s) re-keyed by id)` : ""}`,
+  );
 }
 
 /** Whether GitHub answers the read (404: it does not exist, or the app may no longer see it). */
@@ -88,7 +101,11 @@ export async function cancelInLane(a: AppAccess, sessionId: string, reason: stri
   if (!TERMINAL_PHASES.includes(ledger.state.phase)) await cancelSession(ledger, "github", reason, source);
   a.deps.log(`session ${sessionId} cancelled: ${reason}`);
   await tellGitHub(a, ledger).catch((err: unknown) => {
-    a.deps.log(`session ${sessionId}: GitHub refused the app (${err instanceof Error ? err.message.split("\n")[0] : String(err)}); the cancellation is in the ledger`, "warn", { session: sessionId });
+    a.deps.log(
+      `session ${sessionId}: GitHub refused the app (${err instanceof Error ? err.message.split("\n")[0] : String(err)}); the cancellation is in the ledger`,
+      "warn",
+      { session: sessionId },
+    );
   });
 }
 

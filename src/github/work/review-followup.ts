@@ -34,7 +34,14 @@ async function listReviewComments(octokit: Octokit, jc: JobContext, review: Revi
   const { repo } = jc.delivery;
   const all: ApiReviewComment[] = [];
   for (let page = 1; page <= 10; page++) {
-    const { data } = await octokit.rest.pulls.listCommentsForReview({ owner: repo.owner, repo: repo.repo, pull_number: review.thread.number, review_id: review.reviewId, per_page: 100, page });
+    const { data } = await octokit.rest.pulls.listCommentsForReview({
+      owner: repo.owner,
+      repo: repo.repo,
+      pull_number: review.thread.number,
+      review_id: review.reviewId,
+      per_page: 100,
+      page,
+    });
     all.push(...(data as unknown as ApiReviewComment[]));
     if (data.length < 100) break;
   }
@@ -62,5 +69,12 @@ export async function reviewFollowUp(jc: JobContext, ledger: Ledger, review: Rev
   if (listed.length === 0) return jc.deps.log(`review ${review.reviewId} has no line comments; nothing to follow up`);
   const comments = listed.slice(0, MAX_REVIEW_COMMENTS).map((c) => toReviewComment(c, review.thread.number));
   jc.deps.log(`review ${review.reviewId} by @${reviewer}: ${comments.length} line comment(s) → one follow-up of session ${ledger.sessionId}`);
-  await startSession(jc, { issue, title: `Follow-up on #${review.thread.number}: review by @${reviewer}`, body: "", instruction: review.body.trim() || null, followUp: true, reviewComments: comments });
+  await startSession(jc, {
+    issue,
+    title: `Follow-up on #${review.thread.number}: review by @${reviewer}`,
+    body: "",
+    instruction: review.body.trim() || null,
+    followUp: true,
+    reviewComments: comments,
+  });
 }

@@ -38,7 +38,8 @@ export async function continueStart(jc: SessionWork, ledger: Ledger, trigger: st
   if (stored === null) throw new Error(`session ${ledger.sessionId} was never fully started and has no start request on record`);
   const req = JSON.parse(stored) as StartRequest;
   const ws = ledger.state.baseCommit === null ? await freshClone(jc, ledger, req) : await openSessionWorkspace(jc, ledger);
-  if (ledger.state.lease === null) await ledger.append({ type: "branch_claimed", branch: req.branch, head: req.followUp ? ws.baseCommit : req.head, ours: req.ours });
+  if (ledger.state.lease === null)
+    await ledger.append({ type: "branch_claimed", branch: req.branch, head: req.followUp ? ws.baseCommit : req.head, ours: req.ours });
   const checkRun = checkRunFor(jc, ledger);
   // Until the plan is pushed there is no PR head: the run starts on the commit the session starts
   // from (a run an earlier attempt created there is adopted, not duplicated).
@@ -51,7 +52,13 @@ async function freshClone(jc: SessionWork, ledger: Ledger, req: StartRequest): P
   const dir = workspaceDir(jc, ledger.sessionId);
   // No workspace was recorded, so whatever is there is a clone that died half-way: not the session's.
   await rm(dir, { recursive: true, force: true });
-  const ws = await prepareWorkspace(ledger, { source: remoteUrl(jc.deps.gitBase, jc.delivery.repo), dir, auth: authFor(jc.token), ref: req.followUp ? req.branch : undefined, mirror: jc.deps.mirrors });
+  const ws = await prepareWorkspace(ledger, {
+    source: remoteUrl(jc.deps.gitBase, jc.delivery.repo),
+    dir,
+    auth: authFor(jc.token),
+    ref: req.followUp ? req.branch : undefined,
+    mirror: jc.deps.mirrors,
+  });
   jc.deps.log(`cloned at ${ws.baseCommit.slice(0, 7)}`);
   return ws as PushableWorkspace;
 }

@@ -36,12 +36,20 @@ export async function startSession(jc: JobContext, req: StartRequest): Promise<v
     const prior = await Ledger.open(jc.deps.store, existing);
     priorLease = prior.state.lease;
     if (!TERMINAL_PHASES.includes(prior.state.phase)) {
-      await answer(jc, req.issue, existing, "busy", `A Patchgate session is already working on this (phase \`${prior.state.phase}\`). \`/agent status\` shows where it stands; \`/agent stop\` cancels it.`);
+      await answer(
+        jc,
+        req.issue,
+        existing,
+        "busy",
+        `A Patchgate session is already working on this (phase \`${prior.state.phase}\`). \`/agent status\` shows where it stands; \`/agent stop\` cancels it.`,
+      );
       return;
     }
   }
   // Refused before anything is made (no 👀, no session, no clone): running sessions are not touched.
-  const disk = jc.deps.diskGuard ? await checkDisk(jc.deps.workspacesDir, jc.deps.diskGuard.minFreeBytes, jc.deps.diskGuard.freeBytes, jc.deps.log) : { ok: true as const };
+  const disk = jc.deps.diskGuard
+    ? await checkDisk(jc.deps.workspacesDir, jc.deps.diskGuard.minFreeBytes, jc.deps.diskGuard.freeBytes, jc.deps.log)
+    : { ok: true as const };
   if (!disk.ok) {
     jc.deps.log(`session for #${req.issue} refused: ${disk.freeBytes} bytes free, ${disk.minBytes} kept free`);
     await answer(jc, req.issue, null, "disk", diskLowText(disk));
@@ -55,9 +63,24 @@ export async function startSession(jc: JobContext, req: StartRequest): Promise<v
   }
   const task: TaskInput = {
     title: sanitizeUntrusted(req.title, { maxChars: 300, markdown: false }),
-    body: [req.instruction ? `Instruction from @${sender.login}: ${sanitizeUntrusted(req.instruction)}` : "", sanitizeUntrusted(req.body), req.reviewComments?.length ? reviewCommentsText(req.reviewComments) : ""].filter(Boolean).join("\n\n"),
+    body: [
+      req.instruction ? `Instruction from @${sender.login}: ${sanitizeUntrusted(req.instruction)}` : "",
+      sanitizeUntrusted(req.body),
+      req.reviewComments?.length ? reviewCommentsText(req.reviewComments) : "",
+    ]
+      .filter(Boolean)
+      .join("\n\n"),
     ...(req.reviewComments?.length ? { reviewComments: req.reviewComments } : {}),
-    source: { kind: "github", repo: `${repo.owner}/${repo.repo}`, issueNumber: req.issue, requester: sender.login, requesterId: sender.id, installationId: repo.installationId, repoId: repo.id, trigger: jc.delivery.source },
+    source: {
+      kind: "github",
+      repo: `${repo.owner}/${repo.repo}`,
+      issueNumber: req.issue,
+      requester: sender.login,
+      requesterId: sender.id,
+      installationId: repo.installationId,
+      repoId: repo.id,
+      trigger: jc.delivery.source,
+    },
   };
   const c = config.config;
   const ledger = await createSession(jc.deps.store, {

@@ -30,7 +30,13 @@ function projectServer(repo: string): McpServer {
   const server = new McpServer({ name: "patchgate", version: OWN_SERVER_VERSION }, { capabilities: { tools: {} } });
   server.registerTool(
     "read_project_file",
-    { description: readFileTool.description.replace(/\n- Only the lines you were shown count as read.*$/m, "").replace(/: leave them out of edit_file's.*$/m, "."), inputSchema: readFileTool.input, annotations: READ_ONLY },
+    {
+      description: readFileTool.description
+        .replace(/\n- Only the lines you were shown count as read.*$/m, "")
+        .replace(/: leave them out of edit_file's.*$/m, "."),
+      inputSchema: readFileTool.input,
+      annotations: READ_ONLY,
+    },
     async (args) => toMcp(await readFileTool.execute(args, ctx)),
   );
   server.registerTool(

@@ -50,11 +50,7 @@ const HARMLESS_TARGETS = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
 const SOCKET_TARGETS = /^\/dev\/(tcp|udp)\//;
 
 /** Where a redirection touches a file: a write (workspace-relative), a write we cannot place, a read, or nothing. */
-export type RedirectEffect =
-  | { kind: "none" }
-  | { kind: "write"; rel: string }
-  | { kind: "write-outside"; target: string }
-  | { kind: "read"; target: string };
+export type RedirectEffect = { kind: "none" } | { kind: "write"; rel: string } | { kind: "write-outside"; target: string } | { kind: "read"; target: string };
 
 export function redirectEffect(r: Redirect, workspaceRoot: string): RedirectEffect {
   const t = r.target;

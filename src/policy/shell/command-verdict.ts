@@ -76,7 +76,14 @@ function judgePart(
     }
     // `cmd < f` reads f as `cat f` would; only a deny (secrets) is taken from that judgement.
     if (effect.kind === "read") {
-      const reader: CommandPart = { argv: ["cat", effect.target], text: `cat ${effect.target}`, assignments: [], redirects: [], inputFrom: [], pipedFromPrevious: false };
+      const reader: CommandPart = {
+        argv: ["cat", effect.target],
+        text: `cat ${effect.target}`,
+        assignments: [],
+        redirects: [],
+        inputFrom: [],
+        pipedFromPrevious: false,
+      };
       const readVerdict = strictest(fromRules(rules.filter((rule) => matchesPart(rule, request, mode, { part: reader, script: null }, ctx))));
       if (readVerdict?.decision === "deny") v = readVerdict;
     }

@@ -19,7 +19,33 @@ function subcommands(args: string[]): string[] {
   return words;
 }
 
-const NPM = new Set(["install", "i", "in", "ins", "inst", "insta", "instal", "isnt", "isnta", "isntal", "isntall", "add", "ci", "clean-install", "ic", "install-clean", "isntall-clean", "install-test", "it", "install-ci-test", "cit", "update", "up", "upgrade", "udpate"]);
+const NPM = new Set([
+  "install",
+  "i",
+  "in",
+  "ins",
+  "inst",
+  "insta",
+  "instal",
+  "isnt",
+  "isnta",
+  "isntal",
+  "isntall",
+  "add",
+  "ci",
+  "clean-install",
+  "ic",
+  "install-clean",
+  "isntall-clean",
+  "install-test",
+  "it",
+  "install-ci-test",
+  "cit",
+  "update",
+  "up",
+  "upgrade",
+  "udpate",
+]);
 const YARN = new Set(["add", "install", "upgrade", "up", "dlx"]);
 const PNPM = new Set(["add", "install", "i", "update", "up", "upgrade", "dlx"]);
 const BUN = new Set(["add", "install", "i", "update", "x"]);

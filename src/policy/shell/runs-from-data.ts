@@ -18,14 +18,16 @@ const GIT_RUN_OPTIONS = /^(-x|--exec|-O.*|--open-files-in-pager|--git-dir|--work
 
 export function runsFromData(argv: string[]): FromData | null {
   const program = programName(argv[0]);
-  if (isShell(program) || program === "busybox") return { kind: "shell", why: `${program} runs shell text, which can build commands at run time ($(…), expansions, eval)` };
+  if (isShell(program) || program === "busybox")
+    return { kind: "shell", why: `${program} runs shell text, which can build commands at run time ($(…), expansions, eval)` };
   if (program === "xargs") return { kind: "data", why: "xargs builds the command it runs from its input" };
   if (program === "env" && innerCommands(argv).some((i) => i.kind === "text")) return { kind: "data", why: "env -S splits a string into the command it runs" };
   if (program === "find" && argv.some((a) => FIND_EXEC.has(a))) return { kind: "data", why: "find -exec runs a command on every name it finds" };
   if (PACKAGE_RUNNERS.has(program)) return { kind: "data", why: `${program} runs scripts and binaries named in the repository (package.json, node_modules)` };
   if (program === "git") {
     const { subcommand, configs } = gitInvocation(argv);
-    if (configs.length > 0 || argv.some((a) => GIT_RUN_OPTIONS.test(a))) return { kind: "data", why: "git options such as -c, --git-dir, --exec, -O name configuration or programs to run" };
+    if (configs.length > 0 || argv.some((a) => GIT_RUN_OPTIONS.test(a)))
+      return { kind: "data", why: "git options such as -c, --git-dir, --exec, -O name configuration or programs to run" };
     if (subcommand !== null && GIT_RUNS.has(subcommand)) return { kind: "data", why: `git ${subcommand} runs programs given as arguments or configuration` };
   }
   return null;

@@ -74,7 +74,10 @@ function splitLines(text: string): string[] {
       // sh splits words at space, tab and newline only; shell-quote at any \s (CR, VT, NBSP…), so
       // `ls\rrm x` would be judged as `ls` while sh runs another program. Nothing legitimate needs one.
       if (/\s/.test(c) && !/[ \t\n]/.test(c)) {
-        throw new CommandSyntaxError("syntax", `unquoted whitespace character U+${c.charCodeAt(0).toString(16).padStart(4, "0")}; use plain spaces and newlines`);
+        throw new CommandSyntaxError(
+          "syntax",
+          `unquoted whitespace character U+${c.charCodeAt(0).toString(16).padStart(4, "0")}; use plain spaces and newlines`,
+        );
       }
       if (c === "\n") {
         lines.push(current);

@@ -34,7 +34,12 @@ function afterOptions(argv: string[], spec: OptionSpec, skip = 0, orElse?: strin
   });
 }
 
-const flagsOnly = (shortFlags: string, longFlags: string[]): OptionSpec => ({ shortValue: "", shortFlags, longValue: [], longFlags: [...longFlags, "help", "version"] });
+const flagsOnly = (shortFlags: string, longFlags: string[]): OptionSpec => ({
+  shortValue: "",
+  shortFlags,
+  longValue: [],
+  longFlags: [...longFlags, "help", "version"],
+});
 
 // Option tables of GNU coreutils/findutils/time and bash's builtins. An option missing here is read
 // both ways, so a newer version's extra option makes a decision stricter, never looser.
@@ -45,8 +50,18 @@ const ENV_OPTS: OptionSpec = {
   longFlags: ["ignore-environment", "null", "debug", "list-signal-handling", "block-signal", "default-signal", "ignore-signal", "help", "version"],
 };
 const NICE_OPTS: OptionSpec = { shortValue: "n", shortFlags: "", longValue: ["adjustment"], longFlags: ["help", "version"], numeric: true };
-const TIMEOUT_OPTS: OptionSpec = { shortValue: "ks", shortFlags: "v", longValue: ["kill-after", "signal"], longFlags: ["preserve-status", "foreground", "verbose", "help", "version"] };
-const TIME_OPTS: OptionSpec = { shortValue: "fo", shortFlags: "apqvV", longValue: ["format", "output"], longFlags: ["append", "portability", "quiet", "verbose", "help", "version"] };
+const TIMEOUT_OPTS: OptionSpec = {
+  shortValue: "ks",
+  shortFlags: "v",
+  longValue: ["kill-after", "signal"],
+  longFlags: ["preserve-status", "foreground", "verbose", "help", "version"],
+};
+const TIME_OPTS: OptionSpec = {
+  shortValue: "fo",
+  shortFlags: "apqvV",
+  longValue: ["format", "output"],
+  longFlags: ["append", "portability", "quiet", "verbose", "help", "version"],
+};
 const STDBUF_OPTS: OptionSpec = { shortValue: "ioe", shortFlags: "", longValue: ["input", "output", "error"], longFlags: ["help", "version"] };
 const EXEC_OPTS: OptionSpec = { shortValue: "a", shortFlags: "cl", longValue: [], longFlags: [] };
 const NOHUP_OPTS = flagsOnly("", []);

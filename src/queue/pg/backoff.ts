@@ -9,4 +9,3 @@ export interface Backoff {
 }
 
 export const DEFAULT_BACKOFF: Backoff = { baseMs: 1_000, maxMs: 60_000 };
-

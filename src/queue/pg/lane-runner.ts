@@ -29,7 +29,6 @@ export interface LaneRunnerOptions {
   log?: (line: string) => void;
 }
 
-
 /**
  * Drains one leased lane: its items in order, one at a time, while a heartbeat keeps the lease.
  * An item that throws ends `failed` (its job has answered on GitHub already) and the lane goes on;

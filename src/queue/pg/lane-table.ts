@@ -24,7 +24,12 @@ export class LaneTable {
   constructor(private readonly pool: pg.Pool) {}
 
   async add(lane: string, group: string, name: string, spec: unknown): Promise<string> {
-    const { rows } = await this.pool.query<{ id: string }>("INSERT INTO queue_items (lane, grp, name, spec) VALUES ($1, $2, $3, $4) RETURNING id", [lane, group, name, JSON.stringify(spec)]);
+    const { rows } = await this.pool.query<{ id: string }>("INSERT INTO queue_items (lane, grp, name, spec) VALUES ($1, $2, $3, $4) RETURNING id", [
+      lane,
+      group,
+      name,
+      JSON.stringify(spec),
+    ]);
     return rows[0].id;
   }
 
@@ -126,7 +131,9 @@ export class LaneTable {
   }
 
   async counts(): Promise<QueueCounts> {
-    const open = await this.pool.query<{ state: string; n: number }>("SELECT state, count(*)::int AS n FROM queue_items WHERE state IN ('queued', 'running') GROUP BY state");
+    const open = await this.pool.query<{ state: string; n: number }>(
+      "SELECT state, count(*)::int AS n FROM queue_items WHERE state IN ('queued', 'running') GROUP BY state",
+    );
     const n = (s: string) => open.rows.find((r) => r.state === s)?.n ?? 0;
     const leases = await this.pool.query<{ lane: string; owner: string; expires_at: Date; epoch: string }>(
       "SELECT lane, owner, expires_at, epoch FROM queue_lanes WHERE owner IS NOT NULL ORDER BY lane",
@@ -138,8 +145,12 @@ export class LaneTable {
       queued: n("queued"),
       running: n("running"),
       leases: leases.rows.map((r) => ({ lane: r.lane, owner: r.owner, expiresAt: r.expires_at.toISOString(), epoch: Number(r.epoch) })),
-      failed: ended.rows.filter((r) => r.state === "failed").map((r) => ({ lane: r.lane, name: r.name, error: r.last_error, endedAt: r.ended_at.toISOString() })),
-      dead: ended.rows.filter((r) => r.state === "dead").map((r) => ({ lane: r.lane, name: r.name, error: r.last_error, attempts: r.attempts, endedAt: r.ended_at.toISOString() })),
+      failed: ended.rows
+        .filter((r) => r.state === "failed")
+        .map((r) => ({ lane: r.lane, name: r.name, error: r.last_error, endedAt: r.ended_at.toISOString() })),
+      dead: ended.rows
+        .filter((r) => r.state === "dead")
+        .map((r) => ({ lane: r.lane, name: r.name, error: r.last_error, attempts: r.attempts, endedAt: r.ended_at.toISOString() })),
     };
   }
 }

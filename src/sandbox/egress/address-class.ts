@@ -81,7 +81,7 @@ function inCidr(bytes: Uint8Array, cidr: string): boolean {
   const bits = Number(bitsText);
   if (net === null || net.length !== bytes.length || !(bits >= 0 && bits <= bytes.length * 8)) return false;
   for (let i = 0; i < bits; i++) {
-    const mask = 0x80 >> i % 8;
+    const mask = 0x80 >> (i % 8);
     if ((bytes[i >> 3] & mask) !== (net[i >> 3] & mask)) return false;
   }
   return true;

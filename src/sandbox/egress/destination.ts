@@ -42,7 +42,11 @@ export async function resolveDestination(hostText: string, port: number, rules: 
   if (addresses.length === 0) return { ok: false, reason: `${name.host} does not resolve` };
   for (const address of addresses) {
     const verdict = classifyAddress(address, rules.hostNetworks);
-    if (!verdict.ok) return { ok: false, reason: address === name.host ? `${address} is ${verdict.reason}` : `${name.host} resolves to ${address}, which is ${verdict.reason}` };
+    if (!verdict.ok)
+      return {
+        ok: false,
+        reason: address === name.host ? `${address} is ${verdict.reason}` : `${name.host} resolves to ${address}, which is ${verdict.reason}`,
+      };
   }
   return { ok: true, host: name.host, address: addresses[0] };
 }

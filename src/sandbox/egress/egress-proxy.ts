@@ -92,14 +92,23 @@ export async function startEgressProxy(socketPath: string, rules: DestinationRul
       return;
     }
     const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !DROPPED_HEADERS.has(k)));
-    const upstream = request({ host: dest.address, port, method: req.method, path: `${url.pathname}${url.search}`, headers: { ...headers, host: url.host }, timeout: CONNECT_TIMEOUT_MS });
+    const upstream = request({
+      host: dest.address,
+      port,
+      method: req.method,
+      path: `${url.pathname}${url.search}`,
+      headers: { ...headers, host: url.host },
+      timeout: CONNECT_TIMEOUT_MS,
+    });
     upstream.on("socket", track);
     upstream.once("timeout", () => upstream.destroy(new Error("timed out")));
     upstream.once("response", (up) => {
       res.writeHead(up.statusCode ?? 502, up.headers);
       up.pipe(res);
     });
-    upstream.once("error", (e) => (res.headersSent ? res.destroy() : res.writeHead(502, { "content-type": "text/plain" }).end(`patchgate egress proxy: ${e.message}\n`)));
+    upstream.once("error", (e) =>
+      res.headersSent ? res.destroy() : res.writeHead(502, { "content-type": "text/plain" }).end(`patchgate egress proxy: ${e.message}\n`),
+    );
     req.pipe(upstream);
   };
 

@@ -72,13 +72,27 @@ export function cargoConfigRegistries(text: string): string[] {
   }
   const tables = (v: unknown) => (v && typeof v === "object" ? Object.values(v as Record<string, unknown>) : []);
   const field = (t: unknown, k: string) => (t && typeof t === "object" ? (t as Record<string, unknown>)[k] : undefined);
-  const values = [...tables(doc.registries).map((t) => field(t, "index")), ...tables(doc.source).map((t) => field(t, "registry")), field(doc.registry, "index")];
+  const values = [
+    ...tables(doc.registries).map((t) => field(t, "index")),
+    ...tables(doc.source).map((t) => field(t, "registry")),
+    field(doc.registry, "index"),
+  ];
   return values.filter((v): v is string => typeof v === "string");
 }
 
 /** GOPROXY (`url,url|direct`), the pip and uv index variables, npm's registry variable, from an environment. */
 export function envRegistries(env: Readonly<Record<string, string | undefined>>): string[] {
-  const keys = ["GOPROXY", "PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "UV_INDEX_URL", "UV_DEFAULT_INDEX", "UV_EXTRA_INDEX_URL", "UV_INDEX", "npm_config_registry", "NPM_CONFIG_REGISTRY"];
+  const keys = [
+    "GOPROXY",
+    "PIP_INDEX_URL",
+    "PIP_EXTRA_INDEX_URL",
+    "UV_INDEX_URL",
+    "UV_DEFAULT_INDEX",
+    "UV_EXTRA_INDEX_URL",
+    "UV_INDEX",
+    "npm_config_registry",
+    "NPM_CONFIG_REGISTRY",
+  ];
   return keys.flatMap((k) => env[k]?.match(URL_IN) ?? []);
 }
 

@@ -71,6 +71,9 @@ export const goParser: FrameworkParser = {
 function buildFailure(pkg: string, why: string, builds: Map<string, string[]>, paths: PathStyle): TestFailure {
   const errors = [...builds].filter(([k]) => k === pkg).flatMap(([, v]) => v);
   const message = messageFrom(errors.filter((l) => indentOf(l) === 0));
-  const location = firstOwnFrame(errors.map((l) => ` ${l}`), paths);
+  const location = firstOwnFrame(
+    errors.map((l) => ` ${l}`),
+    paths,
+  );
   return { name: `${pkg} ${why}`, file: pkg, ...(message ? { message } : {}), ...(location ? { location } : {}) };
 }

@@ -48,6 +48,10 @@ function blockDetails(block: readonly string[], file: string | undefined, paths:
   const message = messageFrom(text.length > 8 && errorLine ? [errorLine] : text);
   const framed = block.find((l) => /^\s*>\s*\d+ \|/.test(l));
   const frameLine = framed ? /(\d+) \|/.exec(framed)?.[1] : undefined;
-  const location = firstOwnFrame(block.filter((l) => /^\s+at /.test(l)), paths) ?? (file && frameLine ? `${file}:${frameLine}` : undefined);
+  const location =
+    firstOwnFrame(
+      block.filter((l) => /^\s+at /.test(l)),
+      paths,
+    ) ?? (file && frameLine ? `${file}:${frameLine}` : undefined);
   return { ...(message ? { message } : {}), ...(location ? { location } : {}) };
 }

@@ -23,7 +23,8 @@ export const mochaParser: FrameworkParser = {
       if (!e) continue;
       const titles = [e[2]!];
       let j = i + 1;
-      while (!titles[titles.length - 1]!.endsWith(":") && j < lines.length && indentOf(lines[j]!) > 2 && lines[j]!.trim() !== "") titles.push(lines[j++]!.trim());
+      while (!titles[titles.length - 1]!.endsWith(":") && j < lines.length && indentOf(lines[j]!) > 2 && lines[j]!.trim() !== "")
+        titles.push(lines[j++]!.trim());
       let end = j;
       while (end < lines.length && !ENTRY.test(lines[end]!)) end++;
       const block = lines.slice(j, end);

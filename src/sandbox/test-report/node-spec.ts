@@ -75,7 +75,6 @@ function fillFromSection(failures: TestFailure[], section: readonly string[], pa
   }
 }
 
-
 /** The error's message (its lines before the stack) and the first frame in the repository. */
 function errorOf(detail: readonly string[], paths: PathStyle): Omit<TestFailure, "name"> {
   const stackAt = detail.findIndex((l) => /^\s+at /.test(l));

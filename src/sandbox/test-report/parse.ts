@@ -28,7 +28,10 @@ export interface ParseOptions {
 }
 
 export function outputLines(output: string): string[] {
-  return output.replace(ANSI, "").split("\n").map((l) => l.replace(/\r$/, "").trimEnd());
+  return output
+    .replace(ANSI, "")
+    .split("\n")
+    .map((l) => l.replace(/\r$/, "").trimEnd());
 }
 
 export function parseTestFailures(output: string, options: ParseOptions = {}): ParsedTestRun {
@@ -37,7 +40,8 @@ export function parseTestFailures(output: string, options: ParseOptions = {}): P
   const found = PARSERS.filter((p) => p.detect(lines)).map((p) => ({ framework: p.framework, ...p.parse(lines, paths) }));
   if (found.length === 0) return { framework: "unknown", failures: [] };
   const failures: TestFailure[] = [];
-  for (const f of found) for (const failure of f.failures) if (!failures.some((x) => x.name === failure.name && x.file === failure.file)) failures.push(failure);
+  for (const f of found)
+    for (const failure of f.failures) if (!failures.some((x) => x.name === failure.name && x.file === failure.file)) failures.push(failure);
   const totals = sumTotals(found.map((f) => f.totals).filter((t): t is TestTotals => t !== undefined));
   const framework = found.map((f) => f.framework).join("+");
   return totals ? { framework, failures, totals } : { framework, failures };

@@ -15,7 +15,9 @@ const FINAL = /^(?:=+ )?((?:\d+ \w+(?:, )?)+) in [\d.]+s(?: \([^)]*\))?(?: =+)?$
 
 export const pytestParser: FrameworkParser = {
   framework: "pytest",
-  detect: (lines) => lines.some((l) => /^={3,} (?:test session starts|FAILURES|ERRORS|short test summary info) ={3,}$/.test(l)) || lines.some((l) => FINAL.test(l) && /\b(passed|failed|error)/.test(l)),
+  detect: (lines) =>
+    lines.some((l) => /^={3,} (?:test session starts|FAILURES|ERRORS|short test summary info) ={3,}$/.test(l)) ||
+    lines.some((l) => FINAL.test(l) && /\b(passed|failed|error)/.test(l)),
   parse(lines, paths) {
     const sections = readSections(lines, paths);
     const failures: TestFailure[] = [];
@@ -29,12 +31,20 @@ export const pytestParser: FrameworkParser = {
       failures.push({ name: nodeId, file, ...(message ? { message } : {}), ...(section?.location ? { location: section.location } : {}) });
       if (section) section.used = true;
     }
-    for (const [title, s] of sections) if (!s.used) failures.push({ name: title, ...(s.message ? { message: s.message } : {}), ...(s.location ? { location: s.location } : {}) });
-    const final = lines.map((l) => FINAL.exec(l)?.[1]).filter((t) => t !== undefined).pop();
+    for (const [title, s] of sections)
+      if (!s.used) failures.push({ name: title, ...(s.message ? { message: s.message } : {}), ...(s.location ? { location: s.location } : {}) });
+    const final = lines
+      .map((l) => FINAL.exec(l)?.[1])
+      .filter((t) => t !== undefined)
+      .pop();
     if (final === undefined) return { failures };
     const c = countsIn(final);
     const failed = (c.get("failed") ?? 0) + (c.get("error") ?? c.get("errors") ?? 0);
-    const totals = totalsOf({ passed: c.get("passed"), failed: c.has("failed") || c.has("error") || c.has("errors") ? failed : undefined, skipped: c.get("skipped") });
+    const totals = totalsOf({
+      passed: c.get("passed"),
+      failed: c.has("failed") || c.has("error") || c.has("errors") ? failed : undefined,
+      skipped: c.get("skipped"),
+    });
     return totals ? { failures, totals } : { failures };
   },
 };
@@ -64,7 +74,10 @@ function readSections(lines: readonly string[], paths: PathStyle): Map<string, S
     while (end < lines.length && !SECTION.test(lines[end]!) && !BANNER.test(lines[end]!)) end++;
     const block = lines.slice(i + 1, end);
     const e = block.filter((l) => /^E\s/.test(l)).map((l) => l.replace(/^E {0,3}/, ""));
-    const crash = block.map((l) => CRASH.exec(l)).filter((m) => m !== null).pop();
+    const crash = block
+      .map((l) => CRASH.exec(l))
+      .filter((m) => m !== null)
+      .pop();
     const file = crash ? ownPath(crash[1]!, paths) : null;
     const message = messageFrom(e) ?? (crash ? crash[3] : undefined);
     const title = s[1]!.replace(/^ERROR at (?:setup|teardown) of /, "");

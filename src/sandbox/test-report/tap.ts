@@ -21,7 +21,8 @@ interface Point {
 
 export const tapParser: FrameworkParser = {
   framework: "tap",
-  detect: (lines) => lines.some((l) => /^TAP version \d+$/.test(l)) || (lines.some((l) => /^\s*1\.\.\d+$/.test(l)) && lines.some((l) => /^\s*not ok \d+/.test(l))),
+  detect: (lines) =>
+    lines.some((l) => /^TAP version \d+$/.test(l)) || (lines.some((l) => /^\s*1\.\.\d+$/.test(l)) && lines.some((l) => /^\s*not ok \d+/.test(l))),
   parse(lines, paths) {
     const failures: Point[] = [];
     const parents: { indent: number; name: string }[] = [];
@@ -68,7 +69,6 @@ export const tapParser: FrameworkParser = {
   },
 };
 
-
 function details(body: readonly string[], paths: PathStyle): Omit<TestFailure, "name"> {
   const yamlStart = body.findIndex((l) => l.trim() === "---");
   const located = (loc: string | undefined) => (loc ? { location: loc } : {});
@@ -113,7 +113,9 @@ function yamlField(block: readonly string[], key: string): string[] {
   const base = Math.min(...block.filter((l) => l.trim() !== "").map(indentOf));
   const at = block.findIndex((l) => indentOf(l) === base && l.trimStart().startsWith(`${key}:`));
   if (at < 0) return [];
-  const value = block[at]!.trimStart().slice(key.length + 1).trim();
+  const value = block[at]!.trimStart()
+    .slice(key.length + 1)
+    .trim();
   if (value !== "" && !/^[|>][-+]?$/.test(value)) return [unquote(value)];
   const out: string[] = [];
   for (let i = at + 1; i < block.length; i++) {

@@ -37,7 +37,12 @@ export const vitestParser: FrameworkParser = {
     if (totalsLine === undefined) return { failures };
     const c = countsIn(totalsLine);
     const all = /\((\d+)\)/.exec(totalsLine)?.[1];
-    const totals = totalsOf({ passed: c.get("passed"), failed: c.get("failed"), skipped: c.get("skipped"), total: all === undefined ? undefined : Number(all) });
+    const totals = totalsOf({
+      passed: c.get("passed"),
+      failed: c.get("failed"),
+      skipped: c.get("skipped"),
+      total: all === undefined ? undefined : Number(all),
+    });
     return totals ? { failures, totals } : { failures };
   },
 };

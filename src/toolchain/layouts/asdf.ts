@@ -22,7 +22,10 @@ export async function asdfView(h: HostFacts, name: string): Promise<ManagerView 
   if (installed.length === 0) return null;
   const globalFile = path.join(home, h.env.ASDF_DEFAULT_TOOL_VERSIONS_FILENAME ?? ".tool-versions");
   const text = (await readHead(globalFile)) ?? "";
-  const line = text.split("\n").map((l) => l.replace(/#.*$/, "").trim().split(/\s+/)).find(([tool]) => toolDirNames(name).includes(tool));
+  const line = text
+    .split("\n")
+    .map((l) => l.replace(/#.*$/, "").trim().split(/\s+/))
+    .find(([tool]) => toolDirNames(name).includes(tool));
   return { manager: "asdf", installed, defaultSpec: line?.[1] ? { spec: line[1], source: globalFile } : null, shimDirs: [path.join(root, "shims")] };
 }
 
@@ -65,7 +68,9 @@ async function miseDefault(file: string, name: string): Promise<ManagerView["def
   if (text === null) return null;
   try {
     const tools = (parseToml(text).tools ?? {}) as Record<string, unknown>;
-    const spec = toolDirNames(name).map((t) => tools[t]).find((v) => typeof v === "string");
+    const spec = toolDirNames(name)
+      .map((t) => tools[t])
+      .find((v) => typeof v === "string");
     return typeof spec === "string" ? { spec, source: file } : null;
   } catch {
     return null;

@@ -16,12 +16,21 @@ export async function nvmView(h: HostFacts): Promise<ManagerView | null> {
   if (installed.length === 0) return null;
   const alias = await readHead(path.join(root, "alias", "default"));
   const spec = alias === null ? null : firstValue(alias);
-  return { manager: "nvm", installed, defaultSpec: spec ? { spec: await nvmAlias(root, spec), source: path.join(root, "alias", "default") } : null, shimDirs: [] };
+  return {
+    manager: "nvm",
+    installed,
+    defaultSpec: spec ? { spec: await nvmAlias(root, spec), source: path.join(root, "alias", "default") } : null,
+    shimDirs: [],
+  };
 }
 
 export async function fnmView(h: HostFacts): Promise<ManagerView | null> {
   const home = homeOf(h.env);
-  const candidates = h.env.FNM_DIR ? [h.env.FNM_DIR] : home ? [path.join(h.env.XDG_DATA_HOME ?? path.join(home, ".local", "share"), "fnm"), path.join(home, ".fnm")] : [];
+  const candidates = h.env.FNM_DIR
+    ? [h.env.FNM_DIR]
+    : home
+      ? [path.join(h.env.XDG_DATA_HOME ?? path.join(home, ".local", "share"), "fnm"), path.join(home, ".fnm")]
+      : [];
   for (const root of candidates) {
     const installed = await prefixes(path.join(root, "node-versions"), "installation", "fnm");
     if (installed.length === 0) continue;

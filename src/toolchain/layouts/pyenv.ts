@@ -17,7 +17,15 @@ export async function pyenvView(h: HostFacts): Promise<ManagerView | null> {
     const dir = await real(path.join(root, "versions", name));
     if (!dir || !((await isExecutable(path.join(dir, "bin", "python"))) || (await isExecutable(path.join(dir, "bin", "python3"))))) continue;
     const venv = await venvBase(dir);
-    installed.push({ name: "python", version: venv?.version ?? name, aliases: [name], dir, bin: path.join(dir, "bin"), extra: venv ? [venv.home] : undefined, manager: "pyenv" });
+    installed.push({
+      name: "python",
+      version: venv?.version ?? name,
+      aliases: [name],
+      dir,
+      bin: path.join(dir, "bin"),
+      extra: venv ? [venv.home] : undefined,
+      manager: "pyenv",
+    });
   }
   if (installed.length === 0) return null;
   return { manager: "pyenv", installed, defaultSpec: await globalVersion(h, root), shimDirs: [path.join(root, "shims")] };

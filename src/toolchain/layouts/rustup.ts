@@ -15,9 +15,16 @@ export async function rustupView(h: HostFacts): Promise<ManagerView | null> {
   const installed: Installed[] = [];
   for (const name of await listDir(path.join(rustupHome, "toolchains"))) {
     const dir = await real(path.join(rustupHome, "toolchains", name));
-    if (!dir || !(await isExecutable(path.join(dir, "bin", "cargo")) || (await isExecutable(path.join(dir, "bin", "rustc"))))) continue;
+    if (!dir || !((await isExecutable(path.join(dir, "bin", "cargo"))) || (await isExecutable(path.join(dir, "bin", "rustc"))))) continue;
     const channel = channelOf(name);
-    installed.push({ name: "rust", version: (await rustcVersion(dir)) ?? channel, aliases: [name, channel], dir, bin: path.join(dir, "bin"), manager: "rustup" });
+    installed.push({
+      name: "rust",
+      version: (await rustcVersion(dir)) ?? channel,
+      aliases: [name, channel],
+      dir,
+      bin: path.join(dir, "bin"),
+      manager: "rustup",
+    });
   }
   if (installed.length === 0) return null;
   const cargoHome = h.env.CARGO_HOME ?? (home && path.join(home, ".cargo"));

@@ -33,7 +33,10 @@ export async function walkForTool(
   } catch (e) {
     if (!(WorkspaceError.isInstance(e) && e.code === "timeout")) throw e;
     const where = start === "" ? "the repository" : start;
-    return { ok: false, error: { code: "walk_timeout", message: `walking ${where} took more than ${WALK_TIMEOUT_MS / 1000} s; give a smaller directory as path.` } };
+    return {
+      ok: false,
+      error: { code: "walk_timeout", message: `walking ${where} took more than ${WALK_TIMEOUT_MS / 1000} s; give a smaller directory as path.` },
+    };
   }
   return { ok: true, skipped };
 }

@@ -72,7 +72,9 @@ export function applyEdits(rel: string, content: string, edits: readonly EditBlo
       const where = closest
         ? ` The closest region is lines ${closest.start_line}-${closest.end_line} (similarity ${closest.similarity}${closest.whitespace_only ? ", differs only in whitespace" : ""}); copy the exact text from there and retry.`
         : ` ${rel} is empty.`;
-      const numbers = looksNumbered(edit.search) ? " Its lines start with read_file's line numbers (\"<n>│\"), which are not part of the file and did not match those lines: leave them out." : "";
+      const numbers = looksNumbered(edit.search)
+        ? ' Its lines start with read_file\'s line numbers ("<n>│"), which are not part of the file and did not match those lines: leave them out.'
+        : "";
       return badPatch(`edit ${n} of ${edits.length}: the search text was not found in ${rel}.${numbers}${where}`, { edit: n, matches: 0, closest });
     }
     if (found.length > 1) {
@@ -106,8 +108,14 @@ function regionsOf(before: string, after: string, spans: readonly { start: numbe
     moved += s.replace.length - (s.end - s.start);
     return at;
   });
-  const oldLines = linesOf(before, spans.flatMap((s) => [s.start, s.end - 1]));
-  const newLines = linesOf(after, spans.flatMap((s, i) => [newStarts[i]!, newStarts[i]! + Math.max(0, s.replace.length - 1)]));
+  const oldLines = linesOf(
+    before,
+    spans.flatMap((s) => [s.start, s.end - 1]),
+  );
+  const newLines = linesOf(
+    after,
+    spans.flatMap((s, i) => [newStarts[i]!, newStarts[i]! + Math.max(0, s.replace.length - 1)]),
+  );
   return spans.map((s, i) => ({
     old: [oldLines[2 * i]!, oldLines[2 * i + 1]!],
     new: [newLines[2 * i]!, s.replace === "" ? newLines[2 * i]! - 1 : newLines[2 * i + 1]!],

@@ -12,7 +12,10 @@ export type ToolPath = { ok: true; abs: string; rel: string; root: string } | { 
 
 /** The lexical form the policy sees in a request (`request()` is synchronous, so no realpath). */
 export function lexicalRel(p: string): string {
-  const n = path.posix.normalize(p).replace(/^(\.\/)+/, "").replace(/\/+$/, "");
+  const n = path.posix
+    .normalize(p)
+    .replace(/^(\.\/)+/, "")
+    .replace(/\/+$/, "");
   return n === "." ? "" : n;
 }
 

@@ -18,5 +18,7 @@ export function canonicalJson(value: unknown): string {
 
 /** sha256 hex of the canonical JSON of `{summary, steps}` (extra fields never enter the hash). */
 export function planHash(plan: Plan): string {
-  return createHash("sha256").update(canonicalJson({ summary: plan.summary, steps: plan.steps })).digest("hex");
+  return createHash("sha256")
+    .update(canonicalJson({ summary: plan.summary, steps: plan.steps }))
+    .digest("hex");
 }

@@ -35,7 +35,16 @@ export function pageOf(lines: readonly string[], start: number, endLine: number 
     end = n;
     if (size > READ_PAGE_BYTES) {
       longLine = { n, bytes: size - 1 };
-      out.push(numberedLine(n, Buffer.from(line).subarray(0, READ_PAGE_BYTES).toString("utf8").replace(/\uFFFD+$/, ""), width));
+      out.push(
+        numberedLine(
+          n,
+          Buffer.from(line)
+            .subarray(0, READ_PAGE_BYTES)
+            .toString("utf8")
+            .replace(/\uFFFD+$/, ""),
+          width,
+        ),
+      );
       break;
     }
     bytes += size;

@@ -62,7 +62,12 @@ export function runArgv(ctx: ToolContext, run: ArgvRun): Promise<RunResult> {
  * A run may leave FIFOs, sockets or devices in the workspace: they are deleted at once (none can be
  * published, and one named .gitignore would stall every git call), and the result names them.
  */
-async function runSandboxed(ctx: ToolContext, argv: string[], timeoutSeconds: number, mode: { network?: boolean; readOnlyWorkspace?: boolean }): Promise<RunResult> {
+async function runSandboxed(
+  ctx: ToolContext,
+  argv: string[],
+  timeoutSeconds: number,
+  mode: { network?: boolean; readOnlyWorkspace?: boolean },
+): Promise<RunResult> {
   if (ctx.sandbox === null) throw new Error("a sandboxed run without a sandbox");
   const res = await ctx.sandbox.run({
     argv,
@@ -82,7 +87,12 @@ async function runSandboxed(ctx: ToolContext, argv: string[], timeoutSeconds: nu
 /** For a result the model reads: the special files the run left, which it must not rely on. */
 export function removedFields(res: RunResult): { removed_special_files?: { paths: string[]; why: string } } {
   if (res.removedSpecial.length === 0) return {};
-  return { removed_special_files: { paths: res.removedSpecial, why: "the run left special files; they were deleted: they cannot be committed, and git would stall on one named .gitignore" } };
+  return {
+    removed_special_files: {
+      paths: res.removedSpecial,
+      why: "the run left special files; they were deleted: they cannot be committed, and git would stall on one named .gitignore",
+    },
+  };
 }
 
 /** stdout/stderr cut to what a model can use: head and tail kept. */

@@ -24,8 +24,7 @@ export const SETUP_MARKER = path.join(".git", "patchgate-setup-done");
 
 export type SetupOutcome =
   /** Nothing ran: no setup, or the recorded one stands (`error` when it failed). */
-  | { ran: false; error: ToolError | null }
-  | { ran: true; event: Extract<SessionEvent, { type: "setup_run" }>; error: ToolError | null };
+  { ran: false; error: ToolError | null } | { ran: true; event: Extract<SessionEvent, { type: "setup_run" }>; error: ToolError | null };
 
 /**
  * Setup runs files of the workspace (package.json scripts, a Makefile, setup.sh) with the host's
@@ -65,7 +64,13 @@ export async function ensureSetup(ctx: ToolContext): Promise<SetupOutcome> {
   const last = ctx.state.setup;
   if (last !== null && last.command === command && last.inputDigest === inputDigest) {
     if (!last.passed) return { ran: false, error: recordedFailure(last) };
-    if (await access(marker).then(() => true, () => false)) return { ran: false, error: null };
+    if (
+      await access(marker).then(
+        () => true,
+        () => false,
+      )
+    )
+      return { ran: false, error: null };
   }
 
   const verdict = await setupNetwork(ctx, command);
@@ -96,15 +101,13 @@ export async function ensureSetup(ctx: ToolContext): Promise<SetupOutcome> {
     event,
     error: {
       code: "setup_failed",
-      message:
-        `The repository's setup command \`${command}\` ${why}, so the tests were not run.${offlineNote(verdict)}\n${summary}`,
+      message: `The repository's setup command \`${command}\` ${why}, so the tests were not run.${offlineNote(verdict)}\n${summary}`,
       details: { command, exit_code: res.exitCode, timed_out: res.timedOut, network, ...(withheld ? { withheld } : {}) },
     },
   };
 }
 
-export const NOT_RERUN =
-  "It is not run again until its inputs (manifests, lockfiles, the files it names) change, or a maintainer comments `/agent retry`.";
+export const NOT_RERUN = "It is not run again until its inputs (manifests, lockfiles, the files it names) change, or a maintainer comments `/agent retry`.";
 
 function recordedFailure(last: SetupRecord): ToolError {
   return {

@@ -49,7 +49,11 @@ function notAFile(rel: string): ToolError {
 }
 
 function tooLarge(rel: string, bytes: number): ToolError {
-  return { code: "file_too_large", message: `${rel} is ${bytes} bytes, beyond the ${MAX_FILE_BYTES}-byte limit of the file tools.`, details: { path: rel, bytes } };
+  return {
+    code: "file_too_large",
+    message: `${rel} is ${bytes} bytes, beyond the ${MAX_FILE_BYTES}-byte limit of the file tools.`,
+    details: { path: rel, bytes },
+  };
 }
 
 // Non-blocking, so that a FIFO swapped in after the stat opens at once (or fails) instead of waiting
@@ -93,7 +97,9 @@ export async function readRegularFile(abs: string, rel: string): Promise<Buffer 
 /** Writes `content` to a regular file (created if absent); a special file there is refused, never opened for writing. */
 export async function writeRegularFile(abs: string, rel: string, content: string): Promise<ToolError | null> {
   // A FIFO without a reader refuses a non-blocking write-open (ENXIO), like a socket.
-  const fh = await open(abs, WRITE_FLAGS, 0o666).catch((err: NodeJS.ErrnoException) => (err.code === "ENXIO" ? specialFile(rel, "fifo") : refusedOpen(rel, err)));
+  const fh = await open(abs, WRITE_FLAGS, 0o666).catch((err: NodeJS.ErrnoException) =>
+    err.code === "ENXIO" ? specialFile(rel, "fifo") : refusedOpen(rel, err),
+  );
   if (isToolError(fh)) return fh;
   try {
     const opened = await fh.stat();

@@ -30,7 +30,11 @@ export function baselineItems(s: SessionState): Inline[][] {
     items.push(["Baseline (before any change, tree ", code(shortHash(b.treeHash)), "): ", code(b.command), ` ${outcome}`, ...failing]);
   }
   if (s.preExistingFailures.length > 0) {
-    items.push([strong(`⚠ Accepted with ${s.preExistingFailures.length} pre-existing failure${s.preExistingFailures.length === 1 ? "" : "s"}`), " (gate `no_new_failures`; they failed on the base tree too): ", ...names(s.preExistingFailures)]);
+    items.push([
+      strong(`⚠ Accepted with ${s.preExistingFailures.length} pre-existing failure${s.preExistingFailures.length === 1 ? "" : "s"}`),
+      " (gate `no_new_failures`; they failed on the base tree too): ",
+      ...names(s.preExistingFailures),
+    ]);
   }
   return items;
 }

@@ -44,14 +44,27 @@ export function changeBlocks(v: SessionView, pullUrl?: string): Block[] {
     const name: Inline[] = f.from ? [code(f.from), " → ", code(f.path)] : [code(f.path)];
     return [name, [f.status], [f.binary ? "binary" : `+${f.added}`], [f.binary ? "" : `−${f.deleted}`]];
   });
-  const blocks: Block[] = [heading(3, "Change"), para(...total), { kind: "table", head: ["file", "status", "added", "removed"], right: [false, false, true, true], rows }];
+  const blocks: Block[] = [
+    heading(3, "Change"),
+    para(...total),
+    { kind: "table", head: ["file", "status", "added", "removed"], right: [false, false, true, true], rows },
+  ];
   if (files.length > MAX_FILES) blocks.push(para(`… and ${files.length - MAX_FILES} more files.`));
   blocks.push(...publishedPaths(v));
   const published = v.state.published;
   if (v.state.phase === "done" && published) {
     const p = provenance(v);
-    const summarised = p.annotations.length < p.ranges ? ` (${p.ranges} changed ranges, summarised to fit GitHub's limits${p.omitted > 0 ? `; ${p.omitted} left out` : ""})` : "";
-    blocks.push(para(`${plural(p.annotations.length, "provenance annotation")} on the changed lines of `, code(shortSha(published.commit)), ` ${p.annotations.length === 1 ? "says" : "say"} which step wrote each line and who allowed it${summarised}.`));
+    const summarised =
+      p.annotations.length < p.ranges
+        ? ` (${p.ranges} changed ranges, summarised to fit GitHub's limits${p.omitted > 0 ? `; ${p.omitted} left out` : ""})`
+        : "";
+    blocks.push(
+      para(
+        `${plural(p.annotations.length, "provenance annotation")} on the changed lines of `,
+        code(shortSha(published.commit)),
+        ` ${p.annotations.length === 1 ? "says" : "say"} which step wrote each line and who allowed it${summarised}.`,
+      ),
+    );
   }
   return blocks;
 }

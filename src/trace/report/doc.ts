@@ -56,7 +56,5 @@ export function joined(parts: Inline[][], sep: Inline): Inline[] {
 
 /** The plain words of inline content (titles, annotation messages, lengths). */
 export function plainText(inl: readonly Inline[]): string {
-  return inl
-    .map((x) => (typeof x === "string" ? x : "code" in x ? x.code : "strong" in x ? plainText(x.strong) : plainText(x.text)))
-    .join("");
+  return inl.map((x) => (typeof x === "string" ? x : "code" in x ? x.code : "strong" in x ? plainText(x.strong) : plainText(x.text))).join("");
 }

@@ -31,7 +31,11 @@ const pathList = (paths: string[]): Inline[] => [
 ];
 
 function limitsText(l: { maxSteps?: number; maxTokens?: number; maxCostUsd?: number }): string {
-  const parts = [l.maxSteps === undefined ? null : `${formatInt(l.maxSteps)} model calls`, l.maxTokens === undefined ? null : `${formatInt(l.maxTokens)} tokens`, l.maxCostUsd === undefined ? null : formatUsd(l.maxCostUsd)];
+  const parts = [
+    l.maxSteps === undefined ? null : `${formatInt(l.maxSteps)} model calls`,
+    l.maxTokens === undefined ? null : `${formatInt(l.maxTokens)} tokens`,
+    l.maxCostUsd === undefined ? null : formatUsd(l.maxCostUsd),
+  ];
   return parts.filter((p) => p !== null).join(", ") || "none";
 }
 
@@ -50,7 +54,10 @@ const EVENT_WORDS: Table = {
   resumed: folded,
   // The call's own line (verdict, result, duration) says it ran.
   tool_started: folded,
-  session_reopened: { line: (e) => [`session reopened by @${e.by}: it continues from ${e.phase.replace(/_/g, " ")}`], headline: (e) => [`reopened by @${e.by}`] },
+  session_reopened: {
+    line: (e) => [`session reopened by @${e.by}: it continues from ${e.phase.replace(/_/g, " ")}`],
+    headline: (e) => [`reopened by @${e.by}`],
+  },
   llm_called: {
     line: (e) => {
       const cost = e.costUsd === null ? "cost unknown" : formatUsd(e.costUsd);
@@ -88,7 +95,11 @@ const EVENT_WORDS: Table = {
   approval_settled: folded,
   diff_updated: { line: (e) => [`diff now: ${plural(e.diff.filesChanged, "file")}, +${e.diff.insertions} −${e.diff.deletions}`] },
   test_run: {
-    line: (e) => [code(e.command), ` ${e.timedOut ? "timed out" : e.exitCode === 0 ? "passed" : `failed (exit ${e.exitCode})`} on tree `, code(shortHash(e.treeHash))],
+    line: (e) => [
+      code(e.command),
+      ` ${e.timedOut ? "timed out" : e.exitCode === 0 ? "passed" : `failed (exit ${e.exitCode})`} on tree `,
+      code(shortHash(e.treeHash)),
+    ],
   },
   setup_run: {
     line: (e) => {
@@ -115,7 +126,9 @@ const EVENT_WORDS: Table = {
       "finish accepted on tree ",
       code(shortHash(e.treeHash)),
       ...(e.paths ? [`, publishing ${plural(e.paths.length, "path")}`] : []),
-      ...(e.preExisting && e.preExisting.length > 0 ? [`, with ${plural(e.preExisting.length, "pre-existing failure")} (gate no_new_failures): ${clip(e.preExisting.join(", "), MAX_TEXT)}`] : []),
+      ...(e.preExisting && e.preExisting.length > 0
+        ? [`, with ${plural(e.preExisting.length, "pre-existing failure")} (gate no_new_failures): ${clip(e.preExisting.join(", "), MAX_TEXT)}`]
+        : []),
     ],
   },
   published: {
@@ -130,7 +143,10 @@ const EVENT_WORDS: Table = {
       "branch ",
       code(e.branch),
       ` had ${plural(e.foreign.length, "commit")} Patchgate did not make (`,
-      ...joined(e.foreign.slice(0, MAX_PATHS).map((c) => [code(shortSha(c))]), ", "),
+      ...joined(
+        e.foreign.slice(0, MAX_PATHS).map((c) => [code(shortSha(c))]),
+        ", ",
+      ),
       "); the change was rebuilt on ",
       code(shortSha(e.onto)),
     ],
@@ -156,22 +172,41 @@ const EVENT_WORDS: Table = {
     headline: (e) => [`${plural(e.paths.length, "unapproved change")} rolled back`],
   },
   command_changed: {
-    line: (e) => ["changes by ", code(e.tool), ` to ${plural(e.paths.length, "file")} kept (a human approved the command), published as they end up: `, ...pathList(e.paths)],
+    line: (e) => [
+      "changes by ",
+      code(e.tool),
+      ` to ${plural(e.paths.length, "file")} kept (a human approved the command), published as they end up: `,
+      ...pathList(e.paths),
+    ],
   },
   // Bookkeeping unless a tool changed under the session.
-  tool_versions: { line: (e) => (e.changed.length === 0 ? null : [`tool versions changed: ${clip(e.changed.map((c) => `${c.tool} ${c.from ?? "(new)"} → ${c.to ?? "(gone)"}`).join(", "), MAX_TEXT)}`]) },
-  mcp_server_connected: { line: (e) => ["MCP server ", code(e.server), ` connected (${e.transport}, ${e.trust}): ${clip(`${e.serverName} ${e.serverVersion}`, MAX_TEXT)}`] },
+  tool_versions: {
+    line: (e) =>
+      e.changed.length === 0
+        ? null
+        : [`tool versions changed: ${clip(e.changed.map((c) => `${c.tool} ${c.from ?? "(new)"} → ${c.to ?? "(gone)"}`).join(", "), MAX_TEXT)}`],
+  },
+  mcp_server_connected: {
+    line: (e) => ["MCP server ", code(e.server), ` connected (${e.transport}, ${e.trust}): ${clip(`${e.serverName} ${e.serverVersion}`, MAX_TEXT)}`],
+  },
   mcp_server_failed: {
     line: (e) => ["MCP server ", code(e.server), ` failed ${e.stage === "start" ? "to start" : "while running"}: ${clip(e.message, MAX_TEXT)}`],
     headline: (e) => ["MCP server ", code(e.server), " failed"],
   },
   mcp_tools_listed: {
-    line: (e) => ["MCP server ", code(e.server), ` offers ${plural(e.tools.length, "tool")}${e.reason === "list_changed" ? ` (changed: +${e.added.length} −${e.removed.length} ~${e.changed.length})` : ""}`],
+    line: (e) => [
+      "MCP server ",
+      code(e.server),
+      ` offers ${plural(e.tools.length, "tool")}${e.reason === "list_changed" ? ` (changed: +${e.added.length} −${e.removed.length} ~${e.changed.length})` : ""}`,
+    ],
   },
   mcp_tool_dropped: { line: (e) => ["MCP tool ", code(`${e.server}/${e.tool}`), ` not offered: ${clip(e.reason, MAX_TEXT)}`] },
   // The call's own line (verdict, result) says the rest; stages a human or a crash decided get a line.
   mcp_call: {
-    line: (e) => (e.stage === "started" || e.stage === "completed" || e.stage === "awaiting_approval" ? null : ["MCP call ", code(`${e.server}/${e.tool}`), ` ${e.stage.replace(/_/g, " ")}${e.by !== "policy" ? ` (@${e.by})` : ""} · `, code(e.rule)]),
+    line: (e) =>
+      e.stage === "started" || e.stage === "completed" || e.stage === "awaiting_approval"
+        ? null
+        : ["MCP call ", code(`${e.server}/${e.tool}`), ` ${e.stage.replace(/_/g, " ")}${e.by !== "policy" ? ` (@${e.by})` : ""} · `, code(e.rule)],
   },
 };
 

@@ -47,7 +47,13 @@ export function fileChanges(patch: string): FileChange[] {
     const section = sections[i] ?? "";
     // A binary file has no ---/+++ lines: git's header says whether it is new or gone.
     const status =
-      oldPath === null || /^new file mode /m.test(section) ? "added" : newPath === null || /^deleted file mode /m.test(section) ? "deleted" : oldPath !== newPath ? "renamed" : "modified";
+      oldPath === null || /^new file mode /m.test(section)
+        ? "added"
+        : newPath === null || /^deleted file mode /m.test(section)
+          ? "deleted"
+          : oldPath !== newPath
+            ? "renamed"
+            : "modified";
     return {
       path: newPath ?? oldPath ?? "",
       status,

@@ -24,8 +24,13 @@ const section = (label: string, items: Inline[][]): Block[] => (items.length ===
 const planPart: Part = (v) => {
   if (v.plans.length === 0) return [];
   const items = v.plans.map((p, i): Inline[] => {
-    const head: Inline[] = [`${v.plans.length > 1 ? `Revision ${i + 1}: ` : ""}plan `, code(shortHash(p.hash)), ` (step ${p.step}, ${plural(p.plan.steps.length, "step")})`];
-    if (!p.verdict) return [...head, TERMINAL_PHASES.includes(v.state.phase) ? " — never decided: the session ended first" : ` — waiting for approval since ${when(p.at)}`];
+    const head: Inline[] = [
+      `${v.plans.length > 1 ? `Revision ${i + 1}: ` : ""}plan `,
+      code(shortHash(p.hash)),
+      ` (step ${p.step}, ${plural(p.plan.steps.length, "step")})`,
+    ];
+    if (!p.verdict)
+      return [...head, TERMINAL_PHASES.includes(v.state.phase) ? " — never decided: the session ended first" : ` — waiting for approval since ${when(p.at)}`];
     if (p.verdict.approved) return [...head, " — ", strong("approved"), ` by ${byWhom(p.verdict.by)} at ${when(p.verdict.at)}`];
     return [...head, ` — changes requested by ${byWhom(p.verdict.by)} at ${when(p.verdict.at)}: “${clip(p.verdict.feedback ?? "", MAX_FEEDBACK)}”`];
   });
@@ -51,7 +56,13 @@ const writesPart: Part = (v) => {
   const items = v.batches.map((b) => batchItem(b, ended));
   if (v.autoApproval) {
     const auto = v.calls.filter((c) => c.policy?.rule === "session:writes-approved");
-    const what = auto.length > 0 ? joined(auto.slice(0, 10).map((c) => [code(c.tool), " ", code(c.policy?.subject ?? "")]), ", ") : ["no write used it"];
+    const what =
+      auto.length > 0
+        ? joined(
+            auto.slice(0, 10).map((c) => [code(c.tool), " ", code(c.policy?.subject ?? "")]),
+            ", ",
+          )
+        : ["no write used it"];
     items.push([`All writes approved by ${byWhom(v.autoApproval.by)} at ${when(v.autoApproval.at)}; ran under it: `, ...what]);
   }
   return section("Writes", items);
@@ -82,7 +93,10 @@ const refusalsPart: Part = (v) => {
     if (r && !r.ok) groups.set(r.error.code, [...(groups.get(r.error.code) ?? []), c]);
   }
   const items = [...groups].map(([errorCode, calls]): Inline[] => {
-    const where = joined(calls.slice(0, 8).map((c) => [code(c.tool), ` at step ${c.step}`]), ", ");
+    const where = joined(
+      calls.slice(0, 8).map((c) => [code(c.tool), ` at step ${c.step}`]),
+      ", ",
+    );
     return [code(errorCode), ` ×${calls.length} — `, ...where, ...(calls.length > 8 ? [", …"] : [])];
   });
   return section("Refused", items);
@@ -111,7 +125,14 @@ const mcpPart: Part = (v) => {
       g.denied > 0 ? `denied by a human ×${g.denied}` : "",
       g.interrupted > 0 ? `interrupted ×${g.interrupted}` : "",
     ].filter(Boolean);
-    return [code(tool), ` — ${parts.join(", ")} · `, ...joined([...g.rules].map((r) => [code(r)]), ", ")];
+    return [
+      code(tool),
+      ` — ${parts.join(", ")} · `,
+      ...joined(
+        [...g.rules].map((r) => [code(r)]),
+        ", ",
+      ),
+    ];
   });
   return section("MCP calls", items);
 };
@@ -120,7 +141,21 @@ const mcpPart: Part = (v) => {
 function commandChanges(v: SessionView, type: "changes_rolled_back" | "command_changed", fate: string): Inline[][] {
   return v.steps.flatMap((step) =>
     step.events.flatMap((e): Inline[][] =>
-      e.type === type ? [[`Step ${step.index}: `, code(e.tool), " changed ", ...joined(e.paths.slice(0, 10).map((p) => [code(p)]), ", "), e.paths.length > 10 ? ` and ${e.paths.length - 10} more` : "", fate]] : [],
+      e.type === type
+        ? [
+            [
+              `Step ${step.index}: `,
+              code(e.tool),
+              " changed ",
+              ...joined(
+                e.paths.slice(0, 10).map((p) => [code(p)]),
+                ", ",
+              ),
+              e.paths.length > 10 ? ` and ${e.paths.length - 10} more` : "",
+              fate,
+            ],
+          ]
+        : [],
     ),
   );
 }

@@ -15,7 +15,17 @@ const MAX_BLOCKED = 600;
 function pendingWork(v: SessionView): Inline[] {
   const calls = v.state.pending?.calls ?? [];
   return joined(
-    calls.slice(0, 5).map((c) => [code(c.tool), " ", code(c.input && typeof c.input === "object" ? String((c.input as Record<string, unknown>).path ?? (c.input as Record<string, unknown>).command ?? c.preview) : c.preview)]),
+    calls
+      .slice(0, 5)
+      .map((c) => [
+        code(c.tool),
+        " ",
+        code(
+          c.input && typeof c.input === "object"
+            ? String((c.input as Record<string, unknown>).path ?? (c.input as Record<string, unknown>).command ?? c.preview)
+            : c.preview,
+        ),
+      ]),
     ", ",
   );
 }
@@ -32,13 +42,23 @@ const OUTCOME: Record<Phase, (v: SessionView) => Inline[]> = {
     return [strong("Executing"), ` — step ${v.state.step}${v.state.todos.length > 0 ? `, todos ${done}/${v.state.todos.length} done` : ""}.`];
   },
   awaiting_answer: (v) => [strong("⏸ Waiting for an answer"), " — the agent asked: ", clip(v.state.questions.at(-1)?.question ?? "", MAX_REASON)],
-  awaiting_write_approval: (v) => [strong("⏸ Waiting for write approval"), " — batch ", code(shortHash(v.state.pending?.digest ?? "")), ": ", ...pendingWork(v), "."],
+  awaiting_write_approval: (v) => [
+    strong("⏸ Waiting for write approval"),
+    " — batch ",
+    code(shortHash(v.state.pending?.digest ?? "")),
+    ": ",
+    ...pendingWork(v),
+    ".",
+  ],
   publishing: (v) => [strong("Publishing"), " — finish accepted on tree ", code(shortHash(v.state.finishedTree ?? "")), "."],
   done: (v) => {
     const p = v.state.published;
     if (!p) return [strong("✅ Done"), "."];
     const tested = v.state.finishedTree;
-    const proof = p.tree !== undefined && p.tree === tested ? "; the tests passed on exactly that commit's tree." : "; finish was accepted after the tests passed (see Evidence).";
+    const proof =
+      p.tree !== undefined && p.tree === tested
+        ? "; the tests passed on exactly that commit's tree."
+        : "; finish was accepted after the tests passed (see Evidence).";
     return [strong("✅ Done"), " — pushed ", code(shortSha(p.commit)), " to ", code(p.branch), proof];
   },
   failed: (v) => {
@@ -52,9 +72,33 @@ const OUTCOME: Record<Phase, (v: SessionView) => Inline[]> = {
     const b = v.state.blocked;
     if (!b) return [strong("⛔ Blocked"), "."];
     const w = b.work;
-    const failing = w?.pushed && w.failing && w.failing.length > 0 ? [" Failing: ", ...w.failing.slice(0, 10).flatMap((n, i) => [...(i > 0 ? [", "] : []), code(clip(n, 200))]), "."] : [];
-    const work = w?.pushed ? [" The work so far is pushed ", strong("untested"), " as ", code(shortSha(w.commit)), " to ", code(w.branch), "; it is not a result and is never marked ready.", ...failing] : w ? [` The work so far was not pushed: ${clip(w.why, MAX_REASON)}.`] : [];
-    return [strong("⛔ Blocked"), ` — ${blockedWords(b.reason)} (`, code(b.reason), `): ${clip(b.message, MAX_BLOCKED)} `, code("/agent retry"), " starts again once that is done.", ...work];
+    const failing =
+      w?.pushed && w.failing && w.failing.length > 0
+        ? [" Failing: ", ...w.failing.slice(0, 10).flatMap((n, i) => [...(i > 0 ? [", "] : []), code(clip(n, 200))]), "."]
+        : [];
+    const work = w?.pushed
+      ? [
+          " The work so far is pushed ",
+          strong("untested"),
+          " as ",
+          code(shortSha(w.commit)),
+          " to ",
+          code(w.branch),
+          "; it is not a result and is never marked ready.",
+          ...failing,
+        ]
+      : w
+        ? [` The work so far was not pushed: ${clip(w.why, MAX_REASON)}.`]
+        : [];
+    return [
+      strong("⛔ Blocked"),
+      ` — ${blockedWords(b.reason)} (`,
+      code(b.reason),
+      `): ${clip(b.message, MAX_BLOCKED)} `,
+      code("/agent retry"),
+      " starts again once that is done.",
+      ...work,
+    ];
   },
   cancelled: (v) => {
     const e = [...v.events].reverse().find((x) => x.type === "session_cancelled");

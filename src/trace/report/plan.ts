@@ -61,7 +61,9 @@ const STATUS: Record<Todo["status"], string> = { completed: "", in_progress: " (
 export function todoBlocks(v: SessionView): Block[] {
   const todos = v.state.todos;
   if (todos.length === 0) return [];
-  const shown = todos.slice(0, MAX_STEPS).map((t) => ({ done: t.status === "completed", text: [...withCode(clip(t.content, MAX_ITEM_CHARS)), STATUS[t.status]] }));
+  const shown = todos
+    .slice(0, MAX_STEPS)
+    .map((t) => ({ done: t.status === "completed", text: [...withCode(clip(t.content, MAX_ITEM_CHARS)), STATUS[t.status]] }));
   const rest = todos.length > MAX_STEPS ? [para(`… and ${todos.length - MAX_STEPS} more todos`)] : [];
   return [heading(3, "Todos"), { kind: "tasks", items: shown }, ...rest];
 }

@@ -131,7 +131,10 @@ export function provenance(v: SessionView, max = MAX_ANNOTATIONS): Provenance {
   annotations = annotations.slice(0, max);
   if (left > 0) {
     const last = annotations[annotations.length - 1];
-    last.message = clip(`${last.message}\n\n${left} more annotations left out (GitHub's limits); the check run's timeline says which step wrote each file.`, MAX_MESSAGE_CHARS);
+    last.message = clip(
+      `${last.message}\n\n${left} more annotations left out (GitHub's limits); the check run's timeline says which step wrote each file.`,
+      MAX_MESSAGE_CHARS,
+    );
   }
   return { annotations, ranges: ranges.length, omitted: left };
 }

@@ -47,7 +47,8 @@ function table(b: Extract<Block, { kind: "table" }>, scrub: Scrub): string {
  * starts a new list when the bullet or delimiter changes, so adjacent lists alternate them.
  */
 function list(b: Extract<Block, { kind: "list" | "tasks" }>, alternate: boolean, c: Ctx): string {
-  if (b.kind === "tasks") return b.items.map((t) => `${alternate ? "*" : "-"} [${t.done ? "x" : " "}] ${literalLineStart(inlines(t.text, c)) || " "}`).join("\n");
+  if (b.kind === "tasks")
+    return b.items.map((t) => `${alternate ? "*" : "-"} [${t.done ? "x" : " "}] ${literalLineStart(inlines(t.text, c)) || " "}`).join("\n");
   return b.items
     .map((item, i) => `${b.ordered ? `${i + 1}${alternate ? ")" : "."}` : alternate ? "*" : "-"} ${literalLineStart(inlines(item, c)) || " "}`)
     .join("\n");

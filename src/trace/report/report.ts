@@ -66,10 +66,19 @@ function timelineText(v: SessionView, render: (b: Block[]) => string, budget: nu
   const first = v.events[0];
   const last = v.events.at(-1);
   const modelSteps = v.steps.length - 1;
-  const head = render([heading(2, "Timeline"), para(`${modelSteps} step${modelSteps === 1 ? "" : "s"}${first && last ? `, ${when(first.at)} to ${when(last.at)}` : ""}.`)]);
+  const head = render([
+    heading(2, "Timeline"),
+    para(`${modelSteps} step${modelSteps === 1 ? "" : "s"}${first && last ? `, ${when(first.at)} to ${when(last.at)}` : ""}.`),
+  ]);
   const sep = "\n\n";
   const noteFor = (n: number, from: number, to: number) =>
-    render([para(`… ${n} step${n === 1 ? "" : "s"} (${from}–${to}) folded to stay within GitHub's ${CHECK_RUN_MAX_BYTES.toLocaleString("en-US")}-byte limit; `, code(traceCommand(sessionId)), " prints every event.")]);
+    render([
+      para(
+        `… ${n} step${n === 1 ? "" : "s"} (${from}–${to}) folded to stay within GitHub's ${CHECK_RUN_MAX_BYTES.toLocaleString("en-US")}-byte limit; `,
+        code(traceCommand(sessionId)),
+        " prints every event.",
+      ),
+    ]);
   const worstNote = utf8Bytes(noteFor(v.steps.length, v.steps.length, v.steps.length));
   const perStep = Math.floor((budget - utf8Bytes(head) - worstNote) / 3) - sep.length * 2;
   const rendered = v.steps.map((s) => {
@@ -104,7 +113,8 @@ export function renderReport(state: SessionState, events: readonly StoredEvent[]
   const render = renderer(opts.format, scrub);
   // Redacted before anything is clipped: a cut token or key would no longer match its pattern.
   const view = buildView(redactDeep(state, secrets), redactDeep(events, secrets));
-  const cut = (text: string, what: string) => truncateUtf8(redact(text, secrets), max, `\n\n… ${what} truncated — run \`${traceCommand(opts.sessionId)}\` to see all`);
+  const cut = (text: string, what: string) =>
+    truncateUtf8(redact(text, secrets), max, `\n\n… ${what} truncated — run \`${traceCommand(opts.sessionId)}\` to see all`);
   return {
     summary: cut(render(summaryBlocks(view, opts)), "summary"),
     timeline: cut(timelineText(view, render, max, opts.sessionId), "timeline"),

@@ -72,7 +72,19 @@ export interface SessionView {
 }
 
 /** Events a tool records beside its result, in the same append (see agent/call-handler.ts). */
-const FACT_TYPES: ReadonlySet<string> = new Set<string>(["file_read", "file_written", "todos_updated", "plan_updated", "plan_submitted", "diff_updated", "test_run", "setup_run", "finish_accepted", "changes_rolled_back", "command_changed"]);
+const FACT_TYPES: ReadonlySet<string> = new Set<string>([
+  "file_read",
+  "file_written",
+  "todos_updated",
+  "plan_updated",
+  "plan_submitted",
+  "diff_updated",
+  "test_run",
+  "setup_run",
+  "finish_accepted",
+  "changes_rolled_back",
+  "command_changed",
+]);
 
 function parseArgs(text: string): unknown {
   try {
@@ -110,7 +122,16 @@ export function buildView(state: SessionState, events: readonly StoredEvent[]): 
     switch (e.type) {
       case "assistant_message":
         for (const c of e.toolCalls) {
-          const view: CallView = { callId: c.id, tool: c.name, args: parseArgs(c.arguments), step: step().index, policy: null, batch: null, result: null, facts: [] };
+          const view: CallView = {
+            callId: c.id,
+            tool: c.name,
+            args: parseArgs(c.arguments),
+            step: step().index,
+            policy: null,
+            batch: null,
+            result: null,
+            facts: [],
+          };
           byId.set(c.id, view);
           calls.push(view);
           step().calls.push(view);

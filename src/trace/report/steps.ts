@@ -73,7 +73,11 @@ export function stepBlock(step: StepView, v: SessionView, limits: StepLimits = D
       // One line per call, where its result is (or its verdict, while it waits), then the facts it
       // recorded that say something new; its other events are in its line.
       const here = c.result ? e.type === "tool_result" : !shown.has(c.callId);
-      if (here) lines.push([`${clock(e.at)} `, ...callLine(c)], ...c.facts.filter((f) => ownLine(f, v)).map((f) => [`${clock(f.at)} `, ...(eventWords(f).line(f as never) ?? [])]));
+      if (here)
+        lines.push(
+          [`${clock(e.at)} `, ...callLine(c)],
+          ...c.facts.filter((f) => ownLine(f, v)).map((f) => [`${clock(f.at)} `, ...(eventWords(f).line(f as never) ?? [])]),
+        );
       shown.add(c.callId);
       continue;
     }
@@ -81,7 +85,8 @@ export function stepBlock(step: StepView, v: SessionView, limits: StepLimits = D
     const line = eventWords(e).line(e as never);
     if (line) lines.push([`${clock(e.at)} `, ...line]);
   }
-  const kept = lines.length > limits.maxLines ? [...lines.slice(0, limits.maxLines - 1), [`… ${lines.length - limits.maxLines + 1} more events in this step`]] : lines;
+  const kept =
+    lines.length > limits.maxLines ? [...lines.slice(0, limits.maxLines - 1), [`… ${lines.length - limits.maxLines + 1} more events in this step`]] : lines;
   const message = messageLines(step, limits.maxMessageChars);
   const first = step.events[0];
   const label = step.index === 0 ? "Start" : `Step ${step.index}`;

@@ -59,7 +59,8 @@ const TOOL_WORDS: Record<string, ToolWords> = {
   update_todos: { act: (c) => [todoCount((c.args as Data | null)?.todos)], fields: (d) => todoCount(d.todos) },
   finish: {
     act: () => ["finish"],
-    fields: (d) => `accepted on tree ${shortHash(str(d.tree_hash))}${Array.isArray(d.published_paths) ? `, publishing ${plural(d.published_paths.length, "path")}` : ""}`,
+    fields: (d) =>
+      `accepted on tree ${shortHash(str(d.tree_hash))}${Array.isArray(d.published_paths) ? `, publishing ${plural(d.published_paths.length, "path")}` : ""}`,
   },
 };
 

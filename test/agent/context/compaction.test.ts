@@ -35,7 +35,7 @@ describe("compact", () => {
     const user = req.messages[1].content as string;
     expect(user).toContain("<previous-summary>\n(none)\n</previous-summary>");
     // Messages 1..15 are summarised: the approval and the first seven steps (f0..f6); f7 onwards is kept.
-    expect(user).toContain("→ call read_file {\"path\":\"src/f6.ts\"}");
+    expect(user).toContain('→ call read_file {"path":"src/f6.ts"}');
     expect(user).not.toContain("src/f7.ts");
     expect(user).not.toContain("<task>");
   });
@@ -71,7 +71,11 @@ describe("compact", () => {
   it.each<[string, ConstructorParameters<typeof CannedLLM>[0][number], string]>([
     ["invalid JSON", '{"goals": ["a"', "summariser reply is not a JSON object"],
     ["broken JSON", '{"goals": [a]}', "summariser reply is not valid JSON: "],
-    ["a schema mismatch", '{"goals": "one", "facts": [], "decisions": [], "files_touched": [], "open_questions": []}', "summariser reply does not match the schema: goals: "],
+    [
+      "a schema mismatch",
+      '{"goals": "one", "facts": [], "decisions": [], "files_touched": [], "open_questions": []}',
+      "summariser reply does not match the schema: goals: ",
+    ],
     ["no text", { content: null }, "summariser returned no text"],
     ["tool calls", { content: VALID, toolCalls: [{ id: "x", name: "read_file", arguments: "{}" }] }, "summariser answered with tool calls instead of JSON"],
     ["a thrown error", new Error("503 upstream"), "summariser call failed: 503 upstream"],

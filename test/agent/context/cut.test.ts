@@ -13,14 +13,28 @@ describe("chooseCut", () => {
   });
 
   it("moves the cut earlier rather than split a call from its results", () => {
-    const multi: Message = { role: "assistant", content: null, toolCalls: [{ id: "x", name: "a", arguments: "{}" }, { id: "y", name: "b", arguments: "{}" }] };
+    const multi: Message = {
+      role: "assistant",
+      content: null,
+      toolCalls: [
+        { id: "x", name: "a", arguments: "{}" },
+        { id: "y", name: "b", arguments: "{}" },
+      ],
+    };
     const conv = [user("task"), call("a"), result("a"), multi, result("x"), result("y")];
     // Target 5 is inside the x/y batch; so is 4; 3 (the assistant with the batch) is the latest safe cut.
     expect(chooseCut(conv, 1)).toBe(3);
   });
 
   it("treats a user message between a call's results as inside the pair", () => {
-    const multi: Message = { role: "assistant", content: null, toolCalls: [{ id: "x", name: "a", arguments: "{}" }, { id: "y", name: "b", arguments: "{}" }] };
+    const multi: Message = {
+      role: "assistant",
+      content: null,
+      toolCalls: [
+        { id: "x", name: "a", arguments: "{}" },
+        { id: "y", name: "b", arguments: "{}" },
+      ],
+    };
     const conv = [user("task"), call("a"), result("a"), multi, result("x"), user("approved"), result("y")];
     expect(isSafeCut(conv, 5)).toBe(false);
     expect(chooseCut(conv, 2)).toBe(3);
@@ -29,7 +43,14 @@ describe("chooseCut", () => {
   it("returns null when nothing past the task can be cut", () => {
     expect(chooseCut([user("task"), call("a"), result("a")], 2)).toBeNull();
     expect(chooseCut([user("task")], 0)).toBeNull();
-    const oneBatch: Message = { role: "assistant", content: null, toolCalls: [{ id: "x", name: "a", arguments: "{}" }, { id: "y", name: "b", arguments: "{}" }] };
+    const oneBatch: Message = {
+      role: "assistant",
+      content: null,
+      toolCalls: [
+        { id: "x", name: "a", arguments: "{}" },
+        { id: "y", name: "b", arguments: "{}" },
+      ],
+    };
     expect(chooseCut([user("task"), oneBatch, result("x"), result("y")], 1)).toBeNull();
   });
 

@@ -7,11 +7,22 @@ const result = (id: string): Message => ({ role: "tool", toolCallId: id, content
 
 describe("the shape every chat template accepts", () => {
   test("results move right after their call, in call order; a message recorded in between moves after them", () => {
-    expect(resultsAfterCalls([user("task"), calls("a", "b"), result("b"), user("while waiting"), result("a")])).toEqual([user("task"), calls("a", "b"), result("a"), result("b"), user("while waiting")]);
+    expect(resultsAfterCalls([user("task"), calls("a", "b"), result("b"), user("while waiting"), result("a")])).toEqual([
+      user("task"),
+      calls("a", "b"),
+      result("a"),
+      result("b"),
+      user("while waiting"),
+    ]);
   });
 
   test("consecutive user messages become one", () => {
-    expect(mergeUserRuns([user("task"), user("approved"), calls("a"), result("a"), user("x"), user("y")])).toEqual([user("task\n\napproved"), calls("a"), result("a"), user("x\n\ny")]);
+    expect(mergeUserRuns([user("task"), user("approved"), calls("a"), result("a"), user("x"), user("y")])).toEqual([
+      user("task\n\napproved"),
+      calls("a"),
+      result("a"),
+      user("x\n\ny"),
+    ]);
   });
 
   test("the runtime block ends the last user or tool message; after anything else it is a user message of its own", () => {

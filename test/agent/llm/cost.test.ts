@@ -45,8 +45,6 @@ describe("loadPriceTable", () => {
 
   it("rejects invalid JSON and invalid shapes with a named error", () => {
     expect(() => loadPriceTable({ PATCHGATE_PRICES: "{nope" })).toThrow(PriceConfigError);
-    expect(() => loadPriceTable({ PATCHGATE_PRICES: '{"m": {"promptPerMTok": -1, "completionPerMTok": 1}}' })).toThrow(
-      /PATCHGATE_PRICES: m\.promptPerMTok/,
-    );
+    expect(() => loadPriceTable({ PATCHGATE_PRICES: '{"m": {"promptPerMTok": -1, "completionPerMTok": 1}}' })).toThrow(/PATCHGATE_PRICES: m\.promptPerMTok/);
   });
 });

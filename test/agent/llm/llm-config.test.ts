@@ -4,7 +4,17 @@ import { ephemeralVault } from "../../../src/agent/llm/reasoning-vault.js";
 
 describe("model connection settings from the environment", () => {
   test("defaults", () => {
-    expect(llmConfigFromEnv({})).toMatchObject({ model: "gpt-4.1-mini", provider: "openai", timeoutS: 60, totalTimeoutS: 600, retries: 4, strictTools: false, stream: true, maxTokens: undefined, contextTokens: undefined });
+    expect(llmConfigFromEnv({})).toMatchObject({
+      model: "gpt-4.1-mini",
+      provider: "openai",
+      timeoutS: 60,
+      totalTimeoutS: 600,
+      retries: 4,
+      strictTools: false,
+      stream: true,
+      maxTokens: undefined,
+      contextTokens: undefined,
+    });
   });
 
   test("every variable is read", () => {
@@ -22,8 +32,26 @@ describe("model connection settings from the environment", () => {
       PATCHGATE_LLM_STRICT_TOOLS: "yes",
       PATCHGATE_LLM_STREAM: "0",
     });
-    expect(c).toMatchObject({ model: "qwen3", provider: "compatible", timeoutS: 30, totalTimeoutS: 900, retries: 0, maxTokens: 1024, maxTokensRaised: 4096, contextTokens: 8192, reasoningEffort: "high", parallelToolCalls: false, strictTools: true, stream: false });
-    expect(clientOptions(c, ephemeralVault())).toMatchObject({ timeoutMs: 30_000, totalTimeoutMs: 900_000, retry: { maxRetries: 0 }, maxTokensField: "max_tokens" });
+    expect(c).toMatchObject({
+      model: "qwen3",
+      provider: "compatible",
+      timeoutS: 30,
+      totalTimeoutS: 900,
+      retries: 0,
+      maxTokens: 1024,
+      maxTokensRaised: 4096,
+      contextTokens: 8192,
+      reasoningEffort: "high",
+      parallelToolCalls: false,
+      strictTools: true,
+      stream: false,
+    });
+    expect(clientOptions(c, ephemeralVault())).toMatchObject({
+      timeoutMs: 30_000,
+      totalTimeoutMs: 900_000,
+      retry: { maxRetries: 0 },
+      maxTokensField: "max_tokens",
+    });
   });
 
   test("the provider from the host: OpenAI, Azure, anything else", () => {

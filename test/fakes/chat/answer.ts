@@ -54,9 +54,16 @@ function pieces(text: string, n: number): string[] {
 
 /** The `data:` payloads of a stream of this answer (without [DONE]); comments are the server's business. */
 export function streamChunks(a: ShapedAnswer, p: ProviderProfile, model: string, id: string, includeUsage: boolean): Json[] {
-  const chunk = (delta: Json, finish: string | null = null): Json => ({ id, object: "chat.completion.chunk", created: 0, model, choices: [{ index: 0, delta, finish_reason: finish }] });
+  const chunk = (delta: Json, finish: string | null = null): Json => ({
+    id,
+    object: "chat.completion.chunk",
+    created: 0,
+    model,
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
   const out: Json[] = [];
-  if (p.stream.filterChunkFirst) out.push({ id: "", object: "", created: 0, model: "", choices: [], prompt_filter_results: [{ prompt_index: 0, content_filter_results: {} }] });
+  if (p.stream.filterChunkFirst)
+    out.push({ id: "", object: "", created: 0, model: "", choices: [], prompt_filter_results: [{ prompt_index: 0, content_filter_results: {} }] });
   out.push(chunk({ role: "assistant", content: "" }));
   const m = a.message;
   if (typeof m.reasoning_content === "string") for (const r of pieces(m.reasoning_content, 2)) out.push(chunk({ reasoning_content: r }));

@@ -13,7 +13,11 @@ type Json = Record<string, unknown>;
  * the assistant turn that called them and may be followed by the assistant or the user.
  */
 export function alternationProblem(messages: Json[]): WireViolation | null {
-  const fail = (i: number): WireViolation => ({ rule: "alternation", message: "Conversation roles must alternate user/assistant/user/assistant/...", param: `messages[${i}]` });
+  const fail = (i: number): WireViolation => ({
+    rule: "alternation",
+    message: "Conversation roles must alternate user/assistant/user/assistant/...",
+    param: `messages[${i}]`,
+  });
   let prev: string | null = null;
   for (const [i, m] of messages.entries()) {
     const role = m.role as string;
@@ -23,10 +27,13 @@ export function alternationProblem(messages: Json[]): WireViolation | null {
     }
     const calls = Array.isArray(m.tool_calls) && m.tool_calls.length > 0;
     const ok =
-      role === "user" ? prev === null || prev === "assistant" || prev === "tool"
-      : role === "assistant" ? prev === "user" || prev === "tool"
-      : role === "tool" ? prev === "assistant+calls" || prev === "tool"
-      : false;
+      role === "user"
+        ? prev === null || prev === "assistant" || prev === "tool"
+        : role === "assistant"
+          ? prev === "user" || prev === "tool"
+          : role === "tool"
+            ? prev === "assistant+calls" || prev === "tool"
+            : false;
     if (!ok) return fail(i);
     prev = role === "assistant" && calls ? "assistant+calls" : role;
   }

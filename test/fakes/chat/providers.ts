@@ -40,10 +40,17 @@ export interface ProviderProfile {
 const openaiError = (message: string, status: number, param: string | null, code: string | null = null) => ({
   error: { message, type: code ?? (status >= 500 ? "server_error" : "invalid_request_error"), param, code },
 });
-const vllmError = (message: string, status: number) => ({ object: "error", message, type: status >= 500 ? "InternalServerError" : "BadRequestError", param: null, code: status });
+const vllmError = (message: string, status: number) => ({
+  object: "error",
+  message,
+  type: status >= 500 ? "InternalServerError" : "BadRequestError",
+  param: null,
+  code: status,
+});
 const bearer = (headers: IncomingHttpHeaders) =>
   typeof headers.authorization === "string" && headers.authorization.startsWith("Bearer ") ? null : { status: 401, message: "You didn't provide an API key." };
-const chatPath = (url: URL, headers: IncomingHttpHeaders) => (url.pathname.endsWith("/chat/completions") ? bearer(headers) : { status: 404, message: `Unknown path ${url.pathname}` });
+const chatPath = (url: URL, headers: IncomingHttpHeaders) =>
+  url.pathname.endsWith("/chat/completions") ? bearer(headers) : { status: 404, message: `Unknown path ${url.pathname}` };
 
 function firstOf(...checks: (() => WireViolation | null)[]): WireViolation | null {
   for (const c of checks) {
@@ -70,7 +77,11 @@ export const PROFILES: Record<ProviderName, ProviderProfile> = {
     ...base,
     name: "strict",
     check: (body) => {
-      const v = firstOf(() => checkOpenAIContract(body), () => alternationProblem(messagesOf(body)), () => historyArgumentsProblem(messagesOf(body)));
+      const v = firstOf(
+        () => checkOpenAIContract(body),
+        () => alternationProblem(messagesOf(body)),
+        () => historyArgumentsProblem(messagesOf(body)),
+      );
       return status400(v);
     },
   },
@@ -90,13 +101,25 @@ export const PROFILES: Record<ProviderName, ProviderProfile> = {
     ...base,
     name: "deepseek",
     reasoning: "deepseek",
-    check: (body) => status400(firstOf(() => checkOpenAIContract(body, { extraMessageKeys: true, extraTopLevelKeys: true }), () => deepseekReasoningProblem(messagesOf(body)))),
+    check: (body) =>
+      status400(
+        firstOf(
+          () => checkOpenAIContract(body, { extraMessageKeys: true, extraTopLevelKeys: true }),
+          () => deepseekReasoningProblem(messagesOf(body)),
+        ),
+      ),
   },
   openrouter: {
     ...base,
     name: "openrouter",
     reasoning: "openrouter",
-    check: (body, state) => status400(firstOf(() => checkOpenAIContract(body, { extraMessageKeys: true, extraTopLevelKeys: true }), () => reasoningDetailsProblem(messagesOf(body), state.detailsSent))),
+    check: (body, state) =>
+      status400(
+        firstOf(
+          () => checkOpenAIContract(body, { extraMessageKeys: true, extraTopLevelKeys: true }),
+          () => reasoningDetailsProblem(messagesOf(body), state.detailsSent),
+        ),
+      ),
     stream: { ...base.stream, keepAliveComments: true },
     callId: (_i, n) => `toolu_${String(n).padStart(6, "0")}`,
   },
@@ -107,7 +130,12 @@ export const PROFILES: Record<ProviderName, ProviderProfile> = {
     check: (body) => {
       const args = historyArgumentsProblem(messagesOf(body));
       if (args) return { violation: args, status: 500 };
-      return status400(firstOf(() => checkOpenAIContract(body, { extraMessageKeys: true, extraTopLevelKeys: true }), () => alternationProblem(messagesOf(body))));
+      return status400(
+        firstOf(
+          () => checkOpenAIContract(body, { extraMessageKeys: true, extraTopLevelKeys: true }),
+          () => alternationProblem(messagesOf(body)),
+        ),
+      );
     },
     callId: (_i, n) => `chatcmpl-tool-${n.toString(16).padStart(8, "0")}`,
   },

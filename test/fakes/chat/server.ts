@@ -90,7 +90,12 @@ export async function startFakeOpenAI(steps: FakeStep[], options: string | FakeO
     if (refused) return refuse(res, refused.status, refused.violation.rule, refused.violation.message, refused.violation.param);
     if (o.contextTokens !== undefined) {
       const tokens = Math.ceil(JSON.stringify(body.messages).length / 4);
-      if (tokens > o.contextTokens) violations.push({ request: requests.length, rule: "context_overflow", message: `a prompt of about ${tokens} tokens does not fit the ${o.contextTokens}-token context window; the start would be cut silently` });
+      if (tokens > o.contextTokens)
+        violations.push({
+          request: requests.length,
+          rule: "context_overflow",
+          message: `a prompt of about ${tokens} tokens does not fit the ${o.contextTokens}-token context window; the start would be cut silently`,
+        });
     }
     const request: LLMRequest = { messages: fromWire(body.messages), tools: [] };
     if (o.summarise && (body.tools ?? []).length === 0) return answer(res, o.summarise(request), body);
@@ -107,7 +112,12 @@ export async function startFakeOpenAI(steps: FakeStep[], options: string | FakeO
     }
     if ("error" in turn) {
       const status = turn.error.status ?? 500;
-      return sendJson(res, status, profile.errorBody(turn.error.message ?? `scripted error ${status}`, status, null, turn.error.code ?? null), status === 429 ? { "retry-after": "0" } : {});
+      return sendJson(
+        res,
+        status,
+        profile.errorBody(turn.error.message ?? `scripted error ${status}`, status, null, turn.error.code ?? null),
+        status === 429 ? { "retry-after": "0" } : {},
+      );
     }
     if ("errorBody" in turn) {
       const error = { message: turn.errorBody.message, code: turn.errorBody.code ?? 502 };
@@ -123,7 +133,14 @@ export async function startFakeOpenAI(steps: FakeStep[], options: string | FakeO
     // Without a configured name the server answers as the model it was asked for, like a real one.
     const model = o.model ?? body.model;
     if (!stream || turn.ignoreStream) {
-      return sendJson(res, 200, { id, object: "chat.completion", created: 0, model, choices: [{ index: 0, message: shaped.message, finish_reason: shaped.finishReason }], usage: shaped.usage });
+      return sendJson(res, 200, {
+        id,
+        object: "chat.completion",
+        created: 0,
+        model,
+        choices: [{ index: 0, message: shaped.message, finish_reason: shaped.finishReason }],
+        usage: shaped.usage,
+      });
     }
     const includeUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
     const chunks = streamChunks(shaped, profile, model, id, includeUsage);

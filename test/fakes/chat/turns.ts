@@ -40,7 +40,12 @@ export const isAnswer = (t: FakeTurn): t is AnswerTurn => !("error" in t) && !("
 /** The wire messages back as ours, so step functions see what an in-process model would. */
 export function fromWire(messages: unknown[]): Message[] {
   return messages.map((m) => {
-    const msg = m as { role: string; content: string | null; tool_call_id?: string; tool_calls?: { id: string; function: { name: string; arguments: string } }[] };
+    const msg = m as {
+      role: string;
+      content: string | null;
+      tool_call_id?: string;
+      tool_calls?: { id: string; function: { name: string; arguments: string } }[];
+    };
     if (msg.role === "assistant") {
       return {
         role: "assistant",

@@ -4,7 +4,14 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
 /** Builds and inspects the bare repositories the fake GitHub serves. Real git, no mocks. */
-const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: "Octo Cat", GIT_AUTHOR_EMAIL: "octo@example.com", GIT_COMMITTER_NAME: "Octo Cat", GIT_COMMITTER_EMAIL: "octo@example.com", GIT_CONFIG_NOSYSTEM: "1" };
+const GIT_ENV = {
+  ...process.env,
+  GIT_AUTHOR_NAME: "Octo Cat",
+  GIT_AUTHOR_EMAIL: "octo@example.com",
+  GIT_COMMITTER_NAME: "Octo Cat",
+  GIT_COMMITTER_EMAIL: "octo@example.com",
+  GIT_CONFIG_NOSYSTEM: "1",
+};
 
 function git(args: string[], cwd?: string): string {
   return execFileSync("git", args, { cwd, env: GIT_ENV, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();

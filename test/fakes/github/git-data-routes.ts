@@ -18,7 +18,14 @@ const MAX_BLOB_BYTES = 100 * 1024 * 1024;
 
 function git(w: GitHubWorld, args: string[], opts: { input?: string | Buffer; env?: Record<string, string> } = {}): { ok: boolean; out: string } {
   try {
-    const out = execFileSync("git", args, { cwd: w.bareRepo ?? ".", input: opts.input, env: { ...process.env, GIT_CONFIG_NOSYSTEM: "1", ...opts.env }, encoding: "utf8", stdio: ["pipe", "pipe", "pipe"], maxBuffer: 256 * 1024 * 1024 });
+    const out = execFileSync("git", args, {
+      cwd: w.bareRepo ?? ".",
+      input: opts.input,
+      env: { ...process.env, GIT_CONFIG_NOSYSTEM: "1", ...opts.env },
+      encoding: "utf8",
+      stdio: ["pipe", "pipe", "pipe"],
+      maxBuffer: 256 * 1024 * 1024,
+    });
     return { ok: true, out: out.trim() };
   } catch {
     return { ok: false, out: "" };
@@ -35,7 +42,9 @@ function createBlob(w: GitHubWorld, b: any): RouteResult {
   const data = b.encoding === "base64" ? Buffer.from(String(b.content), "base64") : Buffer.from(String(b.content), "utf8");
   if (data.length > MAX_BLOB_BYTES) return invalid("content is too large (maximum is 100 MB)");
   const r = git(w, ["hash-object", "-w", "--stdin"], { input: data });
-  return r.ok ? { status: 201, body: { sha: r.out, url: `${w.htmlBase}/api/v3/repos/${w.owner}/${w.repo}/git/blobs/${r.out}` } } : invalid("could not store the blob", 500);
+  return r.ok
+    ? { status: 201, body: { sha: r.out, url: `${w.htmlBase}/api/v3/repos/${w.owner}/${w.repo}/git/blobs/${r.out}` } }
+    : invalid("could not store the blob", 500);
 }
 
 function createTree(w: GitHubWorld, b: any): RouteResult {
@@ -47,7 +56,8 @@ function createTree(w: GitHubWorld, b: any): RouteResult {
     // One index-info line per entry; mode 0 removes the path (there is no work tree to consult).
     const lines: string[] = [];
     for (const e of b.tree as { path: string; mode: string; type: string; sha: string | null }[]) {
-      if (/[\n\0]/.test(e.path) || e.path.startsWith("/") || e.path.split("/").some((p) => p === "" || p === "." || p === "..")) return invalid(`tree.path ${JSON.stringify(e.path)} is invalid`);
+      if (/[\n\0]/.test(e.path) || e.path.startsWith("/") || e.path.split("/").some((p) => p === "" || p === "." || p === ".."))
+        return invalid(`tree.path ${JSON.stringify(e.path)} is invalid`);
       if (e.sha === null) {
         lines.push(`0 ${"0".repeat(40)}\t${e.path}`);
         continue;
@@ -58,7 +68,9 @@ function createTree(w: GitHubWorld, b: any): RouteResult {
     }
     if (!git(w, ["update-index", "--index-info"], { env, input: `${lines.join("\n")}\n` }).ok) return invalid("tree could not be built");
     const tree = git(w, ["write-tree"], { env });
-    return tree.ok ? { status: 201, body: { sha: tree.out, url: `${w.htmlBase}/api/v3/repos/${w.owner}/${w.repo}/git/trees/${tree.out}`, tree: [], truncated: false } } : invalid("could not write the tree", 500);
+    return tree.ok
+      ? { status: 201, body: { sha: tree.out, url: `${w.htmlBase}/api/v3/repos/${w.owner}/${w.repo}/git/trees/${tree.out}`, tree: [], truncated: false } }
+      : invalid("could not write the tree", 500);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -77,8 +89,24 @@ function createCommit(w: GitHubWorld, b: any): RouteResult {
   if (!r.ok) return invalid("could not create the commit", 500);
   const signed = b.author === undefined && b.committer === undefined && b.signature === undefined;
   w.apiCommits.push({ sha: r.out, author, committer, message: String(b.message), tree: b.tree, parents, verified: signed });
-  const verification = signed ? { verified: true, reason: "valid", signature: "-----BEGIN PGP SIGNATURE-----\n(fake)\n-----END PGP SIGNATURE-----", payload: null, verified_at: w.now() } : { verified: false, reason: "unsigned", signature: null, payload: null, verified_at: null };
-  return { status: 201, body: { sha: r.out, node_id: `C_${r.out.slice(0, 8)}`, url: "", html_url: `${w.htmlBase}/${w.owner}/${w.repo}/commit/${r.out}`, author: { ...author, date: w.now() }, committer: { ...committer, date: w.now() }, message: String(b.message), tree: { sha: b.tree, url: "" }, parents: parents.map((sha) => ({ sha, url: "", html_url: "" })), verification } };
+  const verification = signed
+    ? { verified: true, reason: "valid", signature: "-----BEGIN PGP SIGNATURE-----\n(fake)\n-----END PGP SIGNATURE-----", payload: null, verified_at: w.now() }
+    : { verified: false, reason: "unsigned", signature: null, payload: null, verified_at: null };
+  return {
+    status: 201,
+    body: {
+      sha: r.out,
+      node_id: `C_${r.out.slice(0, 8)}`,
+      url: "",
+      html_url: `${w.htmlBase}/${w.owner}/${w.repo}/commit/${r.out}`,
+      author: { ...author, date: w.now() },
+      committer: { ...committer, date: w.now() },
+      message: String(b.message),
+      tree: { sha: b.tree, url: "" },
+      parents: parents.map((sha) => ({ sha, url: "", html_url: "" })),
+      verification,
+    },
+  };
 }
 
 function refView(w: GitHubWorld, ref: string, sha: string): unknown {
@@ -94,25 +122,37 @@ export const GIT_DATA_ROUTES: [string, string, Handler][] = [
   ["POST", "/repos/:o/:r/git/blobs", (w, _p, b) => createBlob(w, b)],
   ["POST", "/repos/:o/:r/git/trees", (w, _p, b) => createTree(w, b)],
   ["POST", "/repos/:o/:r/git/commits", (w, _p, b) => createCommit(w, b)],
-  ["GET", "/repos/:o/:r/git/ref/:ref*", (w, p) => {
-    const sha = headOf(w, `refs/${p.ref}`);
-    return sha ? { status: 200, body: refView(w, `refs/${p.ref}`, sha) } : notFound;
-  }],
-  ["POST", "/repos/:o/:r/git/refs", (w, _p, b) => {
-    const ref = String(b.ref);
-    if (!/^refs\/[^/]+\/.+/.test(ref) || !git(w, ["check-ref-format", ref]).ok) return invalid("ref must start with 'refs' and have at least two slashes.");
-    if (!isSha(b.sha) || typeOf(w, b.sha) !== "commit") return invalid("Object does not exist");
-    if (headOf(w, ref)) return invalid("Reference already exists");
-    git(w, ["update-ref", ref, b.sha, ""]);
-    return { status: 201, body: refView(w, ref, b.sha) };
-  }],
-  ["PATCH", "/repos/:o/:r/git/refs/:ref*", (w, p, b) => {
-    const ref = `refs/${p.ref}`;
-    const current = headOf(w, ref);
-    if (!current) return invalid("Reference does not exist");
-    if (!isSha(b.sha) || typeOf(w, b.sha) !== "commit") return invalid("Object does not exist");
-    if (b.force !== true && !git(w, ["merge-base", "--is-ancestor", current, b.sha]).ok) return invalid("Update is not a fast forward");
-    git(w, ["update-ref", ref, b.sha, current]);
-    return { status: 200, body: refView(w, ref, b.sha) };
-  }],
+  [
+    "GET",
+    "/repos/:o/:r/git/ref/:ref*",
+    (w, p) => {
+      const sha = headOf(w, `refs/${p.ref}`);
+      return sha ? { status: 200, body: refView(w, `refs/${p.ref}`, sha) } : notFound;
+    },
+  ],
+  [
+    "POST",
+    "/repos/:o/:r/git/refs",
+    (w, _p, b) => {
+      const ref = String(b.ref);
+      if (!/^refs\/[^/]+\/.+/.test(ref) || !git(w, ["check-ref-format", ref]).ok) return invalid("ref must start with 'refs' and have at least two slashes.");
+      if (!isSha(b.sha) || typeOf(w, b.sha) !== "commit") return invalid("Object does not exist");
+      if (headOf(w, ref)) return invalid("Reference already exists");
+      git(w, ["update-ref", ref, b.sha, ""]);
+      return { status: 201, body: refView(w, ref, b.sha) };
+    },
+  ],
+  [
+    "PATCH",
+    "/repos/:o/:r/git/refs/:ref*",
+    (w, p, b) => {
+      const ref = `refs/${p.ref}`;
+      const current = headOf(w, ref);
+      if (!current) return invalid("Reference does not exist");
+      if (!isSha(b.sha) || typeOf(w, b.sha) !== "commit") return invalid("Object does not exist");
+      if (b.force !== true && !git(w, ["merge-base", "--is-ancestor", current, b.sha]).ok) return invalid("Update is not a fast forward");
+      git(w, ["update-ref", ref, b.sha, current]);
+      return { status: 200, body: refView(w, ref, b.sha) };
+    },
+  ],
 ];

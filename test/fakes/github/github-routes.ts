@@ -54,134 +54,263 @@ function applyOutput(w: GitHubWorld, c: FakeCheckRun, output: any): RouteResult 
 const ROUTES: [string, string, Handler][] = [
   ["GET", "/app", (w) => ({ status: 200, body: { id: w.app.id, slug: w.app.slug, name: w.app.slug, node_id: "A_1" } })],
   ["GET", "/users/:login", (w, p) => ({ status: 200, body: w.user(p.login) })],
-  ["GET", "/repos/:o/:r", (w) => ({ status: 200, body: { id: w.repoId, name: w.repo, full_name: `${w.owner}/${w.repo}`, owner: { login: w.owner, type: "Organization" }, default_branch: w.defaultBranch, private: true } })],
-  ["GET", "/repos/:o/:r/collaborators/:user/permission", (w, p) => {
-    const permission = w.permissions.get(p.user) ?? "none";
-    // GitHub reports triage as `read` in `permission` and the precise role in `role_name`.
-    const legacy = permission === "maintain" ? "write" : permission === "triage" ? "read" : permission;
-    return { status: 200, body: { permission: legacy, role_name: permission, user: w.user(p.user) } };
-  }],
-  ["GET", "/repos/:o/:r/contents/:path*", (w, p, _b, _q, accept) => {
-    const text = w.files.get(p.path);
-    if (text === undefined) return notFound;
-    if (accept.includes("raw")) return { status: 200, raw: text };
-    return { status: 200, body: { type: "file", encoding: "base64", path: p.path, name: p.path.split("/").at(-1), content: Buffer.from(text).toString("base64") } };
-  }],
-  ["POST", "/repos/:o/:r/issues/:n/reactions", (w, p, b) => {
-    const r = { issue_number: Number(p.n), content: String(b.content), user: w.botLogin };
-    w.reactions.push(r);
-    return { status: 201, body: { id: w.id(), content: r.content, user: w.user(w.botLogin), created_at: w.now() } };
-  }],
-  ["POST", "/repos/:o/:r/issues/comments/:id/reactions", (w, p, b) => {
-    if (!w.reactionTargets.has(Number(p.id)) && !w.comments.some((c) => c.id === Number(p.id))) return notFound;
-    w.reactions.push({ comment_id: Number(p.id), content: String(b.content), user: w.botLogin });
-    return { status: 201, body: { id: w.id(), content: String(b.content), user: w.user(w.botLogin), created_at: w.now() } };
-  }],
-  ["GET", "/repos/:o/:r/issues/comments/:id", (w, p) => {
-    const c = [...w.userComments, ...w.comments].find((x) => x.id === Number(p.id));
-    return c ? { status: 200, body: c } : notFound;
-  }],
-  ["GET", "/repos/:o/:r/issues/:n/events", (w, p, _b, q) => {
-    const perPage = Number(q.get("per_page") ?? 30);
-    const page = Number(q.get("page") ?? 1);
-    return { status: 200, body: w.issueEvents.filter((e) => e.issue_number === Number(p.n)).slice((page - 1) * perPage, page * perPage) };
-  }],
+  [
+    "GET",
+    "/repos/:o/:r",
+    (w) => ({
+      status: 200,
+      body: {
+        id: w.repoId,
+        name: w.repo,
+        full_name: `${w.owner}/${w.repo}`,
+        owner: { login: w.owner, type: "Organization" },
+        default_branch: w.defaultBranch,
+        private: true,
+      },
+    }),
+  ],
+  [
+    "GET",
+    "/repos/:o/:r/collaborators/:user/permission",
+    (w, p) => {
+      const permission = w.permissions.get(p.user) ?? "none";
+      // GitHub reports triage as `read` in `permission` and the precise role in `role_name`.
+      const legacy = permission === "maintain" ? "write" : permission === "triage" ? "read" : permission;
+      return { status: 200, body: { permission: legacy, role_name: permission, user: w.user(p.user) } };
+    },
+  ],
+  [
+    "GET",
+    "/repos/:o/:r/contents/:path*",
+    (w, p, _b, _q, accept) => {
+      const text = w.files.get(p.path);
+      if (text === undefined) return notFound;
+      if (accept.includes("raw")) return { status: 200, raw: text };
+      return {
+        status: 200,
+        body: { type: "file", encoding: "base64", path: p.path, name: p.path.split("/").at(-1), content: Buffer.from(text).toString("base64") },
+      };
+    },
+  ],
+  [
+    "POST",
+    "/repos/:o/:r/issues/:n/reactions",
+    (w, p, b) => {
+      const r = { issue_number: Number(p.n), content: String(b.content), user: w.botLogin };
+      w.reactions.push(r);
+      return { status: 201, body: { id: w.id(), content: r.content, user: w.user(w.botLogin), created_at: w.now() } };
+    },
+  ],
+  [
+    "POST",
+    "/repos/:o/:r/issues/comments/:id/reactions",
+    (w, p, b) => {
+      if (!w.reactionTargets.has(Number(p.id)) && !w.comments.some((c) => c.id === Number(p.id))) return notFound;
+      w.reactions.push({ comment_id: Number(p.id), content: String(b.content), user: w.botLogin });
+      return { status: 201, body: { id: w.id(), content: String(b.content), user: w.user(w.botLogin), created_at: w.now() } };
+    },
+  ],
+  [
+    "GET",
+    "/repos/:o/:r/issues/comments/:id",
+    (w, p) => {
+      const c = [...w.userComments, ...w.comments].find((x) => x.id === Number(p.id));
+      return c ? { status: 200, body: c } : notFound;
+    },
+  ],
+  [
+    "GET",
+    "/repos/:o/:r/issues/:n/events",
+    (w, p, _b, q) => {
+      const perPage = Number(q.get("per_page") ?? 30);
+      const page = Number(q.get("page") ?? 1);
+      return { status: 200, body: w.issueEvents.filter((e) => e.issue_number === Number(p.n)).slice((page - 1) * perPage, page * perPage) };
+    },
+  ],
   ["GET", "/repos/:o/:r/issues/:n/labels", (w, p) => ({ status: 200, body: [...(w.labels.get(Number(p.n)) ?? [])].map((name) => ({ name })) })],
-  ["GET", "/repos/:o/:r/issues/:n", (w, p) => {
-    const i = w.issues.get(Number(p.n));
-    return i ? { status: 200, body: i } : notFound;
-  }],
-  ["GET", "/repos/:o/:r/pulls/:n/reviews/:id", (w, p) => {
-    const r = w.reviews.find((x) => x.id === Number(p.id) && x.pull_number === Number(p.n));
-    return r ? { status: 200, body: r } : notFound;
-  }],
-  ["GET", "/repos/:o/:r/check-runs/:id", (w, p) => {
-    const c = w.checkRuns.find((x) => x.id === Number(p.id));
-    return c ? { status: 200, body: checkRunView(w, c) } : notFound;
-  }],
+  [
+    "GET",
+    "/repos/:o/:r/issues/:n",
+    (w, p) => {
+      const i = w.issues.get(Number(p.n));
+      return i ? { status: 200, body: i } : notFound;
+    },
+  ],
+  [
+    "GET",
+    "/repos/:o/:r/pulls/:n/reviews/:id",
+    (w, p) => {
+      const r = w.reviews.find((x) => x.id === Number(p.id) && x.pull_number === Number(p.n));
+      return r ? { status: 200, body: r } : notFound;
+    },
+  ],
+  [
+    "GET",
+    "/repos/:o/:r/check-runs/:id",
+    (w, p) => {
+      const c = w.checkRuns.find((x) => x.id === Number(p.id));
+      return c ? { status: 200, body: checkRunView(w, c) } : notFound;
+    },
+  ],
   ...REVIEW_COMMENT_ROUTES,
   ...GIT_DATA_ROUTES,
-  ["GET", "/repos/:o/:r/issues/:n/comments", (w, p, _b, q) => {
-    const perPage = Number(q.get("per_page") ?? 30);
-    const page = Number(q.get("page") ?? 1);
-    const all = [...w.userComments, ...w.comments].filter((c) => c.issue_number === Number(p.n)).sort((a, b) => a.id - b.id);
-    return { status: 200, body: all.slice((page - 1) * perPage, page * perPage) };
-  }],
-  ["POST", "/repos/:o/:r/issues/:n/comments", (w, p, b) => {
-    if (typeof b.body !== "string" || b.body === "") return invalid("body is missing");
-    const id = w.id();
-    const at = w.now();
-    const c = { id, issue_number: Number(p.n), body: b.body, user: w.user(w.botLogin), created_at: at, updated_at: at, html_url: `${w.issueUrl(Number(p.n))}#issuecomment-${id}` };
-    w.comments.push(c);
-    return { status: 201, body: c };
-  }],
-  ["PATCH", "/repos/:o/:r/issues/comments/:id", (w, p, b) => {
-    const c = w.comments.find((x) => x.id === Number(p.id));
-    if (!c) return notFound;
-    Object.assign(c, { body: String(b.body), updated_at: w.now() });
-    return { status: 200, body: c };
-  }],
-  ["POST", "/repos/:o/:r/check-runs", (w, _p, b) => {
-    if (!b.name || !b.head_sha) return invalid("name and head_sha are required");
-    // GitHub wants a full commit sha: a short or symbolic ref is refused, which the tests rely on.
-    if (!/^[0-9a-f]{40}$/.test(String(b.head_sha))) return invalid(`head_sha ${JSON.stringify(b.head_sha)} is not a 40-character commit sha`);
-    const id = w.id();
-    const c: FakeCheckRun = { id, name: b.name, head_sha: b.head_sha, status: b.status ?? "queued", conclusion: b.conclusion ?? null, details_url: b.details_url, external_id: b.external_id, output: {}, actions: b.actions ?? [], html_url: `${w.htmlBase}/${w.owner}/${w.repo}/runs/${id}`, annotations: [] };
-    const refused = applyOutput(w, c, b.output);
-    if (refused) return refused;
-    w.checkRuns.push(c);
-    return { status: 201, body: checkRunView(w, c) };
-  }],
-  ["PATCH", "/repos/:o/:r/check-runs/:id", (w, p, b) => {
-    const c = w.checkRuns.find((x) => x.id === Number(p.id));
-    if (!c) return notFound;
-    if (b.actions?.some((a: { identifier: string }) => a.identifier.length > 20)) return invalid("action identifier is too long (maximum is 20 characters)");
-    const refused = applyOutput(w, c, b.output);
-    if (refused) return refused;
-    for (const k of ["status", "conclusion", "details_url", "actions"] as const) if (b[k] !== undefined) (c as any)[k] = b[k];
-    return { status: 200, body: checkRunView(w, c) };
-  }],
-  ["GET", "/repos/:o/:r/check-runs/:id", (w, p) => {
-    const c = w.checkRuns.find((x) => x.id === Number(p.id));
-    return c ? { status: 200, body: checkRunView(w, c) } : notFound;
-  }],
-  ["GET", "/repos/:o/:r/commits/:ref/check-runs", (w, p, _b, q) => {
-    // Only full shas here (GitHub also takes branch and tag names, which no caller uses).
-    const name = q.get("check_name");
-    const runs = w.checkRuns.filter((c) => c.head_sha === p.ref && (name === null || c.name === name));
-    const perPage = Math.min(100, Number(q.get("per_page") ?? 30));
-    const page = Number(q.get("page") ?? 1);
-    return { status: 200, body: { total_count: runs.length, check_runs: runs.slice((page - 1) * perPage, page * perPage).map((c) => checkRunView(w, c)) } };
-  }],
-  ["GET", "/repos/:o/:r/check-runs/:id/annotations", (w, p, _b, q) => {
-    const c = w.checkRuns.find((x) => x.id === Number(p.id));
-    if (!c) return notFound;
-    const perPage = Math.min(100, Number(q.get("per_page") ?? 30));
-    const page = Number(q.get("page") ?? 1);
-    const body = c.annotations.slice((page - 1) * perPage, page * perPage).map((a) => ({ ...a, blob_href: `${w.htmlBase}/${w.owner}/${w.repo}/blob/${c.head_sha}/${a.path}` }));
-    return { status: 200, body };
-  }],
-  ["GET", "/repos/:o/:r/pulls", (w, _p, _b, q) => {
-    const head = q.get("head");
-    const state = q.get("state") ?? "open";
-    const found = w.pulls.filter((pr) => (!head || pr.head.label === head) && (state === "all" || pr.state === state));
-    return { status: 200, body: found };
-  }],
-  ["POST", "/repos/:o/:r/pulls", (w, _p, b) => {
-    if (!b.head || !b.base || !b.title) return invalid("head, base and title are required");
-    const label = b.head.includes(":") ? b.head : `${w.owner}:${b.head}`;
-    if (w.pulls.some((pr) => pr.head.label === label && pr.state === "open")) return invalid(`A pull request already exists for ${label}.`);
-    const number = w.nextNumber();
-    const pr = { number, node_id: `PR_${number}`, title: b.title, body: b.body ?? "", draft: Boolean(b.draft), state: "open" as const, head: { ref: label.split(":")[1], label }, base: { ref: b.base }, html_url: `${w.htmlBase}/${w.owner}/${w.repo}/pull/${number}` };
-    w.pulls.push(pr);
-    return { status: 201, body: pr };
-  }],
-  ["PATCH", "/repos/:o/:r/pulls/:n", (w, p, b) => {
-    const pr = w.pulls.find((x) => x.number === Number(p.n));
-    if (!pr) return notFound;
-    for (const k of ["title", "body", "state"] as const) if (b[k] !== undefined) (pr as any)[k] = b[k];
-    return { status: 200, body: pr };
-  }],
+  [
+    "GET",
+    "/repos/:o/:r/issues/:n/comments",
+    (w, p, _b, q) => {
+      const perPage = Number(q.get("per_page") ?? 30);
+      const page = Number(q.get("page") ?? 1);
+      const all = [...w.userComments, ...w.comments].filter((c) => c.issue_number === Number(p.n)).sort((a, b) => a.id - b.id);
+      return { status: 200, body: all.slice((page - 1) * perPage, page * perPage) };
+    },
+  ],
+  [
+    "POST",
+    "/repos/:o/:r/issues/:n/comments",
+    (w, p, b) => {
+      if (typeof b.body !== "string" || b.body === "") return invalid("body is missing");
+      const id = w.id();
+      const at = w.now();
+      const c = {
+        id,
+        issue_number: Number(p.n),
+        body: b.body,
+        user: w.user(w.botLogin),
+        created_at: at,
+        updated_at: at,
+        html_url: `${w.issueUrl(Number(p.n))}#issuecomment-${id}`,
+      };
+      w.comments.push(c);
+      return { status: 201, body: c };
+    },
+  ],
+  [
+    "PATCH",
+    "/repos/:o/:r/issues/comments/:id",
+    (w, p, b) => {
+      const c = w.comments.find((x) => x.id === Number(p.id));
+      if (!c) return notFound;
+      Object.assign(c, { body: String(b.body), updated_at: w.now() });
+      return { status: 200, body: c };
+    },
+  ],
+  [
+    "POST",
+    "/repos/:o/:r/check-runs",
+    (w, _p, b) => {
+      if (!b.name || !b.head_sha) return invalid("name and head_sha are required");
+      // GitHub wants a full commit sha: a short or symbolic ref is refused, which the tests rely on.
+      if (!/^[0-9a-f]{40}$/.test(String(b.head_sha))) return invalid(`head_sha ${JSON.stringify(b.head_sha)} is not a 40-character commit sha`);
+      const id = w.id();
+      const c: FakeCheckRun = {
+        id,
+        name: b.name,
+        head_sha: b.head_sha,
+        status: b.status ?? "queued",
+        conclusion: b.conclusion ?? null,
+        details_url: b.details_url,
+        external_id: b.external_id,
+        output: {},
+        actions: b.actions ?? [],
+        html_url: `${w.htmlBase}/${w.owner}/${w.repo}/runs/${id}`,
+        annotations: [],
+      };
+      const refused = applyOutput(w, c, b.output);
+      if (refused) return refused;
+      w.checkRuns.push(c);
+      return { status: 201, body: checkRunView(w, c) };
+    },
+  ],
+  [
+    "PATCH",
+    "/repos/:o/:r/check-runs/:id",
+    (w, p, b) => {
+      const c = w.checkRuns.find((x) => x.id === Number(p.id));
+      if (!c) return notFound;
+      if (b.actions?.some((a: { identifier: string }) => a.identifier.length > 20)) return invalid("action identifier is too long (maximum is 20 characters)");
+      const refused = applyOutput(w, c, b.output);
+      if (refused) return refused;
+      for (const k of ["status", "conclusion", "details_url", "actions"] as const) if (b[k] !== undefined) (c as any)[k] = b[k];
+      return { status: 200, body: checkRunView(w, c) };
+    },
+  ],
+  [
+    "GET",
+    "/repos/:o/:r/check-runs/:id",
+    (w, p) => {
+      const c = w.checkRuns.find((x) => x.id === Number(p.id));
+      return c ? { status: 200, body: checkRunView(w, c) } : notFound;
+    },
+  ],
+  [
+    "GET",
+    "/repos/:o/:r/commits/:ref/check-runs",
+    (w, p, _b, q) => {
+      // Only full shas here (GitHub also takes branch and tag names, which no caller uses).
+      const name = q.get("check_name");
+      const runs = w.checkRuns.filter((c) => c.head_sha === p.ref && (name === null || c.name === name));
+      const perPage = Math.min(100, Number(q.get("per_page") ?? 30));
+      const page = Number(q.get("page") ?? 1);
+      return { status: 200, body: { total_count: runs.length, check_runs: runs.slice((page - 1) * perPage, page * perPage).map((c) => checkRunView(w, c)) } };
+    },
+  ],
+  [
+    "GET",
+    "/repos/:o/:r/check-runs/:id/annotations",
+    (w, p, _b, q) => {
+      const c = w.checkRuns.find((x) => x.id === Number(p.id));
+      if (!c) return notFound;
+      const perPage = Math.min(100, Number(q.get("per_page") ?? 30));
+      const page = Number(q.get("page") ?? 1);
+      const body = c.annotations
+        .slice((page - 1) * perPage, page * perPage)
+        .map((a) => ({ ...a, blob_href: `${w.htmlBase}/${w.owner}/${w.repo}/blob/${c.head_sha}/${a.path}` }));
+      return { status: 200, body };
+    },
+  ],
+  [
+    "GET",
+    "/repos/:o/:r/pulls",
+    (w, _p, _b, q) => {
+      const head = q.get("head");
+      const state = q.get("state") ?? "open";
+      const found = w.pulls.filter((pr) => (!head || pr.head.label === head) && (state === "all" || pr.state === state));
+      return { status: 200, body: found };
+    },
+  ],
+  [
+    "POST",
+    "/repos/:o/:r/pulls",
+    (w, _p, b) => {
+      if (!b.head || !b.base || !b.title) return invalid("head, base and title are required");
+      const label = b.head.includes(":") ? b.head : `${w.owner}:${b.head}`;
+      if (w.pulls.some((pr) => pr.head.label === label && pr.state === "open")) return invalid(`A pull request already exists for ${label}.`);
+      const number = w.nextNumber();
+      const pr = {
+        number,
+        node_id: `PR_${number}`,
+        title: b.title,
+        body: b.body ?? "",
+        draft: Boolean(b.draft),
+        state: "open" as const,
+        head: { ref: label.split(":")[1], label },
+        base: { ref: b.base },
+        html_url: `${w.htmlBase}/${w.owner}/${w.repo}/pull/${number}`,
+      };
+      w.pulls.push(pr);
+      return { status: 201, body: pr };
+    },
+  ],
+  [
+    "PATCH",
+    "/repos/:o/:r/pulls/:n",
+    (w, p, b) => {
+      const pr = w.pulls.find((x) => x.number === Number(p.n));
+      if (!pr) return notFound;
+      for (const k of ["title", "body", "state"] as const) if (b[k] !== undefined) (pr as any)[k] = b[k];
+      return { status: 200, body: pr };
+    },
+  ],
 ];
 
 /** GitHub offers "ready for review" only through GraphQL; this answers that one mutation. */

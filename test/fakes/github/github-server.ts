@@ -41,7 +41,16 @@ function authorised(w: GitHubWorld, path: string, auth: string | undefined): Rou
   return token && w.installed && w.tokens.includes(token) ? null : { status: 401, body: { message: "Bad credentials" } };
 }
 
-function route(w: GitHubWorld, method: string, path: string, segments: string[], query: URLSearchParams, body: any, req: IncomingMessage, validate?: RequestValidator): RouteResult {
+function route(
+  w: GitHubWorld,
+  method: string,
+  path: string,
+  segments: string[],
+  query: URLSearchParams,
+  body: any,
+  req: IncomingMessage,
+  validate?: RequestValidator,
+): RouteResult {
   const denied = authorised(w, path, req.headers.authorization);
   if (denied) return denied;
   const errors = validate?.(method, path, body) ?? [];
@@ -54,14 +63,26 @@ function route(w: GitHubWorld, method: string, path: string, segments: string[],
     const f = w.failNext.splice(outage, 1)[0];
     if (f.retryAfter === undefined) return { status: f.status, body: { message: "Server Error (injected)" } };
     const message = "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.";
-    return { status: f.status, body: { message, documentation_url: "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits" }, headers: { "retry-after": String(f.retryAfter) } };
+    return {
+      status: f.status,
+      body: { message, documentation_url: "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits" },
+      headers: { "retry-after": String(f.retryAfter) },
+    };
   }
   if (method === "POST" && /^\/app\/installations\/\d+\/access_tokens$/.test(path)) {
     if (!w.installed) return { status: 404, body: { message: "Not Found" } };
     const token = `ghs_fake${w.tokens.length + 1}${"x".repeat(28)}`;
     w.tokens.push(token);
     const expires = new Date(Date.now() + 3600_000).toISOString();
-    return { status: 201, body: { token, expires_at: expires, permissions: { checks: "write", contents: "write", issues: "write", pull_requests: "write", metadata: "read" }, repository_selection: "all" } };
+    return {
+      status: 201,
+      body: {
+        token,
+        expires_at: expires,
+        permissions: { checks: "write", contents: "write", issues: "write", pull_requests: "write", metadata: "read" },
+        repository_selection: "all",
+      },
+    };
   }
   if (segments[0] === "repos" && (!w.reachable || segments[1] !== w.owner || segments[2] !== w.repo)) {
     return { status: 404, body: { message: "Not Found" } };
@@ -90,7 +111,17 @@ async function serve(w: GitHubWorld, gitRoot: string, origin: string, req: Incom
     // Served under the repository's current name only, from the bare repository it was created as.
     const served = `/${w.owner}/${w.repo}.git/`;
     const repoPath = (p: string) => (w.reachable && p.startsWith(served) ? `/${origin}${p.slice(served.length - 1)}` : null);
-    handleGitRequest({ root: gitRoot, currentToken: () => (w.installed ? w.currentToken : null), validTokens: w.everyTokenValid ? () => (w.installed ? w.tokens : []) : undefined, repoPath, onService: (service, repoPath) => w.calls.push({ method: "GIT", path: `${service} ${repoPath}`, query: {}, body: null, status: 200 }) }, req, res);
+    handleGitRequest(
+      {
+        root: gitRoot,
+        currentToken: () => (w.installed ? w.currentToken : null),
+        validTokens: w.everyTokenValid ? () => (w.installed ? w.tokens : []) : undefined,
+        repoPath,
+        onService: (service, repoPath) => w.calls.push({ method: "GIT", path: `${service} ${repoPath}`, query: {}, body: null, status: 200 }),
+      },
+      req,
+      res,
+    );
     return;
   }
   const raw = await readBody(req);

@@ -98,7 +98,15 @@ export class GitHubWorld {
   /** Line comments on PR diffs (review comments), the reviewers' and Patchgate's replies, in order. */
   readonly reviewComments: FakeReviewComment[] = [];
   /** Commits made through the Git Data API, with who GitHub says made them and whether it signed them. */
-  readonly apiCommits: { sha: string; author: { name: string; email: string }; committer: { name: string; email: string }; message: string; tree: string; parents: string[]; verified: boolean }[] = [];
+  readonly apiCommits: {
+    sha: string;
+    author: { name: string; email: string };
+    committer: { name: string; email: string };
+    message: string;
+    tree: string;
+    parents: string[];
+    verified: boolean;
+  }[] = [];
   readonly issueEvents: { id: number; issue_number: number; event: "labeled"; label: { name: string }; actor: FakeUser; created_at: string }[] = [];
   readonly labels = new Map<number, Set<string>>();
   readonly issues = new Map<number, { id: number; number: number; title: string; body: string; user: FakeUser; created_at: string; updated_at: string }>();

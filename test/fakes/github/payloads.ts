@@ -39,7 +39,14 @@ export class Payloads {
 
   private base(event: string, action: string, sender: string): Record<string, any> {
     const p = example(event, action);
-    p.repository = { ...p.repository, id: this.w.repoId, name: this.w.repo, full_name: `${this.w.owner}/${this.w.repo}`, default_branch: this.w.defaultBranch, owner: { ...p.repository.owner, login: this.w.owner } };
+    p.repository = {
+      ...p.repository,
+      id: this.w.repoId,
+      name: this.w.repo,
+      full_name: `${this.w.owner}/${this.w.repo}`,
+      default_branch: this.w.defaultBranch,
+      owner: { ...p.repository.owner, login: this.w.owner },
+    };
     p.installation = { id: this.installationId, node_id: `MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9u${this.installationId}` };
     p.sender = { ...p.sender, ...this.w.user(sender) };
     return p;
@@ -64,7 +71,15 @@ export class Payloads {
     this.w.reactionTargets.add(id);
     const at = new Date().toISOString();
     p.comment = { ...p.comment, id, body: o.body, user: this.w.user(o.by), created_at: at, updated_at: at };
-    this.w.userComments.push({ id, issue_number: o.number, body: o.body, user: this.w.user(o.by), created_at: at, updated_at: at, html_url: `${this.w.issueUrl(o.number)}#issuecomment-${id}` });
+    this.w.userComments.push({
+      id,
+      issue_number: o.number,
+      body: o.body,
+      user: this.w.user(o.by),
+      created_at: at,
+      updated_at: at,
+      html_url: `${this.w.issueUrl(o.number)}#issuecomment-${id}`,
+    });
     return p;
   }
 
@@ -85,22 +100,68 @@ export class Payloads {
   private pull(p: Record<string, any>, number: number): Record<string, any> {
     const pr = this.w.pulls.find((x) => x.number === number);
     if (!pr) throw new Error(`the fake GitHub has no PR #${number}`);
-    return { ...p.pull_request, number, title: pr.title, body: pr.body, draft: pr.draft, updated_at: new Date().toISOString(), head: { ...p.pull_request.head, ref: pr.head.ref, label: pr.head.label, sha: this.headSha(pr.head.ref) } };
+    return {
+      ...p.pull_request,
+      number,
+      title: pr.title,
+      body: pr.body,
+      draft: pr.draft,
+      updated_at: new Date().toISOString(),
+      head: { ...p.pull_request.head, ref: pr.head.ref, label: pr.head.label, sha: this.headSha(pr.head.ref) },
+    };
   }
 
   /** The PR head as the remote has it: set by the harness, which can read the bare repository. */
   headSha: (branch: string) => string = () => "0".repeat(40);
 
   /** A submitted review; its line comments (`comments`) exist on GitHub with it, as when a reviewer submits them together. */
-  review(o: { pr: number; state: "approved" | "changes_requested" | "commented"; body: string; by: string; commitId?: string; comments?: LineComment[] }): Record<string, any> {
+  review(o: {
+    pr: number;
+    state: "approved" | "changes_requested" | "commented";
+    body: string;
+    by: string;
+    commitId?: string;
+    comments?: LineComment[];
+  }): Record<string, any> {
     const p = this.base("pull_request_review", "submitted", o.by);
     p.pull_request = this.pull(p, o.pr);
-    p.review = { ...p.review, id: this.w.id(), state: o.state, body: o.body, commit_id: o.commitId ?? p.pull_request.head.sha, user: this.w.user(o.by), submitted_at: new Date().toISOString() };
-    this.w.reviews.push({ id: p.review.id, pull_number: o.pr, state: o.state.toUpperCase(), body: o.body, commit_id: p.review.commit_id, user: this.w.user(o.by), submitted_at: p.review.submitted_at });
+    p.review = {
+      ...p.review,
+      id: this.w.id(),
+      state: o.state,
+      body: o.body,
+      commit_id: o.commitId ?? p.pull_request.head.sha,
+      user: this.w.user(o.by),
+      submitted_at: new Date().toISOString(),
+    };
+    this.w.reviews.push({
+      id: p.review.id,
+      pull_number: o.pr,
+      state: o.state.toUpperCase(),
+      body: o.body,
+      commit_id: p.review.commit_id,
+      user: this.w.user(o.by),
+      submitted_at: p.review.submitted_at,
+    });
     for (const c of o.comments ?? []) {
       const id = this.w.id();
       const at = p.review.submitted_at;
-      this.w.reviewComments.push({ id, pull_request_review_id: p.review.id, pull_number: o.pr, path: c.path, line: c.line, start_line: c.startLine ?? null, side: "RIGHT", diff_hunk: c.hunk, commit_id: p.review.commit_id, body: c.body, user: this.w.user(o.by), created_at: at, updated_at: at, html_url: `${this.w.htmlBase}/${this.w.owner}/${this.w.repo}/pull/${o.pr}#discussion_r${id}` });
+      this.w.reviewComments.push({
+        id,
+        pull_request_review_id: p.review.id,
+        pull_number: o.pr,
+        path: c.path,
+        line: c.line,
+        start_line: c.startLine ?? null,
+        side: "RIGHT",
+        diff_hunk: c.hunk,
+        commit_id: p.review.commit_id,
+        body: c.body,
+        user: this.w.user(o.by),
+        created_at: at,
+        updated_at: at,
+        html_url: `${this.w.htmlBase}/${this.w.owner}/${this.w.repo}/pull/${o.pr}#discussion_r${id}`,
+      });
     }
     return p;
   }
@@ -112,7 +173,22 @@ export class Payloads {
       .map((c) => {
         const p = this.base("pull_request_review_comment", "created", c.user.login);
         p.pull_request = this.pull(p, c.pull_number);
-        p.comment = { ...p.comment, id: c.id, pull_request_review_id: reviewId, path: c.path, line: c.line, start_line: c.start_line, side: c.side, diff_hunk: c.diff_hunk, commit_id: c.commit_id, body: c.body, user: c.user, created_at: c.created_at, updated_at: c.updated_at, html_url: c.html_url };
+        p.comment = {
+          ...p.comment,
+          id: c.id,
+          pull_request_review_id: reviewId,
+          path: c.path,
+          line: c.line,
+          start_line: c.start_line,
+          side: c.side,
+          diff_hunk: c.diff_hunk,
+          commit_id: c.commit_id,
+          body: c.body,
+          user: c.user,
+          created_at: c.created_at,
+          updated_at: c.updated_at,
+          html_url: c.html_url,
+        };
         return p;
       });
   }
@@ -131,7 +207,14 @@ export class Payloads {
     let set = this.w.labels.get(number);
     if (!set) this.w.labels.set(number, (set = new Set()));
     set.add(label);
-    this.w.issueEvents.push({ id: this.w.id(), issue_number: number, event: "labeled", label: { name: label }, actor: this.w.user(by), created_at: new Date().toISOString() });
+    this.w.issueEvents.push({
+      id: this.w.id(),
+      issue_number: number,
+      event: "labeled",
+      label: { name: label },
+      actor: this.w.user(by),
+      created_at: new Date().toISOString(),
+    });
   }
 
   checkRunAction(o: { checkRunId: number; identifier: string; by: string }): Record<string, any> {

@@ -20,7 +20,13 @@ export async function sendWebhook(url: string, secret: string, event: string, pa
   const started = performance.now();
   const res = await fetch(url, {
     method: "POST",
-    headers: { "content-type": "application/json", "x-github-event": event, "x-github-delivery": id, "x-hub-signature-256": sign(secret, body), "user-agent": "GitHub-Hookshot/fake" },
+    headers: {
+      "content-type": "application/json",
+      "x-github-event": event,
+      "x-github-delivery": id,
+      "x-hub-signature-256": sign(secret, body),
+      "user-agent": "GitHub-Hookshot/fake",
+    },
     body,
   });
   await res.arrayBuffer();

@@ -94,7 +94,12 @@ abstract class Processes {
   }
 
   protected base(name: string): Record<string, unknown> {
-    return { ...appSettings(this.w.github, this.w.disk(name)), workspacesDir: join(this.w.disk(name), "workspaces"), openaiBaseURL: this.w.openai.baseURL, apiKey: HARNESS_API_KEY };
+    return {
+      ...appSettings(this.w.github, this.w.disk(name)),
+      workspacesDir: join(this.w.disk(name), "workspaces"),
+      openaiBaseURL: this.w.openai.baseURL,
+      apiKey: HARNESS_API_KEY,
+    };
   }
 }
 

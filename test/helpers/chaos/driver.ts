@@ -105,7 +105,10 @@ export class ChaosDriver {
           this.reached(p);
           await this.chain;
         }
-        await this.cluster.send("issue_comment", this.w.payloads.comment({ number: pr.number, pr: true, title: pr.title, body: "/agent approve", by: "maintainer" }));
+        await this.cluster.send(
+          "issue_comment",
+          this.w.payloads.comment({ number: pr.number, pr: true, title: pr.title, body: "/agent approve", by: "maintainer" }),
+        );
       }
     }
   }
@@ -121,7 +124,12 @@ export class ChaosDriver {
       return `#${n}: ${effects.join(",") || "nothing posted"}`;
     });
     const strikes = this.strikes.map((s) => `${s.point.name} → ${s.killed} (cut ${s.cut.join(",")})`);
-    const errors = this.w.issues.flatMap((n) => this.w.botComments(n).filter((c) => /:(error|ended)/.test(c.body)).map((c) => `#${n} ${c.body.slice(0, 400)}`));
+    const errors = this.w.issues.flatMap((n) =>
+      this.w
+        .botComments(n)
+        .filter((c) => /:(error|ended)/.test(c.body))
+        .map((c) => `#${n} ${c.body.slice(0, 400)}`),
+    );
     const logs = this.cluster.logs.map((l) => `${l.owner}:\n  ${l.lines.join("\n  ")}`);
     writeFileSync(join(tmpdir(), "patchgate-chaos.log"), [...errors, ...logs].join("\n"));
     return [...issues, ...strikes, ...errors.map((e) => e.slice(0, 300)), `(logs in ${join(tmpdir(), "patchgate-chaos.log")})`].join("\n");

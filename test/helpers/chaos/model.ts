@@ -51,7 +51,12 @@ function nextAnswer(messages: Message[], command: boolean): FakeTurn {
   const last = calls.at(-1);
   if (!executing) {
     return okCall("read_file")
-      ? { toolCalls: [call("update_todos", todos("pending")), call("submit_plan", { summary: "add() subtracts; make it add.", steps: ["Fix src/add.js", "Run sh test.sh"] })] }
+      ? {
+          toolCalls: [
+            call("update_todos", todos("pending")),
+            call("submit_plan", { summary: "add() subtracts; make it add.", steps: ["Fix src/add.js", "Run sh test.sh"] }),
+          ],
+        }
       : { toolCalls: [READ] };
   }
   if (!okCall("edit_file")) return { toolCalls: [last?.name === "edit_file" && !last.ok ? READ : EDIT] };

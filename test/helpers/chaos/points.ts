@@ -65,7 +65,14 @@ export class Points {
     const until = new Promise<void>((r) => (release = r));
     const p = this.add(name, issue, () => release());
     const caller = (c: { remotePort: number }) => (p.reachedAt = { callerPort: c.remotePort });
-    this.w.github.world.holdNext.push({ method, pathPrefix, match: match && ((path, body) => match(path, body as Body)), caller, reached: () => this.reached(p), until });
+    this.w.github.world.holdNext.push({
+      method,
+      pathPrefix,
+      match: match && ((path, body) => match(path, body as Body)),
+      caller,
+      reached: () => this.reached(p),
+      until,
+    });
   }
 
   /** Every point but "while parked" (the driver meets that one itself), one issue each. */
@@ -79,13 +86,21 @@ export class Points {
     // The ref is one path parameter: `heads/patchgate/issue-5` arrives as `heads%2Fpatchgate%2Fissue-5`.
     const ref = `${API}/git/refs/heads/${w.branch(issues.push)}`;
     this.holdRequest("after the commit, before the push", issues.push, "PATCH", `${API}/git/refs/`, (path) => decodeURIComponent(path) === ref);
-    this.holdRequest("after the push, before the PR", issues.pr, "PATCH", `${API}/pulls/`, (path) => path === `${API}/pulls/${w.pull(issues.pr)?.number}` && fixed(issues.pr));
+    this.holdRequest(
+      "after the push, before the PR",
+      issues.pr,
+      "PATCH",
+      `${API}/pulls/`,
+      (path) => path === `${API}/pulls/${w.pull(issues.pr)?.number}` && fixed(issues.pr),
+    );
     this.holdRequest("after the PR, before the check-run update", issues.checkRun, "PATCH", `${API}/check-runs/`, (path, body) => {
       const run = w.github.world.checkRuns.find((r) => path === `${API}/check-runs/${r.id}`);
       return body?.conclusion === "success" && run?.external_id === w.sessionOf(issues.checkRun);
     });
     this.holdRequest("during a comment post", issues.comment, "POST", `${API}/issues/${issues.comment}/comments`);
-    this.holdRequest("during publish", issues.publish, "POST", `${API}/git/commits`, (_p, body) => String(body?.message ?? "").includes(`Resolves #${issues.publish}.`));
+    this.holdRequest("during publish", issues.publish, "POST", `${API}/git/commits`, (_p, body) =>
+      String(body?.message ?? "").includes(`Resolves #${issues.publish}.`),
+    );
   }
 
   parked(issue: number): Point {

@@ -35,10 +35,13 @@ export async function sessionEnd(w: ChaosWorld, store: SessionStore, issue: numb
       const terminal = ledger.history.filter((e) => TERMINAL.includes(e.type)).map((e) => e.type);
       if (ledger.state.phase !== "done") {
         const results = ledger.history.flatMap((e) => (e.type === "tool_result" ? [`${e.tool}:${e.result.ok ? "ok" : e.result.error.code}`] : []));
-        problems.push(`phase ${ledger.state.phase}${ledger.state.failure ? `: ${ledger.state.failure.message}` : ""} (tool results: ${results.slice(0, 14).join(" ")} … ${results.slice(-4).join(" ")})`);
+        problems.push(
+          `phase ${ledger.state.phase}${ledger.state.failure ? `: ${ledger.state.failure.message}` : ""} (tool results: ${results.slice(0, 14).join(" ")} … ${results.slice(-4).join(" ")})`,
+        );
       }
       if (terminal.length !== 1) problems.push(`terminal events ${JSON.stringify(terminal)}`);
-      if (count("finish_accepted") !== 1 || count("published") !== 1) problems.push(`finish_accepted ×${count("finish_accepted")}, published ×${count("published")}`);
+      if (count("finish_accepted") !== 1 || count("published") !== 1)
+        problems.push(`finish_accepted ×${count("finish_accepted")}, published ×${count("published")}`);
       outcome += ` (${count("resumed")} resumes)`;
     } catch (e) {
       problems.push(`the ledger does not fold: ${(e as Error).message}`);
@@ -56,10 +59,13 @@ export async function sessionEnd(w: ChaosWorld, store: SessionStore, issue: numb
   if (branch?.files["src/add.js"] !== FIXED) problems.push("the branch does not hold the fix");
   else {
     const git = (...args: string[]) => execFileSync("git", ["--git-dir", w.bare, ...args], { encoding: "utf8" }).trim();
-    const touched = git("rev-list", `main..${w.branch(issue)}`).split("\n").map((c) => git("diff-tree", "--no-commit-id", "--name-only", "-r", c));
+    const touched = git("rev-list", `main..${w.branch(issue)}`)
+      .split("\n")
+      .map((c) => git("diff-tree", "--no-commit-id", "--name-only", "-r", c));
     // Newest first: the fix, on at most one empty plan commit (a plan published again adopts it; a
     // result pushed from a clone rebuilt without it may replace it, being Patchgate's own).
-    if (touched.length > 2 || touched[0] !== "src/add.js" || touched.slice(1).some((t) => t !== "")) problems.push(`branch commits touch ${JSON.stringify(touched)}`);
+    if (touched.length > 2 || touched[0] !== "src/add.js" || touched.slice(1).some((t) => t !== ""))
+      problems.push(`branch commits touch ${JSON.stringify(touched)}`);
   }
   return {
     issue,
@@ -77,7 +83,16 @@ export function table(strikes: Strike[], ends: Map<number, SessionEnd>): string 
   for (const s of strikes) {
     const e = s.issues.map((n) => ends.get(n)).filter((x) => x !== undefined);
     const col = (f: (x: SessionEnd) => string) => e.map(f).join("; ") || "-";
-    rows.push([s.point.name, s.issues.map((n) => `#${n}`).join(",") || "-", s.killed, s.cut.map((n) => `#${n}`).join(",") || "-", col((x) => x.outcome), col((x) => x.pr), col((x) => x.checkRuns), col((x) => x.comments)]);
+    rows.push([
+      s.point.name,
+      s.issues.map((n) => `#${n}`).join(",") || "-",
+      s.killed,
+      s.cut.map((n) => `#${n}`).join(",") || "-",
+      col((x) => x.outcome),
+      col((x) => x.pr),
+      col((x) => x.checkRuns),
+      col((x) => x.comments),
+    ]);
   }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(" | ")} |`;

@@ -43,12 +43,25 @@ describe("egress address classification", () => {
     expect(refused(address)).toBe(reason);
   });
 
-  test.each(["104.16.0.1", "172.32.0.1", "172.15.255.255", "100.128.0.1", "169.255.0.1", "203.0.113.80", "2606:4700::6810:1", "::ffff:104.16.0.1", "2002:6810:0001::1"])("%s is public", (address) => {
+  test.each([
+    "104.16.0.1",
+    "172.32.0.1",
+    "172.15.255.255",
+    "100.128.0.1",
+    "169.255.0.1",
+    "203.0.113.80",
+    "2606:4700::6810:1",
+    "::ffff:104.16.0.1",
+    "2002:6810:0001::1",
+  ])("%s is public", (address) => {
     expect(refused(address)).toBeNull();
   });
 
   test("the host's own networks are refused whatever their class", () => {
-    const nets = [{ name: "eth0", cidr: "192.0.2.2/24" }, { name: "eth0", cidr: "2001:db8:1::2/64" }];
+    const nets = [
+      { name: "eth0", cidr: "192.0.2.2/24" },
+      { name: "eth0", cidr: "2001:db8:1::2/64" },
+    ];
     expect(refused("192.0.2.77", nets)).toBe("the host's own network (eth0 192.0.2.2/24)");
     expect(refused("2001:db8:1::99", nets)).toBe("the host's own network (eth0 2001:db8:1::2/64)");
     expect(refused("::ffff:192.0.2.2", nets)).toBe("the host's own network (eth0 192.0.2.2/24), as IPv6 ::ffff:192.0.2.2");

@@ -43,7 +43,12 @@ describe("jest output", () => {
 
   test("console output blocks are not failures", () => {
     expect(parseTestFailures(JEST_CONSOLE).failures).toEqual([
-      { name: "logs then fails", file: "con/c.test.js", message: "expect(received).toBe(expected) // Object.is equality\nExpected: 3\nReceived: 2", location: "c.test.js:1:75" },
+      {
+        name: "logs then fails",
+        file: "con/c.test.js",
+        message: "expect(received).toBe(expected) // Object.is equality\nExpected: 3\nReceived: 2",
+        location: "c.test.js:1:75",
+      },
     ]);
   });
 });

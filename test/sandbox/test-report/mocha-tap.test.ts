@@ -6,7 +6,11 @@ describe("mocha spec reporter", () => {
     expect(parseTestFailures(MOCHA_SPEC)).toEqual({
       framework: "mocha",
       failures: [
-        { name: "math › subtracts", message: "AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n2 !== 3", location: "test/math.test.js:4:34" },
+        {
+          name: "math › subtracts",
+          message: "AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n2 !== 3",
+          location: "test/math.test.js:4:34",
+        },
         {
           name: "math › nested › multiplies",
           message: "AssertionError [ERR_ASSERTION]: Expected values to be strictly deep-equal:\n+ actual - expected\n{\n+   a: 6\n-   a: 7\n}",
@@ -30,7 +34,11 @@ describe("TAP", () => {
       framework: "tap",
       failures: [
         { name: "math subtracts", message: "Expected values to be strictly equal:\n2 !== 3", location: "test/math.test.js:4:34" },
-        { name: "math nested multiplies", message: "Expected values to be strictly deep-equal:\n+ actual - expected\n  {\n+   a: 6\n-   a: 7\n  }", location: "test/math.test.js:6:37" },
+        {
+          name: "math nested multiplies",
+          message: "Expected values to be strictly deep-equal:\n+ actual - expected\n  {\n+   a: 6\n-   a: 7\n  }",
+          location: "test/math.test.js:6:37",
+        },
         { name: "other throws", message: "boom at top", location: "test/math.test.js:10:30" },
       ],
       totals: { passed: 2, failed: 3, total: 5 },

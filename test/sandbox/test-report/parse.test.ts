@@ -8,7 +8,8 @@ describe("parseTestFailures", () => {
 
   test("one command running two runners: both are read, named in order, totals added", () => {
     const mocha = "  1 passing (3ms)\n  1 failing\n\n  1) adds:\n     Error: nope\n      at Context.<anonymous> (test/a.js:3:9)\n";
-    const node = "✖ subtracts (1ms)\n  Error: off by one\n      at TestContext.<anonymous> (file:///workspace/test/b.mjs:4:11)\n\nℹ tests 2\nℹ pass 1\nℹ fail 1\n";
+    const node =
+      "✖ subtracts (1ms)\n  Error: off by one\n      at TestContext.<anonymous> (file:///workspace/test/b.mjs:4:11)\n\nℹ tests 2\nℹ pass 1\nℹ fail 1\n";
     expect(parseTestFailures(`${mocha}\n${node}`)).toEqual({
       framework: "node:test+mocha",
       failures: [
@@ -25,7 +26,8 @@ describe("parseTestFailures", () => {
   });
 
   test("a location in a dependency is never taken for the repository's", () => {
-    const out = "✖ t (1ms)\n  Error: x\n      at f (/workspace/node_modules/lib/index.js:1:1)\n      at g (node:internal/x:2:2)\n      at h (/workspace/src/own.js:9:3)\n\nℹ tests 1\n";
+    const out =
+      "✖ t (1ms)\n  Error: x\n      at f (/workspace/node_modules/lib/index.js:1:1)\n      at g (node:internal/x:2:2)\n      at h (/workspace/src/own.js:9:3)\n\nℹ tests 1\n";
     expect(parseTestFailures(out).failures[0]!.location).toBe("src/own.js:9:3");
   });
 

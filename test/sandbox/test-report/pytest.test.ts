@@ -26,7 +26,14 @@ describe("pytest output", () => {
   test("a module that fails to import is a failure named by its file", () => {
     expect(parseTestFailures(COLLECTION_ERROR)).toEqual({
       framework: "pytest",
-      failures: [{ name: "tests/test_broken.py", file: "tests/test_broken.py", message: "ModuleNotFoundError: No module named 'nonexistent_module_xyz'", location: "tests/test_broken.py:1" }],
+      failures: [
+        {
+          name: "tests/test_broken.py",
+          file: "tests/test_broken.py",
+          message: "ModuleNotFoundError: No module named 'nonexistent_module_xyz'",
+          location: "tests/test_broken.py:1",
+        },
+      ],
       totals: { failed: 1 },
     });
   });

@@ -3,7 +3,12 @@ import { PLAIN, COLOURED_VERBOSE, LOAD_ERROR } from "./outputs/vitest.js";
 
 const EXPECTED = [
   { name: "math > subtracts", file: "math.test.js", message: "AssertionError: expected 2 to be 3 // Object.is equality", location: "math.test.js:4:41" },
-  { name: "math > nested > multiplies", file: "math.test.js", message: "AssertionError: expected { a: 6 } to deeply equal { a: 7 }", location: "math.test.js:6:51" },
+  {
+    name: "math > nested > multiplies",
+    file: "math.test.js",
+    message: "AssertionError: expected { a: 6 } to deeply equal { a: 7 }",
+    location: "math.test.js:6:51",
+  },
   { name: "other > throws", file: "math.test.js", message: "Error: boom at top", location: "math.test.js:10:30" },
 ];
 

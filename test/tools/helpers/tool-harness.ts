@@ -26,7 +26,10 @@ export class ToolHarness {
   repoConfig: RepoConfig;
   sandbox: Sandbox | null;
 
-  constructor(readonly workspace: Workspace, opts: HarnessOptions = {}) {
+  constructor(
+    readonly workspace: Workspace,
+    opts: HarnessOptions = {},
+  ) {
     this.repoConfig = opts.repoConfig ?? DEFAULT_REPO_CONFIG;
     this.sandbox = opts.sandbox ?? null;
     const settings: SessionSettings = { maxStepsPerResume: 10, limits: {}, ...opts.settings };
