@@ -1,6 +1,6 @@
 import type { Ledger } from "../store/ledger.js";
 import type { Approver } from "../session/types.js";
-import { reopenPhase } from "../session/reducer.js";
+import { reopenPhase } from "../session/reopen-phase.js";
 
 /**
  * Human decisions are events. Each function appends one; the reducer rejects stale or illegal ones with a

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { SessionEvent } from "../session/events.js";
-import type { McpToolRecord } from "../session/types.js";
+import type { McpToolRecord } from "../session/mcp-records.js";
 import type { Ledger } from "../store/ledger.js";
 import { redact } from "../safety/redact.js";
 import { sanitizeUntrusted } from "../safety/sanitize.js";

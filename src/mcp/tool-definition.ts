@@ -1,6 +1,7 @@
 import type { ValidateFunction } from "ajv";
 import type { SessionEvent } from "../session/events.js";
-import type { McpRisk, McpTrust, PermissionMode, ToolError } from "../session/types.js";
+import type { PermissionMode, ToolError } from "../session/types.js";
+import type { McpRisk, McpTrust } from "../session/mcp-records.js";
 import { redact } from "../safety/redact.js";
 import { sanitizeUntrusted } from "../safety/sanitize.js";
 import { fail, type CallFact, type ToolDefinition } from "../tools/tool.js";

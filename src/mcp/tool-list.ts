@@ -1,7 +1,7 @@
 import { classifyMcpTool } from "../policy/mcp-risk.js";
 import { toolNameMatches } from "../policy/mcp-rules.js";
 import type { McpToolFacts } from "../policy/types.js";
-import type { McpTrust } from "../session/types.js";
+import type { McpTrust } from "../session/mcp-records.js";
 import { sanitizeUntrusted } from "../safety/sanitize.js";
 import type { ServerInfo } from "./connection.js";
 import { checkInputSchema } from "./schema-check.js";

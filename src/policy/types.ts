@@ -1,4 +1,5 @@
-import type { Decision, McpRisk, McpTrust, PermissionMode } from "../session/types.js";
+import type { Decision, PermissionMode } from "../session/types.js";
+import type { McpRisk, McpTrust } from "../session/mcp-records.js";
 
 export type { McpRisk, McpTrust };
 

@@ -6,9 +6,6 @@ import type {
   Decision,
   DiffInfo,
   FailureReason,
-  McpCallAudit,
-  McpToolRecord,
-  McpTrust,
   PendingCall,
   RepoInstructions,
   Phase,
@@ -23,6 +20,7 @@ import type {
   ToolResult,
   UnmetToolchain,
 } from "./types.js";
+import type { McpCallAudit, McpToolRecord, McpTrust } from "./mcp-records.js";
 
 /**
  * Every fact about a session is one of these events, appended in order.

@@ -1,13 +1,14 @@
 import { IllegalTransitionError, StaleApprovalError } from "./errors.js";
 import type { SessionEvent } from "./events.js";
 import type { SessionState } from "./state.js";
-import type { Phase } from "./types.js";
 import { afterRead, afterWrite } from "./file-contexts.js";
 import { publishableAfter } from "./publishable.js";
 import { answerMessage, approvalMessage, rebasedMessage, revisionMessage, taskMessage, toolResultMessage } from "./conversation.js";
 import { closeCall, markStarted, openTurn, requireNoOpenCalls, requireOpen } from "./open-calls.js";
 import { emptyState } from "./empty-state.js";
 import { requireLive, requirePhase } from "./phase-guards.js";
+import { reopenPhase } from "./reopen-phase.js";
+import { addCall } from "./usage.js";
 
 /** Pure transition: returns a new state or throws a typed error; never mutates `s`. */
 export function reduce(s: SessionState, e: SessionEvent): SessionState {
@@ -44,19 +45,7 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
     case "llm_called": {
       requireLive(s, e);
       requireNoOpenCalls(s, e.type);
-      const costUsd = s.usage.costUsd === null || e.costUsd === null ? null : s.usage.costUsd + e.costUsd;
-      return {
-        ...next,
-        step: s.step + 1,
-        outputCuts: s.outputCuts + (e.finishReason === "length" ? 1 : 0),
-        usage: {
-          promptTokens: s.usage.promptTokens + e.usage.promptTokens,
-          completionTokens: s.usage.completionTokens + e.usage.completionTokens,
-          estimated: s.usage.estimated || e.usage.estimated,
-          calls: s.usage.calls + 1,
-          costUsd,
-        },
-      };
+      return { ...next, step: s.step + 1, outputCuts: s.outputCuts + (e.finishReason === "length" ? 1 : 0), usage: addCall(s.usage, e) };
     }
     case "assistant_message":
       requirePhase(s, e, ["planning", "executing"]);
@@ -300,12 +289,6 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
       requireLive(s, e);
       return next;
   }
-}
-
-/** Where a failed session continues: where it failed, except that a failed publication is retried from executing. */
-export function reopenPhase(s: SessionState): Phase {
-  if (s.phase !== "failed" || s.failedIn === null) return s.phase;
-  return s.failedIn === "publishing" ? "executing" : s.failedIn;
 }
 
 /** state = fold(events). */

@@ -4,7 +4,8 @@ import type { RepoConfig } from "../config/repo-config.js";
 import type { Sandbox } from "../sandbox/types.js";
 import type { SessionEvent } from "../session/events.js";
 import type { SessionState } from "../session/state.js";
-import type { Decision, McpCallAudit, PermissionMode, ToolError, ToolResult } from "../session/types.js";
+import type { Decision, PermissionMode, ToolError, ToolResult } from "../session/types.js";
+import type { McpCallAudit } from "../session/mcp-records.js";
 import type { Workspace } from "../workspace/types.js";
 import type { DependencyCacheHandle } from "../depcache/dependency-store.js";
 
