@@ -128,12 +128,16 @@ async function runLoop(ledger: Ledger, env: CallEnv, opts: ResumeOptions, mcp: M
 
     const { content, reasoning, finishReason } = step.response;
     const toolCalls = ownCallIds(step.response.toolCalls, ledger.state.conversation);
-    await ledger.append(step.called, { type: "assistant_message", content, toolCalls, ...(reasoning !== undefined && { reasoning }) });
+    const answer: SessionEvent = { type: "assistant_message", content, toolCalls, ...(reasoning !== undefined && { reasoning }) };
     const cut = finishReason === "length";
     if (toolCalls.length === 0) {
-      await ledger.append({ type: "user_message", content: cut ? CUT_NUDGE : NUDGE });
+      // The answer and its nudge in one append: a crash between them would leave the conversation
+      // ending on the assistant, and the next answer would follow it — two assistant turns in a
+      // row, which providers refuse on every later request.
+      await ledger.append(step.called, answer, { type: "user_message", content: cut ? CUT_NUDGE : NUDGE });
       continue;
     }
+    await ledger.append(step.called, answer);
     await runTurn(toolCalls, env, { cutAtLimit: cut });
     const keep = await endIfBlockReported(ledger, opts);
     if (keep) return keep;

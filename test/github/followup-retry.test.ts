@@ -137,9 +137,11 @@ describe("`/agent retry` after GitHub failed mid-publication", () => {
     await h.settle();
     expect(h.github.world.pulls).toHaveLength(1);
     expect(h.github.world.pulls[0].draft).toBe(true);
-    // The first attempt pushed a plan commit before the PR failed; the retry commits and pushes the
-    // plan again. One run per head, and only the one on the PR's head is live.
-    expect(h.github.world.checkRuns).toHaveLength(3);
+    // The first attempt pushed a plan commit before the PR failed; the retry adopts that commit
+    // (plan_commit:<hash>) instead of committing the plan again. One run per head — the base's,
+    // moved on, and the plan commit's — and only the one on the PR's head is live.
+    expect(h.github.world.checkRuns).toHaveLength(2);
+    expect(readBranch(h.bare, "patchgate/issue-1")!.parents).toHaveLength(1);
     expect(theCheckRun(h)).toMatchObject({ status: "in_progress", head_sha: readBranch(h.bare, "patchgate/issue-1")!.sha });
     expect(await h.app.deps.store.list()).toHaveLength(1);
     expect(h.github.world.comments.at(-1)!.body).toMatch(/^📋 The plan `[0-9a-f]{12}` is ready for review/);
