@@ -25,6 +25,8 @@ export class BubblewrapSession implements SessionSandbox {
   readonly backend = "bubblewrap" as const;
   private readonly kept = new Map<string, Promise<LongLivedSandbox | null>>();
   private closed = false;
+  /** Every sandbox started for this session, kept or not, until close. */
+  private readonly started = new Set<Promise<LongLivedSandbox | null>>();
   /** Why this session's commands run one-shot, once the long-lived form could not start. */
   fallbackReason: string | null = null;
   /** How many commands ran in a kept sandbox and how many on their own (for tests and the bench). */
@@ -51,6 +53,7 @@ export class BubblewrapSession implements SessionSandbox {
         return null;
       });
       this.kept.set(key, entry);
+      this.started.add(entry);
     } else {
       // Most recently used last, so that makeRoom closes the oldest.
       this.kept.delete(key);
@@ -82,8 +85,11 @@ export class BubblewrapSession implements SessionSandbox {
   /** Ends every sandbox of the session; later runs are one-shot. */
   async close(): Promise<void> {
     this.closed = true;
-    const all = [...this.kept.values()];
+    // Every sandbox this session ever started, not only the kept ones: one whose entry was replaced
+    // (two runs starting a layout at once) must not outlive the session either.
+    const all = [...new Set([...this.kept.values(), ...this.started])];
     this.kept.clear();
+    this.started.clear();
     await Promise.all(all.map(async (p) => (await p)?.close()));
   }
 

@@ -16,16 +16,38 @@ function ourBwraps(): number[] {
 }
 
 /**
+ * The bwraps still running once they have had `ms` to exit. Closing kills the outer bwrap and waits
+ * for it; the sandbox's pid 1 (in a session of its own) dies from --die-with-parent a moment later,
+ * and a process that is not our child gives no exit event to wait on, so this looks again until then.
+ */
+async function bwrapsLeftAfter(ms: number): Promise<number[]> {
+  for (const until = Date.now() + ms; ourBwraps().length > 0 && Date.now() < until;) await new Promise((r) => setTimeout(r, 20));
+  return ourBwraps();
+}
+
+/**
  * A resume's commands run in one sandbox kept for the session (run_command, run_tests and the
  * baseline alike), and the resume ends it when the session parks or ends.
  */
 describe("the session's long-lived sandbox", () => {
   let h: SessionHarness;
-  afterEach(() => h.dispose());
+  let opened: BubblewrapSession[] = [];
+  afterEach(async () => {
+    // Whatever the test found, nothing it started may outlive it (a live bwrap keeps jest from exiting).
+    for (const s of opened) await s.close();
+    for (const pid of ourBwraps()) {
+      try {
+        process.kill(-pid, "SIGKILL");
+      } catch {
+        // Gone meanwhile.
+      }
+    }
+    opened = [];
+    await h.dispose();
+  });
 
   test("commands of a resume share one sandbox; parking and ending leave no sandbox running", async () => {
     h = await SessionHarness.create(BUGGY_ADD_REPO);
-    const opened: BubblewrapSession[] = [];
     const base = h.sandbox!;
     const observed: Sandbox = {
       backend: base.backend,
@@ -56,7 +78,7 @@ describe("the session's long-lived sandbox", () => {
       oneShot: 0,
       fallback: null,
     });
-    expect(ourBwraps()).toEqual([]);
+    expect(await bwrapsLeftAfter(5_000)).toEqual([]);
 
     await autoApproveWrites(h.ledger, cli);
     const ended = await h.resume(llm, { sandbox: observed });
@@ -71,6 +93,6 @@ describe("the session's long-lived sandbox", () => {
       "finish",
     ]);
     expect({ longLived: opened[2]!.longLivedRuns, oneShot: opened[2]!.oneShotRuns }).toEqual({ longLived: 1, oneShot: 0 });
-    expect(ourBwraps()).toEqual([]);
+    expect(await bwrapsLeftAfter(5_000)).toEqual([]);
   });
 });

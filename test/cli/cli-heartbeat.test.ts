@@ -6,11 +6,13 @@ import { BUGGY_ADD_REPO, makeRepo, tempDir } from "../helpers/git-fixture.js";
 import { ROOT } from "../helpers/run-cli.js";
 
 // The test command waits until the test has seen the heartbeat and says go (a file appearing in
-// the workspace): the status line is then shown while the tests really are running.
-// The baseline run on the base tree (before the fix) does not wait.
+// the workspace): the status line is then shown while the tests really are running, however fast
+// the sandbox starts. Only the first run, the baseline at plan approval, does not wait: it leaves
+// an ignored marker (never published, never rolled back) that the model's run finds.
 const WAITING_REPO = {
   ...BUGGY_ADD_REPO,
-  "test.sh": 'if grep -q "a + b" src/add.js; then while [ ! -e go.flag ]; do sleep 0.05; done; fi\n' + BUGGY_ADD_REPO["test.sh"],
+  ".gitignore": ".baseline-ran\ngo.flag\n",
+  "test.sh": "if [ -e .baseline-ran ]; then while [ ! -e go.flag ]; do sleep 0.05; done; fi\ntouch .baseline-ran\n" + BUGGY_ADD_REPO["test.sh"],
 };
 
 describe("patchgate run on a terminal: a sign of life", () => {
@@ -47,7 +49,7 @@ describe("patchgate run on a terminal: a sign of life", () => {
       }
     });
     const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-    expect(released).toBe(true);
+    expect({ released, screen: released ? "" : screen }).toEqual({ released: true, screen: "" });
     expect(code).toBe(1);
     // The status line is cleared before the next line is printed: no event row starts on it.
     // eslint-disable-next-line no-control-regex -- as above
