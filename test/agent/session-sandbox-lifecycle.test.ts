@@ -11,9 +11,16 @@ const cli = { login: "maintainer", via: "cli" as const };
 /** The bwrap processes under this test process (started by its spawn helper) that still run. */
 function ourBwraps(): number[] {
   return descendants(process.pid)
-    .filter((p) => p.comm === "bwrap" && p.state !== "Z")
+    .filter((p) => p.comm === "bwrap" && p.state !== "Z" && !before.has(p.pid))
     .map((p) => p.pid);
 }
+
+/**
+ * Bwraps this process already ran before the test: jest runs several test files in one process,
+ * and a session an earlier file abandoned mid-run (a model call that never returns, an app closed
+ * under it) keeps its sandbox. Only the ones this test starts are this test's to account for.
+ */
+let before = new Set<number>();
 
 /**
  * The bwraps still running once they have had `ms` to exit. Closing kills the outer bwrap and waits
@@ -47,6 +54,7 @@ describe("the session's long-lived sandbox", () => {
   });
 
   test("commands of a resume share one sandbox; parking and ending leave no sandbox running", async () => {
+    before = new Set(ourBwraps());
     h = await SessionHarness.create(BUGGY_ADD_REPO);
     const base = h.sandbox!;
     const observed: Sandbox = {
