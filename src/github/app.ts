@@ -1,16 +1,16 @@
 import type { ApplicationFunction, ApplicationFunctionOptions, Context, Probot } from "probot";
-import { anyBootCandidate } from "./work/boot-candidates.js";
+import { anyBootCandidate } from "./session-work/boot-candidates.js";
 import type { PatchgateDeps } from "./deps.js";
 import { healthHandler } from "./health-route.js";
-import { startHousekeeping } from "./work/housekeeping.js";
+import { startHousekeeping } from "./session-work/housekeeping.js";
 import { AppIdentity } from "./identity.js";
 import { Inbox } from "./inbound/inbox.js";
-import { SessionIndex } from "./work/session-index.js";
+import { SessionIndex } from "./session-work/session-index.js";
 import { LIFECYCLE_EVENTS } from "./inbound/lifecycle-events.js";
 import { everyInterval, reconcileDeliveries } from "./inbound/reconciler.js";
 import { HANDLED_EVENTS } from "./inbound/triggers.js";
 import { rootWebhookHandler } from "./inbound/root-webhook.js";
-import type { AppAccess } from "./work/session-work.js";
+import type { AppAccess } from "./session-work/session-work.js";
 
 /** The app's own clients and the session index around `deps`: what every job builds on. */
 export function appAccess(app: Probot, deps: PatchgateDeps): AppAccess {
@@ -44,7 +44,8 @@ export function patchgateApp(deps: PatchgateDeps): ApplicationFunction {
     });
     // Under a durable queue a session that was mid-run is still a job in the queue, which a worker
     // takes over once the dead one's lease runs out: nothing to resume here.
-    const resumed = deps.queue.durable || !(await anyBootCandidate(deps.store)) ? 0 : await (await import("./work/boot-resume.js")).resumeInterrupted(access);
+    const resumed =
+      deps.queue.durable || !(await anyBootCandidate(deps.store)) ? 0 : await (await import("./session-work/boot-resume.js")).resumeInterrupted(access);
     if (resumed > 0) deps.log(`${resumed} interrupted session(s) queued to resume`);
     const replayed = await inbox.replayPending().catch((e: unknown) => {
       // GitHub unreachable at boot: the rows stay pending for the next start or redelivery.

@@ -16,7 +16,7 @@ import type { Delivery } from "./inbound/intent.js";
 import type { Octokit } from "./octokit.js";
 import type { Outbound } from "./outbound/outbound.js";
 import type { AppLog } from "./app-log.js";
-import type { SessionIndex } from "./work/session-index.js";
+import type { SessionIndex } from "./session-work/session-index.js";
 
 /** Everything the GitHub side needs from the rest of Patchgate, built once by `src/index.ts` (or a test). */
 export interface PatchgateDeps {

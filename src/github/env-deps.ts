@@ -14,7 +14,7 @@ import { gitBaseUrl } from "./outbound/git-remote.js";
 import { dependencyCacheIn, NO_OPERATOR_SETTINGS } from "../config/operator-defaults.js";
 import { hostFacts } from "../toolchain/host-facts.js";
 import { redactedLog, type LogSink } from "./app-log.js";
-import { diskGuardFromEnv, housekeepingFromEnv, mirrorsFromEnv } from "./work/housekeeping-env.js";
+import { diskGuardFromEnv, housekeepingFromEnv, mirrorsFromEnv } from "./session-work/housekeeping-env.js";
 
 /**
  * The production wiring from the environment (DESIGN §7): SQLite under PATCHGATE_DATA_DIR (or the

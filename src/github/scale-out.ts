@@ -4,9 +4,9 @@ import { DurableQueue } from "../queue/pg/durable-queue.js";
 import type { PostgresSessionStore } from "../store/pg-store.js";
 import { appAccess } from "./app.js";
 import type { PatchgateDeps } from "./deps.js";
-import { endDeadLettered } from "./work/dead-letter.js";
-import { startHousekeeping } from "./work/housekeeping.js";
-import { durableRunner, fencedAccess } from "./work/durable-runner.js";
+import { endDeadLettered } from "./session-work/dead-letter.js";
+import { startHousekeeping } from "./session-work/housekeeping.js";
+import { durableRunner, fencedAccess } from "./session-work/durable-runner.js";
 
 /**
  * The two process kinds of scale-out (README "Scaling out"), both on the PostgreSQL of

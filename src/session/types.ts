@@ -47,7 +47,7 @@ export type FailureReason =
   | "publish_failed"
   /** The session's branch got commits Patchgate did not make, and its change does not apply on top of them. */
   | "branch_conflict"
-  /** The durable queue gave up on the session's job: the workers running it died (src/github/work/dead-letter.ts). */
+  /** The durable queue gave up on the session's job: the workers running it died (src/github/session-work/dead-letter.ts). */
   | "worker_died"
   | "internal";
 

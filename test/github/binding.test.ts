@@ -1,6 +1,6 @@
 import type { StoredEvent } from "../../src/session/events.js";
 import type { SessionState } from "../../src/session/state.js";
-import { digestForComment, planHashForButton, planHashForComment } from "../../src/github/work/binding.js";
+import { digestForComment, planHashForButton, planHashForComment } from "../../src/github/session-work/binding.js";
 
 const H1 = "a".repeat(64);
 const H2 = "b".repeat(64);

@@ -1,4 +1,4 @@
-import { diskGuardFromEnv, housekeepingFromEnv } from "../../src/github/work/housekeeping-env.js";
+import { diskGuardFromEnv, housekeepingFromEnv } from "../../src/github/session-work/housekeeping-env.js";
 
 const HOUR = 3_600_000;
 

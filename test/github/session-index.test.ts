@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { createSession } from "../../src/agent/session-service.js";
 import type { Repo } from "../../src/github/inbound/intent.js";
-import { SessionIndex } from "../../src/github/work/session-index.js";
+import { SessionIndex } from "../../src/github/session-work/session-index.js";
 import type { TaskInput } from "../../src/session/types.js";
 import { SqliteSessionStore } from "../../src/store/sqlite-store.js";
 import { tempDir } from "../helpers/git-fixture.js";

@@ -4,7 +4,7 @@ import type { Job } from "../../queue/types.js";
 import { lifecycleOf, type Lifecycle } from "./lifecycle-events.js";
 import { MalformedWebhookError } from "./malformed-webhook.js";
 import type { Octokit } from "../octokit.js";
-import type { AppAccess } from "../work/session-work.js";
+import type { AppAccess } from "../session-work/session-work.js";
 import { toDelivery } from "./triggers.js";
 
 /**
@@ -108,7 +108,7 @@ export class Inbox {
     const finish = this.finisher(id);
     return async () => {
       try {
-        const { applyLifecycle } = await import("../work/lifecycle.js");
+        const { applyLifecycle } = await import("../session-work/lifecycle.js");
         await applyLifecycle(this.access, e, id);
       } catch (err) {
         // Not applied (GitHub unreachable?): the row stays pending, for a redelivery or the next boot.
@@ -135,9 +135,9 @@ export class Inbox {
       return null;
     }
     const [{ jobsFor }, { Outbound }, { configReader }] = await Promise.all([
-      import("../work/jobs.js"),
+      import("../session-work/jobs.js"),
       import("../outbound/outbound.js"),
-      import("../work/repo-config.js"),
+      import("../session-work/repo-config.js"),
     ]);
     const outbound = new Outbound(octokit, delivery.repo, { secrets: this.deps.secrets, htmlBase: this.deps.gitBase });
     const { deps, appOctokit, index, identity } = this.access;

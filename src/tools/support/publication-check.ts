@@ -11,7 +11,7 @@ import type { Workspace } from "../../workspace/types.js";
  * What every publication is judged on besides the tests: each publishable path is still a file, no
  * change touches a protected path (workflows, the Patchgate config, .git…) or adds a nested
  * repository, and every file a tool wrote still holds what the ledger recorded. finish adds the test
- * gate; the untested work of a blocked session (github/work/blocked-work.ts) is judged on exactly this.
+ * gate; the untested work of a blocked session (github/session-work/blocked-work.ts) is judged on exactly this.
  */
 export async function publicationRefusal(ws: Workspace, state: SessionState, protectedPaths: string[]): Promise<ToolError | null> {
   const paths = state.publishablePaths;
