@@ -4,7 +4,7 @@ import { decodeLimitSignal } from "./disk-quota.js";
 import { refusedEnvNotice } from "./env-policy.js";
 import type { BwrapHostSetup } from "./host-layout.js";
 import { LongLivedSandbox, SUPERVISOR_INSIDE } from "./long-lived-sandbox.js";
-import { PRCTL_SYSCALL } from "./supervisor-script.js";
+import { SUPERVISOR_SYSCALLS } from "./supervisor-script.js";
 import type { Sandbox, SandboxResult, SandboxRunRequest, SessionSandbox } from "./types.js";
 
 /** A session's sandboxes at most: the writable workspace and the read-only one; an older layout is closed. */
@@ -18,7 +18,7 @@ const KEPT = 2;
  * Stays one-shot (BubblewrapSandbox.run), on purpose:
  * - a networked run (the setup step): its egress proxy and CA files are its alone, short-lived;
  * - a run while the session's sandbox for that layout is busy (calls run side by side);
- * - hosts without /usr/bin/perl or with an architecture whose prctl number is not known;
+ * - hosts without /usr/bin/perl or with an architecture whose prctl and keyctl numbers are not known;
  * - after the long-lived form failed to start once in this session.
  */
 export class BubblewrapSession implements SessionSandbox {
@@ -39,16 +39,16 @@ export class BubblewrapSession implements SessionSandbox {
   ) {}
 
   async run(req: SandboxRunRequest): Promise<SandboxResult> {
-    const prctl = PRCTL_SYSCALL[process.arch];
+    const syscalls = SUPERVISOR_SYSCALLS[process.arch];
     const perl = this.host.perl;
-    if (req.network === true || this.closed || !perl || prctl === undefined || this.fallbackReason !== null || req.signal?.aborted) return this.runOnce(req);
+    if (req.network === true || this.closed || !perl || syscalls === undefined || this.fallbackReason !== null || req.signal?.aborted) return this.runOnce(req);
     const run = prepareBubblewrapRun(this.host, req);
     const layout = await bubblewrapLayout(this.host, req, run);
     const key = JSON.stringify([bubblewrapSetup(run, layout, SUPERVISOR_INSIDE), run.limits.maxProcesses]);
     let entry = this.kept.get(key);
     if (entry === undefined || (await entry)?.gone !== false) {
       await this.makeRoom();
-      entry = LongLivedSandbox.start(this.host, run, layout, perl, prctl).catch((e: Error) => {
+      entry = LongLivedSandbox.start(this.host, run, layout, perl, syscalls).catch((e: Error) => {
         this.fallbackReason = e.message;
         return null;
       });

@@ -3,7 +3,7 @@
  * has (perl-base is essential) and which, unlike node, can make itself non-dumpable and stays small
  * (one thread, a few MB). It runs one command at a time, each in its own session and process group;
  * when the command's first process exits it kills everything else in the sandbox, reaps it, and
- * puts /tmp, /dev and SysV IPC back as they were, then reports.
+ * puts /tmp, /dev, SysV IPC and the user keyrings back as they were, then reports.
  *
  * Why a command cannot forge what the supervisor reports:
  * - its requests come on fd 0 and its reports go out on fd 5, both sockets the command does not
@@ -21,7 +21,7 @@
  */
 export const SUPERVISOR_PERL = String.raw`
 use strict; use POSIX (); use Fcntl qw(F_SETFD FD_CLOEXEC);
-my ($PRCTL) = @ARGV;
+my ($PRCTL, $KEYCTL) = @ARGV;
 syscall($PRCTL + 0, 4, 0, 0, 0, 0) == 0 or die "patchgate-supervisor: prctl: $!\n";
 opendir(my $fds, "/proc/self/fd") or die "patchgate-supervisor: /proc/self/fd: $!\n";
 my @open = grep { /^\d+$/ && $_ > 2 && $_ != 5 } readdir $fds;
@@ -82,6 +82,16 @@ sub clear_ipc {
     while (my $line = <$f>) { my @c = split " ", $line; $kind->[1]->($c[1]); } }
   return 1; }
 
+# The user and user-session keyrings outlive a command: they belong to the uid in the sandbox's user
+# namespace, not to a process. KEYCTL_CLEAR (7) empties both. Only in a user namespace of our own
+# (uid_map is not the host's whole range): in the host's namespace they would be the host user's.
+sub own_user_ns { open(my $f, "<", "/proc/self/uid_map") or return 0; my $map = join "", <$f>;
+  return $map !~ /^\s*0\s+0\s+4294967295\s*$/; }
+my $OWN_USER_NS = own_user_ns();
+sub clear_keyrings { return 1 unless $OWN_USER_NS;
+  for my $ring (-4, -5) { return 0 unless syscall($KEYCTL + 0, 7, $ring) == 0; }
+  return 1; }
+
 sub run_command { my ($cwd, $env, $argv) = @_;
   POSIX::setsid();
   open(STDIN, "<", "/dev/null") or POSIX::_exit(126);
@@ -104,14 +114,22 @@ while (defined(my $req = read_request())) {
   # Whatever the command left: kill(-1) from pid 1 reaches every other process of the sandbox at once.
   kill "KILL", -1;
   1 while waitpid(-1, 0) > 0;
-  my $clean = (reset_tmp() & reset_dev(@dev) & clear_ipc()) ? 1 : 0;
+  my $clean = (reset_tmp() & reset_dev(@dev) & clear_ipc() & clear_keyrings()) ? 1 : 0;
   syswrite(STDOUT, "\0$fence\0"); syswrite(STDERR, "\0$fence\0");
   syswrite($ctl, "done $fence $status $clean\n");
 }
 `;
 
-/** prctl's number, which Perl's syscall needs; architectures not listed use the one-shot sandbox. */
-export const PRCTL_SYSCALL: Partial<Record<NodeJS.Architecture, number>> = { x64: 157, arm64: 167 };
+/** The syscall numbers Perl's syscall needs (prctl, keyctl); architectures not listed use the one-shot sandbox. */
+export const SUPERVISOR_SYSCALLS: Partial<Record<NodeJS.Architecture, SupervisorSyscalls>> = {
+  x64: { prctl: 157, keyctl: 250 },
+  arm64: { prctl: 167, keyctl: 219 },
+};
+
+export interface SupervisorSyscalls {
+  prctl: number;
+  keyctl: number;
+}
 
 /** Where the supervisor's report channel sits in its descriptors (after stdio and bwrap's handshake pipes). */
 export const CONTROL_FD = 5;

@@ -9,6 +9,9 @@ const PROCESSES = "for d in /proc/[0-9]*; do read c < $d/comm; echo $c; done";
 // What a command can leave behind outside the workspace, listed with builtins and a few tools.
 const LEFTOVERS = "ls -A /tmp /tmp/home /dev/shm; ls -A /dev; readlink /dev/stdout; ipcs -m | grep -c '^0x' || true";
 
+// The keyring syscalls' numbers on the architectures the long-lived sandbox runs on.
+const KEY_SYSCALLS = { x64: { addKey: 248, keyctl: 250 }, arm64: { addKey: 217, keyctl: 219 } };
+
 describe("bubblewrap: one long-lived sandbox per session", () => {
   const ws = tempWorkspace("pg-long-");
   let base: Sandbox;
@@ -44,6 +47,20 @@ describe("bubblewrap: one long-lived sandbox per session", () => {
     const next = await sh(session, ws.dir, LEFTOVERS);
     expect(next.stdout).toBe(fresh.stdout);
     expect(next.stdout).toContain("/tmp:\nhome\n");
+  });
+
+  test("a key one command puts in its user keyrings is gone for the next command", async () => {
+    // add_key(2) and keyctl(KEYCTL_SEARCH) by number, from perl: the sandbox has no keyctl(1).
+    const { addKey, keyctl } = KEY_SYSCALLS[process.arch as "x64" | "arm64"];
+    const keys = (op: string) =>
+      `perl -e 'my ($t, $p) = ("user", "token"); for my $ring (-4, -5) { my $d = "pg-key$ring"; ` +
+      (op === "add"
+        ? `print syscall(${addKey}, $t, $d, $p, length($p), $ring) > 0 ? "added\n" : "add failed: $!\n"; }'`
+        : `print syscall(${keyctl}, 10, $ring, $t, $d, 0) > 0 ? "found $d\n" : "absent\n"; }'`);
+    expect((await sh(session, ws.dir, keys("add"))).stdout).toBe("added\nadded\n");
+    // Within one command the keys are there (so "absent" below is the reset, not a failed add).
+    expect((await sh(session, ws.dir, `${keys("add")} >/dev/null; ${keys("search")}`)).stdout).toBe("found pg-key-4\nfound pg-key-5\n");
+    expect((await sh(session, ws.dir, keys("search"))).stdout).toBe("absent\nabsent\n");
   });
 
   test("a command cannot forge the supervisor's report, stop it, or end the next command's run", async () => {
