@@ -23,7 +23,7 @@ const NOT_AT_IDLE = [
   /\/node_modules\/openai\//,
   /\/node_modules\/zod\//,
   /\/src\/agent\/run-session\.ts$/,
-  /\/src\/github\/work\/jobs\.ts$/,
+  /\/src\/github\/session-work\/jobs\.ts$/,
 ];
 
 async function bootedModules(env: Record<string, string>): Promise<string[]> {

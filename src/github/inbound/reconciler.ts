@@ -1,3 +1,5 @@
+import { readEffect, writeEffect } from "../../store/effect-codec.js";
+import { effect } from "../../store/effects.js";
 import type { SessionStore } from "../../store/types.js";
 import type { AppLog } from "../app-log.js";
 import type { Octokit } from "../octokit.js";
@@ -32,9 +34,6 @@ interface Attempt {
   action: string | null;
 }
 
-/** Requests per guid live beside the session index, under this pseudo-session. */
-const RECORDS = "@github-index";
-
 export interface ReconcileAccess {
   /** The app itself (JWT). */
   app: () => Promise<Octokit>;
@@ -55,12 +54,12 @@ export async function reconcileDeliveries(a: ReconcileAccess, o: ReconcileOption
   let asked = 0;
   for (const [guid, attempts] of byGuid) {
     if (attempts.some((d) => d.status_code >= 200 && d.status_code < 300)) continue;
-    const key = `redelivery:${guid}`;
-    const requests = Number((await a.store.getEffect(RECORDS, key)) ?? 0);
+    const asks = effect.redeliveries(guid);
+    const requests = (await readEffect(a.store, asks)) ?? 0;
     if (requests >= o.maxRequests) continue;
     const newest = attempts[0];
     await octokit.request("POST /app/hook/deliveries/{delivery_id}/attempts", { delivery_id: newest.id });
-    await a.store.putEffect(RECORDS, key, String(requests + 1));
+    await writeEffect(a.store, asks, requests + 1);
     a.log(
       `delivery ${guid} (${newest.event}.${newest.action ?? ""}) failed on GitHub (status ${newest.status_code}) → redelivery requested (${requests + 1} of ${o.maxRequests})`,
     );

@@ -1,3 +1,5 @@
+import { readEffect, writeEffect } from "../../store/effect-codec.js";
+import { effect, type CheckRunRecord } from "../../store/effects.js";
 import type { SessionStore } from "../../store/types.js";
 
 /**
@@ -7,18 +9,6 @@ import type { SessionStore } from "../../store/types.js";
  * newer head, which sha it moved to), `check_run:shas` lists the shas in creation order, and
  * `check_run:head` names the sha whose run is current (the one updated and completed).
  */
-export interface CheckRunRecord {
-  sha: string;
-  id: number;
-  url: string;
-  /** Set when this run was completed `neutral` because the session moved on to `movedTo`. */
-  movedTo?: string;
-}
-
-const perSha = (sha: string): string => `check_run:${sha}`;
-const SHAS = "check_run:shas";
-const HEAD = "check_run:head";
-
 export class CheckRunRecords {
   constructor(
     private readonly store: SessionStore,
@@ -26,8 +16,7 @@ export class CheckRunRecords {
   ) {}
 
   async get(sha: string): Promise<CheckRunRecord | null> {
-    const v = await this.store.getEffect(this.sessionId, perSha(sha));
-    return v === null ? null : (JSON.parse(v) as CheckRunRecord);
+    return readEffect(this.store, effect.checkRun(this.sessionId, sha));
   }
 
   /**
@@ -35,22 +24,22 @@ export class CheckRunRecords {
    * GitHub created it before the process died is asked of GitHub, and only then.
    */
   async intend(sha: string): Promise<void> {
-    await this.store.putEffect(this.sessionId, `${perSha(sha)}:creating`, "1");
+    await writeEffect(this.store, effect.checkRunCreating(this.sessionId, sha), true);
   }
 
   async intended(sha: string): Promise<boolean> {
-    return (await this.store.getEffect(this.sessionId, `${perSha(sha)}:creating`)) !== null;
+    return (await readEffect(this.store, effect.checkRunCreating(this.sessionId, sha))) !== null;
   }
 
   /** Records a run right after GitHub created it, before anything else can fail. */
   async add(r: CheckRunRecord): Promise<void> {
-    await this.store.putEffect(this.sessionId, perSha(r.sha), JSON.stringify(r));
+    await writeEffect(this.store, effect.checkRun(this.sessionId, r.sha), r);
     const shas = await this.shas();
-    if (!shas.includes(r.sha)) await this.store.putEffect(this.sessionId, SHAS, JSON.stringify([...shas, r.sha]));
+    if (!shas.includes(r.sha)) await writeEffect(this.store, effect.checkRunShas(this.sessionId), [...shas, r.sha]);
   }
 
   async markMoved(r: CheckRunRecord, to: string): Promise<void> {
-    await this.store.putEffect(this.sessionId, perSha(r.sha), JSON.stringify({ ...r, movedTo: to }));
+    await writeEffect(this.store, effect.checkRun(this.sessionId, r.sha), { ...r, movedTo: to });
   }
 
   /** Every run not yet closed in favour of a newer head, except the one on `sha`. */
@@ -60,24 +49,24 @@ export class CheckRunRecords {
   }
 
   async current(): Promise<CheckRunRecord | null> {
-    const sha = await this.store.getEffect(this.sessionId, HEAD);
+    const sha = await readEffect(this.store, effect.checkRunHead(this.sessionId));
     return sha === null ? null : this.get(sha);
   }
 
   async setCurrent(sha: string): Promise<void> {
-    await this.store.putEffect(this.sessionId, HEAD, sha);
+    await writeEffect(this.store, effect.checkRunHead(this.sessionId), sha);
   }
 
   /** How many annotation batches the run on `sha` already received: a resumed completion goes on from there. */
   async annotatedBatches(sha: string): Promise<number> {
-    return Number((await this.store.getEffect(this.sessionId, `${perSha(sha)}:annotated`)) ?? 0);
+    return (await readEffect(this.store, effect.checkRunAnnotated(this.sessionId, sha))) ?? 0;
   }
 
   async setAnnotatedBatches(sha: string, n: number): Promise<void> {
-    await this.store.putEffect(this.sessionId, `${perSha(sha)}:annotated`, String(n));
+    await writeEffect(this.store, effect.checkRunAnnotated(this.sessionId, sha), n);
   }
 
   private async shas(): Promise<string[]> {
-    return JSON.parse((await this.store.getEffect(this.sessionId, SHAS)) ?? "[]") as string[];
+    return (await readEffect(this.store, effect.checkRunShas(this.sessionId))) ?? [];
   }
 }

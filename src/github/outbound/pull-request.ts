@@ -1,3 +1,5 @@
+import { readEffect, writeEffect } from "../../store/effect-codec.js";
+import { effect, type PullRef } from "../../store/effects.js";
 import type { SessionStore } from "../../store/types.js";
 import type { Repo } from "../inbound/intent.js";
 import type { Octokit } from "../octokit.js";
@@ -7,13 +9,6 @@ import type { Outbound } from "./outbound.js";
  * The session's pull request, adopted before it is ever created twice: first the stored effect,
  * then GitHub's own index (open or closed PR with this head branch), and only then a new draft.
  */
-export interface PullRef {
-  number: number;
-  nodeId: string;
-  url: string;
-}
-
-const PR_EFFECT = "pull_request";
 
 export async function ensurePullRequest(
   octokit: Octokit,
@@ -23,9 +18,9 @@ export async function ensurePullRequest(
   repo: Repo,
   pr: { branch: string; title: string; body: string },
 ): Promise<PullRef & { created: boolean }> {
-  const stored = await store.getEffect(sessionId, PR_EFFECT);
+  const stored = await readEffect(store, effect.pullRequest(sessionId));
   if (stored) {
-    const ref = JSON.parse(stored) as PullRef;
+    const ref = stored;
     await outbound.updatePull(ref.number, { body: pr.body }, sessionId);
     return { ...ref, created: false };
   }
@@ -39,13 +34,12 @@ export async function ensurePullRequest(
     const data = await outbound.createPull({ head: pr.branch, base: repo.defaultBranch, title: pr.title, body: pr.body, draft: true }, sessionId);
     ref = { number: data.number, nodeId: data.node_id, url: data.html_url };
   }
-  await store.putEffect(sessionId, PR_EFFECT, JSON.stringify(ref));
+  await writeEffect(store, effect.pullRequest(sessionId), ref);
   return { ...ref, created: !existing };
 }
 
 export async function storedPullRequest(store: SessionStore, sessionId: string): Promise<PullRef | null> {
-  const v = await store.getEffect(sessionId, PR_EFFECT);
-  return v ? (JSON.parse(v) as PullRef) : null;
+  return readEffect(store, effect.pullRequest(sessionId));
 }
 
 /** REST cannot take a PR out of draft; GitHub offers only this GraphQL mutation. */

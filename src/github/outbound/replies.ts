@@ -1,3 +1,5 @@
+import { readEffect, writeEffect } from "../../store/effect-codec.js";
+import { effect as effects } from "../../store/effects.js";
 import type { Intake, Poster } from "../deps.js";
 import { marker, upsertComment, type CommentAuthor } from "./markers.js";
 
@@ -19,7 +21,7 @@ async function isPatchgate(jc: Poster, author: CommentAuthor): Promise<boolean> 
 export async function postComment(jc: Poster, number: number, sessionId: string | null, effect: string, body: string): Promise<{ id: number; url: string }> {
   const { repo } = jc.delivery;
   const owner = sessionId ?? "-";
-  const effectKey = `comment:${number}:${effect}`;
+  const posted = effects.comment(owner, number, effect);
   const result = await upsertComment(
     jc.octokit,
     jc.outbound,
@@ -28,8 +30,11 @@ export async function postComment(jc: Poster, number: number, sessionId: string 
     body,
     sessionId,
     {
-      get: () => jc.deps.store.getEffect(owner, effectKey),
-      set: (id) => jc.deps.store.putEffect(owner, effectKey, id),
+      get: async () => {
+        const id = await readEffect(jc.deps.store, posted);
+        return id === null ? null : String(id);
+      },
+      set: (id) => writeEffect(jc.deps.store, posted, Number(id)),
     },
     (author) => isPatchgate(jc, author),
   );

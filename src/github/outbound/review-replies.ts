@@ -1,3 +1,5 @@
+import { readEffect, writeEffect } from "../../store/effect-codec.js";
+import { effect } from "../../store/effects.js";
 import type { Ledger } from "../../store/ledger.js";
 import type { SessionWork } from "../deps.js";
 import { marker } from "./markers.js";
@@ -10,16 +12,16 @@ import { marker } from "./markers.js";
  */
 export async function replyInReviewThreads(jc: SessionWork, ledger: Ledger, commit: string): Promise<void> {
   for (const c of ledger.state.task.reviewComments ?? []) {
-    const key = `review-reply:${c.id}`;
-    if (await jc.deps.store.getEffect(ledger.sessionId, key)) continue;
+    const replied = effect.reviewReply(ledger.sessionId, c.id);
+    if ((await readEffect(jc.deps.store, replied)) !== null) continue;
     const reply = await jc.outbound.replyToReviewComment(
       c.pull,
       c.id,
       `Addressed in \`${commit.slice(0, 7)}\`.`,
-      marker(ledger.sessionId, key),
+      marker(ledger.sessionId, replied.key),
       ledger.sessionId,
     );
-    await jc.deps.store.putEffect(ledger.sessionId, key, String(reply.id));
+    await writeEffect(jc.deps.store, replied, reply.id);
     jc.deps.log(`replied in the thread of review comment ${c.id}`);
   }
 }

@@ -1,3 +1,5 @@
+import { readEffect } from "../../store/effect-codec.js";
+import { effect } from "../../store/effects.js";
 import type { Ledger } from "../../store/ledger.js";
 import type { SessionStore } from "../../store/types.js";
 import type { SessionWork } from "../deps.js";
@@ -15,10 +17,13 @@ import { postComment } from "../outbound/replies.js";
  */
 const ANNOUNCED: Partial<Record<string, string>> = { done: "done", failed: "ended" };
 
+const posted = async (store: SessionStore, sessionId: string, n: number, what: string) =>
+  (await readEffect(store, effect.comment(sessionId, n, what))) !== null;
+
 /** Whether the session ended (done or failed) and its comment saying so was never posted. */
 export async function endUnannounced(store: SessionStore, sessionId: string, phase: string, issue: number): Promise<boolean> {
-  const effect = ANNOUNCED[phase];
-  return effect !== undefined && (await store.getEffect(sessionId, `comment:${issue}:${effect}`)) === null;
+  const what = ANNOUNCED[phase];
+  return what !== undefined && !(await posted(store, sessionId, issue, what));
 }
 
 export async function announceEnd(jc: SessionWork, ledger: Ledger): Promise<void> {
@@ -39,11 +44,10 @@ export async function announceEnd(jc: SessionWork, ledger: Ledger): Promise<void
 export async function parkUnannounced(store: SessionStore, ledger: Ledger): Promise<boolean> {
   const s = ledger.state;
   const issue = s.task.source.issueNumber ?? 0;
-  const posted = (n: number, effect: string) => store.getEffect(ledger.sessionId, `comment:${n}:${effect}`).then((v) => v !== null);
-  if (s.phase === "awaiting_plan_approval") return !(await posted(issue, `plan-${shortHash(s.planHash ?? "")}`));
+  if (s.phase === "awaiting_plan_approval") return !(await posted(store, ledger.sessionId, issue, `plan-${shortHash(s.planHash ?? "")}`));
   if (s.phase === "awaiting_write_approval") {
     const pr = await storedPullRequest(store, ledger.sessionId);
-    return !(await posted(pr?.number ?? issue, `batch-${shortHash(s.pending?.digest ?? "")}`));
+    return !(await posted(store, ledger.sessionId, pr?.number ?? issue, `batch-${shortHash(s.pending?.digest ?? "")}`));
   }
   return false;
 }

@@ -1,6 +1,8 @@
 import { Ledger } from "../../store/ledger.js";
 import { continuesFromBranch } from "./blocked-work.js";
 import { leaseWasLost } from "../../store/fence.js";
+import { claimEffect, readEffect } from "../../store/effect-codec.js";
+import { effect } from "../../store/effects.js";
 import type { Job } from "../../queue/types.js";
 import { HELP_TEXT } from "../inbound/command.js";
 import { abortInFlight, requestStop, retry, status } from "./control.js";
@@ -99,9 +101,6 @@ async function standsDown(jc: Intake, i: Intent, issue: number): Promise<boolean
   return jc.deps.aborts.stopping(key) || ((await jc.deps.queue.stopPending?.(key)) ?? false);
 }
 
-/** Claims of GitHub objects live beside the session index: one delivery per object ever acts. */
-const CLAIMS = "@github-index";
-
 async function runDelivery(received: Intake, issue: number): Promise<void> {
   if (!(await addressesSession(received, issue))) return;
   if (await alreadyApplied(received, issue)) return;
@@ -121,7 +120,8 @@ async function runDelivery(received: Intake, issue: number): Promise<void> {
   }
   const intake: Intake = Object.freeze({ ...received, delivery: checked.delivery });
   const { intent: i, sender, repo, source } = intake.delivery;
-  const claimedBy = await intake.deps.store.claimEffect(CLAIMS, `claim:${repo.id}:${source}`, intake.delivery.id);
+  // One delivery per GitHub object ever acts.
+  const claimedBy = await claimEffect(intake.deps.store, effect.claim(repo.id, source), intake.delivery.id);
   if (claimedBy !== intake.delivery.id) {
     // The same comment, review or label event under a new delivery id: a replay, or GitHub's own resend.
     intake.deps.log(`${source} was already acted on (delivery ${claimedBy}); ${intake.delivery.id} ignored`);
@@ -210,7 +210,7 @@ async function runDelivery(received: Intake, issue: number): Promise<void> {
       return revise(jc, ledger, approver(jc, "review"), i.body, w);
     }
     if (ledger.state.phase !== "awaiting_plan_approval") return;
-    const hash = await jc.deps.store.getEffect(ledger.sessionId, `plan-commit:${i.commitId}`);
+    const hash = await readEffect(jc.deps.store, effect.planOfCommit(ledger.sessionId, i.commitId));
     return approvePlanAs(jc, ledger, approver(jc, "review"), hash, w);
   }
   // A label approves only what existed when it was added: `i.at` is its labeled event's time.

@@ -1,6 +1,8 @@
 import type { TaskInput } from "../../session/types.js";
 import { Ledger } from "../../store/ledger.js";
 import type { SessionStore } from "../../store/types.js";
+import { readEffect, writeEffect } from "../../store/effect-codec.js";
+import { effect, type RepoLocation } from "../../store/effects.js";
 import { issueKey, legacyIssueKey, type Delivery, type Repo } from "../inbound/intent.js";
 
 /**
@@ -10,31 +12,25 @@ import { issueKey, legacyIssueKey, type Delivery, type Repo } from "../inbound/i
  * it is by repository id, which a rename or a transfer keeps; where the repository is *now* (the
  * name GitHub answers to) is one more record, written when GitHub says it moved.
  */
-const INDEX = "@github-index";
-
-/** Where a repository is reached now. */
-export type RepoLocation = Pick<Repo, "owner" | "repo" | "installationId">;
 
 export class SessionIndex {
   constructor(private readonly store: SessionStore) {}
 
   async linkPull(r: Repo, pull: number, issue: number): Promise<void> {
-    await this.store.putEffect(INDEX, `pull:${r.id}!${pull}`, String(issue));
+    await writeEffect(this.store, effect.issueOfPull(r.id, pull), issue);
   }
 
   async linkCheckRun(r: Repo, checkRunId: number, issue: number): Promise<void> {
-    await this.store.putEffect(INDEX, `check:${r.id}:${checkRunId}`, String(issue));
+    await writeEffect(this.store, effect.issueOfCheckRun(r.id, checkRunId), issue);
   }
 
   /** The issue number whose session owns this PR, or null for a PR Patchgate did not open. */
   async issueOfPull(r: Repo, pull: number): Promise<number | null> {
-    const v = await this.store.getEffect(INDEX, `pull:${r.id}!${pull}`);
-    return v === null ? null : Number(v);
+    return readEffect(this.store, effect.issueOfPull(r.id, pull));
   }
 
   async issueOfCheckRun(r: Repo, checkRunId: number): Promise<number | null> {
-    const v = await this.store.getEffect(INDEX, `check:${r.id}:${checkRunId}`);
-    return v === null ? null : Number(v);
+    return readEffect(this.store, effect.issueOfCheckRun(r.id, checkRunId));
   }
 
   /** The issue a delivery is about (a PR maps to its issue); null when it leads nowhere. */
@@ -60,7 +56,7 @@ export class SessionIndex {
    */
   async moved(r: Repo, from: string): Promise<number> {
     const where: RepoLocation = { owner: r.owner, repo: r.repo, installationId: r.installationId };
-    await this.store.putEffect(INDEX, `where:${r.id}`, JSON.stringify(where));
+    await writeEffect(this.store, effect.repoLocation(r.id), where);
     let adopted = 0;
     for (const s of await this.store.list()) {
       const issue = s.key?.startsWith(`${from}#`) ? Number(s.key.slice(from.length + 1)) : NaN;
@@ -76,8 +72,8 @@ export class SessionIndex {
 
   /** Where a session's repository is now: as recorded at its last move, else where the session began. */
   async whereIs(src: TaskInput["source"]): Promise<RepoLocation> {
-    const moved = src.repoId === undefined ? null : await this.store.getEffect(INDEX, `where:${src.repoId}`);
-    if (moved !== null) return JSON.parse(moved) as RepoLocation;
+    const moved = src.repoId === undefined ? null : await readEffect(this.store, effect.repoLocation(src.repoId));
+    if (moved !== null) return moved;
     const [owner, repo] = src.repo.split("/");
     return { owner, repo, installationId: src.installationId ?? 0 };
   }

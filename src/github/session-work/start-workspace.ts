@@ -1,5 +1,7 @@
 import { rm } from "node:fs/promises";
 import { prepareWorkspace } from "../../agent/session-service.js";
+import { readEffect, writeEffect } from "../../store/effect-codec.js";
+import { effect, type RecordedStart } from "../../store/effects.js";
 import type { Ledger } from "../../store/ledger.js";
 import type { SessionStore } from "../../store/types.js";
 import type { PushableWorkspace, SessionWork } from "../deps.js";
@@ -12,19 +14,8 @@ import { authFor, remoteUrl } from "../outbound/git-remote.js";
  * fails) leaves a session that is not started; whoever picks it up next — the boot resume or
  * `/agent retry` — runs this again, and each step is skipped once the ledger shows it done.
  */
-export interface StartRequest {
-  branch: string;
-  /** A follow-up continues on the branch; the lease then starts at the branch's head. */
-  followUp: boolean;
-  /** Where the issue's last session left the branch (another session's lease carried over). */
-  head: string | null;
-  ours: string[];
-}
-
-const START_REQUEST = "start_request";
-
-export async function recordStartRequest(store: SessionStore, sessionId: string, req: StartRequest): Promise<void> {
-  await store.putEffect(sessionId, START_REQUEST, JSON.stringify(req));
+export async function recordStartRequest(store: SessionStore, sessionId: string, req: RecordedStart): Promise<void> {
+  await writeEffect(store, effect.startRequest(sessionId), req);
 }
 
 /** Created but not yet given a workspace, a branch or its first check run. */
@@ -34,9 +25,8 @@ export async function startUnfinished(jc: SessionWork, ledger: Ledger): Promise<
 }
 
 export async function continueStart(jc: SessionWork, ledger: Ledger, trigger: string): Promise<void> {
-  const stored = await jc.deps.store.getEffect(ledger.sessionId, START_REQUEST);
-  if (stored === null) throw new Error(`session ${ledger.sessionId} was never fully started and has no start request on record`);
-  const req = JSON.parse(stored) as StartRequest;
+  const req = await readEffect(jc.deps.store, effect.startRequest(ledger.sessionId));
+  if (req === null) throw new Error(`session ${ledger.sessionId} was never fully started and has no start request on record`);
   const ws = ledger.state.baseCommit === null ? await freshClone(jc, ledger, req) : await openSessionWorkspace(jc, ledger);
   if (ledger.state.lease === null)
     await ledger.append({ type: "branch_claimed", branch: req.branch, head: req.followUp ? ws.baseCommit : req.head, ours: req.ours });
@@ -48,7 +38,7 @@ export async function continueStart(jc: SessionWork, ledger: Ledger, trigger: st
   await drive(jc, ledger, trigger, ws, checkRun);
 }
 
-async function freshClone(jc: SessionWork, ledger: Ledger, req: StartRequest): Promise<PushableWorkspace> {
+async function freshClone(jc: SessionWork, ledger: Ledger, req: RecordedStart): Promise<PushableWorkspace> {
   const dir = workspaceDir(jc, ledger.sessionId);
   // No workspace was recorded, so whatever is there is a clone that died half-way: not the session's.
   await rm(dir, { recursive: true, force: true });
