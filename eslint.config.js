@@ -16,7 +16,14 @@ const layering = [
   // The event-sourced core is pure: it imports nothing else from src/.
   { target: "./src/session", from: "./src", except: ["./session"], message: "src/session is the pure core: it imports nothing else from src/." },
   // Starting processes is a leaf every layer above may use; it knows nothing of them.
-  { target: "./src/process", from: "./src", except: ["./process"], message: "src/process starts processes; it imports nothing else from src/." },
+  {
+    target: "./src/process",
+    from: "./src",
+    except: ["./process", "./errors"],
+    message: "src/process starts processes; it imports nothing else from src/ (but the error base).",
+  },
+  // The error base every layer builds its typed errors on.
+  { target: "./src/errors", from: "./src", except: ["./errors"], message: "src/errors is the error base: it imports nothing else from src/." },
   // The policy evaluator decides; it never performs.
   {
     target: "./src/policy",

@@ -21,44 +21,23 @@ export interface McpServerRules {
   deny_tools: string[];
 }
 
+const mcpRule = (id: string, decision: "allow" | "deny", mcp: McpMatcher, description: string): PolicyRule => ({ id, decision, kind: "mcp", mcp, description });
+
+/** One rule per pattern an operator listed under `allow_tools` or `deny_tools` of a server. */
+function operatorRules(servers: readonly McpServerRules[], decision: "allow" | "deny"): PolicyRule[] {
+  const id = decision === "allow" ? mcpOperatorAllowId : mcpOperatorDenyId;
+  return servers.flatMap((s) =>
+    s[`${decision}_tools`].map((p) => mcpRule(id(s.name, p), decision, { servers: [s.name], tools: [p] }, `operator: ${decision}_tools`)),
+  );
+}
+
 export function mcpRules(servers: readonly McpServerRules[]): PolicyRule[] {
-  const rules: PolicyRule[] = [
-    {
-      id: MCP_RULE.DENY_DESTRUCTIVE_UNTRUSTED,
-      decision: "deny",
-      kind: "mcp",
-      mcp: { risks: ["destructive"], trust: ["untrusted"] },
-      description: "a destructive tool of a server nobody reviewed",
-    },
+  return [
+    mcpRule(MCP_RULE.DENY_DESTRUCTIVE_UNTRUSTED, "deny", { risks: ["destructive"], trust: ["untrusted"] }, "a destructive tool of a server nobody reviewed"),
+    ...operatorRules(servers, "deny"),
+    mcpRule(MCP_RULE.ALLOW_READ_TRUSTED, "allow", { risks: ["read"], trust: ["trusted"] }, "a read of a server the operator trusts"),
+    ...operatorRules(servers, "allow"),
   ];
-  for (const s of servers) {
-    for (const p of s.deny_tools)
-      rules.push({
-        id: mcpOperatorDenyId(s.name, p),
-        decision: "deny",
-        kind: "mcp",
-        mcp: { servers: [s.name], tools: [p] },
-        description: "operator: deny_tools",
-      });
-  }
-  rules.push({
-    id: MCP_RULE.ALLOW_READ_TRUSTED,
-    decision: "allow",
-    kind: "mcp",
-    mcp: { risks: ["read"], trust: ["trusted"] },
-    description: "a read of a server the operator trusts",
-  });
-  for (const s of servers) {
-    for (const p of s.allow_tools)
-      rules.push({
-        id: mcpOperatorAllowId(s.name, p),
-        decision: "allow",
-        kind: "mcp",
-        mcp: { servers: [s.name], tools: [p] },
-        description: "operator: allow_tools",
-      });
-  }
-  return rules;
 }
 
 /** A server's tool name against operator patterns; `loose` (for denials) ignores case, as paths do. */

@@ -1,3 +1,5 @@
+import { kindedError } from "../errors/kinded-error.js";
+
 /**
  * Why a process could not be run to its end through the spawn helper. A command that fails is a
  * result (its exit code or signal); these mean nobody can tell how it ended.
@@ -8,15 +10,4 @@ export type ProcessErrorKind =
   /** The helper died (killed, crashed) while the process was running or before it started. */
   | "helper_lost";
 
-export class ProcessError extends Error {
-  readonly name = "ProcessError";
-  constructor(
-    readonly kind: ProcessErrorKind,
-    message: string,
-  ) {
-    super(message);
-  }
-  static isInstance(e: unknown): e is ProcessError {
-    return e instanceof Error && e.name === "ProcessError";
-  }
-}
+export class ProcessError extends kindedError<ProcessErrorKind>("ProcessError") {}

@@ -1,3 +1,5 @@
+import { kindedError } from "../errors/kinded-error.js";
+
 /**
  * The only ways `Sandbox.run` rejects. A command that fails is a result; these mean the run never
  * happened, so they are the runtime's problem, not the model's: fatal, not retryable by the model.
@@ -10,15 +12,4 @@ export type SandboxErrorKind =
   /** The process that started the backend died during the run (src/process): its outcome is unknown. */
   | "backend_lost";
 
-export class SandboxError extends Error {
-  readonly name = "SandboxError";
-  constructor(
-    readonly kind: SandboxErrorKind,
-    message: string,
-  ) {
-    super(message);
-  }
-  static isInstance(e: unknown): e is SandboxError {
-    return e instanceof Error && e.name === "SandboxError";
-  }
-}
+export class SandboxError extends kindedError<SandboxErrorKind>("SandboxError") {}

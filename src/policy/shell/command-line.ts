@@ -67,7 +67,7 @@ function parseWith(build: () => Parser): ParsedCommandLine {
     const { parts, hasSubshell, redirects } = build();
     return { ok: true, line: { parts, hasSubshell, redirects } };
   } catch (err) {
-    if (CommandSyntaxError.isInstance(err)) return { ok: false, error: { code: err.code, message: err.message } };
+    if (CommandSyntaxError.isInstance(err)) return { ok: false, error: { code: err.kind, message: err.message } };
     throw err;
   }
 }

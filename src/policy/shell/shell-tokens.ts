@@ -1,4 +1,5 @@
 import { parse, type ParseEntry } from "shell-quote";
+import { kindedError } from "../../errors/kinded-error.js";
 
 /**
  * Turns command text into a flat token list for the grammar in command-line.ts. shell-quote does the
@@ -18,18 +19,7 @@ export interface CommandParseError {
   message: string;
 }
 
-export class CommandSyntaxError extends Error {
-  readonly name = "CommandSyntaxError";
-  constructor(
-    readonly code: CommandParseErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
-  static isInstance(e: unknown): e is CommandSyntaxError {
-    return e instanceof Error && e.name === "CommandSyntaxError";
-  }
-}
+export class CommandSyntaxError extends kindedError<CommandParseErrorCode>("CommandSyntaxError") {}
 
 /**
  * Splits at newlines that are outside quotes (a newline ends a command, like `;`), drops
