@@ -181,6 +181,12 @@ export type SessionEvent =
       unsigned?: string;
     }
   /**
+   * Patchgate is about to move `branch` to `commit` (written before the ref update, fenced like every
+   * append): the commit is one of ours from now on, so a holder that dies between the update and
+   * `branch_pushed` leaves GitHub's head recognisable to the next one, on any disk. Absent in older ledgers.
+   */
+  | { type: "branch_push_intended"; branch: string; commit: string }
+  /**
    * The branch had commits Patchgate did not make (`foreign`); the session's change was rebuilt on
    * top of them, `onto` being the branch's head: it becomes the base. A result that was ready to
    * publish goes back to executing, since the tests passed on a tree that no longer exists.

@@ -7,6 +7,7 @@ import { answerMessage, approvalMessage, rebasedMessage, revisionMessage, taskMe
 import { closeCall, markStarted, openTurn, requireNoOpenCalls, requireOpen } from "./open-calls.js";
 import { emptyState } from "./empty-state.js";
 import { requireLive, requirePhase } from "./phase-guards.js";
+import { withOurs } from "./lease-ours.js";
 import { reopenPhase } from "./reopen-phase.js";
 import { addCall } from "./usage.js";
 
@@ -238,11 +239,13 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
     case "branch_claimed":
       requireLive(s, e);
       return { ...next, lease: { branch: e.branch, head: e.head, ours: e.ours } };
-    case "branch_pushed": {
+    case "branch_pushed":
       requireLive(s, e);
-      const ours = s.lease?.branch === e.branch ? s.lease.ours : [];
-      return { ...next, lease: { branch: e.branch, head: e.commit, ours: [...ours, e.commit] } };
-    }
+      return { ...next, lease: { branch: e.branch, head: e.commit, ours: withOurs(s.lease, e.branch, e.commit) } };
+    case "branch_push_intended":
+      requireLive(s, e);
+      if (s.lease?.branch !== e.branch) throw new IllegalTransitionError(e.type, s.phase, `the session's branch is ${s.lease?.branch ?? "unclaimed"}`);
+      return { ...next, lease: { ...s.lease, ours: withOurs(s.lease, e.branch, e.commit) } };
     case "branch_rebased": {
       requirePhase(s, e, ["awaiting_plan_approval", "publishing"]);
       if (s.lease?.branch !== e.branch) throw new IllegalTransitionError(e.type, s.phase, `the session's branch is ${s.lease?.branch ?? "unclaimed"}`);

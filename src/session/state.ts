@@ -104,7 +104,7 @@ export interface SessionState {
   published: { branch: string; commit: string; url?: string; tree?: string } | null;
   /** The tool versions last recorded (`tool_versions`): what a resume compares its tools with. */
   toolVersions: Record<string, string>;
-  /** The session's branch and the lease on it (events branch_claimed / branch_pushed / branch_rebased). */
+  /** The session's branch and the lease on it (events branch_claimed / branch_push_intended / branch_pushed / branch_rebased). */
   lease: BranchLease | null;
   /** Every question planning asked (ask_human), in order, with its answer once given. */
   questions: { question: string; answer: string | null; by: string | null }[];

@@ -114,6 +114,8 @@ function describe(e: StoredEvent): string {
       return `${e.branch}${e.head ? ` expected at ${short(e.head)}` : " (new)"}`;
     case "branch_pushed":
       return `${e.branch} @ ${short(e.commit)}${e.via === "api" ? " (signed, Git Data API)" : e.via === "git" ? ` (git, unsigned: ${e.unsigned ?? ""})` : ""}`;
+    case "branch_push_intended":
+      return `${e.branch} → ${short(e.commit)}`;
     case "branch_rebased":
       return `${e.branch}: rebuilt on ${short(e.onto)}, keeping ${e.foreign.length} commit${e.foreign.length === 1 ? "" : "s"} Patchgate did not make (${e.foreign.map(short).join(", ")})`;
     case "session_failed":

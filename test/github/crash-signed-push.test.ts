@@ -1,4 +1,6 @@
 import { execFileSync } from "node:child_process";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
 import { ISSUE } from "../../demo/story.js";
 import { CrashWorld } from "../helpers/crash-world.js";
 
@@ -11,13 +13,17 @@ import { CrashWorld } from "../helpers/crash-world.js";
  *
  * Each session here is killed twice, once while its plan is published and once while its result is,
  * the held request either lost with the process (`lost`) or carried out by GitHub after it died.
+ * Resumed on another disk, the new holder has no local copy of the dead one's commit: it must still
+ * recognise GitHub's head as Patchgate's and adopt it, not commit again and judge its own commit foreign.
  */
 const R = "/repos/octo-org/calculator";
 const BRANCH = "patchgate/issue-1";
-type Cut = { when: string; method: string; path: string; lost: boolean };
+/** `otherDisk`: the restart has none of the dead process's clones or mirrors (another worker took the session over). */
+type Cut = { when: string; method: string; path: string; lost: boolean; otherDisk?: boolean };
 
 const planRef = (lost: boolean): Cut => ({ when: `plan: the branch's creation ${lost ? "lost" : "done"}`, method: "POST", path: `${R}/git/refs`, lost });
 const resultRef = (lost: boolean): Cut => ({ when: `result: the ref update ${lost ? "lost" : "done"}`, method: "PATCH", path: `${R}/git/refs/`, lost });
+const elsewhere = (cut: Cut): Cut => ({ ...cut, when: `${cut.when}, resumed on another disk`, otherDisk: true });
 const planCommit: Cut = { when: "plan: committed locally, its API commit lost", method: "POST", path: `${R}/git/commits`, lost: true };
 const resultBlob: Cut = { when: "result: committed locally, between its blob and its API commit", method: "POST", path: `${R}/git/trees`, lost: true };
 
@@ -36,6 +42,7 @@ describe.each(
     [planRef(true), resultRef(false)],
     [planRef(false), resultRef(true)],
     [planCommit, resultBlob],
+    [elsewhere(planRef(false)), elsewhere(resultRef(false))],
   ].map(([a, b]) => [a.when, b.when, a, b] as const),
 )("kill -9 (%s), then (%s)", (_a, _b, first: Cut, second: Cut) => {
   let c: CrashWorld;
@@ -62,6 +69,9 @@ describe.each(
     await c.app.kill9();
     if (cut.lost) w.failNext.unshift({ method: cut.method, pathPrefix: cut.path, status: 502 });
     release();
+    if (cut.otherDisk) {
+      for (const dir of ["workspaces", "mirrors"]) rmSync(join(c.settings.workspacesDir as string, "..", dir), { recursive: true, force: true });
+    }
     await c.start();
     const settled = await within(c.app.settle(), 60_000, "not settled");
     if (settled !== "errors=0") console.log(`after ${cut.when}:\n${c.app.lines.join("\n")}`);
@@ -86,7 +96,8 @@ describe.each(
     expect(w.invalidRequests).toEqual([]);
     const refused = w.calls.filter((x) => x.path === `${R}/git/commits` && x.status === 422);
     expect(refused.map((x) => `${x.status} parents ${JSON.stringify((x.body as { parents?: string[] }).parents)}`)).toEqual([]);
-    expect((await c.events()).map((e) => e.type)).toContain("published");
+    const types = (await c.events()).map((e) => e.type);
+    expect(types.filter((t) => t === "published" || t === "finish_accepted" || t === "branch_rebased")).toEqual(["finish_accepted", "published"]);
     expect(w.checkRuns.filter((r) => r.status !== "completed")).toEqual([]);
     expect(w.checkRuns.filter((r) => r.conclusion === "success")).toHaveLength(1);
     expect(w.comments.filter((m) => m.body.includes(":done -->"))).toHaveLength(1);

@@ -56,7 +56,7 @@ export async function pushLeased(
     const remote = ws.branchRemote(remoteUrl(jc.deps.gitBase, jc.delivery.repo), authFor(jc.token));
     await continueFromTwin(jc, ledger.sessionId, ws, lease.branch, remote);
     const local = await commit(ws, lease.branch);
-    const { out, via, commit: sha, unsigned } = await pushCommit(jc, ledger.sessionId, ws, lease, local, remote);
+    const { out, via, commit: sha, unsigned } = await pushCommit(jc, ledger, ws, lease, local, remote);
     if (out.kind === "pushed") {
       await ledger.append({ type: "branch_pushed", branch: lease.branch, commit: sha, via, ...(unsigned ? { unsigned } : {}) });
       jc.deps.log(`pushed ${lease.branch} (${via === "api" ? "signed, through the Git Data API" : `with git: ${unsigned}`})`);
@@ -162,6 +162,7 @@ export function adoptingCommit(
     // The commit made before, or GitHub's signed twin of it once that was pushed (by any holder).
     const made = (h: string | null) => h !== null && (h === known || h === twin);
     let head = await ws.branchHead(branch);
+    if (!made(head) && known) head = await onGitHubsHead(jc, ws, branch, head, made);
     if (!made(head)) head = await backToLeaseHead(jc, ledger, ws, branch, head);
     if (made(head) && (await ws.commitTree(head!)) === (await tree(ws))) {
       jc.deps.log(`${branch}: adopting the commit made before`);
@@ -171,6 +172,20 @@ export function adoptingCommit(
     await jc.deps.store.putEffect(ledger.sessionId, key, sha);
     return sha;
   };
+}
+
+/**
+ * The clone's branch put on GitHub's head when that is the commit made before, by a holder that died
+ * after moving the ref and before recording the push, maybe on another disk: this clone never had
+ * it. Committed again, the new commit would find GitHub's head unknown and rebuild the session on it.
+ */
+async function onGitHubsHead(jc: SessionWork, ws: PushableWorkspace, branch: string, head: string | null, made: (h: string | null) => boolean) {
+  const there = await ws.branchRemote(remoteUrl(jc.deps.gitBase, jc.delivery.repo), authFor(jc.token)).head(branch);
+  if (!made(there) || there === head || (await ws.commitTree(there!)) === null) return head;
+  jc.deps.log(`${branch}: GitHub's head ${there!.slice(0, 7)} is the commit made before; continuing from it`);
+  if (head === null) await ws.continueBranch(branch, there!);
+  else await ws.moveBranch(branch, there!, head);
+  return there;
 }
 
 /**

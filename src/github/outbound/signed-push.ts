@@ -1,4 +1,5 @@
 import type { BranchLease } from "../../session/state.js";
+import type { Ledger } from "../../store/ledger.js";
 import type { GitBranchRemote } from "../../workspace/git-branch-remote.js";
 import { ApiBranchRemote, ForceNeeded } from "./api-branch-remote.js";
 import { createApiCommit } from "./api-commit.js";
@@ -26,13 +27,20 @@ const apiUnusable = (e: unknown): number | null => {
 
 export async function pushCommit(
   jc: SessionWork,
-  sessionId: string,
+  ledger: Ledger,
   ws: PushableWorkspace,
   lease: BranchLease,
   local: string,
   git: GitBranchRemote,
 ): Promise<SignedPush> {
-  const viaGit = async (unsigned: string): Promise<SignedPush> => ({ out: await pushUnderLease(git, lease, local), via: "git", commit: local, unsigned });
+  const sessionId = ledger.sessionId;
+  // Recorded before the ref moves (and fenced): a holder that dies right after the move leaves a head
+  // the next holder knows is ours, and one that lost the session fails here, before touching the ref.
+  const intend = (commit: string) => ledger.append({ type: "branch_push_intended", branch: lease.branch, commit });
+  const viaGit = async (unsigned: string): Promise<SignedPush> => {
+    await intend(local);
+    return { out: await pushUnderLease(git, lease, local), via: "git", commit: local, unsigned };
+  };
   if (lease.head !== null && !(await git.contains(local, lease.head)))
     return viaGit("the branch had to be moved over commits Patchgate pushed before, which GitHub's refs API can do only without a lease");
   // Made once per local commit: a publication that runs again pushes the same signed commit.
@@ -50,6 +58,7 @@ export async function pushCommit(
   }
   const remote = new ApiBranchRemote(jc.octokit, jc.delivery.repo, git, new Map([[signed, local]]));
   let out: LeaseOutcome;
+  await intend(signed);
   try {
     out = await pushUnderLease(remote, lease, signed);
   } catch (e) {

@@ -138,6 +138,7 @@ const EVENT_WORDS: Table = {
   // The push lease (github/outbound/branch-lease.ts) is bookkeeping; a rebuild on commits a human pushed is news.
   branch_claimed: folded,
   branch_pushed: folded,
+  branch_push_intended: folded,
   branch_rebased: {
     line: (e) => [
       "branch ",
