@@ -5,7 +5,7 @@ import type { ToolError } from "../session/types.js";
 import { applyEdits } from "./support/edit-apply.js";
 import { lexicalRel } from "./support/paths.js";
 import { filePatch, notFound, writeRegularFile } from "./support/text.js";
-import { defineTool, ok, type ToolContext } from "./tool.js";
+import { defineExecuteTool, ok, type ToolContext } from "./tool.js";
 import { PREVIEW_MAX_CHARS, writeTarget } from "./write-file.js";
 
 /** The diff returned to the model after an edit, so it can check what it did without a re-read. */
@@ -52,41 +52,40 @@ async function plan(args: Input, ctx: ToolContext): Promise<Planned> {
   return { ok: true, rel: t.rel, abs: t.abs, before, after: applied.content, regions: applied.regions };
 }
 
-export const editFileTool = defineTool({
-  name: "edit_file",
-  version: "3",
-  description: DESCRIPTION,
-  input,
-  risk: "write",
-  mutatesWorkspace: true,
-  idempotent: false,
-  modes: ["execute"],
-  // The blocks are checked here too, so a human is never asked to approve a patch that cannot apply.
-  async precheck(args, ctx) {
-    const p = await plan(args, ctx);
-    return p.ok ? null : p.error;
+export const editFileTool = defineExecuteTool(
+  { risk: "write", mutatesWorkspace: true, idempotent: false },
+  {
+    name: "edit_file",
+    version: "3",
+    description: DESCRIPTION,
+    input,
+    // The blocks are checked here too, so a human is never asked to approve a patch that cannot apply.
+    async precheck(args, ctx) {
+      const p = await plan(args, ctx);
+      return p.ok ? null : p.error;
+    },
+    request(args) {
+      return { kind: "write", tool: "edit_file", path: lexicalRel(args.path) };
+    },
+    async preview(args, ctx) {
+      const p = await plan(args, ctx);
+      return p.ok ? filePatch(p.rel, p.before, p.after, PREVIEW_MAX_CHARS) : `(refused: ${p.error.message})`;
+    },
+    async execute(args, ctx) {
+      const p = await plan(args, ctx);
+      if (!p.ok) return { result: { ok: false, error: p.error } };
+      const refused = await writeRegularFile(p.abs, p.rel, p.after);
+      if (refused) return { result: { ok: false, error: refused } };
+      const data = {
+        path: p.rel,
+        edits_applied: args.edits.length,
+        bytes: Buffer.byteLength(p.after),
+        diff: filePatch(p.rel, p.before, p.after, RESULT_DIFF_MAX_CHARS),
+      };
+      // What the agent knows of the file now: what it had seen, moved by the edit, and what it wrote.
+      const seen = ctx.state.fileContexts[p.rel]?.seen;
+      const known = seen === undefined ? {} : { seen: seenAfterEdit(seen, p.regions) };
+      return { result: ok(data), events: [{ type: "file_written", path: p.rel, hash: contentHash(p.after), ...known }] };
+    },
   },
-  request(args) {
-    return { kind: "write", tool: "edit_file", path: lexicalRel(args.path) };
-  },
-  async preview(args, ctx) {
-    const p = await plan(args, ctx);
-    return p.ok ? filePatch(p.rel, p.before, p.after, PREVIEW_MAX_CHARS) : `(refused: ${p.error.message})`;
-  },
-  async execute(args, ctx) {
-    const p = await plan(args, ctx);
-    if (!p.ok) return { result: { ok: false, error: p.error } };
-    const refused = await writeRegularFile(p.abs, p.rel, p.after);
-    if (refused) return { result: { ok: false, error: refused } };
-    const data = {
-      path: p.rel,
-      edits_applied: args.edits.length,
-      bytes: Buffer.byteLength(p.after),
-      diff: filePatch(p.rel, p.before, p.after, RESULT_DIFF_MAX_CHARS),
-    };
-    // What the agent knows of the file now: what it had seen, moved by the edit, and what it wrote.
-    const seen = ctx.state.fileContexts[p.rel]?.seen;
-    const known = seen === undefined ? {} : { seen: seenAfterEdit(seen, p.regions) };
-    return { result: ok(data), events: [{ type: "file_written", path: p.rel, hash: contentHash(p.after), ...known }] };
-  },
-});
+);
