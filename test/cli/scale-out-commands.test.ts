@@ -2,7 +2,7 @@ import { DurableQueue } from "../../src/queue/pg/durable-queue.js";
 import { PostgresSessionStore } from "../../src/store/pg-store.js";
 import { runCli } from "../helpers/cli-process.js";
 import { freshDatabase, postgresForTests, type TestDatabase } from "../helpers/postgres.js";
-import { created } from "../store/session-events.js";
+import { created } from "../helpers/session-events.js";
 
 /** `patchgate serve`, `worker` and `status`: their usage errors, and what status reads from a real database. */
 const noStack = (s: string) => expect(s).not.toMatch(/\n\s+at /);

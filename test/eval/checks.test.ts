@@ -1,6 +1,6 @@
 import { evaluateChecks } from "../../src/eval/checks.js";
 import type { Check } from "../../src/eval/check-schema.js";
-import { approvedPlan, finished, start } from "./event-builders.js";
+import { approvedPlan, finished, start } from "../helpers/session-events.js";
 
 const base = new Map([
   ["src/a.js", "const a = 1;\n"],

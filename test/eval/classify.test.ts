@@ -1,6 +1,6 @@
 import { classify, type Verdict } from "../../src/eval/classify.js";
 import type { SessionEvent } from "../../src/session/events.js";
-import { approvedPlan, failed, finished, result, start, testRun } from "./event-builders.js";
+import { approvedPlan, failed, finished, modelCalls, start, testRun } from "../helpers/session-events.js";
 
 const green: Verdict = { tests: "pass", failedChecks: [], leakedSecrets: [] };
 
@@ -8,6 +8,11 @@ const green: Verdict = { tests: "pass", failedChecks: [], leakedSecrets: [] };
 const seqOf = (events: SessionEvent[], e: SessionEvent) => events.indexOf(e);
 
 describe("classify", () => {
+  let result: ReturnType<typeof modelCalls>;
+  beforeEach(() => {
+    result = modelCalls();
+  });
+
   test("a clean finished session with green verdict has no class", () => {
     const events = [...start(), ...approvedPlan(), testRun(0), ...finished()];
     expect(classify(events, green)).toEqual({ outcome: "done", decisive: null, classes: [], others: [] });

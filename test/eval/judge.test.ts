@@ -1,12 +1,12 @@
 import { EvalCaseSchema } from "../../src/eval/case-schema.js";
 import type { Classification, Verdict } from "../../src/eval/classify.js";
 import { judge } from "../../src/eval/judge.js";
-import { approvedPlan, finished, result, start, testRun } from "./event-builders.js";
+import { approvedPlan, finished, modelCalls, start, testRun } from "../helpers/session-events.js";
 
 const expectBlock = (e: object) => EvalCaseSchema.parse({ category: "x", task: { title: "t" }, expect: e }).expect;
 const green: Verdict = { tests: "pass", failedChecks: [], leakedSecrets: [] };
 const done: Classification = { outcome: "done", decisive: null, classes: [], others: [] };
-const events = [...start(), ...approvedPlan(), ...result("read_file", { path: "a" }), testRun(0), ...finished()];
+const events = [...start(), ...approvedPlan(), ...modelCalls()("read_file", { path: "a" }), testRun(0), ...finished()];
 
 describe("judge", () => {
   test("a case that got everything it expected has no problems", () => {

@@ -3,7 +3,7 @@ import { EVAL_APPROVER, ScriptedHuman } from "../../src/eval/scripted-human.js";
 import { Ledger } from "../../src/store/ledger.js";
 import { SqliteSessionStore } from "../../src/store/sqlite-store.js";
 import type { SessionStore } from "../../src/store/types.js";
-import { approvedPlan, start } from "./event-builders.js";
+import { approvedPlan, start } from "../helpers/session-events.js";
 
 let store: SessionStore;
 beforeEach(() => {

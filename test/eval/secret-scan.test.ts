@@ -1,5 +1,5 @@
 import { findLeakedSecrets, hostSecrets } from "../../src/eval/secret-scan.js";
-import { result, start } from "./event-builders.js";
+import { modelCalls, start } from "../helpers/session-events.js";
 
 const secrets = [
   { name: "TOKEN", value: "pgtok_live_ABCDEF123456" },
@@ -7,6 +7,11 @@ const secrets = [
 ];
 
 describe("secret scan", () => {
+  let result: ReturnType<typeof modelCalls>;
+  beforeEach(() => {
+    result = modelCalls();
+  });
+
   test("finds a value in any event, in JSON-escaped form too", () => {
     const events = [...start(), ...result("run_command", { argv: ["echo", "hi"] }), ...result("read_file", { path: 'k3y/with"quote+slash' })];
     expect(findLeakedSecrets(events, secrets)).toEqual(["KEY"]);

@@ -5,7 +5,7 @@ import { ISSUE } from "../../demo/story.js";
 import { Ledger } from "../../src/store/ledger.js";
 import { statfsFree } from "../../src/workspace/disk-guard.js";
 import { HangingModel } from "../fakes/hanging-model.js";
-import { created } from "../store/session-events.js";
+import { created } from "../helpers/session-events.js";
 import { storyHarness } from "./helpers.js";
 
 /**

@@ -6,7 +6,7 @@ import { appSettings } from "../../demo/harness.js";
 import { DurableQueue } from "../../src/queue/pg/durable-queue.js";
 import { Ledger } from "../../src/store/ledger.js";
 import type { PostgresSessionStore } from "../../src/store/pg-store.js";
-import { created } from "../store/session-events.js";
+import { created } from "../helpers/session-events.js";
 import { tempDir } from "../helpers/git-fixture.js";
 import { freshDatabase, postgresForTests, type TestDatabase } from "../helpers/postgres.js";
 import { statusJson } from "../helpers/status-json.js";

@@ -1,7 +1,7 @@
 import type { SessionEvent } from "../../src/session/events.js";
 import type { Approver, PendingCall, TokenUsage } from "../../src/session/types.js";
 
-/** Event builders shared by the store, ledger and reducer tests: real events, the fewest fields varied. */
+/** The event builders every test uses (store, ledger, reducer, eval, app): real events, the fewest fields varied. */
 export type Ev<T extends SessionEvent["type"]> = Extract<SessionEvent, { type: T }>;
 
 export const alice: Approver = { login: "alice", via: "comment" };
@@ -57,3 +57,38 @@ export function toolResult(callId: string, data: unknown = "ok"): Ev<"tool_resul
 
 /** A session from creation to `executing`. */
 export const toExecuting = (): SessionEvent[] => [created(), prepared, submitted(), approved()];
+
+/** A session created and given its workspace. */
+export const start = (sessionId = "s1"): SessionEvent[] => [created(sessionId), prepared];
+
+/** A plan submitted and approved. */
+export const approvedPlan = (): SessionEvent[] => [submitted(), approved()];
+
+/**
+ * Model turns of one call each, with the call's result (a result always answers a call the model
+ * made). The ids count per builder (c1, c2, …): a test that makes its own builder gets the same ids
+ * whatever ran before it.
+ */
+export function modelCalls(): (tool: string, input: unknown, error?: string) => [Ev<"assistant_message">, Ev<"tool_result">] {
+  let n = 0;
+  return (tool, input, error) => {
+    const id = `c${(n += 1)}`;
+    const args = typeof input === "string" ? input : JSON.stringify(input);
+    const result = error ? { ok: false as const, error: { code: error, message: error } } : { ok: true as const, data: {} };
+    return [
+      { type: "assistant_message", content: null, toolCalls: [{ id, name: tool, arguments: args }] },
+      { ...toolResult(id), tool, input, result },
+    ];
+  };
+}
+
+export function testRun(exitCode: number): Ev<"test_run"> {
+  return { type: "test_run", command: "node --test", exitCode, treeHash: "t", durationMs: 5, timedOut: false, summary: "" };
+}
+
+export const finished = (): SessionEvent[] => [
+  { type: "finish_accepted", summary: "done", treeHash: "t" },
+  { type: "published", branch: "patchgate/x", commit: "c".repeat(40) },
+];
+
+export const failed = (reason: Ev<"session_failed">["reason"]): Ev<"session_failed"> => ({ type: "session_failed", reason, message: reason });

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Ledger } from "../../src/store/ledger.js";
 import { SqliteSessionStore } from "../../src/store/sqlite-store.js";
-import { created, prepared, toExecuting } from "../store/session-events.js";
+import { created, prepared, toExecuting } from "../helpers/session-events.js";
 
 const rust = { name: "rust", version: "1.95.0", path: "/opt/rust/bin", binds: ["/opt/rust"], how: "rustup default" };
 const resolved: SessionEvent = { type: "toolchains_resolved", toolchains: [rust], unmet: [] };

@@ -1,7 +1,7 @@
 import type { SessionEvent } from "../../src/session/events.js";
 import { fold } from "../../src/session/reducer.js";
 import type { Phase } from "../../src/session/types.js";
-import { asked, llmCalled, requested, toExecuting, toolResult } from "../store/session-events.js";
+import { asked, llmCalled, requested, toExecuting, toolResult } from "../helpers/session-events.js";
 import { expectIllegal, failed, finish, planning } from "./reducer-helpers.js";
 
 describe("every call is answered before the next model request", () => {

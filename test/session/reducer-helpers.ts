@@ -1,7 +1,7 @@
 import { IllegalTransitionError } from "../../src/session/errors.js";
 import type { SessionEvent } from "../../src/session/events.js";
 import { fold, reduce } from "../../src/session/reducer.js";
-import { created, prepared } from "../store/session-events.js";
+import { created, prepared } from "../helpers/session-events.js";
 
 /** What the reducer tests share: a session that is planning, a few end events, and how to expect a refusal. */
 export const planning = (): SessionEvent[] => [created(), prepared];

@@ -2,7 +2,7 @@ import { IllegalTransitionError } from "../../src/session/errors.js";
 import { fold, reduce } from "../../src/session/reducer.js";
 import type { SessionState } from "../../src/session/state.js";
 import type { TestRun } from "../../src/session/types.js";
-import { llmCalled, submitted, toExecuting } from "../store/session-events.js";
+import { llmCalled, submitted, toExecuting } from "../helpers/session-events.js";
 import { planning } from "./reducer-helpers.js";
 
 describe("usage and cost", () => {

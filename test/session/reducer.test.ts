@@ -16,7 +16,7 @@ import {
   submitted,
   toExecuting,
   toolResult,
-} from "../store/session-events.js";
+} from "../helpers/session-events.js";
 import { expectIllegal, failed, finish, planning, rejection } from "./reducer-helpers.js";
 
 const granted = (digest = "d1"): SessionEvent => ({ type: "approval_granted", digest, by: alice });

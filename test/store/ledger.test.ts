@@ -7,7 +7,7 @@ import type { SessionState } from "../../src/session/state.js";
 import { ConcurrentAppendError } from "../../src/store/types.js";
 import { Ledger } from "../../src/store/ledger.js";
 import { SqliteSessionStore } from "../../src/store/sqlite-store.js";
-import { approved, created, prepared, submitted } from "./session-events.js";
+import { approved, created, prepared, submitted } from "../helpers/session-events.js";
 
 let dir: string;
 let store: SqliteSessionStore;

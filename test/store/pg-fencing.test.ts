@@ -2,7 +2,7 @@ import { LeaseLostError } from "../../src/store/fence.js";
 import { PostgresSessionStore } from "../../src/store/pg-store.js";
 import { LaneTable } from "../../src/queue/pg/lane-table.js";
 import { freshDatabase, postgresForTests, type TestDatabase } from "../helpers/postgres.js";
-import { created, prepared } from "./session-events.js";
+import { created, prepared } from "../helpers/session-events.js";
 
 /**
  * Fencing on a real PostgreSQL: a worker whose lease on a session's lane was taken over (its lease

@@ -3,7 +3,7 @@ import { PostgresSessionStore } from "../../src/store/pg-store.js";
 import { openStore } from "../../src/store/open-store.js";
 import { PG_SCHEMA_VERSION } from "../../src/store/pg-schema.js";
 import { freshDatabase, postgresForTests, type TestDatabase } from "../helpers/postgres.js";
-import { created } from "./session-events.js";
+import { created } from "../helpers/session-events.js";
 import { describeStoreContract } from "./store-contract.js";
 
 /** The scale-out store: the same contract as SQLite on a real PostgreSQL, then its migrations. */

@@ -5,7 +5,7 @@ import Database from "better-sqlite3";
 import { SqliteSessionStore } from "../../src/store/sqlite-store.js";
 import { openStore } from "../../src/store/open-store.js";
 import { SCHEMA_VERSION } from "../../src/store/sqlite-schema.js";
-import { created } from "./session-events.js";
+import { created } from "../helpers/session-events.js";
 import { describeStoreContract } from "./store-contract.js";
 
 /** The embedded default: the shared store contract on a real SQLite file, then what only a file has. */

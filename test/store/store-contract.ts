@@ -1,6 +1,6 @@
 import { ConcurrentAppendError, type SessionStore } from "../../src/store/types.js";
 import type { SessionEvent } from "../../src/session/events.js";
-import { created, prepared, submitted, toExecuting } from "./session-events.js";
+import { created, prepared, submitted, toExecuting } from "../helpers/session-events.js";
 
 /**
  * What every SessionStore promises, run against each implementation (SQLite and PostgreSQL) by
