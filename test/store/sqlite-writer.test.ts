@@ -1,0 +1,119 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import Database from "better-sqlite3";
+import { SqliteSessionStore } from "../../src/store/sqlite-store.js";
+import { ConcurrentAppendError } from "../../src/store/types.js";
+import { created, prepared, submitted } from "../helpers/session-events.js";
+
+/**
+ * A file store's writes run on a thread of its own with its own connection (src/store/sqlite-writer.ts);
+ * the contract is the store's (test/store/store-contract.ts runs it on a file): answered once
+ * committed, read back at once by the store's own connection, and a process killed right after an
+ * answer has lost nothing.
+ */
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const delivery = (id: string) => ({ id, event: "issue_comment", payload: JSON.stringify({ id }) });
+
+describe("the store's writes on their own thread", () => {
+  let dir: string;
+  let file: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "pg-store-writer-"));
+    file = join(dir, "s.sqlite");
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  test("inbox: new once, pending while not done, done after: within a batch, across batches and across connections", async () => {
+    const store = SqliteSessionStore.open(file);
+    expect(await Promise.all([store.receiveDelivery(delivery("a")), store.receiveDelivery(delivery("a")), store.receiveDelivery(delivery("b"))])).toEqual([
+      "new",
+      "pending",
+      "new",
+    ]);
+    expect(await store.receiveDelivery(delivery("a"))).toBe("pending");
+    // The store's own connection sees the thread's commits at once.
+    expect((await store.pendingDeliveries()).map((d) => d.id)).toEqual(["a", "b"]);
+    await store.completeDelivery("a");
+    expect(await store.receiveDelivery(delivery("a"))).toBe("done");
+    const many = await Promise.all(Array.from({ length: 200 }, (_, i) => store.receiveDelivery(delivery(`m${i}`))));
+    expect(many.every((s) => s === "new")).toBe(true);
+    await store.close();
+    const again = SqliteSessionStore.open(file);
+    expect((await again.pendingDeliveries()).map((d) => d.id)).toEqual(["b", ...Array.from({ length: 200 }, (_, i) => `m${i}`)]);
+    expect(await again.receiveDelivery(delivery("b"))).toBe("pending");
+    await again.close();
+  });
+
+  test("writes made together go in one batch in their order; a stale append in it is refused and the others are stored", async () => {
+    const store = SqliteSessionStore.open(file);
+    await store.append("s1", [created()], { expectedCount: 0, phase: "queued" });
+    // All made in one turn: the first goes alone, the rest wait for it and are written together.
+    const [first, stale, second, key, effect] = await Promise.allSettled([
+      store.append("s1", [prepared], { expectedCount: 1, phase: "planning" }),
+      store.append("s1", [submitted()], { expectedCount: 1, phase: "awaiting_plan_approval" }),
+      store.append("s1", [submitted()], { expectedCount: 2, phase: "awaiting_plan_approval" }),
+      store.setKey("s1", "acme/widgets#1"),
+      store.claimEffect("s1", "check", "42"),
+    ]);
+    expect(first).toMatchObject({ status: "fulfilled", value: [{ seq: 1, type: "workspace_prepared" }] });
+    expect(stale).toMatchObject({ status: "rejected", reason: expect.any(ConcurrentAppendError) });
+    expect((stale as PromiseRejectedResult).reason).toMatchObject({ expected: 1, actual: 2 });
+    expect(second).toMatchObject({ status: "fulfilled", value: [{ seq: 2, type: "plan_submitted" }] });
+    expect([key.status, effect]).toEqual(["fulfilled", { status: "fulfilled", value: "42" }]);
+    expect((await store.load("s1")).map((e) => e.type)).toEqual(["session_created", "workspace_prepared", "plan_submitted"]);
+    expect(await store.list()).toMatchObject([{ id: "s1", key: "acme/widgets#1", phase: "awaiting_plan_approval" }]);
+    await store.close();
+  });
+
+  test("a write waiting for the file's lock leaves the event loop free, and resolves once it has the lock", async () => {
+    const store = SqliteSessionStore.open(file);
+    await store.append("s1", [created()], { expectedCount: 0, phase: "queued" });
+    // Another process holds the write lock: the append waits for it (busy timeout) on the writer's thread.
+    const other = new Database(file);
+    other.exec("BEGIN IMMEDIATE");
+    let appended = false;
+    const append = store.append("s1", [prepared], { expectedCount: 1, phase: "planning" }).then((r) => ((appended = true), r));
+    // Were the wait on this thread, neither the timer nor the read could run before the lock is released.
+    await new Promise((r) => setTimeout(r, 50));
+    expect(appended).toBe(false);
+    expect((await store.load("s1")).length).toBe(1);
+    other.exec("COMMIT");
+    other.close();
+    expect((await append).map((e) => e.seq)).toEqual([1]);
+    expect((await store.load("s1")).length).toBe(2);
+    await store.close();
+  });
+
+  test("kill -9 right after a delivery was answered or an append resolved: it is there when the store is opened again", async () => {
+    const child = spawn(process.execPath, ["--import", "tsx", join(root, "test/fakes/store-process.ts"), file], {
+      cwd: root,
+      stdio: ["pipe", "pipe", "inherit"],
+    });
+    const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+    const exited = new Promise((r) => child.once("exit", r));
+    for (const line of ["d1", "d2", "d1", "append s1 0", "append s1 1"]) child.stdin!.write(`${line}\n`);
+    expect((await lines.next()).value).toBe("recorded d1 new");
+    expect((await lines.next()).value).toBe("recorded d2 new");
+    expect((await lines.next()).value).toBe("recorded d1 pending");
+    expect((await lines.next()).value).toBe("appended s1 0");
+    expect((await lines.next()).value).toBe("appended s1 1");
+    child.stdin!.write("d3\n");
+    expect((await lines.next()).value).toBe("recorded d3 new");
+    child.stdin!.write("append s1 2\n");
+    expect((await lines.next()).value).toBe("appended s1 2");
+    child.kill("SIGKILL");
+    await exited;
+    const store = SqliteSessionStore.open(file);
+    expect((await store.pendingDeliveries()).map((d) => d.id)).toEqual(["d1", "d2", "d3"]);
+    expect((await store.load("s1")).map((e) => [e.seq, e.type])).toEqual([
+      [0, "session_created"],
+      [1, "user_message"],
+      [2, "user_message"],
+    ]);
+    await store.close();
+  });
+});
