@@ -26,6 +26,22 @@ export interface RawDelivery {
   payload: unknown;
 }
 
+type WorkModules = [typeof import("../session-work/jobs.js"), typeof import("../outbound/outbound.js"), typeof import("../session-work/repo-config.js")];
+let workModules: Promise<WorkModules> | null = null;
+
+/**
+ * Loaded once per process, by the first delivery that needs them: an `import()` per delivery would
+ * resolve the same three modules again each time (a loader round trip, and under tsx a message to its
+ * thread), main-thread work on every webhook. A failed load is tried again by the next delivery.
+ */
+function loadWork(): Promise<WorkModules> {
+  workModules ??= Promise.all([import("../session-work/jobs.js"), import("../outbound/outbound.js"), import("../session-work/repo-config.js")]).catch((e) => {
+    workModules = null;
+    throw e;
+  });
+  return workModules;
+}
+
 export class Inbox {
   /** Deliveries this process has queued and not finished: a redelivery of one waits for it instead. */
   private readonly running = new Set<string>();
@@ -134,11 +150,7 @@ export class Inbox {
       await finish();
       return null;
     }
-    const [{ jobsFor }, { Outbound }, { configReader }] = await Promise.all([
-      import("../session-work/jobs.js"),
-      import("../outbound/outbound.js"),
-      import("../session-work/repo-config.js"),
-    ]);
+    const [{ jobsFor }, { Outbound }, { configReader }] = await loadWork();
     const outbound = new Outbound(octokit, delivery.repo, { secrets: this.deps.secrets, htmlBase: this.deps.gitBase });
     const { deps, appOctokit, index, identity } = this.access;
     const intake = Object.freeze({ deps, delivery, octokit, appOctokit, index, identity, readConfig: configReader(octokit, delivery.repo), outbound });
