@@ -74,6 +74,21 @@ export default tseslint.config(
   // The fake GitHub takes request bodies and builds payloads as loosely as GitHub's JSON is: it checks
   // fields itself (with GitHub's error answers) rather than through types.
   { files: ["test/fakes/github/**"], rules: { "@typescript-eslint/no-explicit-any": "off" } },
+  // Effect records are read and written through their codecs (src/store/effects.ts), never as raw
+  // strings: a key spelled twice drifts, and a raw value read back is a cast, not a check.
+  {
+    files: ["src/**/*.ts"],
+    ignores: ["src/store/**"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "CallExpression[callee.property.name=/^(get|put|claim)Effect$/]",
+          message: "read and write effects with readEffect/writeEffect/claimEffect and a key from src/store/effects.ts.",
+        },
+      ],
+    },
+  },
   // Every process is started through src/process/start-process.ts, whose fork happens in the spawn
   // helper, never in the app's process (test/process/no-direct-spawn.test.ts lists why these may).
   // typescript-eslint's copy of the rule, so the barrel rule above keeps its own settings.

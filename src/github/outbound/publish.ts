@@ -1,4 +1,6 @@
 import type { Ledger } from "../../store/ledger.js";
+import { readEffect, writeEffect, type Effect } from "../../store/effect-codec.js";
+import { effect } from "../../store/effects.js";
 import type { CheckRunPublisher } from "./check-run.js";
 import type { PushableWorkspace, SessionWork } from "../deps.js";
 import { authFor, remoteUrl } from "./git-remote.js";
@@ -118,7 +120,7 @@ export async function publishPlan(jc: SessionWork, ledger: Ledger, ws: PushableW
   const planCommit = adoptingCommit(
     jc,
     ledger,
-    `plan_commit:${hash}`,
+    effect.planCommit(ledger.sessionId, hash),
     (w) => w.commitTree(w.baseCommit),
     (w, branch) => w.commit({ branch, message, author, allowEmpty: true, paths: [] }),
   );
@@ -128,7 +130,7 @@ export async function publishPlan(jc: SessionWork, ledger: Ledger, ws: PushableW
   // The PR shows the checks of its head: the session's check run follows the push (with the button).
   await followHead(jc, checkRun, sha);
   // A review or label on this commit approves exactly this plan.
-  await jc.deps.store.putEffect(ledger.sessionId, `plan-commit:${sha}`, hash);
+  await writeEffect(jc.deps.store, effect.planOfCommit(ledger.sessionId, sha), hash);
   const pr = await ensurePullRequest(jc.octokit, jc.outbound, jc.deps.store, ledger.sessionId, jc.delivery.repo, pullText(s, issue, branch));
   await jc.index.linkPull(jc.delivery.repo, pr.number, issue);
   jc.deps.log(`${pr.created ? "opened draft" : "updated"} PR #${pr.number} with plan ${shortHash(hash)}`);
@@ -142,22 +144,20 @@ export async function publishPlan(jc: SessionWork, ledger: Ledger, ws: PushableW
  * passed on) instead of committing the same tree again, which git refuses as empty. A clone rebuilt
  * elsewhere, or a change rebuilt on someone's commits, commits anew.
  */
-const RESULT_COMMIT = "result_commit";
-
 function resultCommit(jc: SessionWork, ledger: Ledger, commit: (ws: PushableWorkspace, branch: string) => Promise<string>) {
-  return adoptingCommit(jc, ledger, RESULT_COMMIT, () => ledger.state.finishedTree, commit);
+  return adoptingCommit(jc, ledger, effect.resultCommit(ledger.sessionId), () => ledger.state.finishedTree, commit);
 }
 
-/** `commit`, or the commit recorded under `key` before when the branch is still at it (or its signed twin) with tree `tree(ws)`. */
+/** `commit`, or the commit recorded in `record` before when the branch is still at it (or its signed twin) with tree `tree(ws)`. */
 export function adoptingCommit(
   jc: SessionWork,
   ledger: Ledger,
-  key: string,
+  record: Effect<string>,
   tree: (ws: PushableWorkspace) => string | null | Promise<string | null>,
   commit: (ws: PushableWorkspace, branch: string) => Promise<string>,
 ) {
   return async (ws: PushableWorkspace, branch: string): Promise<string> => {
-    const known = await jc.deps.store.getEffect(ledger.sessionId, key);
+    const known = await readEffect(jc.deps.store, record);
     const twin = known && (await signedTwin(jc, ledger.sessionId, known));
     // The commit made before, or GitHub's signed twin of it once that was pushed (by any holder).
     const made = (h: string | null) => h !== null && (h === known || h === twin);
@@ -169,7 +169,7 @@ export function adoptingCommit(
       return head!;
     }
     const sha = await commit(ws, branch);
-    await jc.deps.store.putEffect(ledger.sessionId, key, sha);
+    await writeEffect(jc.deps.store, record, sha);
     return sha;
   };
 }

@@ -1,4 +1,6 @@
 import type { BranchLease } from "../../session/state.js";
+import { readEffect, writeEffect } from "../../store/effect-codec.js";
+import { effect } from "../../store/effects.js";
 import type { Ledger } from "../../store/ledger.js";
 import type { GitBranchRemote } from "../../workspace/git-branch-remote.js";
 import { ApiBranchRemote, ForceNeeded } from "./api-branch-remote.js";
@@ -17,8 +19,6 @@ import type { PushableWorkspace, SessionWork } from "../deps.js";
  * A tree GitHub builds differently from the tested one is never published at all.
  */
 export type SignedPush = { out: LeaseOutcome; via: "api" | "git"; commit: string; unsigned?: string };
-
-const API_COMMIT = (sha: string) => `api-commit:${sha}`;
 
 const apiUnusable = (e: unknown): number | null => {
   const s = (e as { status?: number }).status;
@@ -44,7 +44,7 @@ export async function pushCommit(
   if (lease.head !== null && !(await git.contains(local, lease.head)))
     return viaGit("the branch had to be moved over commits Patchgate pushed before, which GitHub's refs API can do only without a lease");
   // Made once per local commit: a publication that runs again pushes the same signed commit.
-  let signed = await jc.deps.store.getEffect(sessionId, API_COMMIT(local));
+  let signed = await readEffect(jc.deps.store, effect.apiCommit(sessionId, local));
   if (!signed) {
     try {
       signed = (await createApiCommit(jc.octokit, jc.delivery.repo, ws.root, local)).sha;
@@ -53,8 +53,8 @@ export async function pushCommit(
       if (s === null) throw e;
       return viaGit(`GitHub's Git Data API answered ${s}`);
     }
-    await jc.deps.store.putEffect(sessionId, API_COMMIT(local), signed);
-    await jc.deps.store.putEffect(sessionId, API_COMMIT(signed), signed);
+    await writeEffect(jc.deps.store, effect.apiCommit(sessionId, local), signed);
+    await writeEffect(jc.deps.store, effect.apiCommit(sessionId, signed), signed);
   }
   const remote = new ApiBranchRemote(jc.octokit, jc.delivery.repo, git, new Map([[signed, local]]));
   let out: LeaseOutcome;
@@ -93,5 +93,5 @@ export async function continueFromTwin(jc: SessionWork, sessionId: string, ws: P
 
 /** The signed commit made for `local`, if any (a result adopted after a crash is this one). */
 export function signedTwin(jc: SessionWork, sessionId: string, local: string): Promise<string | null> {
-  return jc.deps.store.getEffect(sessionId, API_COMMIT(local));
+  return readEffect(jc.deps.store, effect.apiCommit(sessionId, local));
 }

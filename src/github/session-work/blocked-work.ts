@@ -1,4 +1,5 @@
 import { judgeBlockedWork, failingNow, untestedCommitMessage } from "../../agent/blocked-work.js";
+import { effect } from "../../store/effects.js";
 import type { RepoConfig } from "../../config/repo-config.js";
 import type { SessionState } from "../../session/state.js";
 import type { BlockedWork } from "../../session/types.js";
@@ -19,7 +20,6 @@ import { adoptingCommit, coAuthorsOf, commitText, followHead, pullText, pushLeas
  * last, with where the work went: a crash anywhere before resumes here, adopts the commit it made
  * and the push it did, and ends once. Returns false when the session ended otherwise (a conflict).
  */
-const BLOCKED_COMMIT = "blocked_commit";
 
 export async function keepBlockedWork(
   jc: SessionWork,
@@ -46,7 +46,7 @@ export async function keepBlockedWork(
       jc,
       ledger,
       ws,
-      adoptingCommit(jc, ledger, BLOCKED_COMMIT, () => verdict.tree, commit),
+      adoptingCommit(jc, ledger, effect.blockedCommit(ledger.sessionId), () => verdict.tree, commit),
     );
     if (pushed.kind !== "pushed") return false;
     await followHead(jc, checkRun, pushed.commit);
