@@ -9,7 +9,7 @@ import { pathToFileURL } from "node:url";
 import { conversationWindow } from "../src/agent/context/build-context.js";
 import { compact, shouldCompact } from "../src/agent/context/compaction.js";
 import { DEFAULT_COMPACTION } from "../src/agent/context/compaction-thresholds.js";
-import { mergeUserRuns, resultsAfterCalls, withRuntimeBlock } from "../src/agent/context/message-shape.js";
+import { mergeRoleRuns, resultsAfterCalls, withRuntimeBlock } from "../src/agent/context/message-shape.js";
 import { renderRuntimeContext } from "../src/agent/context/runtime-context.js";
 import { systemPrompt } from "../src/agent/context/system-prompt.js";
 import type { Message } from "../src/session/messages.js";
@@ -98,7 +98,7 @@ function measure(session: SessionState[]): string[] {
     let previous: string | null = null;
     for (const s of session) {
       const window = conversationWindow(s);
-      const conv = mergeUserRuns(resultsAfterCalls(window.messages));
+      const conv = mergeRoleRuns(resultsAfterCalls(window.messages));
       const text = render(place(system, conv, renderRuntimeContext(s, { omittedMessages: window.omitted })));
       total += estimateTokens(text);
       if (previous !== null) {

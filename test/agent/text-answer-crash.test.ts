@@ -41,3 +41,27 @@ test("a crash while recording a text-only answer leaves no two assistant turns i
     await server.close();
   }
 });
+
+/**
+ * A ledger written before that fix may already hold the pair. The request is shaped from it on every
+ * later call, so the wire must still alternate: the two turns go out as one.
+ */
+test("a ledger that already holds two assistant turns in a row still makes requests a strict provider accepts", async () => {
+  const read = { name: "read_file", arguments: { path: "src/add.js" } };
+  const plan = { name: "submit_plan", arguments: { summary: "make add add", steps: ["fix the operator", "run the tests"] } };
+  const server = await startFakeOpenAI([{ toolCalls: [read] }, { toolCalls: [plan] }], { provider: "strict" });
+  const h = await SessionHarness.create(BUGGY_ADD_REPO);
+  try {
+    // What an older runtime left after a kill between a text answer and its nudge, and the next text answer.
+    await h.ledger.append({ type: "assistant_message", content: "Let me think about this first.", toolCalls: [] });
+    await h.ledger.append({ type: "assistant_message", content: "Reading the file next.", toolCalls: [] });
+    await h.restart();
+    const llm = createOpenAIClient({ apiKey: "sk-test", baseURL: server.baseURL, model: "m", sleep: async () => {} });
+    expect(await h.resume(llm)).toEqual({ kind: "parked", phase: "awaiting_plan_approval" });
+    expect(server.violations).toEqual([]);
+    expect(h.ledger.history.some((e) => e.type === "session_failed")).toBe(false);
+  } finally {
+    await h.dispose();
+    await server.close();
+  }
+});

@@ -15,7 +15,7 @@
 import type { Message } from "../../session/messages.js";
 import type { SessionState } from "../../session/state.js";
 import { requireNoOpenCalls } from "../../session/open-calls.js";
-import { mergeUserRuns, resultsAfterCalls, withRuntimeBlock } from "./message-shape.js";
+import { mergeRoleRuns, resultsAfterCalls, withRuntimeBlock } from "./message-shape.js";
 import { isSafeCut, pinnedBefore, unsafeCuts } from "./cut.js";
 import { renderRuntimeContext } from "./runtime-context.js";
 import { FRESH_TOOL_OUTPUT_BYTES, MAX_TOOL_OUTPUT_BYTES, capToolMessage } from "./truncate-output.js";
@@ -74,6 +74,6 @@ function lastAssistant(messages: readonly Message[]): number {
 export function buildContext(state: SessionState, opts: BuildContextOptions): Message[] {
   requireNoOpenCalls(state, "model request");
   const window = conversationWindow(state, opts);
-  const shaped = mergeUserRuns(resultsAfterCalls(window.messages));
+  const shaped = mergeRoleRuns(resultsAfterCalls(window.messages));
   return [{ role: "system", content: opts.systemPrompt }, ...withRuntimeBlock(shaped, renderRuntimeContext(state, { omittedMessages: window.omitted }))];
 }

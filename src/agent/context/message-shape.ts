@@ -27,15 +27,28 @@ export function resultsAfterCalls(messages: readonly Message[]): Message[] {
   return out;
 }
 
-/** Consecutive user messages become one (joined by a blank line), so user and assistant alternate. */
-export function mergeUserRuns(messages: readonly Message[]): Message[] {
+/**
+ * Consecutive user messages become one (joined by a blank line), so user and assistant alternate.
+ * So do two assistant turns in a row, the first without tool calls (the reducer allows no second
+ * turn while calls are open): ledgers written before a text-only answer and its nudge became one
+ * append hold such pairs (a crash in between), and strict providers refuse them with a 400 on every
+ * later request. The later turn's calls and reasoning are kept: they belong to the merged turn.
+ */
+export function mergeRoleRuns(messages: readonly Message[]): Message[] {
   const out: Message[] = [];
   for (const m of messages) {
     const prev = out.at(-1);
     if (m.role === "user" && prev?.role === "user") out[out.length - 1] = { role: "user", content: `${prev.content}\n\n${m.content}` };
+    else if (m.role === "assistant" && prev?.role === "assistant" && prev.toolCalls.length === 0)
+      out[out.length - 1] = { ...m, content: joined(prev.content, m.content) };
     else out.push(m);
   }
   return out;
+}
+
+function joined(a: string | null, b: string | null): string | null {
+  const parts = [a, b].filter((x): x is string => x !== null && x !== "");
+  return parts.length > 0 ? parts.join("\n\n") : b;
 }
 
 /**
