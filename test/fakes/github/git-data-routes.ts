@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Handler, RouteResult } from "./github-routes.js";
 import type { GitHubWorld } from "./github-state.js";
+import { notFound } from "./route-errors.js";
 
 /**
  * GitHub's Git Data API over the bare repository the fake serves, with real git: blobs, trees (on a
@@ -12,7 +13,6 @@ import type { GitHubWorld } from "./github-state.js";
  * unless a fast-forward or `force`). Errors have GitHub's status and message.
  */
 const invalid = (message: string, status = 422): RouteResult => ({ status, body: { message, documentation_url: "https://docs.github.com/rest/git" } });
-const notFound: RouteResult = { status: 404, body: { message: "Not Found", documentation_url: "https://docs.github.com/rest" } };
 /** GitHub's own limit for one blob. */
 const MAX_BLOB_BYTES = 100 * 1024 * 1024;
 

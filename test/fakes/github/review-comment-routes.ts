@@ -1,4 +1,5 @@
-import type { Handler, RouteResult } from "./github-routes.js";
+import type { Handler } from "./github-routes.js";
+import { invalid, notFound } from "./route-errors.js";
 import type { FakeReviewComment, GitHubWorld } from "./github-state.js";
 
 /**
@@ -6,8 +7,6 @@ import type { FakeReviewComment, GitHubWorld } from "./github-state.js";
  * of one review (paginated, at most 100 a page), and a reply in a comment's thread (only to a
  * top-level comment, on the PR it belongs to; the body at most 65,536 characters, checked by the server).
  */
-const notFound: RouteResult = { status: 404, body: { message: "Not Found", documentation_url: "https://docs.github.com/rest" } };
-
 function view(w: GitHubWorld, c: FakeReviewComment): unknown {
   const { pull_number, ...rest } = c;
   return { ...rest, pull_request_url: `${w.htmlBase}/api/v3/repos/${w.owner}/${w.repo}/pulls/${pull_number}`, author_association: "COLLABORATOR" };
@@ -43,9 +42,8 @@ export const REVIEW_COMMENT_ROUTES: [string, string, Handler][] = [
     (w, p, b) => {
       const parent = w.reviewComments.find((x) => x.id === Number(p.id) && x.pull_number === Number(p.n));
       if (!parent) return notFound;
-      if (parent.in_reply_to_id !== undefined)
-        return { status: 422, body: { message: "Validation Failed", errors: [{ message: "in_reply_to_id must be a top-level comment" }] } };
-      if (typeof b.body !== "string" || b.body === "") return { status: 422, body: { message: "Validation Failed", errors: [{ message: "body is missing" }] } };
+      if (parent.in_reply_to_id !== undefined) return invalid("in_reply_to_id must be a top-level comment");
+      if (typeof b.body !== "string" || b.body === "") return invalid("body is missing");
       const id = w.id();
       const at = w.now();
       const c: FakeReviewComment = {
