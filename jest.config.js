@@ -14,7 +14,4 @@ export default {
     "^.+\\.ts$": ["@swc/jest", { jsc: { parser: { syntax: "typescript" }, target: "es2022" }, module: { type: "es6" } }],
   },
   testTimeout: 60000,
-  // A session a test abandons mid-run (a model that never answers, an app closed under it) keeps its
-  // long-lived sandbox, and the spawn helper running it keeps the process alive: jest would never exit.
-  forceExit: true,
 };

@@ -12,6 +12,7 @@ import type { GitHubLimits } from "../src/github/rate-limits.js";
 import { cachedSandbox } from "../src/github/env-deps.js";
 import { AbortRegistry } from "../src/queue/abort-registry.js";
 import { InProcessQueue } from "../src/queue/in-process.js";
+import { OpenSessionSandboxes } from "../src/sandbox/open-sessions.js";
 import { SqliteSessionStore } from "../src/store/sqlite-store.js";
 import { PostgresSessionStore } from "../src/store/pg-store.js";
 import type { SessionStore } from "../src/store/types.js";
@@ -88,6 +89,8 @@ export async function startApp(s: AppSettings): Promise<AppInstance> {
   const store: SessionStore = s.scaleOut ? new PostgresSessionStore(s.scaleOut.databaseUrl) : SqliteSessionStore.open(s.dbFile);
   // Stops the reconciler with the instance: a pass after close would find the store gone.
   const running = new AbortController();
+  // Ended with the instance: a resume it leaves behind (a model call that never returns) keeps its sandbox otherwise.
+  const sandboxes = new OpenSessionSandboxes();
   const deps: PatchgateDeps = {
     store,
     queue: new InProcessQueue((job, e) => {
@@ -97,7 +100,7 @@ export async function startApp(s: AppSettings): Promise<AppInstance> {
     aborts: new AbortRegistry(),
     llm: s.llm,
     model: s.model,
-    sandbox: cachedSandbox(),
+    sandbox: sandboxes.tracking(cachedSandbox()),
     workspacesDir: s.workspacesDir,
     gitBase: gitBaseUrl(env),
     secrets: s.secrets,
@@ -117,6 +120,7 @@ export async function startApp(s: AppSettings): Promise<AppInstance> {
       running.abort();
       await deps.queue.close();
       await store.close();
+      await sandboxes.closeAll();
     };
     return { webhookUrl: "", deps, errors, close: stop, kill: stop };
   }
@@ -135,12 +139,15 @@ export async function startApp(s: AppSettings): Promise<AppInstance> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await deps.queue.close();
       await store.close();
+      await sandboxes.closeAll();
     },
     kill: async () => {
       running.abort();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await store.close();
+      // What a dead process leaves running: nothing. The work in flight stays abandoned, its sandbox does not.
+      await sandboxes.closeAll();
     },
   };
 }

@@ -56,14 +56,33 @@ export async function resumeSession(ledger: Ledger, given: ResumeOptions): Promi
   }
 }
 
-/** Runs the resume with the session's sandbox (one kept for all its commands), ended when the resume returns or throws. */
+/**
+ * Runs the resume with the session's sandbox (one kept for all its commands), ended when the resume
+ * returns or throws — or as soon as its signal aborts (a stop, a lease passed to another worker): a
+ * call that ignores the abort may keep the resume from returning for ever, and its lane goes on
+ * without it (src/queue/abandon.ts), so the sandbox must not wait for it. Nothing an aborted resume
+ * still does needs the kept sandbox: a later run is one-shot and sees the same abort.
+ */
 async function resumeWithMcp(ledger: Ledger, given: ResumeOptions, settled: ResumeOutcome | null): Promise<ResumeOutcome> {
   const sandbox = given.sandbox && openSessionSandbox(given.sandbox);
+  const stopWatching = closeOnAbort(given.signal, sandbox);
   try {
     return await resumeInSandbox(ledger, { ...given, sandbox }, settled);
   } finally {
+    stopWatching();
     await sandbox?.close();
   }
+}
+
+/**
+ * Closes `it` as soon as `signal` aborts, not only when the resume returns; the returned function
+ * stops watching. A failure to close is the resume's own `finally` to report, once it returns.
+ */
+function closeOnAbort(signal: AbortSignal | undefined, it: { close(): Promise<void> } | null | undefined): () => void {
+  if (!signal || !it) return () => undefined;
+  const close = (): void => void it.close().catch(() => undefined);
+  signal.addEventListener("abort", close, { once: true });
+  return () => signal.removeEventListener("abort", close);
 }
 
 async function resumeInSandbox(ledger: Ledger, opts: ResumeOptions, settled: ResumeOutcome | null): Promise<ResumeOutcome> {
@@ -80,11 +99,14 @@ async function resumeInSandbox(ledger: Ledger, opts: ResumeOptions, settled: Res
   if (await blockWithoutTestCommand(ledger, opts)) return { kind: "ended", phase: "blocked" };
   await loadInstructionsOnce(ledger, opts);
   const mcp = await openMcpForResume(ledger, opts.mcp, opts.workspace.root);
+  // The MCP servers' processes, like the sandbox, must not wait for a resume that may never return.
+  const stopWatching = closeOnAbort(opts.signal, mcp);
   try {
     const versions = toolVersionsEvent(ledger.state, withMcp(env, opts, mcp));
     if (versions) await ledger.append(versions);
     return await runLoop(ledger, env, opts, mcp);
   } finally {
+    stopWatching();
     await mcp?.close();
   }
 }

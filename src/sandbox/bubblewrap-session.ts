@@ -48,6 +48,8 @@ export class BubblewrapSession implements SessionSandbox {
     let entry = this.kept.get(key);
     if (entry === undefined || (await entry)?.gone !== false) {
       await this.makeRoom();
+      // Closed while this run was laid out (its resume aborted): a sandbox started now would outlive the session.
+      if (this.closed) return this.runOnce(req);
       entry = LongLivedSandbox.start(this.host, run, layout, perl, syscalls).catch((e: Error) => {
         this.fallbackReason = e.message;
         return null;

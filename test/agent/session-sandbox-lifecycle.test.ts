@@ -4,7 +4,8 @@ import type { Sandbox, SessionSandbox } from "../../src/sandbox/types.js";
 import { ScriptedLLM } from "../fakes/scripted-llm.js";
 import { BUGGY_ADD_REPO } from "../helpers/git-fixture.js";
 import { SessionHarness } from "../helpers/session-harness.js";
-import { descendants } from "../sandbox/process-tree.js";
+import { bwrapsNaming, descendants, leftAfter } from "../sandbox/process-tree.js";
+import { StuckAfterScript } from "../fakes/stuck-model.js";
 
 const cli = { login: "maintainer", via: "cli" as const };
 
@@ -17,8 +18,8 @@ function ourBwraps(): number[] {
 
 /**
  * Bwraps this process already ran before the test: jest runs several test files in one process,
- * and a session an earlier file abandoned mid-run (a model call that never returns, an app closed
- * under it) keeps its sandbox. Only the ones this test starts are this test's to account for.
+ * and another file's may still be closing (a sandbox an abandoned session kept is ended by whoever
+ * abandoned it, see the last test). Only the ones this test starts are this test's to account for.
  */
 let before = new Set<number>();
 
@@ -102,5 +103,25 @@ describe("the session's long-lived sandbox", () => {
     ]);
     expect({ longLived: opened[2]!.longLivedRuns, oneShot: opened[2]!.oneShotRuns }).toEqual({ longLived: 1, oneShot: 0 });
     expect(await bwrapsLeftAfter(5_000)).toEqual([]);
+  });
+
+  test("an aborted resume ends its sandbox at once, though a model call that ignores the abort keeps the resume from returning", async () => {
+    before = new Set(ourBwraps());
+    h = await SessionHarness.create(BUGGY_ADD_REPO);
+    const plan = new ScriptedLLM([{ toolCalls: [{ name: "submit_plan", arguments: { summary: "fix", steps: ["fix add"] } }] }]);
+    expect(await h.resume(plan)).toEqual({ kind: "parked", phase: "awaiting_plan_approval" });
+    await approvePlan(h.ledger, cli, h.ledger.state.planHash!);
+    // The baseline and one command run in the session's kept sandbox; then the model never answers.
+    const llm = new StuckAfterScript([{ toolCalls: [{ name: "run_command", arguments: { argv: ["ls"] } }] }]);
+    const stop = new AbortController();
+    let returned = false;
+    void h.resume(llm, { signal: stop.signal }).finally(() => (returned = true));
+    await llm.stuck;
+    expect(bwrapsNaming(h.workdir).length).toBeGreaterThan(0);
+
+    // A stop, or the lease passing to another worker (src/github/session-work/durable-runner.ts), is this abort.
+    stop.abort(new Error("stopped"));
+    expect(await leftAfter(5_000, () => bwrapsNaming(h.workdir))).toEqual([]);
+    expect(returned).toBe(false);
   });
 });

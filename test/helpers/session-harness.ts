@@ -5,6 +5,7 @@ import { resumeSession } from "../../src/agent/run-session.js";
 import type { ResumeOptions } from "../../src/agent/runtime-options.js";
 import type { LLMClient } from "../../src/agent/llm/types.js";
 import { parseRepoConfig } from "../../src/config/load-repo-config.js";
+import { OpenSessionSandboxes } from "../../src/sandbox/open-sessions.js";
 import { selectSandbox } from "../../src/sandbox/select.js";
 import type { Sandbox } from "../../src/sandbox/types.js";
 import { SqliteSessionStore } from "../../src/store/sqlite-store.js";
@@ -19,6 +20,8 @@ export class SessionHarness {
   store: SqliteSessionStore;
   ledger!: Ledger;
   workspace!: Workspace;
+  /** The session sandboxes of this "process": a restart ends those of a resume it left behind (a call that never returns). */
+  private sandboxes = new OpenSessionSandboxes();
   private constructor(
     readonly source: string,
     readonly dataDir: string,
@@ -50,13 +53,16 @@ export class SessionHarness {
   resume(llm: LLMClient, extra: Partial<ResumeOptions> = {}) {
     const cfg = parseRepoConfig(readFileSync(join(this.workspace.root, ".github/patchgate.yml"), "utf8"));
     if (!cfg.ok) throw new Error(cfg.error.message);
-    return resumeSession(this.ledger, { llm, sandbox: this.sandbox, workspace: this.workspace, repoConfig: cfg.config, ...extra });
+    const sandbox = this.sandbox && this.sandboxes.track(this.sandbox);
+    return resumeSession(this.ledger, { llm, sandbox, workspace: this.workspace, repoConfig: cfg.config, ...extra });
   }
 
   /** Drops every in-memory object and opens the same SQLite file again, as a restarted process would. */
   async restart(): Promise<void> {
     const id = this.ledger.sessionId;
     await this.store.close();
+    await this.sandboxes.closeAll();
+    this.sandboxes = new OpenSessionSandboxes();
     this.store = SqliteSessionStore.open(join(this.dataDir, "patchgate.sqlite"));
     this.ledger = await Ledger.open(this.store, id);
     this.workspace = await reopenWorkspace(this.ledger, { source: this.source, dir: this.workdir });
@@ -70,6 +76,7 @@ export class SessionHarness {
 
   async dispose(): Promise<void> {
     await this.store.close();
+    await this.sandboxes.closeAll();
     for (const c of this.cleanups) c();
   }
 }

@@ -54,3 +54,31 @@ export async function untilGone(pids: number[]): Promise<void> {
   for (let i = 0; i < 1000 && alive().length > 0; i++) await execFileP("sleep", ["0.02"]);
   expect(alive()).toEqual([]);
 }
+
+/** The live bwraps under this process with an argument under `path` (a session's sandbox binds its workspace). */
+export function bwrapsNaming(path: string): number[] {
+  return descendants(process.pid)
+    .filter((p) => p.comm === "bwrap" && p.state !== "Z" && cmdline(p.pid).some((a) => a.startsWith(path)))
+    .map((p) => p.pid);
+}
+
+/** The spawn helper this process started (src/process/helper-connection.ts), if it runs: the one node child with its heap cap. */
+export function spawnHelpers(): number[] {
+  return descendants(process.pid)
+    .filter((p) => p.ppid === process.pid && p.state !== "Z" && cmdline(p.pid).includes("--max-old-space-size=128"))
+    .map((p) => p.pid);
+}
+
+function cmdline(pid: number): string[] {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+  } catch {
+    return [];
+  }
+}
+
+/** What `probe` finds once it has found nothing, or `ms` have passed: processes that end a moment after their parent. */
+export async function leftAfter(ms: number, probe: () => number[]): Promise<number[]> {
+  for (const until = Date.now() + ms; probe().length > 0 && Date.now() < until;) await new Promise((r) => setTimeout(r, 50));
+  return probe();
+}
