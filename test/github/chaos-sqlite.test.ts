@@ -16,10 +16,11 @@ const PARKED = 9;
 test("one process on SQLite, 10 sessions, killed -9 at 10 points: every session ends exactly once", async () => {
   const started = Date.now();
   let world: ChaosWorld | null = null;
+  // The model and the points call each other's later half: filled in below.
+  const late: { driver?: ChaosDriver; points?: Points } = {};
+  let passed = false;
   let c: SqliteCluster | null = null;
   try {
-    // The model and the points call each other's later half: filled in below.
-    const late: { driver?: ChaosDriver; points?: Points } = {};
     world = await ChaosWorld.create(10, () => late.points!.model);
     const points = (late.points = new Points(world, (p) => late.driver!.reached(p), ISSUES.command));
     points.armAll(ISSUES);
@@ -40,7 +41,10 @@ test("one process on SQLite, 10 sessions, killed -9 at 10 points: every session 
     expect(new Set(driver.strikes.map((s) => s.point.name)).size).toBe(10);
     expect([...ends.values()].filter((e) => e.problems.length > 0).map((e) => `#${e.issue}: ${e.problems.join("; ")}`)).toEqual([]);
     expect(world.openai.violations).toEqual([]);
+    passed = true;
   } finally {
+    // Any failure keeps every process's log, not only a timeout.
+    if (!passed && late.driver) console.log(`chaos run failed: the detail log is in ${late.driver.writeLog()}`);
     await c?.stop();
     await world?.close();
   }

@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
+import pg from "pg";
 import { sendWebhook } from "../../fakes/github/webhook-sender.js";
 import { appSettings, HARNESS_API_KEY, SECRET } from "../../../demo/harness.js";
+import { PostgresSessionStore } from "../../../src/store/pg-store.js";
 import { SqliteSessionStore } from "../../../src/store/sqlite-store.js";
 import type { SessionStore } from "../../../src/store/types.js";
 import { AppProcess } from "../app-process.js";
@@ -29,6 +31,8 @@ export interface Cluster {
   openStore(): Promise<SessionStore>;
   stop(): Promise<void>;
 }
+
+const laneOf = (w: ChaosWorld, issue: number) => `repo:${w.github.world.repoId}#${issue}`;
 
 abstract class Processes {
   protected readonly live = new Map<string, AppProcess>();
@@ -129,5 +133,52 @@ export class SqliteCluster extends Processes implements Cluster {
   }
   async openStore(): Promise<SessionStore> {
     return SqliteSessionStore.open(this.settings.dbFile as string);
+  }
+}
+
+/** Scale-out: one receiver and `workers` workers on one PostgreSQL; only workers are killed. */
+export class PostgresCluster extends Processes implements Cluster {
+  readonly killable: string[];
+  protected readonly receiver = "receiver";
+  private readonly db: pg.Pool;
+  constructor(
+    w: ChaosWorld,
+    private readonly url: string,
+    workers: number,
+    private readonly knobs: { slots: number; leaseMs: number; maxAttempts: number },
+  ) {
+    super(w);
+    this.killable = Array.from({ length: workers }, (_, i) => `worker-${String.fromCharCode(97 + i)}`);
+    this.db = new pg.Pool({ connectionString: url, max: 2 });
+  }
+  protected settingsFor(name: string, owner: string): Record<string, unknown> {
+    const role = name === this.receiver ? "serve" : "worker";
+    const { slots, leaseMs, maxAttempts } = this.knobs;
+    return {
+      ...this.base(name),
+      scaleOut: { databaseUrl: this.url, role, owner, slots, leaseMs, maxAttempts, heartbeatMs: Math.floor(leaseMs / 6), sweepMs: 100 },
+    };
+  }
+  async holderOf(issue: number): Promise<string | null> {
+    const { rows } = await this.db.query<{ owner: string }>("SELECT owner FROM queue_lanes WHERE lane = $1 AND owner IS NOT NULL AND expires_at >= now()", [
+      laneOf(this.w, issue),
+    ]);
+    if (!rows[0]) return null;
+    const name = this.killable.find((n) => this.ownerOf(n) === rows[0].owner);
+    return name ?? `dead:${rows[0].owner}`;
+  }
+  async cutWith(name: string): Promise<number[]> {
+    const { rows } = await this.db.query<{ lane: string }>("SELECT lane FROM queue_lanes WHERE owner = $1", [this.ownerOf(name)]);
+    return rows
+      .map((r) => Number(/#(\d+)$/.exec(r.lane)?.[1] ?? 0))
+      .filter((n) => n > 0)
+      .sort((a, b) => a - b);
+  }
+  async openStore(): Promise<SessionStore> {
+    return new PostgresSessionStore(this.url);
+  }
+  override async stop(): Promise<void> {
+    await super.stop();
+    await this.db.end();
   }
 }

@@ -123,16 +123,29 @@ export class ChaosDriver {
       const effects = this.w.botComments(n).map((c) => /<!-- patchgate:[^:]+:([a-z]+)[\w-]* -->/.exec(c.body)?.[1] ?? "?");
       return `#${n}: ${effects.join(",") || "nothing posted"}`;
     });
-    const strikes = this.strikes.map((s) => `${s.point.name} → ${s.killed} (cut ${s.cut.join(",")})`);
-    const errors = this.w.issues.flatMap((n) =>
+    const errors = this.errorComments();
+    return [...issues, ...this.strikeLines(), ...errors.map((e) => e.slice(0, 300)), `(logs in ${this.writeLog()})`].join("\n");
+  }
+
+  private strikeLines(): string[] {
+    return this.strikes.map((s) => `${s.point.name} → ${s.killed} (cut ${s.cut.join(",")})`);
+  }
+
+  private errorComments(): string[] {
+    return this.w.issues.flatMap((n) =>
       this.w
         .botComments(n)
         .filter((c) => /:(error|ended)/.test(c.body))
         .map((c) => `#${n} ${c.body.slice(0, 400)}`),
     );
+  }
+
+  /** The strikes, the error comments and every incarnation's log, into a file (on a failure of any kind); returns its path. */
+  writeLog(): string {
+    const file = join(tmpdir(), "patchgate-chaos.log");
     const logs = this.cluster.logs.map((l) => `${l.owner}:\n  ${l.lines.join("\n  ")}`);
-    writeFileSync(join(tmpdir(), "patchgate-chaos.log"), [...errors, ...logs].join("\n"));
-    return [...issues, ...strikes, ...errors.map((e) => e.slice(0, 300)), `(logs in ${join(tmpdir(), "patchgate-chaos.log")})`].join("\n");
+    writeFileSync(file, [...this.strikeLines(), ...this.errorComments(), ...logs].join("\n"));
+    return file;
   }
 
   /** `deadlineMs`: give up with the status instead of a bare test timeout. */
