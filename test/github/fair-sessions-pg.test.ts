@@ -14,8 +14,9 @@ import { freshDatabase, postgresForTests, type TestDatabase } from "../helpers/p
  * sessions and then installation B for 1, all queued before the worker starts (a burst). Real
  * sessions run to `done` (clone, plan, approval, edit, sandboxed tests, publication). What ran when
  * is read from the queue's own rows (each job's start and end in PostgreSQL), not from timings:
- * never more than 2 jobs at once, and B's session starts before A's last one. Oldest-first would
- * start B's session only after all five of A's.
+ * never more than 2 jobs at once, B's session starts before A's last one, and more than 2 sessions
+ * are under way at once (a parked session holds no slot). Oldest-first would start B's session only
+ * after all five of A's.
  */
 const cluster = postgresForTests("the fair-sessions test");
 const A = 77;
@@ -132,6 +133,16 @@ if (!cluster) {
     const starts = (inst: number) => [...firstStart.values()].filter((s) => s.grp === `installation:${inst}`).map((s) => s.at);
     expect([starts(A).length, starts(B).length]).toEqual([5, 1]);
     expect(starts(B)[0]).toBeLessThan(Math.max(...starts(A)));
+    // A parked session holds no slot: more sessions were under way (first job started, last not ended) at once than there are slots.
+    const spans = [...new Set(rows.map((r) => r.lane))].map((lane) => {
+      const of = rows.filter((r) => r.lane === lane);
+      return {
+        ...of[0],
+        started_at: new Date(Math.min(...of.map((r) => r.started_at.getTime()))),
+        ended_at: new Date(Math.max(...of.map((r) => r.ended_at!.getTime()))),
+      };
+    });
+    expect(mostAtOnce(spans)).toBeGreaterThan(2);
     expect(world.openai.violations).toEqual([]);
   }, 120_000);
 }
