@@ -45,9 +45,16 @@ export interface RepoLocation {
   installationId: number;
 }
 
+/** A redelivery asked of GitHub: from which attempt, and when (ms since the epoch). */
+export interface RedeliveryAsk {
+  attempt: number;
+  askedAt: number;
+}
+
 const startRequest = at(jsonObject<RecordedStart>("a start request", { branch: "string", followUp: "boolean", head: "string|null", ours: "string[]" }));
 const pullRef = at(jsonObject<PullRef>("a pull request", { number: "number", nodeId: "string", url: "string" }));
 const checkRun = at(jsonObject<CheckRunRecord>("a check run", { sha: "string", id: "number", url: "string", movedTo: "string?" }));
+const redeliveryAsk = at(jsonObject<RedeliveryAsk>("a redelivery request", { attempt: "number", askedAt: "number" }));
 const location = at(jsonObject<RepoLocation>("a repository location", { owner: "string", repo: "string", installationId: "number" }));
 
 export const effect = {
@@ -87,4 +94,6 @@ export const effect = {
   claim: (repoId: number, source: string) => at(text)(INDEX, `claim:${repoId}:${source}`),
   /** How many redeliveries of delivery `guid` were asked of GitHub. */
   redeliveries: (guid: string) => at(count)(INDEX, `redelivery:${guid}`),
+  /** The last of them: until GitHub records an attempt after it, it is still in flight. */
+  lastRedelivery: (guid: string) => redeliveryAsk(INDEX, `redelivery:${guid}:last`),
 };

@@ -14,6 +14,10 @@ import { SqliteSessionStore } from "../../src/store/sqlite-store.js";
 import { tempDir } from "../helpers/git-fixture.js";
 import { storyHarness } from "./helpers.js";
 
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((r) => setImmediate(r));
+}
+
 /**
  * Which deliveries the reconciler asks GitHub to send again, decided from GitHub's own list of the
  * app's recent deliveries (the fake GitHub records every attempt it made, as GitHub does).
@@ -71,6 +75,40 @@ describe("the reconciler's choice", () => {
     expect(await pass()).toBe(0);
     expect(asked().length).toBe(before);
     expect(asked()).toHaveLength(3);
+  });
+
+  test("a redelivery still in flight is not asked for again; a failed one is", async () => {
+    const hooks = gh.world.hooks;
+    const failed = await hooks.deliver("issue_comment", comment());
+    // The app is up but slow: GitHub records the attempt only once the app has answered.
+    let answer: () => void = () => {};
+    const slow = createServer((_req, res) => (answer = () => void (res.headersSent || res.writeHead(200).end())));
+    await new Promise<void>((resolve) => slow.listen(0, "127.0.0.1", resolve));
+    hooks.url = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/`;
+    const arrived = new Promise<void>((resolve) => slow.once("request", () => resolve()));
+    try {
+      const before = asked().length;
+      await pass();
+      expect(asked().slice(before)).toEqual([failed.id]);
+      await arrived;
+      // The next pass runs while GitHub is still sending it: nothing to ask.
+      await pass();
+      expect(asked().slice(before)).toEqual([failed.id]);
+      expect(hooks.attempts.filter((a) => a.guid === failed.guid)).toHaveLength(1);
+      answer();
+      await until(() => hooks.attempts.filter((a) => a.guid === failed.guid).length === 2);
+      await pass();
+      expect(asked().slice(before)).toEqual([failed.id]);
+    } finally {
+      hooks.url = null;
+      answer();
+      slow.closeAllConnections();
+      await new Promise<void>((resolve) => slow.close(() => resolve()));
+    }
+    // Down again: each redelivery fails at once, and each failure is asked for again, up to the cap.
+    const again = await hooks.deliver("issue_comment", comment());
+    for (let i = 0; i < 4; i++) await pass();
+    expect(asked().filter((id) => hooks.attempts.find((a) => a.id === id)?.guid === again.guid)).toHaveLength(3);
   });
 
   test("the list is read page after page (GitHub's cursor), newest first", async () => {

@@ -57,6 +57,8 @@ const WRITTEN: Written[] = [
   [effect.blockedCommit("s1"), B, B],
   [effect.claim(42, "comment:5"), "delivery-1", "delivery-1"],
   [effect.redeliveries("guid-1"), "2", 2],
+  // New with this version: nothing older wrote it.
+  [effect.lastRedelivery("guid-1"), '{"attempt":90004,"askedAt":1764633600000}', { attempt: 90004, askedAt: 1764633600000 }],
 ];
 
 /** The keys, spelled out as the earlier writers built them. */
@@ -83,6 +85,7 @@ const KEYS = [
   "s1 blocked_commit",
   "@github-index claim:42:comment:5",
   "@github-index redelivery:guid-1",
+  "@github-index redelivery:guid-1:last",
 ];
 
 test("every effect's key is the one earlier versions wrote", () => {

@@ -12,7 +12,9 @@ import type { Octokit } from "../octokit.js";
  * The redelivery carries the same `X-GitHub-Delivery` guid, so the inbox deduplicates it like any
  * other: one that was stored after all is a no-op or finishes its pending row, never a second run.
  * Requests are counted per guid (in the store) and capped, so an event that keeps failing is given up
- * on instead of being asked for forever.
+ * on instead of being asked for forever. GitHub lists a redelivery's attempt only once the app has
+ * answered it, so a request stays in flight until an attempt newer than the one it was made from
+ * shows up (or `inFlightMs` has passed): asked again before, a slow app would be sent the event twice.
  */
 export interface ReconcileOptions {
   /** Deliveries older than this are left alone: a days-old command acted on now would surprise. */
@@ -21,9 +23,11 @@ export interface ReconcileOptions {
   maxRequests: number;
   /** Pages of 100 read per run at most. */
   maxPages: number;
+  /** A redelivery with no attempt after this long is taken as dropped by GitHub, and asked for again. */
+  inFlightMs: number;
 }
 
-export const RECONCILE_DEFAULTS: ReconcileOptions = { lookbackMs: 24 * 3600_000, maxRequests: 3, maxPages: 10 };
+export const RECONCILE_DEFAULTS: ReconcileOptions = { lookbackMs: 24 * 3600_000, maxRequests: 3, maxPages: 10, inFlightMs: 10 * 60_000 };
 
 interface Attempt {
   id: number;
@@ -58,7 +62,10 @@ export async function reconcileDeliveries(a: ReconcileAccess, o: ReconcileOption
     const requests = (await readEffect(a.store, asks)) ?? 0;
     if (requests >= o.maxRequests) continue;
     const newest = attempts[0];
+    const last = await readEffect(a.store, effect.lastRedelivery(guid));
+    if (last && last.attempt === newest.id && now - last.askedAt < o.inFlightMs) continue;
     await octokit.request("POST /app/hook/deliveries/{delivery_id}/attempts", { delivery_id: newest.id });
+    await writeEffect(a.store, effect.lastRedelivery(guid), { attempt: newest.id, askedAt: now });
     await writeEffect(a.store, asks, requests + 1);
     a.log(
       `delivery ${guid} (${newest.event}.${newest.action ?? ""}) failed on GitHub (status ${newest.status_code}) → redelivery requested (${requests + 1} of ${o.maxRequests})`,
