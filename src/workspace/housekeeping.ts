@@ -40,6 +40,9 @@ export function expired(s: Pick<SessionSummary, "phase" | "updatedAt">, retentio
 export async function sweepEndedSessions(store: Pick<SessionStore, "list">, o: SweepOptions): Promise<string[]> {
   const sessions = new Map((await store.list()).map((s) => [s.id, s]));
   const removed = new Set<string>();
+  // Found in use once, a session keeps all its directories this pass: its job may end while the pass
+  // is between roots, and a workspace kept with its cache gone would be a half-swept session.
+  const busy = new Set<string>();
   for (const root of o.roots) {
     for (const name of await entries(root)) {
       if (name.startsWith(REMOVING)) {
@@ -49,7 +52,11 @@ export async function sweepEndedSessions(store: Pick<SessionStore, "list">, o: S
       const s = sessions.get(name);
       if (!s || !expired(s, o.retentionMs, o.now)) continue;
       // Checked and renamed in one synchronous step: no job of this process can open it in between.
-      if (s.key !== null && o.inUse(s.key)) continue;
+      if (busy.has(name)) continue;
+      if (s.key !== null && o.inUse(s.key)) {
+        busy.add(name);
+        continue;
+      }
       const doomed = join(root, `${REMOVING}${name}-${randomBytes(3).toString("hex")}`);
       if (!renamed(join(root, name), doomed)) continue;
       await rm(doomed, { recursive: true, force: true });

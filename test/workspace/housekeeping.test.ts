@@ -84,3 +84,17 @@ test("what a pass killed half-way left behind goes on the next pass, and the res
   expect(readdirSync(workspaces)).toEqual([]);
   expect(existsSync(join(caches, "b"))).toBe(false);
 });
+
+test("a session a pass finds in use keeps every root's directory in that pass, even if its job ends meanwhile", async () => {
+  // The stopped session's job is still unwinding when the pass reaches the workspaces, and gone by the caches.
+  const sessions = [session("stopped", "cancelled", 100)];
+  populate(["stopped"]);
+  let asked = 0;
+  const inUse = () => (asked += 1) === 1;
+  const o = { roots: [workspaces, caches], retentionMs: 72 * HOUR, now: NOW, inUse };
+  expect(await sweepEndedSessions({ list: async () => sessions }, o)).toEqual([]);
+  expect([existsSync(join(workspaces, "stopped")), existsSync(join(caches, "stopped"))]).toEqual([true, true]);
+  // The next pass takes both.
+  expect(await sweepEndedSessions({ list: async () => sessions }, o)).toEqual(["stopped"]);
+  expect([existsSync(join(workspaces, "stopped")), existsSync(join(caches, "stopped"))]).toEqual([false, false]);
+});
