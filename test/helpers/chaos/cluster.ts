@@ -159,10 +159,13 @@ export class PostgresCluster extends Processes implements Cluster {
       scaleOut: { databaseUrl: this.url, role, owner, slots, leaseMs, maxAttempts, heartbeatMs: Math.floor(leaseMs / 6), sweepMs: 100 },
     };
   }
+  /**
+   * The worker driving the issue's session: the lane's owner, whether or not its lease has run out. A
+   * loaded worker can be late renewing while it still runs the session (its next fenced write would
+   * notice); it is the process to kill, and skipping it left a point with "no holder" and no kill.
+   */
   async holderOf(issue: number): Promise<string | null> {
-    const { rows } = await this.db.query<{ owner: string }>("SELECT owner FROM queue_lanes WHERE lane = $1 AND owner IS NOT NULL AND expires_at >= now()", [
-      laneOf(this.w, issue),
-    ]);
+    const { rows } = await this.db.query<{ owner: string }>("SELECT owner FROM queue_lanes WHERE lane = $1 AND owner IS NOT NULL", [laneOf(this.w, issue)]);
     if (!rows[0]) return null;
     const name = this.killable.find((n) => this.ownerOf(n) === rows[0].owner);
     return name ?? `dead:${rows[0].owner}`;
