@@ -2,7 +2,7 @@ import pg from "pg";
 import { PostgresCluster } from "../helpers/chaos/cluster.js";
 import { ChaosDriver } from "../helpers/chaos/driver.js";
 import { Points } from "../helpers/chaos/points.js";
-import { sessionEnd, table, type SessionEnd } from "../helpers/chaos/report.js";
+import { sessionEnds, table } from "../helpers/chaos/report.js";
 import { ChaosWorld } from "../helpers/chaos/world.js";
 import { freshDatabase, postgresForTests, type TestDatabase } from "../helpers/postgres.js";
 
@@ -40,13 +40,7 @@ else
       const driver = (late.driver = new ChaosDriver(world, c, points, PARKED));
       await driver.run(180_000);
 
-      const store = await c.openStore();
-      const ends = new Map<number, SessionEnd>();
-      try {
-        for (const n of world.issues) ends.set(n, await sessionEnd(world, store, n));
-      } finally {
-        await store.close();
-      }
+      const ends = await sessionEnds(world, c);
       console.log(`chaos on PostgreSQL (${Math.round((Date.now() - started) / 1000)} s):\n${table(driver.strikes, ends)}`);
       expect(driver.timedOut).toBeNull();
       expect(new Set(driver.strikes.map((s) => s.point.name)).size).toBe(10);

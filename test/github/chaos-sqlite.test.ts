@@ -1,7 +1,7 @@
 import { SqliteCluster } from "../helpers/chaos/cluster.js";
 import { ChaosDriver } from "../helpers/chaos/driver.js";
 import { Points } from "../helpers/chaos/points.js";
-import { sessionEnd, table, type SessionEnd } from "../helpers/chaos/report.js";
+import { sessionEnds, table } from "../helpers/chaos/report.js";
 import { ChaosWorld } from "../helpers/chaos/world.js";
 
 /**
@@ -29,13 +29,7 @@ test("one process on SQLite, 10 sessions, killed -9 at 10 points: every session 
     const driver = (late.driver = new ChaosDriver(world, c, points, PARKED));
     await driver.run(240_000);
 
-    const store = await c.openStore();
-    const ends = new Map<number, SessionEnd>();
-    try {
-      for (const n of world.issues) ends.set(n, await sessionEnd(world, store, n));
-    } finally {
-      await store.close();
-    }
+    const ends = await sessionEnds(world, c);
     console.log(`chaos on SQLite, one process (${Math.round((Date.now() - started) / 1000)} s):\n${table(driver.strikes, ends)}`);
     expect(driver.timedOut).toBeNull();
     expect(new Set(driver.strikes.map((s) => s.point.name)).size).toBe(10);

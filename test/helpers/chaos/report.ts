@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { readBranch } from "../../fakes/git/bare-repo.js";
 import { Ledger } from "../../../src/store/ledger.js";
 import type { SessionStore } from "../../../src/store/types.js";
+import type { Cluster } from "./cluster.js";
 import type { Strike } from "./driver.js";
 import type { ChaosWorld } from "./world.js";
 
@@ -23,7 +24,7 @@ const FIXED = "export function add(a, b) {\n  return a + b;\n}\n";
  * one PR and it is ready, every check run of the session completed and one per head sha, no bot
  * comment posted twice with the same body, and the branch holds the plan commit and the fix only.
  */
-export async function sessionEnd(w: ChaosWorld, store: SessionStore, issue: number): Promise<SessionEnd> {
+async function sessionEnd(w: ChaosWorld, store: SessionStore, issue: number): Promise<SessionEnd> {
   const problems: string[] = [];
   const sid = w.sessionOf(issue);
   let outcome = "no session";
@@ -78,6 +79,18 @@ export async function sessionEnd(w: ChaosWorld, store: SessionStore, issue: numb
 }
 
 /** The table the test prints: point → worker killed → outcome → PR → check runs → comments. */
+/** Every issue's session end, read from one store connection of the cluster's. */
+export async function sessionEnds(w: ChaosWorld, cluster: Pick<Cluster, "openStore">): Promise<Map<number, SessionEnd>> {
+  const store = await cluster.openStore();
+  const ends = new Map<number, SessionEnd>();
+  try {
+    for (const n of w.issues) ends.set(n, await sessionEnd(w, store, n));
+  } finally {
+    await store.close();
+  }
+  return ends;
+}
+
 export function table(strikes: Strike[], ends: Map<number, SessionEnd>): string {
   const rows = [["point", "issue", "killed", "cut with it", "outcome", "PR", "check runs", "bot comments"]];
   for (const s of strikes) {
