@@ -40,7 +40,10 @@ export class HelperConnection {
 
   static start(): HelperConnection {
     // An empty environment: the helper needs none, and the app's secrets must not sit in its /proc entry.
-    const child = spawn(process.execPath, ["--max-old-space-size=128", "-e", HELPER_SOURCE], { stdio: ["pipe", "pipe", "inherit"], env: {} });
+    // A session of its own (detached): where the kernel shares CPU by session (autogroup), the git and
+    // test processes it starts then never count against the app's share, so its event loop gets a CPU
+    // when it wakes. It still ends with the app (its stdin ends) and ignores terminal signals anyway.
+    const child = spawn(process.execPath, ["--max-old-space-size=128", "-e", HELPER_SOURCE], { stdio: ["pipe", "pipe", "inherit"], env: {}, detached: true });
     return new HelperConnection(child);
   }
 

@@ -1,5 +1,6 @@
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
+import os from "node:os";
 import type { Readable, Writable } from "node:stream";
 import { helper } from "../../src/process/helper-connection.js";
 import { runProcess } from "../../src/process/run-process.js";
@@ -80,5 +81,20 @@ describe("startProcess / runProcess (through the spawn helper)", () => {
     const [, signal] = (await once(child, "close")) as [number | null, string];
     expect(signal).toBe("SIGKILL");
     await untilGone([Number(grandchild.toString().trim())]);
+  });
+
+  test("what the helper starts runs 10 nice levels below this process, detached or not, and its children too", async () => {
+    // /proc/<pid>/stat field 19 is the nice value; the inner sh reads its own, a grandchild of the helper's.
+    const nice = (detached: boolean) =>
+      runProcess({ command: "sh", args: ["-c", "sh -c 'cut -d\\  -f19 /proc/$$/stat'"], env: PATH, detached }).then((r) => Number(r.stdout.toString()));
+    const below = Math.min(19, os.getPriority() + 10);
+    expect({ plain: await nice(false), detached: await nice(true) }).toEqual({ plain: below, detached: below });
+  });
+  test("the helper leads a session of its own, apart from this process's", async () => {
+    // Where the kernel groups CPU time by session (autogroup), what the helper starts then never counts as this process's.
+    await runProcess({ command: "true", args: [], env: PATH });
+    const session = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")[3]);
+    const pid = helper().pid!;
+    expect({ helper: session(pid), app: session(process.pid) === session(pid) }).toEqual({ helper: pid, app: false });
   });
 });
