@@ -3,6 +3,8 @@ import { configuredTestCommand } from "../tools/run-tests.js";
 import { failingOf } from "../tools/support/failing-tests.js";
 import { guardedRun, guardedRunEvents } from "../tools/support/guarded-run.js";
 import { runShell } from "../tools/support/sandbox-run.js";
+import type { ToolDefinition } from "../tools/tool.js";
+import { TERMINAL_PHASES } from "../session/types.js";
 import type { CallEnv } from "./call-handler.js";
 
 /**
@@ -11,13 +13,62 @@ import type { CallEnv } from "./call-handler.js";
  * learns of failures it did not cause before it chases them. Recorded once (`baseline_run`); a crash
  * mid-run records nothing, so the resume runs it again. Not run on a tree the session already changed
  * (it would not be the base), nor while the setup's last outcome is a failure.
+ *
+ * It runs beside the loop rather than before it: the model is asked, and its reads answered, while
+ * the tests run, so a session never waits for other sessions' test runs (the sandbox-run limit) before
+ * its first model call. Anything that could change the tree, run in the sandbox or end the turn waits
+ * for it (`env.untilBaseline`, see `runsBesideBaseline`), so it still sees the base tree and only it.
  */
-export async function runBaselineFirst(env: CallEnv): Promise<void> {
+export function startBaseline(env: CallEnv): BaselineRun {
+  if (!baselineDue(env)) return { running: () => false, wait: () => Promise.resolve(), settled: () => Promise.resolve() };
+  let failure: { error: unknown } | null = null;
+  let done = false;
+  const run = runBaseline(env).then(
+    () => void (done = true),
+    (error: unknown) => {
+      done = true;
+      failure = { error };
+    },
+  );
+  return {
+    running: () => !done,
+    async wait() {
+      await run;
+      if (failure) throw failure.error;
+    },
+    settled: () => run,
+  };
+}
+
+/** The baseline test run beside the loop; `wait` rethrows its failure, `settled` never throws. */
+export interface BaselineRun {
+  running(): boolean;
+  wait(): Promise<void>;
+  settled(): Promise<void>;
+}
+
+/**
+ * A call that may run before the baseline has ended: a pure read of the workspace (read_file,
+ * list_files, search_code: in this process, outside the sandbox) or the todo list, which is only the
+ * ledger's. Everything else — a write, a command, the tests, an MCP tool, ask_human, finish — waits.
+ */
+export function runsBesideBaseline(tool: ToolDefinition): boolean {
+  return (tool.risk === "read" && !tool.mutatesWorkspace) || tool.name === "update_todos";
+}
+
+function baselineDue(env: CallEnv): boolean {
   const ctx = env.context();
   const s = ctx.state;
   const command = configuredTestCommand(ctx);
-  if (s.mode !== "execute" || ctx.sandbox === null || command === undefined || s.baseline !== null || s.latestDiff !== null) return;
-  if (ctx.repoConfig.setup !== undefined && s.setup?.passed !== true) return;
+  if (s.mode !== "execute" || ctx.sandbox === null || command === undefined || s.baseline !== null || s.latestDiff !== null) return false;
+  return ctx.repoConfig.setup === undefined || s.setup?.passed === true;
+}
+
+async function runBaseline(env: CallEnv): Promise<void> {
+  const ctx = env.context();
+  const command = configuredTestCommand(ctx);
+  if (command === undefined) return;
+  const s = ctx.state;
   const treeHash = await ctx.workspace.publishedTree(s.publishablePaths);
   const guarded = await guardedRun(ctx, false, () => runShell(ctx, { command, timeoutSeconds: ctx.repoConfig.timeouts.test_seconds }));
   const { res } = guarded;
@@ -30,5 +81,7 @@ export async function runBaselineFirst(env: CallEnv): Promise<void> {
     summary: summarizeTestRun(res.stdout, res.stderr, res.exitCode),
     failing: failingOf(res.stdout, res.stderr, res.exitCode, res.timedOut),
   };
+  // A session that ended while its tests ran (stopped) has no use for them: its timeline is closed.
+  if (TERMINAL_PHASES.includes(env.ledger.state.phase)) return;
   await env.ledger.append(...guardedRunEvents("baseline", guarded), { type: "baseline_run", ...run });
 }

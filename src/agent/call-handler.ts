@@ -13,6 +13,7 @@ import { fail } from "../tools/tool.js";
 import { publishableAfter } from "../session/publishable.js";
 import { rerunnable } from "./interrupted.js";
 import { waitingRefusal } from "../policy/turn-rules.js";
+import { runsBesideBaseline } from "./baseline.js";
 
 export interface CallEnv {
   ledger: Ledger;
@@ -21,6 +22,8 @@ export interface CallEnv {
   context: () => ToolContext;
   /** No human can answer an MCP `ask` in this session: the policy turns it into a deny. */
   mcpNonInteractive?: boolean;
+  /** Resolves once the baseline test run beside the loop has ended (./baseline.ts); absent: none runs. */
+  untilBaseline?: () => Promise<void>;
 }
 
 /**
@@ -56,6 +59,8 @@ export async function handleCall(call: ToolCall, env: CallEnv, waitingOn: string
     await answer(env, call, tool.version, input, { ok: false, error: gate });
     return { kind: "answered" };
   }
+  // Judged on the tree the baseline leaves, never on one it is still running tests in.
+  if (!runsBesideBaseline(tool)) await env.untilBaseline?.();
   const ctx = env.context();
   const refused = tool.precheck ? await tool.precheck(input, ctx) : null;
   if (refused) {
@@ -137,6 +142,8 @@ export async function execute(
   decision: SessionEvent[] = [],
 ): Promise<void> {
   const { readOnly, ...who } = decided;
+  // A human-approved write settled on resume comes here without handleCall.
+  if (!runsBesideBaseline(tool)) await env.untilBaseline?.();
   const grant: CallGrant = who.by === "policy" ? { by: "policy", readOnly: readOnly === true } : { by: "human" };
   const fact = { callId, input, ...who };
   // Write-ahead: a call that cannot simply run again is marked started, so a resume after a crash

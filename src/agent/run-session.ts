@@ -17,7 +17,7 @@ import type { SessionEvent } from "../session/events.js";
 import type { ResumeOutcome } from "./outcome.js";
 import type { ResumeOptions } from "./runtime-options.js";
 import { runSetupFirst } from "./networked-setup.js";
-import { runBaselineFirst } from "./baseline.js";
+import { startBaseline, type BaselineRun } from "./baseline.js";
 import { blockWithoutTestCommand, endIfBlockReported } from "./blocked-endings.js";
 import { settlePending } from "./settle-pending.js";
 import { answerInterrupted } from "./interrupted-calls.js";
@@ -51,7 +51,7 @@ export async function resumeSession(ledger: Ledger, given: ResumeOptions): Promi
     return await resumeWithMcp(ledger, opts, settled);
   } catch (err) {
     // Whatever was cut short by the abort (a git call, a walk) ends the session as cancelled, not as an error.
-    if (opts.signal?.aborted) return cancelled(ledger, opts.signal);
+    if (opts.signal?.aborted) return cancelSession(ledger, opts.signal);
     throw err;
   }
 }
@@ -121,7 +121,36 @@ function withMcp(env: CallEnv, opts: ResumeOptions, mcp: McpSession | null): Too
 async function runLoop(ledger: Ledger, env: CallEnv, opts: ResumeOptions, mcp: McpSession | null): Promise<ResumeOutcome> {
   await restoreAfterInterruption(env);
   await runSetupFirst(env);
-  await runBaselineFirst(env);
+  const baseline = startBaseline(env);
+  env.untilBaseline = () => baseline.wait();
+  let outcome: ResumeOutcome;
+  try {
+    outcome = await stepUntilParkedOrEnded(ledger, env, opts, mcp, baseline);
+  } catch (err) {
+    await baseline.settled();
+    throw err;
+  }
+  // Every way out above waited for it; a failure of the run itself is the resume's to report.
+  await baseline.wait();
+  return outcome;
+}
+
+async function stepUntilParkedOrEnded(
+  ledger: Ledger,
+  env: CallEnv,
+  opts: ResumeOptions,
+  mcp: McpSession | null,
+  baseline: BaselineRun,
+): Promise<ResumeOutcome> {
+  // The session's own endings wait for the baseline, so that its record is in the timeline they close.
+  const fail = async (...args: Parameters<typeof failSession>): Promise<ResumeOutcome> => {
+    await baseline.settled();
+    return failSession(...args);
+  };
+  const cancelled = async (...args: Parameters<typeof cancelSession>): Promise<ResumeOutcome> => {
+    await baseline.settled();
+    return cancelSession(...args);
+  };
   await answerInterrupted(env);
   await settlePending(env);
   await answerOpenCalls(env);
@@ -140,7 +169,7 @@ async function runLoop(ledger: Ledger, env: CallEnv, opts: ResumeOptions, mcp: M
     // A server that stopped or changed its list since the last call is recorded, and offered as it is now.
     await mcp?.sync();
     const tools = offeredIn(withMcp(env, opts, mcp), ledger.state.mode);
-    const messages = buildContext(ledger.state, { systemPrompt: systemPrompt() });
+    const messages = buildContext(ledger.state, { systemPrompt: systemPrompt(), baselineRunning: baseline.running() });
     const step = await callModel(ledger, opts.llm, messages, toolSpecs(tools), opts.signal).catch((err) => {
       if (opts.signal?.aborted) return null;
       throw err;
@@ -222,7 +251,7 @@ function summariserCall(r: LLMResponse): SessionEvent {
   return { type: "llm_called", model: r.model, usage: r.usage, latencyMs: r.latencyMs, retries: r.retries, costUsd: costOf(r), ok: true };
 }
 
-async function fail(ledger: Ledger, reason: "llm_empty" | "llm_error" | "loop_limit" | "budget_exceeded", message: string): Promise<ResumeOutcome> {
+async function failSession(ledger: Ledger, reason: "llm_empty" | "llm_error" | "loop_limit" | "budget_exceeded", message: string): Promise<ResumeOutcome> {
   await ledger.append({ type: "session_failed", reason, message });
   return { kind: "ended", phase: "failed" };
 }
@@ -231,7 +260,7 @@ async function fail(ledger: Ledger, reason: "llm_empty" | "llm_error" | "loop_li
  * An abort ends the session as cancelled, with the abort's reason (a stop, an uninstall), unless
  * whoever aborted already recorded how it ended.
  */
-async function cancelled(ledger: Ledger, signal?: AbortSignal): Promise<ResumeOutcome> {
+async function cancelSession(ledger: Ledger, signal?: AbortSignal): Promise<ResumeOutcome> {
   if (!TERMINAL_PHASES.includes(ledger.state.phase)) {
     const reason = signal?.reason instanceof Error && signal.reason.message ? signal.reason.message : "aborted";
     await ledger.append({ type: "session_cancelled", by: "runtime", reason });

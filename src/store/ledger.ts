@@ -18,6 +18,9 @@ export class Ledger {
     private readonly listeners: EventListener[],
   ) {}
 
+  /** The append in progress: appends run one after another, each against the state the last one left. */
+  private tail: Promise<unknown> = Promise.resolve();
+
   static async open(store: SessionStore, sessionId: string, listeners: EventListener[] = []): Promise<Ledger> {
     const events = await store.load(sessionId);
     if (events.length === 0) throw new Error(`unknown session ${sessionId}`);
@@ -43,8 +46,18 @@ export class Ledger {
     this.listeners.push(listener);
   }
 
-  /** Validates every event against the state, stores them in one transaction, then notifies. */
-  async append(...events: SessionEvent[]): Promise<SessionState> {
+  /**
+   * Validates every event against the state, stores them in one transaction, then notifies. Appends
+   * made while another is being stored (the baseline test run beside the loop's reads) wait for it:
+   * each is judged against the state the one before it left, never against the same old count.
+   */
+  append(...events: SessionEvent[]): Promise<SessionState> {
+    const run = this.tail.then(() => this.appendNow(events));
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  private async appendNow(events: SessionEvent[]): Promise<SessionState> {
     let next = this.current;
     for (const e of events) next = reduce(next, e);
     const stored = await this.store.append(this.sessionId, events, { expectedCount: this.events.length, phase: next.phase });

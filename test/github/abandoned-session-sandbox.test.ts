@@ -8,8 +8,8 @@ import { storyHarness } from "./helpers.js";
 
 /**
  * A session left mid-run by the app keeps nothing running. The model plans, the plan is approved,
- * the baseline test run starts the session's long-lived bubblewrap sandbox, and then the model never
- * answers again (its call ignores the abort, as a stuck connection can): the resume never returns,
+ * the baseline test run starts the session's long-lived bubblewrap sandbox (beside the model's next
+ * call, and it stays up once the run ends), and the model never answers again (its call ignores the abort, as a stuck connection can): the resume never returns,
  * so its own `finally` never closes the sandbox. Whoever leaves it behind must: the app killed under
  * it (crash semantics: the work stays abandoned, unawaited), or a stop whose lane gave up on it.
  * Before, its bwrap and the spawn helper running it lived as long as the process (jest needed
@@ -23,7 +23,17 @@ async function stuckAfterApproval(h: Harness, llm: StuckAfterScript): Promise<st
   // Not storySteps.approvePlan: it waits for the queue, which the stuck job never lets go idle.
   await h.send("pull_request_review", h.payloads.review({ pr: pr.number, state: "approved", body: "ok", by: "reviewer" }));
   await llm.stuck;
+  await baselineRecorded(h);
   return h.app.deps.workspacesDir;
+}
+
+/** The baseline runs beside the stuck call: once it is recorded, the session's sandbox is up, and stays. */
+async function baselineRecorded(h: Harness): Promise<void> {
+  for (;;) {
+    const [session] = await h.app.deps.store.list();
+    if (session && (await h.app.deps.store.load(session.id)).some((e) => e.type === "baseline_run")) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 test("the app killed while a model call hangs: no bwrap of the session is left, and the spawn helper exits", async () => {

@@ -72,3 +72,15 @@ test("open folds the stored events; a second ledger on a stale view cannot appen
 test("opening an unknown session fails", async () => {
   await expect(Ledger.open(store, "ghost")).rejects.toThrow("unknown session ghost");
 });
+
+test("appends made while one is being stored wait for it, in the order they were made; a refused one does not stop the next", async () => {
+  const ledger = await Ledger.create(store, created("s1"));
+  // Not awaited in between: the baseline's record lands while the loop appends (src/agent/baseline.ts).
+  const made = [ledger.append(prepared), ledger.append(approved("stale")), ledger.append(submitted("h1"))];
+  const [first, refused, third] = await Promise.allSettled(made);
+  expect(first.status).toBe("fulfilled");
+  expect(refused.status === "rejected" && IllegalTransitionError.isInstance(refused.reason)).toBe(true);
+  expect(third.status).toBe("fulfilled");
+  expect((await store.load("s1")).map((e) => e.type)).toEqual(["session_created", "workspace_prepared", "plan_submitted"]);
+  expect(ledger.state).toMatchObject({ phase: "awaiting_plan_approval", eventCount: 3 });
+});

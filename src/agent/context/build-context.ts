@@ -26,6 +26,8 @@ export interface BuildContextOptions {
   maxRecentMessages?: number;
   /** Cap for one older tool result (before the model's last turn), in UTF-8 bytes. */
   maxToolOutputBytes?: number;
+  /** The baseline test run is still going beside the loop: the runtime context says so. */
+  baselineRunning?: boolean;
 }
 
 export interface ConversationWindow {
@@ -75,5 +77,8 @@ export function buildContext(state: SessionState, opts: BuildContextOptions): Me
   requireNoOpenCalls(state, "model request");
   const window = conversationWindow(state, opts);
   const shaped = mergeRoleRuns(resultsAfterCalls(window.messages));
-  return [{ role: "system", content: opts.systemPrompt }, ...withRuntimeBlock(shaped, renderRuntimeContext(state, { omittedMessages: window.omitted }))];
+  return [
+    { role: "system", content: opts.systemPrompt },
+    ...withRuntimeBlock(shaped, renderRuntimeContext(state, { omittedMessages: window.omitted, baselineRunning: opts.baselineRunning })),
+  ];
 }

@@ -6,9 +6,12 @@ import { NOT_RERUN, setupOutcomeText } from "../../tools/support/test-setup.js";
  * `npm ci`) and the baseline test run. Shown in the runtime context on every call, so the model knows a failed setup before
  * a run_tests fails on it, and that running run_tests again will not retry it.
  */
-export function runFactLines(s: SessionState): string[] {
-  return [...setupLines(s), ...baselineLines(s)];
+export function runFactLines(s: SessionState, baselineRunning = false): string[] {
+  return [...setupLines(s), ...(baselineRunning ? [BASELINE_RUNNING] : baselineLines(s))];
 }
+
+const BASELINE_RUNNING =
+  "baseline: the tests are running on the base tree, before your changes; reads and update_todos answer now, anything else waits until the run ends and its result shows here";
 
 function setupLines(s: SessionState): string[] {
   const setup = s.setup;

@@ -45,6 +45,8 @@ function budgetLine(s: SessionState): string | null {
 export interface RuntimeContextExtras {
   /** Messages after the cut that were left out by `maxRecentMessages` (not summarised). */
   omittedMessages?: number;
+  /** The baseline test run has not ended yet. */
+  baselineRunning?: boolean;
 }
 
 export function renderRuntimeContext(s: SessionState, extras: RuntimeContextExtras = {}): string {
@@ -52,7 +54,7 @@ export function renderRuntimeContext(s: SessionState, extras: RuntimeContextExtr
   const budget = budgetLine(s);
   if (budget) lines.push(budget);
   if (s.pending?.status === "denied" && s.pending.denyReason) lines.push(`last approval denied: ${s.pending.denyReason}`);
-  lines.push(...runFactLines(s));
+  lines.push(...runFactLines(s, extras.baselineRunning === true));
 
   lines.push("", "plan:");
   if (s.plan) {

@@ -1,0 +1,81 @@
+import { readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { StoredEvent } from "../../src/session/events.js";
+import { sessionHistory } from "../helpers/session-history.js";
+import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/chat/server.js";
+import { type FakeStep } from "../fakes/chat/turns.js";
+import { runCli, spawnCli } from "../helpers/cli-process.js";
+import { BUGGY_ADD_REPO, makeRepo, tempDir } from "../helpers/git-fixture.js";
+
+// The tests count their runs in an ignored file of the clone, and hold while `.git/pg-hold-tests`
+// exists (the sandbox sees .git read-only): the baseline is where the CLI is killed.
+const TESTS = `echo run >> tests.runs
+if [ -e .git/pg-hold-tests ]; then echo TESTS-HOLDING; exec sleep 600; fi
+${BUGGY_ADD_REPO["test.sh"]}`;
+const REPO = { ...BUGGY_ADD_REPO, "test.sh": TESTS, ".gitignore": "tests.runs\n" };
+
+const steps = {
+  read: { toolCalls: [{ name: "read_file", arguments: { path: "src/add.js" } }] },
+  readme: { toolCalls: [{ name: "read_file", arguments: { path: "README.md" } }] },
+  plan: { toolCalls: [{ name: "submit_plan", arguments: { summary: "make add add", steps: ["fix the operator"] } }] },
+  edit: { toolCalls: [{ name: "edit_file", arguments: { path: "src/add.js", edits: [{ search: "a - b", replace: "a + b" }] } }] },
+  tests: { toolCalls: [{ name: "run_tests", arguments: {} }] },
+  finish: { toolCalls: [{ name: "finish", arguments: { summary: "add now adds" } }] },
+} satisfies Record<string, FakeStep>;
+
+const indexOf = (h: readonly StoredEvent[], p: (e: StoredEvent) => boolean): number => h.findIndex(p);
+const resultOf = (tool: string) => (e: StoredEvent) => e.type === "tool_result" && e.tool === tool;
+
+/**
+ * The baseline test run goes on beside the model: its calls and reads are answered while the tests
+ * run, an edit waits for them. kill -9 of `patchgate run` while the baseline holds, after two reads
+ * were answered beside it: the resume runs the baseline again, on the base tree, and records it once,
+ * before the edit.
+ */
+describe("the baseline beside the model survives a SIGKILL", () => {
+  let server: FakeOpenAIServer | undefined;
+  const cleanups: (() => void)[] = [];
+  afterEach(async () => {
+    await server?.close();
+    for (const c of cleanups.splice(0)) c();
+  });
+
+  test("killed while the baseline runs and the model reads: the resume runs it once more, records it once, before the edit", async () => {
+    const repo = makeRepo(REPO);
+    const data = tempDir("pg-crash-baseline-");
+    cleanups.push(repo.cleanup, () => rmSync(data, { recursive: true, force: true }));
+    const clone = () => join(data, "workspaces", readdirSync(join(data, "workspaces"))[0]);
+    // The hold goes into the clone while the model plans, before execute mode starts the baseline.
+    const holdThenRead = (() => (writeFileSync(join(clone(), ".git", "pg-hold-tests"), ""), steps.read)) as FakeStep;
+    server = await startFakeOpenAI([holdThenRead, steps.plan, steps.read, steps.readme, { hold: true }, steps.edit, steps.tests, steps.finish]);
+    const env = { OPENAI_API_KEY: "sk-crash-baseline-key", OPENAI_BASE_URL: server.baseURL, PATCHGATE_DATA_DIR: data, PATCHGATE_MODEL: "fake-model" };
+    const run = spawnCli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "Fix add"], env);
+
+    // Both at once: the baseline holds, and the model was asked a third time in execute mode.
+    await Promise.all([run.printed("TESTS-HOLDING"), server.held()]);
+    run.child.kill("SIGKILL");
+    expect(await run.exited).toBe("SIGKILL");
+    const killed = await sessionHistory(data);
+    expect(killed.some((e) => e.type === "baseline_run")).toBe(false);
+    const approvedAt = indexOf(killed, (e) => e.type === "plan_approved");
+    expect(killed.slice(approvedAt).filter(resultOf("read_file"))).toHaveLength(2); // answered beside the held baseline
+    unlinkSync(join(clone(), ".git", "pg-hold-tests"));
+
+    const sessionId = /session (\S+)/.exec(run.stdout())![1];
+    const resumed = await runCli(["resume", sessionId, "--approve-plan", "--approve-writes"], env);
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toContain(`done: branch patchgate/${sessionId.slice(0, 8)}`);
+    expect(server.violations).toEqual([]);
+    expect(server.remaining()).toBe(0);
+
+    const history = await sessionHistory(data);
+    const baselines = history.filter((e) => e.type === "baseline_run");
+    expect(baselines).toHaveLength(1);
+    // The base tree: add() still subtracts, so its test fails there.
+    expect(baselines[0]).toMatchObject({ command: "sh test.sh", exitCode: 1 });
+    expect(indexOf(history, (e) => e.type === "baseline_run")).toBeLessThan(indexOf(history, resultOf("edit_file")));
+    // The killed baseline, the resume's, then run_tests on the edited tree: nothing ran twice beyond the kill.
+    expect(history.filter((e) => e.type === "test_run")).toHaveLength(1);
+    expect(readFileSync(join(clone(), "tests.runs"), "utf8")).toBe("run\nrun\nrun\n");
+  });
+});
