@@ -87,12 +87,30 @@ async function oneSession(store: SqliteSessionStore, root: string, source: strin
   return baseline.durationMs;
 }
 
-/** One sandboxed test run alone, as a session's sandbox runs it. */
-async function testRunAlone(sandbox: Sandbox, workspace: string): Promise<number> {
+/**
+ * One sandboxed test run alone, as a session's sandbox runs it: its wall time (the CPU bound: the
+ * sandbox's start is work too), and the CPU time of the processes it ran inside (the shell's
+ * `times`: user + system of its waited-for children), printed to show how much of it the tests are.
+ */
+async function testRunAlone(sandbox: Sandbox, workspace: string): Promise<{ wallMs: number; cpuMs: number }> {
   const t = performance.now();
-  const r = await withSession(sandbox, sessionExtras(null, undefined)).run({ argv: ["sh", "-c", TEST], workspace, timeoutMs: 60_000 });
+  const r = await withSession(sandbox, sessionExtras(null, undefined)).run({
+    argv: ["sh", "-c", `${TEST}; code=$?; times; exit $code`],
+    workspace,
+    timeoutMs: 60_000,
+  });
+  const wallMs = performance.now() - t;
   if (r.exitCode !== 0) throw new Error(`test run failed: ${r.stderr}`);
-  return performance.now() - t;
+  return { wallMs, cpuMs: childrenCpuMs(r.stdout) };
+}
+
+/** The second line of `times` (children: user, system), as `0m0.190000s 0m0.040000s` (dash) or `0m0.190s 0m0.040s` (bash). */
+export function childrenCpuMs(stdout: string): number {
+  const lines = stdout.trimEnd().split("\n");
+  const children = lines.at(-1) ?? "";
+  const parts = [...children.matchAll(/(\d+)m([\d.]+)s/g)].map((m) => (Number(m[1]) * 60 + Number(m[2])) * 1000);
+  if (parts.length !== 2) throw new Error(`no children's times in the test run's output: ${JSON.stringify(children)}`);
+  return parts[0]! + parts[1]!;
 }
 
 export async function benchConcurrency(): Promise<Figures> {
@@ -112,14 +130,18 @@ export async function benchConcurrency(): Promise<Figures> {
     const p99s: number[] = [];
     const lines: string[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      const alone: number[] = [];
-      for (let i = 0; i < 3; i++) alone.push(await testRunAlone(sandbox, source));
+      const runs: { wallMs: number; cpuMs: number }[] = [];
+      for (let i = 0; i < 3; i++) runs.push(await testRunAlone(sandbox, source));
+      const alone = runs.map((r) => r.wallMs);
+      const aloneCpu = runs.map((r) => r.cpuMs);
       const store = SqliteSessionStore.open(path.join(root, `r${round}.sqlite`));
       const loop = monitorEventLoopDelay({ resolution: 10 });
       loop.enable();
+      const cpuBefore = process.cpuUsage();
       const started = performance.now();
       await Promise.all(Array.from({ length: SESSIONS }, (_, i) => oneSession(store, path.join(root, `r${round}`), source, sandbox, `c${round}-${i}`)));
       const makespan = performance.now() - started;
+      const ownCpu = process.cpuUsage(cpuBefore);
       loop.disable();
       await store.close();
       const latencyBound = STEPS * LATENCY_MS;
@@ -128,7 +150,7 @@ export async function benchConcurrency(): Promise<Figures> {
       fractions.push(ideal / makespan);
       p99s.push(loop.percentile(99) / 1e6);
       lines.push(
-        `round ${round + 1}: makespan ${ms(makespan)}; bounds: latency chain ${ms(latencyBound)}, sandboxed CPU ${SESSIONS} × ${ms(median(alone))} / ${cores} cores = ${ms(cpuBound)}; event loop p99 ${ms(loop.percentile(99) / 1e6)}, max ${ms(loop.max / 1e6)}`,
+        `round ${round + 1}: makespan ${ms(makespan)}; bounds: latency chain ${ms(latencyBound)}, sandboxed CPU ${SESSIONS} × ${ms(median(alone))} / ${cores} cores = ${ms(cpuBound)}; event loop p99 ${ms(loop.percentile(99) / 1e6)}, max ${ms(loop.max / 1e6)}; one run alone ${ms(median(alone))} wall, of it ${ms(median(aloneCpu))} CPU in the sandbox's processes; Patchgate's own process ${ms((ownCpu.user + ownCpu.system) / 1000)} CPU (all its threads)`,
       );
     }
     for (const l of lines) console.error(`concurrency: ${l}`);
