@@ -16,6 +16,8 @@ export class SnapshotState {
   publish: { context: string; byPath: Map<string, string> } | null = null;
   /** The snapshot index's seed (snapshot-index.ts) exists. */
   seeded = false;
+  /** When (ms) the seed's deferred stat refresh may run (snapshot-index.ts), or null once it has. */
+  seedRefreshAt: number | null = null;
   /** Published trees by full fingerprint key; their diff listings by tree and context. */
   readonly trees = new Bounded<string, string>(32);
   readonly listings = new Bounded<string, DiffListing>(8);

@@ -30,16 +30,18 @@ export async function withSnapshotIndex<T>(
   return state.serial(async () => {
     const env = { GIT_INDEX_FILE: join(state.dir, "snapshot-index") };
     try {
-      // Once seeded, the copy needs nothing from the walk: both at once (no git runs before the walk is done).
-      const copied = state.seeded ? copyKeepingMtime(state.seedIndex, env.GIT_INDEX_FILE) : null;
+      // Once seeded, the copy needs nothing from the walk: both at once. A seed or its deferred refresh
+      // runs git, which must wait for the walk.
+      const refresh = state.seeded && state.seedRefreshAt !== null && Date.now() >= state.seedRefreshAt;
+      const copied = state.seeded && !refresh ? copyKeepingMtime(state.seedIndex, env.GIT_INDEX_FILE) : null;
       // Settled both before going on, so no copy is still writing when the next operation makes its own.
       const [walked, copy] = await Promise.allSettled([specialFilesGitSees(root, signal), copied]);
       if (walked.status === "rejected") throw walked.reason;
       if (copy.status === "rejected") throw copy.reason;
       const special = walked.value;
       if (!copied) {
-        await seed(root, base, state.seedIndex, signal);
-        state.seeded = true;
+        if (refresh) await refreshSeed(root, state, signal);
+        else await seed(root, base, state, signal);
         await copyKeepingMtime(state.seedIndex, env.GIT_INDEX_FILE);
       }
       // git skips an untracked special file, but refuses to add one that replaced a tracked file.
@@ -83,17 +85,37 @@ async function specialFilesGitSees(root: string, signal: AbortSignal | undefined
   return own;
 }
 
-async function seed(root: string, base: string, target: string, signal: AbortSignal | undefined): Promise<void> {
-  // Refresh the real index's stat cache first (stat data only, as `git status` does; nothing is staged).
-  // Files written in the same second as the index stay "racy" and are re-hashed on every read until
-  // some later write of the index; without this, a fresh clone is never healed and every snapshot
-  // re-reads the whole checkout. Best effort: a held index.lock only costs speed.
-  await git(["update-index", "-q", "--refresh"], { cwd: root, signal });
+async function seed(root: string, base: string, state: SnapshotState, signal: AbortSignal | undefined): Promise<void> {
   const real = join(root, ".git", "index");
+  const target = state.seedIndex;
   // No index yet (e.g. a --no-checkout clone): read-tree builds one from scratch.
-  if (await stat(real).catch(() => null)) await copyKeepingMtime(real, target);
+  const st = await stat(real).catch(() => null);
+  if (st) await copyKeepingMtime(real, target);
   else await rm(target, { force: true });
   await gitOk(["read-tree", "-m", "-i", `${base}^{tree}`], { cwd: root, env: { GIT_INDEX_FILE: target }, signal });
+  state.seeded = true;
+  // The real index's entries for files written in its own second are racy: their stat data is kept,
+  // but git reads those files again until an index is written in a later second after checking them.
+  // A refresh now, in that second (a snapshot right after the clone), would leave them racy for the
+  // session; it waits for the second to be over. Until then the seed is still of that second (or the
+  // refresh runs now), so the racy entries are read again, never trusted unchecked.
+  const seedSecond = Math.floor((await stat(target)).mtimeMs / 1000);
+  const realSecond = st ? Math.floor(st.mtimeMs / 1000) : -1;
+  state.seedRefreshAt = (realSecond + 1) * 1000 + RACY_MARGIN_MS;
+  if (seedSecond > realSecond || Date.now() >= state.seedRefreshAt) await refreshSeed(root, state, signal);
+}
+
+/** File stamps come from a coarse clock that can lag the wall clock by a few ms. */
+const RACY_MARGIN_MS = 50;
+
+/**
+ * Refreshes the seed's stat cache (stat data only, as `git status` does; nothing is staged), so that
+ * `add -A` re-reads only what changed since instead of every file: a fresh clone's files are written
+ * in the same few seconds as the index, and git trusts none written in the index's second. Best effort.
+ */
+async function refreshSeed(root: string, state: SnapshotState, signal: AbortSignal | undefined): Promise<void> {
+  state.seedRefreshAt = null;
+  await git(["update-index", "-q", "--refresh"], { cwd: root, env: { GIT_INDEX_FILE: state.seedIndex }, signal });
 }
 
 /**
