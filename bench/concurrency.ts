@@ -7,7 +7,7 @@
  * Run alone: `npx tsx bench/concurrency.ts`.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
@@ -113,6 +113,13 @@ export function childrenCpuMs(stdout: string): number {
   return parts[0]! + parts[1]!;
 }
 
+/** The machine's CPU time so far (/proc/stat, in ticks): busy is everything but idle and iowait. */
+function machineCpu(): { busy: number; total: number } {
+  const ticks = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const total = ticks.reduce((a, b) => a + b, 0);
+  return { busy: total - ticks[3]! - ticks[4]!, total };
+}
+
 export async function benchConcurrency(): Promise<Figures> {
   const chosen = await selectSandbox("bubblewrap");
   if (chosen.sandbox === null) {
@@ -138,10 +145,13 @@ export async function benchConcurrency(): Promise<Figures> {
       const loop = monitorEventLoopDelay({ resolution: 10 });
       loop.enable();
       const cpuBefore = process.cpuUsage();
+      const machineBefore = machineCpu();
       const started = performance.now();
       await Promise.all(Array.from({ length: SESSIONS }, (_, i) => oneSession(store, path.join(root, `r${round}`), source, sandbox, `c${round}-${i}`)));
       const makespan = performance.now() - started;
       const ownCpu = process.cpuUsage(cpuBefore);
+      const machine = machineCpu();
+      const busy = (machine.busy - machineBefore.busy) / (machine.total - machineBefore.total);
       loop.disable();
       await store.close();
       const latencyBound = STEPS * LATENCY_MS;
@@ -150,7 +160,7 @@ export async function benchConcurrency(): Promise<Figures> {
       fractions.push(ideal / makespan);
       p99s.push(loop.percentile(99) / 1e6);
       lines.push(
-        `round ${round + 1}: makespan ${ms(makespan)}; bounds: latency chain ${ms(latencyBound)}, sandboxed CPU ${SESSIONS} × ${ms(median(alone))} / ${cores} cores = ${ms(cpuBound)}; event loop p99 ${ms(loop.percentile(99) / 1e6)}, max ${ms(loop.max / 1e6)}; one run alone ${ms(median(alone))} wall, of it ${ms(median(aloneCpu))} CPU in the sandbox's processes; Patchgate's own process ${ms((ownCpu.user + ownCpu.system) / 1000)} CPU (all its threads)`,
+        `round ${round + 1}: makespan ${ms(makespan)}; bounds: latency chain ${ms(latencyBound)}, sandboxed CPU ${SESSIONS} × ${ms(median(alone))} / ${cores} cores = ${ms(cpuBound)}; event loop p99 ${ms(loop.percentile(99) / 1e6)}, max ${ms(loop.max / 1e6)}; one run alone ${ms(median(alone))} wall, of it ${ms(median(aloneCpu))} CPU in the sandbox's processes; Patchgate's own process ${ms((ownCpu.user + ownCpu.system) / 1000)} CPU (all its threads); the machine's cores ${(busy * 100).toFixed(0)} % busy meanwhile`,
       );
     }
     for (const l of lines) console.error(`concurrency: ${l}`);
