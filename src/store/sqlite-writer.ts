@@ -1,10 +1,12 @@
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
+import { SqliteCheckpointer, type CheckpointResult } from "./sqlite-checkpointer.js";
 import { WRITES_SOURCE, type WriteOutcome, type WriteRequest } from "./sqlite-writes.js";
 
 /**
  * The thread's program: its own connection to the same file with the store's pragmas, and the store's
  * write program; each batch is answered only after its COMMIT, which at synchronous=FULL is after the fsync.
+ * It never checkpoints: that is the checkpoint thread's (./sqlite-checkpointer.ts).
  */
 const THREAD = `
 const { parentPort, workerData } = require("node:worker_threads");
@@ -12,6 +14,7 @@ const Database = require(workerData.driver);
 const db = new Database(workerData.file, { timeout: 5000 });
 db.pragma("journal_mode = WAL");
 db.pragma("synchronous = FULL");
+db.pragma("wal_autocheckpoint = 0");
 ${WRITES_SOURCE}
 const run = makeWrites(db);
 parentPort.on("message", (requests) => {
@@ -22,6 +25,19 @@ parentPort.on("message", (requests) => {
   }
 });
 `;
+
+/**
+ * Commits between two checkpoint passes: a delivery commits ~8 WAL pages, so about SQLite's own
+ * 1,000-page mark, and a pass copies no more than that.
+ */
+const CHECKPOINT_EVERY = 128;
+
+export interface WriterOptions {
+  /** Commits between checkpoint passes (Infinity: none, the WAL keeps every commit). */
+  checkpointEvery?: number;
+  /** Told of each checkpoint pass as it ends. */
+  onCheckpoint?: (r: CheckpointResult) => void;
+}
 
 interface Pending {
   request: WriteRequest;
@@ -42,8 +58,17 @@ export class SqliteWriter {
   private waiting: Pending[] = [];
   private writing: Pending[] | null = null;
   private drained: (() => void)[] = [];
+  private readonly checkpointer: SqliteCheckpointer;
+  private readonly checkpointEvery: number;
+  private commitsSinceCheckpoint = 0;
 
-  constructor(private readonly file: string) {}
+  constructor(
+    private readonly file: string,
+    options: WriterOptions = {},
+  ) {
+    this.checkpointer = new SqliteCheckpointer(file, options.onCheckpoint);
+    this.checkpointEvery = options.checkpointEvery ?? CHECKPOINT_EVERY;
+  }
 
   submit(request: WriteRequest): Promise<WriteOutcome> {
     return new Promise((resolve, reject) => {
@@ -78,6 +103,10 @@ export class SqliteWriter {
     this.writing = null;
     batch.forEach((b, i) => (outcomes ? b.resolve(outcomes[i]!) : b.reject(new Error(`store write failed: ${error}`))));
     this.next();
+    if (++this.commitsSinceCheckpoint >= this.checkpointEvery) {
+      this.commitsSinceCheckpoint = 0;
+      this.checkpointer.request();
+    }
   }
 
   /** A dead thread fails what it was writing (not known to be committed); what waits goes to a new one. */
@@ -101,6 +130,6 @@ export class SqliteWriter {
     if (this.writing || this.waiting.length > 0) await new Promise<void>((r) => this.drained.push(r));
     const w = this.worker;
     this.worker = null;
-    await w?.terminate();
+    await Promise.all([w?.terminate(), this.checkpointer.close()]);
   }
 }

@@ -1,13 +1,16 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
+import type { CheckpointResult } from "../../src/store/sqlite-checkpointer.js";
 import { SqliteSessionStore } from "../../src/store/sqlite-store.js";
+import { SqliteWriter } from "../../src/store/sqlite-writer.js";
 import { ConcurrentAppendError } from "../../src/store/types.js";
 import { created, prepared, submitted } from "../helpers/session-events.js";
+import { walCommits } from "../helpers/wal-commits.js";
 
 /**
  * A file store's writes run on a thread of its own with its own connection (src/store/sqlite-writer.ts);
@@ -17,6 +20,11 @@ import { created, prepared, submitted } from "../helpers/session-events.js";
  */
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const delivery = (id: string) => ({ id, event: "issue_comment", payload: JSON.stringify({ id }) });
+/** A delivery's insert as the writer takes it, with a payload the size of a real comment's (~12 KB: ~8 WAL pages). */
+const insert = (id: string) => ({
+  op: "receiveDelivery" as const,
+  args: [id, "issue_comment", JSON.stringify({ id, pad: "x".repeat(12_000) })] as [string, string, string],
+});
 
 describe("the store's writes on their own thread", () => {
   let dir: string;
@@ -86,6 +94,35 @@ describe("the store's writes on their own thread", () => {
     expect((await append).map((e) => e.seq)).toEqual([1]);
     expect((await store.load("s1")).length).toBe(2);
     await store.close();
+  });
+
+  test("a commit never checkpoints: 300 deliveries (over 2,000 WAL frames, twice SQLite's automatic mark) are all still in the WAL", async () => {
+    await SqliteSessionStore.open(file).close(); // the schema
+    const writer = new SqliteWriter(file, { checkpointEvery: Infinity });
+    for (let i = 0; i < 300; i++) expect(await writer.submit(insert(`d${i}`))).toEqual({ value: "new" });
+    // Each one its own commit, none of them restarting the log: nothing was copied out of it.
+    expect(walCommits(file)).toBe(300);
+    await writer.close();
+  });
+
+  test("the checkpoint thread copies the WAL into the database file, and the next commit starts the WAL over", async () => {
+    await SqliteSessionStore.open(file).close();
+    let pass: (r: CheckpointResult) => void = () => {};
+    const passed = new Promise<CheckpointResult>((r) => (pass = r));
+    const writer = new SqliteWriter(file, { checkpointEvery: 100, onCheckpoint: (r) => pass(r) });
+    for (let i = 0; i < 100; i++) await writer.submit(insert(`d${i}`));
+    const r = await passed;
+    expect(r).toMatchObject({ busy: 0, checkpointed: r.log });
+    expect(r.log).toBeGreaterThanOrEqual(100);
+    // The database file alone (no WAL beside it) holds all 100.
+    const alone = join(dir, "alone.sqlite");
+    copyFileSync(file, alone);
+    const db = new Database(alone, { readonly: true });
+    expect(db.prepare("SELECT count(*) AS n FROM deliveries").get()).toEqual({ n: 100 });
+    db.close();
+    await writer.submit(insert("after"));
+    expect(walCommits(file)).toBe(1);
+    await writer.close();
   });
 
   test("kill -9 right after a delivery was answered or an append resolved: it is there when the store is opened again", async () => {

@@ -1,0 +1,88 @@
+import { generateKeyPairSync, randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Probot } from "probot";
+import { patchgateApp } from "../../src/github/app.js";
+import { AbortRegistry } from "../../src/queue/abort-registry.js";
+import type { Job, Queue } from "../../src/queue/types.js";
+import { SqliteSessionStore } from "../../src/store/sqlite-store.js";
+import { GitHubWorld } from "../fakes/github/github-state.js";
+import { Payloads } from "../fakes/github/payloads.js";
+import { walCommits } from "../helpers/wal-commits.js";
+
+/**
+ * What a webhook costs the disk before it is answered (issue 15): one commit, so one fsync, for a
+ * delivery that asks something, and none for one that stores nothing new. Counted in the WAL file.
+ */
+class HoldingQueue implements Queue {
+  readonly jobs: Job[] = [];
+  enqueue(job: Job): void {
+    this.jobs.push(job);
+  }
+  async idle(): Promise<void> {}
+  async close(): Promise<void> {}
+}
+
+describe("commits per webhook", () => {
+  let dir: string;
+  let file: string;
+  let store: SqliteSessionStore;
+  let queue: HoldingQueue;
+  let probot: Probot;
+  const payloads = new Payloads(new GitHubWorld("octo-org", "calculator", "http://github.invalid", { id: 1, slug: "patchgate", botId: 2 }));
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), "pg-webhook-commits-"));
+    file = join(dir, "patchgate.sqlite");
+    store = SqliteSessionStore.open(file);
+    queue = new HoldingQueue();
+    const { privateKey } = generateKeyPairSync("rsa", {
+      modulusLength: 2048,
+      privateKeyEncoding: { type: "pkcs8", format: "pem" },
+      publicKeyEncoding: { type: "spki", format: "pem" },
+    });
+    probot = new Probot({ appId: 1, privateKey, secret: "s" });
+    await probot.load(
+      patchgateApp({
+        store,
+        queue,
+        aborts: new AbortRegistry(),
+        llm: () => {
+          throw new Error("unused");
+        },
+        model: "none",
+        sandbox: async () => null,
+        workspacesDir: dir,
+        gitBase: "http://github.invalid",
+        secrets: [],
+        checkRunThrottleMs: 1e9,
+        log: () => {},
+      }),
+      // No server: the routes beside the webhooks are not what this counts.
+      { cwd: process.cwd(), addHandler: () => {} },
+    );
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("a command is one commit before its answer; its redelivery and a comment that asks nothing are none", async () => {
+    const before = walCommits(file);
+    const sent = Array.from({ length: 20 }, (_, i) => ({
+      id: randomUUID(),
+      name: "issue_comment" as const,
+      payload: payloads.comment({ number: i + 1, body: "/agent status", by: "maintainer" }) as never,
+    }));
+    for (const d of sent) await probot.receive(d);
+    expect(walCommits(file) - before).toBe(20);
+    expect(queue.jobs).toHaveLength(20);
+
+    for (const d of sent) await probot.receive(d);
+    const bot = payloads.comment({ number: 1, body: "/agent status", by: "patchgate[bot]" });
+    await probot.receive({ id: randomUUID(), name: "issue_comment", payload: bot as never });
+    expect(walCommits(file) - before).toBe(20);
+    expect(queue.jobs).toHaveLength(20);
+  });
+});
