@@ -32,11 +32,22 @@ export function resultText(result: ToolResult): string {
 /** A string that reads as another JSON value (`12`, `true`, `"x"`) is quoted, so reading it back gives a string. */
 function scalarText(value: unknown): string {
   if (typeof value !== "string") return JSON.stringify(value) ?? "null";
+  return readsAsJson(value) ? JSON.stringify(value) : value;
+}
+
+/**
+ * Only a text whose first non-blank character can start a JSON value is parsed: most are paths and
+ * words, and a thrown parse error per field was the bulk of rendering a result.
+ */
+const JSON_START = /^[\t\n\r ]*["\-0-9tfn{[]/;
+
+function readsAsJson(text: string): boolean {
+  if (!JSON_START.test(text)) return false;
   try {
-    JSON.parse(value);
-    return JSON.stringify(value);
+    JSON.parse(text);
+    return true;
   } catch {
-    return value;
+    return false;
   }
 }
 

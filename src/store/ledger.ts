@@ -58,18 +58,18 @@ export class Ledger {
   }
 
   private async appendNow(events: SessionEvent[]): Promise<SessionState> {
+    // The state after each event, kept for the listeners: the reducer reads neither seq nor at, so
+    // folding the stored events again would give the same states for twice the work.
+    const after: SessionState[] = [];
     let next = this.current;
-    for (const e of events) next = reduce(next, e);
+    for (const e of events) after.push((next = reduce(next, e)));
     const stored = await this.store.append(this.sessionId, events, { expectedCount: this.events.length, phase: next.phase });
     // State first, then listeners: a throwing listener must not leave state behind the stored events.
-    const before = this.current;
     this.events = [...this.events, ...stored];
     this.current = next;
-    let s = before;
-    for (const e of stored) {
-      s = reduce(s, e);
-      for (const l of this.listeners) l(e, s);
-    }
+    stored.forEach((e, i) => {
+      for (const l of this.listeners) l(e, after[i]!);
+    });
     return next;
   }
 }

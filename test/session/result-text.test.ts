@@ -80,4 +80,14 @@ describe("a tool result as text", () => {
       data: { a: 1 },
     });
   });
+
+  test("a string is quoted exactly when it reads as another JSON value, and reads back as the same string", () => {
+    const asJson = ["12", "-3.5", " 7", "\t1e3", "true", "false", "null", '"x"', "[1]", "{}", ' {"a": 1}'];
+    const asText = ["src/a.js", "tru", "nul", "-", "12 apples", "[not json", "fals", "", " ", "{a}", "'x'", "é"];
+    for (const value of [...asJson, ...asText]) {
+      const line = resultText({ ok: true, data: { value } }).split("\n")[1];
+      expect(line).toBe(asJson.includes(value) ? `value: ${JSON.stringify(value)}` : `value: ${value}`);
+      expect(readResultText(resultText({ ok: true, data: { value } }))).toEqual({ ok: true, data: { value } });
+    }
+  });
 });
