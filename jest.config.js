@@ -14,4 +14,8 @@ export default {
     "^.+\\.ts$": ["@swc/jest", { jsc: { parser: { syntax: "typescript" }, target: "es2022" }, module: { type: "es6" } }],
   },
   testTimeout: 60000,
+  // Most test time is waiting on real processes (git, bubblewrap, node children, servers), so two
+  // workers on two cores overlap it: a clean-clone CI took 801 s of jest instead of ~1,660 s with
+  // jest's default of cores - 1 = one worker, at a load of 5-6.
+  maxWorkers: 2,
 };
