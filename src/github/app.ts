@@ -40,7 +40,8 @@ export function patchgateApp(deps: PatchgateDeps): ApplicationFunction {
     const access = appAccess(app, deps);
     const inbox = new Inbox(access);
     app.on([...HANDLED_EVENTS, ...LIFECYCLE_EVENTS], async (context: Context) => {
-      await inbox.receive({ id: context.id, event: context.name, payload: context.payload }, context.octokit);
+      // Not context.octokit: a job builds its own client when it runs (./inbound/inbox.ts).
+      await inbox.receive({ id: context.id, event: context.name, payload: context.payload });
     });
     // Under a durable queue a session that was mid-run is still a job in the queue, which a worker
     // takes over once the dead one's lease runs out: nothing to resume here.

@@ -9,7 +9,7 @@ import { abortInFlight, requestStop, retry, status } from "./control.js";
 import { approveAllWrites, approveByComment, approvePlanAs, approvePlanByButton, approver, denyByComment, revise } from "./decisions.js";
 import { withToken, type Intake } from "../deps.js";
 import { freshGitToken } from "../outbound/git-remote.js";
-import { issueKey, type Intent } from "../inbound/intent.js";
+import { issueKey, type Delivery, type Intent } from "../inbound/intent.js";
 import { checkPermission, refusalText } from "../inbound/permission.js";
 import { answer } from "../outbound/replies.js";
 import { startSession } from "./start.js";
@@ -24,10 +24,15 @@ import { reviewFollowUp } from "./review-followup.js";
  * not stuck behind the work they are about.
  */
 export function jobsFor(jc: Intake, issue: number): Job {
-  const i = jc.delivery.intent;
-  const lane = issueKey(jc.delivery.repo, issue);
+  return { ...jobLane(jc.delivery, issue), run: () => runReporting(jc, issue) };
+}
+
+/** The lane and name of a delivery's job, known from the delivery alone (before its clients are built). */
+export function jobLane(d: Delivery, issue: number): Pick<Job, "key" | "name"> {
+  const i = d.intent;
+  const lane = issueKey(d.repo, issue);
   const control = i.kind === "command" && (i.command.kind === "stop" || i.command.kind === "status");
-  return { key: control ? `control:${lane}` : lane, name: `${jc.delivery.event} ${jc.delivery.id}`, run: () => runReporting(jc, issue) };
+  return { key: control ? `control:${lane}` : lane, name: `${d.event} ${d.id}` };
 }
 
 /** A job that fails (GitHub down, push rejected…) says so where it was asked, then fails for the log. */

@@ -2,6 +2,8 @@ import { generateKeyPairSync, randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { Probot } from "probot";
 import { patchgateApp } from "../../src/github/app.js";
 import { AbortRegistry } from "../../src/queue/abort-registry.js";
@@ -12,8 +14,9 @@ import { Payloads } from "../fakes/github/payloads.js";
 import { walCommits } from "../helpers/wal-commits.js";
 
 /**
- * What a webhook costs the disk before it is answered (issue 15): one commit, so one fsync, for a
- * delivery that asks something, and none for one that stores nothing new. Counted in the WAL file.
+ * What a webhook costs before it is answered and leaves behind (issue 15): one commit, so one fsync,
+ * for a delivery that asks something, and none for one that stores nothing new (counted in the WAL
+ * file); and a queued job that holds nothing of the webhook's payload.
  */
 class HoldingQueue implements Queue {
   readonly jobs: Job[] = [];
@@ -24,7 +27,7 @@ class HoldingQueue implements Queue {
   async close(): Promise<void> {}
 }
 
-describe("commits per webhook", () => {
+describe("a webhook's intake", () => {
   let dir: string;
   let file: string;
   let store: SqliteSessionStore;
@@ -84,5 +87,20 @@ describe("commits per webhook", () => {
     await probot.receive({ id: randomUUID(), name: "issue_comment", payload: bot as never });
     expect(walCommits(file) - before).toBe(20);
     expect(queue.jobs).toHaveLength(20);
+  });
+
+  test("a queued job holds none of the webhook: its payload is collectable while the job waits", async () => {
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    // Sent from a scope of its own, so that the job is the only thing here that could keep it.
+    const held = await (async () => {
+      const payload = payloads.comment({ number: 1, body: "/agent status", by: "maintainer" });
+      await probot.receive({ id: randomUUID(), name: "issue_comment", payload: payload as never });
+      return new WeakRef(payload);
+    })();
+    expect(queue.jobs).toHaveLength(1);
+    await new Promise((r) => setImmediate(r));
+    gc();
+    expect(held.deref()).toBeUndefined();
   });
 });
