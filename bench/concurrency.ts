@@ -113,6 +113,29 @@ export function childrenCpuMs(stdout: string): number {
   return parts[0]! + parts[1]!;
 }
 
+/**
+ * What one whole session costs in CPU, everything included (its clone, git, the spawn helper, the
+ * sandbox, the test run, this process): the median of 3 run one at a time on an otherwise idle
+ * machine, read from the machine's counters. The concurrent makespan cannot beat 50 of these over the
+ * cores, whatever the scheduling: the line shows how much of the gap to the ideal is CPU.
+ */
+async function sessionsAlone(store: SqliteSessionStore, root: string, source: string, sandbox: Sandbox): Promise<{ machineMs: number; ownMs: number }> {
+  const machine: number[] = [];
+  const own: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const m0 = machineCpu();
+    const c0 = process.cpuUsage();
+    await oneSession(store, root, source, sandbox, `alone-${path.basename(root)}-${i}`);
+    const c = process.cpuUsage(c0);
+    machine.push(((machineCpu().busy - m0.busy) * 1000) / TICKS_PER_SECOND);
+    own.push((c.user + c.system) / 1000);
+  }
+  return { machineMs: median(machine), ownMs: median(own) };
+}
+
+/** /proc/stat counts in USER_HZ, 100 on every Linux architecture Node runs on. */
+const TICKS_PER_SECOND = 100;
+
 /** The machine's CPU time so far (/proc/stat, in ticks): busy is everything but idle and iowait. */
 function machineCpu(): { busy: number; total: number } {
   const ticks = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
@@ -142,6 +165,7 @@ export async function benchConcurrency(): Promise<Figures> {
       const alone = runs.map((r) => r.wallMs);
       const aloneCpu = runs.map((r) => r.cpuMs);
       const store = SqliteSessionStore.open(path.join(root, `r${round}.sqlite`));
+      const single = await sessionsAlone(store, path.join(root, `alone${round}`), source, sandbox);
       const loop = monitorEventLoopDelay({ resolution: 10 });
       loop.enable();
       const cpuBefore = process.cpuUsage();
@@ -157,10 +181,11 @@ export async function benchConcurrency(): Promise<Figures> {
       const latencyBound = STEPS * LATENCY_MS;
       const cpuBound = (SESSIONS * median(alone)) / cores;
       const ideal = Math.max(latencyBound, cpuBound);
+      const allCpuBound = (SESSIONS * single.machineMs) / cores;
       fractions.push(ideal / makespan);
       p99s.push(loop.percentile(99) / 1e6);
       lines.push(
-        `round ${round + 1}: makespan ${ms(makespan)}; bounds: latency chain ${ms(latencyBound)}, sandboxed CPU ${SESSIONS} × ${ms(median(alone))} / ${cores} cores = ${ms(cpuBound)}; event loop p99 ${ms(loop.percentile(99) / 1e6)}, max ${ms(loop.max / 1e6)}; one run alone ${ms(median(alone))} wall, of it ${ms(median(aloneCpu))} CPU in the sandbox's processes; Patchgate's own process ${ms((ownCpu.user + ownCpu.system) / 1000)} CPU (all its threads); the machine's cores ${(busy * 100).toFixed(0)} % busy meanwhile`,
+        `round ${round + 1}: makespan ${ms(makespan)}; bounds: latency chain ${ms(latencyBound)}, sandboxed CPU ${SESSIONS} × ${ms(median(alone))} / ${cores} cores = ${ms(cpuBound)}; event loop p99 ${ms(loop.percentile(99) / 1e6)}, max ${ms(loop.max / 1e6)}; one run alone ${ms(median(alone))} wall, of it ${ms(median(aloneCpu))} CPU in the sandbox's processes; Patchgate's own process ${ms((ownCpu.user + ownCpu.system) / 1000)} CPU (all its threads); the machine's cores ${(busy * 100).toFixed(0)} % busy meanwhile; one session alone takes ${ms(single.machineMs)} of the machine's CPU (Patchgate's own process ${ms(single.ownMs)}), so ${SESSIONS} of them need ${ms(allCpuBound)} on ${cores} cores: the makespan is ${(makespan / allCpuBound).toFixed(2)}× that`,
       );
     }
     for (const l of lines) console.error(`concurrency: ${l}`);
