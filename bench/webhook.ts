@@ -15,9 +15,7 @@ import { createNodeMiddleware, createProbot, type ApplicationFunction } from "pr
 import { GitHubWorld } from "../test/fakes/github/github-state.js";
 import { Payloads } from "../test/fakes/github/payloads.js";
 import { sendWebhook } from "../test/fakes/github/webhook-sender.js";
-import { patchgateApp } from "../src/github/app.js";
-import type { Job, Queue } from "../src/queue/types.js";
-import { AbortRegistry } from "../src/queue/abort-registry.js";
+import { HoldingQueue, intakeOnlyApp } from "../test/helpers/intake-only-app.js";
 import { SqliteSessionStore } from "../src/store/sqlite-store.js";
 import { ms, spread, type Figures } from "./figure.js";
 import { fsyncSamples, hopSamples } from "./webhook-floor.js";
@@ -29,16 +27,6 @@ const ROUNDS = 5;
 const WARMUP = 100;
 const SECRET = "bench-webhook-secret";
 const GOAL = 1.1;
-
-/** Takes the jobs and keeps them: the figure is the webhook path, not the session work behind it. */
-class HoldingQueue implements Queue {
-  readonly jobs: Job[] = [];
-  enqueue(job: Job): void {
-    this.jobs.push(job);
-  }
-  async idle(): Promise<void> {}
-  async close(): Promise<void> {}
-}
 
 async function serve(appFn: ApplicationFunction, privateKey: string): Promise<{ url: string; server: Server }> {
   const env = { APP_ID: "1", PRIVATE_KEY: privateKey, WEBHOOK_SECRET: SECRET, LOG_LEVEL: "fatal" } as NodeJS.ProcessEnv;
@@ -83,22 +71,7 @@ export async function benchWebhook(): Promise<Figures> {
   // Each delivery is a real command on its own issue: parsed, deduplicated, looked up, queued.
   const payload = (i: number) => payloads.comment({ number: i + 1, body: "/agent status", by: "maintainer" });
   const bare = await serve((app) => app.on("issue_comment.created", async () => {}), privateKey);
-  const app = (s: SqliteSessionStore) =>
-    patchgateApp({
-      store: s,
-      queue,
-      aborts: new AbortRegistry(),
-      llm: () => {
-        throw new Error("unused");
-      },
-      model: "none",
-      sandbox: async () => null,
-      workspacesDir: dir,
-      gitBase: "http://github.invalid",
-      secrets: [],
-      checkRunThrottleMs: 1e9,
-      log: () => {},
-    });
+  const app = (s: SqliteSessionStore) => intakeOnlyApp(s, queue, dir);
   const patchgate = await serve(app(store), privateKey);
   // The same app on an in-memory database: what the webhook path costs without the fsync.
   const volatileStore = SqliteSessionStore.open(":memory:");

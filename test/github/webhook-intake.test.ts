@@ -5,12 +5,10 @@ import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { Probot } from "probot";
-import { patchgateApp } from "../../src/github/app.js";
-import { AbortRegistry } from "../../src/queue/abort-registry.js";
-import type { Job, Queue } from "../../src/queue/types.js";
 import { SqliteSessionStore } from "../../src/store/sqlite-store.js";
 import { GitHubWorld } from "../fakes/github/github-state.js";
 import { Payloads } from "../fakes/github/payloads.js";
+import { HoldingQueue, intakeOnlyApp } from "../helpers/intake-only-app.js";
 import { walCommits } from "../helpers/wal-commits.js";
 
 /**
@@ -18,15 +16,6 @@ import { walCommits } from "../helpers/wal-commits.js";
  * for a delivery that asks something, and none for one that stores nothing new (counted in the WAL
  * file); and a queued job that holds nothing of the webhook's payload.
  */
-class HoldingQueue implements Queue {
-  readonly jobs: Job[] = [];
-  enqueue(job: Job): void {
-    this.jobs.push(job);
-  }
-  async idle(): Promise<void> {}
-  async close(): Promise<void> {}
-}
-
 describe("a webhook's intake", () => {
   let dir: string;
   let file: string;
@@ -47,21 +36,7 @@ describe("a webhook's intake", () => {
     });
     probot = new Probot({ appId: 1, privateKey, secret: "s" });
     await probot.load(
-      patchgateApp({
-        store,
-        queue,
-        aborts: new AbortRegistry(),
-        llm: () => {
-          throw new Error("unused");
-        },
-        model: "none",
-        sandbox: async () => null,
-        workspacesDir: dir,
-        gitBase: "http://github.invalid",
-        secrets: [],
-        checkRunThrottleMs: 1e9,
-        log: () => {},
-      }),
+      intakeOnlyApp(store, queue, dir),
       // No server: the routes beside the webhooks are not what this counts.
       { cwd: process.cwd(), addHandler: () => {} },
     );
