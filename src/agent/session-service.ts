@@ -66,7 +66,12 @@ export async function prepareWorkspace(ledger: Ledger, src: WorkspaceSource): Pr
  */
 export async function reopenWorkspace(ledger: Ledger, src: WorkspaceSource): Promise<Workspace> {
   const { baseCommit, latestDiff, publishablePaths } = ledger.state;
-  if (!baseCommit) return prepareWorkspace(ledger, src);
+  if (!baseCommit) {
+    // No workspace was recorded, so whatever is at `dir` is not the session's: a clone whose process
+    // died after it was complete but before the ledger took it.
+    await rm(src.dir, { recursive: true, force: true });
+    return prepareWorkspace(ledger, src);
+  }
   const patch = latestDiff?.patch ?? "";
   if (existsSync(`${src.dir}/.git`)) {
     const objects = mirrorObjects(src.source, src.mirror);

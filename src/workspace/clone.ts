@@ -1,5 +1,6 @@
-import { mkdir, readdir, realpath } from "node:fs/promises";
-import path, { dirname, resolve } from "node:path";
+import { randomBytes } from "node:crypto";
+import { mkdir, readdir, realpath, rename, rm } from "node:fs/promises";
+import path, { basename, dirname, resolve } from "node:path";
 import { git, gitOk } from "./git.js";
 import { rememberCommitTree } from "./commit-trees.js";
 import { GitWorkspace } from "./git-workspace.js";
@@ -51,15 +52,43 @@ export async function cloneWorkspace(opts: CloneOptions): Promise<GitWorkspace> 
     await evictMirrors(opts.mirror, mirror).catch(() => undefined); // space is best effort; the clone is not
     reference.push("--reference", mirror);
   }
-  await gitOk(["clone", "--quiet", ...reference, ...noCheckout, "--", url, dir], { cwd: dirname(dir), ...call });
-  const root = await realpath(dir);
-  if (opts.ref !== undefined) {
-    const sha = await resolveRef(root, opts.ref, { ...call, cwd: root });
-    await gitOk(["checkout", "--quiet", "--detach", sha], { cwd: root, signal: opts.signal });
+  // The clone is made beside `dir` and renamed into it once checked out: a process killed half-way
+  // (a `.git` with every object but no files yet) leaves nothing at `dir` that could pass for the
+  // session's workspace, only a staging directory the next attempt clears.
+  await removeCutClones(dir);
+  const staging = `${dir}${STAGING}${randomBytes(6).toString("hex")}`;
+  let base: string;
+  let tree: string;
+  try {
+    await gitOk(["clone", "--quiet", ...reference, ...noCheckout, "--", url, staging], { cwd: dirname(dir), ...call });
+    const at = await realpath(staging);
+    if (opts.ref !== undefined) {
+      const sha = await resolveRef(at, opts.ref, { ...call, cwd: at });
+      await gitOk(["checkout", "--quiet", "--detach", sha], { cwd: at, signal: opts.signal });
+    }
+    [base, tree] = (await gitOk(["rev-parse", "HEAD^{commit}", "HEAD^{tree}"], { cwd: at })).trim().split("\n") as [string, string];
+    await rename(staging, dir);
+  } catch (e) {
+    await rm(staging, { recursive: true, force: true }).catch(() => undefined);
+    throw e;
   }
-  const [base, tree] = (await gitOk(["rev-parse", "HEAD^{commit}", "HEAD^{tree}"], { cwd: root })).trim().split("\n");
+  const root = await realpath(dir);
   rememberCommitTree(root, base, tree);
   return new GitWorkspace(root, base, undefined, objects === null ? [] : [objects]);
+}
+
+/** What marks a clone in the making: `<dir>.cloning-<random>`, beside the workspace it becomes. */
+const STAGING = ".cloning-";
+
+/**
+ * Staging clones an earlier attempt at `dir` left when it died. Best effort: a git process the dead
+ * attempt started may still be writing into one for a moment, and a leftover costs only space.
+ */
+async function removeCutClones(dir: string): Promise<void> {
+  const prefix = `${basename(dir)}${STAGING}`;
+  const names = await readdir(dirname(dir)).catch(() => [] as string[]);
+  for (const name of names.filter((n) => n.startsWith(prefix)))
+    await rm(path.join(dirname(dir), name), { recursive: true, force: true }).catch(() => undefined);
 }
 
 /** First what the clone already has (remote branch, tag, commit id), else fetch it by name. */
