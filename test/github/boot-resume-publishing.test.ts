@@ -49,6 +49,9 @@ describe("a session left publishing resumes when the app restarts", () => {
       `PATCH ${R}/check-runs/${stranded.id}`,
       `GET ${R}/issues/1/comments?per_page=100&page=1`,
       `POST ${R}/issues/1/comments`,
+      // The session's threads read once more for copies a killed process's late POST left (none here).
+      `GET ${R}/issues/1/comments?per_page=100&page=1`,
+      `GET ${R}/issues/2/comments?per_page=100&page=1`,
     ]);
     expect(head.sha).toBe(firstPush.sha);
     expect((await Ledger.open(h.app.deps.store, summary.id)).state.phase).toBe("done");

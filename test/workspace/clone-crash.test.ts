@@ -28,10 +28,7 @@ describe("a clone cut by kill -9 between fetching and checking out", () => {
     const held = join(root, "held", "checkout");
     mkdirSync(bin);
     mkdirSync(dirname(held));
-    writeFileSync(
-      join(bin, "git"),
-      `#!/bin/sh\ncase " $* " in *" checkout "*) : > '${held}'; exec sleep 600;; esac\nexec '${real}' "$@"\n`,
-    );
+    writeFileSync(join(bin, "git"), `#!/bin/sh\ncase " $* " in *" checkout "*) : > '${held}'; exec sleep 600;; esac\nexec '${real}' "$@"\n`);
     chmodSync(join(bin, "git"), 0o755);
     return { path: `${bin}:${process.env.PATH}`, held };
   }

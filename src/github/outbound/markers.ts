@@ -58,17 +58,24 @@ export async function upsertComment(
   return { id: data.id, url: data.html_url, created: true };
 }
 
-/** Pages through the thread (bounded: 20 pages of 100) looking for the marker on a comment of ours. */
+/** Pages through the thread (bounded: see threadComments) looking for the marker on a comment of ours. */
 async function findMarked(
   octokit: Octokit,
   t: CommentTarget,
   m: string,
   isOurs: (author: CommentAuthor) => Promise<boolean>,
 ): Promise<{ id: number; html_url: string; body?: string } | null> {
+  for await (const c of threadComments(octokit, t)) if (c.body?.includes(m) && (await isOurs(c.user))) return c;
+  return null;
+}
+
+type ListedComment = Awaited<ReturnType<Octokit["rest"]["issues"]["listComments"]>>["data"][number];
+
+/** A thread's comments, oldest first, 100 a page and at most 20 pages (2,000 comments). */
+export async function* threadComments(octokit: Octokit, t: CommentTarget): AsyncGenerator<ListedComment> {
   for (let page = 1; page <= 20; page++) {
     const { data } = await octokit.rest.issues.listComments({ owner: t.owner, repo: t.repo, issue_number: t.number, per_page: 100, page });
-    for (const c of data) if (c.body?.includes(m) && (await isOurs(c.user))) return c;
-    if (data.length < 100) return null;
+    yield* data;
+    if (data.length < 100) return;
   }
-  return null;
 }

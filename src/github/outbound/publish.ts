@@ -7,7 +7,7 @@ import { authFor, remoteUrl } from "./git-remote.js";
 import { noreply } from "../identity.js";
 import { ensurePullRequest, markReadyForReview } from "./pull-request.js";
 import { doneComment, planComment, pullRequestBody, shortHash } from "./render.js";
-import { postComment } from "./replies.js";
+import { postComment, postEndComment } from "./replies.js";
 import { inert } from "../../safety/inert.js";
 import { publication } from "../../policy/publish-guard.js";
 import type { BranchLease } from "../../session/state.js";
@@ -242,6 +242,6 @@ export async function publishResult(
   await replyInReviewThreads(jc, ledger, sha);
   await ledger.append({ type: "published", branch, commit: sha, url: pr.url, tree: await ws.treeOf(sha) });
   await checkRun.complete();
-  await postComment(jc, issue, ledger.sessionId, "done", doneComment(ledger.state, pr.url));
+  await postEndComment(jc, [issue, pr.number], ledger.sessionId, "done", doneComment(ledger.state, pr.url));
   return "done";
 }

@@ -2,6 +2,7 @@ import { readEffect, writeEffect } from "../../store/effect-codec.js";
 import { effect as effects } from "../../store/effects.js";
 import type { Intake, Poster } from "../deps.js";
 import { marker, upsertComment, type CommentAuthor } from "./markers.js";
+import { removeStrayCopies } from "./stray-copies.js";
 
 /**
  * Every comment Patchgate posts goes through here, and from here through the outbound gate
@@ -40,6 +41,25 @@ export async function postComment(jc: Poster, number: number, sessionId: string 
   );
   jc.deps.log(`comment #${number} (${effect})`);
   return result;
+}
+
+/**
+ * The session's last comment (done, ended) on the issue, then every thread the session posted in
+ * (`threads`: the issue, its PR) cleared of copies a killed process's late POST left (stray-copies.ts).
+ * The clearing is tidying: a failure is logged, and the session's end stands.
+ */
+export async function postEndComment(jc: Poster, threads: readonly number[], sessionId: string, effect: string, body: string): Promise<void> {
+  await postComment(jc, threads[0]!, sessionId, effect, body);
+  const { repo } = jc.delivery;
+  for (const number of new Set(threads)) {
+    const remembered = async (e: string) => {
+      const id = await readEffect(jc.deps.store, effects.comment(sessionId, number, e));
+      return id === null ? null : Number(id);
+    };
+    await removeStrayCopies(jc.octokit, { owner: repo.owner, repo: repo.repo, number }, sessionId, remembered, (author) => isPatchgate(jc, author))
+      .then((n) => n > 0 && jc.deps.log(`comment #${number}: ${n} stray cop${n === 1 ? "y" : "ies"} of the session's comments removed`))
+      .catch((e: unknown) => jc.deps.log(`comment #${number}: stray copies not removed: ${e instanceof Error ? e.message : String(e)}`, "warn"));
+  }
 }
 
 /**

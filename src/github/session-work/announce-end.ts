@@ -6,7 +6,7 @@ import type { SessionWork } from "../deps.js";
 import { checkRunFor, finishEnded } from "./drive.js";
 import { storedPullRequest } from "../outbound/pull-request.js";
 import { doneComment, shortHash } from "../outbound/render.js";
-import { postComment } from "../outbound/replies.js";
+import { postEndComment } from "../outbound/replies.js";
 
 /**
  * A session's end is recorded in the ledger first (`published`, `session_failed`) and told on GitHub
@@ -32,7 +32,8 @@ export async function announceEnd(jc: SessionWork, ledger: Ledger): Promise<void
   if (s.phase !== "done") return finishEnded(jc, ledger, run);
   await run.complete();
   const pr = await storedPullRequest(jc.deps.store, ledger.sessionId);
-  await postComment(jc, s.task.source.issueNumber ?? 0, ledger.sessionId, "done", doneComment(s, pr?.url ?? ""));
+  const issue = s.task.source.issueNumber ?? 0;
+  await postEndComment(jc, pr ? [issue, pr.number] : [issue], ledger.sessionId, "done", doneComment(s, pr?.url ?? ""));
   jc.deps.log(`session ${ledger.sessionId} had ended unannounced; announced now`);
 }
 

@@ -11,7 +11,7 @@ import { sessionRepoConfig } from "./repo-config.js";
 import { keepBlockedWork } from "./blocked-work.js";
 import { publishableOrFail } from "../../policy/publish-guard.js";
 import { batchComment, endedComment, shortHash } from "../outbound/render.js";
-import { postComment } from "../outbound/replies.js";
+import { postComment, postEndComment } from "../outbound/replies.js";
 import { storedPullRequest } from "../outbound/pull-request.js";
 import { postQuestion } from "./questions.js";
 import { ABANDON_AFTER_ABORT_MS, settleOrAbandon } from "../../queue/abandon.js";
@@ -127,5 +127,7 @@ export async function finishEnded(jc: SessionWork, ledger: Ledger, run: CheckRun
   const s = ledger.state;
   if (s.phase === "done") return;
   await run.complete();
-  await postComment(jc, s.task.source.issueNumber ?? 0, ledger.sessionId, "ended", endedComment(s));
+  const issue = s.task.source.issueNumber ?? 0;
+  const pr = await storedPullRequest(jc.deps.store, ledger.sessionId);
+  await postEndComment(jc, pr ? [issue, pr.number] : [issue], ledger.sessionId, "ended", endedComment(s));
 }

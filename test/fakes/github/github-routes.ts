@@ -160,6 +160,16 @@ const ROUTES: [string, string, Handler][] = [
     },
   ],
   [
+    "DELETE",
+    "/repos/:o/:r/issues/comments/:id",
+    (w, p) => {
+      const at = w.comments.findIndex((x) => x.id === Number(p.id));
+      if (at < 0) return notFound;
+      w.comments.splice(at, 1);
+      return { status: 204, body: null };
+    },
+  ],
+  [
     "PATCH",
     "/repos/:o/:r/issues/comments/:id",
     (w, p, b) => {
