@@ -242,6 +242,6 @@ export async function publishResult(
   await replyInReviewThreads(jc, ledger, sha);
   await ledger.append({ type: "published", branch, commit: sha, url: pr.url, tree: await ws.treeOf(sha) });
   await checkRun.complete();
-  await postEndComment(jc, [issue, pr.number], ledger.sessionId, "done", doneComment(ledger.state, pr.url));
+  await postEndComment(jc, ledger, "done", doneComment(ledger.state, pr.url));
   return "done";
 }

@@ -3,6 +3,8 @@ import { effect as effects } from "../../store/effects.js";
 import type { Intake, Poster } from "../deps.js";
 import { marker, upsertComment, type CommentAuthor } from "./markers.js";
 import { removeStrayCopies } from "./stray-copies.js";
+import { storedPullRequest } from "./pull-request.js";
+import type { Ledger } from "../../store/ledger.js";
 
 /**
  * Every comment Patchgate posts goes through here, and from here through the outbound gate
@@ -19,6 +21,12 @@ async function isPatchgate(jc: Poster, author: CommentAuthor): Promise<boolean> 
   return author.login === (await jc.identity.get(jc.octokit)).name;
 }
 
+/** The id of the comment posted for (owner, thread, effect), as remembered when it was posted. */
+async function rememberedComment(jc: Poster, owner: string, number: number, effect: string): Promise<number | null> {
+  const id = await readEffect(jc.deps.store, effects.comment(owner, number, effect));
+  return id === null ? null : Number(id);
+}
+
 export async function postComment(jc: Poster, number: number, sessionId: string | null, effect: string, body: string): Promise<{ id: number; url: string }> {
   const { repo } = jc.delivery;
   const owner = sessionId ?? "-";
@@ -32,7 +40,7 @@ export async function postComment(jc: Poster, number: number, sessionId: string 
     sessionId,
     {
       get: async () => {
-        const id = await readEffect(jc.deps.store, posted);
+        const id = await rememberedComment(jc, owner, number, effect);
         return id === null ? null : String(id);
       },
       set: (id) => writeEffect(jc.deps.store, posted, Number(id)),
@@ -44,19 +52,24 @@ export async function postComment(jc: Poster, number: number, sessionId: string 
 }
 
 /**
- * The session's last comment (done, ended) on the issue, then every thread the session posted in
- * (`threads`: the issue, its PR) cleared of copies a killed process's late POST left (stray-copies.ts).
- * The clearing is tidying: a failure is logged, and the session's end stands.
+ * The session's last comment (done, ended) on its issue, then every thread the session posted in
+ * (the issue, its PR once there is one) cleared of copies a killed process's late POST left
+ * (stray-copies.ts). The clearing is tidying: a failure is logged, and the session's end stands.
  */
-export async function postEndComment(jc: Poster, threads: readonly number[], sessionId: string, effect: string, body: string): Promise<void> {
-  await postComment(jc, threads[0]!, sessionId, effect, body);
+export async function postEndComment(jc: Poster, ledger: Ledger, effect: string, body: string): Promise<void> {
+  const sessionId = ledger.sessionId;
+  const issue = ledger.state.task.source.issueNumber ?? 0;
+  await postComment(jc, issue, sessionId, effect, body);
+  const pr = await storedPullRequest(jc.deps.store, sessionId);
   const { repo } = jc.delivery;
-  for (const number of new Set(threads)) {
-    const remembered = async (e: string) => {
-      const id = await readEffect(jc.deps.store, effects.comment(sessionId, number, e));
-      return id === null ? null : Number(id);
-    };
-    await removeStrayCopies(jc.octokit, { owner: repo.owner, repo: repo.repo, number }, sessionId, remembered, (author) => isPatchgate(jc, author))
+  for (const number of new Set(pr ? [issue, pr.number] : [issue])) {
+    await removeStrayCopies(
+      jc.octokit,
+      { owner: repo.owner, repo: repo.repo, number },
+      sessionId,
+      (e) => rememberedComment(jc, sessionId, number, e),
+      (author) => isPatchgate(jc, author),
+    )
       .then((n) => n > 0 && jc.deps.log(`comment #${number}: ${n} stray cop${n === 1 ? "y" : "ies"} of the session's comments removed`))
       .catch((e: unknown) => jc.deps.log(`comment #${number}: stray copies not removed: ${e instanceof Error ? e.message : String(e)}`, "warn"));
   }

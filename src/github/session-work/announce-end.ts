@@ -32,8 +32,7 @@ export async function announceEnd(jc: SessionWork, ledger: Ledger): Promise<void
   if (s.phase !== "done") return finishEnded(jc, ledger, run);
   await run.complete();
   const pr = await storedPullRequest(jc.deps.store, ledger.sessionId);
-  const issue = s.task.source.issueNumber ?? 0;
-  await postEndComment(jc, pr ? [issue, pr.number] : [issue], ledger.sessionId, "done", doneComment(s, pr?.url ?? ""));
+  await postEndComment(jc, ledger, "done", doneComment(s, pr?.url ?? ""));
   jc.deps.log(`session ${ledger.sessionId} had ended unannounced; announced now`);
 }
 

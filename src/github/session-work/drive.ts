@@ -127,7 +127,5 @@ export async function finishEnded(jc: SessionWork, ledger: Ledger, run: CheckRun
   const s = ledger.state;
   if (s.phase === "done") return;
   await run.complete();
-  const issue = s.task.source.issueNumber ?? 0;
-  const pr = await storedPullRequest(jc.deps.store, ledger.sessionId);
-  await postEndComment(jc, pr ? [issue, pr.number] : [issue], ledger.sessionId, "ended", endedComment(s));
+  await postEndComment(jc, ledger, "ended", endedComment(s));
 }
