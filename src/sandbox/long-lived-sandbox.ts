@@ -12,7 +12,7 @@ import { FencedStream } from "./output-fence.js";
 import { PidsCgroup } from "./pids-cgroup.js";
 import type { PreparedRun } from "./prepare-run.js";
 import { SandboxError } from "./sandbox-error.js";
-import { CONTROL_FD, SUPERVISOR_PERL, type SupervisorSyscalls } from "./supervisor-script.js";
+import { CONTROL_FD, SUPERVISOR_PERL, supervisorArgs, type SupervisorSyscalls } from "./supervisor-script.js";
 import { encodeRequest, exitCodeOf, parseReport, type SupervisorReport } from "./supervisor-protocol.js";
 import { SupervisorChannel } from "./supervisor-channel.js";
 import type { SandboxResult } from "./types.js";
@@ -56,15 +56,7 @@ export class LongLivedSandbox {
   static async start(host: BwrapHostSetup, run: PreparedRun, layout: BwrapHost, perl: string, syscalls: SupervisorSyscalls): Promise<LongLivedSandbox> {
     const mode = host.processLimit;
     const handshakeFds = mode.kind === "cgroup" ? HANDSHAKE_FDS : undefined;
-    const args = [
-      ...bubblewrapSetup(run, { ...layout, handshakeFds }, SUPERVISOR_INSIDE),
-      "--",
-      perl,
-      "-e",
-      SUPERVISOR_PERL,
-      String(syscalls.prctl),
-      String(syscalls.keyctl),
-    ];
+    const args = [...bubblewrapSetup(run, { ...layout, handshakeFds }, SUPERVISOR_INSIDE), "--", perl, "-e", SUPERVISOR_PERL, ...supervisorArgs(syscalls)];
     const start = closingDescriptors(host.bash, CONTROL_FD, host.bwrap, args);
     // +1: bwrap's outer process, which only waits for the sandbox; the supervisor counts as bwrap's init does.
     const cgroup = mode.kind === "cgroup" ? await PidsCgroup.create(mode, run.limits.maxProcesses + 1) : null;

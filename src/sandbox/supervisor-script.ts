@@ -1,7 +1,9 @@
 /**
  * The long-lived sandbox's supervisor: pid 1 of the sandbox, in Perl, which every Debian-like /usr
  * has (perl-base is essential) and which, unlike node, can make itself non-dumpable and stays small
- * (one thread, a few MB). It runs one command at a time, each in its own session and process group;
+ * (one thread, a few MB). It loads no module but strict: POSIX alone costs 8 ms of CPU per start, more
+ * than the rest of the script, so the few calls it needed are made with core Perl or `syscall`.
+ * It runs one command at a time, each in its own session and process group;
  * when the command's first process exits it kills everything else in the sandbox, reaps it, and
  * puts /tmp, /dev, SysV IPC and the user keyrings back as they were, then reports.
  *
@@ -20,15 +22,20 @@
  * host then retires the sandbox. EOF on fd 0 ends the supervisor, and with it the sandbox.
  */
 export const SUPERVISOR_PERL = String.raw`
-use strict; use POSIX (); use Fcntl qw(F_SETFD FD_CLOEXEC);
-my ($PRCTL, $KEYCTL) = @ARGV;
+use strict;
+my ($PRCTL, $KEYCTL, $SETSID, $CLOSE, $EXIT) = @ARGV;
+# Fcntl's F_SETFD and FD_CLOEXEC: the same numbers on every Linux architecture.
+my ($F_SETFD, $FD_CLOEXEC) = (2, 1);
+sub close_fd { syscall($CLOSE + 0, $_[0] + 0); }
+# exit_group without Perl's own exit (no buffers flushed, no destructors) in a forked child.
+sub quit { syscall($EXIT + 0, $_[0]); }
 syscall($PRCTL + 0, 4, 0, 0, 0, 0) == 0 or die "patchgate-supervisor: prctl: $!\n";
 opendir(my $fds, "/proc/self/fd") or die "patchgate-supervisor: /proc/self/fd: $!\n";
 my @open = grep { /^\d+$/ && $_ > 2 && $_ != 5 } readdir $fds;
 closedir $fds;
-POSIX::close($_) for @open;
+close_fd($_) for @open;
 open(my $ctl, ">&=", 5) or die "patchgate-supervisor: fd 5: $!\n";
-fcntl($ctl, F_SETFD, FD_CLOEXEC); fcntl(STDIN, F_SETFD, FD_CLOEXEC);
+fcntl($ctl, $F_SETFD, $FD_CLOEXEC); fcntl(STDIN, $F_SETFD, $FD_CLOEXEC);
 
 sub read_exact { my ($n) = @_; my $buf = "";
   while (length($buf) < $n) { my $got = sysread(STDIN, $buf, $n - length($buf), length($buf)); return undef unless $got; }
@@ -93,13 +100,13 @@ sub clear_keyrings { return 1 unless $OWN_USER_NS;
   return 1; }
 
 sub run_command { my ($cwd, $env, $argv) = @_;
-  POSIX::setsid();
-  open(STDIN, "<", "/dev/null") or POSIX::_exit(126);
+  syscall($SETSID + 0) >= 0 or quit(126);
+  open(STDIN, "<", "/dev/null") or quit(126);
   %ENV = map { split /=/, $_, 2 } @$env;
-  chdir $cwd or do { print STDERR "patchgate-sandbox: cannot chdir to $cwd: $!\n"; POSIX::_exit(1); };
+  chdir $cwd or do { print STDERR "patchgate-sandbox: cannot chdir to $cwd: $!\n"; quit(1); };
   $ENV{PWD} = $cwd;
   exec { $argv->[0] } @$argv;
-  print STDERR "patchgate-sandbox: cannot execute $argv->[0]: $!\n"; POSIX::_exit(127); }
+  print STDERR "patchgate-sandbox: cannot execute $argv->[0]: $!\n"; quit(127); }
 
 my @dev = snapshot_dev();
 syswrite($ctl, "ready\n");
@@ -120,15 +127,23 @@ while (defined(my $req = read_request())) {
 }
 `;
 
-/** The syscall numbers Perl's syscall needs (prctl, keyctl); architectures not listed use the one-shot sandbox. */
+/** The syscall numbers Perl's syscall needs; architectures not listed use the one-shot sandbox. */
 export const SUPERVISOR_SYSCALLS: Partial<Record<NodeJS.Architecture, SupervisorSyscalls>> = {
-  x64: { prctl: 157, keyctl: 250 },
-  arm64: { prctl: 167, keyctl: 219 },
+  x64: { prctl: 157, keyctl: 250, setsid: 112, close: 3, exitGroup: 231 },
+  arm64: { prctl: 167, keyctl: 219, setsid: 157, close: 57, exitGroup: 94 },
 };
 
 export interface SupervisorSyscalls {
   prctl: number;
   keyctl: number;
+  setsid: number;
+  close: number;
+  exitGroup: number;
+}
+
+/** The supervisor's arguments, in the order its first line reads them. */
+export function supervisorArgs(syscalls: SupervisorSyscalls): string[] {
+  return [syscalls.prctl, syscalls.keyctl, syscalls.setsid, syscalls.close, syscalls.exitGroup].map(String);
 }
 
 /** Where the supervisor's report channel sits in its descriptors (after stdio and bwrap's handshake pipes). */

@@ -82,6 +82,19 @@ describe("bubblewrap: one long-lived sandbox per session", () => {
     expect({ exitCode: after.exitCode, stdout: after.stdout }).toEqual({ exitCode: 0, stdout: "still here\n" });
   });
 
+  test("each command leads a session of its own; one that cannot start fails alone, with the sandbox's own words", async () => {
+    // /proc/self/stat: pid (comm) state ppid pgrp session; the shell is the command's first process.
+    const ids = await sh(session, ws.dir, 'read -r line < /proc/$$/stat; set -- $line; echo "$1 $5 $6"');
+    const [pid, pgrp, sid] = ids.stdout.trim().split(" ");
+    expect(pid).toMatch(/^\d+$/);
+    expect({ pgrp, sid }).toEqual({ pgrp: pid, sid: pid });
+    const noDir = await sh(session, ws.dir, "echo ran", { cwd: "no/such/dir" });
+    expect({ exitCode: noDir.exitCode, stdout: noDir.stdout }).toEqual({ exitCode: 1, stdout: "" });
+    expect(noDir.stderr).toContain("patchgate-sandbox: cannot chdir to /workspace/no/such/dir");
+    const after = await sh(session, ws.dir, "echo still here");
+    expect({ exitCode: after.exitCode, stdout: after.stdout }).toEqual({ exitCode: 0, stdout: "still here\n" });
+  });
+
   test("a kill -9 of the process that owns the session's sandbox leaves nothing of it running", async () => {
     const owner = fileURLToPath(new URL("./fixtures/session-owner.ts", import.meta.url));
     const child = execFile(process.execPath, ["--import", "tsx", owner, ws.dir], { cwd: process.cwd() });
