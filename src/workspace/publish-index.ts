@@ -1,4 +1,5 @@
-import { lstat, mkdtemp, rm } from "node:fs/promises";
+import { lstatSync, type Stats } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { gitOk } from "./git.js";
@@ -14,18 +15,29 @@ import { gitOk } from "./git.js";
 /**
  * What is at `rel`, reached through real directories only: a regular file or symlink (git can record
  * it), nothing, or something else (a directory, a FIFO, a device) that cannot be published as a file.
+ * Its lstat calls are synchronous: each takes microseconds, a round trip through libuv's thread pool
+ * ten times that, and a fingerprint (path-fingerprint.ts) makes one per directory of every path.
  */
-export async function pathKind(root: string, rel: string): Promise<"file" | "absent" | "other"> {
+export function pathKind(root: string, rel: string): "file" | "absent" | "other" {
   let dir = root;
   for (const segment of rel.split("/").slice(0, -1)) {
     dir = path.join(dir, segment);
-    const st = await lstat(dir).catch(() => null);
+    const st = lstatOrNull(dir);
     if (st === null) return "absent";
     if (!st.isDirectory()) return st.isSymbolicLink() ? "other" : "absent";
   }
-  const st = await lstat(path.join(root, rel)).catch(() => null);
+  const st = lstatOrNull(path.join(root, rel));
   if (st === null) return "absent";
   return st.isFile() || st.isSymbolicLink() ? "file" : "other";
+}
+
+/** lstat, or null for any failure (gone, not a directory on the way, no permission): each means "not there". */
+export function lstatOrNull(abs: string): Stats | null {
+  try {
+    return lstatSync(abs);
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -36,7 +48,7 @@ export async function pathKind(root: string, rel: string): Promise<"file" | "abs
 export async function stagePaths(root: string, env: { GIT_INDEX_FILE: string }, paths: readonly string[], signal?: AbortSignal): Promise<void> {
   const present: string[] = [];
   const absent: string[] = [];
-  for (const p of new Set(paths)) ((await pathKind(root, p)) === "file" ? present : absent).push(p);
+  for (const p of new Set(paths)) (pathKind(root, p) === "file" ? present : absent).push(p);
   const stdin = (list: string[]) => list.map((p) => `${p}\0`).join("");
   if (present.length > 0) await gitOk(["update-index", "--add", "--remove", "--replace", "-z", "--stdin"], { cwd: root, env, input: stdin(present), signal });
   if (absent.length > 0) await gitOk(["update-index", "--force-remove", "-z", "--stdin"], { cwd: root, env, input: stdin(absent), signal });

@@ -47,7 +47,7 @@ export async function withSnapshotIndex<T>(
       // git skips an untracked special file, but refuses to add one that replaced a tracked file.
       const excluded = special.map((s) => `:(exclude,literal)${s.rel}`);
       await gitOk(["add", "-A", "--", ".", ...excluded], { cwd: root, env, signal });
-      await stagePaths(root, env, await notCoveredByAdd(root, state, alsoPaths), signal);
+      await stagePaths(root, env, notCoveredByAdd(root, state, alsoPaths), signal);
       return await fn(env);
     } finally {
       await rm(env.GIT_INDEX_FILE, { force: true });
@@ -60,8 +60,8 @@ export async function withSnapshotIndex<T>(
  * even when ignored) that is a file now, and one that is absent (its entry, if any, is removed either
  * way). Anything else — a new file that may be ignored, a FIFO the walk excluded — is staged explicitly.
  */
-async function notCoveredByAdd(root: string, state: SnapshotState, paths: readonly string[]): Promise<string[]> {
-  const kinds = await Promise.all(paths.map(async (p) => [p, await pathKind(root, p)] as const));
+function notCoveredByAdd(root: string, state: SnapshotState, paths: readonly string[]): string[] {
+  const kinds = paths.map((p) => [p, pathKind(root, p)] as const);
   return kinds.filter(([p, kind]) => !(kind === "absent" || (kind === "file" && state.inBase.get(p) === true))).map(([p]) => p);
 }
 

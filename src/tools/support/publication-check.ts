@@ -17,7 +17,7 @@ export async function publicationRefusal(ws: Workspace, state: SessionState, pro
   const paths = state.publishablePaths;
   const written = state.writtenHashes;
   return (
-    checkPublishable(await unpublishable(ws.root, paths)) ??
+    checkPublishable(unpublishable(ws.root, paths)) ??
     checkPublishedPaths(await ws.changedPaths(paths), protectedPaths) ??
     checkWrittenContent(written, await currentHashes(ws.root, Object.keys(written)))
   );
@@ -28,13 +28,13 @@ async function currentHashes(root: string, paths: string[]): Promise<Record<stri
   const out: Record<string, string | null> = {};
   for (const p of paths) {
     const abs = path.join(root, p);
-    const st = (await pathKind(root, p)) === "file" ? await lstat(abs) : null;
+    const st = pathKind(root, p) === "file" ? await lstat(abs) : null;
     out[p] = st?.isFile() ? contentHash(await readFile(abs)) : null;
   }
   return out;
 }
 
-async function unpublishable(root: string, paths: readonly string[]): Promise<string[]> {
-  const kinds = await Promise.all(paths.map(async (p) => [p, await pathKind(root, p)] as const));
+function unpublishable(root: string, paths: readonly string[]): string[] {
+  const kinds = paths.map((p) => [p, pathKind(root, p)] as const);
   return kinds.filter(([, kind]) => kind === "other").map(([p]) => p);
 }
