@@ -18,6 +18,8 @@ import { withSession, sessionExtras } from "../src/agent/session-sandbox.js";
 import type { LLMClient, LLMRequest, LLMResponse } from "../src/agent/llm/types.js";
 import { parseRepoConfig } from "../src/config/load-repo-config.js";
 import { resourceLimits } from "../src/agent/resource-limits.js";
+import { helper } from "../src/process/helper-connection.js";
+import { openCpuAccount, type CpuAccount } from "./cpu-account.js";
 import { selectSandbox } from "../src/sandbox/select.js";
 import type { Sandbox } from "../src/sandbox/types.js";
 import { SqliteSessionStore } from "../src/store/sqlite-store.js";
@@ -113,35 +115,79 @@ export function childrenCpuMs(stdout: string): number {
   return parts[0]! + parts[1]!;
 }
 
-/**
- * What one whole session costs in CPU, everything included (its clone, git, the spawn helper, the
- * sandbox, the test run, this process): the median of 3 run one at a time, read from the machine's
- * counters less what the machine burns while idle. The concurrent makespan cannot beat 50 of these over the
- * cores, whatever the scheduling: the line shows how much of the gap to the ideal is CPU.
- */
-async function sessionsAlone(store: SqliteSessionStore, root: string, source: string, sandbox: Sandbox): Promise<{ machineMs: number; ownMs: number }> {
-  // A session alone spends most of its 2 s waiting for the model: what the idle machine burns
-  // meanwhile (kernel threads, other tenants) is measured first and taken off.
-  const i0 = machineCpu();
-  const idleFrom = performance.now();
-  await new Promise((r) => setTimeout(r, 2_000));
-  const idlePerMs = (machineCpu().busy - i0.busy) / (performance.now() - idleFrom);
-  const machine: number[] = [];
-  const own: number[] = [];
-  for (let i = 0; i < 3; i++) {
-    const m0 = machineCpu();
-    const c0 = process.cpuUsage();
-    const t0 = performance.now();
-    await oneSession(store, root, source, sandbox, `alone-${path.basename(root)}-${i}`);
-    const c = process.cpuUsage(c0);
-    const ticks = machineCpu().busy - m0.busy - idlePerMs * (performance.now() - t0);
-    machine.push((ticks * 1000) / TICKS_PER_SECOND);
-    own.push((c.user + c.system) / 1000);
-  }
-  return { machineMs: median(machine), ownMs: median(own) };
+/** CPU (ms) spent by a session, or by the 50, and by whom. */
+interface SessionCpu {
+  /** Every process it ran (the cgroup's account, ./cpu-account.ts). */
+  totalMs: number;
+  /** This process, all its threads (the ledger's writer, the loop, the tools). */
+  appMs: number;
+  /** The spawn helper itself: the forks. */
+  helperMs: number;
+  /** The rest: git, bwrap, the sandbox's supervisor, the test run. */
+  othersMs: number;
 }
 
-/** /proc/stat counts in USER_HZ, 100 on every Linux architecture Node runs on. */
+/**
+ * What one whole session costs in CPU, everything included, the median of 3 run one at a time. The
+ * concurrent makespan cannot beat 50 of these over the cores, whatever the scheduling.
+ */
+async function sessionsAlone(account: CpuAccount, store: SqliteSessionStore, root: string, source: string, sandbox: Sandbox): Promise<SessionCpu> {
+  const runs: SessionCpu[] = [];
+  for (let i = 0; i < 3; i++) {
+    const before = cpuNow(account);
+    await oneSession(store, root, source, sandbox, `alone-${path.basename(root)}-${i}`);
+    runs.push(spentSince(account, before));
+  }
+  return runs.sort((a, b) => a.totalMs - b.totalMs)[1]!;
+}
+
+type CpuNow = { pid: number; totalMs: number; appMs: number; helperMs: number };
+
+function cpuNow(account: CpuAccount): CpuNow {
+  const pid = helper().pid!;
+  const own = process.cpuUsage();
+  return { pid, totalMs: account.usedMs(), appMs: (own.user + own.system) / 1000, helperMs: processCpuMs(pid) };
+}
+
+function spentSince(account: CpuAccount, before: CpuNow): SessionCpu {
+  const now = cpuNow(account);
+  // A new helper would not be in the account: it is joined once, when the bench starts.
+  if (now.pid !== before.pid) throw new Error("the spawn helper was replaced while measuring");
+  const totalMs = now.totalMs - before.totalMs;
+  const appMs = now.appMs - before.appMs;
+  const helperMs = now.helperMs - before.helperMs;
+  return { totalMs, appMs, helperMs, othersMs: totalMs - appMs - helperMs };
+}
+
+/** /proc/<pid>/stat's utime + stime, in ms. */
+function processCpuMs(pid: number): number {
+  // The fields after the command name, which is in parentheses and may hold spaces: state is field 3.
+  const after = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ").at(-1)!.split(" ");
+  return ((Number(after[14 - 3]) + Number(after[15 - 3])) * 1000) / TICKS_PER_SECOND;
+}
+
+function cpuWords(c: SessionCpu): string {
+  return `Patchgate's own process ${ms(c.appMs)}, the spawn helper ${ms(c.helperMs)}, git, bwrap and the test run ${ms(c.othersMs)}`;
+}
+
+/** What the sessions cost in CPU, alone and together, against the ideal the figure is measured by. */
+function cpuLine(together: SessionCpu, alone: SessionCpu, at: { makespan: number; ideal: number; cores: number }): string {
+  const each = (x: number) => x / SESSIONS;
+  const perSession: SessionCpu = {
+    totalMs: each(together.totalMs),
+    appMs: each(together.appMs),
+    helperMs: each(together.helperMs),
+    othersMs: each(together.othersMs),
+  };
+  const allCpuBound = (SESSIONS * alone.totalMs) / at.cores;
+  return (
+    `CPU of one session alone ${ms(alone.totalMs)} (${cpuWords(alone)}), so ${SESSIONS} need ${ms(allCpuBound)} on ${at.cores} cores: ` +
+    `the ideal is ${((at.ideal / allCpuBound) * 100).toFixed(0)} % of that, the makespan ${(at.makespan / allCpuBound).toFixed(2)}×; ` +
+    `CPU of a session among the ${SESSIONS} ${ms(perSession.totalMs)} (${cpuWords(perSession)})`
+  );
+}
+
+/** /proc counts in USER_HZ, 100 on every Linux architecture Node runs on. */
 const TICKS_PER_SECOND = 100;
 
 /** The machine's CPU time so far (/proc/stat, in ticks): busy is everything but idle and iowait. */
@@ -159,6 +205,8 @@ export async function benchConcurrency(): Promise<Figures> {
   }
   const sandbox = chosen.sandbox;
   const root = mkdtempSync(path.join(os.tmpdir(), "pg-bench-conc-"));
+  // Joined before anything else runs: the helper is already up (selectSandbox ran `true` through it).
+  const account = openCpuAccount([process.pid, helper().pid!]);
   try {
     const source = path.join(root, "source");
     mkdirSync(source);
@@ -173,15 +221,15 @@ export async function benchConcurrency(): Promise<Figures> {
       const alone = runs.map((r) => r.wallMs);
       const aloneCpu = runs.map((r) => r.cpuMs);
       const store = SqliteSessionStore.open(path.join(root, `r${round}.sqlite`));
-      const single = await sessionsAlone(store, path.join(root, `alone${round}`), source, sandbox);
+      const single = "reason" in account ? null : await sessionsAlone(account, store, path.join(root, `alone${round}`), source, sandbox);
       const loop = monitorEventLoopDelay({ resolution: 10 });
       loop.enable();
-      const cpuBefore = process.cpuUsage();
+      const cpuBefore = "reason" in account ? null : cpuNow(account);
       const machineBefore = machineCpu();
       const started = performance.now();
       await Promise.all(Array.from({ length: SESSIONS }, (_, i) => oneSession(store, path.join(root, `r${round}`), source, sandbox, `c${round}-${i}`)));
       const makespan = performance.now() - started;
-      const ownCpu = process.cpuUsage(cpuBefore);
+      const spent = "reason" in account ? null : spentSince(account, cpuBefore!);
       const machine = machineCpu();
       const busy = (machine.busy - machineBefore.busy) / (machine.total - machineBefore.total);
       loop.disable();
@@ -189,11 +237,15 @@ export async function benchConcurrency(): Promise<Figures> {
       const latencyBound = STEPS * LATENCY_MS;
       const cpuBound = (SESSIONS * median(alone)) / cores;
       const ideal = Math.max(latencyBound, cpuBound);
-      const allCpuBound = (SESSIONS * single.machineMs) / cores;
       fractions.push(ideal / makespan);
       p99s.push(loop.percentile(99) / 1e6);
       lines.push(
-        `round ${round + 1}: makespan ${ms(makespan)}; bounds: latency chain ${ms(latencyBound)}, sandboxed CPU ${SESSIONS} × ${ms(median(alone))} / ${cores} cores = ${ms(cpuBound)}; event loop p99 ${ms(loop.percentile(99) / 1e6)}, max ${ms(loop.max / 1e6)}; one run alone ${ms(median(alone))} wall, of it ${ms(median(aloneCpu))} CPU in the sandbox's processes; Patchgate's own process ${ms((ownCpu.user + ownCpu.system) / 1000)} CPU (all its threads); the machine's cores ${(busy * 100).toFixed(0)} % busy meanwhile; one session alone takes ${ms(single.machineMs)} of the machine's CPU (Patchgate's own process ${ms(single.ownMs)}), so ${SESSIONS} of them need ${ms(allCpuBound)} on ${cores} cores: the makespan is ${(makespan / allCpuBound).toFixed(2)}× that`,
+        `round ${round + 1}: makespan ${ms(makespan)}; bounds: latency chain ${ms(latencyBound)}, sandboxed CPU ${SESSIONS} × ${ms(median(alone))} / ${cores} cores = ${ms(cpuBound)}; ` +
+          `event loop p99 ${ms(loop.percentile(99) / 1e6)}, max ${ms(loop.max / 1e6)}; one run alone ${ms(median(alone))} wall, of it ${ms(median(aloneCpu))} CPU in the sandbox's processes; ` +
+          `the machine's cores ${(busy * 100).toFixed(0)} % busy meanwhile; ` +
+          (spent === null || single === null
+            ? `CPU not counted: ${"reason" in account ? account.reason : ""}`
+            : cpuLine(spent, single, { makespan, ideal, cores })),
       );
     }
     for (const l of lines) console.error(`concurrency: ${l}`);
@@ -219,6 +271,7 @@ export async function benchConcurrency(): Promise<Figures> {
       },
     };
   } finally {
+    if (!("reason" in account)) account.close();
     rmSync(root, { recursive: true, force: true });
   }
 }
