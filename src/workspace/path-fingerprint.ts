@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { closeSync, constants, fstatSync, openSync, readFile, readFileSync, readlinkSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import { lstatOrNull, pathKind } from "./publish-index.js";
+import { pathEntry } from "./publish-index.js";
 
 /** Files up to this size are read synchronously (well under a millisecond); larger ones off the event loop. */
 const SYNC_READ_MAX_BYTES = 1 << 20;
@@ -17,15 +17,13 @@ const readFd = promisify(readFile);
  * that way, where every thread-pool round trip cost a tenth of a millisecond (twice per diff).
  */
 async function pathFingerprint(root: string, rel: string): Promise<string> {
-  const kind = pathKind(root, rel);
-  if (kind !== "file") return kind;
+  const entry = pathEntry(root, rel);
+  if (entry.kind !== "file") return entry.kind;
   const abs = path.join(root, rel);
-  const st = lstatOrNull(abs);
-  if (st === null) return "absent";
-  if (st.isSymbolicLink()) return `link:${digest(Buffer.from(linkTarget(abs)))}`;
+  if (entry.st.isSymbolicLink()) return `link:${digest(Buffer.from(linkTarget(abs)))}`;
   // No-follow and non-blocking: a file swapped for a link or a FIFO since lstat is not waited on.
-  const fd = openOrNull(abs, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  if (fd === null) return "other";
+  const fd = openOrWhy(abs, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  if (typeof fd === "string") return fd;
   try {
     const now = fstatSync(fd);
     if (!now.isFile()) return "other";
@@ -44,11 +42,12 @@ function linkTarget(abs: string): string {
   }
 }
 
-function openOrNull(abs: string, flags: number): number | null {
+/** The open descriptor, or what the path is when it cannot be opened: gone since its lstat, or something else. */
+function openOrWhy(abs: string, flags: number): number | "absent" | "other" {
   try {
     return openSync(abs, flags);
-  } catch {
-    return null;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "ENOENT" ? "absent" : "other";
   }
 }
 

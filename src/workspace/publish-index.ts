@@ -19,20 +19,25 @@ import { gitOk } from "./git.js";
  * ten times that, and a fingerprint (path-fingerprint.ts) makes one per directory of every path.
  */
 export function pathKind(root: string, rel: string): "file" | "absent" | "other" {
+  return pathEntry(root, rel).kind;
+}
+
+/** pathKind with the lstat it ended on, for a caller that needs the entry itself (mode, link or file). */
+export function pathEntry(root: string, rel: string): { kind: "file"; st: Stats } | { kind: "absent" | "other" } {
   let dir = root;
   for (const segment of rel.split("/").slice(0, -1)) {
     dir = path.join(dir, segment);
     const st = lstatOrNull(dir);
-    if (st === null) return "absent";
-    if (!st.isDirectory()) return st.isSymbolicLink() ? "other" : "absent";
+    if (st === null) return { kind: "absent" };
+    if (!st.isDirectory()) return { kind: st.isSymbolicLink() ? "other" : "absent" };
   }
   const st = lstatOrNull(path.join(root, rel));
-  if (st === null) return "absent";
-  return st.isFile() || st.isSymbolicLink() ? "file" : "other";
+  if (st === null) return { kind: "absent" };
+  return st.isFile() || st.isSymbolicLink() ? { kind: "file", st } : { kind: "other" };
 }
 
 /** lstat, or null for any failure (gone, not a directory on the way, no permission): each means "not there". */
-export function lstatOrNull(abs: string): Stats | null {
+function lstatOrNull(abs: string): Stats | null {
   try {
     return lstatSync(abs);
   } catch {

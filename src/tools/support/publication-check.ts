@@ -1,10 +1,10 @@
-import { lstat, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { checkPublishable, checkPublishedPaths, checkWrittenContent } from "../../policy/published-paths.js";
 import { contentHash } from "../../policy/edit-context.js";
 import type { SessionState } from "../../session/state.js";
 import type { ToolError } from "../../session/types.js";
-import { pathKind } from "../../workspace/publish-index.js";
+import { pathEntry, pathKind } from "../../workspace/publish-index.js";
 import type { Workspace } from "../../workspace/types.js";
 
 /**
@@ -28,8 +28,8 @@ async function currentHashes(root: string, paths: string[]): Promise<Record<stri
   const out: Record<string, string | null> = {};
   for (const p of paths) {
     const abs = path.join(root, p);
-    const st = pathKind(root, p) === "file" ? await lstat(abs) : null;
-    out[p] = st?.isFile() ? contentHash(await readFile(abs)) : null;
+    const entry = pathEntry(root, p);
+    out[p] = entry.kind === "file" && entry.st.isFile() ? contentHash(await readFile(abs)) : null;
   }
   return out;
 }
