@@ -206,7 +206,8 @@ export async function benchConcurrency(): Promise<Figures> {
   const sandbox = chosen.sandbox;
   const root = mkdtempSync(path.join(os.tmpdir(), "pg-bench-conc-"));
   // Joined before anything else runs: the helper is already up (selectSandbox ran `true` through it).
-  const account = openCpuAccount([process.pid, helper().pid!]);
+  const opened = openCpuAccount([process.pid, helper().pid!]);
+  const account = "reason" in opened ? null : opened;
   try {
     const source = path.join(root, "source");
     mkdirSync(source);
@@ -221,15 +222,15 @@ export async function benchConcurrency(): Promise<Figures> {
       const alone = runs.map((r) => r.wallMs);
       const aloneCpu = runs.map((r) => r.cpuMs);
       const store = SqliteSessionStore.open(path.join(root, `r${round}.sqlite`));
-      const single = "reason" in account ? null : await sessionsAlone(account, store, path.join(root, `alone${round}`), source, sandbox);
+      const single = account && (await sessionsAlone(account, store, path.join(root, `alone${round}`), source, sandbox));
       const loop = monitorEventLoopDelay({ resolution: 10 });
       loop.enable();
-      const cpuBefore = "reason" in account ? null : cpuNow(account);
+      const cpuBefore = account && cpuNow(account);
       const machineBefore = machineCpu();
       const started = performance.now();
       await Promise.all(Array.from({ length: SESSIONS }, (_, i) => oneSession(store, path.join(root, `r${round}`), source, sandbox, `c${round}-${i}`)));
       const makespan = performance.now() - started;
-      const spent = "reason" in account ? null : spentSince(account, cpuBefore!);
+      const spent = account && cpuBefore && spentSince(account, cpuBefore);
       const machine = machineCpu();
       const busy = (machine.busy - machineBefore.busy) / (machine.total - machineBefore.total);
       loop.disable();
@@ -244,7 +245,7 @@ export async function benchConcurrency(): Promise<Figures> {
           `event loop p99 ${ms(loop.percentile(99) / 1e6)}, max ${ms(loop.max / 1e6)}; one run alone ${ms(median(alone))} wall, of it ${ms(median(aloneCpu))} CPU in the sandbox's processes; ` +
           `the machine's cores ${(busy * 100).toFixed(0)} % busy meanwhile; ` +
           (spent === null || single === null
-            ? `CPU not counted: ${"reason" in account ? account.reason : ""}`
+            ? `CPU not counted: ${"reason" in opened ? opened.reason : ""}`
             : cpuLine(spent, single, { makespan, ideal, cores })),
       );
     }
@@ -271,7 +272,7 @@ export async function benchConcurrency(): Promise<Figures> {
       },
     };
   } finally {
-    if (!("reason" in account)) account.close();
+    account?.close();
     rmSync(root, { recursive: true, force: true });
   }
 }
