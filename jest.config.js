@@ -3,7 +3,7 @@ export default {
   testEnvironment: "node",
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
-  // The live suite talks to a real provider: it is collected only when asked for (README "Live suite").
+  // The live suite talks to a real provider: it is collected only when asked for (docs/evaluation.md, "Live suite").
   testPathIgnorePatterns: process.env.RUN_LIVE_TESTS === "1" ? ["/node_modules/"] : ["/node_modules/", "<rootDir>/test/live/"],
   // Before any test module: a suite started from inside git must not act on that repository.
   setupFiles: ["<rootDir>/test/helpers/outer-git-env.ts"],

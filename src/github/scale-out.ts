@@ -9,7 +9,7 @@ import { startHousekeeping } from "./session-work/housekeeping.js";
 import { durableRunner, fencedAccess } from "./session-work/durable-runner.js";
 
 /**
- * The two process kinds of scale-out (README "Scaling out"), both on the PostgreSQL of
+ * The two process kinds of scale-out (docs/scaling-out.md), both on the PostgreSQL of
  * DATABASE_URL: a receiver verifies, stores and enqueues (its queue has no slots); a worker takes
  * lanes from the queue and runs them. `deps.queue` becomes the durable queue in both, so every job
  * a handler or a job enqueues goes through the database.

@@ -13,7 +13,7 @@ import { BUGGY_ADD_REPO } from "../helpers/git-fixture.js";
 import { SessionHarness } from "../helpers/session-harness.js";
 
 /**
- * The README's provider table, line by line: a whole session (plan, approval, edit, tests, finish)
+ * The provider table of docs/configuration.md, line by line: a whole session (plan, approval, edit, tests, finish)
  * against a fake that behaves like that provider, configured only through the environment variables
  * the table names. Each provider refuses what the real one refuses; none may see a violation.
  */
@@ -50,7 +50,7 @@ async function runStory(r: Run, extra: Parameters<SessionHarness["resume"]>[1] =
   expect(readFileSync(join(r.h.workspace.root, "src/add.js"), "utf8")).toBe(FIXED);
 }
 
-describe("each provider of the README's table, through a whole session", () => {
+describe("each provider of the documented table, through a whole session", () => {
   let run: Run | undefined;
   afterEach(async () => {
     const violations = run?.server.violations ?? [];

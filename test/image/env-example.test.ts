@@ -1,17 +1,19 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "../helpers/cli-process.js";
 
 /**
- * `.env.example` lists every variable the README tells an operator about, so copying it is a
+ * `.env.example` lists every variable the README and docs/ tell an operator about, so copying it is a
  * complete start. Variables only the tests read are named here as such.
  */
 const TEST_ONLY = new Set(["PATCHGATE_CI", "RUN_LIVE_TESTS", "PATCHGATE_TEST_DATABASE_URL"]);
 const NAMES =
   /\b(?:APP_ID|PRIVATE_KEY(?:_PATH)?|WEBHOOK_SECRET|WEBHOOK_PROXY_URL|GHE_HOST|GHE_PROTOCOL|NO_SMEE_SETUP|DATABASE_URL|(?:PATCHGATE|OPENAI)_[A-Z0-9]+(?:_[A-Z0-9]+)*)\b/g;
 
-test("every variable the README names is in .env.example", () => {
-  const readme = new Set((readFileSync(join(ROOT, "README.md"), "utf8").match(NAMES) ?? []).filter((v) => !TEST_ONLY.has(v) && !v.endsWith("_")));
+const documentation = ["README.md", ...readdirSync(join(ROOT, "docs")).map((f) => join("docs", f))].map((f) => readFileSync(join(ROOT, f), "utf8")).join("\n");
+
+test("every variable the README and docs/ name is in .env.example", () => {
+  const readme = new Set((documentation.match(NAMES) ?? []).filter((v) => !TEST_ONLY.has(v) && !v.endsWith("_")));
   const example = readFileSync(join(ROOT, ".env.example"), "utf8");
   const listed = new Set([...example.matchAll(/^(?:# )?([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]));
   expect(readme.size).toBeGreaterThan(20);

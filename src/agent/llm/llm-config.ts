@@ -3,7 +3,7 @@ import type { ReasoningVault } from "./reasoning-vault.js";
 
 /**
  * The model connection, from the environment: the same variables for `patchgate run` and the app
- * (README "Configuration"). Every value is checked when read; a bad one is an error that names the
+ * (docs/configuration.md). Every value is checked when read; a bad one is an error that names the
  * variable, never a silent default.
  */
 export interface LLMConfig {

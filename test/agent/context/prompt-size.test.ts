@@ -5,12 +5,12 @@ import { estimateTokens } from "../../../src/agent/llm/tokens.js";
 
 // Real text of the kinds a prompt holds: source, JSON-escaped tool output, prose, a lockfile.
 const source = readFileSync("src/agent/run-session.ts", "utf8");
-const readme = readFileSync("README.md", "utf8").slice(0, 30_000);
+const prose = readFileSync("docs/design.md", "utf8").slice(0, 30_000);
 const lock = readFileSync("package-lock.json", "utf8").slice(0, 30_000);
 const samples: [string, string][] = [
   ["TypeScript source", source],
   ["a tool result as JSON", JSON.stringify({ ok: true, data: { content: source } })],
-  ["English markdown", readme],
+  ["English markdown", prose],
   ["German prose", "Größenänderung übermäßig schöner Bäume und Flüsse, während die Straße nass ist. ".repeat(100)],
   ["CJK prose", "这是一个测试文件，用于检查分词器的行为和估计的准确性。".repeat(100)],
 ];

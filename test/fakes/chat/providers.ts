@@ -3,7 +3,7 @@ import { alternationProblem, deepseekReasoningProblem, historyArgumentsProblem, 
 import { checkOpenAIContract, type WireViolation } from "./wire-contract.js";
 
 /**
- * How each provider the README lists behaves, as far as Patchgate depends on it: what it refuses,
+ * How each provider docs/configuration.md lists behaves, as far as Patchgate depends on it: what it refuses,
  * what shape its errors have, and how its answers and streams differ from OpenAI's. `strict`, the
  * default of every test, refuses everything any of them refuses.
  */
