@@ -2,6 +2,7 @@ import type { ApplicationFunction } from "probot";
 import { depsFromEnv } from "./github/env-deps.js";
 import { patchgateApp } from "./github/app.js";
 import { pinoSink } from "./github/app-log.js";
+import type { PatchgateDeps } from "./github/deps.js";
 import { setupTracing } from "./trace/otel-setup.js";
 import { resourceLimits } from "./agent/resource-limits.js";
 
@@ -10,7 +11,18 @@ await setupTracing();
 // A bad PATCHGATE_MAX_CLONES / PATCHGATE_MAX_SANDBOX_RUNS stops the app at boot, naming the variable.
 resourceLimits();
 
+let started: PatchgateDeps | undefined;
+
 /** Probot app (started by ./main.ts): wires the handlers, nothing else. */
-const app: ApplicationFunction = async (probot, options) => patchgateApp(await depsFromEnv(pinoSink(probot.log)))(probot, options);
+const app: ApplicationFunction = async (probot, options) => {
+  started = await depsFromEnv(pinoSink(probot.log));
+  return patchgateApp(started)(probot, options);
+};
+
+/** What the stop on SIGTERM needs of the running app (./main.ts): its jobs and its log. */
+export const runningApp = {
+  jobsSettled: async (): Promise<void> => started?.queue.idle(),
+  log: (line: string): void => (started ? started.log(line) : console.log(line)),
+};
 
 export default app;

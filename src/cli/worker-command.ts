@@ -4,6 +4,7 @@ import { depsFromEnv } from "../github/env-deps.js";
 import { patchgateOctokit } from "../github/octokit.js";
 import { PRODUCTION_LIMITS } from "../github/rate-limits.js";
 import { defaultSlots, startWorker } from "../github/scale-out.js";
+import { stopOnSignals } from "../github/stop-on-signal.js";
 import type { PostgresSessionStore } from "../store/pg-store.js";
 import { parseCommandArgs } from "./cli-args.js";
 import { help } from "./inspect-commands.js";
@@ -14,7 +15,9 @@ export const WORKER_USAGE =
 
 /**
  * `patchgate worker`: no HTTP server; it takes sessions from the PostgreSQL queue, at most
- * PATCHGATE_WORKER_SLOTS at once, each under a lease it renews while it runs. Runs until stopped.
+ * PATCHGATE_WORKER_SLOTS at once, each under a lease it renews while it runs. Runs until stopped:
+ * on SIGTERM or SIGINT it takes no new session and lets the ones it runs settle; a session still
+ * running when the grace ends is taken up by another worker once its lease runs out.
  */
 export async function workerCommand(argv: string[], out: NodeJS.WritableStream): Promise<number> {
   const parsed = parseCommandArgs(argv, {} as const, WORKER_USAGE);
@@ -24,6 +27,8 @@ export async function workerCommand(argv: string[], out: NodeJS.WritableStream):
   const leaseMs = envCount(process.env, "PATCHGATE_LEASE_SECONDS", 15) * 1000;
   const probot = createProbot({ overrides: { Octokit: patchgateOctokit(ProbotOctokit, PRODUCTION_LIMITS) } });
   const deps = await depsFromEnv(textSink((text) => out.write(text)));
-  await startWorker(probot, deps, deps.store as PostgresSessionStore, { url, slots, leaseMs });
+  const queue = await startWorker(probot, deps, deps.store as PostgresSessionStore, { url, slots, leaseMs });
+  // The queue's close takes no new lane and waits for the running ones: here both steps are one.
+  stopOnSignals({ refuse: async () => undefined, drain: () => queue.close(), log: (line) => deps.log(line) });
   return new Promise<number>(() => undefined);
 }

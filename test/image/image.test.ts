@@ -1,6 +1,6 @@
 import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { generateKeyPairSync } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { tempDir } from "../helpers/git-fixture.js";
@@ -43,6 +43,8 @@ describe("the Dockerfile", () => {
   describe("its commands on this machine", () => {
     let root: string;
     let app: ChildProcess | undefined;
+    /** The assembled runtime tree and the environment its CMD ran with, once the boot test built them. */
+    let booted: { rt: string; env: NodeJS.ProcessEnv } | undefined;
     beforeAll(() => {
       root = tempDir("pg-image-");
     });
@@ -58,7 +60,9 @@ describe("the Dockerfile", () => {
         if (i.op === "COPY") for (const src of copyOf(i).sources) cpSync(join(ROOT, src), join(build, src), { recursive: true });
         if (i.op !== "RUN" || /apt-get/.test(i.args)) continue;
         if (/^npm ci\b/.test(i.args)) {
-          execFileSync("cp", ["-al", join(ROOT, "node_modules"), join(build, "node_modules")]);
+          // The real directory: a worktree's node_modules may be a symlink, and a copy of the link
+          // would let the line below delete the file from the checkout it points to.
+          execFileSync("cp", ["-al", realpathSync(join(ROOT, "node_modules")), join(build, "node_modules")]);
           // npm rewrites this one file; a copy, so the checkout's own stays as it was.
           rmSync(join(build, "node_modules", ".package-lock.json"));
           cpSync(join(ROOT, "node_modules", ".package-lock.json"), join(build, "node_modules", ".package-lock.json"));
@@ -118,7 +122,30 @@ describe("the Dockerfile", () => {
           .args.replace(/^.*?CMD\s+/, ""),
       );
       await expect(sh(check.map(quote).join(" "), rt, env)).resolves.toBeUndefined();
+      app.kill("SIGKILL");
+      booted = { rt, env };
     }, 600_000);
+
+    test("as PID 1 of its own pid namespace, as in a container, the CMD stops on SIGTERM within 5 s", async () => {
+      expect(booted).toBeDefined();
+      const { rt, env } = booted!;
+      const port = await freePort();
+      const [cmd, ...args] = execForm(stage("runtime").instructions.find((i) => i.op === "CMD")!.args);
+      // unshare forks the CMD as pid 1 of a new namespace and waits for it, as a container runtime does.
+      const ns = spawn("unshare", ["--pid", "--fork", "--kill-child", "--mount-proc", cmd, ...args], {
+        cwd: rt,
+        env: { ...env, PORT: String(port) },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      app = ns;
+      await listening(ns, port);
+      const pid1 = Number(readFileSync(`/proc/${ns.pid}/task/${ns.pid}/children`, "utf8").trim());
+      expect(readFileSync(`/proc/${pid1}/status`, "utf8")).toMatch(/^NSpid:\s+\d+\s+1$/m);
+      const exited = new Promise<number | null>((resolve) => ns.once("exit", (code) => resolve(code)));
+      process.kill(pid1, "SIGTERM");
+      const outcome = await Promise.race([exited, new Promise<"still running">((resolve) => setTimeout(() => resolve("still running"), 5_000))]);
+      expect(outcome).toBe(0);
+    }, 120_000);
   });
 });
 
