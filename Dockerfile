@@ -3,7 +3,7 @@
 # bubblewrap (the test sandbox), and runs node as the unprivileged `node` user. test/image.test.ts
 # runs this file's build commands and its CMD on this machine (no Docker engine needed).
 
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 # python3/make/g++ build better-sqlite3 when no prebuilt binary matches; none of it ships.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
@@ -13,9 +13,10 @@ COPY package.json package-lock.json .npmrc ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+COPY bin ./bin
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 RUN apt-get update \
  && apt-get install -y --no-install-recommends git bubblewrap ca-certificates \
  && rm -rf /var/lib/apt/lists/*

@@ -1,11 +1,13 @@
 #!/usr/bin/env node
-// Runs the compiled CLI when built (npm run build), else the TypeScript sources through tsx.
+// Runs the compiled CLI when dist/ is what src/ compiles to now (bin/dist-freshness.js), else the
+// TypeScript sources through tsx: never a dist/ older than the sources beside it.
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { staleDist } from "./dist-freshness.js";
 
-const built = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
-if (existsSync(built)) {
-  await import(built);
+const root = fileURLToPath(new URL("..", import.meta.url));
+if (existsSync(new URL("../dist/cli/main.js", import.meta.url)) && staleDist(root) === null) {
+  await import("../dist/cli/main.js");
 } else {
   const { register } = await import("tsx/esm/api");
   register();

@@ -33,6 +33,10 @@ describe("the Dockerfile", () => {
     expect(fromBuild.flat().sort()).toEqual(["/app/dist", "/app/node_modules"]);
   });
 
+  test("both stages are Node 24 LTS (Node 20 reached its end of life in April 2026)", () => {
+    expect(stages.map((s) => s.base)).toEqual(["node:24-bookworm-slim", "node:24-bookworm-slim"]);
+  });
+
   test(".dockerignore keeps local state and secrets out of the build context", () => {
     const ignored = readFileSync(join(ROOT, ".dockerignore"), "utf8")
       .split("\n")
