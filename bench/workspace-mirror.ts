@@ -1,7 +1,8 @@
 /**
  * A second session's workspace on a large repository (bench/large-repo.ts, generated here, served
  * over file:// so git uses its transport as with a remote): cloneWorkspace with the repository's
- * mirror (fetch into the mirror, `clone --reference`, checkout) against `git worktree add` of the
+ * mirror (fetch into the mirror, `clone --reference --dissociate`: the objects copied into the
+ * workspace, which keeps no link to the mirror; checkout) against `git worktree add` of the
  * same commit from the mirror, the floor for a checkout of that tree. Interleaved; the first session
  * (which creates the mirror) is not timed. Run alone: `npx tsx bench/workspace-mirror.ts`.
  */
@@ -12,6 +13,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { cloneWorkspace } from "../src/workspace/clone.js";
+import { mirrorPath } from "../src/workspace/mirror.js";
 import { figure, interleaved } from "./ab.js";
 import type { FigureResult } from "./figure.js";
 import { FILES, gitIn, makeLargeRepo } from "./large-repo.js";
@@ -26,9 +28,9 @@ export async function benchWorkspaceMirror(): Promise<Record<string, FigureResul
     const bytes = makeLargeRepo(path.join(root, "src"));
     gitIn(root, ["clone", "--quiet", "--bare", path.join(root, "src"), path.join(root, "remote.git")]);
     const url = pathToFileURL(path.join(root, "remote.git")).href;
-    const mirror = { root: path.join(root, "mirrors") };
+    const mirror = { settings: { root: path.join(root, "mirrors") }, tenant: { installationId: 1, repoId: 1 } };
     const first = await cloneWorkspace({ source: url, dir: path.join(root, "first"), mirror });
-    const mirrorDir = path.dirname(first.objectDirs![0]);
+    const mirrorDir = mirrorPath(mirror.settings.root, mirror.tenant);
     let n = 0;
     const target = () => path.join(root, `ws-${n}`);
     const t = await interleaved(

@@ -223,7 +223,7 @@ function callEnv(ledger: Ledger, opts: ResumeOptions, cacheDir: string | undefin
     workspace: opts.workspace,
     state: ledger.state,
     // The toolchains are read from the ledger at each call: recorded once, the same on every resume.
-    sandbox: opts.sandbox && withSession(opts.sandbox, sessionExtras(ledger.state.toolchains, cacheDir, opts.workspace.objectDirs)),
+    sandbox: opts.sandbox && withSession(opts.sandbox, sessionExtras(ledger.state.toolchains, cacheDir)),
     repoConfig: cfg,
     signal: opts.signal,
     onOutput: opts.onOutput,

@@ -5,14 +5,13 @@ import { resourceLimits } from "./resource-limits.js";
 
 /**
  * What every sandboxed run of a session gets from the ledger: the toolchain directories recorded by
- * `toolchains_resolved`, their bin directories first on PATH, and the session's cache directory; and
- * from the runtime, the object directories its clone borrows (its mirror's), read-only, so that git
- * inside the sandbox can read every object and write none of the mirror's.
+ * `toolchains_resolved`, their bin directories first on PATH, and the session's cache directory.
+ * Nothing of a repository's mirror: a workspace holds its own objects (workspace/clone.ts).
  */
-export function sessionExtras(toolchains: readonly ToolchainRecord[] | null, cacheDir: string | undefined, objectDirs: readonly string[] = []): SessionExtras {
+export function sessionExtras(toolchains: readonly ToolchainRecord[] | null, cacheDir: string | undefined): SessionExtras {
   const records = toolchains ?? [];
   return {
-    binds: [...new Set([...records.flatMap((t) => t.binds), ...objectDirs])],
+    binds: [...new Set(records.flatMap((t) => t.binds))],
     pathDirs: [...new Set(records.map((t) => t.path))],
     cacheDir,
     env: {

@@ -6,9 +6,9 @@ import type { SessionStore } from "../store/types.js";
 import type { SessionSettings } from "../session/events.js";
 import type { TaskInput } from "../session/types.js";
 import type { GitAuth, Workspace } from "../workspace/types.js";
-import { cloneWorkspace, mirrorObjects, openWorkspace } from "../workspace/clone.js";
+import { cloneWorkspace, openWorkspace } from "../workspace/clone.js";
 import { type GitWorkspace } from "../workspace/git-workspace.js";
-import type { MirrorSettings } from "../workspace/mirror-settings.js";
+import type { MirrorUse } from "../workspace/mirror-settings.js";
 import { resourceLimits } from "./resource-limits.js";
 
 const DEFAULT_SETTINGS: SessionSettings = { maxStepsPerResume: 40, limits: {} };
@@ -46,8 +46,8 @@ export interface WorkspaceSource {
   dir: string;
   auth?: GitAuth;
   ref?: string;
-  /** The repository's mirror under the data directory (workspace/mirror.ts); URL sources only. */
-  mirror?: MirrorSettings;
+  /** The tenant's mirror under the data directory (workspace/mirror.ts); URL sources only. */
+  mirror?: MirrorUse;
 }
 
 /** Clones the repository and records the base commit: the session moves from `queued` to `planning`. */
@@ -74,8 +74,7 @@ export async function reopenWorkspace(ledger: Ledger, src: WorkspaceSource): Pro
   }
   const patch = latestDiff?.patch ?? "";
   if (existsSync(`${src.dir}/.git`)) {
-    const objects = mirrorObjects(src.source, src.mirror);
-    const kept = await keptClone(src.dir, baseCommit, patch, publishablePaths, objects === null ? [] : [objects]);
+    const kept = await keptClone(src.dir, baseCommit, patch, publishablePaths);
     if (kept) return kept;
     await rm(src.dir, { recursive: true, force: true });
   }
@@ -85,16 +84,10 @@ export async function reopenWorkspace(ledger: Ledger, src: WorkspaceSource): Pro
 }
 
 /** The clone on disk brought to base + patch, or null when it cannot be (then it is cloned again). */
-async function keptClone(
-  dir: string,
-  baseCommit: string,
-  patch: string,
-  paths: readonly string[],
-  objectDirs: readonly string[],
-): Promise<GitWorkspace | null> {
+async function keptClone(dir: string, baseCommit: string, patch: string, paths: readonly string[]): Promise<GitWorkspace | null> {
   try {
-    // A clone whose mirror was evicted lacks the base's objects: it is cloned again below.
-    const ws = await openWorkspace(dir, baseCommit, objectDirs);
+    // A clone that reads objects from outside itself (an older Patchgate's, by reference to a mirror) is cloned again below.
+    const ws = await openWorkspace(dir, baseCommit);
     if ((await ws.diff(paths)).patch !== patch) await ws.restore(patch, paths);
     return ws;
   } catch {

@@ -11,7 +11,7 @@ import { installScripts } from "../workspace/setup-inputs.js";
  * with, and the platform. Two sessions with the same key would install the same thing.
  */
 export interface CacheKeyInput {
-  /** `github:<repo id or owner/name>`, `cli:<path>`: never shared between repositories. */
+  /** Whose entries these are (./cache-owner.ts): never shared between tenants or repositories. */
   repo: string;
   command: string;
   toolchains: readonly Pick<ToolchainRecord, "name" | "version" | "path">[];

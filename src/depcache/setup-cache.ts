@@ -4,6 +4,7 @@ import { performance } from "node:perf_hooks";
 import type { SetupCacheRecord } from "../session/types.js";
 import type { RunResult } from "../tools/support/sandbox-run.js";
 import type { ToolContext } from "../tools/tool.js";
+import { cacheOwner } from "./cache-owner.js";
 import { cacheKey, setupInputBlobs } from "./cache-key.js";
 import { createdBy, workspaceStatus, type WorkspaceStatus } from "./setup-outputs.js";
 
@@ -24,15 +25,12 @@ export interface SetupCache {
   store(): Promise<SetupCacheRecord>;
 }
 
-function repoIdentity(source: ToolContext["state"]["task"]["source"]): string {
-  return source.repoId !== undefined ? `github:${source.repoId}` : `${source.kind}:${source.repo}`;
-}
-
 export async function openSetupCache(ctx: ToolContext, command: string): Promise<SetupCache | null> {
   const handle = ctx.dependencyCache;
   if (!handle) return null;
   const root = ctx.workspace.root;
-  const repo = repoIdentity(ctx.state.task.source);
+  const repo = await cacheOwner(ctx.state.task.source);
+  if (repo === null) return null;
   const key = cacheKey({ repo, command, toolchains: ctx.state.toolchains ?? [] }, await setupInputBlobs(root, ctx.workspace.baseCommit, command, ctx.signal));
   const before: WorkspaceStatus = await workspaceStatus(root, ctx.signal);
   const cacheWasEmpty = handle.sessionCache === undefined || (await holdsNothing(handle.sessionCache));

@@ -80,8 +80,8 @@ export const effect = {
   planCommit: (session: string, hash: string) => at(objectName)(session, `plan_commit:${hash}`),
   resultCommit: (session: string) => at(objectName)(session, "result_commit"),
   blockedCommit: (session: string) => at(objectName)(session, "blocked_commit"),
-  /** The id of the comment posted on issue or PR `n` for `what` (`owner` is the session, or "-" for none). */
-  comment: (owner: string, n: number, what: string) => at(count)(owner, `comment:${n}:${what}`),
+  /** The id of the comment session `session` posted on its issue or PR `n` for `what`. */
+  comment: (session: string, n: number, what: string) => at(count)(session, `comment:${n}:${what}`),
   /** The id of the reply posted in the thread of review comment `id`. */
   reviewReply: (session: string, id: number) => at(count)(session, `review-reply:${id}`),
   /** The issue whose session opened PR `pull` (by repository id). */

@@ -4,8 +4,8 @@ import path, { basename, dirname, resolve } from "node:path";
 import { git, gitOk } from "./git.js";
 import { rememberCommitTree } from "./commit-trees.js";
 import { GitWorkspace } from "./git-workspace.js";
-import { evictMirrors, mirrorPath, refreshMirror } from "./mirror.js";
-import type { MirrorSettings } from "./mirror-settings.js";
+import { evictMirrors, refreshMirror } from "./mirror.js";
+import type { MirrorUse } from "./mirror-settings.js";
 import { isUrl, splitCredentials } from "./remote-url.js";
 import { assertSafeRepoConfig } from "./repo-config-guard.js";
 import type { GitAuth } from "./types.js";
@@ -20,17 +20,15 @@ export interface CloneOptions {
   ref?: string;
   auth?: GitAuth;
   signal?: AbortSignal;
-  /** A URL source is cloned by reference to its mirror under this root (mirror.ts); a local path never is. */
-  mirror?: MirrorSettings;
+  /** A URL source takes what it can from its tenant's mirror (mirror.ts); a local path never does. */
+  mirror?: MirrorUse;
 }
 
-/** The object directory a clone of `source` borrows from, when `mirror` applies to it. */
-export function mirrorObjects(source: string, mirror: MirrorSettings | undefined): string | null {
-  const { url } = splitCredentials(source);
-  return mirror && isUrl(url) ? path.join(mirrorPath(mirror.root, url), "objects") : null;
-}
-
-/** Clones `source` into `dir`, checks out `ref` detached, and records that commit as the base. */
+/**
+ * Clones `source` into `dir`, checks out `ref` detached, and records that commit as the base. A clone
+ * made with a mirror copies the objects it takes from it (`--dissociate`) before anything else sees the
+ * clone: the workspace is self-contained, so no sandbox ever needs, or gets, a view of a mirror.
+ */
 export async function cloneWorkspace(opts: CloneOptions): Promise<GitWorkspace> {
   const { url, auth } = splitCredentials(opts.source, opts.auth);
   for (const [what, v] of [
@@ -45,12 +43,11 @@ export async function cloneWorkspace(opts: CloneOptions): Promise<GitWorkspace> 
   await mkdir(dirname(dir), { recursive: true });
   const call = { auth, signal: opts.signal };
   const noCheckout = opts.ref === undefined ? [] : ["--no-checkout"];
-  const objects = mirrorObjects(url, opts.mirror);
   const reference: string[] = [];
-  if (objects !== null && opts.mirror) {
-    const mirror = await refreshMirror(opts.mirror, url, auth, opts.signal);
-    await evictMirrors(opts.mirror, mirror).catch(() => undefined); // space is best effort; the clone is not
-    reference.push("--reference", mirror);
+  if (opts.mirror && isUrl(url)) {
+    const mirror = await refreshMirror(opts.mirror.settings, opts.mirror.tenant, url, auth, opts.signal);
+    await evictMirrors(opts.mirror.settings, mirror).catch(() => undefined); // space is best effort; the clone is not
+    reference.push("--reference", mirror, "--dissociate");
   }
   // The clone is made beside `dir` and renamed into it once checked out: a process killed half-way
   // (a `.git` with every object but no files yet) leaves nothing at `dir` that could pass for the
@@ -74,7 +71,7 @@ export async function cloneWorkspace(opts: CloneOptions): Promise<GitWorkspace> 
   }
   const root = await realpath(dir);
   rememberCommitTree(root, base, tree);
-  return new GitWorkspace(root, base, undefined, objects === null ? [] : [objects]);
+  return new GitWorkspace(root, base);
 }
 
 /** What marks a clone in the making: `<dir>.cloning-<random>`, beside the workspace it becomes. */
@@ -101,8 +98,12 @@ async function resolveRef(root: string, ref: string, call: { cwd: string; auth?:
   return (await gitOk(["rev-parse", "--verify", "FETCH_HEAD^{commit}"], { cwd: root })).trim();
 }
 
-/** Reopens an existing clone (after a restart) with the base the session recorded. */
-export async function openWorkspace(dir: string, baseCommit: string, objectDirs: readonly string[] = []): Promise<GitWorkspace> {
+/**
+ * Reopens an existing clone (after a restart) with the base the session recorded. A clone that reads
+ * objects from outside itself (one an older Patchgate made by reference to a mirror) is refused: the
+ * caller clones again, self-contained.
+ */
+export async function openWorkspace(dir: string, baseCommit: string): Promise<GitWorkspace> {
   const root = await realpath(dir);
   const top = (await gitOk(["rev-parse", "--show-toplevel"], { cwd: root })).trim();
   if (top !== root) throw new WorkspaceError("invalid_argument", `${dir} is not the root of a clone (root is ${top})`);
@@ -111,5 +112,5 @@ export async function openWorkspace(dir: string, baseCommit: string, objectDirs:
   if (r.exitCode !== 0 || r.stdout.trim() !== baseCommit) {
     throw new WorkspaceError("invalid_argument", `base commit ${baseCommit} is not a full commit id in ${root}`);
   }
-  return new GitWorkspace(root, baseCommit, undefined, objectDirs);
+  return new GitWorkspace(root, baseCommit);
 }

@@ -37,13 +37,11 @@ export class GitWorkspace implements Workspace {
     readonly root: string,
     readonly baseCommit: string,
     private readonly signal?: AbortSignal,
-    /** Object directories the clone borrows from (its repository's mirror): the sandbox binds them read-only. */
-    readonly objectDirs: readonly string[] = [],
   ) {}
 
   /** The same clone, its operations bound to `signal` (a session's `/agent stop`). */
   withSignal(signal: AbortSignal | undefined): GitWorkspace {
-    return new GitWorkspace(this.root, this.baseCommit, signal, this.objectDirs);
+    return new GitWorkspace(this.root, this.baseCommit, signal);
   }
 
   /** The tree of `commit`, or null when the clone does not have it. */
@@ -103,7 +101,7 @@ export class GitWorkspace implements Workspace {
     const merged = await mergeOnto(this.root, this.baseCommit, onto, paths, this.signal);
     if (!merged.ok) return merged;
     await moveWorkingTree(this.root, this.baseCommit, branch, onto, paths, merged.tree, this.signal);
-    return { ok: true, workspace: new GitWorkspace(this.root, onto, this.signal, this.objectDirs) };
+    return { ok: true, workspace: new GitWorkspace(this.root, onto, this.signal) };
   }
 
   // The published tree, its diff and its changed paths come from one persistent index per session,

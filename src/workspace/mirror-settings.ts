@@ -1,3 +1,5 @@
+import type { Tenant } from "../session/tenant.js";
+
 /** Where the mirrors (./mirror.ts) live and when they are evicted: apart, so settings load no git. */
 export interface MirrorSettings {
   /** `<dataDir>/mirrors`. */
@@ -10,3 +12,9 @@ export interface MirrorSettings {
 
 export const DEFAULT_MIRROR_MAX_AGE_MS = 14 * 24 * 3600 * 1000;
 export const DEFAULT_MIRROR_MAX_BYTES = 20 * 1024 ** 3;
+
+/** A mirror for one clone: where mirrors live, and whose repository this clone is (the mirror's key). */
+export interface MirrorUse {
+  settings: MirrorSettings;
+  tenant: Tenant;
+}

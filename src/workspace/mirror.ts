@@ -1,37 +1,41 @@
-import { createHash } from "node:crypto";
 import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { gitOk } from "./git.js";
 import { withMirrorLock } from "./mirror-lock.js";
 import type { GitAuth } from "./types.js";
+import { tenantKey, type Tenant } from "../session/tenant.js";
 import { DEFAULT_MIRROR_MAX_AGE_MS, DEFAULT_MIRROR_MAX_BYTES, type MirrorSettings } from "./mirror-settings.js";
 
 /**
- * One bare mirror per repository under the data directory, fetched when a session starts, so that a
- * session's clone takes only what the mirror lacks (`clone --reference`: the mirror's objects by
- * alternates, nothing copied). The token is passed per command (GitAuth, an environment header) and
- * never written: the mirror's config holds the URL without credentials. Refs are never pruned and
- * git never collects garbage in a mirror, so an object a session's clone borrows stays until the
- * whole mirror is evicted (evictMirrors).
+ * One bare mirror per tenant (installation id and repository id, never the URL: a name handed to
+ * another repository must not find this one's objects) under the data directory, fetched when a
+ * session starts, so that a session's clone fetches only what the mirror lacks. The clone copies
+ * what it takes from the mirror and keeps no link to it (clone.ts), so a mirror is never seen from a
+ * sandbox. The token is passed per command (GitAuth, an environment header) and never written: the
+ * mirror's config holds the URL without credentials.
  */
 
-// No gc in a mirror, ever: it would prune objects that only a session's clone still needs.
+// No gc in a mirror: a clone reading it while another session fetches must find every object it was promised.
 const NO_GC = ["-c", "gc.auto=0", "-c", "maintenance.auto=false"];
 const REFSPECS = ["+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*"];
 const USED = "patchgate-used";
+/** What a mirror's directory is called; anything else under the root is not a mirror of this layout. */
+const MIRROR_NAME = /^i\d+-r\d+\.git$/;
+/** Mirrors of the layout before tenants (named by a hash of the URL): removed at the next eviction. */
+const UNTENANTED_NAME = /^[0-9a-f]{24}\.git$/;
 
-/** The mirror's directory for `url` (credentials already split off, see remote-url.ts). */
-export function mirrorPath(root: string, url: string): string {
-  return path.join(root, `${createHash("sha256").update(url).digest("hex").slice(0, 24)}.git`);
+/** The mirror's directory for `tenant`. */
+export function mirrorPath(root: string, tenant: Tenant): string {
+  return path.join(root, `${tenantKey(tenant)}.git`);
 }
 
-/** The mirror of `url`, created or fetched under its lock; returns its directory. */
-export async function refreshMirror(settings: MirrorSettings, url: string, auth: GitAuth | undefined, signal?: AbortSignal): Promise<string> {
-  const dir = mirrorPath(settings.root, url);
+/** The mirror of `tenant`'s repository, at `url` now, created or fetched under its lock; returns its directory. */
+export async function refreshMirror(settings: MirrorSettings, tenant: Tenant, url: string, auth: GitAuth | undefined, signal?: AbortSignal): Promise<string> {
+  const dir = mirrorPath(settings.root, tenant);
   await mkdir(settings.root, { recursive: true });
   await withMirrorLock(dir, signal, async () => {
     if (await stat(path.join(dir, "HEAD")).catch(() => null)) {
-      await gitOk([...NO_GC, "fetch", "--quiet", "--no-write-fetch-head", "--", url, ...REFSPECS], { cwd: dir, auth, signal });
+      await gitOk([...NO_GC, "fetch", "--quiet", "--prune", "--no-write-fetch-head", "--", url, ...REFSPECS], { cwd: dir, auth, signal });
     } else {
       // Made beside and renamed into place: a mirror half-cloned by a killed process is never used.
       const tmp = `${dir}.tmp-${process.pid}`;
@@ -61,13 +65,21 @@ async function sizeOf(dir: string): Promise<number> {
 
 /**
  * Removes mirrors unused for longer than maxAgeMs, then the least recently used until the rest fit
- * in maxBytes (`keep`, the mirror a session is about to use, always stays). Each is removed under its
- * lock, so no fetch or clone is reading it meanwhile. Returns the directories removed.
+ * in maxBytes (`keep`, the mirror a session is about to use, always stays), and every mirror of the
+ * layout before tenants. Each is removed under its lock, so no fetch is writing it meanwhile.
+ * Returns the directories removed.
  */
 export async function evictMirrors(settings: MirrorSettings, keep?: string, now = Date.now()): Promise<string[]> {
   const maxAge = settings.maxAgeMs ?? DEFAULT_MIRROR_MAX_AGE_MS;
   const maxBytes = settings.maxBytes ?? DEFAULT_MIRROR_MAX_BYTES;
-  const names = (await readdir(settings.root).catch(() => [] as string[])).filter((n) => /^[0-9a-f]{24}\.git$/.test(n));
+  const all = await readdir(settings.root).catch(() => [] as string[]);
+  const removed: string[] = [];
+  for (const n of all.filter((n) => UNTENANTED_NAME.test(n))) {
+    const dir = path.join(settings.root, n);
+    await withMirrorLock(dir, undefined, () => rm(dir, { recursive: true, force: true }));
+    removed.push(dir);
+  }
+  const names = all.filter((n) => MIRROR_NAME.test(n));
   const mirrors = await Promise.all(
     names.map(async (n) => {
       const dir = path.join(settings.root, n);
@@ -77,7 +89,6 @@ export async function evictMirrors(settings: MirrorSettings, keep?: string, now 
   );
   mirrors.sort((a, b) => a.used - b.used);
   let total = mirrors.reduce((s, m) => s + m.bytes, 0);
-  const removed: string[] = [];
   for (const m of mirrors) {
     if (m.dir === keep || (now - m.used <= maxAge && total <= maxBytes)) continue;
     await withMirrorLock(m.dir, undefined, () => rm(m.dir, { recursive: true, force: true }));

@@ -1,6 +1,7 @@
 import { lstat } from "node:fs/promises";
 import { join } from "node:path";
 import { gitOk } from "./git.js";
+import { assertSelfContained } from "./object-store-guard.js";
 import { settled, statKey } from "./stat-tick.js";
 import { WorkspaceError } from "./workspace-error.js";
 
@@ -32,11 +33,15 @@ async function configStat(root: string): Promise<{ key: string; ctimeNs: bigint 
   return { key: statKey(st), ctimeNs: st.ctimeNs };
 }
 
-/** Throws `unsafe_config` unless `<root>/.git` is a plain directory whose config keys are all allowed. */
+/**
+ * Throws `unsafe_config` unless `<root>/.git` is a plain directory that keeps its objects in itself
+ * (./object-store-guard.ts) and whose config keys are all allowed.
+ */
 export async function assertSafeRepoConfig(root: string): Promise<void> {
   // A `.git` file or symlink could point git at another directory with its own config and hooks.
   const st = await lstat(join(root, ".git")).catch(() => null);
   if (!st?.isDirectory()) throw new WorkspaceError("unsafe_config", `${root}/.git is not a directory`);
+  await assertSelfContained(root);
   const now = Date.now();
   const before = await configStat(root);
   if (before !== null && verified.get(root) === before.key) return;

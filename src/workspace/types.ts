@@ -7,8 +7,6 @@ export interface Workspace {
   readonly root: string;
   /** The commit the session started from; diffs are against it. */
   readonly baseCommit: string;
-  /** Object directories outside the clone that its git reads (a mirror's): bound read-only in the sandbox. */
-  readonly objectDirs?: readonly string[];
   /**
    * The tree that would be published: the base commit with exactly `paths` (the ledger's publishable
    * paths) as they are in the working tree now. Test gate, diff, commit and publish guard all use it.

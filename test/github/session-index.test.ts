@@ -8,7 +8,8 @@ import { tempDir } from "../helpers/git-fixture.js";
 
 /**
  * Sessions keyed by repository id; those an older Patchgate keyed by name (`owner/repo#n`) are still
- * found, and re-keyed when GitHub says their repository moved — only within their installation.
+ * found, and re-keyed when GitHub says their repository moved — only their own repository's, within
+ * their installation (test/github/session-index-tenants.test.ts: across tenants).
  */
 describe("the session index across names", () => {
   let store: SqliteSessionStore;
@@ -30,8 +31,8 @@ describe("the session index across names", () => {
   afterEach(() => store.close());
 
   test("a rename re-keys this installation's name-keyed sessions by id, and records where the repository is", async () => {
-    const ours = await legacy("octo-org/calculator#1", { installationId: 77 });
-    const other = await legacy("octo-org/calculator#2", { installationId: 99 });
+    const ours = await legacy("octo-org/calculator#1", { installationId: 77, repoId: 4711 });
+    const other = await legacy("octo-org/calculator#2", { installationId: 99, repoId: 4711 });
     const otherRepo = await legacy("octo-org/calculator#3", { installationId: 77, repoId: 5 });
     expect(await index.moved(renamed, "octo-org/calculator")).toBe(1);
     expect(await index.sessionOfIssue(renamed, 1)).toBe(ours);
@@ -51,9 +52,9 @@ describe("the session index across names", () => {
       repo: "calculator",
       installationId: 77,
     });
-    const id = await legacy("octo-org/calculator#1", { installationId: 77 });
+    const id = await legacy("octo-org/calculator#1", { installationId: 77, repoId: 4711 });
     expect(await index.sessionOfIssue(repo, 1)).toBe(id);
-    expect((await store.list())[0].key).toBe("repo:4711#1");
+    expect((await store.list())[0].key).toBe("inst:77/repo:4711#1");
     expect(await index.sessionOfIssue(repo, 2)).toBeNull();
   });
 });

@@ -58,14 +58,19 @@ export interface Delivery {
 }
 
 /**
- * The issue key `repo:<repository id>#n`: a session's store key, and the queue key for all its work.
- * By id, not name, so a rename or a transfer leaves every session where it was.
+ * The issue key `inst:<installation id>/repo:<repository id>#n`: a session's store key, and the queue
+ * key for all its work. By ids, not name, so a rename leaves every session where it was; with the
+ * installation, so a repository transferred to another installation finds none of the old one's.
  */
-export function issueKey(r: Pick<Repo, "id">, n: number): string {
-  return `repo:${r.id}#${n}`;
+export function issueKey(r: Pick<Repo, "id" | "installationId">, n: number): string {
+  return `inst:${r.installationId}/repo:${r.id}#${n}`;
 }
 
-/** The key sessions had before they were keyed by id (`owner/repo#n`), still found and re-keyed. */
-export function legacyIssueKey(r: Pick<Repo, "owner" | "repo">, n: number): string {
-  return `${r.owner}/${r.repo}#${n}`;
+/**
+ * The keys older stores gave a session of this issue — by repository id alone (`repo:<id>#n`), and
+ * before that by name (`owner/repo#n`) — still found, but handed over only after the session's own
+ * record names this installation and repository (session-work/session-index.ts).
+ */
+export function olderIssueKeys(r: Pick<Repo, "id" | "owner" | "repo">, n: number): string[] {
+  return [`repo:${r.id}#${n}`, `${r.owner}/${r.repo}#${n}`];
 }

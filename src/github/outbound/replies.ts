@@ -27,9 +27,13 @@ async function rememberedComment(jc: Poster, owner: string, number: number, effe
   return id === null ? null : Number(id);
 }
 
-export async function postComment(jc: Poster, number: number, sessionId: string | null, effect: string, body: string): Promise<{ id: number; url: string }> {
+/**
+ * A session's comment, remembered under the session (whose key holds its installation and repository):
+ * a comment remembered under a shared owner could be found from another repository's thread of the same number.
+ */
+export async function postComment(jc: Poster, number: number, sessionId: string, effect: string, body: string): Promise<{ id: number; url: string }> {
   const { repo } = jc.delivery;
-  const owner = sessionId ?? "-";
+  const owner = sessionId;
   const posted = effects.comment(owner, number, effect);
   const result = await upsertComment(
     jc.octokit,

@@ -1,4 +1,6 @@
 import { join } from "node:path";
+import { tenantOf } from "../../session/tenant.js";
+import type { MirrorUse } from "../../workspace/mirror-settings.js";
 import { reopenWorkspace } from "../../agent/session-service.js";
 import { resumeSession } from "../../agent/run-session.js";
 import type { Ledger } from "../../store/ledger.js";
@@ -32,13 +34,24 @@ export function workspaceDir(jc: SessionWork, sessionId: string): string {
   return join(jc.deps.workspacesDir, sessionId);
 }
 
+/**
+ * The mirror a session's clone may take objects from: its tenant's, as the ledger records it and only
+ * when that is the repository the job works on; otherwise none (a full clone).
+ */
+export function mirrorFor(jc: SessionWork, ledger: Ledger): MirrorUse | undefined {
+  const tenant = tenantOf(ledger.state.task.source);
+  const { repo } = jc.delivery;
+  if (!jc.deps.mirrors || tenant === null || tenant.installationId !== repo.installationId || tenant.repoId !== repo.id) return undefined;
+  return { settings: jc.deps.mirrors, tenant };
+}
+
 export async function openSessionWorkspace(jc: SessionWork, ledger: Ledger, ref?: string): Promise<PushableWorkspace> {
   const ws = await reopenWorkspace(ledger, {
     source: remoteUrl(jc.deps.gitBase, jc.delivery.repo),
     dir: workspaceDir(jc, ledger.sessionId),
     auth: authFor(jc.token),
     ref,
-    mirror: jc.deps.mirrors,
+    mirror: mirrorFor(jc, ledger),
   });
   return ws as PushableWorkspace;
 }

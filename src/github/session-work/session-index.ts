@@ -3,10 +3,13 @@ import { Ledger } from "../../store/ledger.js";
 import type { SessionStore } from "../../store/types.js";
 import { readEffect, writeEffect } from "../../store/effect-codec.js";
 import { effect, type RepoLocation } from "../../store/effects.js";
-import { issueKey, legacyIssueKey, type Delivery, type Repo } from "../inbound/intent.js";
+import { sameTenant, type Tenant } from "../../session/tenant.js";
+import { issueKey, olderIssueKeys, type Delivery, type Repo } from "../inbound/intent.js";
+
+const tenantOfRepo = (r: Repo): Tenant => ({ installationId: r.installationId, repoId: r.id });
 
 /**
- * A session is keyed by its issue (`repo:<id>#n`, the store's one key per session). Its PR and check
+ * A session is keyed by its issue (`inst:<id>/repo:<id>#n`, the store's one key per session). Its PR and check
  * run lead back to that issue through effect records under a pseudo-session, because a store key is
  * one per session and both a PR comment and a check-run button must find the same session. All of
  * it is by repository id, which a rename or a transfer keeps; where the repository is *now* (the
@@ -41,13 +44,25 @@ export class SessionIndex {
     return this.issueOfPull(d.repo, i.thread.number);
   }
 
-  /** A session keyed by name (before keys were ids) is found under its name too, and re-keyed. */
+  /**
+   * The session of issue `issue` of `r`. One an older store keyed without both ids (by repository id
+   * alone, or by name) is found under that key too, and re-keyed — only when its own record names this
+   * installation and this repository: a name or an id can have passed to another tenant since.
+   */
   async sessionOfIssue(r: Repo, issue: number): Promise<string | null> {
     const id = await this.store.findByKey(issueKey(r, issue));
     if (id !== null) return id;
-    const legacy = await this.store.findByKey(legacyIssueKey(r, issue));
-    if (legacy !== null) await this.store.setKey(legacy, issueKey(r, issue));
-    return legacy;
+    for (const key of olderIssueKeys(r, issue)) {
+      const older = await this.store.findByKey(key);
+      if (older === null || !(await this.ownedBy(older, r))) continue;
+      await this.store.setKey(older, issueKey(r, issue));
+      return older;
+    }
+    return null;
+  }
+
+  private async ownedBy(sessionId: string, r: Repo): Promise<boolean> {
+    return sameTenant((await Ledger.open(this.store, sessionId)).state.task.source, tenantOfRepo(r));
   }
 
   /**
@@ -61,19 +76,21 @@ export class SessionIndex {
     for (const s of await this.store.list()) {
       const issue = s.key?.startsWith(`${from}#`) ? Number(s.key.slice(from.length + 1)) : NaN;
       if (!Number.isInteger(issue)) continue;
-      // `from` is the payload's word: only a session of this installation, and of no other repository, is taken.
-      const src = (await Ledger.open(this.store, s.id)).state.task.source;
-      if (src.installationId !== r.installationId || (src.repoId !== undefined && src.repoId !== r.id)) continue;
+      // `from` is the payload's word: only a session recorded for this installation and this repository is taken.
+      if (!(await this.ownedBy(s.id, r))) continue;
       await this.store.setKey(s.id, issueKey(r, issue));
       adopted += 1;
     }
     return adopted;
   }
 
-  /** Where a session's repository is now: as recorded at its last move, else where the session began. */
+  /**
+   * Where a session's repository is now: as recorded at its last move, else where the session began.
+   * A move into another installation is not followed: the session stays its installation's.
+   */
   async whereIs(src: TaskInput["source"]): Promise<RepoLocation> {
     const moved = src.repoId === undefined ? null : await readEffect(this.store, effect.repoLocation(src.repoId));
-    if (moved !== null) return moved;
+    if (moved !== null && moved.installationId === src.installationId) return moved;
     const [owner, repo] = src.repo.split("/");
     return { owner, repo, installationId: src.installationId ?? 0 };
   }

@@ -22,7 +22,8 @@ export interface AppAccess {
  * GitHub work for a session that no webhook brought (a resume at boot, a cancellation by an
  * uninstall): the repository where it is now (renamed or transferred since, the index knows), its
  * installation's client, a fresh git token. Asking GitHub for the repository also proves the
- * installation still sees it; when it does not, this throws and nothing is posted.
+ * installation still sees it, under the id the session recorded; when it does not, this throws and
+ * nothing is posted.
  */
 export async function sessionWork(a: AppAccess, ledger: Ledger, deliveryId: string, event: string): Promise<SessionWork> {
   const src = ledger.state.task.source;
@@ -31,6 +32,9 @@ export async function sessionWork(a: AppAccess, ledger: Ledger, deliveryId: stri
   const octokit = await a.installation(at.installationId);
   // The default branch is not in the ledger.
   const { data } = await octokit.rest.repos.get({ owner: at.owner, repo: at.repo });
+  // A name answers for whichever repository holds it now: the session's own, or none of its work.
+  if (src.repoId !== undefined && data.id !== src.repoId)
+    throw new Error(`session ${ledger.sessionId}: ${at.owner}/${at.repo} is now repository ${data.id}, not the session's ${src.repoId}`);
   const repo: Repo = { id: data.id, owner: at.owner, repo: at.repo, defaultBranch: data.default_branch, installationId: at.installationId };
   const outbound = new Outbound(octokit, repo, { secrets: a.deps.secrets, htmlBase: a.deps.gitBase });
   const base = { deps: a.deps, delivery: { id: deliveryId, event, repo }, octokit, appOctokit: a.appOctokit, index: a.index, identity: a.identity, outbound };

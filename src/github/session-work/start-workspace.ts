@@ -5,7 +5,7 @@ import { effect, type RecordedStart } from "../../store/effects.js";
 import type { Ledger } from "../../store/ledger.js";
 import type { SessionStore } from "../../store/types.js";
 import type { PushableWorkspace, SessionWork } from "../deps.js";
-import { checkRunFor, drive, openSessionWorkspace, workspaceDir } from "./drive.js";
+import { checkRunFor, drive, mirrorFor, openSessionWorkspace, workspaceDir } from "./drive.js";
 import { authFor, remoteUrl } from "../outbound/git-remote.js";
 
 /**
@@ -47,7 +47,7 @@ async function freshClone(jc: SessionWork, ledger: Ledger, req: RecordedStart): 
     dir,
     auth: authFor(jc.token),
     ref: req.followUp ? req.branch : undefined,
-    mirror: jc.deps.mirrors,
+    mirror: mirrorFor(jc, ledger),
   });
   jc.deps.log(`cloned at ${ws.baseCommit.slice(0, 7)}`);
   return ws as PushableWorkspace;

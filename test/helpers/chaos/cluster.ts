@@ -8,6 +8,7 @@ import { SqliteSessionStore } from "../../../src/store/sqlite-store.js";
 import type { SessionStore } from "../../../src/store/types.js";
 import { AppProcess } from "../app-process.js";
 import type { ChaosWorld } from "./world.js";
+import { issueKey } from "../../../src/github/inbound/intent.js";
 
 /**
  * The processes a chaos driver kills: the app as `npm start` runs it (one process on SQLite), or
@@ -32,7 +33,7 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-const laneOf = (w: ChaosWorld, issue: number) => `repo:${w.github.world.repoId}#${issue}`;
+const laneOf = (w: ChaosWorld, issue: number) => issueKey({ id: w.github.world.repoId, installationId: w.github.world.installationId }, issue);
 
 abstract class Processes {
   protected readonly live = new Map<string, AppProcess>();
