@@ -71,7 +71,10 @@ export async function handleCall(call: ToolCall, env: CallEnv, waitingOn: string
     return { kind: "answered" };
   }
   const request = tool.request(input, ctx);
-  const judged = askForExecutableConfig(evaluate(request, env.rules, state.mode, { workspaceRoot: ctx.workspace.root }), await executableHit(tool, input, request, ctx));
+  const judged = askForExecutableConfig(
+    evaluate(request, env.rules, state.mode, { workspaceRoot: ctx.workspace.root }),
+    await executableHit(tool, input, request, ctx),
+  );
   // Nobody answers an MCP ask in a session without a human for it (CLI without a terminal, `mcp_non_interactive: policy`).
   const unattended = state.settings.unattended === true || (request.kind === "mcp" && env.mcpNonInteractive === true);
   const verdict = applyStandingAnswers(judged, request, { autoApproveWrites: state.autoApproveWrites, unattended });

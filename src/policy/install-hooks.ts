@@ -34,7 +34,16 @@ const MANIFESTS: Readonly<Record<string, ManifestKeys>> = {
     tool: "Composer",
     when: "event scripts run on install and update; plugins load on every command",
     keys: [
-      ...scripts(["pre-install-cmd", "post-install-cmd", "pre-update-cmd", "post-update-cmd", "pre-autoload-dump", "post-autoload-dump", "post-root-package-install", "post-create-project-cmd"]),
+      ...scripts([
+        "pre-install-cmd",
+        "post-install-cmd",
+        "pre-update-cmd",
+        "post-update-cmd",
+        "pre-autoload-dump",
+        "post-autoload-dump",
+        "post-root-package-install",
+        "post-create-project-cmd",
+      ]),
       ["config", "allow-plugins"],
     ],
   },

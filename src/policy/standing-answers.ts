@@ -17,7 +17,8 @@ export interface StandingAnswers {
 export function applyStandingAnswers(verdict: PolicyDecision, request: ActionRequest, answers: StandingAnswers): PolicyDecision {
   if (verdict.decision !== "ask") return verdict;
   // Executable configuration needs its own approval: approving every write never covers it.
-  if (request.kind === "write" && answers.autoApproveWrites && verdict.executableConfig === undefined) return { decision: "allow", rule: BUILTIN_RULE.WRITES_APPROVED };
+  if (request.kind === "write" && answers.autoApproveWrites && verdict.executableConfig === undefined)
+    return { decision: "allow", rule: BUILTIN_RULE.WRITES_APPROVED };
   if (!answers.unattended) return verdict;
   return {
     ...verdict,
