@@ -19,15 +19,16 @@ export function requestRevision(ledger: Ledger, by: Approver, feedback: string) 
   return ledger.append({ type: "plan_revision_requested", feedback, by });
 }
 
-export function approveWrites(ledger: Ledger, by: Approver, digest: string) {
-  return ledger.append({ type: "approval_granted", digest, by });
+/** `executableConfig`: the human approved the batch's executable configuration too (a comment or the terminal only). */
+export function approveWrites(ledger: Ledger, by: Approver, digest: string, executableConfig = false) {
+  return ledger.append({ type: "approval_granted", digest, by, ...(executableConfig ? { executableConfig: true } : {}) });
 }
 
 export function denyWrites(ledger: Ledger, by: Approver, digest: string, reason: string) {
   return ledger.append({ type: "approval_denied", digest, by, reason });
 }
 
-/** Every later `ask` write is allowed; a batch already waiting is approved with it. */
+/** Every later `ask` write is allowed; a batch already waiting is approved with it (never its executable configuration). */
 export async function autoApproveWrites(ledger: Ledger, by: Approver) {
   const pending = ledger.state.pending;
   if (pending && pending.status === "pending") {

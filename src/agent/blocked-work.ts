@@ -12,8 +12,14 @@ import type { Workspace } from "../workspace/types.js";
  */
 export type BlockedWorkVerdict = { ok: true; tree: string; diff: DiffInfo } | { ok: false; why: string };
 
-export async function judgeBlockedWork(ws: Workspace, s: SessionState, protectedPaths: string[], secrets: readonly string[]): Promise<BlockedWorkVerdict> {
-  const refused = await publicationRefusal(ws, s, protectedPaths);
+export async function judgeBlockedWork(
+  ws: Workspace,
+  s: SessionState,
+  protectedPaths: string[],
+  secrets: readonly string[],
+  executableExtra: readonly string[] = [],
+): Promise<BlockedWorkVerdict> {
+  const refused = await publicationRefusal(ws, s, protectedPaths, executableExtra);
   if (refused) return { ok: false, why: refused.message.replace(/^finish refused: /, "") };
   const diff = await ws.diff(s.publishablePaths);
   if (diff.filesChanged === 0) return { ok: false, why: "the work so far changes no file" };

@@ -1,10 +1,12 @@
 import type { Ledger } from "../store/ledger.js";
 import type { ToolCall } from "../session/messages.js";
-import type { PendingCall, ToolError, ToolResult } from "../session/types.js";
+import type { ExecutableConfigHit, PendingCall, ToolError, ToolResult } from "../session/types.js";
 import type { SessionEvent } from "../session/events.js";
-import type { PolicyRule } from "../policy/types.js";
+import type { ActionRequest, PolicyRule } from "../policy/types.js";
 import type { CallFact, CallGrant, ToolContext, ToolDefinition } from "../tools/tool.js";
 import { evaluate } from "../policy/approval-policy.js";
+import { askForExecutableConfig } from "../policy/executable-approval.js";
+import { executableConfigPath } from "../policy/executable-config.js";
 import { commandText } from "../policy/shell/command-verdict.js";
 import { applyStandingAnswers } from "../policy/standing-answers.js";
 import { checkPlanGate } from "../policy/plan-gate.js";
@@ -28,9 +30,10 @@ export interface CallEnv {
 
 /**
  * Who decided a call that runs: the policy's rule, or a human's approval of a batch. `readOnly`: the
- * policy allowed it as a reader, so it runs with the workspace read-only.
+ * policy allowed it as a reader, so it runs with the workspace read-only; `executableConfig`: the human's
+ * approval named the executable configuration it writes.
  */
-export type Decided = Pick<CallFact, "decision" | "rule" | "by"> & { readOnly?: boolean };
+export type Decided = Pick<CallFact, "decision" | "rule" | "by"> & { readOnly?: boolean; executableConfig?: boolean };
 
 /** What became of one tool call: answered now, or waiting for a human. */
 export type CallOutcome = { kind: "answered" } | { kind: "ask"; pending: PendingCall };
@@ -68,7 +71,10 @@ export async function handleCall(call: ToolCall, env: CallEnv, waitingOn: string
     return { kind: "answered" };
   }
   const request = tool.request(input, ctx);
-  const judged = evaluate(request, env.rules, state.mode, { workspaceRoot: ctx.workspace.root });
+  const judged = askForExecutableConfig(
+    evaluate(request, env.rules, state.mode, { workspaceRoot: ctx.workspace.root }),
+    await executableHit(tool, input, request, ctx),
+  );
   // Nobody answers an MCP ask in a session without a human for it (CLI without a terminal, `mcp_non_interactive: policy`).
   const unattended = state.settings.unattended === true || (request.kind === "mcp" && env.mcpNonInteractive === true);
   const verdict = applyStandingAnswers(judged, request, { autoApproveWrites: state.autoApproveWrites, unattended });
@@ -115,10 +121,18 @@ export async function handleCall(call: ToolCall, env: CallEnv, waitingOn: string
   if (verdict.decision === "ask") {
     const preview = tool.preview ? await tool.preview(input, ctx) : subject;
     await env.ledger.append(decided, ...auditFor(tool, { ...fact, stage: "awaiting_approval" }));
-    return { kind: "ask", pending: { callId: call.id, tool: tool.name, input, preview, rule: verdict.rule, toolVersion: tool.version } };
+    const executable = verdict.executableConfig ? { executableConfig: verdict.executableConfig } : {};
+    return { kind: "ask", pending: { callId: call.id, tool: tool.name, input, preview, rule: verdict.rule, toolVersion: tool.version, ...executable } };
   }
   await execute(call.id, tool, input, env, { ...fact, readOnly: verdict.readOnly === true }, [decided]);
   return { kind: "answered" };
+}
+
+/** Whether a write changes executable configuration: by the tool's own judgement of its content, else by the path. */
+async function executableHit(tool: ToolDefinition, input: unknown, request: ActionRequest, ctx: ToolContext): Promise<ExecutableConfigHit | null> {
+  if (request.kind !== "write") return null;
+  if (tool.executableConfig) return tool.executableConfig(input, ctx);
+  return executableConfigPath(request.path, ctx.repoConfig.policy.executable_config);
 }
 
 /** The audit events a tool records for one stage of a call (none for tools without an audit). */
@@ -141,10 +155,10 @@ export async function execute(
   decided: Decided,
   decision: SessionEvent[] = [],
 ): Promise<void> {
-  const { readOnly, ...who } = decided;
+  const { readOnly, executableConfig, ...who } = decided;
   // A human-approved write settled on resume comes here without handleCall.
   if (!runsBesideBaseline(tool)) await env.untilBaseline?.();
-  const grant: CallGrant = who.by === "policy" ? { by: "policy", readOnly: readOnly === true } : { by: "human" };
+  const grant: CallGrant = who.by === "policy" ? { by: "policy", readOnly: readOnly === true } : { by: "human", executableConfig: executableConfig === true };
   const fact = { callId, input, ...who };
   // Write-ahead: a call that cannot simply run again is marked started, so a resume after a crash
   // inside it answers it `interrupted` instead of running it blindly (./interrupted.ts).

@@ -1,6 +1,7 @@
 import type { PendingCall } from "../session/types.js";
 import type { ToolDefinition } from "../tools/tool.js";
 import { fail } from "../tools/tool.js";
+import { executableConfigNotApproved } from "../policy/executable-approval.js";
 import { auditFor, execute, recordAnswer, type CallEnv } from "./call-handler.js";
 import { startedWithoutResult } from "./interrupted-calls.js";
 import { interruptedAnswer } from "./interrupted.js";
@@ -34,13 +35,18 @@ export async function settlePending(env: CallEnv): Promise<void> {
       await recordAnswer(env, call.callId, tool.name, tool.version, call.input, { ok: false, error: stale }, audit);
       continue;
     }
+    // Approving the batch approves its executable configuration only when the approval said so.
+    if (call.executableConfig && pending.executableConfigApproved !== true) {
+      await recordAnswer(env, call.callId, tool.name, tool.version, call.input, { ok: false, error: executableConfigNotApproved(call.executableConfig) });
+      continue;
+    }
     // The world may have moved since the batch was parked (an earlier call in it wrote the file): judge again.
     const refused = tool.precheck ? await tool.precheck(call.input, env.context()) : null;
     if (refused) {
       await recordAnswer(env, call.callId, tool.name, tool.version, call.input, { ok: false, error: refused });
       continue;
     }
-    await execute(call.callId, tool, call.input, env, fact);
+    await execute(call.callId, tool, call.input, env, { ...fact, executableConfig: call.executableConfig !== undefined });
   }
   await env.ledger.append({ type: "approval_settled", digest: pending.digest });
 }

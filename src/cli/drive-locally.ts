@@ -10,7 +10,8 @@ import { keepBlockedWorkInClone, publishLocally } from "./local-publisher.js";
 /** How a human answers at the terminal; `null` = nobody can answer now (non-interactive): leave it parked. */
 export interface TerminalApprover {
   plan(ledger: Ledger): Promise<{ approve: true } | { approve: false; feedback: string } | null>;
-  writes(ledger: Ledger): Promise<{ approve: true } | { approve: false; reason: string } | null>;
+  /** `executableConfig`: the human said yes to the batch's executable configuration too, in a question of its own. */
+  writes(ledger: Ledger): Promise<{ approve: true; executableConfig?: boolean } | { approve: false; reason: string } | null>;
   /** The answer to the agent's question (ask_human); absent or null: the session stays parked. */
   answer?(ledger: Ledger): Promise<string | null>;
 }
@@ -58,7 +59,7 @@ export async function driveLocally(ledger: Ledger, ws: Workspace, opts: ResumeOp
     const digest = ledger.state.pending?.digest ?? "";
     const answer = await approver.writes(ledger);
     if (answer === null) return { kind: "parked" };
-    if (answer.approve) await approveWrites(ledger, { login: "cli", via: "cli" }, digest);
+    if (answer.approve) await approveWrites(ledger, { login: "cli", via: "cli" }, digest, answer.executableConfig === true);
     else await denyWrites(ledger, { login: "cli", via: "cli" }, digest, answer.reason);
     trigger = answer.approve ? "writes approved" : "writes denied";
   }

@@ -29,11 +29,26 @@ export function terminalApprover(flags: { approvePlan: boolean; approveWrites: b
       return a || null;
     },
     async writes(ledger: Ledger) {
-      for (const call of ledger.state.pending?.calls ?? []) out.write(`\n${call.tool} (rule ${call.rule}):\n${call.preview}\n`);
-      if (flags.approveWrites) return { approve: true };
+      const calls = ledger.state.pending?.calls ?? [];
+      for (const call of calls.filter((c) => !c.executableConfig)) out.write(`\n${call.tool} (rule ${call.rule}):\n${call.preview}\n`);
+      const executable = calls.filter((c) => c.executableConfig);
+      if (executable.length > 0) out.write(`\nExecutable configuration (needs its own approval; --approve-writes never gives it):\n`);
+      for (const call of executable) {
+        const hit = call.executableConfig!;
+        out.write(`\n${call.tool} ${hit.path} — ${hit.tool}: ${hit.when}\n${call.preview}\n`);
+      }
+      // The flag approves the ordinary writes; executable configuration is refused to the agent.
+      if (flags.approveWrites && (executable.length === 0 || !interactive)) return { approve: true };
       if (!interactive) return null;
-      const a = await ask("Allow these changes? [y = allow / anything else = reason to deny] ");
-      return a.toLowerCase() === "y" ? { approve: true } : { approve: false, reason: a || "denied at the terminal" };
+      if (!flags.approveWrites) {
+        const a = await ask("Allow these changes? [y = allow / anything else = reason to deny] ");
+        if (a.toLowerCase() !== "y") return { approve: false, reason: a || "denied at the terminal" };
+      }
+      if (executable.length === 0) return { approve: true };
+      const e = await ask(
+        `Also write the executable configuration (${executable.map((c) => c.executableConfig!.path).join(", ")})? [yes = write it / anything else = refuse it] `,
+      );
+      return { approve: true, executableConfig: e.toLowerCase() === "yes" };
     },
   };
 }

@@ -76,9 +76,13 @@ export const RepoConfigSchema = z
           .describe("argv prefixes run without asking, e.g. `make lint`. Shells, xargs, env -S, find -exec, git -c and package-manager scripts ask anyway."),
         deny_commands: z.array(z.string()).default([]).describe("Command prefixes always refused."),
         protected_paths: z.array(z.string()).default([]).describe("Extra globs the agent may never write."),
+        executable_config: z
+          .array(z.string())
+          .default([])
+          .describe("Extra globs of executable configuration: writing one needs its own approval, like the built-in table (which no entry here can shrink)."),
       })
       .strict()
-      .default({ allow_commands: [], deny_commands: [], protected_paths: [] }),
+      .default({ allow_commands: [], deny_commands: [], protected_paths: [], executable_config: [] }),
     approvals: z
       .object({
         plan: z

@@ -22,6 +22,8 @@ export const BUILTIN_RULE = {
   ENV_OVERRIDE: "ask:env-override",
   /** A write that would ask, allowed because a human approved every write of the session. */
   WRITES_APPROVED: "session:writes-approved",
+  /** A write of executable configuration (./executable-config.ts): asks for its own approval, which no label or flag gives. */
+  EXECUTABLE_CONFIG: "ask:executable-config",
   /** Something that would ask, refused because the session runs unattended. */
   UNATTENDED: "deny:unattended",
 } as const;

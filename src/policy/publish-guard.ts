@@ -1,20 +1,24 @@
 import type { SessionState } from "../session/state.js";
+import { executableConfigPath } from "./executable-config.js";
 import type { Ledger } from "../store/ledger.js";
 import type { Workspace } from "../workspace/types.js";
 
-/** The tree about to be published is not the one the test gate accepted. Fatal: nothing is pushed. */
-class TreeChangedError extends Error {
-  readonly name = "TreeChangedError";
+/** The tree about to be published is not the one the test gate accepted, or holds unapproved executable configuration. Fatal: nothing is pushed. */
+class PublicationRefusedError extends Error {
+  readonly name = "PublicationRefusedError";
   constructor(
     readonly accepted: string | null,
     readonly actual: string,
+    readonly unapproved: readonly string[] = [],
   ) {
     super(
-      `the workspace changed after finish was accepted (accepted tree ${accepted?.slice(0, 12) ?? "none"}, now ${actual.slice(0, 12)}): nothing was published`,
+      unapproved.length > 0
+        ? `the change holds executable configuration no human approved as such (${unapproved.join(", ")}): nothing was published`
+        : `the workspace changed after finish was accepted (accepted tree ${accepted?.slice(0, 12) ?? "none"}, now ${actual.slice(0, 12)}): nothing was published`,
     );
   }
-  static isInstance(e: unknown): e is TreeChangedError {
-    return e instanceof Error && e.name === "TreeChangedError";
+  static isInstance(e: unknown): e is PublicationRefusedError {
+    return e instanceof Error && e.name === "PublicationRefusedError";
   }
 }
 
@@ -26,7 +30,27 @@ class TreeChangedError extends Error {
  */
 async function assertPublishingTestedTree(state: SessionState, ws: Workspace): Promise<void> {
   const actual = await ws.publishedTree(state.publishablePaths);
-  if (state.finishedTree === null || actual !== state.finishedTree) throw new TreeChangedError(state.finishedTree, actual);
+  if (state.finishedTree === null || actual !== state.finishedTree) throw new PublicationRefusedError(state.finishedTree, actual);
+  const unapproved = unapprovedExecutableConfig(state);
+  if (unapproved.length > 0) throw new PublicationRefusedError(state.finishedTree, actual, unapproved);
+}
+
+/**
+ * Executable configuration among the paths finish accepted that no human approved as such (the
+ * ledger's record of its approved content, ./executable-approval.ts): finish refuses these already;
+ * this holds at the last moment even if that check, or a rule before it, was wrong.
+ */
+function unapprovedExecutableConfig(state: SessionState): string[] {
+  const extra = extraGlobs(state.repoConfig);
+  const paths = state.finishedPaths ?? state.publishablePaths;
+  const approved = (p: string) => state.executableConfigWrites[p] !== undefined && state.executableConfigWrites[p] === state.writtenHashes[p];
+  return paths.filter((p) => executableConfigPath(p, extra) !== null && !approved(p));
+}
+
+/** The repository's extra globs from the session's config snapshot (plain JSON: the CLI records none). */
+function extraGlobs(config: Record<string, unknown> | null): string[] {
+  const globs = (config?.policy as { executable_config?: unknown } | undefined)?.executable_config;
+  return Array.isArray(globs) ? globs.filter((g): g is string => typeof g === "string") : [];
 }
 
 /** What a publisher commits: the ledger's paths, and the tree the test gate accepted as a check. */
@@ -43,7 +67,7 @@ export async function publishableOrFail(ledger: Ledger, ws: Workspace): Promise<
     await assertPublishingTestedTree(ledger.state, ws);
     return true;
   } catch (e) {
-    if (!TreeChangedError.isInstance(e)) throw e;
+    if (!PublicationRefusedError.isInstance(e)) throw e;
     await ledger.append({ type: "session_failed", reason: "publish_failed", message: e.message });
     return false;
   }

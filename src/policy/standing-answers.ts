@@ -11,12 +11,14 @@ export interface StandingAnswers {
 
 /**
  * What the standing answers make of a policy verdict, before anyone would be asked: an `ask` write
- * is allowed when all writes are approved; any other `ask` is refused in an unattended session. A deny
+ * is allowed when all writes are approved (executable configuration excepted); any other `ask` is refused in an unattended session. A deny
  * stays a deny, and a command is never approved in advance.
  */
 export function applyStandingAnswers(verdict: PolicyDecision, request: ActionRequest, answers: StandingAnswers): PolicyDecision {
   if (verdict.decision !== "ask") return verdict;
-  if (request.kind === "write" && answers.autoApproveWrites) return { decision: "allow", rule: BUILTIN_RULE.WRITES_APPROVED };
+  // Executable configuration needs its own approval: approving every write never covers it.
+  if (request.kind === "write" && answers.autoApproveWrites && verdict.executableConfig === undefined)
+    return { decision: "allow", rule: BUILTIN_RULE.WRITES_APPROVED };
   if (!answers.unattended) return verdict;
   return {
     ...verdict,

@@ -1,5 +1,5 @@
-import type { Decision, PermissionMode } from "../session/types.js";
 import type { McpRisk, McpTrust } from "../session/mcp-records.js";
+import type { Decision, ExecutableConfigHit, PermissionMode } from "../session/types.js";
 
 export type { McpRisk, McpTrust };
 
@@ -77,6 +77,8 @@ export interface PolicyDecision {
   parts?: { command: string; decision: Decision; rule: string }[];
   /** For an allowed command: every part was allowed by a `readOnly` rule, so it runs read-only. */
   readOnly?: boolean;
+  /** The write is executable configuration: only a human's `executable_config` approval lets it run. */
+  executableConfig?: ExecutableConfigHit;
 }
 
 /** What the risk classifier looks at. The description is deliberately not part of it. */

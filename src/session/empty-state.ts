@@ -22,6 +22,7 @@ export function emptyState(): SessionState {
     latestDiff: null,
     publishablePaths: [],
     writtenHashes: {},
+    executableConfigWrites: {},
     latestToolResult: null,
     testRuns: [],
     setup: null,

@@ -94,7 +94,11 @@ export type SessionEvent =
   /** `lines`: the page shown, of `totalLines` (absent in old ledgers: the whole file). */
   | { type: "file_read"; path: string; hash: string; lines?: [number, number]; totalLines?: number }
   /** `seen`: after an edit, the lines of the new content the agent was shown or wrote (absent: all of them). */
-  | { type: "file_written"; path: string; hash: string; seen?: [number, number][] }
+  /**
+   * `executableConfig`: the file is executable configuration, written under a human's explicit approval
+   * of it (the reducer refuses the flag otherwise); only such a write makes it publishable.
+   */
+  | { type: "file_written"; path: string; hash: string; seen?: [number, number][]; executableConfig?: boolean }
   | { type: "todos_updated"; todos: Todo[] }
   | { type: "plan_updated"; plan: Plan }
   | { type: "plan_submitted"; plan: Plan; hash: string }
@@ -105,7 +109,11 @@ export type SessionEvent =
   | { type: "question_answered"; index: number; answer: string; by: Approver }
   | { type: "plan_revision_requested"; feedback: string; by: Approver }
   | { type: "approval_requested"; digest: string; calls: PendingCall[] }
-  | { type: "approval_granted"; digest: string; by: Approver }
+  /**
+   * `executableConfig`: the human approved the batch's executable configuration too, explicitly (a
+   * comment or the terminal; never a label, a flag or an automatic approval: the reducer refuses those).
+   */
+  | { type: "approval_granted"; digest: string; by: Approver; executableConfig?: boolean }
   | { type: "approval_denied"; digest: string; by: Approver; reason: string }
   /** Every later write the policy marks `ask` is allowed (the `agent:writes-approved` label). */
   | { type: "writes_auto_approved"; by: Approver }

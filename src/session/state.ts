@@ -66,6 +66,11 @@ export interface SessionState {
   publishablePaths: string[];
   /** path → content hash a file tool last wrote, while no approved command changed it since: what a human saw. */
   writtenHashes: Record<string, string>;
+  /**
+   * path → content hash of executable configuration a file tool wrote under its own approval, while no
+   * later write or command changed it: the publication check lets exactly these through.
+   */
+  executableConfigWrites: Record<string, string>;
   latestToolResult: { callId: string; tool: string; result: ToolResult } | null;
   testRuns: TestRun[];
   /** The test run on the base tree at the start of execute mode (`baseline_run`). */

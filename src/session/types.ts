@@ -185,6 +185,16 @@ export interface TokenUsage {
 
 export type Decision = "allow" | "ask" | "deny";
 
+/**
+ * A write of executable configuration (policy/executable-config.ts): the file, the tool that executes
+ * or obeys it, and when. Shown apart in the approval request; only its own approval lets it run.
+ */
+export interface ExecutableConfigHit {
+  path: string;
+  tool: string;
+  when: string;
+}
+
 /** A tool call the policy marked `ask`, waiting for a human. */
 export interface PendingCall {
   callId: string;
@@ -196,6 +206,8 @@ export interface PendingCall {
   rule: string;
   /** The tool's version when the call was parked: a different one at approval time is not run (tools/CHANGELOG.md). */
   toolVersion?: string;
+  /** It writes executable configuration: it runs only if the batch's approval names executable configuration too. */
+  executableConfig?: ExecutableConfigHit;
 }
 
 export interface PendingApproval {
@@ -203,6 +215,8 @@ export interface PendingApproval {
   calls: PendingCall[];
   status: "pending" | "approved" | "denied";
   denyReason?: string;
+  /** The approval covered the batch's executable configuration too (a human's explicit `executable_config` approval). */
+  executableConfigApproved?: boolean;
   /** Who approved or denied it, once decided (audit records name them). */
   decidedBy?: Approver;
   /** Call ids already executed or answered after the decision (resume skips them). */

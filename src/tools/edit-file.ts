@@ -3,6 +3,7 @@ import { checkLinesSeen, contentHash } from "../policy/edit-context.js";
 import { seenAfterEdit, type EditedRegion } from "../session/seen-lines.js";
 import type { ToolError } from "../session/types.js";
 import { applyEdits } from "./support/edit-apply.js";
+import { executableWrite, executableWriteRefusal } from "./support/executable-write.js";
 import { lexicalRel } from "./support/paths.js";
 import { filePatch, notFound, writeRegularFile } from "./support/text.js";
 import { defineExecuteTool, ok, type ToolContext } from "./tool.js";
@@ -56,7 +57,7 @@ export const editFileTool = defineExecuteTool(
   { risk: "write", mutatesWorkspace: true, idempotent: false },
   {
     name: "edit_file",
-    version: "3",
+    version: "4",
     description: DESCRIPTION,
     input,
     // The blocks are checked here too, so a human is never asked to approve a patch that cannot apply.
@@ -67,6 +68,10 @@ export const editFileTool = defineExecuteTool(
     request(args) {
       return { kind: "write", tool: "edit_file", path: lexicalRel(args.path) };
     },
+    async executableConfig(args, ctx) {
+      const p = await plan(args, ctx);
+      return p.ok ? executableWrite(p.rel, p.before, p.after, ctx) : null;
+    },
     async preview(args, ctx) {
       const p = await plan(args, ctx);
       return p.ok ? filePatch(p.rel, p.before, p.after, PREVIEW_MAX_CHARS) : `(refused: ${p.error.message})`;
@@ -74,6 +79,9 @@ export const editFileTool = defineExecuteTool(
     async execute(args, ctx) {
       const p = await plan(args, ctx);
       if (!p.ok) return { result: { ok: false, error: p.error } };
+      const executable = executableWrite(p.rel, p.before, p.after, ctx);
+      const unapproved = executableWriteRefusal(executable, ctx);
+      if (unapproved) return { result: { ok: false, error: unapproved } };
       const refused = await writeRegularFile(p.abs, p.rel, p.after);
       if (refused) return { result: { ok: false, error: refused } };
       const data = {
@@ -85,7 +93,8 @@ export const editFileTool = defineExecuteTool(
       // What the agent knows of the file now: what it had seen, moved by the edit, and what it wrote.
       const seen = ctx.state.fileContexts[p.rel]?.seen;
       const known = seen === undefined ? {} : { seen: seenAfterEdit(seen, p.regions) };
-      return { result: ok(data), events: [{ type: "file_written", path: p.rel, hash: contentHash(p.after), ...known }] };
+      const flag = executable ? { executableConfig: true } : {};
+      return { result: ok(data), events: [{ type: "file_written", path: p.rel, hash: contentHash(p.after), ...known, ...flag }] };
     },
   },
 );

@@ -32,7 +32,8 @@ async function gate(ctx: ToolContext): Promise<Gate> {
   const treeHash = await ctx.workspace.publishedTree(paths);
   const changes = await ctx.workspace.changedPaths(paths);
   const tests = judgeTestGate(ctx.state.testRuns, treeHash, gateRule(ctx));
-  const error = (await publicationRefusal(ctx.workspace, ctx.state, ctx.repoConfig.policy.protected_paths)) ?? tests.error;
+  const error =
+    (await publicationRefusal(ctx.workspace, ctx.state, ctx.repoConfig.policy.protected_paths, ctx.repoConfig.policy.executable_config)) ?? tests.error;
   return { treeHash, changes, error, preExisting: tests.preExisting };
 }
 

@@ -4,16 +4,17 @@ import type { RepoConfig } from "../config/repo-config.js";
 import type { Sandbox } from "../sandbox/types.js";
 import type { SessionEvent } from "../session/events.js";
 import type { SessionState } from "../session/state.js";
-import type { Decision, PermissionMode, ToolError, ToolResult } from "../session/types.js";
+import type { Decision, ExecutableConfigHit, PermissionMode, ToolError, ToolResult } from "../session/types.js";
 import type { McpCallAudit } from "../session/mcp-records.js";
 import type { Workspace } from "../workspace/types.js";
 import type { DependencyCacheHandle } from "../depcache/dependency-store.js";
 
 /**
  * On whose word a call runs: the policy allowed it (and whether as a reader, which then runs with the
- * workspace read-only), or a human approved it. Absent = the policy, not as a reader.
+ * workspace read-only), or a human approved it (`executableConfig`: with an explicit approval of the
+ * executable configuration it writes). Absent = the policy, not as a reader.
  */
-export type CallGrant = { by: "policy"; readOnly: boolean } | { by: "human" };
+export type CallGrant = { by: "policy"; readOnly: boolean } | { by: "human"; executableConfig?: boolean };
 
 export interface ToolContext {
   workspace: Workspace;
@@ -80,6 +81,11 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   precheck?(input: z.infer<S>, ctx: ToolContext): Promise<ToolError | null>;
   /** What the policy judges. */
   request(input: z.infer<S>, ctx: ToolContext): ActionRequest;
+  /**
+   * For a write: whether it changes executable configuration (a path of the table, or an executable
+   * key of a manifest), judged on the content it would write. Absent: the request's path alone decides.
+   */
+  executableConfig?(input: z.infer<S>, ctx: ToolContext): Promise<ExecutableConfigHit | null>;
   /** Shown to a human when the policy says `ask` (diff preview, argv). */
   preview?(input: z.infer<S>, ctx: ToolContext): Promise<string>;
   execute(input: z.infer<S>, ctx: ToolContext): Promise<ToolOutcome>;

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { checkEditContext, checkLinesSeen, contentHash } from "../policy/edit-context.js";
 import { lineCount } from "../session/seen-lines.js";
 import type { ToolError } from "../session/types.js";
+import { executableWrite, executableWriteRefusal } from "./support/executable-write.js";
 import { lexicalRel, resolveForWrite } from "./support/paths.js";
 import { filePatch, isToolError, readRegularFile, writeRegularFile } from "./support/text.js";
 import { defineTool, fail, ok, type ToolContext } from "./tool.js";
@@ -14,7 +15,8 @@ const DESCRIPTION = `Create a file, or replace a file's whole content.
 - path is relative to the repository root; missing parent directories are created.
 - An existing file must have been shown to you whole (every page of read_file) after its last change, or the write is refused (edit_without_read, naming the lines still to read): read them, then retry.
 - Prefer edit_file for changing part of an existing file.
-- Protected paths (.git, .github/workflows, .gitmodules, .github/patchgate.yml and the repository's own list) can never be written.`;
+- Protected paths (.git, .github/workflows, .gitmodules, .github/patchgate.yml and the repository's own list) can never be written.
+- Executable configuration (other CI systems, devcontainers, git hooks, editor tasks, agent instructions, package-manager config, install scripts) is written only with a maintainer's own approval of it.`;
 
 const input = z.strictObject({
   path: z.string().min(1).describe("File path relative to the repository root, e.g. `src/util.ts`."),
@@ -51,7 +53,7 @@ async function wholeWriteTarget(filePath: string, ctx: ToolContext): ReturnType<
 
 export const writeFileTool = defineTool({
   name: "write_file",
-  version: "2",
+  version: "3",
   description: DESCRIPTION,
   input,
   risk: "write",
@@ -65,6 +67,10 @@ export const writeFileTool = defineTool({
   request(args) {
     return { kind: "write", tool: "write_file", path: lexicalRel(args.path) };
   },
+  async executableConfig(args, ctx) {
+    const t = await wholeWriteTarget(args.path, ctx);
+    return t.ok ? executableWrite(t.rel, t.before, args.content, ctx) : null;
+  },
   async preview(args, ctx) {
     const t = await wholeWriteTarget(args.path, ctx);
     if (!t.ok) return `(refused: ${t.error.message})`;
@@ -74,6 +80,9 @@ export const writeFileTool = defineTool({
     // Judged again: approval may have come much later, and a command may have changed the file since.
     const t = await wholeWriteTarget(args.path, ctx);
     if (!t.ok) return { result: { ok: false, error: t.error } };
+    const executable = executableWrite(t.rel, t.before, args.content, ctx);
+    const unapproved = executableWriteRefusal(executable, ctx);
+    if (unapproved) return { result: { ok: false, error: unapproved } };
     try {
       await mkdir(path.dirname(t.abs), { recursive: true });
       const refused = await writeRegularFile(t.abs, t.rel, args.content);
@@ -85,7 +94,7 @@ export const writeFileTool = defineTool({
     const bytes = Buffer.byteLength(args.content);
     return {
       result: ok({ path: t.rel, bytes, created: t.before === null }),
-      events: [{ type: "file_written", path: t.rel, hash: contentHash(args.content) }],
+      events: [{ type: "file_written", path: t.rel, hash: contentHash(args.content), ...(executable ? { executableConfig: true } : {}) }],
     };
   },
 });

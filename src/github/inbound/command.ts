@@ -4,7 +4,8 @@
  */
 export type AgentCommand =
   | { kind: "start"; task: string | null }
-  | { kind: "approve"; ref: string | null }
+  /** `executableConfig`: `/agent approve executable-config`, which approves a batch's executable configuration too. */
+  | { kind: "approve"; ref: string | null; executableConfig?: true }
   | { kind: "deny"; reason: string }
   | { kind: "revise"; feedback: string }
   | { kind: "stop" }
@@ -72,6 +73,7 @@ export function parseCommand(body: string): AgentCommand | null {
       // `/agent fix this` means "the issue itself is the task"; `/agent fix the parser` is a task.
       return /^this\.?$/i.test(words.join(" ").trim()) && rest === "" ? { kind: "start", task: null } : { kind: "start", task: head };
     case "approve":
+      if (words[0]?.toLowerCase() === EXECUTABLE_CONFIG) return approveExecutableConfig(words.slice(1), rest);
       if (arg === "") return { kind: "approve", ref: null };
       if (words.length === 1 && rest === "" && REF.test(words[0].toLowerCase())) return { kind: "approve", ref: words[0].toLowerCase() };
       return { kind: "help", why: "`approve` takes no text (optionally the short hash it approves)" };
@@ -91,11 +93,21 @@ export function parseCommand(body: string): AgentCommand | null {
   }
 }
 
+const EXECUTABLE_CONFIG = "executable-config";
+
+/** `/agent approve executable-config [ref]`: said in words, since no label or plain approval gives it. */
+function approveExecutableConfig(words: string[], rest: string): AgentCommand {
+  if (rest === "" && words.length === 0) return { kind: "approve", ref: null, executableConfig: true };
+  if (rest === "" && words.length === 1 && REF.test(words[0].toLowerCase())) return { kind: "approve", ref: words[0].toLowerCase(), executableConfig: true };
+  return { kind: "help", why: "`approve executable-config` takes no text (optionally the short hash of the batch)" };
+}
+
 export const HELP_TEXT = [
   "Patchgate commands (write access required):",
   "",
   "- `/agent fix this` — work on this issue; `/agent <task>` — work on the given task",
-  "- `/agent approve` — approve the current plan or the pending batch of writes",
+  "- `/agent approve` — approve the current plan or the pending batch of writes (its executable configuration excepted)",
+  "- `/agent approve executable-config` — approve the pending batch including the executable configuration it lists apart",
   "- `/agent deny <reason>` — refuse the pending batch; the reason goes back to the agent",
   "- `/agent revise <feedback>` — send the plan back with feedback",
   "- `/agent stop` — cancel the session; `/agent status` — where it stands; `/agent retry` — restart from the last checkpoint",

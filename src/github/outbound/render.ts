@@ -156,10 +156,13 @@ export function batchComment(s: SessionState): string {
   if (!p) return "";
   const published = [...new Set([...s.publishablePaths, ...batchWritePaths(p.calls)])].sort();
   const commands = p.calls.some((c) => c.tool === "run_command") ? " An approved command adds every file it changes." : "";
+  const ordinary = p.calls.filter((c) => !c.executableConfig);
+  const executable = p.calls.filter((c) => c.executableConfig);
   return [
     `✋ The agent wants to do ${p.calls.length === 1 ? "this" : `these ${p.calls.length} things`} (batch \`${shortHash(p.digest)}\`):`,
     "",
-    ...p.calls.map(callBlock),
+    ...ordinary.map(callBlock),
+    ...executableSection(executable, p.digest),
     "",
     `If this batch is approved, the session can publish these files, and nothing else:${commands}`,
     "",
@@ -167,6 +170,27 @@ export function batchComment(s: SessionState): string {
     "",
     `Reply \`/agent approve\` to let the batch run, \`/agent deny <reason>\` to refuse it (the reason goes back to the agent), or add the label \`agent:writes-approved\` to allow every write for this session.`,
   ].join("\n");
+}
+
+/**
+ * Writes of executable configuration, apart: each says which tool runs it and when, and only the
+ * explicit command approves them; `/agent approve` and the label leave them unwritten.
+ */
+function executableSection(calls: readonly PendingCall[], digest: string): string[] {
+  if (calls.length === 0) return [];
+  const notes = calls.map((c) => `- ${inlineCode(c.executableConfig!.path)}: ${inert(c.executableConfig!.tool)} — ${inert(c.executableConfig!.when)}`);
+  return [
+    "",
+    "### ⚠️ Executable configuration: needs its own approval",
+    "",
+    `These writes change files a tool runs or obeys on its own (CI with the project's secrets, a maintainer's editor, git hooks, installs, later agents):`,
+    "",
+    ...notes,
+    "",
+    ...calls.map(callBlock),
+    "",
+    `Only \`/agent approve executable-config ${shortHash(digest)}\` approves them with the rest of the batch. \`/agent approve\` and the label \`agent:writes-approved\` run the other calls and refuse these.`,
+  ];
 }
 
 export function statusComment(s: SessionState): string {

@@ -29,7 +29,7 @@ export async function keepBlockedWork(
   repoConfig: RepoConfig,
 ): Promise<boolean> {
   const s = ledger.state;
-  const verdict = await judgeBlockedWork(ws, s, repoConfig.policy.protected_paths, [...jc.deps.secrets, jc.token]);
+  const verdict = await judgeBlockedWork(ws, s, repoConfig.policy.protected_paths, [...jc.deps.secrets, jc.token], repoConfig.policy.executable_config);
   let work: BlockedWork;
   if (!verdict.ok) {
     work = { pushed: false, why: verdict.why };

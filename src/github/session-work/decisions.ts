@@ -55,22 +55,33 @@ export async function approvePlanAs(jc: JobContext, ledger: Ledger, by: Approver
   await drive(jc, ledger, `plan approved by @${by.login}`);
 }
 
-async function decideWrites(jc: JobContext, ledger: Ledger, by: Approver, digest: string | null, deny: string | null, w: Where): Promise<void> {
+async function decideWrites(
+  jc: JobContext,
+  ledger: Ledger,
+  by: Approver,
+  digest: string | null,
+  deny: string | null,
+  w: Where,
+  executableConfig = false,
+): Promise<void> {
   const current = ledger.state.pending?.status === "pending" ? ledger.state.pending.digest : null;
   if (!digest || digest !== current) return stale(jc, ledger, w, "batch", digest, current);
   if (deny === null && (await refusedApprover(jc, ledger, "writes", by, w))) return;
-  if (deny === null) await approveWrites(ledger, by, digest);
+  if (deny === null) await approveWrites(ledger, by, digest, executableConfig);
   else await denyWrites(ledger, by, digest, sanitizeUntrusted(deny));
   jc.deps.log(`batch ${shortHash(digest)} ${deny === null ? "approved" : "denied"} by @${by.login}`);
   await drive(jc, ledger, `writes ${deny === null ? "approved" : "denied"} by @${by.login}`);
 }
 
-/** `/agent approve` means whichever approval the session is waiting for. */
-export async function approveByComment(jc: JobContext, ledger: Ledger, ref: string | null, at: string, w: Where): Promise<void> {
+/**
+ * `/agent approve` means whichever approval the session is waiting for; `/agent approve executable-config`
+ * approves a batch of writes with the executable configuration it lists apart.
+ */
+export async function approveByComment(jc: JobContext, ledger: Ledger, ref: string | null, at: string, w: Where, executableConfig = false): Promise<void> {
   const by = approver(jc, "comment");
   const s = ledger.state;
-  if (s.phase === "awaiting_plan_approval") return approvePlanAs(jc, ledger, by, planHashForComment(s, ledger.history, ref, at), w);
-  if (s.phase === "awaiting_write_approval") return decideWrites(jc, ledger, by, digestForComment(s, ledger.history, ref, at), null, w);
+  if (s.phase === "awaiting_plan_approval" && !executableConfig) return approvePlanAs(jc, ledger, by, planHashForComment(s, ledger.history, ref, at), w);
+  if (s.phase === "awaiting_write_approval") return decideWrites(jc, ledger, by, digestForComment(s, ledger.history, ref, at), null, w, executableConfig);
   await answer(jc, w.reply, ledger.sessionId, "nothing", `There is nothing waiting for approval (phase \`${s.phase}\`).`);
 }
 

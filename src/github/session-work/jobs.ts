@@ -192,7 +192,7 @@ async function runDelivery(received: Intake, issue: number): Promise<void> {
       });
     }
     if (!ledger) return status(jc, null, reply);
-    if (c.kind === "approve") return approveByComment(jc, ledger, c.ref, i.at, w);
+    if (c.kind === "approve") return approveByComment(jc, ledger, c.ref, i.at, w, c.executableConfig === true);
     if (c.kind === "deny") return denyByComment(jc, ledger, c.reason, i.at, w);
     return revise(jc, ledger, approver(jc, "comment"), c.feedback, w);
   }
