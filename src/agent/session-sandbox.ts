@@ -1,11 +1,11 @@
-import { cacheEnv } from "../sandbox/session-cache.js";
 import type { Sandbox, SessionExtras, SessionSandbox } from "../sandbox/types.js";
 import type { ToolchainRecord } from "../session/types.js";
 import { resourceLimits } from "./resource-limits.js";
 
 /**
  * What every sandboxed run of a session gets from the ledger: the toolchain directories recorded by
- * `toolchains_resolved`, their bin directories first on PATH, and the session's cache directory; and
+ * `toolchains_resolved`, their bin directories first on PATH, and the session's cache directory (where
+ * each tool keeps its state there is the sandbox's to say, per run: src/sandbox/run-state.ts); and
  * from the runtime, the object directories its clone borrows (its mirror's), read-only, so that git
  * inside the sandbox can read every object and write none of the mirror's.
  */
@@ -16,7 +16,6 @@ export function sessionExtras(toolchains: readonly ToolchainRecord[] | null, cac
     pathDirs: [...new Set(records.map((t) => t.path))],
     cacheDir,
     env: {
-      ...(cacheDir ? cacheEnv() : {}),
       // Go never fetches another toolchain than the one recorded, and a test run is a real run: a
       // result cached by an earlier run in the session's cache never stands in for one.
       GOTOOLCHAIN: "local",

@@ -18,7 +18,7 @@ export function prepareBubblewrapRun(host: BwrapHostSetup, req: SandboxRunReques
  */
 export async function bubblewrapLayout(host: BwrapHostSetup, req: SandboxRunRequest, run: PreparedRun, extra: Mount[] = []): Promise<BwrapHost> {
   return {
-    mounts: [...nodeBinding(host.node).mounts, ...(await sessionMounts(req.session)), ...extra],
+    mounts: [...nodeBinding(host.node).mounts, ...(await sessionMounts(req.session, run.access)), ...extra],
     hasGit: await hasRealGit(run.workspace),
     hostsFile: await sandboxHostsFile(),
     prlimit: host.prlimit,

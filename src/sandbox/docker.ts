@@ -35,7 +35,7 @@ export class DockerSandbox implements Sandbox {
         name,
         user: `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`,
         hasGit: await hasRealGit(run.workspace),
-        mounts: [...(await sessionMounts(req.session)), ...egressMounts],
+        mounts: [...(await sessionMounts(req.session, run.access)), ...egressMounts],
       });
       const result = await supervise({
         command: this.opts.docker,

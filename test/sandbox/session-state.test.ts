@@ -99,7 +99,7 @@ describe.each(SANDBOX_FORMS)("state a command leaves outside the workspace (%s)"
     const setup = await run({
       argv: ["/bin/sh", "-c", `mkdir -p "$HOME/.local" "$npm_config_cache" && echo from-setup > "$HOME/.local/marker" && echo pkg > "$npm_config_cache/pkg"`],
       setup: true,
-    } as SandboxRunRequest);
+    });
     expect(setup.exitCode).toBe(0);
     const change = await run({ argv: ["/bin/sh", "-c", `cat "$HOME/.local/marker" "$npm_config_cache/pkg"; echo changed > "$HOME/.local/marker"`] });
     expect(change.stdout).toBe("from-setup\npkg\n");
