@@ -1,6 +1,6 @@
 import path from "node:path";
 import { sandboxEnv, withRuntimeEnv } from "./env-policy.js";
-import { seededArgv, stateEnv, type RunAccess } from "./run-state.js";
+import { stateEnv, type RunAccess } from "./run-state.js";
 import { SandboxError } from "./sandbox-error.js";
 import type { SandboxLimits, SandboxRunRequest } from "./types.js";
 
@@ -43,7 +43,7 @@ export function prepareRun(req: SandboxRunRequest, extraPathDirs: readonly strin
   const access: RunAccess = req.setup === true ? "setup" : req.readOnlyWorkspace === true ? "read-only" : "command";
   const hasCache = req.session?.cacheDir !== undefined;
   return {
-    argv: seededArgv(access, hasCache, req.argv),
+    argv: [...req.argv],
     workspace: path.resolve(req.workspace),
     cwd: sandboxCwd(req.cwd ?? ""),
     env: withRuntimeEnv(env, { ...req.session?.env, ...(hasCache ? stateEnv(access) : {}) }),

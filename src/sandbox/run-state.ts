@@ -1,4 +1,7 @@
+import { readdir } from "node:fs/promises";
+import path from "node:path";
 import { SANDBOX_HOME } from "./env-policy.js";
+import type { PreparedRun } from "./prepare-run.js";
 import { SANDBOX_CACHE } from "./session-cache.js";
 import type { Mount } from "./toolchain-binding.js";
 
@@ -54,7 +57,12 @@ export function stateMounts(access: RunAccess, cacheDir: string | undefined): Mo
 // Run by the sandbox's /bin/sh before the command: `$@` is the command's argv, unchanged.
 const SEED_SCRIPT = `cp -a ${SETUP_HOME}/. ${SANDBOX_HOME}/ || { echo "patchgate-sandbox: cannot copy setup's HOME into this command's HOME" >&2; exit 125; }; exec "$@"`;
 
-/** A `command` run of a session with a cache starts from a copy of setup's HOME; other runs start as they are. */
-export function seededArgv(access: RunAccess, hasCache: boolean, argv: string[]): string[] {
-  return access === "command" && hasCache ? ["/bin/sh", "-c", SEED_SCRIPT, "patchgate-home", ...argv] : argv;
+/**
+ * A `command` run starts from a copy of what setup left in its HOME; when setup left nothing (or
+ * there is no cache), the command starts as it is, with no copy to make.
+ */
+export async function withSetupHome(run: PreparedRun, cacheDir: string | undefined): Promise<PreparedRun> {
+  if (run.access !== "command" || cacheDir === undefined) return run;
+  const entries = await readdir(path.join(cacheDir, "home")).catch(() => []);
+  return entries.length === 0 ? run : { ...run, argv: ["/bin/sh", "-c", SEED_SCRIPT, "patchgate-home", ...run.argv] };
 }
