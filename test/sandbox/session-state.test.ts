@@ -19,8 +19,8 @@ const PLANTS: { route: string; target: string }[] = [
   { route: "bash startup file", target: "$HOME/.bashrc" },
   { route: "login shell profile", target: "$HOME/.profile" },
   { route: "XDG config: pip's user config", target: "$HOME/.config/pip/pip.conf" },
-  // Found here, not in the issue: `go env -w GOFLAGS=-toolexec=…` writes this file, and every later
-  // `go test` runs the named program around each compile.
+  // Found here, not in the issue: `go env -w CC=…` writes this file, and every later cgo build runs
+  // the named compiler (GOFLAGS there is overridden by the sandbox's own GOFLAGS variable).
   { route: "go's env file (go env -w)", target: "$HOME/.config/go/env" },
   { route: "npm's cache", target: "$npm_config_cache/_cacache/planted" },
   { route: "the XDG cache", target: "$XDG_CACHE_HOME/planted" },
