@@ -1,11 +1,11 @@
-import { cacheEnv } from "../sandbox/session-cache.js";
 import type { Sandbox, SessionExtras, SessionSandbox } from "../sandbox/types.js";
 import type { ToolchainRecord } from "../session/types.js";
 import { resourceLimits } from "./resource-limits.js";
 
 /**
  * What every sandboxed run of a session gets from the ledger: the toolchain directories recorded by
- * `toolchains_resolved`, their bin directories first on PATH, and the session's cache directory.
+ * `toolchains_resolved`, their bin directories first on PATH, and the session's cache directory (where
+ * each tool keeps its state there is the sandbox's to say, per run: src/sandbox/run-state.ts).
  * Nothing of a repository's mirror: a workspace holds its own objects (workspace/clone.ts).
  */
 export function sessionExtras(toolchains: readonly ToolchainRecord[] | null, cacheDir: string | undefined): SessionExtras {
@@ -15,7 +15,6 @@ export function sessionExtras(toolchains: readonly ToolchainRecord[] | null, cac
     pathDirs: [...new Set(records.map((t) => t.path))],
     cacheDir,
     env: {
-      ...(cacheDir ? cacheEnv() : {}),
       // Go never fetches another toolchain than the one recorded, and a test run is a real run: a
       // result cached by an earlier run in the session's cache never stands in for one.
       GOTOOLCHAIN: "local",

@@ -1,15 +1,19 @@
 import type { BwrapHost } from "./bubblewrap-argv.js";
 import { hasRealGit, type BwrapHostSetup } from "./host-layout.js";
 import { prepareRun, type PreparedRun } from "./prepare-run.js";
+import { withSetupHome } from "./run-state.js";
 import { sandboxHostsFile } from "./sandbox-hosts.js";
 import { privateDeviceNodes } from "./device-nodes.js";
 import { sessionMounts } from "./session-mounts.js";
 import { nodeBinding, type Mount } from "./toolchain-binding.js";
 import type { SandboxRunRequest } from "./types.js";
 
-/** The request checked and completed, with the session's toolchains and Patchgate's node first on PATH. */
-export function prepareBubblewrapRun(host: BwrapHostSetup, req: SandboxRunRequest): PreparedRun {
-  return prepareRun(req, [...(req.session?.pathDirs ?? []), ...nodeBinding(host.node).pathDirs]);
+/**
+ * The request checked and completed, with the session's toolchains and Patchgate's node first on
+ * PATH, and a command's HOME made from setup's.
+ */
+export function prepareBubblewrapRun(host: BwrapHostSetup, req: SandboxRunRequest): Promise<PreparedRun> {
+  return withSetupHome(prepareRun(req, [...(req.session?.pathDirs ?? []), ...nodeBinding(host.node).pathDirs]), req.session?.cacheDir);
 }
 
 /**
@@ -18,7 +22,7 @@ export function prepareBubblewrapRun(host: BwrapHostSetup, req: SandboxRunReques
  */
 export async function bubblewrapLayout(host: BwrapHostSetup, req: SandboxRunRequest, run: PreparedRun, extra: Mount[] = []): Promise<BwrapHost> {
   return {
-    mounts: [...nodeBinding(host.node).mounts, ...(await sessionMounts(req.session)), ...extra],
+    mounts: [...nodeBinding(host.node).mounts, ...(await sessionMounts(req.session, run.access)), ...extra],
     hasGit: await hasRealGit(run.workspace),
     hostsFile: await sandboxHostsFile(),
     prlimit: host.prlimit,

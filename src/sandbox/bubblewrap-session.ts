@@ -42,7 +42,7 @@ export class BubblewrapSession implements SessionSandbox {
     const syscalls = SUPERVISOR_SYSCALLS[process.arch];
     const perl = this.host.perl;
     if (req.network === true || this.closed || !perl || syscalls === undefined || this.fallbackReason !== null || req.signal?.aborted) return this.runOnce(req);
-    const run = prepareBubblewrapRun(this.host, req);
+    const run = await prepareBubblewrapRun(this.host, req);
     const layout = await bubblewrapLayout(this.host, req, run);
     const key = JSON.stringify([bubblewrapSetup(run, layout, SUPERVISOR_INSIDE), run.limits.maxProcesses]);
     let entry = this.kept.get(key);

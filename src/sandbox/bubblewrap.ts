@@ -28,7 +28,7 @@ export class BubblewrapSandbox implements Sandbox {
   }
 
   async run(req: SandboxRunRequest): Promise<SandboxResult> {
-    const prepared = prepareBubblewrapRun(this.host, req);
+    const prepared = await prepareBubblewrapRun(this.host, req);
     // The node running Patchgate is visible inside (under /usr, or bound by nodeBinding): it runs the forwarder.
     const egress = { allowHosts: req.allowHosts, node: this.host.node?.binary ?? process.execPath };
     return withEgress(prepared, egress, async (run, egressMounts) => {

@@ -6,6 +6,7 @@ import { withEgress } from "./egress/egress-run.js";
 import { refusedEnvNotice } from "./env-policy.js";
 import { hasRealGit } from "./host-layout.js";
 import { prepareRun } from "./prepare-run.js";
+import { withSetupHome } from "./run-state.js";
 import { sessionMounts } from "./session-mounts.js";
 import { supervise } from "./supervise.js";
 import type { Sandbox, SandboxResult, SandboxRunRequest } from "./types.js";
@@ -27,7 +28,7 @@ export class DockerSandbox implements Sandbox {
   constructor(private readonly opts: DockerSandboxOptions) {}
 
   async run(req: SandboxRunRequest): Promise<SandboxResult> {
-    const prepared = prepareRun(req, req.session?.pathDirs);
+    const prepared = await withSetupHome(prepareRun(req, req.session?.pathDirs), req.session?.cacheDir);
     return withEgress(prepared, { allowHosts: req.allowHosts, node: "node" }, async (run, egressMounts) => {
       const name = `patchgate-${randomBytes(6).toString("hex")}`;
       const args = buildDockerArgv(run, {
@@ -35,7 +36,7 @@ export class DockerSandbox implements Sandbox {
         name,
         user: `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`,
         hasGit: await hasRealGit(run.workspace),
-        mounts: [...(await sessionMounts(req.session)), ...egressMounts],
+        mounts: [...(await sessionMounts(req.session, run.access)), ...egressMounts],
       });
       const result = await supervise({
         command: this.opts.docker,

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { sandboxEnv, withRuntimeEnv } from "./env-policy.js";
+import { stateEnv, type RunAccess } from "./run-state.js";
 import { SandboxError } from "./sandbox-error.js";
 import type { SandboxLimits, SandboxRunRequest } from "./types.js";
 
@@ -26,6 +27,8 @@ export interface PreparedRun {
   refusedEnv: string[];
   network: boolean;
   readOnlyWorkspace: boolean;
+  /** What it may write outside the workspace (run-state.ts). */
+  access: RunAccess;
   timeoutMs: number;
   limits: Required<SandboxLimits>;
 }
@@ -35,15 +38,19 @@ export function prepareRun(req: SandboxRunRequest, extraPathDirs: readonly strin
   if (req.argv.some((a) => a.includes("\0"))) throw new SandboxError("invalid_request", "argv contains a NUL byte");
   if (!path.isAbsolute(req.workspace)) throw new SandboxError("invalid_request", `workspace must be absolute: ${req.workspace}`);
   if (!(Number.isFinite(req.timeoutMs) && req.timeoutMs > 0)) throw new SandboxError("invalid_request", `timeoutMs must be positive: ${req.timeoutMs}`);
+  if (req.setup === true && req.readOnlyWorkspace === true) throw new SandboxError("invalid_request", "a setup run cannot have a read-only workspace");
   const { env, refused } = sandboxEnv(req.env, extraPathDirs);
+  const access: RunAccess = req.setup === true ? "setup" : req.readOnlyWorkspace === true ? "read-only" : "command";
+  const hasCache = req.session?.cacheDir !== undefined;
   return {
     argv: [...req.argv],
     workspace: path.resolve(req.workspace),
     cwd: sandboxCwd(req.cwd ?? ""),
-    env: withRuntimeEnv(env, req.session?.env),
+    env: withRuntimeEnv(env, { ...req.session?.env, ...(hasCache ? stateEnv(access) : {}) }),
     refusedEnv: refused,
     network: req.network === true,
     readOnlyWorkspace: req.readOnlyWorkspace === true,
+    access,
     timeoutMs: req.timeoutMs,
     limits: { ...DEFAULT_LIMITS, ...definedOnly(req.limits) },
   };

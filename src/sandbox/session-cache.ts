@@ -2,11 +2,12 @@ import { mkdir, realpath } from "node:fs/promises";
 import path from "node:path";
 
 /**
- * One cache directory per session on the host, bound read-write at SANDBOX_CACHE into every run of
- * that session (setup, tests, commands), so what `cargo fetch`, `go mod download` or `pip download`
- * put there is still there for the test run. Tools are pointed at it by environment, and HOME is its
- * `home/` (what `pip install --user`, a `~/.npmrc`-less npm or a tool's dot-directory leaves for the
- * next run). Never shared between sessions, never published, never the host's HOME.
+ * One cache directory per session on the host, bound at SANDBOX_CACHE into every run of that session:
+ * writable for the setup step alone, read-only for every other run (run-state.ts), so what
+ * `cargo fetch`, `go mod download` or `pip install --user` put there during setup is there for the
+ * test run, and nothing a later command writes is there for the one after it. Tools are pointed at it
+ * by environment; setup's HOME is its `home/`. Never shared between sessions, never published, never
+ * the host's HOME.
  */
 export const SANDBOX_CACHE = "/cache";
 
@@ -19,21 +20,4 @@ export async function sessionCacheDir(root: string, sessionId: string): Promise<
   const dir = path.join(root, sessionId);
   await mkdir(path.join(dir, "home"), { recursive: true, mode: 0o700 });
   return realpath(dir);
-}
-
-/** Where each tool keeps its cache when told; set only for runs that have the session's cache. */
-export function cacheEnv(): Record<string, string> {
-  const c = SANDBOX_CACHE;
-  return {
-    HOME: `${c}/home`,
-    XDG_CACHE_HOME: `${c}/xdg`,
-    // CARGO_HOME also holds cargo's config and credentials: the host's are never read this way.
-    CARGO_HOME: `${c}/cargo`,
-    GOPATH: `${c}/go`,
-    GOMODCACHE: `${c}/go/pkg/mod`,
-    GOCACHE: `${c}/go-build`,
-    PIP_CACHE_DIR: `${c}/pip`,
-    npm_config_cache: `${c}/npm`,
-    YARN_CACHE_FOLDER: `${c}/yarn`,
-  };
 }

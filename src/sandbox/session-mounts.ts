@@ -1,32 +1,26 @@
-import { chmod, lstat, mkdtemp, writeFile } from "node:fs/promises";
+import { chmod, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { SANDBOX_CACHE } from "./session-cache.js";
+import { credentialMasks } from "./credential-walk.js";
+import { stateMounts, type RunAccess } from "./run-state.js";
 import type { Mount } from "./toolchain-binding.js";
 import type { SessionExtras } from "./types.js";
 
 /**
- * Files that hold credentials where tools look for configuration, relative to a toolchain's own
- * directory: a global npmrc in a node prefix (`npm config set --global`), pip's site config, and the
- * usual dotfiles when a toolchain was unpacked into a directory that also holds them.
+ * The session's toolchain directories read-only with every credential file inside them masked, at
+ * any depth (credential-walk.ts), then its cache and HOME as the run's access allows (run-state.ts).
  */
-const CREDENTIAL_FILES = [".env", ".netrc", ".npmrc", ".pypirc", ".git-credentials", ".ssh", ".aws", ".docker", ".gnupg", "etc/npmrc", "pip.conf"];
-
-/** The session's toolchain directories read-only, the credential files inside them masked, and its cache. */
-export async function sessionMounts(extras: SessionExtras | undefined): Promise<Mount[]> {
-  if (!extras) return [];
+export async function sessionMounts(extras: SessionExtras | undefined, access: RunAccess): Promise<Mount[]> {
   const mounts: Mount[] = [];
-  for (const dir of extras.binds) {
+  for (const dir of extras?.binds ?? []) {
     mounts.push({ kind: "ro-bind", path: dir });
-    for (const rel of CREDENTIAL_FILES) {
-      const p = path.join(dir, rel);
-      const st = await lstat(p).catch(() => null);
-      if (st?.isDirectory()) mounts.push({ kind: "mask-dir", path: p });
-      else if (st) mounts.push({ kind: "bind", source: await emptyFile(), path: p, readOnly: true });
+    for (const found of await credentialMasks(dir)) {
+      mounts.push(
+        found.kind === "dir" ? { kind: "mask-dir", path: found.path } : { kind: "bind", source: await emptyFile(), path: found.path, readOnly: true },
+      );
     }
   }
-  if (extras.cacheDir) mounts.push({ kind: "bind", source: extras.cacheDir, path: SANDBOX_CACHE });
-  return mounts;
+  return [...mounts, ...stateMounts(access, extras?.cacheDir)];
 }
 
 // /dev/null cannot stand in: binds are mounted nodev, so a device node there cannot be opened at all,

@@ -19,6 +19,11 @@ export interface SandboxRunRequest {
    * that is wrong about a program still cannot change a file.
    */
   readOnlyWorkspace?: boolean;
+  /**
+   * The maintainer's setup step: the only run that writes the session's cache and HOME (run-state.ts).
+   * Never set for a command the model chose.
+   */
+  setup?: boolean;
   timeoutMs: number;
   limits?: SandboxLimits;
   /** What the session adds to every run: its toolchains and its cache directory (session-sandbox.ts). */
@@ -34,7 +39,7 @@ export interface SessionExtras {
   binds: string[];
   /** Put on PATH, in this order, ahead of the sandbox's default PATH. */
   pathDirs: string[];
-  /** Host directory bound read-write at SANDBOX_CACHE for all the session's runs (session-cache.ts). */
+  /** Host directory bound at SANDBOX_CACHE into the session's runs, writable by setup alone (run-state.ts). */
   cacheDir?: string;
   /** Set by the runtime (cache locations, GOTOOLCHAIN), so not filtered like a caller's variables. */
   env?: Record<string, string>;

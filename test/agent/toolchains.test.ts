@@ -44,10 +44,12 @@ describe("a session's toolchains", () => {
     expect(llm.remaining).toBe(1);
   });
 
-  test("resolved once and recorded; run_tests runs the recorded toolchain with the session's cache, across resumes", async () => {
+  test("resolved once and recorded; run_tests runs the recorded toolchain with what setup left in the session's cache, across resumes", async () => {
     h = await SessionHarness.create({
       "Cargo.toml": '[package]\nname = "x"\n',
-      ".github/patchgate.yml": 'test: cargo test && mkdir -p "$CARGO_HOME" && touch "$CARGO_HOME/seen"\n',
+      // Setup alone writes the cache; the test command finds it there and cannot write it.
+      ".github/patchgate.yml":
+        'setup: mkdir -p "$CARGO_HOME" && touch "$CARGO_HOME/seen"\ntest: cargo test && test -e "$CARGO_HOME/seen" && ! touch "$CARGO_HOME/again" 2>/dev/null\n',
     });
     const cacheRoot = join(h.dataDir, "cache");
     const llm = new ScriptedLLM([
@@ -75,5 +77,6 @@ describe("a session's toolchains", () => {
     expect(run.exitCode).toBe(0);
     expect(run.summary).toContain(`cargo from ${STABLE.name} (rustc 1.95.0) args: test`);
     expect(existsSync(join(cacheRoot, "s-test", "cargo", "seen"))).toBe(true);
+    expect(existsSync(join(cacheRoot, "s-test", "cargo", "again"))).toBe(false);
   });
 });

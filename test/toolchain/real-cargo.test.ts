@@ -56,7 +56,36 @@ test("with the machine's own rustup cargo, a small crate's cargo test passes in 
     expect(r.stdout).toContain("test tests::quotes ... ok");
     expect(r.stdout).toContain("test result: ok. 1 passed");
     expect(r.stdout).toContain("exit=0");
-    expect(existsSync(join(cache, "cargo"))).toBe(true);
+    // A test run writes nothing to the session cache: only setup does.
+    expect(existsSync(join(cache, "cargo"))).toBe(false);
+  } finally {
+    ws.cleanup();
+    cacheRoot.cleanup();
+  }
+}, 320_000);
+
+// A route the issue did not list: cargo reads `$CARGO_HOME/config.toml`, and `build.rustc-wrapper`
+// there runs a program around every rustc call of a later `cargo test`. CARGO_HOME is the session's
+// cache, outside HOME.
+test("a cargo config planted in CARGO_HOME by one command does not wrap rustc in the next test run", async () => {
+  if (!hasRustup) {
+    if (process.env.PATCHGATE_CI) throw new Error(`rustup's cargo is required under CI and was not found under ${home}/.rustup`);
+    console.log("skipped: the planted cargo config test needs rustup's cargo");
+    return;
+  }
+  const ws = tempWorkspace("pg-crate-plant-");
+  const cacheRoot = tempWorkspace("pg-crate-plant-cache-");
+  try {
+    file(join(ws.dir, "Cargo.toml"), '[package]\nname = "tiny"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n');
+    file(join(ws.dir, "src", "lib.rs"), "#[cfg(test)]\nmod tests {\n    #[test]\n    fn runs() {}\n}\n");
+    file(join(ws.dir, "wrap.sh"), '#!/bin/sh\necho wrapped >> /workspace/target/wrapped\nexec "$@"\n');
+    const { toolchains } = await resolveToolchains({ root: ws.dir, commands: [{ text: "cargo test", source: "test command" }], host: facts });
+    const sandbox = withSession(await bubblewrap(), sessionExtras(toolchains, await sessionCacheDir(cacheRoot.dir, "s-plant")));
+    const run = (script: string) => sandbox.run({ argv: ["/bin/sh", "-c", script], workspace: ws.dir, timeoutMs: 300_000, env: { CARGO_TERM_COLOR: "never" } });
+    await run(`chmod +x wrap.sh; mkdir -p "$CARGO_HOME"; printf '[build]\\nrustc-wrapper = "/workspace/wrap.sh"\\n' > "$CARGO_HOME/config.toml"`);
+    const r = await run("cargo test --offline 2>&1; echo exit=$?");
+    expect(r.stdout).toContain("exit=0");
+    expect(existsSync(join(ws.dir, "target", "wrapped"))).toBe(false);
   } finally {
     ws.cleanup();
     cacheRoot.cleanup();

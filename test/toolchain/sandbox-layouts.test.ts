@@ -34,9 +34,9 @@ describe("toolchains from version managers, in the sandbox", () => {
     return r.toolchains;
   }
 
-  async function inSandbox(toolchains: ToolchainRecord[], script: string) {
+  async function inSandbox(toolchains: ToolchainRecord[], script: string, setup = false) {
     const cache = await sessionCacheDir(join(host.root, "cache"), "s-1");
-    return sh(withSession(sandbox, sessionExtras(toolchains, cache)), ws.dir, script);
+    return sh(withSession(sandbox, sessionExtras(toolchains, cache)), ws.dir, script, { setup });
   }
 
   /** Nothing of HOME but the toolchain: the secrets are absent, HOME lists only the managers' directories. */
@@ -129,15 +129,16 @@ describe("toolchains from version managers, in the sandbox", () => {
     await expectHomeHidden(toolchains, []);
   });
 
-  test("the session's cache directory and HOME (inside it, never the host's) persist between runs; /tmp does not", async () => {
+  test("what setup writes to the session's cache and HOME (inside it, never the host's) is there for later runs; what a command writes there, and /tmp, is not", async () => {
     host.rustup([{ name: "stable-x86_64-unknown-linux-gnu", rustc: "1.95.0" }], "stable-x86_64-unknown-linux-gnu");
     const toolchains = await resolve("cargo test");
-    await inSandbox(
-      toolchains,
-      'mkdir -p "$CARGO_HOME/registry" && echo fetched > "$CARGO_HOME/registry/crate" && echo home > "$HOME/mark" && echo tmp > /tmp/mark',
-    );
-    const r = await inSandbox(toolchains, 'echo "$HOME"; cat "$CARGO_HOME/registry/crate"; cat "$HOME/mark"; cat /tmp/mark');
-    expect(r.stdout).toBe("/cache/home\nfetched\nhome\n");
+    const setup = 'mkdir -p "$CARGO_HOME/registry" && echo fetched > "$CARGO_HOME/registry/crate" && echo home > "$HOME/mark"';
+    expect((await inSandbox(toolchains, setup, true)).exitCode).toBe(0);
+    const command = await inSandbox(toolchains, 'echo "$HOME"; echo again > "$CARGO_HOME/registry/crate"; echo command > "$HOME/mark"; echo tmp > /tmp/mark');
+    expect(command.stdout).toBe("/tmp/home\n");
+    expect(command.stderr).toContain("Read-only file system");
+    const r = await inSandbox(toolchains, 'cat "$CARGO_HOME/registry/crate"; cat "$HOME/mark"; cat /tmp/mark');
+    expect(r.stdout).toBe("fetched\nhome\n");
     expect(r.stderr).toContain("/tmp/mark: No such file or directory");
   });
 

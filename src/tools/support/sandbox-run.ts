@@ -26,6 +26,8 @@ export interface ShellRun {
   command: string;
   timeoutSeconds: number;
   network?: boolean;
+  /** The repository's setup step: the one run that writes the session's cache and HOME. */
+  setup?: boolean;
 }
 
 export interface ArgvRun {
@@ -50,7 +52,7 @@ export type RunResult = SandboxResult & { removedSpecial: string[] };
 
 /** Runs one of the maintainer's shell lines in the sandbox; the caller has checked that a sandbox exists. */
 export function runShell(ctx: ToolContext, run: ShellRun): Promise<RunResult> {
-  return runSandboxed(ctx, ["/bin/sh", "-c", run.command], run.timeoutSeconds, { network: run.network ?? false });
+  return runSandboxed(ctx, ["/bin/sh", "-c", run.command], run.timeoutSeconds, { network: run.network ?? false, setup: run.setup === true });
 }
 
 /** Runs argv as it is, without a shell. */
@@ -66,7 +68,7 @@ async function runSandboxed(
   ctx: ToolContext,
   argv: string[],
   timeoutSeconds: number,
-  mode: { network?: boolean; readOnlyWorkspace?: boolean },
+  mode: { network?: boolean; readOnlyWorkspace?: boolean; setup?: boolean },
 ): Promise<RunResult> {
   if (ctx.sandbox === null) throw new Error("a sandboxed run without a sandbox");
   const res = await ctx.sandbox.run({
@@ -75,6 +77,7 @@ async function runSandboxed(
     network: mode.network === true,
     ...(mode.network === true ? { allowHosts: ctx.repoConfig.sandbox.allow_hosts } : {}),
     readOnlyWorkspace: mode.readOnlyWorkspace === true,
+    setup: mode.setup === true,
     timeoutMs: timeoutSeconds * 1000,
     limits: limitsOf(ctx.repoConfig),
     signal: ctx.signal,

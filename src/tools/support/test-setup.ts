@@ -75,7 +75,7 @@ export async function ensureSetup(ctx: ToolContext): Promise<SetupOutcome> {
 
   const verdict = await setupNetwork(ctx, command);
   const { network, withheld } = verdict;
-  const run = () => runShell(ctx, { command, timeoutSeconds: ctx.repoConfig.timeouts.setup_seconds, network });
+  const run = () => runShell(ctx, { command, timeoutSeconds: ctx.repoConfig.timeouts.setup_seconds, network, setup: true });
   const { res, dependencyCache } = await withDependencyCache(ctx, command, network, run);
   const summary = summarizeTestRun(res.stdout, res.stderr, res.exitCode);
   const event = {

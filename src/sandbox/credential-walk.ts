@@ -1,0 +1,101 @@
+import { lstat, readdir, stat } from "node:fs/promises";
+import path from "node:path";
+
+/**
+ * Files and directories that hold credentials where tools look for configuration, by name, wherever
+ * they sit in a bound toolchain directory: a global npmrc in a node prefix (`etc/npmrc`), cargo's
+ * `credentials.toml` in a CARGO_HOME, a `.docker/config.json`, and the usual dotfiles of a HOME that
+ * a toolchain was unpacked into. Each is masked: a file by an empty read-only one, a directory by an
+ * empty read-only directory.
+ */
+const CREDENTIAL_NAMES = new Set([
+  ".env",
+  ".netrc",
+  "_netrc",
+  ".npmrc",
+  "npmrc",
+  ".yarnrc",
+  ".yarnrc.yml",
+  ".pypirc",
+  "pip.conf",
+  ".git-credentials",
+  "credentials",
+  "credentials.toml",
+  ".dockercfg",
+  ".ssh",
+  ".aws",
+  ".azure",
+  ".docker",
+  ".gnupg",
+  ".kube",
+  ".gem",
+  ".m2",
+  ".gradle",
+  ".terraform.d",
+  ".terraformrc",
+  ".config",
+]);
+
+export interface CredentialEntry {
+  path: string;
+  kind: "file" | "dir";
+}
+
+/**
+ * A toolchain tree holds tens of thousands of files (a rust toolchain ~60,000), so each directory is
+ * walked once per process; the entries right below it, where a credential file usually lands
+ * (`npm config set --global` writes `<prefix>/etc/npmrc`), are looked at again for every run.
+ */
+const walked = new Map<string, Promise<CredentialEntry[]>>();
+
+/** Every credential-named entry under `dir`, at any depth, without following symlinks out of it. */
+export async function credentialMasks(dir: string): Promise<CredentialEntry[]> {
+  let deep = walked.get(dir);
+  if (deep === undefined) {
+    deep = walk(dir);
+    walked.set(dir, deep);
+  }
+  const found = new Map((await deep).map((e) => [e.path, e]));
+  for (const e of await shallow(dir)) found.set(e.path, e);
+  return [...found.values()].sort((a, b) => a.path.localeCompare(b.path));
+}
+
+async function walk(dir: string): Promise<CredentialEntry[]> {
+  const out: CredentialEntry[] = [];
+  const pending = [dir];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const entries = await readdir(next, { withFileTypes: true }).catch(() => []);
+    for (const e of entries) {
+      const p = path.join(next, e.name);
+      if (CREDENTIAL_NAMES.has(e.name)) {
+        const kind = await kindOf(p);
+        // Masked whole: nothing below a credential directory is bound, so there is nothing to walk.
+        if (kind !== null) out.push({ path: p, kind });
+      } else if (e.isDirectory()) pending.push(p);
+    }
+  }
+  return out;
+}
+
+async function shallow(dir: string): Promise<CredentialEntry[]> {
+  const out: CredentialEntry[] = [];
+  for (const name of CREDENTIAL_NAMES) {
+    for (const p of [path.join(dir, name), path.join(dir, "etc", name)]) {
+      const kind = await kindOf(p);
+      if (kind !== null) out.push({ path: p, kind });
+    }
+  }
+  return out;
+}
+
+/**
+ * What a mask over `p` must be. A symlink is judged by what it points to, since the mount lands on
+ * its target; one that points nowhere shows nothing and needs no mask.
+ */
+async function kindOf(p: string): Promise<CredentialEntry["kind"] | null> {
+  const link = await lstat(p).catch(() => null);
+  if (link === null) return null;
+  const st = link.isSymbolicLink() ? await stat(p).catch(() => null) : link;
+  if (st === null) return null;
+  return st.isDirectory() ? "dir" : "file";
+}
