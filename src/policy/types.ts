@@ -89,6 +89,8 @@ export interface PolicyDecision {
 /** What the risk classifier looks at. The description is deliberately not part of it. */
 export interface McpToolFacts {
   trust: McpTrust;
+  /** The operator trusts this (trusted) server's annotations: its readOnlyHint may loosen the class. */
+  trustAnnotations?: boolean;
   /** The tool's name as the server gives it. */
   name: string;
   inputSchema: unknown;
