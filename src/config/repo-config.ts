@@ -11,6 +11,31 @@ export const DEFAULT_MAX_COST_USD = 5;
 const DEFAULT_MAX_QUESTIONS = 3;
 
 /**
+ * One `policy.allow_commands` entry: the exact words of a command (`prettier --check`), or those words
+ * plus the extra words allowed after them, each matching one of `extra_args`.
+ */
+const AllowCommandSchema = z.union([
+  z.string().min(1),
+  z
+    .object({
+      command: z.string().min(1).describe("The words that start the command, e.g. `prettier --check`."),
+      extra_args: z
+        .array(
+          z
+            .string()
+            .min(1)
+            .refine((p) => !p.startsWith("/") && !p.split("/").includes(".."), { message: "a glob relative to the repository, without `..`" }),
+        )
+        .min(1)
+        .max(50)
+        .describe("Globs each extra word must match, e.g. `src/**` or `--cache`; an option is allowed only by a glob that starts with `-`."),
+    })
+    .strict(),
+]);
+
+export type AllowCommand = z.infer<typeof AllowCommandSchema>;
+
+/**
  * `.github/patchgate.yml`, read from the default branch only. Every field optional: an empty file is valid.
  * Names are snake_case because maintainers write them in YAML.
  */
@@ -71,9 +96,11 @@ export const RepoConfigSchema = z
     policy: z
       .object({
         allow_commands: z
-          .array(z.string())
+          .array(AllowCommandSchema)
           .default([])
-          .describe("argv prefixes run without asking, e.g. `make lint`. Shells, xargs, env -S, find -exec, git -c and package-manager scripts ask anyway."),
+          .describe(
+            "Commands run without asking: exactly these words (`prettier --check`), or `{command, extra_args}` to allow extra words matching the globs. Shells, xargs, env -S, env -C, find -exec, make, git -c/-C and package-manager scripts ask anyway.",
+          ),
         deny_commands: z.array(z.string()).default([]).describe("Command prefixes always refused."),
         protected_paths: z.array(z.string()).default([]).describe("Extra globs the agent may never write."),
         executable_config: z

@@ -20,6 +20,12 @@ const patchgateFields = {
     .enum(["trusted", "reviewed", "untrusted"])
     .default("untrusted")
     .describe("trusted: reads run without asking and the server's hints count; reviewed: everything asks; untrusted (default): destructive tools are denied."),
+  trust_annotations: z
+    .boolean()
+    .optional()
+    .describe(
+      "true: the server's readOnlyHint (and destructiveHint false) may loosen a tool's class; only for a `trusted` server. Absent: annotations only make tools stricter.",
+    ),
   allow_tools: z.array(z.string().min(1)).default([]).describe("Globs on the server's tool names that run without asking (never past a deny)."),
   deny_tools: z.array(z.string().min(1)).default([]).describe("Globs on the server's tool names that are never offered and always refused."),
   repositories: z
@@ -58,6 +64,10 @@ const ServerSchema = z.unknown().transform((raw, ctx) => {
     return z.NEVER;
   }
   const parsed = (has("command") ? StdioServerSchema : HttpServerSchema).safeParse(raw);
+  if (parsed.success && parsed.data.trust_annotations === true && parsed.data.trust !== "trusted") {
+    ctx.addIssue({ code: "custom", path: ["trust_annotations"], message: "only a `trusted` server's annotations can be trusted" });
+    return z.NEVER;
+  }
   if (parsed.success) return parsed.data;
   for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, path: issue.path } as never);
   return z.NEVER;

@@ -17,6 +17,7 @@ import { MCP_PREFIX, offeredName, mcpToolVersion } from "./tool-names.js";
 export interface ListedServer {
   name: string;
   trust: McpTrust;
+  trust_annotations?: boolean;
   deny_tools: string[];
 }
 
@@ -76,7 +77,13 @@ export function checkTools(server: ListedServer, info: ServerInfo, raw: readonly
     }
     taken.add(name);
     const annotations = hints(t.annotations);
-    const { risk, reasons } = classifyMcpTool({ trust: server.trust, name: tool, inputSchema: t.inputSchema, annotations });
+    const { risk, reasons } = classifyMcpTool({
+      trust: server.trust,
+      trustAnnotations: server.trust_annotations === true,
+      name: tool,
+      inputSchema: t.inputSchema,
+      annotations,
+    });
     specs.push({
       server: server.name,
       trust: server.trust,

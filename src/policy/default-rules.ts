@@ -1,9 +1,11 @@
+import type { AllowCommand } from "../config/repo-config.js";
 import { BUILTIN_RULE } from "./builtin-rules.js";
 import { programName } from "./shell/command-facts.js";
 import * as danger from "./shell/dangerous-commands.js";
 import { isAssignment } from "./shell/wrappers.js";
 import { isNetworkInstall } from "./shell/network-installs.js";
 import { PROTECTED_PATH_GLOBS } from "./path-confinement.js";
+import { gitReadOnly } from "./shell/git-read-only.js";
 import * as readOnly from "./shell/read-only-commands.js";
 import { tokenize } from "./shell/shell-tokens.js";
 import type { PolicyRule } from "./types.js";
@@ -46,7 +48,7 @@ const repoDenyRuleId = (prefix: string) => `deny:repo-command:${prefix}`;
 export interface DefaultRuleOptions {
   testCommand?: string;
   setupCommand?: string;
-  allowCommands?: string[];
+  allowCommands?: AllowCommand[];
   denyCommands?: string[];
   protectedPaths?: string[];
 }
@@ -66,12 +68,13 @@ const reader = (id: string, command: NonNullable<PolicyRule["command"]>, descrip
 });
 
 /**
- * A configured prefix as plain words (`make lint`): a prefix of argv. A prefix with operators or a
+ * A configured command as plain words (`make deploy`): as a deny, a prefix of argv; as an allow, exactly
+ * those words plus the extra words its `extra_args` globs admit. A line with operators or a
  * `NAME=value` in front is not an argv: as a deny it still applies to an explicit shell whose text is
  * exactly that line; as an allow it is dropped, since an allowance we cannot state exactly must not be
- * guessed. Programs that run what data says (npm scripts, xargs, sh …) ask whatever a prefix allows.
+ * guessed. Programs that run what data says (make, npm scripts, xargs, sh …) ask whatever an entry allows.
  */
-function prefixRule(prefix: string, decision: "allow" | "deny"): PolicyRule | null {
+function prefixRule(prefix: string, decision: "allow" | "deny", extraArgs?: string[]): PolicyRule | null {
   const id = decision === "allow" ? repoAllowRuleId(prefix) : repoDenyRuleId(prefix);
   const description = `.github/patchgate.yml policy.${decision}_commands`;
   let words: string[] | null = null;
@@ -82,7 +85,8 @@ function prefixRule(prefix: string, decision: "allow" | "deny"): PolicyRule | nu
     words = null;
   }
   if (words === null || isAssignment(words[0])) return decision === "deny" ? cmd(id, "deny", { exact: prefix }, description) : null;
-  return cmd(id, decision, { program: [programName(words[0])], argsPrefix: words.slice(1) }, description);
+  const matcher = { program: [programName(words[0])], argsPrefix: words.slice(1), ...(extraArgs === undefined ? {} : { extraArgs }) };
+  return cmd(id, decision, matcher, description);
 }
 
 export function defaultRules(opts: DefaultRuleOptions = {}): PolicyRule[] {
@@ -122,15 +126,15 @@ export function defaultRules(opts: DefaultRuleOptions = {}): PolicyRule[] {
   // The runtime runs setup itself (with network when configured); re-running an offline setup is routine.
   // A networked one stays denied by deny:network-install, which is stricter.
   if (opts.setupCommand) rules.push(cmd(RULE.ALLOW_SETUP_COMMAND, "allow", { exact: opts.setupCommand }, "the configured setup command"));
-  for (const prefix of opts.allowCommands ?? []) {
-    const rule = prefixRule(prefix, "allow");
+  for (const entry of opts.allowCommands ?? []) {
+    const rule = typeof entry === "string" ? prefixRule(entry, "allow") : prefixRule(entry.command, "allow", entry.extra_args);
     if (rule) rules.push(rule);
   }
   rules.push(
     reader(RULE.ALLOW_READ_ONLY_COMMAND, { program: readOnly.PLAIN_READERS }, "read-only commands"),
     reader(RULE.ALLOW_FIND, { program: ["find"], test: readOnly.findReadOnly }, "find without -exec/-delete/-fprint"),
     reader(RULE.ALLOW_RG, { program: ["rg"], test: readOnly.rgReadOnly }, "ripgrep without --pre/--hostname-bin"),
-    reader(RULE.ALLOW_GIT_READ, { program: ["git"], test: readOnly.gitReadOnly }, "git status/diff/log/show"),
+    reader(RULE.ALLOW_GIT_READ, { program: ["git"], test: gitReadOnly }, "git status/diff/log/show of the workspace, listed options only"),
     // The wrapper is read-only only if what it runs is too: each inner command is judged as a part.
     reader(RULE.ALLOW_WRAPPER, { program: readOnly.WRAPPERS, test: readOnly.wrapperWithCommand }, "timeout/nice/env/stdbuf …: the command inside is judged"),
   );

@@ -4,7 +4,8 @@ import type { McpRisk, McpToolFacts, McpTrust } from "./types.js";
  * The risk class of an MCP tool, decided locally (DESIGN §3): from the server's trust, the words of the
  * tool's name, the field names and formats of its input schema, and its annotations. The description is
  * never read — it is the server's own claim, and a server that lies is the case this exists for.
- * Annotations may only make a class stricter, unless the operator marked the server `trusted`.
+ * Annotations may only make a class stricter, unless the operator marked the server `trusted` and
+ * trusts its annotations (`trust_annotations`).
  * Pure: the same facts give the same class and the same reasons.
  */
 
@@ -202,24 +203,40 @@ function fieldsIn(fields: string[], words: string[]): string[] {
   return fields.filter((f) => nameWords(f).some((w) => words.includes(w)));
 }
 
-export function classifyMcpTool(t: McpToolFacts): McpRiskAssessment {
-  const reasons: string[] = [];
-  let risk: McpRisk = "unknown";
-  for (const word of nameWords(t.name)) {
-    const cls = WORD_CLASS.get(word);
-    if (cls === undefined) continue;
-    reasons.push(`name word "${word}": ${cls}`);
-    risk = risk === "unknown" ? cls : stricter(risk, cls);
+/**
+ * The class the name's words give. A read needs every word to be a read word: a read word proves
+ * nothing about the words beside it (`lookup_and_transfer_owner`), so words in no list, alone or
+ * mixed with read words, make a write. Only annotations the operator trusts can say otherwise.
+ */
+function nameClass(name: string, reasons: string[]): McpRisk {
+  const words = nameWords(name);
+  if (words.length === 0) {
+    reasons.push("no word in the name: write");
+    return "write";
   }
-  if (risk === "unknown") reasons.push("no known verb in the name");
-
-  const { fields, formats } = schemaFacts(t.inputSchema);
-  const files = fieldsIn(fields, FIELD_WORDS.files);
-  // A file field on a tool that says it reads stays a read; with no verb, nothing shows it only reads.
-  if (files.length > 0 && risk === "unknown") {
-    reasons.push(`file field ${files.map((f) => `"${f}"`).join(", ")} without a read verb: write`);
+  let risk: McpRisk = "read";
+  const unlisted: string[] = [];
+  for (const word of words) {
+    const cls = WORD_CLASS.get(word);
+    if (cls === undefined) {
+      if (!unlisted.includes(word)) unlisted.push(word);
+      continue;
+    }
+    reasons.push(`name word "${word}": ${cls}`);
+    risk = stricter(risk, cls);
+  }
+  // A listed write, network or destructive word already says more than "not only a read".
+  if (unlisted.length > 0 && risk === "read") {
+    reasons.push(`words in no list (${unlisted.map((w) => `"${w}"`).join(", ")}): write`);
     risk = "write";
   }
+  return risk;
+}
+
+export function classifyMcpTool(t: McpToolFacts): McpRiskAssessment {
+  const reasons: string[] = [];
+  let risk = nameClass(t.name, reasons);
+  const { fields, formats } = schemaFacts(t.inputSchema);
   const network = [...fieldsIn(fields, FIELD_WORDS.network), ...formats.filter((f) => NETWORK_FORMATS.has(f)).map((f) => `format ${f}`)];
   if (network.length > 0) {
     reasons.push(`network field ${network.map((f) => `"${f}"`).join(", ")}: network`);
@@ -230,10 +247,16 @@ export function classifyMcpTool(t: McpToolFacts): McpRiskAssessment {
     reasons.push(`execution field ${execution.map((f) => `"${f}"`).join(", ")}: destructive`);
     risk = "destructive";
   }
-  return applyAnnotations(t.trust, risk, t.annotations ?? {}, reasons);
+  return applyAnnotations(t.trust, t.trustAnnotations === true, risk, t.annotations ?? {}, reasons);
 }
 
-function applyAnnotations(trust: McpTrust, risk: McpRisk, a: NonNullable<McpToolFacts["annotations"]>, reasons: string[]): McpRiskAssessment {
+function applyAnnotations(
+  trust: McpTrust,
+  trustAnnotations: boolean,
+  risk: McpRisk,
+  a: NonNullable<McpToolFacts["annotations"]>,
+  reasons: string[],
+): McpRiskAssessment {
   let out = risk;
   if (a.destructiveHint === true) {
     reasons.push("destructiveHint: destructive");
@@ -251,12 +274,17 @@ function applyAnnotations(trust: McpTrust, risk: McpRisk, a: NonNullable<McpTool
     if (a.readOnlyHint === true && out !== "read") reasons.push(`readOnlyHint ignored: the server is ${trust}, so its hints can only make a tool stricter`);
     return { risk: out, reasons };
   }
-  // A trusted server's own word may loosen the class: the operator vouched for it.
+  if (!trustAnnotations) {
+    if (a.readOnlyHint === true && out !== "read")
+      reasons.push("readOnlyHint ignored: the operator does not trust this server's annotations (trust_annotations)");
+    return { risk: out, reasons };
+  }
+  // The server's own word may loosen the class: the operator vouched for its annotations.
   if (a.readOnlyHint === true && a.destructiveHint !== true && out !== "read") {
-    reasons.push("readOnlyHint from a trusted server: read");
+    reasons.push("readOnlyHint from a server whose annotations the operator trusts: read");
     out = "read";
   } else if (a.destructiveHint === false && out === "destructive") {
-    reasons.push("destructiveHint false from a trusted server: write");
+    reasons.push("destructiveHint false from a server whose annotations the operator trusts: write");
     out = "write";
   }
   return { risk: out, reasons };

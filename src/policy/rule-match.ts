@@ -3,6 +3,7 @@ import type { PermissionMode } from "../session/types.js";
 import { isTrustedProgramPath, programName } from "./shell/command-facts.js";
 import type { CommandPart } from "./shell/command-line.js";
 import { matchesMcp } from "./mcp-rules.js";
+import { extraArgsAllowed, prefixMayAllow } from "./prefix-allowance.js";
 import type { ActionRequest, CommandMatcher, PartContext, PolicyRule } from "./types.js";
 
 /**
@@ -48,7 +49,11 @@ function matchesCommand(m: CommandMatcher, strict: boolean, { part, script }: Pa
     if (argv.length === 0 || !m.program.includes(programName(argv[0]))) return false;
     if (strict && !isTrustedProgramPath(argv[0])) return false;
   }
-  if (m.argsPrefix !== undefined && !m.argsPrefix.every((token, i) => argv[i + 1] === token)) return false;
+  if (m.argsPrefix !== undefined) {
+    if (!m.argsPrefix.every((token, i) => argv[i + 1] === token)) return false;
+    // A deny covers every longer argv; an allow only its own words and the extra words it lists.
+    if (strict && !(prefixMayAllow(argv, ctx) && extraArgsAllowed(argv.slice(m.argsPrefix.length + 1), m.extraArgs))) return false;
+  }
   if (m.anyArg !== undefined && !argv.slice(1).some((a) => m.anyArg!.includes(a))) return false;
   if (m.exact !== undefined && (script === null || normalise(script) !== normalise(m.exact))) return false;
   if (m.test !== undefined && !m.test(argv, ctx)) return false;

@@ -46,8 +46,13 @@ export interface PolicyRule {
 export interface CommandMatcher {
   /** argv[0] basename is one of these. */
   program?: string[];
-  /** argv (after the program) starts with these tokens, in order. */
+  /**
+   * argv (after the program) starts with these tokens, in order. A deny matches any longer argv; an
+   * allow matches exactly these words, plus words matching `extraArgs` (prefix-allowance.ts).
+   */
   argsPrefix?: string[];
+  /** For an allow with `argsPrefix`: globs that each extra word must match; absent = no extra word. */
+  extraArgs?: string[];
   /** Any argument equals one of these. */
   anyArg?: string[];
   /** Custom predicate for rules that need more than matching (e.g. rm -rf outside the workspace). */
@@ -65,6 +70,8 @@ export interface PartContext {
   workspaceRoot: string;
   /** Set when a wrapper changed directory first (`env -C dir cmd`): that directory, as written. */
   cwd?: string;
+  /** The command is run by a wrapper in the argv (`timeout 5 cmd`), not started by run_command itself. */
+  wrapped?: boolean;
 }
 
 export interface PolicyDecision {
@@ -84,6 +91,8 @@ export interface PolicyDecision {
 /** What the risk classifier looks at. The description is deliberately not part of it. */
 export interface McpToolFacts {
   trust: McpTrust;
+  /** The operator trusts this (trusted) server's annotations: its readOnlyHint may loosen the class. */
+  trustAnnotations?: boolean;
   /** The tool's name as the server gives it. */
   name: string;
   inputSchema: unknown;

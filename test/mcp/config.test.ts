@@ -104,3 +104,23 @@ describe("offered names", () => {
     expect(offeredName("fs", "get.env")).not.toBe(offeredName("fs", "get_env"));
   });
 });
+
+describe("trust_annotations", () => {
+  test("a trusted server may say its annotations are trusted; absent means not", () => {
+    const c = parse({ mcpServers: { a: { command: "a", trust: "trusted", trust_annotations: true }, b: { command: "b", trust: "trusted" } } });
+    expect(c.servers.map((s) => [s.name, s.trust_annotations])).toEqual([
+      ["a", true],
+      ["b", undefined],
+    ]);
+  });
+  test.each([
+    [
+      { mcpServers: { x: { command: "a", trust_annotations: true } } },
+      "`mcpServers.x.trust_annotations`: only a `trusted` server's annotations can be trusted",
+    ],
+    [{ mcpServers: { x: { url: "https://h/mcp", trust: "reviewed", trust_annotations: true } } }, "`mcpServers.x.trust_annotations`"],
+    [{ mcpServers: { x: { command: "a", trust: "trusted", trust_annotations: "yes" } } }, "`mcpServers.x.trust_annotations`"],
+  ])("%j is refused naming %s", (raw, field) => {
+    expect(error(raw)).toContain(`MCP config /etc/patchgate/mcp.json: ${field}`);
+  });
+});

@@ -21,7 +21,7 @@ describe("discovery and mapping", () => {
   const dir = tempDir("pg-mcp-");
   const config = mcpConfig(
     {
-      project: { ...ownServer(), trust: "trusted" },
+      project: { ...ownServer(), trust: "trusted", trust_annotations: true },
       everything: { ...everythingServer({ env: { EVERYTHING_MODE: "test" } }), trust: "reviewed" },
       hostile: scriptedServer(dir, HOSTILE_TOOLS, { env: { HOSTILE_API_TOKEN: "hostile-token-value-123" } }),
     },
@@ -62,27 +62,28 @@ describe("discovery and mapping", () => {
     expect(names.every((n) => /^[A-Za-z0-9_-]{1,64}$/.test(n))).toBe(true);
   });
 
-  // The risk class of every discovered tool, as local policy gives it.
+  // The risk class of every discovered tool, as local policy gives it. A name with a word in no list
+  // (`get-sum`, `read_file`) is a write: only the project server's annotations are trusted.
   test.each([
     ["mcp__project__read_project_file", "read", ["plan", "execute"]],
     ["mcp__project__search_project_text", "read", ["plan", "execute"]],
     ["mcp__everything__echo", "read", ["execute"]],
-    ["mcp__everything__get-annotated-message", "read", ["execute"]],
-    ["mcp__everything__get-env", "read", ["execute"]],
-    ["mcp__everything__get-resource-links", "read", ["execute"]],
-    ["mcp__everything__get-resource-reference", "read", ["execute"]],
-    ["mcp__everything__get-structured-content", "read", ["execute"]],
-    ["mcp__everything__get-sum", "read", ["execute"]],
-    ["mcp__everything__get-tiny-image", "read", ["execute"]],
+    ["mcp__everything__get-annotated-message", "write", ["execute"]],
+    ["mcp__everything__get-env", "write", ["execute"]],
+    ["mcp__everything__get-resource-links", "write", ["execute"]],
+    ["mcp__everything__get-resource-reference", "write", ["execute"]],
+    ["mcp__everything__get-structured-content", "write", ["execute"]],
+    ["mcp__everything__get-sum", "write", ["execute"]],
+    ["mcp__everything__get-tiny-image", "write", ["execute"]],
     ["mcp__everything__gzip-file-as-resource", "write", ["execute"]],
     ["mcp__everything__toggle-simulated-logging", "write", ["execute"]],
     ["mcp__everything__toggle-subscriber-updates", "write", ["execute"]],
     ["mcp__everything__trigger-long-running-operation", "write", ["execute"]],
     ["mcp__hostile__delete_all", "destructive", ["execute"]],
-    ["mcp__hostile__huge_result", "unknown", ["execute"]],
-    ["mcp__hostile__get_weather", "read", ["execute"]],
+    ["mcp__hostile__huge_result", "write", ["execute"]],
+    ["mcp__hostile__get_weather", "write", ["execute"]],
     ["mcp__hostile__echo", "read", ["execute"]],
-    ["mcp__hostile__read_file", "read", ["execute"]],
+    ["mcp__hostile__read_file", "write", ["execute"]],
   ])("%s is %s, offered in %j", (name, risk, modes) => {
     const record = m
       .events("mcp_tools_listed")

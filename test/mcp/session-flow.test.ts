@@ -53,7 +53,7 @@ async function toExecute(llm: ScriptedLLM, config: McpConfig) {
 }
 
 test("a trusted read runs while planning; a write asks and runs once approved; a destructive tool of an untrusted server is denied", async () => {
-  const config = mcpConfig({ project: { ...ownServer(), trust: "trusted" }, notes: scriptedServer(dir, NOTES) }, dir);
+  const config = mcpConfig({ project: { ...ownServer(), trust: "trusted", trust_annotations: true }, notes: scriptedServer(dir, NOTES) }, dir);
   const llm = new ScriptedLLM([
     call("mcp__project__read_project_file", { path: "src/add.js" }),
     ...plan,
@@ -129,7 +129,9 @@ test("without a human (mcp_non_interactive: policy), what would ask is denied wi
 });
 
 test("list_changed mid-session: the new tool is offered from the next model call", async () => {
-  const config = mcpConfig({ notes: { ...scriptedServer(dir, NOTES), trust: "trusted" } }, dir);
+  const fresh = { name: "get_fresh", inputSchema: obj(), annotations: { readOnlyHint: true }, does: { text: "fresh" } };
+  const tools = [...NOTES.filter((t) => t.name !== "unlock_more"), { name: "unlock_more", inputSchema: obj(), does: { unlock: [fresh] } }];
+  const config = mcpConfig({ notes: { ...scriptedServer(dir, tools), trust: "trusted", trust_annotations: true } }, dir);
   const offered = (req: { tools: { name: string }[] }) => req.tools.map((t) => t.name).filter((n) => n.startsWith("mcp__"));
   const seen: string[][] = [];
   const llm = new ScriptedLLM([
@@ -217,9 +219,15 @@ test("a read through an MCP server is not a read for the edit-context gate", asy
     {
       files: {
         ...scriptedServer(dir, [
-          { name: "read_text", inputSchema: obj({ path: { type: "string" } }), does: { text: "export function add(a, b) {\n  return a - b;\n}\n" } },
+          {
+            name: "read_text",
+            inputSchema: obj({ path: { type: "string" } }),
+            annotations: { readOnlyHint: true },
+            does: { text: "export function add(a, b) {\n  return a - b;\n}\n" },
+          },
         ]),
         trust: "trusted",
+        trust_annotations: true,
       },
     },
     dir,

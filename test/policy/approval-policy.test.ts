@@ -93,12 +93,12 @@ describe("argv is judged word for word", () => {
   });
   test("argsPrefix and anyArg matchers", () => {
     const r: PolicyRule[] = [
-      { id: "allow:make-build", decision: "allow", kind: "command", command: { program: ["make"], argsPrefix: ["build"] } },
+      { id: "allow:tsc-build", decision: "allow", kind: "command", command: { program: ["tsc"], argsPrefix: ["--build"] } },
       { id: "deny:force", decision: "deny", kind: "command", command: { anyArg: ["--force"] } },
     ];
-    expect(evaluate(argv("make", "build"), r, "execute", ctx).rule).toBe("allow:make-build");
-    expect(evaluate(argv("make", "test"), r, "execute", ctx).rule).toBe(BUILTIN_RULE.DEFAULT_ASK);
-    expect(evaluate(argv("make", "build", "--force"), r, "execute", ctx).rule).toBe("deny:force");
+    expect(evaluate(argv("tsc", "--build"), r, "execute", ctx).rule).toBe("allow:tsc-build");
+    expect(evaluate(argv("tsc", "--noEmit"), r, "execute", ctx).rule).toBe(BUILTIN_RULE.DEFAULT_ASK);
+    expect(evaluate(argv("tsc", "--build", "--force"), r, "execute", ctx).rule).toBe("deny:force");
   });
   test.each([[[]], [[""]], [["ls", "a\0b"]]])(`${BUILTIN_RULE.UNPARSEABLE}: argv %j`, (words) => {
     expect(evaluate(argv(...words), rules, "execute", ctx)).toMatchObject({ decision: "deny", rule: BUILTIN_RULE.UNPARSEABLE });

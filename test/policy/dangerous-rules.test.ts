@@ -208,7 +208,7 @@ describe(RULE.ASK_PRINT_ENV, () => {
     expect(judge(command)).toEqual({ decision: "ask", rule: RULE.ASK_PRINT_ENV });
   });
   test("near miss: env as a wrapper is judged by the command inside", () => {
-    expect(judge("env CI=1 make test")).toEqual({ decision: "ask", rule: BUILTIN_RULE.DEFAULT_ASK });
+    expect(judge("env CI=1 frobnicate test")).toEqual({ decision: "ask", rule: BUILTIN_RULE.DEFAULT_ASK });
     expect(judge("env -u FOO ls")).toEqual({ decision: "allow", rule: RULE.ALLOW_WRAPPER });
   });
 });

@@ -162,7 +162,7 @@ describe("read-only commands", () => {
     expect(readOnlyOf("timeout", "60", "ls")).toBe(true);
   });
   test(`${RULE.ALLOW_WRAPPER}: near miss: a wrapper around an unknown command asks`, () => {
-    expect(run("nice", "-n", "5", "make")).toEqual(ask());
+    expect(run("nice", "-n", "5", "frobnicate")).toEqual(ask());
   });
   test(`${RULE.ALLOW_WRAPPER}: near miss: ./timeout (a workspace script) is not the wrapper`, () => {
     expect(run("./timeout", "5", "ls")).toEqual(ask());
@@ -210,23 +210,23 @@ describe("programs that run what data says are never allowed", () => {
 });
 
 describe("repository prefixes", () => {
-  test("repo allow_commands prefix allows the prefix and longer argv", () => {
-    const opts = { allowCommands: ["make lint"] };
-    expect(runWith(opts, "make", "lint")).toEqual(allow("allow:repo-command:make lint"));
-    expect(runWith(opts, "make", "lint", "FIX=1")).toEqual(allow("allow:repo-command:make lint"));
+  test("repo allow_commands allows exactly its words (extra words only through extra_args)", () => {
+    const opts = { allowCommands: ["prettier --check"] };
+    expect(runWith(opts, "prettier", "--check")).toEqual(allow("allow:repo-command:prettier --check"));
+    expect(runWith(opts, "prettier", "--check", "--write")).toEqual(ask());
   });
-  test("repo allow_commands prefix: near miss make lint:fix asks (word prefix, not text prefix)", () => {
-    expect(runWith({ allowCommands: ["make lint"] }, "make", "lint:fix")).toEqual(ask());
+  test("repo allow_commands: near miss prettier --check:all asks (words, not text)", () => {
+    expect(runWith({ allowCommands: ["prettier --check"] }, "prettier", "--check:all")).toEqual(ask());
   });
-  test("repo allow_commands prefix does not run read-only: the maintainer's program may write", () => {
-    const d = evaluate({ kind: "command", tool: "run_command", argv: ["make", "lint"] }, rulesWith({ allowCommands: ["make lint"] }), "execute", {
+  test("repo allow_commands does not run read-only: the maintainer's program may write", () => {
+    const d = evaluate({ kind: "command", tool: "run_command", argv: ["prettier", "--check"] }, rulesWith({ allowCommands: ["prettier --check"] }), "execute", {
       workspaceRoot: ROOT,
     });
     expect(d.readOnly).toBe(false);
   });
   test("repo allow_commands with an environment prefix or operators is dropped, not guessed", () => {
-    expect(runWith({ allowCommands: ["CI=1 make e2e"] }, "env", "CI=1", "make", "e2e")).toEqual(ask());
-    expect(runWith({ allowCommands: ["make a && make b"] }, "make", "a")).toEqual(ask());
+    expect(runWith({ allowCommands: ["CI=1 prettier"] }, "env", "CI=1", "prettier")).toEqual(ask());
+    expect(runWith({ allowCommands: ["prettier a && prettier b"] }, "prettier", "a")).toEqual(ask());
   });
   test("repo allow_commands cannot lift a default deny", () => {
     expect(runWith({ allowCommands: ["git push"] }, "git", "push")).toEqual(deny(RULE.DENY_GIT_PUSH));
@@ -235,12 +235,13 @@ describe("repository prefixes", () => {
     expect(runWith({ denyCommands: ["make deploy"] }, "make", "deploy", "prod")).toEqual(deny("deny:repo-command:make deploy"));
   });
   test("repo deny_commands prefix: near miss make test asks", () => {
-    expect(runWith({ denyCommands: ["make deploy"] }, "make", "test")).toEqual(ask());
+    expect(runWith({ denyCommands: ["make deploy"] }, "make", "test")).toEqual(ask(BUILTIN_RULE.RUNS_FROM_DATA));
   });
   test("repo deny_commands with operators denies that exact shell line", () => {
     expect(shell("make a && make b", { denyCommands: ["make a && make b"] })).toEqual(deny("deny:repo-command:make a && make b"));
   });
   test("unknown commands ask", () => {
-    expect(run("make")).toEqual(ask());
+    expect(run("frobnicate")).toEqual(ask());
+    expect(run("make")).toEqual(ask(BUILTIN_RULE.RUNS_FROM_DATA));
   });
 });

@@ -235,7 +235,7 @@ export class Parser {
       else {
         const assignments = [...p.assignments, ...inner.assignments];
         const cwd = inner.cwd === undefined || path.posix.isAbsolute(inner.cwd) ? (inner.cwd ?? p.cwd) : path.posix.join(p.cwd ?? ".", inner.cwd);
-        const part = { argv: inner.argv, assignments, redirects: [], pipedFromPrevious: p.pipedFromPrevious, inputFrom: [...p.inputFrom] };
+        const part = { argv: inner.argv, assignments, redirects: [], pipedFromPrevious: p.pipedFromPrevious, inputFrom: [...p.inputFrom], wrapped: true };
         this.addPart(cwd === undefined ? part : { ...part, cwd }, wrapDepth + 1, literal);
       }
     }

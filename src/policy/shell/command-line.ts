@@ -20,6 +20,8 @@ export interface CommandPart {
   inputFrom: number[];
   /** A wrapper changed directory first (`env -C dir`): that directory, absolute or relative to the part's parent. */
   cwd?: string;
+  /** A wrapper's argv runs this part (`timeout 5 cmd`, `env -C dir cmd`), not the request itself. */
+  wrapped?: boolean;
 }
 
 export interface Redirect {

@@ -54,7 +54,7 @@ function judgePart(
   mode: PermissionMode,
   ctx: { workspaceRoot: string },
 ): { verdict: Verdict; readOnly: boolean } {
-  const partCtx = part.cwd === undefined ? ctx : { ...ctx, cwd: part.cwd };
+  const partCtx = { ...ctx, ...(part.cwd === undefined ? {} : { cwd: part.cwd }), ...(part.wrapped === true ? { wrapped: true } : {}) };
   const matched = rules.filter((r) => matchesPart(r, request, mode, { part, script }, partCtx));
   // The default applies only when nothing else does, so a built-in check names the decision it shares.
   const byRule = strictest(fromRules(matched));

@@ -1,4 +1,4 @@
-import { gitInvocation, programName } from "./command-facts.js";
+import { programName } from "./command-facts.js";
 import { innerCommands } from "./wrappers.js";
 
 /**
@@ -19,21 +19,6 @@ export function findReadOnly(argv: string[]): boolean {
 /** `rg --pre cmd` runs cmd on every file; `--hostname-bin cmd` runs cmd once. */
 export function rgReadOnly(argv: string[]): boolean {
   return programName(argv[0]) === "rg" && !argv.some((a) => /^--(pre|hostname-bin)(=|$)/.test(a));
-}
-
-const GIT_READS = new Set(["status", "diff", "log", "show"]);
-
-/**
- * git status/diff/log/show. Not with `-c` (a per-call config can name a pager or diff program), not
- * with another repository or config (`--git-dir`, `--config-env`), and not with `--output` (writes a
- * file) or `--ext-diff` / `--textconv` (run configured programs).
- */
-export function gitReadOnly(argv: string[]): boolean {
-  if (programName(argv[0]) !== "git") return false;
-  const { subcommand, args, configs } = gitInvocation(argv);
-  if (subcommand === null || !GIT_READS.has(subcommand) || configs.length > 0) return false;
-  if (argv.some((a) => /^--(config-env|exec-path|git-dir|work-tree)(=|$)/.test(a))) return false;
-  return !args.some((a) => /^--(output|ext-diff|textconv)(=|$)/.test(a));
 }
 
 /**

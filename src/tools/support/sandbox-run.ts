@@ -1,4 +1,5 @@
 import type { RepoConfig } from "../../config/repo-config.js";
+import { READ_ONLY_GIT_ENV, readOnlyArgv } from "../../policy/shell/read-only-git-run.js";
 import type { SandboxResult } from "../../sandbox/types.js";
 import type { ToolError } from "../../session/types.js";
 import { capChars } from "./text.js";
@@ -55,9 +56,13 @@ export function runShell(ctx: ToolContext, run: ShellRun): Promise<RunResult> {
   return runSandboxed(ctx, ["/bin/sh", "-c", run.command], run.timeoutSeconds, { network: run.network ?? false, setup: run.setup === true });
 }
 
-/** Runs argv as it is, without a shell. */
+/**
+ * Runs argv without a shell: as it is, or, for a command allowed as a reader, read-only and, when it
+ * is git, with the settings that switch off every program git could take from configuration.
+ */
 export function runArgv(ctx: ToolContext, run: ArgvRun): Promise<RunResult> {
-  return runSandboxed(ctx, run.argv, run.timeoutSeconds, { readOnlyWorkspace: run.readOnly });
+  if (!run.readOnly) return runSandboxed(ctx, run.argv, run.timeoutSeconds, {});
+  return runSandboxed(ctx, readOnlyArgv(run.argv), run.timeoutSeconds, { readOnlyWorkspace: true, env: READ_ONLY_GIT_ENV });
 }
 
 /**
@@ -68,11 +73,12 @@ async function runSandboxed(
   ctx: ToolContext,
   argv: string[],
   timeoutSeconds: number,
-  mode: { network?: boolean; readOnlyWorkspace?: boolean; setup?: boolean },
+  mode: { network?: boolean; readOnlyWorkspace?: boolean; setup?: boolean; env?: Readonly<Record<string, string>> },
 ): Promise<RunResult> {
   if (ctx.sandbox === null) throw new Error("a sandboxed run without a sandbox");
   const res = await ctx.sandbox.run({
     argv,
+    ...(mode.env === undefined ? {} : { env: { ...mode.env } }),
     workspace: ctx.workspace.root,
     network: mode.network === true,
     ...(mode.network === true ? { allowHosts: ctx.repoConfig.sandbox.allow_hosts } : {}),
