@@ -14,24 +14,27 @@ const DEFAULT_MAX_QUESTIONS = 3;
  * One `policy.allow_commands` entry: the exact words of a command (`prettier --check`), or those words
  * plus the extra words allowed after them, each matching one of `extra_args`.
  */
-const AllowCommandSchema = z.union([
-  z.string().min(1),
-  z
-    .object({
-      command: z.string().min(1).describe("The words that start the command, e.g. `prettier --check`."),
-      extra_args: z
-        .array(
-          z
-            .string()
-            .min(1)
-            .refine((p) => !p.startsWith("/") && !p.split("/").includes(".."), { message: "a glob relative to the repository, without `..`" }),
-        )
-        .min(1)
-        .max(50)
-        .describe("Globs each extra word must match, e.g. `src/**` or `--cache`; an option is allowed only by a glob that starts with `-`."),
-    })
-    .strict(),
-]);
+const AllowCommandSchema = z.union(
+  [
+    z.string().min(1),
+    z
+      .object({
+        command: z.string().min(1).describe("The words that start the command, e.g. `prettier --check`."),
+        extra_args: z
+          .array(
+            z
+              .string()
+              .min(1)
+              .refine((p) => !p.startsWith("/") && !p.split("/").includes(".."), { message: "a glob relative to the repository, without `..`" }),
+          )
+          .min(1)
+          .max(50)
+          .describe("Globs each extra word must match, e.g. `src/**` or `--cache`; an option is allowed only by a glob that starts with `-`."),
+      })
+      .strict(),
+  ],
+  { error: "the words of a command (`prettier --check`), or `{command, extra_args: [globs]}`" },
+);
 
 export type AllowCommand = z.infer<typeof AllowCommandSchema>;
 

@@ -10,11 +10,12 @@ import type { PartContext } from "./types.js";
  */
 
 /**
- * git subcommands that read objects and refs and run no program named in configuration (no pager
- * when output is not a terminal, no diff driver, hook, filter or transport). Every other one may:
- * `git commit` runs hooks and filters, `git diff` an external diff, `git grep -O` a pager.
+ * git subcommands that read objects and refs only and run no program named in configuration (no
+ * pager when output is not a terminal, no diff driver, hook, filter, signature check or transport).
+ * Every other one may: `git commit` runs hooks and filters, `git diff` an external diff, `git grep -O`
+ * a pager, `git ls-files -m` and `describe --dirty` a clean filter, `rev-list --format=%G?` gpg.
  */
-const GIT_PLUMBING = new Set(["rev-parse", "ls-files", "ls-tree", "merge-base", "show-ref", "rev-list", "describe", "name-rev", "for-each-ref"]);
+const GIT_PLUMBING = new Set(["rev-parse", "ls-tree", "merge-base", "show-ref", "name-rev"]);
 
 /** Whether a rule of words may allow this command at all. */
 export function prefixMayAllow(argv: readonly string[], ctx: PartContext): boolean {

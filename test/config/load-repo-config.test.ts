@@ -122,3 +122,27 @@ limits:
     ]);
   });
 });
+
+describe("policy.allow_commands entries", () => {
+  test("exact words, or words plus the globs extra words must match", () => {
+    const text = "policy:\n  allow_commands:\n    - prettier --check\n    - command: eslint\n      extra_args: ['src/**', '--fix']\n";
+    const parsed = parseRepoConfig(text);
+    expect(parsed.ok && parsed.config.policy.allow_commands).toEqual(["prettier --check", { command: "eslint", extra_args: ["src/**", "--fix"] }]);
+  });
+  test.each([
+    ["policy:\n  allow_commands:\n    - command: eslint\n", "policy.allow_commands.0", "or `{command, extra_args: [globs]}`"],
+    ["policy:\n  allow_commands:\n    - command: eslint\n      extra_args: ['../x/**']\n", "policy.allow_commands.0.extra_args.0", "without `..`"],
+    ["policy:\n  allow_commands:\n    - command: eslint\n      extra_args: ['/etc/*']\n", "policy.allow_commands.0.extra_args.0", "relative"],
+    ["policy:\n  allow_commands:\n    - command: eslint\n      extra_args: []\n", "policy.allow_commands.0", ""],
+    [
+      "policy:\n  allow_commands:\n    - command: eslint\n      extra_args: ['src/**']\n      prefix: true\n",
+      "policy.allow_commands.0.prefix",
+      "unknown field",
+    ],
+  ])("%j is refused, naming %s", (text, field, problem) => {
+    const e = errorOf(text);
+    expect(e.field?.startsWith(field)).toBe(true);
+    expect(e.message).toContain(problem);
+    expect(e.message.split("\n")).toHaveLength(1);
+  });
+});

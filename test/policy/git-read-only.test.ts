@@ -1,4 +1,5 @@
 import { RULE } from "../../src/policy/default-rules.js";
+import { READ_ONLY_GIT_CONFIG, READ_ONLY_GIT_ENV, readOnlyArgv } from "../../src/policy/shell/read-only-git-run.js";
 import { commandForms, judgeArgv, rulesWith, verdictsOf } from "./judge.js";
 
 /**
@@ -64,5 +65,28 @@ describe("what stays allowed, read-only", () => {
   });
   test("a wrapper in front of git asks: its hardened argv is built only for git itself", () => {
     expect(judgeArgv(["timeout", "10", "git", "log"], rules).decision).toBe("ask");
+  });
+});
+
+describe("a reader's git runs with Patchgate's own settings", () => {
+  const config = READ_ONLY_GIT_CONFIG.flatMap((c) => ["-c", c]);
+  test("first on argv, and diff programs off for the subcommands that diff", () => {
+    expect(readOnlyArgv(["git", "diff", "HEAD"])).toEqual(["git", "--no-pager", ...config, "diff", "--no-ext-diff", "--no-textconv", "HEAD"]);
+    expect(readOnlyArgv(["git", "--no-pager", "log", "-p"])).toEqual([
+      "git",
+      "--no-pager",
+      ...config,
+      "--no-pager",
+      "log",
+      "--no-ext-diff",
+      "--no-textconv",
+      "-p",
+    ]);
+    expect(readOnlyArgv(["git", "status"])).toEqual(["git", "--no-pager", ...config, "status"]);
+  });
+  test("other readers run as they are; every git the run starts gets the settings through its environment", () => {
+    expect(readOnlyArgv(["ls", "-la"])).toEqual(["ls", "-la"]);
+    expect(READ_ONLY_GIT_ENV.GIT_CONFIG_PARAMETERS.split("' '")).toHaveLength(READ_ONLY_GIT_CONFIG.length + 1);
+    expect(READ_ONLY_GIT_ENV).toMatchObject({ GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" });
   });
 });

@@ -77,6 +77,8 @@ describe("what an argsPrefix rule never allows, whatever it names", () => {
     ["git", ["git", "commit"], ["git commit"]], // runs hooks and filters from configuration
     ["git", ["git", "grep", "x"], ["git grep x"]],
     ["git", ["git", "archive", "HEAD"], ["git archive HEAD"]],
+    ["git", ["git", "ls-files", "-m"], ["git ls-files -m"]], // refreshes the index: a clean filter may run
+    ["git", ["git", "rev-list", "--format=%G?", "HEAD"], ["git rev-list --format=%G? HEAD"]], // verifies signatures with gpg.program
     ["pytest", ["env", "-C", "sub", "pytest"], ["pytest"]], // a wrapper that changes directory
     ["pytest", ["env", "--chdir=sub", "pytest"], ["pytest"]],
     ["git", ["env", "GIT_DIR=sub/.git", "git", "rev-parse", "HEAD"], ["git rev-parse HEAD"]],

@@ -198,7 +198,7 @@ const STATUS: OptionList = {
 };
 
 /** The subcommands a reader may run, and what each may be given. */
-export const GIT_READS: ReadonlyMap<string, OptionList> = new Map([
+const GIT_READS: ReadonlyMap<string, OptionList> = new Map([
   ["status", STATUS],
   ["diff", DIFF],
   ["log", HISTORY],
