@@ -20,7 +20,7 @@ import type { Mount } from "./toolchain-binding.js";
 export type RunAccess = "setup" | "command" | "read-only";
 
 /** Setup's HOME inside the sandbox; every other run's HOME starts as a copy of it. */
-export const SETUP_HOME = `${SANDBOX_CACHE}/home`;
+const SETUP_HOME = `${SANDBOX_CACHE}/home`;
 
 /** A command's own build caches: per command, like the rest of /tmp. */
 const RUN_CACHE = "/tmp/cache";
