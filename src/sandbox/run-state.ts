@@ -13,23 +13,27 @@ import type { Mount } from "./toolchain-binding.js";
  *   HOME, the dependency and download caches): what it leaves is the state every later run starts from;
  * - `command`, every other run (the model's commands, the test and baseline runs), gets a HOME of its
  *   own, a copy of setup's made at its start, and the cache read-only; its build caches live in
- *   that HOME; all of it is gone when it ends (one-shot: the sandbox's tmpfs goes; long-lived: the
+ *   its /tmp; all of it is gone when it ends (one-shot: the sandbox's tmpfs goes; long-lived: the
  *   supervisor empties /tmp after every command);
  * - `read-only`, a command the policy judged a reader: every bind read-only, HOME included.
  */
 export type RunAccess = "setup" | "command" | "read-only";
 
 /** Setup's HOME inside the sandbox; every other run's HOME starts as a copy of it. */
-export const SETUP_HOME = `${SANDBOX_CACHE}/home`;
+const SETUP_HOME = `${SANDBOX_CACHE}/home`;
+
+/** A command's own build caches: per command, like the rest of /tmp. */
+const RUN_CACHE = "/tmp/cache";
 
 /** Where each tool keeps its state, for a run of a session that has a cache directory. */
 export function stateEnv(access: RunAccess): Record<string, string> {
   const c = SANDBOX_CACHE;
-  // Caches a tool must write to work at all (go refuses a read-only GOCACHE) are the run's own.
+  // Caches a tool must write to work at all (go refuses a read-only GOCACHE) are the run's own, in
+  // its /tmp: writable for a reader too, whose HOME is read-only.
   const writable =
     access === "setup"
       ? { HOME: SETUP_HOME, XDG_CACHE_HOME: `${c}/xdg`, GOCACHE: `${c}/go-build` }
-      : { HOME: SANDBOX_HOME, XDG_CACHE_HOME: `${SANDBOX_HOME}/.cache`, GOCACHE: `${SANDBOX_HOME}/.cache/go-build` };
+      : { HOME: SANDBOX_HOME, XDG_CACHE_HOME: RUN_CACHE, GOCACHE: `${RUN_CACHE}/go-build` };
   return {
     ...writable,
     // CARGO_HOME also holds cargo's config and credentials: the host's are never read this way.

@@ -82,11 +82,12 @@ describe("patchgate run: toolchains", () => {
       () => host.cleanup(),
       () => bare.cleanup(),
     );
-    // The first run hangs (it is killed there); the session's cache keeps the mark for the next one.
-    const cargo = join(host.home, ".rustup", "toolchains", STABLE, "bin", "cargo");
+    // The first run hangs (it is killed there); the test marks the toolchain for the next one (a test
+    // run itself writes nothing that outlives it outside the workspace).
+    const toolchain = join(host.home, ".rustup", "toolchains", STABLE);
     exe(
-      cargo,
-      `mkdir -p "$CARGO_HOME"\nif [ -e "$CARGO_HOME/ran" ]; then echo "cargo from ${STABLE}: ok"; exit 0; fi\ntouch "$CARGO_HOME/ran"; echo "cargo: first run, hanging"; exec sleep 600`,
+      join(toolchain, "bin", "cargo"),
+      `if [ -e "${toolchain}/resumed" ]; then echo "cargo from ${STABLE}: ok"; exit 0; fi\necho "cargo: first run, hanging"; exec sleep 600`,
     );
     server = await startFakeOpenAI([
       { toolCalls: [{ name: "submit_plan", arguments: { summary: "run", steps: ["run the tests"] } }] },
@@ -102,6 +103,7 @@ describe("patchgate run: toolchains", () => {
     await first.printed("cargo: first run, hanging");
     first.child.kill("SIGKILL");
     expect(await first.exited).toBe("SIGKILL");
+    writeFileSync(join(toolchain, "resumed"), "");
     const id = /session (\S+)/.exec(first.stdout())![1];
 
     // Another HOME, no rustup on PATH: resolving again would find no cargo and block.

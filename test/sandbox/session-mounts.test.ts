@@ -59,8 +59,8 @@ describe("a session's mounts", () => {
     const command = stateEnv("command");
     expect(Object.entries(command).filter(([, v]) => !v.startsWith("/cache/"))).toEqual([
       ["HOME", "/tmp/home"],
-      ["XDG_CACHE_HOME", "/tmp/home/.cache"],
-      ["GOCACHE", "/tmp/home/.cache/go-build"],
+      ["XDG_CACHE_HOME", "/tmp/cache"],
+      ["GOCACHE", "/tmp/cache/go-build"],
     ]);
   });
 
