@@ -1,5 +1,5 @@
 import { ScriptedLLM } from "../fakes/scripted-llm.js";
-import { approvePlan, autoApproveWrites } from "../../src/agent/approvals.js";
+import { approvePlan, approveWrites, autoApproveWrites } from "../../src/agent/approvals.js";
 import { BUGGY_ADD_REPO } from "../helpers/git-fixture.js";
 import { SessionHarness } from "../helpers/session-harness.js";
 
@@ -25,6 +25,10 @@ describe("network_for_setup: the setup runs before the agent's first change", ()
     await h.resume(llm);
     await approvePlan(h.ledger, cli, h.ledger.state.planHash!);
     await autoApproveWrites(h.ledger, cli);
+    await h.resume(llm, { maxSteps: 3 });
+    // An install script is executable configuration: approving every write does not cover it.
+    expect(h.ledger.state.pending?.calls.map((c) => c.executableConfig?.path)).toEqual(["package.json"]);
+    await approveWrites(h.ledger, cli, h.ledger.state.pending!.digest, true);
     await h.resume(llm, { maxSteps: 3 });
     const order = h.ledger.history.flatMap((e) => (e.type === "setup_run" ? [`setup:${e.network}`] : e.type === "tool_result" ? [e.tool] : []));
     // The write changed a setup input (package.json): the setup runs again, now offline.

@@ -47,7 +47,7 @@ limits:
           cpu_seconds: 300,
           max_output_kb: 1024,
         },
-        policy: { allow_commands: ["npm run lint"], deny_commands: [], protected_paths: [] },
+        policy: { allow_commands: ["npm run lint"], deny_commands: [], protected_paths: [], executable_config: [] },
         approvals: { plan: "any", writes: "any" },
         limits: { max_steps: 40, max_cost_usd: 5, max_questions: 3 },
       },
