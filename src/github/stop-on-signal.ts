@@ -9,7 +9,7 @@
  */
 
 /** Inside `docker stop`'s default 10 s, so the process exits on its own rather than being killed. */
-export const STOP_GRACE_MS = 8_000;
+const STOP_GRACE_MS = 8_000;
 
 export interface StopOptions {
   /** Takes no new work (closes the HTTP server, stops taking jobs). */

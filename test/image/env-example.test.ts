@@ -4,9 +4,9 @@ import { ROOT } from "../helpers/cli-process.js";
 
 /**
  * `.env.example` lists every variable the README and docs/ tell an operator about, so copying it is a
- * complete start. Variables only the tests read are named here as such.
+ * complete start. Variables only the tests and CI's scripts read are named here as such.
  */
-const TEST_ONLY = new Set(["PATCHGATE_CI", "RUN_LIVE_TESTS", "PATCHGATE_TEST_DATABASE_URL"]);
+const TEST_ONLY = new Set(["PATCHGATE_CI", "RUN_LIVE_TESTS", "PATCHGATE_TEST_DATABASE_URL", "PATCHGATE_NODE_HOME"]);
 const NAMES =
   /\b(?:APP_ID|PRIVATE_KEY(?:_PATH)?|WEBHOOK_SECRET|WEBHOOK_PROXY_URL|GHE_HOST|GHE_PROTOCOL|NO_SMEE_SETUP|DATABASE_URL|(?:PATCHGATE|OPENAI)_[A-Z0-9]+(?:_[A-Z0-9]+)*)\b/g;
 

@@ -90,6 +90,8 @@ describe("the Dockerfile", () => {
       expect(devOnly.length).toBeGreaterThan(100);
       expect(devOnly.filter((p) => existsSync(join(rt, p)))).toEqual([]);
       expect(existsSync(join(rt, "node_modules", "probot"))).toBe(true);
+      // Only the sources, the benchmarks and the tests need these: the app never loads them.
+      expect(["tsx", "esbuild", "js-tiktoken"].filter((p) => existsSync(join(rt, "node_modules", p)))).toEqual([]);
       // The fakes and the demo live outside src/ (test/fakes, demo/): nothing of them is built.
       const built = readdirSync(join(rt, "dist"), { recursive: true, encoding: "utf8" });
       expect(built.length).toBeGreaterThan(100);
