@@ -1,3 +1,4 @@
+import { tenantKey, type Tenant } from "../session/tenant.js";
 import { count, flag, jsonObject, objectName, stringList, text, type Codec, type Effect } from "./effect-codec.js";
 
 /**
@@ -84,10 +85,13 @@ export const effect = {
   comment: (session: string, n: number, what: string) => at(count)(session, `comment:${n}:${what}`),
   /** The id of the reply posted in the thread of review comment `id`. */
   reviewReply: (session: string, id: number) => at(count)(session, `review-reply:${id}`),
-  /** The issue whose session opened PR `pull` (by repository id). */
-  issueOfPull: (repoId: number, pull: number) => at(count)(INDEX, `pull:${repoId}!${pull}`),
-  /** The issue whose session owns check run `id`. */
-  issueOfCheckRun: (repoId: number, id: number) => at(count)(INDEX, `check:${repoId}:${id}`),
+  /** The issue whose session opened PR `pull` of tenant `t`. */
+  issueOfPull: (t: Tenant, pull: number) => at(count)(INDEX, `pull:${tenantKey(t)}!${pull}`),
+  /** The issue whose session owns check run `id` of tenant `t`. */
+  issueOfCheckRun: (t: Tenant, id: number) => at(count)(INDEX, `check:${tenantKey(t)}:${id}`),
+  /** The same links as older stores wrote them, by repository id alone: read, never written. */
+  olderIssueOfPull: (repoId: number, pull: number) => at(count)(INDEX, `pull:${repoId}!${pull}`),
+  olderIssueOfCheckRun: (repoId: number, id: number) => at(count)(INDEX, `check:${repoId}:${id}`),
   /** Where repository `repoId` is now, recorded when GitHub said it moved. */
   repoLocation: (repoId: number) => location(INDEX, `where:${repoId}`),
   /** The delivery that acted on a GitHub object (a comment, a review, a label event): one ever does. */

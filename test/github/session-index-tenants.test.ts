@@ -84,6 +84,13 @@ describe.each(kinds)("the session index across tenants (%s)", (_, open) => {
     expect(await keyOf(noRepo)).toBe("acme/widgets#1");
   });
 
+  test("a pull request or check run linked to an issue leads there only from the installation that linked it", async () => {
+    await index.linkPull(ours, 2, 1);
+    await index.linkCheckRun(ours, 900, 1);
+    expect([await index.issueOfPull(transferred, 2), await index.issueOfCheckRun(transferred, 900)]).toEqual([null, null]);
+    expect([await index.issueOfPull(ours, 2), await index.issueOfCheckRun(ours, 900)]).toEqual([1, 1]);
+  });
+
   test("a move recorded for another installation does not send a session there", async () => {
     await index.moved(transferred, "acme/widgets");
     expect(await index.whereIs({ kind: "github", repo: "acme/widgets", installationId: 1, repoId: 11 })).toEqual({

@@ -19,8 +19,10 @@ const B = "b".repeat(40);
 const PLAN = "c".repeat(64);
 type Written = [Effect<unknown>, string, unknown];
 const WRITTEN: Written[] = [
-  [effect.issueOfCheckRun(42, 101), "3", 3],
-  [effect.issueOfPull(42, 7), "3", 3],
+  [effect.olderIssueOfCheckRun(42, 101), "3", 3],
+  [effect.olderIssueOfPull(42, 7), "3", 3],
+  [effect.issueOfCheckRun({ installationId: 9, repoId: 42 }, 101), "3", 3],
+  [effect.issueOfPull({ installationId: 9, repoId: 42 }, 7), "3", 3],
   [effect.repoLocation(42), '{"owner":"octo","repo":"demo","installationId":9}', { owner: "octo", repo: "demo", installationId: 9 }],
   [
     effect.checkRun("s1", A),
@@ -65,6 +67,9 @@ const WRITTEN: Written[] = [
 const KEYS = [
   "@github-index check:42:101",
   "@github-index pull:42!7",
+  // Since links hold the tenant (installation and repository ids); the two above are still read.
+  "@github-index check:i9-r42:101",
+  "@github-index pull:i9-r42!7",
   "@github-index where:42",
   `s1 check_run:${A}`,
   `s1 check_run:${A}:creating`,
@@ -114,7 +119,7 @@ function describeOn(name: string, open: () => Promise<{ store: SessionStore; don
       const damaged: [Effect<unknown>, string][] = [
         [effect.pullRequest("s1"), '{"number":"7","nodeId":"x","url":"u"}'],
         [effect.startRequest("s1"), "{not json"],
-        [effect.issueOfPull(42, 7), "seven"],
+        [effect.issueOfPull({ installationId: 9, repoId: 42 }, 7), "seven"],
         [effect.checkRunHead("s1"), "main"],
         [effect.checkRunShas("s1"), '{"0":"a"}'],
         [effect.checkRunCreating("s1", A), "yes"],

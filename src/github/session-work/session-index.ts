@@ -20,20 +20,27 @@ export class SessionIndex {
   constructor(private readonly store: SessionStore) {}
 
   async linkPull(r: Repo, pull: number, issue: number): Promise<void> {
-    await writeEffect(this.store, effect.issueOfPull(r.id, pull), issue);
+    await writeEffect(this.store, effect.issueOfPull(tenantOfRepo(r), pull), issue);
   }
 
   async linkCheckRun(r: Repo, checkRunId: number, issue: number): Promise<void> {
-    await writeEffect(this.store, effect.issueOfCheckRun(r.id, checkRunId), issue);
+    await writeEffect(this.store, effect.issueOfCheckRun(tenantOfRepo(r), checkRunId), issue);
   }
 
-  /** The issue number whose session owns this PR, or null for a PR Patchgate did not open. */
+  /**
+   * The issue number whose session owns this PR, or null for a PR Patchgate did not open. A link an
+   * older store wrote by repository id alone still leads to an issue number, whose session
+   * sessionOfIssue hands over only to its own tenant.
+   */
   async issueOfPull(r: Repo, pull: number): Promise<number | null> {
-    return readEffect(this.store, effect.issueOfPull(r.id, pull));
+    return (await readEffect(this.store, effect.issueOfPull(tenantOfRepo(r), pull))) ?? readEffect(this.store, effect.olderIssueOfPull(r.id, pull));
   }
 
   async issueOfCheckRun(r: Repo, checkRunId: number): Promise<number | null> {
-    return readEffect(this.store, effect.issueOfCheckRun(r.id, checkRunId));
+    return (
+      (await readEffect(this.store, effect.issueOfCheckRun(tenantOfRepo(r), checkRunId))) ??
+      readEffect(this.store, effect.olderIssueOfCheckRun(r.id, checkRunId))
+    );
   }
 
   /** The issue a delivery is about (a PR maps to its issue); null when it leads nowhere. */
