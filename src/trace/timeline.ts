@@ -87,7 +87,7 @@ function describe(e: StoredEvent): string {
     case "approval_requested":
       return `${short(e.digest)}: ${e.calls.map((c) => c.tool).join(", ")}`;
     case "approval_granted":
-      return `${short(e.digest)} by @${e.by.login} via ${e.by.via}`;
+      return `${short(e.digest)} by @${e.by.login} via ${e.by.via}${e.executableConfig ? ", executable configuration included" : ""}`;
     case "approval_denied":
       return `${short(e.digest)} by @${e.by.login}: ${e.reason}`;
     case "approval_settled":

@@ -19,6 +19,14 @@ describe("parseCommand", () => {
   test("`/agent approve <hash>` names what it approves", () => {
     expect(parseCommand("/agent approve 1A2B3C4D5E6F")).toEqual({ kind: "approve", ref: "1a2b3c4d5e6f" });
   });
+  test("`/agent approve executable-config [<hash>]` approves executable configuration too; with prose it is not an approval", () => {
+    expect(parseCommand("/agent approve executable-config")).toEqual({ kind: "approve", ref: null, executableConfig: true });
+    expect(parseCommand("/agent approve Executable-Config 1A2B3C4D5E6F")).toEqual({ kind: "approve", ref: "1a2b3c4d5e6f", executableConfig: true });
+    expect(parseCommand("/agent approve executable-config sure, why not")).toEqual({
+      kind: "help",
+      why: "`approve executable-config` takes no text (optionally the short hash of the batch)",
+    });
+  });
   test("`/agent approve` with prose is not an approval", () => {
     expect(parseCommand("/agent approve but only the first part")).toEqual({
       kind: "help",

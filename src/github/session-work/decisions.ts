@@ -82,6 +82,16 @@ export async function approveByComment(jc: JobContext, ledger: Ledger, ref: stri
   const s = ledger.state;
   if (s.phase === "awaiting_plan_approval" && !executableConfig) return approvePlanAs(jc, ledger, by, planHashForComment(s, ledger.history, ref, at), w);
   if (s.phase === "awaiting_write_approval") return decideWrites(jc, ledger, by, digestForComment(s, ledger.history, ref, at), null, w, executableConfig);
+  if (executableConfig) {
+    const what = `\`approve executable-config\` approves a batch of writes, and none is waiting (phase \`${s.phase}\`).`;
+    return answer(
+      jc,
+      w.reply,
+      ledger.sessionId,
+      "nothing",
+      s.phase === "awaiting_plan_approval" ? `${what} To approve the plan, use \`/agent approve\`.` : what,
+    );
+  }
   await answer(jc, w.reply, ledger.sessionId, "nothing", `There is nothing waiting for approval (phase \`${s.phase}\`).`);
 }
 

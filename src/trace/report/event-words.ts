@@ -86,7 +86,9 @@ const EVENT_WORDS: Table = {
     headline: (e) => [`changes requested by ${byWhom(e.by)}`],
   },
   approval_requested: { line: (e) => ["approval asked for batch ", code(shortHash(e.digest)), ` (${plural(e.calls.length, "call")})`] },
-  approval_granted: { line: (e) => ["batch ", code(shortHash(e.digest)), ` approved by ${byWhom(e.by)}`] },
+  approval_granted: {
+    line: (e) => ["batch ", code(shortHash(e.digest)), ` approved by ${byWhom(e.by)}${e.executableConfig ? ", executable configuration included" : ""}`],
+  },
   approval_denied: { line: (e) => ["batch ", code(shortHash(e.digest)), ` denied by ${byWhom(e.by)}: `, quoted(e.reason)] },
   writes_auto_approved: {
     line: (e) => [`all writes of the session approved by ${byWhom(e.by)}`],
