@@ -4,6 +4,16 @@ import { dirname, join } from "node:path";
 import type { HostFacts } from "../../src/toolchain/types.js";
 
 /**
+ * The directory of the node running the tests when it lives outside /usr (Node 24 from the npm
+ * registry, actions/setup-node), else null. Its PATH put it first where Patchgate was started, and
+ * the sandbox gets it on PATH too (src/sandbox/toolchain-binding.ts).
+ */
+export const NODE_DIR_OUTSIDE_USR: string | null = ((dir) => (dir.startsWith("/usr/") ? null : dir))(dirname(realpathSync(process.execPath)));
+
+/** The node a host PATH of /usr/local/bin:/usr/bin runs, with the tests' own node first where it is outside /usr. */
+export const HOST_PATH_NODE = NODE_DIR_OUTSIDE_USR === null ? "/usr/bin/node" : join(NODE_DIR_OUTSIDE_USR, "node");
+
+/**
  * Version-manager layouts built on disk the way each manager lays them out, under a temporary HOME
  * that also holds the files no sandbox may read (`.env`, `.ssh/id_rsa`). The "binaries" are shell
  * scripts that say which toolchain they are, so a run in the sandbox shows which one it got.
@@ -125,7 +135,11 @@ export class FakeHost {
 
   facts(goRoots: string[] = []): HostFacts {
     return {
-      env: { HOME: this.home, PATH: [...this.pathDirs, "/usr/local/bin", "/usr/bin", "/bin"].join(":"), ...this.env },
+      env: {
+        HOME: this.home,
+        PATH: [...this.pathDirs, ...(NODE_DIR_OUTSIDE_USR ? [NODE_DIR_OUTSIDE_USR] : []), "/usr/local/bin", "/usr/bin", "/bin"].join(":"),
+        ...this.env,
+      },
       node: { binary: realpathSync(process.execPath), version: process.version },
       goRoots,
       protectedDirs: [this.home],

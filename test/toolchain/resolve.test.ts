@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { resolveToolchains } from "../../src/toolchain/resolve.js";
 import type { HostFacts } from "../../src/toolchain/types.js";
 import { tempWorkspace } from "../sandbox/sandbox-fixture.js";
-import { exe, FakeHost, file } from "./layouts.js";
+import { exe, FakeHost, file, HOST_PATH_NODE } from "./layouts.js";
 
 const RUST = [
   { name: "stable-x86_64-unknown-linux-gnu", rustc: "1.95.0" },
@@ -109,7 +109,7 @@ describe("which toolchain a repository gets", () => {
     const unpinned = await resolve("node --test");
     expect(unpinned.toolchains[0]).toMatchObject({
       version: process.version.slice(1),
-      how: `the host's PATH runs /usr/bin/node (Patchgate's node ${process.version.slice(1)})`,
+      how: `the host's PATH runs ${HOST_PATH_NODE} (Patchgate's node ${process.version.slice(1)})`,
     });
     const withoutPath = await resolve("node --test", { ...host.facts(), env: { HOME: host.home, PATH: "/nonexistent" } });
     expect(withoutPath.toolchains[0]).toMatchObject({ version: "18.19.0", how: expect.stringContaining("nvm default 18") });

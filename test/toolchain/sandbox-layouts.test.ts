@@ -6,7 +6,7 @@ import type { Sandbox } from "../../src/sandbox/types.js";
 import { resolveToolchains } from "../../src/toolchain/resolve.js";
 import type { HostFacts, ToolchainRecord } from "../../src/toolchain/types.js";
 import { bubblewrap, sh, tempWorkspace } from "../sandbox/sandbox-fixture.js";
-import { file, FakeHost, SECRET } from "./layouts.js";
+import { file, FakeHost, NODE_DIR_OUTSIDE_USR, SECRET } from "./layouts.js";
 
 /**
  * Each version manager's layout, built under a temporary HOME: the toolchain it resolves to runs in
@@ -94,7 +94,9 @@ describe("toolchains from version managers, in the sandbox", () => {
       },
     ]);
     const r = await inSandbox(toolchains, `python -V; python3 -V; echo "$PATH"; ls ${prefix}/lib`);
-    expect(r.stdout).toBe(`Python 3.12.1\nPython 3.12.1\n${prefix}/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\npython3.12\n`);
+    expect(r.stdout).toBe(
+      `Python 3.12.1\nPython 3.12.1\n${prefix}/bin:${NODE_DIR_OUTSIDE_USR ? `${NODE_DIR_OUTSIDE_USR}:` : ""}/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\npython3.12\n`,
+    );
     await expectHomeHidden(toolchains, [".pyenv"]);
     const shims = await inSandbox(toolchains, `ls ${host.home}/.pyenv/shims ${host.home}/.pyenv/versions/3.11.7`);
     expect(shims.stderr.match(/No such file or directory/g)).toHaveLength(2);
