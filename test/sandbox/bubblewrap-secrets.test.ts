@@ -1,4 +1,4 @@
-import { type FormSandbox, SANDBOX_FORMS, bubblewrapIn, sh, tempWorkspace } from "./sandbox-fixture.js";
+import { type FormSandbox, SANDBOX_FORMS, SANDBOX_PATH_SEEN, bubblewrapIn, sh, tempWorkspace } from "./sandbox-fixture.js";
 
 // Patchgate's own process holds credentials like these; none may reach a sandboxed command.
 const FAKE_SECRETS: Record<string, string> = {
@@ -11,7 +11,7 @@ const EXPECTED_ENV = {
   CI: "true",
   HOME: "/tmp/home",
   LANG: "C.UTF-8",
-  PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+  PATH: SANDBOX_PATH_SEEN,
   PWD: "/workspace",
   TERM: "dumb",
 };

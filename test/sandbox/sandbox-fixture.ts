@@ -1,6 +1,6 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { BubblewrapSession } from "../../src/sandbox/bubblewrap-session.js";
 import { selectSandbox } from "../../src/sandbox/select.js";
 import type { Sandbox, SandboxResult, SandboxRunRequest } from "../../src/sandbox/types.js";
@@ -38,6 +38,16 @@ export function connectProbe(host: string, port: number): string[] {
  * session's long-lived sandbox (`openSession`), kept for all the tests of a describe block.
  */
 export const SANDBOX_FORMS = ["one-shot", "long-lived"] as const;
+
+/**
+ * The directory of the node running the tests when it lives outside /usr (Node 24 from the npm
+ * registry, actions/setup-node), else null. The sandbox binds that node and puts its directory first
+ * on PATH (src/sandbox/toolchain-binding.ts); under /usr it is there already.
+ */
+export const NODE_DIR_OUTSIDE_USR: string | null = ((dir) => (dir.startsWith("/usr/") ? null : dir))(dirname(realpathSync(process.execPath)));
+
+/** The PATH a sandboxed command sees when the session adds no toolchain. */
+export const SANDBOX_PATH_SEEN = `${NODE_DIR_OUTSIDE_USR ? `${NODE_DIR_OUTSIDE_USR}:` : ""}/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin`;
 export type SandboxForm = (typeof SANDBOX_FORMS)[number];
 
 export interface FormSandbox extends Sandbox {

@@ -2,13 +2,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, sy
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { HostFacts } from "../../src/toolchain/types.js";
-
-/**
- * The directory of the node running the tests when it lives outside /usr (Node 24 from the npm
- * registry, actions/setup-node), else null. Its PATH put it first where Patchgate was started, and
- * the sandbox gets it on PATH too (src/sandbox/toolchain-binding.ts).
- */
-export const NODE_DIR_OUTSIDE_USR: string | null = ((dir) => (dir.startsWith("/usr/") ? null : dir))(dirname(realpathSync(process.execPath)));
+import { NODE_DIR_OUTSIDE_USR } from "../sandbox/sandbox-fixture.js";
 
 /** The node a host PATH of /usr/local/bin:/usr/bin runs, with the tests' own node first where it is outside /usr. */
 export const HOST_PATH_NODE = NODE_DIR_OUTSIDE_USR === null ? "/usr/bin/node" : join(NODE_DIR_OUTSIDE_USR, "node");

@@ -5,8 +5,8 @@ import { sessionCacheDir } from "../../src/sandbox/session-cache.js";
 import type { Sandbox } from "../../src/sandbox/types.js";
 import { resolveToolchains } from "../../src/toolchain/resolve.js";
 import type { HostFacts, ToolchainRecord } from "../../src/toolchain/types.js";
-import { bubblewrap, sh, tempWorkspace } from "../sandbox/sandbox-fixture.js";
-import { file, FakeHost, NODE_DIR_OUTSIDE_USR, SECRET } from "./layouts.js";
+import { bubblewrap, NODE_DIR_OUTSIDE_USR, sh, tempWorkspace } from "../sandbox/sandbox-fixture.js";
+import { file, FakeHost, SECRET } from "./layouts.js";
 
 /**
  * Each version manager's layout, built under a temporary HOME: the toolchain it resolves to runs in
