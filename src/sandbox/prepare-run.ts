@@ -1,5 +1,6 @@
 import path from "node:path";
 import { sandboxEnv, withRuntimeEnv } from "./env-policy.js";
+import { OFFLINE_ENV } from "./offline-env.js";
 import { SandboxError } from "./sandbox-error.js";
 import type { SandboxLimits, SandboxRunRequest } from "./types.js";
 
@@ -36,11 +37,12 @@ export function prepareRun(req: SandboxRunRequest, extraPathDirs: readonly strin
   if (!path.isAbsolute(req.workspace)) throw new SandboxError("invalid_request", `workspace must be absolute: ${req.workspace}`);
   if (!(Number.isFinite(req.timeoutMs) && req.timeoutMs > 0)) throw new SandboxError("invalid_request", `timeoutMs must be positive: ${req.timeoutMs}`);
   const { env, refused } = sandboxEnv(req.env, extraPathDirs);
+  const runtimeEnv = req.network === true ? req.session?.env : { ...req.session?.env, ...OFFLINE_ENV };
   return {
     argv: [...req.argv],
     workspace: path.resolve(req.workspace),
     cwd: sandboxCwd(req.cwd ?? ""),
-    env: withRuntimeEnv(env, req.session?.env),
+    env: withRuntimeEnv(env, runtimeEnv),
     refusedEnv: refused,
     network: req.network === true,
     readOnlyWorkspace: req.readOnlyWorkspace === true,

@@ -1,5 +1,6 @@
 import { access, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { REPO_CONFIG_PATH } from "../../config/repo-config.js";
 import { summarizeTestRun } from "../../sandbox/test-summary.js";
 import type { SessionEvent } from "../../session/events.js";
 import type { SetupRecord, SetupWithheld, ToolError } from "../../session/types.js";
@@ -51,9 +52,12 @@ async function setupNetwork(ctx: ToolContext, command: string): Promise<NetworkV
   return { network: true };
 }
 
+/** Why an offline setup was offline when the repository chose it, and what to change. */
+export const OPTED_OUT = `sandbox.network_for_setup is false in ${REPO_CONFIG_PATH} (set it to true, the default, to let setup reach the package registries)`;
+
 function offlineNote(v: NetworkVerdict): string {
   if (v.network) return "";
-  return v.withheld ? ` It ran without network access: ${withheldText(v.withheld)}.` : " It ran without network access (sandbox.network_for_setup is false).";
+  return v.withheld ? ` It ran without network access: ${withheldText(v.withheld)}.` : ` It ran without network access: ${OPTED_OUT}.`;
 }
 
 export async function ensureSetup(ctx: ToolContext): Promise<SetupOutcome> {
