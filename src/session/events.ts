@@ -10,6 +10,7 @@ import type {
   RepoInstructions,
   Phase,
   Plan,
+  RunKill,
   SetupCacheRecord,
   SetupWithheld,
   TaskInput,
@@ -132,6 +133,8 @@ export type SessionEvent =
       /** workspace/setup-digest.ts: the setup is not run again while its inputs keep this digest. */
       inputDigest?: string;
       timedOut?: boolean;
+      /** Set when the setup did not end by itself: the signal and the limit that sent it. */
+      killed?: RunKill;
       dependencyCache?: SetupCacheRecord;
     }
   /**

@@ -9,6 +9,7 @@ import { failingOf } from "./support/failing-tests.js";
 import { limitFields, modelOutput, removedFields, runShell, sandboxUnavailable } from "./support/sandbox-run.js";
 import { discardedNote, guardedRun, guardedRunEvents } from "./support/guarded-run.js";
 import { ensureSetup } from "./support/test-setup.js";
+import { runKillOf } from "./support/run-kill.js";
 import { defineExecuteTool, ok, type ToolContext } from "./tool.js";
 
 const DESCRIPTION = `Run the repository's configured test command in the sandbox (no network) and record the result against the hash of the files that would be published.
@@ -120,7 +121,17 @@ export const runTestsTool = defineExecuteTool(
   ${res.stderr}`);
       const summary = summarizeTestRun(res.stdout, res.stderr, res.exitCode, parsed);
       const failing = failingOf(res.stdout, res.stderr, res.exitCode, res.timedOut);
-      const run = { command, exitCode: res.exitCode, treeHash: before, durationMs: res.durationMs, timedOut: res.timedOut, summary, failing };
+      const killed = runKillOf(res, ctx.signal?.aborted === true);
+      const run = {
+        command,
+        exitCode: res.exitCode,
+        treeHash: before,
+        durationMs: res.durationMs,
+        timedOut: res.timedOut,
+        summary,
+        failing,
+        ...(killed ? { killed } : {}),
+      };
       events.push({ type: "test_run", ...run });
 
       const out = modelOutput(res);

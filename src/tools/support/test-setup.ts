@@ -9,6 +9,8 @@ import { compareSetupInputs } from "../../workspace/setup-inputs.js";
 import { withDependencyCache } from "../../depcache/setup-cache.js";
 import { setupInputDigest } from "../../workspace/setup-digest.js";
 import { runShell } from "./sandbox-run.js";
+import { runKillOf } from "./run-kill.js";
+import { killText } from "../../session/run-kill-text.js";
 import type { ToolContext } from "../tool.js";
 
 /**
@@ -82,6 +84,7 @@ export async function ensureSetup(ctx: ToolContext): Promise<SetupOutcome> {
   const run = () => runShell(ctx, { command, timeoutSeconds: ctx.repoConfig.timeouts.setup_seconds, network });
   const { res, dependencyCache } = await withDependencyCache(ctx, command, network, run);
   const summary = summarizeTestRun(res.stdout, res.stderr, res.exitCode);
+  const killed = runKillOf(res, ctx.signal?.aborted === true);
   const event = {
     type: "setup_run" as const,
     command,
@@ -92,6 +95,7 @@ export async function ensureSetup(ctx: ToolContext): Promise<SetupOutcome> {
     ...(withheld ? { withheld } : {}),
     inputDigest,
     ...(res.timedOut ? { timedOut: true } : {}),
+    ...(killed ? { killed } : {}),
     ...(dependencyCache ? { dependencyCache } : {}),
   };
   if (res.exitCode === 0 && !res.timedOut) {
@@ -99,7 +103,7 @@ export async function ensureSetup(ctx: ToolContext): Promise<SetupOutcome> {
     return { ran: true, event, error: null };
   }
   await rm(marker, { force: true });
-  const why = res.timedOut ? `timed out after ${ctx.repoConfig.timeouts.setup_seconds}s` : `exited with ${res.exitCode ?? res.signal}`;
+  const why = killed ? `was ${killText(killed, `timeouts.setup_seconds, ${ctx.repoConfig.timeouts.setup_seconds} s`)}` : `exited with ${res.exitCode}`;
   return {
     ran: true,
     event,
@@ -122,8 +126,9 @@ function recordedFailure(last: SetupRecord): ToolError {
 }
 
 /** "passed in 12 s" / "failed (exit 1) after 3.2 s": for the model and the tool result. */
-export function setupOutcomeText(s: Pick<SetupRecord, "passed" | "exitCode" | "durationMs">): string {
+export function setupOutcomeText(s: Pick<SetupRecord, "passed" | "exitCode" | "durationMs" | "killed">): string {
   const secs = s.durationMs >= 10_000 ? `${Math.round(s.durationMs / 1000)} s` : `${(s.durationMs / 1000).toFixed(1)} s`;
   if (s.passed) return `passed in ${secs}`;
+  if (s.killed) return `failed (${killText(s.killed, "timeouts.setup_seconds")}) after ${secs}`;
   return s.exitCode === null ? `failed (timed out or killed) after ${secs}` : `failed (exit ${s.exitCode}) after ${secs}`;
 }
