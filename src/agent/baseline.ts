@@ -71,7 +71,7 @@ async function runBaseline(env: CallEnv): Promise<void> {
   if (command === undefined) return;
   const s = ctx.state;
   const treeHash = await ctx.workspace.publishedTree(s.publishablePaths);
-  const guarded = await guardedRun(ctx, false, () => runShell(ctx, { command, timeoutSeconds: ctx.repoConfig.timeouts.test_seconds }));
+  const guarded = await guardedRun(ctx, false, () => runShell(ctx, { kind: "baseline", command, timeoutSeconds: ctx.repoConfig.timeouts.test_seconds }));
   const { res } = guarded;
   const killed = runKillOf(res, ctx.signal?.aborted === true);
   const run = {
@@ -80,7 +80,7 @@ async function runBaseline(env: CallEnv): Promise<void> {
     treeHash,
     durationMs: res.durationMs,
     timedOut: res.timedOut,
-    summary: summarizeTestRun(res.stdout, res.stderr, res.exitCode),
+    summary: summarizeTestRun(res.stdout, res.stderr, res.exitCode, undefined, killed),
     failing: failingOf(res.stdout, res.stderr, res.exitCode, res.timedOut),
     ...(killed ? { killed } : {}),
   };

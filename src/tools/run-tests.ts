@@ -113,15 +113,15 @@ export const runTestsTool = defineExecuteTool(
       }
 
       // The tests run on the tree as it is; whatever they change in files that are not ignored is put back.
-      const guarded = await guardedRun(ctx, false, () => runShell(ctx, { command, timeoutSeconds: ctx.repoConfig.timeouts.test_seconds }));
+      const guarded = await guardedRun(ctx, false, () => runShell(ctx, { kind: "tests", command, timeoutSeconds: ctx.repoConfig.timeouts.test_seconds }));
       const { res, discarded } = guarded;
       events.push(...guardedRunEvents("run_tests", guarded));
       // Which tests failed, why and where, read once from the whole output (before it is cut for the model).
       const parsed = parseTestFailures(`${res.stdout}
   ${res.stderr}`);
-      const summary = summarizeTestRun(res.stdout, res.stderr, res.exitCode, parsed);
-      const failing = failingOf(res.stdout, res.stderr, res.exitCode, res.timedOut);
       const killed = runKillOf(res, ctx.signal?.aborted === true);
+      const summary = summarizeTestRun(res.stdout, res.stderr, res.exitCode, parsed, killed);
+      const failing = failingOf(res.stdout, res.stderr, res.exitCode, res.timedOut);
       const run = {
         command,
         exitCode: res.exitCode,

@@ -26,6 +26,8 @@ describe("a killed run records the signal and the limit", () => {
     const h = await make(REPO, { sandbox, repoConfig });
     const { result, events } = await h.call(runTestsTool, {});
     expect(events[0]).toMatchObject({ type: "setup_run", exitCode: null, killed: { signal: "SIGKILL", limit: "time" } });
+    // The summary the model and the check run read leads with it too, not "ended without an exit code".
+    expect(events[0]).toMatchObject({ summary: expect.stringMatching(/^killed by SIGKILL: the time limit(\n|$)/) });
     expect(row(events[0])).toMatch(/^sleep 30 failed, killed by SIGKILL: the time limit \(timeouts\.setup_seconds\) in /);
     expect(result.ok ? "" : result.error.message).toContain("was killed by SIGKILL: the time limit (timeouts.setup_seconds, 1 s)");
   });

@@ -3,6 +3,7 @@ import type { SandboxResult } from "../../sandbox/types.js";
 import type { ToolError } from "../../session/types.js";
 import { capChars } from "./text.js";
 import type { ToolContext } from "../tool.js";
+import type { RunKind, RunStarted } from "./run-progress.js";
 
 /**
  * How the command tools use the sandbox: the model's commands as the argv the policy judged, the
@@ -23,6 +24,7 @@ export function sandboxUnavailable(): ToolError {
 }
 
 export interface ShellRun {
+  kind: RunKind;
   command: string;
   timeoutSeconds: number;
   network?: boolean;
@@ -50,12 +52,14 @@ export type RunResult = SandboxResult & { removedSpecial: string[] };
 
 /** Runs one of the maintainer's shell lines in the sandbox; the caller has checked that a sandbox exists. */
 export function runShell(ctx: ToolContext, run: ShellRun): Promise<RunResult> {
-  return runSandboxed(ctx, ["/bin/sh", "-c", run.command], run.timeoutSeconds, { network: run.network ?? false });
+  const started = { kind: run.kind, command: run.command, network: run.network ?? false };
+  return runSandboxed(ctx, ["/bin/sh", "-c", run.command], run.timeoutSeconds, started, { network: run.network ?? false });
 }
 
 /** Runs argv as it is, without a shell. */
 export function runArgv(ctx: ToolContext, run: ArgvRun): Promise<RunResult> {
-  return runSandboxed(ctx, run.argv, run.timeoutSeconds, { readOnlyWorkspace: run.readOnly });
+  const started = { kind: "command" as const, command: run.argv.join(" "), network: false };
+  return runSandboxed(ctx, run.argv, run.timeoutSeconds, started, { readOnlyWorkspace: run.readOnly });
 }
 
 /**
@@ -66,20 +70,24 @@ async function runSandboxed(
   ctx: ToolContext,
   argv: string[],
   timeoutSeconds: number,
+  started: RunStarted,
   mode: { network?: boolean; readOnlyWorkspace?: boolean },
 ): Promise<RunResult> {
   if (ctx.sandbox === null) throw new Error("a sandboxed run without a sandbox");
-  const res = await ctx.sandbox.run({
-    argv,
-    workspace: ctx.workspace.root,
-    network: mode.network === true,
-    ...(mode.network === true ? { allowHosts: ctx.repoConfig.sandbox.allow_hosts } : {}),
-    readOnlyWorkspace: mode.readOnlyWorkspace === true,
-    timeoutMs: timeoutSeconds * 1000,
-    limits: limitsOf(ctx.repoConfig),
-    signal: ctx.signal,
-    onOutput: ctx.onOutput,
-  });
+  const ended = ctx.onRun?.(started);
+  const res = await ctx.sandbox
+    .run({
+      argv,
+      workspace: ctx.workspace.root,
+      network: mode.network === true,
+      ...(mode.network === true ? { allowHosts: ctx.repoConfig.sandbox.allow_hosts } : {}),
+      readOnlyWorkspace: mode.readOnlyWorkspace === true,
+      timeoutMs: timeoutSeconds * 1000,
+      limits: limitsOf(ctx.repoConfig),
+      signal: ctx.signal,
+      onOutput: ctx.onOutput,
+    })
+    .finally(() => ended?.());
   const removed = await ctx.workspace.removeSpecialFiles();
   return { ...res, removedSpecial: removed.map((s) => `${s.rel} (a ${s.kind})`) };
 }

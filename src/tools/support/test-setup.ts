@@ -81,10 +81,10 @@ export async function ensureSetup(ctx: ToolContext): Promise<SetupOutcome> {
 
   const verdict = await setupNetwork(ctx, command);
   const { network, withheld } = verdict;
-  const run = () => runShell(ctx, { command, timeoutSeconds: ctx.repoConfig.timeouts.setup_seconds, network });
+  const run = () => runShell(ctx, { kind: "setup", command, timeoutSeconds: ctx.repoConfig.timeouts.setup_seconds, network });
   const { res, dependencyCache } = await withDependencyCache(ctx, command, network, run);
-  const summary = summarizeTestRun(res.stdout, res.stderr, res.exitCode);
   const killed = runKillOf(res, ctx.signal?.aborted === true);
+  const summary = summarizeTestRun(res.stdout, res.stderr, res.exitCode, undefined, killed);
   const event = {
     type: "setup_run" as const,
     command,
