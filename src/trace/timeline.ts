@@ -46,6 +46,7 @@ function testRunStatus(e: Pick<TestRun, "exitCode" | "timedOut" | "killed">, tim
 }
 
 function setupNetworkText(e: Extract<StoredEvent, { type: "setup_run" }>): string {
+  if (e.network && e.refusedHosts?.length) return `, with network; the egress proxy refused ${e.refusedHosts.join(", ")} (sandbox.allow_hosts)`;
   if (e.network) return ", with network";
   return `, without network: ${e.withheld ? withheldText(e.withheld) : "sandbox.network_for_setup is false"}`;
 }

@@ -1,6 +1,8 @@
 import type { SandboxRunRequest, Sandbox } from "../../src/sandbox/types.js";
 import { DEFAULT_REPO_CONFIG } from "../../src/config/repo-config.js";
 import { runTestsTool } from "../../src/tools/run-tests.js";
+import type { StoredEvent } from "../../src/session/events.js";
+import { timelineRows } from "../../src/trace/timeline.js";
 import { harnessFactory } from "./helpers/harness-factory.js";
 import { bubblewrap } from "./helpers/sandbox.js";
 import { config, REPO } from "./helpers/run-tests-repo.js";
@@ -58,4 +60,22 @@ describe("setup network by default", () => {
     expect(setup.type === "setup_run" && setup.summary).toMatch(/No matching distribution found for six==1\.16\.0/);
     expect(setup.type === "setup_run" && setup.summary).not.toMatch(/Retrying/);
   }, 60_000);
+});
+
+describe("a networked setup that needs a host outside the allowlist", () => {
+  const make = harnessFactory();
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    sandbox = await bubblewrap();
+  });
+
+  test("says which host the egress proxy refused and which setting lets it through", async () => {
+    const pkg = JSON.stringify({ name: "fixture", version: "1.0.0", private: true, dependencies: { x: "https://example.com/x-1.0.0.tgz" } });
+    const h = await make({ ...REPO, "package.json": pkg }, { sandbox, repoConfig: config({ setup: "npm install --no-audit --no-fund" }) });
+    const { result, events } = await h.call(runTestsTool, {});
+    expect(events[0]).toMatchObject({ type: "setup_run", network: true, refusedHosts: ["example.com:443"] });
+    expect(result.ok ? "" : result.error.message).toContain("The egress proxy refused example.com:443: add it to sandbox.allow_hosts");
+    const row = timelineRows([{ ...events[0], seq: 1, at: "2026-12-05T00:00:00.000Z" } as StoredEvent])[0].detail;
+    expect(row).toContain("the egress proxy refused example.com:443 (sandbox.allow_hosts)");
+  }, 120_000);
 });

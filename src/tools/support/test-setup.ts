@@ -10,6 +10,7 @@ import { withDependencyCache } from "../../depcache/setup-cache.js";
 import { setupInputDigest } from "../../workspace/setup-digest.js";
 import { runShell } from "./sandbox-run.js";
 import { runKillOf } from "./run-kill.js";
+import { refusedHostsIn } from "../../sandbox/egress/egress-run.js";
 import { killText } from "../../session/run-kill-text.js";
 import type { ToolContext } from "../tool.js";
 
@@ -57,6 +58,11 @@ async function setupNetwork(ctx: ToolContext, command: string): Promise<NetworkV
 /** Why an offline setup was offline when the repository chose it, and what to change. */
 export const OPTED_OUT = `sandbox.network_for_setup is false in ${REPO_CONFIG_PATH} (set it to true, the default, to let setup reach the package registries)`;
 
+function refusedNote(hosts: readonly string[]): string {
+  if (hosts.length === 0) return "";
+  return ` The egress proxy refused ${hosts.join(", ")}: add it to sandbox.allow_hosts in ${REPO_CONFIG_PATH} if the setup needs it (the package registries are allowed already).`;
+}
+
 function offlineNote(v: NetworkVerdict): string {
   if (v.network) return "";
   return v.withheld ? ` It ran without network access: ${withheldText(v.withheld)}.` : ` It ran without network access: ${OPTED_OUT}.`;
@@ -84,6 +90,7 @@ export async function ensureSetup(ctx: ToolContext): Promise<SetupOutcome> {
   const run = () => runShell(ctx, { kind: "setup", command, timeoutSeconds: ctx.repoConfig.timeouts.setup_seconds, network });
   const { res, dependencyCache } = await withDependencyCache(ctx, command, network, run);
   const killed = runKillOf(res, ctx.signal?.aborted === true);
+  const refusedHosts = network ? refusedHostsIn(res.stderr) : [];
   const summary = summarizeTestRun(res.stdout, res.stderr, res.exitCode, undefined, killed);
   const event = {
     type: "setup_run" as const,
@@ -96,6 +103,7 @@ export async function ensureSetup(ctx: ToolContext): Promise<SetupOutcome> {
     inputDigest,
     ...(res.timedOut ? { timedOut: true } : {}),
     ...(killed ? { killed } : {}),
+    ...(refusedHosts.length > 0 ? { refusedHosts } : {}),
     ...(dependencyCache ? { dependencyCache } : {}),
   };
   if (res.exitCode === 0 && !res.timedOut) {
@@ -109,7 +117,7 @@ export async function ensureSetup(ctx: ToolContext): Promise<SetupOutcome> {
     event,
     error: {
       code: "setup_failed",
-      message: `The repository's setup command \`${command}\` ${why}, so the tests were not run.${offlineNote(verdict)}\n${summary}`,
+      message: `The repository's setup command \`${command}\` ${why}, so the tests were not run.${offlineNote(verdict)}${refusedNote(refusedHosts)}\n${summary}`,
       details: { command, exit_code: res.exitCode, timed_out: res.timedOut, network, ...(withheld ? { withheld } : {}) },
     },
   };
