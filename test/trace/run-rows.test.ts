@@ -1,5 +1,7 @@
 import type { StoredEvent } from "../../src/session/events.js";
 import { timelineRows } from "../../src/trace/timeline.js";
+import { renderReport } from "../../src/trace/report/report.js";
+import { okResult, StoryLedger } from "./fixtures/story-ledger.js";
 
 /** The rows the CLI prints for setup and test runs: the same words for a baseline as for a test run. */
 describe("timeline rows of setup and test runs", () => {
@@ -16,4 +18,23 @@ describe("timeline rows of setup and test runs", () => {
     const setup = { type: "setup_run", command: "npm install", exitCode: 1, durationMs: 2100, network: false, summary: "" };
     expect(detail(setup)).toBe("npm install failed (exit 1) in 2.1 s, without network: sandbox.network_for_setup is false");
   });
+});
+
+test("the check run's report says how a killed setup ended", () => {
+  const s = new StoryLedger("sess-killed").start();
+  const setup = {
+    type: "setup_run" as const,
+    command: "npm install",
+    exitCode: null,
+    durationMs: 600_200,
+    network: true,
+    summary: "killed by SIGKILL: the time limit",
+    timedOut: true,
+    killed: { signal: "SIGKILL", limit: "time" as const },
+  };
+  s.step(null, [
+    { tool: "run_tests", args: {}, decision: "allow", rule: "allow:test-command", subject: "npm test", facts: [setup], result: okResult({ passed: false }) },
+  ]);
+  const out = renderReport(s.state, s.events, { sessionId: s.sessionId, format: "text" });
+  expect(out.timeline).toContain("setup `npm install` failed, killed by SIGKILL: the time limit in 10 min 0 s (with network)");
 });
