@@ -56,7 +56,7 @@ async function setupNetwork(ctx: ToolContext, command: string): Promise<NetworkV
 }
 
 /** Why an offline setup was offline when the repository chose it, and what to change. */
-export const OPTED_OUT = `sandbox.network_for_setup is false in ${REPO_CONFIG_PATH} (set it to true, the default, to let setup reach the package registries)`;
+const OPTED_OUT = `sandbox.network_for_setup is false in ${REPO_CONFIG_PATH} (set it to true, the default, to let setup reach the package registries)`;
 
 function refusedNote(hosts: readonly string[]): string {
   if (hosts.length === 0) return "";
