@@ -3,6 +3,7 @@ import { configuredTestCommand } from "../tools/run-tests.js";
 import { failingOf } from "../tools/support/failing-tests.js";
 import { guardedRun, guardedRunEvents } from "../tools/support/guarded-run.js";
 import { runShell } from "../tools/support/sandbox-run.js";
+import { runKillOf } from "../tools/support/run-kill.js";
 import type { ToolDefinition } from "../tools/tool.js";
 import { TERMINAL_PHASES } from "../session/types.js";
 import type { CallEnv } from "./call-handler.js";
@@ -70,16 +71,18 @@ async function runBaseline(env: CallEnv): Promise<void> {
   if (command === undefined) return;
   const s = ctx.state;
   const treeHash = await ctx.workspace.publishedTree(s.publishablePaths);
-  const guarded = await guardedRun(ctx, false, () => runShell(ctx, { command, timeoutSeconds: ctx.repoConfig.timeouts.test_seconds }));
+  const guarded = await guardedRun(ctx, false, () => runShell(ctx, { kind: "baseline", command, timeoutSeconds: ctx.repoConfig.timeouts.test_seconds }));
   const { res } = guarded;
+  const killed = runKillOf(res, ctx.signal?.aborted === true);
   const run = {
     command,
     exitCode: res.exitCode,
     treeHash,
     durationMs: res.durationMs,
     timedOut: res.timedOut,
-    summary: summarizeTestRun(res.stdout, res.stderr, res.exitCode),
+    summary: summarizeTestRun(res.stdout, res.stderr, res.exitCode, undefined, killed),
     failing: failingOf(res.stdout, res.stderr, res.exitCode, res.timedOut),
+    ...(killed ? { killed } : {}),
   };
   // A session that ended while its tests ran (stopped) has no use for them: its timeline is closed.
   if (TERMINAL_PHASES.includes(env.ledger.state.phase)) return;

@@ -227,6 +227,7 @@ function callEnv(ledger: Ledger, opts: ResumeOptions, cacheDir: string | undefin
     repoConfig: cfg,
     signal: opts.signal,
     onOutput: opts.onOutput,
+    onRun: opts.onRun,
     ...(dependencies ? { dependencyCache: { store: dependencies, sessionCache: cacheDir } } : {}),
   });
   const mcpServers = opts.mcp?.config.servers ?? [];

@@ -1,6 +1,7 @@
 import type { RepoConfig } from "../config/repo-config.js";
 import type { PolicyRule } from "../policy/types.js";
 import type { Sandbox } from "../sandbox/types.js";
+import type { OnRun } from "../tools/support/run-progress.js";
 import type { ToolDefinition } from "../tools/tool.js";
 import type { Workspace } from "../workspace/types.js";
 import type { LLMClient } from "./llm/types.js";
@@ -32,6 +33,8 @@ export interface ResumeOptions {
   tools?: ToolDefinition[];
   compaction?: { maxPromptTokens: number; maxTurns: number; keepRecent: number };
   onOutput?: (stream: "stdout" | "stderr", line: string) => void;
+  /** Told when a sandboxed run starts and ends (the CLI's status line). */
+  onRun?: OnRun;
   /** The operator's MCP servers (never a repository's): connected for this resume, closed when it ends. */
   mcp?: McpRuntime;
   /** The operator's own toolchains (settings `sandbox.toolchains`), bound besides those resolved. */

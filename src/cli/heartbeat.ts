@@ -1,6 +1,3 @@
-import type { SessionEvent } from "../session/events.js";
-import type { Ledger } from "../store/ledger.js";
-
 /** How often the status line is redrawn; PATCHGATE_HEARTBEAT_MS lets tests see it without waiting. */
 const intervalMs = (): number => Number(process.env.PATCHGATE_HEARTBEAT_MS) || 5_000;
 const CLEAR = "\r\x1b[K";
@@ -10,6 +7,8 @@ export interface Heartbeat {
   out: NodeJS.WritableStream;
   /** What is going on now (cloning, running tests…); null when nothing long is running. */
   doing(label: string | null): void;
+  /** The last line the running command printed, shown after the label until the next one. */
+  detail(line: string): void;
   stop(): void;
 }
 
@@ -18,8 +17,9 @@ export interface Heartbeat {
  * in a pipe or a log), one status line shows what runs and for how long, redrawn in place.
  */
 export function heartbeat(out: NodeJS.WritableStream): Heartbeat {
-  if (!(out as NodeJS.WriteStream).isTTY) return { out, doing: () => {}, stop: () => {} };
+  if (!(out as NodeJS.WriteStream).isTTY) return { out, doing: () => {}, detail: () => {}, stop: () => {} };
   let label: string | null = null;
+  let last = "";
   let since = Date.now();
   let shown = false;
   const clear = () => {
@@ -28,7 +28,8 @@ export function heartbeat(out: NodeJS.WritableStream): Heartbeat {
   };
   const timer = setInterval(() => {
     if (label === null) return;
-    out.write(`${CLEAR}… ${label} (${Math.round((Date.now() - since) / 1000)} s)`);
+    const line = `… ${label} (${Math.round((Date.now() - since) / 1000)} s)${last ? ` │ ${last}` : ""}`;
+    out.write(`${CLEAR}${fit(line, (out as NodeJS.WriteStream).columns)}`);
     shown = true;
   }, intervalMs());
   timer.unref();
@@ -47,9 +48,15 @@ export function heartbeat(out: NodeJS.WritableStream): Heartbeat {
   return {
     out: wrapped,
     doing(next) {
-      if (next !== label) since = Date.now();
+      if (next !== label) {
+        since = Date.now();
+        last = "";
+      }
       label = next;
       if (next === null) clear();
+    },
+    detail(line) {
+      last = line.trim();
     },
     stop() {
       clearInterval(timer);
@@ -59,15 +66,9 @@ export function heartbeat(out: NodeJS.WritableStream): Heartbeat {
   };
 }
 
-const LONG_RUNNING = new Set(["run_tests", "run_command"]);
-
-/** Follows the ledger: a test or command run the policy let through is long-running until its result. */
-export function followSession(hb: Heartbeat, ledger: Ledger): void {
-  ledger.onEvent((event: SessionEvent, state) => {
-    if (event.type === "policy_decided" && event.decision === "allow" && LONG_RUNNING.has(event.tool)) {
-      hb.doing(`step ${state.step}: ${event.tool === "run_tests" ? "setup and tests" : `running ${event.subject}`}`);
-    } else if (event.type === "tool_result" || event.type === "approval_requested") {
-      hb.doing(null);
-    }
-  });
+/** One terminal row: a status line that wraps can no longer be redrawn in place. */
+function fit(line: string, columns: number | undefined): string {
+  // A pseudo-terminal without a size reports 0 columns.
+  const width = (columns !== undefined && columns >= 40 ? columns : 100) - 1;
+  return line.length > width ? `${line.slice(0, Math.max(width - 1, 10))}…` : line;
 }

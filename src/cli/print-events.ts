@@ -1,5 +1,4 @@
 import type { Ledger } from "../store/ledger.js";
-import { redact } from "../safety/redact.js";
 import { secretsFromEnv } from "../safety/secrets.js";
 import { formatTimelineRow, timelineRows } from "./timeline-format.js";
 
@@ -10,10 +9,4 @@ export function printEvents(ledger: Ledger, out: NodeJS.WritableStream): void {
     const [row] = timelineRows([event], secrets);
     if (row) out.write(formatTimelineRow({ ...row, step: state.step }) + "\n");
   });
-}
-
-/** Sandbox output as it arrives (tests, commands), indented under the event lines. */
-export function printOutput(out: NodeJS.WritableStream): (stream: "stdout" | "stderr", line: string) => void {
-  const secrets = secretsFromEnv();
-  return (stream, line) => out.write(`    ${stream === "stderr" ? "!" : "│"} ${redact(line, secrets)}\n`);
 }

@@ -5,9 +5,10 @@ import { Ledger } from "../store/ledger.js";
 import { openStore } from "../store/open-store.js";
 import { parseCommandArgs } from "./cli-args.js";
 import { driveLocally } from "./drive-locally.js";
-import { followSession, heartbeat } from "./heartbeat.js";
+import { heartbeat } from "./heartbeat.js";
 import { help } from "./inspect-commands.js";
-import { printEvents, printOutput } from "./print-events.js";
+import { printEvents } from "./print-events.js";
+import { runOutput } from "./run-output.js";
 import { repoSetup } from "./repo-setup.js";
 import { report } from "./report.js";
 import { dataDir, llmFromEnv, UsageError } from "./runtime-env.js";
@@ -18,7 +19,7 @@ import { sandboxFromCli } from "./settings-option.js";
 import { SESSION_OPTIONS } from "./session-options.js";
 
 export const RESUME_USAGE =
-  "patchgate resume <session|prefix> [--approve-plan] [--approve-writes] [--out <patch>] [--data-dir <d>] [--mcp-config <file>] [--settings <file>]";
+  "patchgate resume <session|prefix> [--approve-plan] [--approve-writes] [--verbose] [--out <patch>] [--data-dir <d>] [--mcp-config <file>] [--settings <file>]";
 
 const OPTIONS = SESSION_OPTIONS;
 
@@ -44,7 +45,6 @@ export async function resumeCommand(argv: string[], terminal: NodeJS.WritableStr
     printEvents(ledger, out);
     // Like `/agent retry`: a session that failed after plan approval continues where it failed.
     if (ledger.state.phase === "failed" && ledger.state.mode === "execute") await reopenSession(ledger, "cli");
-    followSession(hb, ledger);
     hb.doing("opening the workspace");
     const ws = await reopenWorkspace(ledger, { source: ledger.state.task.source.repo, dir: join(dir, "workspaces", sessionId) });
     const setup = await repoSetup(ws.root);
@@ -58,7 +58,7 @@ export async function resumeCommand(argv: string[], terminal: NodeJS.WritableStr
         compaction,
         sandbox: setup.sandbox,
         workspace: ws,
-        onOutput: printOutput(out),
+        ...runOutput(out, hb, values.verbose),
         repoConfig: { ...setup.config, test: ledger.state.settings.testCommand ?? setup.testCommand },
         trigger: "cli resume",
         mcp,

@@ -4,12 +4,14 @@ import { DEFAULT_MAX_COST_USD, REPO_CONFIG_PATH } from "../config/repo-config.js
 import { openStore } from "../store/open-store.js";
 import { parseCommandArgs, positiveInt, positiveNumber } from "./cli-args.js";
 import { driveLocally } from "./drive-locally.js";
-import { followSession, heartbeat } from "./heartbeat.js";
+import { heartbeat } from "./heartbeat.js";
 import { help } from "./inspect-commands.js";
-import { printEvents, printOutput } from "./print-events.js";
+import { printEvents } from "./print-events.js";
+import { runOutput } from "./run-output.js";
 import { failOnSetupError } from "./fail-on-setup-error.js";
 import { checkRepo } from "./repo-check.js";
 import { repoSetup } from "./repo-setup.js";
+import { runLine } from "./run-line.js";
 import { applyRepoLimits, cliLimits } from "./session-limits.js";
 import { report } from "./report.js";
 import { dataDir, llmFromEnv, modelName, UsageError } from "./runtime-env.js";
@@ -18,7 +20,7 @@ import { mcpFromCli } from "./mcp-option.js";
 import { sandboxFromCli } from "./settings-option.js";
 import { SESSION_OPTIONS } from "./session-options.js";
 
-export const RUN_USAGE = `patchgate run --repo <path|url> [--approve-plan] [--approve-writes] [--unattended] [--include-uncommitted] [--model <m>] [--max-steps <n>] [--max-cost-usd <usd>] [--out <patch>] [--data-dir <d>] [--mcp-config <file>] [--settings <file>] "<task>"`;
+export const RUN_USAGE = `patchgate run --repo <path|url> [--approve-plan] [--approve-writes] [--unattended] [--include-uncommitted] [--model <m>] [--max-steps <n>] [--max-cost-usd <usd>] [--verbose] [--out <patch>] [--data-dir <d>] [--mcp-config <file>] [--settings <file>] "<task>"`;
 
 const OPTIONS = {
   ...SESSION_OPTIONS,
@@ -61,7 +63,6 @@ export async function runCommand(argv: string[], terminal: NodeJS.WritableStream
       },
     });
     printEvents(ledger, out);
-    followSession(hb, ledger);
     out.write(`session ${ledger.sessionId}\n`);
     if (repo.snapshotNote) out.write(`${repo.snapshotNote}\n`);
     hb.doing(`cloning ${repo.source}`);
@@ -75,7 +76,7 @@ export async function runCommand(argv: string[], terminal: NodeJS.WritableStream
       cliLimits(setup.config, { maxCostUsd: maxCostFlag }),
       `${REPO_CONFIG_PATH}${maxCostFlag === undefined ? "" : " and --max-cost-usd"}`,
     );
-    out.write(`${setup.sandboxNote}; tests: ${setup.testCommand ?? "none found"}${setup.testCommandSource ? ` (${setup.testCommandSource})` : ""}\n`);
+    out.write(`${runLine(setup)}\n`);
     const approver = terminalApprover({ approvePlan: values["approve-plan"], approveWrites: values["approve-writes"] }, out);
     const result = await driveLocally(
       ledger,
@@ -85,7 +86,7 @@ export async function runCommand(argv: string[], terminal: NodeJS.WritableStream
         compaction,
         sandbox: setup.sandbox,
         workspace: ws,
-        onOutput: printOutput(out),
+        ...runOutput(out, hb, values.verbose),
         repoConfig: { ...setup.config, test: setup.testCommand },
         mcp,
         ...sandboxOpts,

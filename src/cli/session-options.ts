@@ -6,4 +6,6 @@ export const SESSION_OPTIONS = {
   "data-dir": { type: "string" },
   "mcp-config": { type: "string" },
   settings: { type: "string" },
+  /** Every line of setup, test and command output as it comes, instead of the last lines and the counts. */
+  verbose: { type: "boolean", default: false },
 } as const;

@@ -63,8 +63,10 @@ export const RepoConfigSchema = z
         backend: z.enum(["auto", "bubblewrap", "docker"]).default("auto").describe("auto = docker if an engine answers, else bubblewrap."),
         network_for_setup: z
           .boolean()
-          .default(false)
-          .describe("Allow network access during the setup step only, through the egress proxy: the package registries and allow_hosts."),
+          .default(true)
+          .describe(
+            "Network access for the setup step only, through the egress proxy: the package registries and allow_hosts. false keeps setup offline (package managers then fail at once instead of retrying).",
+          ),
         allow_hosts: z
           .array(z.string().refine((h) => parseAllowEntry(h) !== null, { message: "not a host name, `*.domain` or `host:port`" }))
           .max(100)
@@ -87,7 +89,7 @@ export const RepoConfigSchema = z
       .strict()
       .default({
         backend: "auto",
-        network_for_setup: false,
+        network_for_setup: true,
         allow_hosts: [],
         image: "node:20-bookworm",
         max_processes: 256,

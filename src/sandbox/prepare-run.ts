@@ -1,5 +1,6 @@
 import path from "node:path";
 import { sandboxEnv, withRuntimeEnv } from "./env-policy.js";
+import { OFFLINE_ENV } from "./offline-env.js";
 import { stateEnv, type RunAccess } from "./run-state.js";
 import { SandboxError } from "./sandbox-error.js";
 import type { SandboxLimits, SandboxRunRequest } from "./types.js";
@@ -42,11 +43,12 @@ export function prepareRun(req: SandboxRunRequest, extraPathDirs: readonly strin
   const { env, refused } = sandboxEnv(req.env, extraPathDirs);
   const access: RunAccess = req.setup === true ? "setup" : req.readOnlyWorkspace === true ? "read-only" : "command";
   const hasCache = req.session?.cacheDir !== undefined;
+  const runtimeEnv = { ...req.session?.env, ...(hasCache ? stateEnv(access) : {}), ...(req.network === true ? {} : OFFLINE_ENV) };
   return {
     argv: [...req.argv],
     workspace: path.resolve(req.workspace),
     cwd: sandboxCwd(req.cwd ?? ""),
-    env: withRuntimeEnv(env, { ...req.session?.env, ...(hasCache ? stateEnv(access) : {}) }),
+    env: withRuntimeEnv(env, runtimeEnv),
     refusedEnv: refused,
     network: req.network === true,
     readOnlyWorkspace: req.readOnlyWorkspace === true,

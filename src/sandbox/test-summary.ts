@@ -1,4 +1,6 @@
 import { outputLines } from "./test-report/parse.js";
+import { killText } from "../session/run-kill-text.js";
+import type { RunKill } from "../session/types.js";
 import { parseTestFailures } from "./test-report/parse.js";
 import { type ParsedTestRun, type TestFailure, type TestTotals } from "./test-report/types.js";
 
@@ -13,10 +15,10 @@ const TAIL_LINES = 20;
 const MAX_LINE_CHARS = 200;
 const MAX_NAMES = 30;
 
-export function summarizeTestRun(stdout: string, stderr: string, exitCode: number | null, parsed?: ParsedTestRun): string {
+export function summarizeTestRun(stdout: string, stderr: string, exitCode: number | null, parsed?: ParsedTestRun, killed?: RunKill | null): string {
   const report = parsed ?? parseTestFailures(`${stdout}\n${stderr}`);
   const lines = outputLines(`${stdout}\n${stderr}`).filter((l) => l.trim() !== "");
-  const head = exitCode === null ? "ended without an exit code (killed or timed out)" : `exit code ${exitCode}`;
+  const head = killed ? killText(killed) : exitCode === null ? "ended without an exit code (killed or timed out)" : `exit code ${exitCode}`;
   const parts = [head];
   if (report.totals) parts.push(`${totalsText(report.totals)} (${report.framework})`);
   const failures = report.failures;
@@ -26,7 +28,7 @@ export function summarizeTestRun(stdout: string, stderr: string, exitCode: numbe
   return fit(parts, tail);
 }
 
-function totalsText(t: TestTotals): string {
+export function totalsText(t: TestTotals): string {
   const parts = [
     t.failed !== undefined ? `${t.failed} failed` : "",
     t.passed !== undefined ? `${t.passed} passed` : "",

@@ -10,6 +10,7 @@ import type {
   RepoInstructions,
   Phase,
   Plan,
+  RunKill,
   SetupCacheRecord,
   SetupWithheld,
   TaskInput,
@@ -140,6 +141,10 @@ export type SessionEvent =
       /** workspace/setup-digest.ts: the setup is not run again while its inputs keep this digest. */
       inputDigest?: string;
       timedOut?: boolean;
+      /** A networked setup's destinations the egress proxy refused (`host:port`): not registries, not in allow_hosts. */
+      refusedHosts?: string[];
+      /** Set when the setup did not end by itself: the signal and the limit that sent it. */
+      killed?: RunKill;
       dependencyCache?: SetupCacheRecord;
     }
   /**

@@ -203,6 +203,7 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
         summary: e.summary,
         network: e.network,
         inputDigest: e.inputDigest ?? null,
+        ...(e.killed ? { killed: e.killed } : {}),
       };
       return { ...next, setup };
     }

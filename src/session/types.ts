@@ -56,6 +56,15 @@ export type FailureReason =
  * the workspace, the tree's setup inputs (policy/setup-inputs.ts) differ from the default branch's
  * (`paths`), or the clone has no default branch to compare with.
  */
+/**
+ * How a sandboxed run was ended from outside: the signal, and which of the runtime's limits sent it
+ * (`time`: the wall-clock timeout; `stop`: the session was stopped) or null when none can be named.
+ */
+export interface RunKill {
+  signal: string | null;
+  limit: "time" | "disk" | "file_size" | "cpu" | "memory" | "stop" | null;
+}
+
 export interface SetupWithheld {
   reason: "workspace_changed" | "setup_inputs_changed" | "default_branch_unknown";
   paths?: string[];
@@ -98,6 +107,7 @@ export interface SetupRecord {
   summary: string;
   network: boolean;
   inputDigest: string | null;
+  killed?: RunKill;
 }
 
 export interface TaskInput {
@@ -244,6 +254,8 @@ export interface TestRun {
    * its output names no test (or too many): then only a pass counts. Absent in older ledgers.
    */
   failing?: string[] | null;
+  /** Set when the run did not end by itself. Absent in older ledgers. */
+  killed?: RunKill;
 }
 
 export type ToolResult = { ok: true; data: unknown; truncated?: boolean } | { ok: false; error: ToolError; truncated?: boolean };

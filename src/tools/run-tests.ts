@@ -9,6 +9,7 @@ import { failingOf } from "./support/failing-tests.js";
 import { limitFields, modelOutput, removedFields, runShell, sandboxUnavailable } from "./support/sandbox-run.js";
 import { discardedNote, guardedRun, guardedRunEvents } from "./support/guarded-run.js";
 import { ensureSetup } from "./support/test-setup.js";
+import { runKillOf } from "./support/run-kill.js";
 import { defineExecuteTool, ok, type ToolContext } from "./tool.js";
 
 const DESCRIPTION = `Run the repository's configured test command in the sandbox (no network) and record the result against the hash of the files that would be published.
@@ -112,15 +113,25 @@ export const runTestsTool = defineExecuteTool(
       }
 
       // The tests run on the tree as it is; whatever they change in files that are not ignored is put back.
-      const guarded = await guardedRun(ctx, false, () => runShell(ctx, { command, timeoutSeconds: ctx.repoConfig.timeouts.test_seconds }));
+      const guarded = await guardedRun(ctx, false, () => runShell(ctx, { kind: "tests", command, timeoutSeconds: ctx.repoConfig.timeouts.test_seconds }));
       const { res, discarded } = guarded;
       events.push(...guardedRunEvents("run_tests", guarded));
       // Which tests failed, why and where, read once from the whole output (before it is cut for the model).
       const parsed = parseTestFailures(`${res.stdout}
   ${res.stderr}`);
-      const summary = summarizeTestRun(res.stdout, res.stderr, res.exitCode, parsed);
+      const killed = runKillOf(res, ctx.signal?.aborted === true);
+      const summary = summarizeTestRun(res.stdout, res.stderr, res.exitCode, parsed, killed);
       const failing = failingOf(res.stdout, res.stderr, res.exitCode, res.timedOut);
-      const run = { command, exitCode: res.exitCode, treeHash: before, durationMs: res.durationMs, timedOut: res.timedOut, summary, failing };
+      const run = {
+        command,
+        exitCode: res.exitCode,
+        treeHash: before,
+        durationMs: res.durationMs,
+        timedOut: res.timedOut,
+        summary,
+        failing,
+        ...(killed ? { killed } : {}),
+      };
       events.push({ type: "test_run", ...run });
 
       const out = modelOutput(res);

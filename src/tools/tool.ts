@@ -8,6 +8,7 @@ import type { Decision, ExecutableConfigHit, PermissionMode, ToolError, ToolResu
 import type { McpCallAudit } from "../session/mcp-records.js";
 import type { Workspace } from "../workspace/types.js";
 import type { DependencyCacheHandle } from "../depcache/dependency-store.js";
+import type { OnRun } from "./support/run-progress.js";
 
 /**
  * On whose word a call runs: the policy allowed it (and whether as a reader, which then runs with the
@@ -25,6 +26,8 @@ export interface ToolContext {
   repoConfig: RepoConfig;
   signal?: AbortSignal;
   onOutput?: (stream: "stdout" | "stderr", line: string) => void;
+  /** Told when a sandboxed run (setup, baseline, tests, a command) starts and ends: progress only. */
+  onRun?: OnRun;
   grant?: CallGrant;
   /** Installed dependencies across sessions, for the setup step (depcache/); absent = not used. */
   dependencyCache?: DependencyCacheHandle;

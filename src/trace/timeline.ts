@@ -10,6 +10,8 @@ import { toolchainsLine } from "./toolchains-line.js";
 import { dependencyCacheText } from "../depcache/cache-text.js";
 import { instructionsLine } from "./instructions-line.js";
 import { withheldText } from "../session/setup-withheld.js";
+import { killText } from "../session/run-kill-text.js";
+import type { TestRun } from "../session/types.js";
 
 export interface TimelineRow {
   /** `YYYY-MM-DD HH:MM:SS` (UTC) of the append. */
@@ -35,6 +37,18 @@ function subjectOf(input: unknown): string {
     if (Array.isArray(v) && v.every((x) => typeof x === "string")) return ` ${v.join(" ")}`;
   }
   return "";
+}
+
+/** passed / failed (exit 1) / failed, killed by SIGXCPU: the CPU-time limit (sandbox.cpu_seconds). */
+function testRunStatus(e: Pick<TestRun, "exitCode" | "timedOut" | "killed">, timeLimit: string): string {
+  if (e.killed) return `failed, ${killText(e.killed, timeLimit)}`;
+  return e.timedOut ? "timed out" : e.exitCode === 0 ? "passed" : `failed (exit ${e.exitCode})`;
+}
+
+function setupNetworkText(e: Extract<StoredEvent, { type: "setup_run" }>): string {
+  if (e.network && e.refusedHosts?.length) return `, with network; the egress proxy refused ${e.refusedHosts.join(", ")} (sandbox.allow_hosts)`;
+  if (e.network) return ", with network";
+  return `, without network: ${e.withheld ? withheldText(e.withheld) : "sandbox.network_for_setup is false"}`;
 }
 
 function describe(e: StoredEvent): string {
@@ -96,9 +110,9 @@ function describe(e: StoredEvent): string {
       return `by @${e.by.login} via ${e.by.via}`;
     case "diff_updated":
       return `${e.diff.filesChanged} files, +${e.diff.insertions} −${e.diff.deletions}`;
+    case "baseline_run":
     case "test_run": {
-      const status = e.timedOut ? "timed out" : e.exitCode === 0 ? "passed" : `failed (exit ${e.exitCode})`;
-      return `${e.command} ${status} in ${ms(e.durationMs)} on ${short(e.treeHash)}`;
+      return `${e.command} ${testRunStatus(e, "timeouts.test_seconds")} in ${ms(e.durationMs)} on ${short(e.treeHash)}`;
     }
     case "user_message":
       return `${e.by ? `@${e.by}: ` : ""}${e.content}`;
@@ -135,8 +149,9 @@ function describe(e: StoredEvent): string {
     case "session_reopened":
       return `by @${e.by}, continues in ${e.phase}`;
     case "setup_run": {
-      const status = e.exitCode === 0 ? "ok" : `failed (exit ${e.exitCode})`;
-      return `${e.command} ${status} in ${ms(e.durationMs)}${e.network ? ", with network" : e.withheld ? `, without network: ${withheldText(e.withheld)}` : ""}${dependencyCacheText(e.dependencyCache)}`;
+      const status =
+        e.exitCode === 0 && !e.timedOut ? "ok" : e.killed ? `failed, ${killText(e.killed, "timeouts.setup_seconds")}` : `failed (exit ${e.exitCode})`;
+      return `${e.command} ${status} in ${ms(e.durationMs)}${setupNetworkText(e)}${dependencyCacheText(e.dependencyCache)}`;
     }
     case "tool_versions":
       return e.changed.length === 0

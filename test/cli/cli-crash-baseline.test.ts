@@ -49,7 +49,7 @@ describe("the baseline beside the model survives a SIGKILL", () => {
     const holdThenRead = (() => (writeFileSync(join(clone(), ".git", "pg-hold-tests"), ""), steps.read)) as FakeStep;
     server = await startFakeOpenAI([holdThenRead, steps.plan, steps.read, steps.readme, { hold: true }, steps.edit, steps.tests, steps.finish]);
     const env = { OPENAI_API_KEY: "sk-crash-baseline-key", OPENAI_BASE_URL: server.baseURL, PATCHGATE_DATA_DIR: data, PATCHGATE_MODEL: "fake-model" };
-    const run = spawnCli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "Fix add"], env);
+    const run = spawnCli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "--verbose", "Fix add"], env);
 
     // Both at once: the baseline holds, and the model was asked a third time in execute mode.
     await Promise.all([run.printed("TESTS-HOLDING"), server.held()]);

@@ -40,7 +40,7 @@ describe("the setup step survives a SIGKILL", () => {
     const first = hold ? [(() => (writeFileSync(join(clone(), ".git", "pg-hold-setup"), ""), steps.read)) as FakeStep] : [steps.read];
     server = await startFakeOpenAI([...first, ...script]);
     const env = { OPENAI_API_KEY: "sk-crash-setup-key", OPENAI_BASE_URL: server.baseURL, PATCHGATE_DATA_DIR: data, PATCHGATE_MODEL: "fake-model" };
-    const run = spawnCli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "Fix add"], env);
+    const run = spawnCli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "--verbose", "Fix add"], env);
     return { run, env, data, clone };
   }
 

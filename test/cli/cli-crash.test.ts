@@ -64,7 +64,7 @@ describe("the CLI killed with SIGKILL, then resumed", () => {
       },
       steps.finish,
     ]);
-    const run = spawnCli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "Fix add"], env);
+    const run = spawnCli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "--verbose", "Fix add"], env);
     await run.printed("HOLDING");
     run.child.kill("SIGKILL");
     expect(await run.exited).toBe("SIGKILL");
@@ -90,7 +90,7 @@ describe("the CLI killed with SIGKILL, then resumed", () => {
       steps.tests,
       steps.finish,
     ]);
-    const run = spawnCli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "Fix add"], env);
+    const run = spawnCli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "--verbose", "Fix add"], env);
     await server!.held();
     run.child.kill("SIGKILL");
     expect(await run.exited).toBe("SIGKILL");

@@ -43,7 +43,7 @@ describe("patchgate run on a terminal: a sign of life", () => {
       screen += b.toString();
       const session = /session (\S+)\r?\n/.exec(screen)?.[1];
       // eslint-disable-next-line no-control-regex -- the terminal's erase-line sequence is what is checked
-      if (!released && session && /\r\x1b\[K… step \d+: setup and tests \(\d+ s\)/.test(screen)) {
+      if (!released && session && /\r\x1b\[K… tests: sh test.sh \(\d+ s\)/.test(screen)) {
         released = true;
         writeFileSync(join(data, "workspaces", session, "go.flag"), "");
       }

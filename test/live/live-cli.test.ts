@@ -55,7 +55,7 @@ describe("live: patchgate run against the real endpoint", () => {
     "run killed with SIGKILL while its tests run, then resume → one commit",
     async () => {
       const { repo, data, base, env } = setup({ ...BUGGY_ADD_REPO, "test.sh": HOLDING_TESTS });
-      const run = spawnCli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", TASK], env);
+      const run = spawnCli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "--verbose", TASK], env);
       // The hold is in place before the model can reach run_tests: the clone is ready before the first request.
       await run.printed("workspace_prepared");
       const clone = join(data, "workspaces", readdirSync(join(data, "workspaces"))[0]);

@@ -1,4 +1,5 @@
 import { buildBubblewrapArgv, type BwrapHost } from "../../src/sandbox/bubblewrap-argv.js";
+import { OFFLINE_ENV } from "../../src/sandbox/offline-env.js";
 import { prepareRun } from "../../src/sandbox/prepare-run.js";
 import { nodeBinding } from "../../src/sandbox/toolchain-binding.js";
 
@@ -78,6 +79,8 @@ describe("buildBubblewrapArgv", () => {
       "--unshare-all",
       ...HARDENING,
       ...ENV,
+      // A run without network tells the package managers so (offline-env.ts).
+      ...Object.entries(OFFLINE_ENV).flatMap(([k, v]) => ["--setenv", k, v]),
       ...SYSTEM(1 << 29),
       ...ETC,
       "--bind",

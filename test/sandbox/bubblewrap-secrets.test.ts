@@ -1,3 +1,4 @@
+import { OFFLINE_ENV } from "../../src/sandbox/offline-env.js";
 import { type FormSandbox, SANDBOX_FORMS, SANDBOX_PATH_SEEN, bubblewrapIn, sh, tempWorkspace } from "./sandbox-fixture.js";
 
 // Patchgate's own process holds credentials like these; none may reach a sandboxed command.
@@ -14,6 +15,8 @@ const EXPECTED_ENV = {
   PATH: SANDBOX_PATH_SEEN,
   PWD: "/workspace",
   TERM: "dumb",
+  // A run without network tells the package managers so (offline-env.ts): no secret among them.
+  ...OFFLINE_ENV,
 };
 
 function parseEnv(text: string): Record<string, string> {

@@ -1,5 +1,6 @@
 import { buildDockerArgv, dockerClientEnv } from "../../src/sandbox/docker-argv.js";
 import { prepareRun } from "../../src/sandbox/prepare-run.js";
+import { OFFLINE_ENV } from "../../src/sandbox/offline-env.js";
 
 const TARGET = { image: "node:20-bookworm", name: "patchgate-abc", user: "1000:1000", hasGit: true };
 const ENV = [
@@ -56,6 +57,8 @@ describe("buildDockerArgv", () => {
       ...ENV,
       "-e",
       "NODE_ENV=test",
+      // A run without network tells the package managers so (offline-env.ts).
+      ...Object.entries(OFFLINE_ENV).flatMap(([k, v]) => ["-e", `${k}=${v}`]),
       "-v",
       "/data/ws/s1:/workspace",
       "-v",

@@ -26,7 +26,7 @@ describe("run_tests setup", () => {
       command: "echo setup >> setup.log",
       exitCode: 0,
       durationMs: (events[0] as { durationMs: number }).durationMs,
-      network: false,
+      network: true,
       summary: "exit code 0",
       inputDigest: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
@@ -71,7 +71,8 @@ describe("run_tests setup", () => {
   });
 
   test("a failing setup is setup_failed: no marker, no test run; the next run answers the recorded failure without running it", async () => {
-    const h = await make(REPO, { sandbox, repoConfig: config({ setup: "echo 'npm ERR! missing' >&2; exit 7" }) });
+    const offline = { ...DEFAULT_REPO_CONFIG.sandbox, network_for_setup: false };
+    const h = await make(REPO, { sandbox, repoConfig: config({ setup: "echo 'npm ERR! missing' >&2; exit 7", sandbox: offline }) });
     const { result, events } = await h.call(runTestsTool, {});
     expect(result).toEqual({
       ok: false,
@@ -79,7 +80,8 @@ describe("run_tests setup", () => {
         code: "setup_failed",
         message:
           "The repository's setup command `echo 'npm ERR! missing' >&2; exit 7` exited with 7, so the tests were not run. " +
-          "It ran without network access (sandbox.network_for_setup is false).\nexit code 7\nlast lines:\nnpm ERR! missing",
+          "It ran without network access: sandbox.network_for_setup is false in .github/patchgate.yml " +
+          "(set it to true, the default, to let setup reach the package registries).\nexit code 7\nlast lines:\nnpm ERR! missing",
         details: { command: "echo 'npm ERR! missing' >&2; exit 7", exit_code: 7, timed_out: false, network: false },
       },
     });

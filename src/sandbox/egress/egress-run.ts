@@ -31,9 +31,20 @@ async function allowList(workspace: string, allowHosts: readonly string[] = []):
   return [...fromRegistries, ...fromConfig].filter((e): e is AllowEntry => e !== null);
 }
 
+const REFUSED = "patchgate-egress: refused";
+
 function refusalNotice(decisions: readonly EgressDecision[]): string {
-  const lines = new Set(decisions.filter((d) => !d.allowed).map((d) => `patchgate-egress: refused ${d.method} ${d.host}:${d.port}: ${d.reason}\n`));
+  const lines = new Set(decisions.filter((d) => !d.allowed).map((d) => `${REFUSED} ${d.method} ${d.host}:${d.port}: ${d.reason}\n`));
   return [...lines].join("");
+}
+
+/** The `host:port`s a networked run's notice says the proxy refused, each once, in order. */
+export function refusedHostsIn(stderr: string): string[] {
+  const hosts = stderr.split("\n").flatMap((line) => {
+    const m = line.startsWith(`${REFUSED} `) ? /^\S+ (\S+?): /.exec(line.slice(REFUSED.length + 1)) : null;
+    return m ? [m[1]] : [];
+  });
+  return [...new Set(hosts)];
 }
 
 export async function withEgress(

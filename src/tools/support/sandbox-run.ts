@@ -4,6 +4,7 @@ import type { SandboxResult } from "../../sandbox/types.js";
 import type { ToolError } from "../../session/types.js";
 import { capChars } from "./text.js";
 import type { ToolContext } from "../tool.js";
+import type { RunKind, RunStarted } from "./run-progress.js";
 
 /**
  * How the command tools use the sandbox: the model's commands as the argv the policy judged, the
@@ -24,6 +25,7 @@ export function sandboxUnavailable(): ToolError {
 }
 
 export interface ShellRun {
+  kind: RunKind;
   command: string;
   timeoutSeconds: number;
   network?: boolean;
@@ -53,7 +55,9 @@ export type RunResult = SandboxResult & { removedSpecial: string[] };
 
 /** Runs one of the maintainer's shell lines in the sandbox; the caller has checked that a sandbox exists. */
 export function runShell(ctx: ToolContext, run: ShellRun): Promise<RunResult> {
-  return runSandboxed(ctx, ["/bin/sh", "-c", run.command], run.timeoutSeconds, { network: run.network ?? false, setup: run.setup === true });
+  const started = { kind: run.kind, command: run.command, network: run.network ?? false };
+  const mode = { network: run.network ?? false, setup: run.kind === "setup" };
+  return runSandboxed(ctx, ["/bin/sh", "-c", run.command], run.timeoutSeconds, started, mode);
 }
 
 /**
@@ -61,8 +65,9 @@ export function runShell(ctx: ToolContext, run: ShellRun): Promise<RunResult> {
  * is git, with the settings that switch off every program git could take from configuration.
  */
 export function runArgv(ctx: ToolContext, run: ArgvRun): Promise<RunResult> {
-  if (!run.readOnly) return runSandboxed(ctx, run.argv, run.timeoutSeconds, {});
-  return runSandboxed(ctx, readOnlyArgv(run.argv), run.timeoutSeconds, { readOnlyWorkspace: true, env: READ_ONLY_GIT_ENV });
+  const started = { kind: "command" as const, command: run.argv.join(" "), network: false };
+  if (!run.readOnly) return runSandboxed(ctx, run.argv, run.timeoutSeconds, started, {});
+  return runSandboxed(ctx, readOnlyArgv(run.argv), run.timeoutSeconds, started, { readOnlyWorkspace: true, env: READ_ONLY_GIT_ENV });
 }
 
 /**
@@ -73,22 +78,26 @@ async function runSandboxed(
   ctx: ToolContext,
   argv: string[],
   timeoutSeconds: number,
+  started: RunStarted,
   mode: { network?: boolean; readOnlyWorkspace?: boolean; setup?: boolean; env?: Readonly<Record<string, string>> },
 ): Promise<RunResult> {
   if (ctx.sandbox === null) throw new Error("a sandboxed run without a sandbox");
-  const res = await ctx.sandbox.run({
-    argv,
-    ...(mode.env === undefined ? {} : { env: { ...mode.env } }),
-    workspace: ctx.workspace.root,
-    network: mode.network === true,
-    ...(mode.network === true ? { allowHosts: ctx.repoConfig.sandbox.allow_hosts } : {}),
-    readOnlyWorkspace: mode.readOnlyWorkspace === true,
-    setup: mode.setup === true,
-    timeoutMs: timeoutSeconds * 1000,
-    limits: limitsOf(ctx.repoConfig),
-    signal: ctx.signal,
-    onOutput: ctx.onOutput,
-  });
+  const ended = ctx.onRun?.(started);
+  const res = await ctx.sandbox
+    .run({
+      argv,
+      ...(mode.env === undefined ? {} : { env: { ...mode.env } }),
+      workspace: ctx.workspace.root,
+      network: mode.network === true,
+      ...(mode.network === true ? { allowHosts: ctx.repoConfig.sandbox.allow_hosts } : {}),
+      readOnlyWorkspace: mode.readOnlyWorkspace === true,
+      setup: mode.setup === true,
+      timeoutMs: timeoutSeconds * 1000,
+      limits: limitsOf(ctx.repoConfig),
+      signal: ctx.signal,
+      onOutput: ctx.onOutput,
+    })
+    .finally(() => ended?.());
   const removed = await ctx.workspace.removeSpecialFiles();
   return { ...res, removedSpecial: removed.map((s) => `${s.rel} (a ${s.kind})`) };
 }

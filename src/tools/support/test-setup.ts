@@ -1,5 +1,6 @@
 import { access, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { REPO_CONFIG_PATH } from "../../config/repo-config.js";
 import { summarizeTestRun } from "../../sandbox/test-summary.js";
 import type { SessionEvent } from "../../session/events.js";
 import type { SetupRecord, SetupWithheld, ToolError } from "../../session/types.js";
@@ -8,6 +9,9 @@ import { compareSetupInputs } from "../../workspace/setup-inputs.js";
 import { withDependencyCache } from "../../depcache/setup-cache.js";
 import { setupInputDigest } from "../../workspace/setup-digest.js";
 import { runShell } from "./sandbox-run.js";
+import { runKillOf } from "./run-kill.js";
+import { refusedHostsIn } from "../../sandbox/egress/egress-run.js";
+import { killText } from "../../session/run-kill-text.js";
 import type { ToolContext } from "../tool.js";
 
 /**
@@ -51,9 +55,17 @@ async function setupNetwork(ctx: ToolContext, command: string): Promise<NetworkV
   return { network: true };
 }
 
+/** Why an offline setup was offline when the repository chose it, and what to change. */
+const OPTED_OUT = `sandbox.network_for_setup is false in ${REPO_CONFIG_PATH} (set it to true, the default, to let setup reach the package registries)`;
+
+function refusedNote(hosts: readonly string[]): string {
+  if (hosts.length === 0) return "";
+  return ` The egress proxy refused ${hosts.join(", ")}: add it to sandbox.allow_hosts in ${REPO_CONFIG_PATH} if the setup needs it (the package registries are allowed already).`;
+}
+
 function offlineNote(v: NetworkVerdict): string {
   if (v.network) return "";
-  return v.withheld ? ` It ran without network access: ${withheldText(v.withheld)}.` : " It ran without network access (sandbox.network_for_setup is false).";
+  return v.withheld ? ` It ran without network access: ${withheldText(v.withheld)}.` : ` It ran without network access: ${OPTED_OUT}.`;
 }
 
 export async function ensureSetup(ctx: ToolContext): Promise<SetupOutcome> {
@@ -75,9 +87,11 @@ export async function ensureSetup(ctx: ToolContext): Promise<SetupOutcome> {
 
   const verdict = await setupNetwork(ctx, command);
   const { network, withheld } = verdict;
-  const run = () => runShell(ctx, { command, timeoutSeconds: ctx.repoConfig.timeouts.setup_seconds, network, setup: true });
+  const run = () => runShell(ctx, { kind: "setup", command, timeoutSeconds: ctx.repoConfig.timeouts.setup_seconds, network });
   const { res, dependencyCache } = await withDependencyCache(ctx, command, network, run);
-  const summary = summarizeTestRun(res.stdout, res.stderr, res.exitCode);
+  const killed = runKillOf(res, ctx.signal?.aborted === true);
+  const refusedHosts = network ? refusedHostsIn(res.stderr) : [];
+  const summary = summarizeTestRun(res.stdout, res.stderr, res.exitCode, undefined, killed);
   const event = {
     type: "setup_run" as const,
     command,
@@ -88,6 +102,8 @@ export async function ensureSetup(ctx: ToolContext): Promise<SetupOutcome> {
     ...(withheld ? { withheld } : {}),
     inputDigest,
     ...(res.timedOut ? { timedOut: true } : {}),
+    ...(killed ? { killed } : {}),
+    ...(refusedHosts.length > 0 ? { refusedHosts } : {}),
     ...(dependencyCache ? { dependencyCache } : {}),
   };
   if (res.exitCode === 0 && !res.timedOut) {
@@ -95,13 +111,13 @@ export async function ensureSetup(ctx: ToolContext): Promise<SetupOutcome> {
     return { ran: true, event, error: null };
   }
   await rm(marker, { force: true });
-  const why = res.timedOut ? `timed out after ${ctx.repoConfig.timeouts.setup_seconds}s` : `exited with ${res.exitCode ?? res.signal}`;
+  const why = killed ? `was ${killText(killed, `timeouts.setup_seconds, ${ctx.repoConfig.timeouts.setup_seconds} s`)}` : `exited with ${res.exitCode}`;
   return {
     ran: true,
     event,
     error: {
       code: "setup_failed",
-      message: `The repository's setup command \`${command}\` ${why}, so the tests were not run.${offlineNote(verdict)}\n${summary}`,
+      message: `The repository's setup command \`${command}\` ${why}, so the tests were not run.${offlineNote(verdict)}${refusedNote(refusedHosts)}\n${summary}`,
       details: { command, exit_code: res.exitCode, timed_out: res.timedOut, network, ...(withheld ? { withheld } : {}) },
     },
   };
@@ -118,8 +134,9 @@ function recordedFailure(last: SetupRecord): ToolError {
 }
 
 /** "passed in 12 s" / "failed (exit 1) after 3.2 s": for the model and the tool result. */
-export function setupOutcomeText(s: Pick<SetupRecord, "passed" | "exitCode" | "durationMs">): string {
+export function setupOutcomeText(s: Pick<SetupRecord, "passed" | "exitCode" | "durationMs" | "killed">): string {
   const secs = s.durationMs >= 10_000 ? `${Math.round(s.durationMs / 1000)} s` : `${(s.durationMs / 1000).toFixed(1)} s`;
   if (s.passed) return `passed in ${secs}`;
+  if (s.killed) return `failed (${killText(s.killed, "timeouts.setup_seconds")}) after ${secs}`;
   return s.exitCode === null ? `failed (timed out or killed) after ${secs}` : `failed (exit ${s.exitCode}) after ${secs}`;
 }

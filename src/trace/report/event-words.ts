@@ -1,4 +1,5 @@
 import type { SessionEventType, StoredEvent } from "../../session/events.js";
+import { killText } from "../../session/run-kill-text.js";
 import { clip, formatInt, formatUsd } from "../markdown.js";
 import { withheldText } from "../../session/setup-withheld.js";
 import { code, joined, type Inline } from "./doc.js";
@@ -99,20 +100,25 @@ const EVENT_WORDS: Table = {
   test_run: {
     line: (e) => [
       code(e.command),
-      ` ${e.timedOut ? "timed out" : e.exitCode === 0 ? "passed" : `failed (exit ${e.exitCode})`} on tree `,
+      ` ${e.killed ? `failed, ${killText(e.killed)}` : e.timedOut ? "timed out" : e.exitCode === 0 ? "passed" : `failed (exit ${e.exitCode})`} on tree `,
       code(shortHash(e.treeHash)),
     ],
   },
   setup_run: {
     line: (e) => {
-      const network = e.network ? " (with network)" : e.withheld ? ` (without network: ${clip(withheldText(e.withheld), MAX_TEXT)})` : "";
-      return ["setup ", code(e.command), ` ${e.exitCode === 0 ? "ok" : `failed (exit ${e.exitCode})`} in ${duration(e.durationMs)}${network}`];
+      const network = e.network
+        ? e.refusedHosts?.length
+          ? ` (with network; the egress proxy refused ${clip(e.refusedHosts.join(", "), MAX_TEXT)}: sandbox.allow_hosts)`
+          : " (with network)"
+        : ` (without network: ${e.withheld ? clip(withheldText(e.withheld), MAX_TEXT) : "sandbox.network_for_setup is false"})`;
+      const outcome = e.exitCode === 0 && !e.timedOut ? "ok" : e.killed ? `failed, ${killText(e.killed)}` : `failed (exit ${e.exitCode})`;
+      return ["setup ", code(e.command), ` ${outcome} in ${duration(e.durationMs)}${network}`];
     },
   },
   baseline_run: {
     line: (e) => {
       const failing = e.failing && e.failing.length > 0 ? `; failing before any change: ${clip(e.failing.join(", "), MAX_TEXT)}` : "";
-      const outcome = e.timedOut ? "timed out" : e.exitCode === 0 ? "passed" : `failed (exit ${e.exitCode})`;
+      const outcome = e.killed ? `failed, ${killText(e.killed)}` : e.timedOut ? "timed out" : e.exitCode === 0 ? "passed" : `failed (exit ${e.exitCode})`;
       return ["baseline: ", code(e.command), ` ${outcome} on the base tree `, code(shortHash(e.treeHash)), failing];
     },
   },
