@@ -11,7 +11,9 @@ use_node_24() {
   major="$(node -p 'process.versions.node.split(".")[0]')"
   if [ "$major" -lt 24 ]; then
     pkg="node-$(node -p 'process.platform + "-" + process.arch')"
-    home="${PATCHGATE_NODE_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/patchgate/node-24}"
+    # As root (CI) under /usr/local: readable by the unprivileged users tests run node as, and under
+    # /usr, which every sandbox binds already. Otherwise in the user's cache.
+    if [ "$(id -u)" = 0 ]; then home="${PATCHGATE_NODE_HOME:-/usr/local/lib/patchgate/node-24}"; else home="${PATCHGATE_NODE_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/patchgate/node-24}"; fi
     if [ ! -x "$home/node_modules/$pkg/bin/node" ]; then
       echo "node $(node --version) on PATH is older than 24: installing $pkg@24 from the npm registry into $home"
       mkdir -p "$home"

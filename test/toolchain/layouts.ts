@@ -2,10 +2,16 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, sy
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { HostFacts } from "../../src/toolchain/types.js";
-import { NODE_DIR_OUTSIDE_USR } from "../sandbox/sandbox-fixture.js";
 
-/** The node a host PATH of /usr/local/bin:/usr/bin runs, with the tests' own node first where it is outside /usr. */
-export const HOST_PATH_NODE = NODE_DIR_OUTSIDE_USR === null ? "/usr/bin/node" : join(NODE_DIR_OUTSIDE_USR, "node");
+/**
+ * The directory of the node running the tests. The PATH that started Patchgate has it (where it is not
+ * a system directory: Node 24 from the npm registry, actions/setup-node), so the fake host's PATH does.
+ */
+const TEST_NODE_DIR = dirname(realpathSync(process.execPath));
+const SYSTEM_DIRS = ["/usr/local/bin", "/usr/bin", "/bin"];
+
+/** The node the fake host's PATH runs when no version manager comes first: the tests' own. */
+export const HOST_PATH_NODE = join(TEST_NODE_DIR, "node");
 
 /**
  * Version-manager layouts built on disk the way each manager lays them out, under a temporary HOME
@@ -131,7 +137,7 @@ export class FakeHost {
     return {
       env: {
         HOME: this.home,
-        PATH: [...this.pathDirs, ...(NODE_DIR_OUTSIDE_USR ? [NODE_DIR_OUTSIDE_USR] : []), "/usr/local/bin", "/usr/bin", "/bin"].join(":"),
+        PATH: [...this.pathDirs, ...(SYSTEM_DIRS.includes(TEST_NODE_DIR) ? [] : [TEST_NODE_DIR]), ...SYSTEM_DIRS].join(":"),
         ...this.env,
       },
       node: { binary: realpathSync(process.execPath), version: process.version },
