@@ -12,7 +12,7 @@ import { checkRepo } from "./repo-check.js";
 import { repoSetup } from "./repo-setup.js";
 import { applyRepoLimits, cliLimits } from "./session-limits.js";
 import { report } from "./report.js";
-import { dataDir, llmFromEnv, modelName, UsageError } from "./runtime-env.js";
+import { checkModelEndpoint, dataDir, llmFromEnv, modelName, UsageError } from "./runtime-env.js";
 import { terminalApprover } from "./terminal-approver.js";
 import { mcpFromCli } from "./mcp-option.js";
 import { sandboxFromCli } from "./settings-option.js";
@@ -48,7 +48,8 @@ export async function runCommand(argv: string[], terminal: NodeJS.WritableStream
   const model = modelName(values.model);
   const dir = dataDir(values["data-dir"]);
   const sandboxOpts = sandboxFromCli(values.settings, dir);
-  const { llm, compaction } = llmFromEnv(model, dir);
+  const { llm, compaction, config } = llmFromEnv(model, dir);
+  await checkModelEndpoint(config);
   const store = await openStore({ dataDir: dir });
   try {
     const ledger = await createSession(store, {
@@ -63,7 +64,7 @@ export async function runCommand(argv: string[], terminal: NodeJS.WritableStream
     printEvents(ledger, out);
     followSession(hb, ledger);
     out.write(`session ${ledger.sessionId}\n`);
-    if (repo.snapshotNote) out.write(`${repo.snapshotNote}\n`);
+    if (repo.note) out.write(`${repo.note}\n`);
     hb.doing(`cloning ${repo.source}`);
     const { ws, setup } = await failOnSetupError(ledger, async () => {
       const ws = await prepareWorkspace(ledger, { source: repo.source, ref: repo.ref, dir: join(dir, "workspaces", ledger.sessionId) });

@@ -104,7 +104,7 @@ describe("patchgate CLI, end to end", () => {
     const branch = `patchgate/${sessionId.slice(0, 8)}-untested`;
     expect(r.stdout).toContain("blocked: I cannot make the test pass");
     expect(r.stdout).toMatch(
-      new RegExp(`the work so far, untested, is on branch ${branch} at [0-9a-f]{12} in ${clone}; fetch it with:\n  git fetch ${clone} ${branch}\n`),
+      new RegExp(`the work so far, untested, is on branch ${branch} at [0-9a-f]{12} in ${clone}; fetch it with:\n  git fetch ${clone} ${branch}:${branch}\n`),
     );
     const git = (...args: string[]) => execFileSync("git", ["-C", clone, ...args], { encoding: "utf8" });
     expect(git("show", `${branch}:src/add.js`)).toBe("export function add(a, b) {\n  return a * b;\n}\n");
