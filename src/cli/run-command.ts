@@ -6,6 +6,7 @@ import { parseCommandArgs, positiveInt, positiveNumber } from "./cli-args.js";
 import { driveLocally } from "./drive-locally.js";
 import { followSession, heartbeat } from "./heartbeat.js";
 import { help } from "./inspect-commands.js";
+import { interruptNotice } from "./interrupt.js";
 import { printEvents, printOutput } from "./print-events.js";
 import { failOnSetupError } from "./fail-on-setup-error.js";
 import { checkRepo } from "./repo-check.js";
@@ -50,6 +51,7 @@ export async function runCommand(argv: string[], terminal: NodeJS.WritableStream
   const sandboxOpts = sandboxFromCli(values.settings, dir);
   const { llm, compaction, config } = llmFromEnv(model, dir);
   await checkModelEndpoint(config);
+  const interrupt = interruptNotice(out);
   const store = await openStore({ dataDir: dir });
   try {
     const ledger = await createSession(store, {
@@ -62,6 +64,7 @@ export async function runCommand(argv: string[], terminal: NodeJS.WritableStream
       },
     });
     printEvents(ledger, out);
+    interrupt.session(ledger.sessionId);
     followSession(hb, ledger);
     out.write(`session ${ledger.sessionId}\n`);
     if (repo.note) out.write(`${repo.note}\n`);
@@ -99,6 +102,7 @@ export async function runCommand(argv: string[], terminal: NodeJS.WritableStream
       out,
     );
   } finally {
+    interrupt.dispose();
     hb.stop();
     await store.close();
   }

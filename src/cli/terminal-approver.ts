@@ -7,6 +7,8 @@ export function terminalApprover(flags: { approvePlan: boolean; approveWrites: b
   const interactive = Boolean(process.stdin.isTTY);
   const ask = async (question: string): Promise<string> => {
     const rl = createInterface({ input: process.stdin, output: out });
+    // A terminal in raw mode turns Ctrl-C into a readline event: pass it on, so a question is left like any other wait.
+    rl.on("SIGINT", () => process.kill(process.pid, "SIGINT"));
     try {
       return (await rl.question(question)).trim();
     } finally {
