@@ -1,6 +1,7 @@
 import type { ApplicationFunction } from "probot";
 import { depsFromEnv } from "./github/env-deps.js";
 import { patchgateApp } from "./github/app.js";
+import { announceStart } from "./github/announce-start.js";
 import { pinoSink } from "./github/app-log.js";
 import { setupTracing } from "./trace/otel-setup.js";
 import { resourceLimits } from "./agent/resource-limits.js";
@@ -11,6 +12,10 @@ await setupTracing();
 resourceLimits();
 
 /** Probot app (started by ./main.ts): wires the handlers, nothing else. */
-const app: ApplicationFunction = async (probot, options) => patchgateApp(await depsFromEnv(pinoSink(probot.log)))(probot, options);
+const app: ApplicationFunction = async (probot, options) => {
+  const deps = await depsFromEnv(pinoSink(probot.log));
+  announceStart(deps, process.env);
+  return patchgateApp(deps)(probot, options);
+};
 
 export default app;
