@@ -19,7 +19,7 @@ export function terminalApprover(flags: { approvePlan: boolean; approveWrites: b
     async plan(ledger: Ledger) {
       const plan = ledger.state.plan;
       out.write(`\nPlan (${ledger.state.planHash?.slice(0, 12)}):\n${plan?.summary}\n${plan?.steps.map((s, i) => `  ${i + 1}. ${s}`).join("\n")}\n`);
-      if (flags.approvePlan) return { approve: true };
+      if (flags.approvePlan) return { approve: true, flag: "--approve-plan" };
       if (!interactive) return null;
       const a = await ask("Approve this plan? [y = approve / anything else = feedback for a revision] ");
       return a.toLowerCase() === "y" ? { approve: true } : { approve: false, feedback: a || "Please revise the plan." };
@@ -32,7 +32,7 @@ export function terminalApprover(flags: { approvePlan: boolean; approveWrites: b
     },
     async writes(ledger: Ledger) {
       for (const call of ledger.state.pending?.calls ?? []) out.write(`\n${call.tool} (rule ${call.rule}):\n${call.preview}\n`);
-      if (flags.approveWrites) return { approve: true };
+      if (flags.approveWrites) return { approve: true, flag: "--approve-writes" };
       if (!interactive) return null;
       const a = await ask("Allow these changes? [y = allow / anything else = reason to deny] ");
       return a.toLowerCase() === "y" ? { approve: true } : { approve: false, reason: a || "denied at the terminal" };

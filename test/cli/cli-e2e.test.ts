@@ -55,7 +55,10 @@ describe("patchgate CLI, end to end", () => {
     expect(shown.stdout).toContain(
       `- On the pushed commit \`${commit.slice(0, 7)}\` — tree \`${tree.slice(0, 12)}\`, the very tree the tests ran on: ✅ passed`,
     );
-    expect(shown.stdout).toMatch(/approved by @\S+ via the terminal/);
+    // Flags answered before anyone saw the plan or the writes: recorded and shown as such, never as a human's approval.
+    expect(shown.stdout).toContain("— pre-approved by --approve-plan at");
+    expect(shown.stdout).toContain("— pre-approved by --approve-writes at");
+    expect(shown.stdout).not.toContain("via the terminal");
     expect(shown.stdout).toContain("▸ Step 1 · ");
     expect(shown.stdout).not.toContain("<details>");
     const markdown = await cli(["show", sessionId, "--markdown"], { PATCHGATE_DATA_DIR: data });

@@ -4,7 +4,7 @@ import { withheldText } from "../../session/setup-withheld.js";
 import { code, joined, type Inline } from "./doc.js";
 import { toolchainsLine } from "../toolchains-line.js";
 import { instructionsLine } from "../instructions-line.js";
-import { blockedWords, byWhom, duration, failureWords, plural, shortHash, shortSha } from "./words.js";
+import { approvedBy, blockedWords, byWhom, duration, failureWords, plural, shortHash, shortSha } from "./words.js";
 
 /**
  * One describer per event type: the event's line in its step (`line`; null folds it into the step,
@@ -76,8 +76,8 @@ const EVENT_WORDS: Table = {
   plan_updated: { line: () => ["draft plan updated"] },
   plan_submitted: { line: (e) => ["plan ", code(shortHash(e.hash)), ` submitted (${plural(e.plan.steps.length, "step")})`] },
   plan_approved: {
-    line: (e) => ["plan ", code(shortHash(e.hash)), ` approved by ${byWhom(e.by)}`],
-    headline: (e) => [`plan approved by ${byWhom(e.by)}`],
+    line: (e) => ["plan ", code(shortHash(e.hash)), ` ${approvedBy(e.by)}`],
+    headline: (e) => [`plan ${approvedBy(e.by)}`],
   },
   question_asked: { line: (e) => ["asked the maintainers: ", quoted(e.question)], headline: () => ["asked a question"] },
   question_answered: { line: (e) => [`answered by ${byWhom(e.by)}: `, quoted(e.answer)], headline: (e) => [`answered by ${byWhom(e.by)}`] },
@@ -86,7 +86,7 @@ const EVENT_WORDS: Table = {
     headline: (e) => [`changes requested by ${byWhom(e.by)}`],
   },
   approval_requested: { line: (e) => ["approval asked for batch ", code(shortHash(e.digest)), ` (${plural(e.calls.length, "call")})`] },
-  approval_granted: { line: (e) => ["batch ", code(shortHash(e.digest)), ` approved by ${byWhom(e.by)}`] },
+  approval_granted: { line: (e) => ["batch ", code(shortHash(e.digest)), ` ${approvedBy(e.by)}`] },
   approval_denied: { line: (e) => ["batch ", code(shortHash(e.digest)), ` denied by ${byWhom(e.by)}: `, quoted(e.reason)] },
   writes_auto_approved: {
     line: (e) => [`all writes of the session approved by ${byWhom(e.by)}`],

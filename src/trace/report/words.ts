@@ -33,6 +33,7 @@ export function duration(ms: number): string {
 
 const VIA: Record<Approver["via"], string> = {
   cli: "the terminal",
+  flag: "a flag given in advance",
   comment: "comment",
   review: "review",
   label: "label",
@@ -45,6 +46,14 @@ const via = (by: Approver): string => VIA[by.via] ?? by.via;
 
 /** `@alice via review`; a runtime actor (no login) is named as such. */
 export const byWhom = (by: Approver): string => `@${by.login} via ${via(by)}`;
+
+/**
+ * An approval in words: `approved` by `@alice via review`, or — a flag given before anything existed —
+ * `pre-approved` by `--approve-plan`, so a report never says a human looked at what a flag let through.
+ */
+export const approval = (by: Approver): { verb: string; who: string } =>
+  by.via === "flag" ? { verb: "pre-approved", who: by.login } : { verb: "approved", who: byWhom(by) };
+export const approvedBy = (by: Approver): string => `${approval(by).verb} by ${approval(by).who}`;
 
 const FAILURE_WORDS: Record<FailureReason, string> = {
   llm_empty: "the model answered with nothing, twice",
@@ -73,7 +82,7 @@ export const blockedWords = (reason: string): string => BLOCKED_WORDS[reason as 
 export function permission(c: CallView): Inline[] {
   if (c.batch?.verdict) {
     const v = c.batch.verdict;
-    return v.granted ? [`approved by ${byWhom(v.by)}`] : [`denied by ${byWhom(v.by)}`];
+    return v.granted ? [approvedBy(v.by)] : [`denied by ${byWhom(v.by)}`];
   }
   if (c.batch) return ["waiting for approval"];
   if (!c.policy) return [];
