@@ -132,8 +132,9 @@ const EVENT_WORDS: Table = {
     ],
   },
   published: {
-    line: (e) => ["pushed ", code(shortSha(e.commit)), " to ", code(e.branch)],
-    headline: (e) => ["pushed ", code(shortSha(e.commit))],
+    // Only a GitHub publication has a pull request's URL; a local one was committed, not pushed.
+    line: (e) => [e.url ? "pushed " : "committed ", code(shortSha(e.commit)), e.url ? " to " : " on ", code(e.branch)],
+    headline: (e) => [e.url ? "pushed " : "committed ", code(shortSha(e.commit))],
   },
   // The push lease (github/outbound/branch-lease.ts) is bookkeeping; a rebuild on commits a human pushed is news.
   branch_claimed: folded,

@@ -7,6 +7,12 @@ import type { CallView } from "./session-view.js";
 export const shortHash = (h: string): string => h.slice(0, 12);
 
 /** `1 file`, `2 files`. */
+/**
+ * A session from GitHub pushes its result; one from the terminal or the eval runner only commits on a
+ * branch of its own clone. The words must not claim a push (or GitHub's annotations) that never happened.
+ */
+export const pushesToGitHub = (v: { state: { task: { source: { kind: string } } } }): boolean => v.state.task.source.kind === "github";
+
 export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
 export const shortSha = (h: string): string => h.slice(0, 7);
 
