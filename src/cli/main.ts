@@ -9,6 +9,7 @@ const usage = async () => `usage:
   ${(await import("./run-command.js")).RUN_USAGE}
   ${(await import("./resume-command.js")).RESUME_USAGE}
   ${(await import("./list-command.js")).LIST_USAGE}
+  ${(await import("./retry-command.js")).RETRY_USAGE}
   ${(await import("./prune-command.js")).PRUNE_USAGE}
   ${(await import("./inspect-commands.js")).SHOW_USAGE}
   ${(await import("./inspect-commands.js")).TRACE_USAGE}
@@ -66,6 +67,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import("./worker-command.js")).workerCommand(rest, out);
     case "status":
       return (await import("./status-command.js")).statusCommand(rest, out);
+    case "retry":
+      return (await import("./retry-command.js")).retryCommand(rest, out);
     case "prune":
       return (await import("./prune-command.js")).pruneCommand(rest, out);
     case undefined:
