@@ -3,7 +3,7 @@
  * ENOTFOUND, EAI_AGAIN, ECONNRESET, a TLS code…) that fetch and the SDK bury one or two `cause`s deep
  * under "fetch failed" / "Connection error.". Null when the error carries none.
  */
-export function connectionCause(err: unknown): string | null {
+function connectionCause(err: unknown): string | null {
   for (let e: unknown = err, depth = 0; e !== null && typeof e === "object" && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === "string" && /^(E[A-Z_]+|UND_ERR_[A-Z_]+|[A-Z_]*CERT[A-Z_]*|ERR_TLS_[A-Z_]+)$/.test(code)) return code;
