@@ -1,6 +1,7 @@
 import type { ApplicationFunction } from "probot";
 import { depsFromEnv } from "./github/env-deps.js";
 import { patchgateApp } from "./github/app.js";
+import { announceStart } from "./github/announce-start.js";
 import { pinoSink } from "./github/app-log.js";
 import type { PatchgateDeps } from "./github/deps.js";
 import { setupTracing } from "./trace/otel-setup.js";
@@ -16,6 +17,7 @@ let started: PatchgateDeps | undefined;
 /** Probot app (started by ./main.ts): wires the handlers, nothing else. */
 const app: ApplicationFunction = async (probot, options) => {
   started = await depsFromEnv(pinoSink(probot.log));
+  announceStart(started, process.env);
   return patchgateApp(started)(probot, options);
 };
 

@@ -70,6 +70,11 @@ export async function handleCall(call: ToolCall, env: CallEnv, waitingOn: string
     await answer(env, call, tool.version, input, { ok: false, error: refused });
     return { kind: "answered" };
   }
+  const same = tool.unchanged ? await tool.unchanged(input, ctx) : null;
+  if (same) {
+    await answer(env, call, tool.version, input, same);
+    return { kind: "answered" };
+  }
   const request = tool.request(input, ctx);
   const judged = askForExecutableConfig(
     evaluate(request, env.rules, state.mode, { workspaceRoot: ctx.workspace.root }),

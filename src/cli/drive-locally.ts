@@ -4,14 +4,15 @@ import type { ResumeOptions } from "../agent/runtime-options.js";
 import type { Ledger } from "../store/ledger.js";
 import type { Workspace } from "../workspace/types.js";
 import { secretsFromEnv } from "../safety/secrets.js";
-import type { BlockedWork } from "../session/types.js";
+import type { Approver, BlockedWork } from "../session/types.js";
 import { keepBlockedWorkInClone, publishLocally } from "./local-publisher.js";
 
 /** How a human answers at the terminal; `null` = nobody can answer now (non-interactive): leave it parked. */
 export interface TerminalApprover {
-  plan(ledger: Ledger): Promise<{ approve: true } | { approve: false; feedback: string } | null>;
+  /** `flag`: the approval came from a flag given in advance (`--approve-plan`), not from a human who saw it. */
+  plan(ledger: Ledger): Promise<{ approve: true; flag?: string } | { approve: false; feedback: string } | null>;
   /** `executableConfig`: the human said yes to the batch's executable configuration too, in a question of its own. */
-  writes(ledger: Ledger): Promise<{ approve: true; executableConfig?: boolean } | { approve: false; reason: string } | null>;
+  writes(ledger: Ledger): Promise<{ approve: true; flag?: string; executableConfig?: boolean } | { approve: false; reason: string } | null>;
   /** The answer to the agent's question (ask_human); absent or null: the session stays parked. */
   answer?(ledger: Ledger): Promise<string | null>;
 }
@@ -44,7 +45,7 @@ export async function driveLocally(ledger: Ledger, ws: Workspace, opts: ResumeOp
     if (outcome.phase === "awaiting_plan_approval") {
       const answer = await approver.plan(ledger);
       if (answer === null) return { kind: "parked" };
-      if (answer.approve) await approvePlan(ledger, { login: "cli", via: "cli" }, ledger.state.planHash ?? "");
+      if (answer.approve) await approvePlan(ledger, whoApproved(answer.flag), ledger.state.planHash ?? "");
       else await requestRevision(ledger, { login: "cli", via: "cli" }, answer.feedback);
       trigger = answer.approve ? "plan approved" : "plan revision";
       continue;
@@ -59,7 +60,7 @@ export async function driveLocally(ledger: Ledger, ws: Workspace, opts: ResumeOp
     const digest = ledger.state.pending?.digest ?? "";
     const answer = await approver.writes(ledger);
     if (answer === null) return { kind: "parked" };
-    if (answer.approve) await approveWrites(ledger, { login: "cli", via: "cli" }, digest, answer.executableConfig === true);
+    if (answer.approve) await approveWrites(ledger, whoApproved(answer.flag), digest, answer.executableConfig === true);
     else await denyWrites(ledger, { login: "cli", via: "cli" }, digest, answer.reason);
     trigger = answer.approve ? "writes approved" : "writes denied";
   }
@@ -68,4 +69,9 @@ export async function driveLocally(ledger: Ledger, ws: Workspace, opts: ResumeOp
 function doneResult(ledger: Ledger): LocalDriveResult {
   const p = ledger.state.published;
   return p ? { kind: "done", branch: p.branch, commit: p.commit } : { kind: "failed" };
+}
+
+/** Who an approval is recorded as: the terminal's user, or the flag that answered before anyone saw it. */
+function whoApproved(flag: string | undefined): Approver {
+  return flag ? { login: flag, via: "flag" } : { login: "cli", via: "cli" };
 }

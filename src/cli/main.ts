@@ -1,4 +1,5 @@
 import { UsageError } from "./runtime-env.js";
+import { applyDotEnv, DotEnvError } from "../config/dot-env.js";
 import { secretsFromEnv } from "../safety/secrets.js";
 import { redactedOutput } from "./redacted-output.js";
 import { exitAfterDrain, ignoreClosedReader } from "./exit-after-drain.js";
@@ -8,15 +9,30 @@ const usage = async () => `usage:
   ${(await import("./run-command.js")).RUN_USAGE}
   ${(await import("./resume-command.js")).RESUME_USAGE}
   ${(await import("./list-command.js")).LIST_USAGE}
+  ${(await import("./retry-command.js")).RETRY_USAGE}
+  ${(await import("./prune-command.js")).PRUNE_USAGE}
   ${(await import("./inspect-commands.js")).SHOW_USAGE}
   ${(await import("./inspect-commands.js")).TRACE_USAGE}
+  patchgate --version
   patchgate eval [--cases <dir>] [--out <dir>] [--llm scripted|openai] [--model <m>]
   ${(await import("./mcp-server-command.js")).MCP_SERVER_USAGE}
   ${(await import("./serve-command.js")).SERVE_USAGE}
   ${(await import("./worker-command.js")).WORKER_USAGE}
   ${(await import("./status-command.js")).STATUS_USAGE}
-environment: OPENAI_API_KEY, OPENAI_BASE_URL, PATCHGATE_MODEL, PATCHGATE_DATA_DIR, PATCHGATE_MCP_CONFIG, PATCHGATE_LLM_*, DATABASE_URL (see README)`;
+environment: OPENAI_API_KEY, OPENAI_BASE_URL, PATCHGATE_MODEL, PATCHGATE_DATA_DIR, PATCHGATE_MCP_CONFIG, PATCHGATE_LLM_*, DATABASE_URL (see docs/cli.md); also read from ./.env`;
 
+function readDotEnv(): string | null {
+  try {
+    applyDotEnv();
+    return null;
+  } catch (e) {
+    if (DotEnvError.isInstance(e)) return e.message;
+    throw e;
+  }
+}
+
+// `.env` first, as the app reads it: every variable below (the secrets to redact too) may come from it.
+const dotEnvProblem = readDotEnv();
 const SECRETS = secretsFromEnv();
 const errOut = redactedOutput(process.stderr, SECRETS);
 
@@ -24,7 +40,13 @@ const errOut = redactedOutput(process.stderr, SECRETS);
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const out = redactedOutput(process.stdout, SECRETS);
+  if (dotEnvProblem) throw new UsageError(dotEnvProblem);
   switch (command) {
+    case "--version":
+    case "-V":
+    case "version":
+      out.write(`${(await import("./version.js")).versionLine()}\n`);
+      return 0;
     case "run":
       return (await import("./run-command.js")).runCommand(rest, out);
     case "resume":
@@ -45,6 +67,10 @@ async function main(argv: string[]): Promise<number> {
       return (await import("./worker-command.js")).workerCommand(rest, out);
     case "status":
       return (await import("./status-command.js")).statusCommand(rest, out);
+    case "retry":
+      return (await import("./retry-command.js")).retryCommand(rest, out);
+    case "prune":
+      return (await import("./prune-command.js")).pruneCommand(rest, out);
     case undefined:
     case "help":
     case "--help":

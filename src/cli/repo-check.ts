@@ -1,4 +1,4 @@
-import { mkdtemp, rm, stat } from "node:fs/promises";
+import { mkdtemp, realpath, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { git } from "../workspace/git.js";
@@ -8,8 +8,8 @@ import { UsageError } from "./runtime-env.js";
 export interface CheckedRepo {
   source: string;
   ref?: string;
-  /** Set when uncommitted changes were taken along as a snapshot commit. */
-  snapshotNote?: string;
+  /** What the user should know about what is cloned: a subdirectory's repository, a snapshot of uncommitted changes. */
+  note?: string;
 }
 
 const looksRemote = (repo: string) => /^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\s]+@[^/\s]+:/.test(repo);
@@ -26,22 +26,37 @@ export async function checkRepo(repo: string, includeUncommitted: boolean): Prom
   const st = await stat(dir).catch(() => null);
   if (st === null) throw new UsageError(`--repo ${repo}: no such directory`);
   if (!st.isDirectory()) throw new UsageError(`--repo ${repo}: not a directory`);
-  // One status answers all three questions: a repository at all, a commit yet (`branch.oid`), changes.
-  const status = await git(["status", "--porcelain=v2", "--branch", "--untracked-files=all"], { cwd: dir });
-  if (status.exitCode !== 0 && /not a git repository/i.test(status.stderr))
-    throw new UsageError(`--repo ${repo}: not a git repository (run \`git init\` and commit first)`);
+  const top = await topLevel(repo, dir);
+  const moved = top === (await realpath(dir)) ? undefined : `--repo ${repo} is inside the repository ${top}: the session works on all of it`;
+  // One status answers the other questions: a commit yet (`branch.oid`), changes not committed.
+  const status = await git(["status", "--porcelain=v2", "--branch", "--untracked-files=all"], { cwd: top });
   if (status.exitCode !== 0) throw new UsageError(`--repo ${repo}: git status failed: ${status.stderr.trim()}`);
   const head = /^# branch\.oid ([0-9a-f]{40,64})$/m.exec(status.stdout)?.[1];
   if (head === undefined) throw new UsageError(`--repo ${repo}: has no commit yet; commit what the session should start from`);
   const entries = status.stdout.split("\n").filter((l) => l !== "" && !l.startsWith("# "));
-  if (entries.length === 0) return { source: dir };
+  if (entries.length === 0) return { source: top, ...(moved && { note: moved }) };
   const changed = entries.length;
   if (!includeUncommitted) {
     throw new UsageError(
       `--repo ${repo} has ${changed} uncommitted change(s), which a session would not see. Commit or stash them, or pass --include-uncommitted to start from a snapshot of them.`,
     );
   }
-  return { source: dir, ref: await snapshotCommit(dir, head), snapshotNote: `started from a snapshot of ${changed} uncommitted change(s) on top of HEAD` };
+  const note = [moved, `started from a snapshot of ${changed} uncommitted change(s) on top of HEAD`].filter(Boolean).join("\n");
+  return { source: top, ref: await snapshotCommit(top, head), note };
+}
+
+/**
+ * A clone is made of a repository's top level, never of a folder inside it (git would refuse with a
+ * message about a repository that "does not exist"), so a subdirectory stands for its repository.
+ * A `.git` directory or a bare repository has no work tree: refused here, in one line.
+ */
+async function topLevel(repo: string, dir: string): Promise<string> {
+  const r = await git(["rev-parse", "--show-toplevel"], { cwd: dir });
+  const top = r.stdout.trim();
+  if (r.exitCode !== 0 && /not a git repository/i.test(r.stderr))
+    throw new UsageError(`--repo ${repo}: not a git repository (run \`git init\` and commit first)`);
+  if (r.exitCode !== 0 || top === "") throw new UsageError(`--repo ${repo}: not inside a work tree (give the repository's folder, not its .git)`);
+  return realpath(top);
 }
 
 async function snapshotCommit(dir: string, head: string): Promise<string> {

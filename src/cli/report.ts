@@ -20,7 +20,7 @@ export interface ReportInput {
 export async function report(result: LocalDriveResult, r: ReportInput, out: NodeJS.WritableStream): Promise<number> {
   if (result.kind === "done") {
     out.write(`\ndone: branch ${result.branch} at ${result.commit.slice(0, 12)} in ${r.root}\n${r.stat}\n`);
-    out.write(`fetch it into your repository with:\n  git fetch ${r.root} ${result.branch}\n`);
+    out.write(`fetch it into your repository with:\n  ${fetchCommand(r.root, result.branch)}\n`);
     if (r.patchOut) {
       const patch = await gitOk(["format-patch", "--stdout", `${r.baseCommit}..${result.commit}`], { cwd: r.root });
       await writeFile(resolve(r.patchOut), patch);
@@ -37,10 +37,15 @@ export async function report(result: LocalDriveResult, r: ReportInput, out: Node
     const w = result.work;
     if (w?.pushed)
       out.write(
-        `the work so far, untested, is on branch ${w.branch} at ${w.commit.slice(0, 12)} in ${r.root}; fetch it with:\n  git fetch ${r.root} ${w.branch}\n`,
+        `the work so far, untested, is on branch ${w.branch} at ${w.commit.slice(0, 12)} in ${r.root}; fetch it with:\n  ${fetchCommand(r.root, w.branch)}\n`,
       );
     else if (w) out.write(`the work so far was not kept on a branch: ${w.why}\n`);
   }
   out.write(`\nsession ${r.sessionId} ${result.kind}; see: patchgate show ${r.sessionId}\n`);
   return 1;
+}
+
+/** Fetches into a branch of the same name: a bare `git fetch <path> <branch>` would only fill FETCH_HEAD. */
+function fetchCommand(clone: string, branch: string): string {
+  return `git fetch ${clone} ${branch}:${branch}`;
 }

@@ -7,6 +7,7 @@ import { parseCommandArgs } from "./cli-args.js";
 import { driveLocally } from "./drive-locally.js";
 import { heartbeat } from "./heartbeat.js";
 import { help } from "./inspect-commands.js";
+import { interruptNotice } from "./interrupt.js";
 import { printEvents } from "./print-events.js";
 import { runOutput } from "./run-output.js";
 import { repoSetup } from "./repo-setup.js";
@@ -37,10 +38,12 @@ export async function resumeCommand(argv: string[], terminal: NodeJS.WritableStr
   const mcp = mcpFromCli(values["mcp-config"], Boolean(process.stdin.isTTY));
   const dir = dataDir(values["data-dir"]);
   const sandboxOpts = sandboxFromCli(values.settings, dir);
+  const interrupt = interruptNotice(out);
   const store = await openStore({ dataDir: dir });
   try {
     const sessionId = await resolveSessionId(store, positionals[0], dir);
     const ledger = await Ledger.open(store, sessionId);
+    interrupt.session(sessionId);
     const { llm, compaction } = llmFromEnv(ledger.state.model, dir);
     printEvents(ledger, out);
     // Like `/agent retry`: a session that failed after plan approval continues where it failed.
@@ -68,6 +71,7 @@ export async function resumeCommand(argv: string[], terminal: NodeJS.WritableStr
     );
     return await report(result, { sessionId, root: ws.root, baseCommit: ws.baseCommit, stat: ledger.state.latestDiff?.stat ?? "", patchOut: values.out }, out);
   } finally {
+    interrupt.dispose();
     hb.stop();
     await store.close();
   }

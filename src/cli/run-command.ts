@@ -6,6 +6,7 @@ import { parseCommandArgs, positiveInt, positiveNumber } from "./cli-args.js";
 import { driveLocally } from "./drive-locally.js";
 import { heartbeat } from "./heartbeat.js";
 import { help } from "./inspect-commands.js";
+import { interruptNotice } from "./interrupt.js";
 import { printEvents } from "./print-events.js";
 import { runOutput } from "./run-output.js";
 import { failOnSetupError } from "./fail-on-setup-error.js";
@@ -14,7 +15,7 @@ import { repoSetup } from "./repo-setup.js";
 import { runLine } from "./run-line.js";
 import { applyRepoLimits, cliLimits } from "./session-limits.js";
 import { report } from "./report.js";
-import { dataDir, llmFromEnv, modelName, UsageError } from "./runtime-env.js";
+import { checkModelEndpoint, dataDir, llmFromEnv, modelName, UsageError } from "./runtime-env.js";
 import { terminalApprover } from "./terminal-approver.js";
 import { mcpFromCli } from "./mcp-option.js";
 import { sandboxFromCli } from "./settings-option.js";
@@ -50,7 +51,9 @@ export async function runCommand(argv: string[], terminal: NodeJS.WritableStream
   const model = modelName(values.model);
   const dir = dataDir(values["data-dir"]);
   const sandboxOpts = sandboxFromCli(values.settings, dir);
-  const { llm, compaction } = llmFromEnv(model, dir);
+  const { llm, compaction, config } = llmFromEnv(model, dir);
+  await checkModelEndpoint(config);
+  const interrupt = interruptNotice(out);
   const store = await openStore({ dataDir: dir });
   try {
     const ledger = await createSession(store, {
@@ -63,8 +66,9 @@ export async function runCommand(argv: string[], terminal: NodeJS.WritableStream
       },
     });
     printEvents(ledger, out);
+    interrupt.session(ledger.sessionId);
     out.write(`session ${ledger.sessionId}\n`);
-    if (repo.snapshotNote) out.write(`${repo.snapshotNote}\n`);
+    if (repo.note) out.write(`${repo.note}\n`);
     hb.doing(`cloning ${repo.source}`);
     const { ws, setup } = await failOnSetupError(ledger, async () => {
       const ws = await prepareWorkspace(ledger, { source: repo.source, ref: repo.ref, dir: join(dir, "workspaces", ledger.sessionId) });
@@ -99,6 +103,7 @@ export async function runCommand(argv: string[], terminal: NodeJS.WritableStream
       out,
     );
   } finally {
+    interrupt.dispose();
     hb.stop();
     await store.close();
   }

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { compactionFor, type CompactionSettings } from "../agent/context/compaction-thresholds.js";
 import { clientOptions, DEFAULT_MODEL, llmConfigFromEnv, LLMConfigError, type LLMConfig } from "../agent/llm/llm-config.js";
 import { createOpenAIClient } from "../agent/llm/openai-client.js";
+import { checkEndpoint, EndpointCheckError } from "../agent/llm/endpoint-check.js";
 import { ephemeralVault, vaultFromEnv, type ReasoningVault } from "../agent/llm/reasoning-vault.js";
 import type { LLMClient } from "../agent/llm/types.js";
 
@@ -40,11 +41,21 @@ function llmConfig(model: string): LLMConfig {
  * `dataDir`: where the reasoning key lives, so a session resumed in a new process can still send
  * its provider's reasoning back (without it the key lasts as long as the process).
  */
-export function llmFromEnv(model: string, dataDir?: string): { llm: LLMClient; compaction: CompactionSettings } {
+export function llmFromEnv(model: string, dataDir?: string): { llm: LLMClient; compaction: CompactionSettings; config: LLMConfig } {
   const config = llmConfig(model);
   if (!config.apiKey) {
     throw new UsageError("OPENAI_API_KEY is not set. Set it (and OPENAI_BASE_URL for any OpenAI-compatible server) to run a session.");
   }
   const vault: ReasoningVault = dataDir === undefined ? ephemeralVault() : vaultFromEnv(process.env, dataDir);
-  return { llm: createOpenAIClient(clientOptions(config, vault)), compaction: compactionFor(config) };
+  return { llm: createOpenAIClient(clientOptions(config, vault)), compaction: compactionFor(config), config };
+}
+
+/** The endpoint answers and serves the model, asked before a session exists; else one line, exit 1. */
+export async function checkModelEndpoint(config: LLMConfig): Promise<void> {
+  try {
+    await checkEndpoint(config);
+  } catch (e) {
+    if (EndpointCheckError.isInstance(e)) throw new UsageError(e.message, 1);
+    throw e;
+  }
 }

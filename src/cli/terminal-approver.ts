@@ -7,6 +7,8 @@ export function terminalApprover(flags: { approvePlan: boolean; approveWrites: b
   const interactive = Boolean(process.stdin.isTTY);
   const ask = async (question: string): Promise<string> => {
     const rl = createInterface({ input: process.stdin, output: out });
+    // A terminal in raw mode turns Ctrl-C into a readline event: pass it on, so a question is left like any other wait.
+    rl.on("SIGINT", () => process.kill(process.pid, "SIGINT"));
     try {
       return (await rl.question(question)).trim();
     } finally {
@@ -17,7 +19,7 @@ export function terminalApprover(flags: { approvePlan: boolean; approveWrites: b
     async plan(ledger: Ledger) {
       const plan = ledger.state.plan;
       out.write(`\nPlan (${ledger.state.planHash?.slice(0, 12)}):\n${plan?.summary}\n${plan?.steps.map((s, i) => `  ${i + 1}. ${s}`).join("\n")}\n`);
-      if (flags.approvePlan) return { approve: true };
+      if (flags.approvePlan) return { approve: true, flag: "--approve-plan" };
       if (!interactive) return null;
       const a = await ask("Approve this plan? [y = approve / anything else = feedback for a revision] ");
       return a.toLowerCase() === "y" ? { approve: true } : { approve: false, feedback: a || "Please revise the plan." };
@@ -38,7 +40,7 @@ export function terminalApprover(flags: { approvePlan: boolean; approveWrites: b
         out.write(`\n${call.tool} ${hit.path} — ${hit.tool}: ${hit.when}\n${call.preview}\n`);
       }
       // The flag approves the ordinary writes; executable configuration is refused to the agent.
-      if (flags.approveWrites && (executable.length === 0 || !interactive)) return { approve: true };
+      if (flags.approveWrites && (executable.length === 0 || !interactive)) return { approve: true, flag: "--approve-writes" };
       if (!interactive) return null;
       if (!flags.approveWrites) {
         const a = await ask("Allow these changes? [y = allow / anything else = reason to deny] ");
@@ -48,7 +50,8 @@ export function terminalApprover(flags: { approvePlan: boolean; approveWrites: b
       const e = await ask(
         `Also write the executable configuration (${executable.map((c) => c.executableConfig!.path).join(", ")})? [yes = write it / anything else = refuse it] `,
       );
-      return { approve: true, executableConfig: e.toLowerCase() === "yes" };
+      if (e.toLowerCase() === "yes") return { approve: true, executableConfig: true };
+      return flags.approveWrites ? { approve: true, flag: "--approve-writes" } : { approve: true };
     },
   };
 }

@@ -72,7 +72,7 @@ export async function depsFromEnv(sink: LogSink, env: NodeJS.ProcessEnv = proces
 }
 
 /** PATCHGATE_RECONCILE_MINUTES (default 10; 0 turns it off): the first pass a minute after boot. */
-function reconcileFromEnv(env: NodeJS.ProcessEnv): PatchgateDeps["reconcile"] {
+export function reconcileFromEnv(env: NodeJS.ProcessEnv): PatchgateDeps["reconcile"] {
   const minutes = Number(env.PATCHGATE_RECONCILE_MINUTES ?? 10);
   if (!Number.isFinite(minutes) || minutes < 0)
     throw new Error(`PATCHGATE_RECONCILE_MINUTES must be a number of minutes ≥ 0, not ${JSON.stringify(env.PATCHGATE_RECONCILE_MINUTES)}`);

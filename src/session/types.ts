@@ -277,7 +277,8 @@ export interface DiffInfo {
 
 export interface Approver {
   login: string;
-  via: "cli" | "comment" | "review" | "label" | "check_run" | "eval" | "auto";
+  /** `flag`: given in advance on the command line (`--approve-plan`), `login` then names the flag: nobody saw what was approved. */
+  via: "cli" | "flag" | "comment" | "review" | "label" | "check_run" | "eval" | "auto";
   /**
    * The GitHub object the decision came from (`comment:<id>`, `review:<id>`, `label-event:<id>`…):
    * a delivery that runs again after a crash finds it applied and does nothing twice.

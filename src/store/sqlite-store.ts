@@ -111,6 +111,14 @@ export class SqliteSessionStore implements SessionStore {
     await this.write({ op: "putEffect", args: [sessionId, key, value] });
   }
 
+  /**
+   * Forgets a session (`patchgate prune`): its events, effects and row, only while its phase is one of
+   * `phases` — judged inside the write, so a session reopened meanwhile is kept. True when it was deleted.
+   */
+  async deleteSession(sessionId: string, phases: readonly string[]): Promise<boolean> {
+    return (await this.write({ op: "deleteSession", args: [sessionId, [...phases]] })) === 1;
+  }
+
   async getEffect(sessionId: string, key: string): Promise<string | null> {
     return this.q.getEffect.get(sessionId, key)?.value ?? null;
   }

@@ -11,7 +11,9 @@ export type WriteRequest =
   | { op: "setKey"; args: [sessionId: string, key: string] }
   | { op: "receiveDelivery"; args: [id: string, event: string, payload: string] }
   | { op: "completeDelivery"; args: [id: string] }
-  | { op: "claimEffect" | "putEffect"; args: [sessionId: string, key: string, value: string] };
+  | { op: "claimEffect" | "putEffect"; args: [sessionId: string, key: string, value: string] }
+  /** Deletes a session's rows only if its phase is still one of `phases` (checked in the same transaction). */
+  | { op: "deleteSession"; args: [sessionId: string, phases: string[]] };
 
 /** An append's answer: the count it found (its first seq) and the time it stored. */
 export interface AppendAnswer {
@@ -41,6 +43,10 @@ function makeWrites(db) {
     claimEffect: db.prepare("INSERT INTO effects (session_id, key, value) VALUES (?, ?, ?) ON CONFLICT (session_id, key) DO NOTHING"),
     putEffect: db.prepare("INSERT INTO effects (session_id, key, value) VALUES (?, ?, ?) ON CONFLICT (session_id, key) DO UPDATE SET value = excluded.value"),
     getEffect: db.prepare("SELECT value FROM effects WHERE session_id = ? AND key = ?"),
+    sessionPhase: db.prepare("SELECT phase FROM sessions WHERE id = ?"),
+    deleteEvents: db.prepare("DELETE FROM events WHERE session_id = ?"),
+    deleteEffects: db.prepare("DELETE FROM effects WHERE session_id = ?"),
+    deleteSession: db.prepare("DELETE FROM sessions WHERE id = ?"),
   };
   const ops = {
     append(sessionId, events, expectedCount, phase) {
@@ -59,6 +65,13 @@ function makeWrites(db) {
     completeDelivery: (id) => q.completeDelivery.run(id).changes,
     claimEffect: (sessionId, key, value) => (q.claimEffect.run(sessionId, key, value), q.getEffect.get(sessionId, key).value),
     putEffect: (sessionId, key, value) => q.putEffect.run(sessionId, key, value).changes,
+    deleteSession(sessionId, phases) {
+      const row = q.sessionPhase.get(sessionId);
+      if (!row || !phases.includes(row.phase)) return 0;
+      q.deleteEvents.run(sessionId);
+      q.deleteEffects.run(sessionId);
+      return q.deleteSession.run(sessionId).changes;
+    },
   };
   const one = db.transaction((r) => ops[r.op](...r.args));
   const batch = db.transaction((requests) =>

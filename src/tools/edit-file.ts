@@ -6,7 +6,7 @@ import { applyEdits } from "./support/edit-apply.js";
 import { executableWrite, executableWriteRefusal } from "./support/executable-write.js";
 import { lexicalRel } from "./support/paths.js";
 import { filePatch, notFound, writeRegularFile } from "./support/text.js";
-import { defineExecuteTool, ok, type ToolContext } from "./tool.js";
+import { defineExecuteTool, noChange, ok, type ToolContext } from "./tool.js";
 import { PREVIEW_MAX_CHARS, writeTarget } from "./write-file.js";
 
 /** The diff returned to the model after an edit, so it can check what it did without a re-read. */
@@ -64,6 +64,10 @@ export const editFileTool = defineExecuteTool(
     async precheck(args, ctx) {
       const p = await plan(args, ctx);
       return p.ok ? null : p.error;
+    },
+    async unchanged(args, ctx) {
+      const p = await plan(args, ctx);
+      return p.ok && p.after === p.before ? noChange(p.rel) : null;
     },
     request(args) {
       return { kind: "write", tool: "edit_file", path: lexicalRel(args.path) };

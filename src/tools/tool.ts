@@ -82,6 +82,11 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
    * before the policy so that a human is never asked to approve something the runtime would refuse.
    */
   precheck?(input: z.infer<S>, ctx: ToolContext): Promise<ToolError | null>;
+  /**
+   * The answer to a call that would change nothing (a write of the bytes already there): given at once,
+   * after precheck and before the policy, so nobody is asked to approve nothing. Null: the call changes something.
+   */
+  unchanged?(input: z.infer<S>, ctx: ToolContext): Promise<ToolResult | null>;
   /** What the policy judges. */
   request(input: z.infer<S>, ctx: ToolContext): ActionRequest;
   /**
@@ -118,6 +123,11 @@ export function defineExecuteTool<S extends z.ZodType>(effects: ToolEffects, def
 
 export function ok(data: unknown, truncated = false): ToolResult {
   return truncated ? { ok: true, data, truncated } : { ok: true, data };
+}
+
+/** The answer of a write whose content equals the file's: `unchanged` gives it. */
+export function noChange(rel: string): ToolResult {
+  return ok({ path: rel, written: false, note: `${rel} already has exactly this content: nothing was written` });
 }
 
 export function fail(code: string, message: string, details?: unknown): ToolResult {

@@ -7,7 +7,7 @@ import type { ToolError } from "../session/types.js";
 import { executableWrite, executableWriteRefusal } from "./support/executable-write.js";
 import { lexicalRel, resolveForWrite } from "./support/paths.js";
 import { filePatch, isToolError, readRegularFile, writeRegularFile } from "./support/text.js";
-import { defineTool, fail, ok, type ToolContext } from "./tool.js";
+import { defineTool, fail, noChange, ok, type ToolContext } from "./tool.js";
 
 export const PREVIEW_MAX_CHARS = 64 * 1024;
 
@@ -63,6 +63,10 @@ export const writeFileTool = defineTool({
   async precheck(args: Input, ctx) {
     const t = await wholeWriteTarget(args.path, ctx);
     return t.ok ? null : t.error;
+  },
+  async unchanged(args, ctx) {
+    const t = await wholeWriteTarget(args.path, ctx);
+    return t.ok && t.before !== null && t.before.equals(Buffer.from(args.content, "utf8")) ? noChange(t.rel) : null;
   },
   request(args) {
     return { kind: "write", tool: "write_file", path: lexicalRel(args.path) };

@@ -1,5 +1,6 @@
 import { createOpenAIClient } from "../../src/agent/llm/openai-client.js";
 import { LLMError } from "../../src/agent/llm/types.js";
+import { closedPort } from "../helpers/closed-port.js";
 import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/chat/server.js";
 
 const tools = [{ name: "read_file", description: "Read a file", parameters: { type: "object", properties: { path: { type: "string" } } } }];
@@ -82,5 +83,12 @@ describe("OpenAI client against a local chat-completions server", () => {
     expect(LLMError.isInstance(err)).toBe(true);
     expect(err.status).toBeNull();
     expect(err.retries).toBe(1);
+  });
+
+  test('a connection that fails names the URL and the system\'s cause, not only "Connection error."', async () => {
+    const base = `http://127.0.0.1:${await closedPort()}/v1`;
+    const llm = createOpenAIClient({ apiKey: "k", baseURL: base, model: "m", sleep, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 } });
+    const err = (await llm.complete({ messages, tools: [] }).catch((e: unknown) => e)) as LLMError;
+    expect(err.message).toBe(`LLM request failed: cannot connect to ${base} (ECONNREFUSED)`);
   });
 });

@@ -50,12 +50,15 @@ describe("patchgate CLI, end to end", () => {
     expect(shown.stdout.split("\n").slice(0, 3)).toEqual([
       "Patchgate: Done: 1 file changed, tests passed",
       "",
-      `✅ Done — pushed \`${commit.slice(0, 7)}\` to \`${branch}\`; the tests passed on exactly that commit's tree.`,
+      `✅ Done — committed \`${commit.slice(0, 7)}\` on the local branch \`${branch}\`; the tests passed on exactly that commit's tree.`,
     ]);
-    expect(shown.stdout).toContain(
-      `- On the pushed commit \`${commit.slice(0, 7)}\` — tree \`${tree.slice(0, 12)}\`, the very tree the tests ran on: ✅ passed`,
-    );
-    expect(shown.stdout).toMatch(/approved by @\S+ via the terminal/);
+    expect(shown.stdout).toContain(`- On the commit \`${commit.slice(0, 7)}\` — tree \`${tree.slice(0, 12)}\`, the very tree the tests ran on: ✅ passed`);
+    // Flags answered before anyone saw the plan or the writes: recorded and shown as such, never as a human's approval.
+    expect(shown.stdout).toContain("— pre-approved by --approve-plan at");
+    expect(shown.stdout).toContain("— pre-approved by --approve-writes at");
+    expect(shown.stdout).not.toContain("via the terminal");
+    // Nothing was pushed and GitHub annotated nothing: the report of a local session says neither.
+    expect(shown.stdout).not.toMatch(/\bpushed\b|provenance annotation/);
     expect(shown.stdout).toContain("▸ Step 1 · ");
     expect(shown.stdout).not.toContain("<details>");
     const markdown = await cli(["show", sessionId, "--markdown"], { PATCHGATE_DATA_DIR: data });
@@ -104,7 +107,7 @@ describe("patchgate CLI, end to end", () => {
     const branch = `patchgate/${sessionId.slice(0, 8)}-untested`;
     expect(r.stdout).toContain("blocked: I cannot make the test pass");
     expect(r.stdout).toMatch(
-      new RegExp(`the work so far, untested, is on branch ${branch} at [0-9a-f]{12} in ${clone}; fetch it with:\n  git fetch ${clone} ${branch}\n`),
+      new RegExp(`the work so far, untested, is on branch ${branch} at [0-9a-f]{12} in ${clone}; fetch it with:\n  git fetch ${clone} ${branch}:${branch}\n`),
     );
     const git = (...args: string[]) => execFileSync("git", ["-C", clone, ...args], { encoding: "utf8" });
     expect(git("show", `${branch}:src/add.js`)).toBe("export function add(a, b) {\n  return a * b;\n}\n");

@@ -45,10 +45,13 @@ describe("patchgate run: where the result goes", () => {
     expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
     expect(r.stdout).not.toContain("\x1b[K"); // a pipe gets no status line
 
+    // The printed line, run as printed, creates the branch in the user's repository (not only FETCH_HEAD).
     const fetchLine = /\n {2}(git fetch \S+ \S+)\n/.exec(r.stdout)![1];
-    const [, , from, branch] = fetchLine.split(" ");
-    git(repo.dir, "fetch", "--quiet", from, branch);
-    expect(git(repo.dir, "show", "FETCH_HEAD:src/add.js")).toBe("export function add(a, b) {\n  return a + b;\n}\n");
+    const [, , from, refspec] = fetchLine.split(" ");
+    git(repo.dir, "fetch", "--quiet", from, refspec);
+    const branch = refspec.split(":")[1];
+    expect(refspec).toBe(`${branch}:${branch}`);
+    expect(git(repo.dir, "show", `${branch}:src/add.js`)).toBe("export function add(a, b) {\n  return a + b;\n}\n");
 
     expect(r.stdout).toContain(`patch written to ${patch}`);
     git(repo.dir, "-c", "user.name=t", "-c", "user.email=t@example.invalid", "am", "--quiet", patch);

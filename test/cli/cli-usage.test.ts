@@ -9,6 +9,7 @@ import { resumeCommand } from "../../src/cli/resume-command.js";
 import { runCommand } from "../../src/cli/run-command.js";
 import { UsageError } from "../../src/cli/runtime-env.js";
 import { SqliteSessionStore } from "../../src/store/sqlite-store.js";
+import { startFakeOpenAI } from "../fakes/chat/server.js";
 import { BUGGY_ADD_REPO, makeRepo, tempDir } from "../helpers/git-fixture.js";
 import { cli, type CliResult } from "../helpers/run-cli.js";
 
@@ -119,7 +120,10 @@ describe("patchgate CLI: usage", () => {
   test("a clone that fails after the session exists ends that session failed, with one plain line", async () => {
     const own = tempDir("pg-usage-remote-");
     try {
-      const r = await cli(["run", "--repo", "http://127.0.0.1:9/nothing.git", "task"], { ...KEY, PATCHGATE_DATA_DIR: own });
+      // A model endpoint that answers, so the clone is what fails.
+      const model = await startFakeOpenAI([]);
+      const r = await cli(["run", "--repo", "http://127.0.0.1:9/nothing.git", "task"], { ...KEY, OPENAI_BASE_URL: model.baseURL, PATCHGATE_DATA_DIR: own });
+      await model.close();
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/^patchgate: session \S+ failed: /);
       expect(r.stderr).not.toMatch(/\n\s+at /);

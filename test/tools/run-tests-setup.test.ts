@@ -91,7 +91,7 @@ describe("run_tests setup", () => {
     expect(again.events).toEqual([]);
     expect(again.result.ok ? null : again.result.error).toMatchObject({ code: "setup_failed", details: { recorded: true, exit_code: 7 } });
     expect(again.result.ok ? "" : again.result.error.message).toContain(
-      "It is not run again until its inputs (manifests, lockfiles, the files it names) change, or a maintainer comments `/agent retry`.",
+      "It is not run again until its inputs (manifests, lockfiles, the files it names) change, or the user runs `patchgate retry s-tools`.",
     );
   });
 

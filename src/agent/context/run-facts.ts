@@ -1,5 +1,5 @@
 import type { SessionState } from "../../session/state.js";
-import { NOT_RERUN, setupOutcomeText } from "../../tools/support/test-setup.js";
+import { notRerun, setupOutcomeText } from "../../tools/support/test-setup.js";
 
 /**
  * What the runtime ran on the model's behalf before its first execute step: the setup (e.g.
@@ -18,7 +18,7 @@ function setupLines(s: SessionState): string[] {
   if (setup === null) return [];
   const head = `setup: \`${setup.command}\` ${setupOutcomeText(setup)}${setup.network ? " (with network)" : ""}`;
   if (setup.passed) return [head];
-  return [`${head}. ${NOT_RERUN}`, ...setup.summary.split("\n").map((l) => `  ${l}`)];
+  return [`${head}. ${notRerun(s)}`, ...setup.summary.split("\n").map((l) => `  ${l}`)];
 }
 
 /** The tests on the base tree, before any change: what already failed is not the agent's doing. */

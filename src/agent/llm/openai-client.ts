@@ -4,6 +4,7 @@ import { type CompletionParts, ProviderErrorBody, readCompletion, StreamAssemble
 import { ephemeralVault, type ReasoningVault } from "./reasoning-vault.js";
 import { DEFAULT_RETRY_POLICY, isNonTransientCode, isRetryableStatus, parseRetryAfter, retryDelayMs, type RetryPolicy } from "./retry-policy.js";
 import { sseData } from "./sse.js";
+import { unreachableMessage } from "./connection-cause.js";
 import { StreamGuard, TransientLLMError } from "./stream-guard.js";
 import { LLMError, type LLMClient, type LLMRequest, type LLMResponse } from "./types.js";
 import { chatRequestBody, type WireSettings } from "./wire-request.js";
@@ -70,7 +71,7 @@ export function createOpenAIClient(opts: OpenAIClientOptions): LLMClient {
           const retryable = isRetryableStatus(status) && isTransient(err) && !final;
           if (!retryable || attempt >= policy.maxRetries) {
             const why = final ? ` (${code}: not retried — waiting does not restore quota)` : "";
-            throw new LLMError(`LLM request failed: ${(err as Error).message}${why}`, status, retryable, attempt, code);
+            throw new LLMError(`LLM request failed: ${failureText(err, opts.baseURL)}${why}`, status, retryable, attempt, code);
           }
           const headers = err instanceof OpenAI.APIError ? headerRecord(err.headers) : {};
           await sleep(retryDelayMs(attempt, parseRetryAfter(headers), policy), req.signal);
@@ -114,6 +115,12 @@ function pushChunk(assembler: StreamAssembler, data: string): void {
     if (err instanceof SyntaxError) throw new TransientLLMError(`an unreadable stream chunk: ${data.slice(0, 120)}`);
     throw err;
   }
+}
+
+/** The SDK says only "Connection error."; the user needs the URL and the system's reason. */
+function failureText(err: unknown, baseURL: string | undefined): string {
+  const unreached = err instanceof OpenAI.APIConnectionError && !(err instanceof OpenAI.APIConnectionTimeoutError);
+  return unreached ? unreachableMessage(baseURL ?? "https://api.openai.com/v1", err) : (err as Error).message;
 }
 
 function isTransient(err: unknown): boolean {

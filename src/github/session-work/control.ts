@@ -1,6 +1,6 @@
-import { cancelSession, reopenSession } from "../../agent/approvals.js";
+import { cancelSession } from "../../agent/approvals.js";
 import { continuesFromBranch } from "./blocked-work.js";
-import { requestSetupRetry } from "../../agent/networked-setup.js";
+import { prepareRetry } from "../../agent/retry-session.js";
 import { runInLane } from "../../queue/in-lane.js";
 import { TERMINAL_PHASES } from "../../session/types.js";
 import { Ledger } from "../../store/ledger.js";
@@ -97,19 +97,15 @@ export async function status(jc: JobContext, ledger: Ledger | null, reply: numbe
 export async function retry(jc: JobContext, ledger: Ledger | null, reply: number): Promise<void> {
   if (!ledger) return status(jc, null, reply);
   const s = ledger.state;
-  if (!TERMINAL_PHASES.includes(s.phase)) {
-    await requestSetupRetry(ledger, jc.delivery.sender.login);
-    const trigger = `retry by @${jc.delivery.sender.login}`;
+  const step = await prepareRetry(ledger, jc.delivery.sender.login);
+  const trigger = `retry by @${jc.delivery.sender.login}`;
+  if (step.kind === "continue" && !step.reopened) {
     return (await startUnfinished(jc, ledger)) ? continueStart(jc, ledger, trigger) : drive(jc, ledger, trigger);
   }
-  if (s.phase === "done") {
+  if (step.kind === "continue") return drive(jc, ledger, trigger);
+  if (step.kind === "done") {
     await answer(jc, reply, ledger.sessionId, "retry", "The session is done. Comment `/agent <instruction>` on its pull request for a follow-up.");
     return;
-  }
-  if (s.phase === "failed" && s.mode === "execute") {
-    await reopenSession(ledger, jc.delivery.sender.login);
-    await requestSetupRetry(ledger, jc.delivery.sender.login);
-    return drive(jc, ledger, `retry by @${jc.delivery.sender.login}`);
   }
   const issue = s.task.source.issueNumber ?? reply;
   // The task text was sanitised when first recorded; it is reused as is. Untested work a blocked

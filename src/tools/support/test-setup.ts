@@ -1,4 +1,5 @@
 import { access, rm, writeFile } from "node:fs/promises";
+import { retryHint } from "../../session/retry-hint.js";
 import path from "node:path";
 import { REPO_CONFIG_PATH } from "../../config/repo-config.js";
 import { summarizeTestRun } from "../../sandbox/test-summary.js";
@@ -75,7 +76,7 @@ export async function ensureSetup(ctx: ToolContext): Promise<SetupOutcome> {
   const inputDigest = await setupInputDigest(ctx.workspace.root, command, ctx.state.publishablePaths, ctx.signal);
   const last = ctx.state.setup;
   if (last !== null && last.command === command && last.inputDigest === inputDigest) {
-    if (!last.passed) return { ran: false, error: recordedFailure(last) };
+    if (!last.passed) return { ran: false, error: recordedFailure(last, ctx.state) };
     if (
       await access(marker).then(
         () => true,
@@ -123,12 +124,14 @@ export async function ensureSetup(ctx: ToolContext): Promise<SetupOutcome> {
   };
 }
 
-export const NOT_RERUN = "It is not run again until its inputs (manifests, lockfiles, the files it names) change, or a maintainer comments `/agent retry`.";
+/** Said to the model after a failed setup; the retry named is the one that exists where the session runs. */
+export const notRerun = (s: Parameters<typeof retryHint>[0]): string =>
+  `It is not run again until its inputs (manifests, lockfiles, the files it names) change, or ${retryHint(s)}.`;
 
-function recordedFailure(last: SetupRecord): ToolError {
+function recordedFailure(last: SetupRecord, s: Parameters<typeof retryHint>[0]): ToolError {
   return {
     code: "setup_failed",
-    message: `The repository's setup command \`${last.command}\` ${setupOutcomeText(last)}, so the tests cannot run. ${NOT_RERUN}\n${last.summary}`,
+    message: `The repository's setup command \`${last.command}\` ${setupOutcomeText(last)}, so the tests cannot run. ${notRerun(s)}\n${last.summary}`,
     details: { command: last.command, exit_code: last.exitCode, recorded: true },
   };
 }

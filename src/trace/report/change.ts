@@ -5,7 +5,7 @@ import { bullets, code, heading, link, para, strong, type Block, type Inline } f
 import { fileChanges } from "./file-changes.js";
 import { provenance } from "./provenance.js";
 import type { SessionView } from "./session-view.js";
-import { plural, shortSha } from "./words.js";
+import { plural, pushesToGitHub, shortSha } from "./words.js";
 
 const MAX_FILES = 50;
 const MAX_PATH_CHARS = 300;
@@ -52,7 +52,8 @@ export function changeBlocks(v: SessionView, pullUrl?: string): Block[] {
   if (files.length > MAX_FILES) blocks.push(para(`… and ${files.length - MAX_FILES} more files.`));
   blocks.push(...publishedPaths(v));
   const published = v.state.published;
-  if (v.state.phase === "done" && published) {
+  // Provenance annotations exist only on a GitHub check run.
+  if (v.state.phase === "done" && published && pushesToGitHub(v)) {
     const p = provenance(v);
     const summarised =
       p.annotations.length < p.ranges

@@ -5,7 +5,7 @@ import { withheldText } from "../../session/setup-withheld.js";
 import { code, joined, type Inline } from "./doc.js";
 import { toolchainsLine } from "../toolchains-line.js";
 import { instructionsLine } from "../instructions-line.js";
-import { blockedWords, byWhom, duration, failureWords, plural, shortHash, shortSha } from "./words.js";
+import { approvedBy, blockedWords, byWhom, duration, failureWords, plural, shortHash, shortSha } from "./words.js";
 
 /**
  * One describer per event type: the event's line in its step (`line`; null folds it into the step,
@@ -77,8 +77,8 @@ const EVENT_WORDS: Table = {
   plan_updated: { line: () => ["draft plan updated"] },
   plan_submitted: { line: (e) => ["plan ", code(shortHash(e.hash)), ` submitted (${plural(e.plan.steps.length, "step")})`] },
   plan_approved: {
-    line: (e) => ["plan ", code(shortHash(e.hash)), ` approved by ${byWhom(e.by)}`],
-    headline: (e) => [`plan approved by ${byWhom(e.by)}`],
+    line: (e) => ["plan ", code(shortHash(e.hash)), ` ${approvedBy(e.by)}`],
+    headline: (e) => [`plan ${approvedBy(e.by)}`],
   },
   question_asked: { line: (e) => ["asked the maintainers: ", quoted(e.question)], headline: () => ["asked a question"] },
   question_answered: { line: (e) => [`answered by ${byWhom(e.by)}: `, quoted(e.answer)], headline: (e) => [`answered by ${byWhom(e.by)}`] },
@@ -88,7 +88,7 @@ const EVENT_WORDS: Table = {
   },
   approval_requested: { line: (e) => ["approval asked for batch ", code(shortHash(e.digest)), ` (${plural(e.calls.length, "call")})`] },
   approval_granted: {
-    line: (e) => ["batch ", code(shortHash(e.digest)), ` approved by ${byWhom(e.by)}${e.executableConfig ? ", executable configuration included" : ""}`],
+    line: (e) => ["batch ", code(shortHash(e.digest)), ` ${approvedBy(e.by)}${e.executableConfig ? ", executable configuration included" : ""}`],
   },
   approval_denied: { line: (e) => ["batch ", code(shortHash(e.digest)), ` denied by ${byWhom(e.by)}: `, quoted(e.reason)] },
   writes_auto_approved: {
@@ -140,8 +140,9 @@ const EVENT_WORDS: Table = {
     ],
   },
   published: {
-    line: (e) => ["pushed ", code(shortSha(e.commit)), " to ", code(e.branch)],
-    headline: (e) => ["pushed ", code(shortSha(e.commit))],
+    // Only a GitHub publication has a pull request's URL; a local one was committed, not pushed.
+    line: (e) => [e.url ? "pushed " : "committed ", code(shortSha(e.commit)), e.url ? " to " : " on ", code(e.branch)],
+    headline: (e) => [e.url ? "pushed " : "committed ", code(shortSha(e.commit))],
   },
   // The push lease (github/outbound/branch-lease.ts) is bookkeeping; a rebuild on commits a human pushed is news.
   branch_claimed: folded,

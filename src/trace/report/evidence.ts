@@ -6,7 +6,7 @@ import { countsSuffix } from "./test-counts.js";
 import { toolchainItems } from "./toolchains.js";
 import { instructionsLine } from "../instructions-line.js";
 import { baselineItems } from "./baseline-items.js";
-import { duration, shortHash, shortSha, when } from "./words.js";
+import { duration, pushesToGitHub, shortHash, shortSha, when } from "./words.js";
 
 /**
  * Evidence: the test run that decides, tied to what was pushed. The deciding run is the newest on
@@ -33,7 +33,8 @@ function decidingLine(v: SessionView): { line: Inline[]; run: TestRun | null } {
     const run = runs.filter((r) => r.treeHash === tested).at(-1) ?? null;
     const result: Inline[] = run ? [...runPhrase(run), atOf(v, run)] : ["no run recorded on it"];
     const p = s.published;
-    if (!p) return { run, line: ["Finish accepted on tree ", code(shortHash(tested)), " (not pushed yet): ", ...result] };
+    const pushed = pushesToGitHub(v) ? "pushed" : "committed";
+    if (!p) return { run, line: ["Finish accepted on tree ", code(shortHash(tested)), ` (not ${pushed} yet): `, ...result] };
     const tree = p.tree;
     const match: Inline[] =
       tree === undefined
@@ -41,7 +42,7 @@ function decidingLine(v: SessionView): { line: Inline[]; run: TestRun | null } {
         : tree === tested
           ? [" — tree ", code(shortHash(tree)), ", the very tree the tests ran on"]
           : [" — ", strong("⚠ its tree "), code(shortHash(tree)), strong(" is not the tested tree "), code(shortHash(tested))];
-    return { run, line: ["On the pushed commit ", code(shortSha(p.commit)), ...match, ": ", ...result] };
+    return { run, line: [pushesToGitHub(v) ? "On the pushed commit " : "On the commit ", code(shortSha(p.commit)), ...match, ": ", ...result] };
   }
   const last = runs.at(-1);
   if (!last) return { run: null, line: ["No test run yet."] };

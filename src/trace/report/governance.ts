@@ -2,7 +2,7 @@ import { TERMINAL_PHASES, type PendingCall } from "../../session/types.js";
 import { clip } from "../markdown.js";
 import { bullets, code, heading, joined, para, strong, type Block, type Inline } from "./doc.js";
 import type { BatchView, CallView, SessionView } from "./session-view.js";
-import { byWhom, plural, shortHash, when } from "./words.js";
+import { approval, byWhom, plural, shortHash, when } from "./words.js";
 
 /**
  * Governance: who allowed what. Each part reads the joined-up ledger and returns its blocks (none
@@ -31,7 +31,10 @@ const planPart: Part = (v) => {
     ];
     if (!p.verdict)
       return [...head, TERMINAL_PHASES.includes(v.state.phase) ? " — never decided: the session ended first" : ` — waiting for approval since ${when(p.at)}`];
-    if (p.verdict.approved) return [...head, " — ", strong("approved"), ` by ${byWhom(p.verdict.by)} at ${when(p.verdict.at)}`];
+    if (p.verdict.approved) {
+      const { verb, who } = approval(p.verdict.by);
+      return [...head, " — ", strong(verb), ` by ${who} at ${when(p.verdict.at)}`];
+    }
     return [...head, ` — changes requested by ${byWhom(p.verdict.by)} at ${when(p.verdict.at)}: “${clip(p.verdict.feedback ?? "", MAX_FEEDBACK)}”`];
   });
   return section("Plan", items);
@@ -46,9 +49,9 @@ function target(c: PendingCall): Inline[] {
 function batchItem(b: BatchView, ended: boolean): Inline[] {
   const head: Inline[] = ["Batch ", code(shortHash(b.digest)), ` (step ${b.step}): `, ...joined(b.calls.map(target), ", ")];
   if (!b.verdict) return [...head, ended ? " — never decided: the session ended first" : ` — waiting since ${when(b.at)}`];
-  const how = b.verdict.granted ? strong("approved") : strong("denied");
+  const { verb, who } = b.verdict.granted ? approval(b.verdict.by) : { verb: "denied", who: byWhom(b.verdict.by) };
   const reason = b.verdict.reason ? `: “${clip(b.verdict.reason, MAX_FEEDBACK)}”` : "";
-  return [...head, " — ", how, ` by ${byWhom(b.verdict.by)} at ${when(b.verdict.at)}${reason}`];
+  return [...head, " — ", strong(verb), ` by ${who} at ${when(b.verdict.at)}${reason}`];
 }
 
 const writesPart: Part = (v) => {

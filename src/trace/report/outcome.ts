@@ -2,7 +2,7 @@ import type { Phase } from "../../session/types.js";
 import { clip } from "../markdown.js";
 import { code, joined, para, strong, withCode, type Block, type Inline } from "./doc.js";
 import type { SessionView } from "./session-view.js";
-import { blockedWords, failureWords, shortHash, shortSha, when } from "./words.js";
+import { blockedWords, failureWords, pushesToGitHub, shortHash, shortSha, when } from "./words.js";
 
 /**
  * The first line of the summary: how the session stands, with the reason in words. One entry per
@@ -59,7 +59,8 @@ const OUTCOME: Record<Phase, (v: SessionView) => Inline[]> = {
       p.tree !== undefined && p.tree === tested
         ? "; the tests passed on exactly that commit's tree."
         : "; finish was accepted after the tests passed (see Evidence).";
-    return [strong("✅ Done"), " — pushed ", code(shortSha(p.commit)), " to ", code(p.branch), proof];
+    const where = pushesToGitHub(v) ? [" — pushed ", code(shortSha(p.commit)), " to "] : [" — committed ", code(shortSha(p.commit)), " on the local branch "];
+    return [strong("✅ Done"), ...where, code(p.branch), proof];
   },
   failed: (v) => {
     const f = v.state.failure;
@@ -78,17 +79,17 @@ const OUTCOME: Record<Phase, (v: SessionView) => Inline[]> = {
         : [];
     const work = w?.pushed
       ? [
-          " The work so far is pushed ",
+          pushesToGitHub(v) ? " The work so far is pushed " : " The work so far is committed ",
           strong("untested"),
           " as ",
           code(shortSha(w.commit)),
-          " to ",
+          pushesToGitHub(v) ? " to " : " on the local branch ",
           code(w.branch),
           "; it is not a result and is never marked ready.",
           ...failing,
         ]
       : w
-        ? [` The work so far was not pushed: ${clip(w.why, MAX_REASON)}.`]
+        ? [` The work so far was not ${pushesToGitHub(v) ? "pushed" : "kept on a branch"}: ${clip(w.why, MAX_REASON)}.`]
         : [];
     return [
       strong("⛔ Blocked"),

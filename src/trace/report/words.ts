@@ -7,6 +7,12 @@ import type { CallView } from "./session-view.js";
 export const shortHash = (h: string): string => h.slice(0, 12);
 
 /** `1 file`, `2 files`. */
+/**
+ * A session from GitHub pushes its result; one from the terminal or the eval runner only commits on a
+ * branch of its own clone. The words must not claim a push (or GitHub's annotations) that never happened.
+ */
+export const pushesToGitHub = (v: { state: { task: { source: { kind: string } } } }): boolean => v.state.task.source.kind === "github";
+
 export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
 export const shortSha = (h: string): string => h.slice(0, 7);
 
@@ -33,6 +39,7 @@ export function duration(ms: number): string {
 
 const VIA: Record<Approver["via"], string> = {
   cli: "the terminal",
+  flag: "a flag given in advance",
   comment: "comment",
   review: "review",
   label: "label",
@@ -45,6 +52,14 @@ const via = (by: Approver): string => VIA[by.via] ?? by.via;
 
 /** `@alice via review`; a runtime actor (no login) is named as such. */
 export const byWhom = (by: Approver): string => `@${by.login} via ${via(by)}`;
+
+/**
+ * An approval in words: `approved` by `@alice via review`, or — a flag given before anything existed —
+ * `pre-approved` by `--approve-plan`, so a report never says a human looked at what a flag let through.
+ */
+export const approval = (by: Approver): { verb: string; who: string } =>
+  by.via === "flag" ? { verb: "pre-approved", who: by.login } : { verb: "approved", who: byWhom(by) };
+export const approvedBy = (by: Approver): string => `${approval(by).verb} by ${approval(by).who}`;
 
 const FAILURE_WORDS: Record<FailureReason, string> = {
   llm_empty: "the model answered with nothing, twice",
@@ -73,7 +88,7 @@ export const blockedWords = (reason: string): string => BLOCKED_WORDS[reason as 
 export function permission(c: CallView): Inline[] {
   if (c.batch?.verdict) {
     const v = c.batch.verdict;
-    return v.granted ? [`approved by ${byWhom(v.by)}`] : [`denied by ${byWhom(v.by)}`];
+    return v.granted ? [approvedBy(v.by)] : [`denied by ${byWhom(v.by)}`];
   }
   if (c.batch) return ["waiting for approval"];
   if (!c.policy) return [];

@@ -31,8 +31,11 @@ describe("the model sees the setup in its runtime context", () => {
   test("a failure, with its last lines and that it is not run again", () => {
     const text = renderRuntimeContext(fold([...START, setup(1, 3_210, "exit code 1\nlast lines:\nnpm ERR! 404 left-pad")]));
     expect(text).toContain(
-      "setup: `npm ci` failed (exit 1) after 3.2 s. It is not run again until its inputs (manifests, lockfiles, the files it names) change, or a maintainer comments `/agent retry`.\n  exit code 1\n  last lines:\n  npm ERR! 404 left-pad",
+      "setup: `npm ci` failed (exit 1) after 3.2 s. It is not run again until its inputs (manifests, lockfiles, the files it names) change, or the user runs `patchgate retry s`.\n  exit code 1\n  last lines:\n  npm ERR! 404 left-pad",
     );
+    // The retry named is the one that exists where the session runs: on GitHub, the comment.
+    const onGitHub = START.map((e) => (e.type === "session_created" ? { ...e, task: { ...e.task, source: { kind: "github" as const, repo: "o/r" } } } : e));
+    expect(renderRuntimeContext(fold([...onGitHub, setup(1, 3_210, "exit code 1")]))).toContain("change, or a maintainer comments `/agent retry`.");
   });
 
   test("a retry request forgets it", () => {

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { LLMRequest } from "../../../src/agent/llm/types.js";
 import { readBody, sendJson } from "../github/http-util.js";
 import { shapeAnswer, streamChunks } from "./answer.js";
+import { answerModelList, DEFAULT_LISTED_MODELS } from "./model-list.js";
 import { PROFILES, type ProfileState, type ProviderName } from "./providers.js";
 import { fromWire, isAnswer, type FakeStep, type FakeTurn } from "./turns.js";
 
@@ -33,6 +34,10 @@ export interface FakeOpenAIOptions {
    * runtime compacts is its own decision, and a script must not have to predict it.
    */
   summarise?: (req: LLMRequest) => FakeTurn;
+  /** What `GET …/models` lists (default DEFAULT_LISTED_MODELS plus `model`); those requests are not in `requests`. */
+  models?: string[];
+  /** The key the server accepts; any other is answered 401 on every path (default: any key). */
+  apiKey?: string;
 }
 
 export interface FakeOpenAIServer {
@@ -59,6 +64,7 @@ export async function startFakeOpenAI(steps: FakeStep[], options: string | FakeO
   const requests: RecordedChatRequest[] = [];
   const violations: RecordedViolation[] = [];
   const state: ProfileState = { detailsSent: new Map() };
+  const listed = o.models ?? [...new Set([...DEFAULT_LISTED_MODELS, ...(o.model ? [o.model] : [])])];
   let next = 0;
   let calls = 0;
   let holds = 0;
@@ -76,6 +82,9 @@ export async function startFakeOpenAI(steps: FakeStep[], options: string | FakeO
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = (await readBody(req)).toString("utf8");
     const url = new URL(req.url ?? "/", "http://fake.invalid");
+    if (o.apiKey !== undefined && !keyMatches(req, o.apiKey))
+      return sendJson(res, 401, profile.errorBody("Incorrect API key provided.", 401, null, "invalid_api_key"));
+    if (answerModelList(req, res, url, profile, listed)) return;
     if (req.method !== "POST") return sendJson(res, 404, profile.errorBody("not found", 404, null));
     const route = profile.route(url, req.headers);
     let body: RecordedChatRequest["body"];
@@ -175,3 +184,5 @@ export async function startFakeOpenAI(steps: FakeStep[], options: string | FakeO
       }),
   };
 }
+
+const keyMatches = (req: IncomingMessage, key: string) => req.headers.authorization === `Bearer ${key}` || req.headers["api-key"] === key;
