@@ -9,13 +9,19 @@ import { storyHarness } from "./helpers.js";
  * the plan or batch was asked for. Its id then tells the order: GitHub's comment ids only grow, and
  * Patchgate remembers the id of its own request comment.
  */
+/** The part of an `issue_comment` payload this test stamps. */
+interface CommentPayload {
+  comment: { id: number; created_at: string; updated_at: string };
+}
+
 describe("an approval comment in the same second as the request", () => {
   let h: Harness;
-  let early: Record<string, any>;
+  let early: CommentPayload;
+  const commentBy = (o: Parameters<Harness["payloads"]["comment"]>[0]) => h.payloads.comment(o) as CommentPayload;
   beforeAll(async () => {
     h = await storyHarness();
     // Written before Patchgate asked for anything: its id is smaller than the request comment's.
-    early = h.payloads.comment({ number: ISSUE.number, body: "/agent approve", by: "maintainer" });
+    early = commentBy({ number: ISSUE.number, body: "/agent approve", by: "maintainer" });
     await storySteps.ask(h);
   });
   afterAll(() => h.close());
@@ -27,9 +33,12 @@ describe("an approval comment in the same second as the request", () => {
     return `${at.slice(0, 19)}Z`;
   };
   /** Gives a human comment GitHub's stamp `at`, in the payload and in what the API reads back. */
-  const stamped = (p: Record<string, any>, at: string) => {
+  const stamped = (p: CommentPayload, at: string) => {
     Object.assign(p.comment, { created_at: at, updated_at: at });
-    Object.assign(h.github.world.userComments.find((c) => c.id === p.comment.id)!, { created_at: at, updated_at: at });
+    Object.assign(
+      h.github.world.userComments.find((c) => c.id === p.comment.id)!,
+      { created_at: at, updated_at: at },
+    );
     return p;
   };
   const requestComment = (prefix: string) => h.github.world.comments.find((c) => c.body.startsWith(prefix))!;
@@ -43,7 +52,7 @@ describe("an approval comment in the same second as the request", () => {
   });
 
   test("a comment after the plan's request comment, stamped the plan's second, approves the plan", async () => {
-    const p = h.payloads.comment({ number: ISSUE.number, body: "/agent approve", by: "maintainer" });
+    const p = commentBy({ number: ISSUE.number, body: "/agent approve", by: "maintainer" });
     expect(p.comment.id).toBeGreaterThan(requestComment("📋 The plan").id);
     await h.send("issue_comment", stamped(p, await secondOf("plan_submitted")));
     await h.settle();
@@ -54,12 +63,12 @@ describe("an approval comment in the same second as the request", () => {
 
   test("a comment after the batch's request comment, stamped the batch's second, approves the batch", async () => {
     const pr = h.github.world.pulls[0];
-    const p = h.payloads.comment({ number: pr.number, pr: true, title: pr.title, body: "/agent approve", by: "maintainer" });
+    const p = commentBy({ number: pr.number, pr: true, title: pr.title, body: "/agent approve", by: "maintainer" });
     expect(p.comment.id).toBeGreaterThan(requestComment("✋ The agent wants").id);
     const digest = (await ledger()).state.pending!.digest;
     await h.send("issue_comment", stamped(p, await secondOf("approval_requested")));
     await h.settle();
-    const approved = (await ledger()).history.find((e) => e.type === "writes_approved");
+    const approved = (await ledger()).history.find((e) => e.type === "approval_granted");
     expect(approved).toMatchObject({ digest, by: { login: "maintainer", via: "comment" } });
     expect(h.app.errors).toEqual([]);
   });
