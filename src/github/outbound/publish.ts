@@ -8,6 +8,7 @@ import { noreply } from "../identity.js";
 import { ensurePullRequest, markReadyForReview } from "./pull-request.js";
 import { doneComment, planComment, pullRequestBody, shortHash } from "./render.js";
 import { postComment, postEndComment } from "./replies.js";
+import { planRequest } from "./request-comments.js";
 import { inert } from "../../safety/inert.js";
 import { publication } from "../../policy/publish-guard.js";
 import type { BranchLease } from "../../session/state.js";
@@ -134,7 +135,7 @@ export async function publishPlan(jc: SessionWork, ledger: Ledger, ws: PushableW
   const pr = await ensurePullRequest(jc.octokit, jc.outbound, jc.deps.store, ledger.sessionId, jc.delivery.repo, pullText(s, issue, branch));
   await jc.index.linkPull(jc.delivery.repo, pr.number, issue);
   jc.deps.log(`${pr.created ? "opened draft" : "updated"} PR #${pr.number} with plan ${shortHash(hash)}`);
-  await postComment(jc, issue, ledger.sessionId, `plan-${shortHash(hash)}`, planComment(ledger.state, pr.url));
+  await postComment(jc, issue, ledger.sessionId, planRequest(hash), planComment(ledger.state, pr.url));
   return "published";
 }
 

@@ -3,9 +3,14 @@ import type { SessionState } from "../../session/state.js";
 
 /**
  * What an approval approves. A human approves what they saw, so each channel is bound to a
- * plan hash or batch digest: a review or label to the PR commit it was given on, a button to the
- * hash in its identifier, a comment to the ref it names or else to what was current when it was
- * written. Whatever this returns is then checked against the ledger, which refuses a stale one.
+ * plan hash or batch digest: a review to the PR commit it was given on, a button to the hash in its
+ * identifier, a comment to the ref it names or else to what it saw asked for (by time, and within the
+ * second by comment ids), a label to what existed when it was added. Whatever this returns is then
+ * checked against the ledger, which refuses a stale one.
+ *
+ * Ids order only objects of one sequence. Reviews and label events each have their own, which no
+ * comment of Patchgate's belongs to: a review needs none (its commit names the plan exactly), and a
+ * label is ordered by its time alone, where a same-second label is asked to be given again.
  */
 /**
  * Whether an event (ours: milliseconds) existed when the human acted. GitHub's stamps have whole
@@ -30,14 +35,65 @@ export function currentAt(history: readonly StoredEvent[], at: string, pick: (e:
   return found;
 }
 
-export function planHashForComment(s: SessionState, history: readonly StoredEvent[], ref: string | null, at: string): string | null {
-  if (ref) return s.planHash?.startsWith(ref) ? s.planHash : ref;
-  return currentAt(history, at, (e) => (e.type === "plan_submitted" ? e.hash : null));
+/** A human's comment as GitHub has it: its stamp and its id. */
+export interface CommentAct {
+  at: string;
+  commentId: number;
 }
 
-export function digestForComment(s: SessionState, history: readonly StoredEvent[], ref: string | null, at: string): string | null {
+/** Patchgate's comments asking for approval: the name a value's request is posted under, and that comment's id. */
+export interface RequestComments {
+  name(value: string): string;
+  id(value: string): Promise<number | null>;
+}
+
+/**
+ * The last value a comment saw. Within the second of GitHub's stamp, ids tell the order: issue comments
+ * (Patchgate's and people's, on issues and PRs alike) share one id sequence that only grows, so a comment
+ * with a larger id than Patchgate's request comment was written after it, and after the event it asks
+ * about. Only the first event of a name has such a witness: a value asked for again updates the earlier
+ * comment, whose id says nothing of the later event. Either proof suffices; without one, not seen.
+ */
+async function seenBy(
+  history: readonly StoredEvent[],
+  act: CommentAct,
+  pick: (e: StoredEvent) => string | null,
+  asked: RequestComments,
+): Promise<string | null> {
+  const asks = history.flatMap((e) => {
+    const value = pick(e);
+    return value === null ? [] : [{ at: e.at, value, name: asked.name(value) }];
+  });
+  for (let i = asks.length - 1; i >= 0; i--) {
+    const { at, value, name } = asks[i];
+    if (existedWhen(at, act.at)) return value;
+    if (asks.findIndex((a) => a.name === name) !== i) continue;
+    const request = await asked.id(value);
+    if (request !== null && request < act.commentId) return value;
+  }
+  return null;
+}
+
+export async function planHashForComment(
+  s: SessionState,
+  history: readonly StoredEvent[],
+  ref: string | null,
+  act: CommentAct,
+  asked: RequestComments,
+): Promise<string | null> {
+  if (ref) return s.planHash?.startsWith(ref) ? s.planHash : ref;
+  return seenBy(history, act, (e) => (e.type === "plan_submitted" ? e.hash : null), asked);
+}
+
+export async function digestForComment(
+  s: SessionState,
+  history: readonly StoredEvent[],
+  ref: string | null,
+  act: CommentAct,
+  asked: RequestComments,
+): Promise<string | null> {
   if (ref) return s.pending?.digest.startsWith(ref) ? s.pending.digest : ref;
-  return currentAt(history, at, (e) => (e.type === "approval_requested" ? e.digest : null));
+  return seenBy(history, act, (e) => (e.type === "approval_requested" ? e.digest : null), asked);
 }
 
 /** `approve:<first 12 hex of the plan hash>` — GitHub caps identifiers at 20 characters. */

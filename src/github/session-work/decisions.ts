@@ -4,12 +4,14 @@ import { approverRefusal, type ApprovalKind } from "../../policy/approval-rule.j
 import { TERMINAL_PHASES, type Approver } from "../../session/types.js";
 import type { Ledger } from "../../store/ledger.js";
 import { sanitizeUntrusted } from "../../safety/sanitize.js";
-import { digestForComment, planHashForButton, planHashForComment } from "./binding.js";
+import { digestForComment, planHashForButton, planHashForComment, type CommentAct, type RequestComments } from "./binding.js";
 import type { JobContext } from "../deps.js";
 import { drive } from "./drive.js";
 import { shortHash } from "../outbound/render.js";
 import { answer } from "../outbound/replies.js";
 import { sessionRepoConfig } from "./repo-config.js";
+import { batchRequest, planRequest, requestCommentId } from "../outbound/request-comments.js";
+import { storedPullRequest } from "../outbound/pull-request.js";
 
 /**
  * Human decisions on a parked session. Each resolves what the human approved (./binding.ts),
@@ -73,15 +75,32 @@ async function decideWrites(
   await drive(jc, ledger, `writes ${deny === null ? "approved" : "denied"} by @${by.login}`);
 }
 
+/** This session's comments asking for approval under `name`: on its issue, or on its PR once there is one. */
+function requestComments(jc: JobContext, ledger: Ledger, name: (value: string) => string): RequestComments {
+  return {
+    name,
+    async id(value) {
+      const pr = await storedPullRequest(jc.deps.store, ledger.sessionId);
+      const issue = ledger.state.task.source.issueNumber ?? 0;
+      return requestCommentId(jc.deps.store, ledger.sessionId, pr ? [issue, pr.number] : [issue], name(value));
+    },
+  };
+}
+
+const planFor = (jc: JobContext, ledger: Ledger, ref: string | null, act: CommentAct) =>
+  planHashForComment(ledger.state, ledger.history, ref, act, requestComments(jc, ledger, planRequest));
+const batchFor = (jc: JobContext, ledger: Ledger, ref: string | null, act: CommentAct) =>
+  digestForComment(ledger.state, ledger.history, ref, act, requestComments(jc, ledger, batchRequest));
+
 /**
  * `/agent approve` means whichever approval the session is waiting for; `/agent approve executable-config`
  * approves a batch of writes with the executable configuration it lists apart.
  */
-export async function approveByComment(jc: JobContext, ledger: Ledger, ref: string | null, at: string, w: Where, executableConfig = false): Promise<void> {
+export async function approveByComment(jc: JobContext, ledger: Ledger, ref: string | null, act: CommentAct, w: Where, executableConfig = false): Promise<void> {
   const by = approver(jc, "comment");
   const s = ledger.state;
-  if (s.phase === "awaiting_plan_approval" && !executableConfig) return approvePlanAs(jc, ledger, by, planHashForComment(s, ledger.history, ref, at), w);
-  if (s.phase === "awaiting_write_approval") return decideWrites(jc, ledger, by, digestForComment(s, ledger.history, ref, at), null, w, executableConfig);
+  if (s.phase === "awaiting_plan_approval" && !executableConfig) return approvePlanAs(jc, ledger, by, await planFor(jc, ledger, ref, act), w);
+  if (s.phase === "awaiting_write_approval") return decideWrites(jc, ledger, by, await batchFor(jc, ledger, ref, act), null, w, executableConfig);
   if (executableConfig) {
     const what = `\`approve executable-config\` approves a batch of writes, and none is waiting (phase \`${s.phase}\`).`;
     return answer(
@@ -95,7 +114,7 @@ export async function approveByComment(jc: JobContext, ledger: Ledger, ref: stri
   await answer(jc, w.reply, ledger.sessionId, "nothing", `There is nothing waiting for approval (phase \`${s.phase}\`).`);
 }
 
-export async function denyByComment(jc: JobContext, ledger: Ledger, reason: string, at: string, w: Where): Promise<void> {
+export async function denyByComment(jc: JobContext, ledger: Ledger, reason: string, act: CommentAct, w: Where): Promise<void> {
   const s = ledger.state;
   if (s.phase !== "awaiting_write_approval") {
     await answer(
@@ -107,7 +126,7 @@ export async function denyByComment(jc: JobContext, ledger: Ledger, reason: stri
     );
     return;
   }
-  return decideWrites(jc, ledger, approver(jc, "comment"), digestForComment(s, ledger.history, null, at), reason, w);
+  return decideWrites(jc, ledger, approver(jc, "comment"), await batchFor(jc, ledger, null, act), reason, w);
 }
 
 export async function revise(jc: JobContext, ledger: Ledger, by: Approver, feedback: string, w: Where): Promise<void> {

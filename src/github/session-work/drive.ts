@@ -12,8 +12,9 @@ import { publishPlan, publishResult } from "../outbound/publish.js";
 import { sessionRepoConfig } from "./repo-config.js";
 import { keepBlockedWork } from "./blocked-work.js";
 import { publishableOrFail } from "../../policy/publish-guard.js";
-import { batchComment, endedComment, shortHash } from "../outbound/render.js";
+import { batchComment, endedComment } from "../outbound/render.js";
 import { postComment, postEndComment } from "../outbound/replies.js";
+import { batchRequest } from "../outbound/request-comments.js";
 import { storedPullRequest } from "../outbound/pull-request.js";
 import { postQuestion } from "./questions.js";
 import { ABANDON_AFTER_ABORT_MS, settleOrAbandon } from "../../queue/abandon.js";
@@ -131,7 +132,7 @@ async function postBatch(jc: SessionWork, ledger: Ledger, issue: number, run: Ch
   const s = ledger.state;
   // The batch is reviewed beside the plan, on the PR; before a PR exists, on the issue.
   const pr = await storedPullRequest(jc.deps.store, ledger.sessionId);
-  await postComment(jc, pr?.number ?? issue, ledger.sessionId, `batch-${shortHash(s.pending?.digest ?? "")}`, batchComment(s));
+  await postComment(jc, pr?.number ?? issue, ledger.sessionId, batchRequest(s.pending?.digest ?? ""), batchComment(s));
   await run.update();
 }
 

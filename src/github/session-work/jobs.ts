@@ -192,8 +192,8 @@ async function runDelivery(received: Intake, issue: number): Promise<void> {
       });
     }
     if (!ledger) return status(jc, null, reply);
-    if (c.kind === "approve") return approveByComment(jc, ledger, c.ref, i.at, w, c.executableConfig === true);
-    if (c.kind === "deny") return denyByComment(jc, ledger, c.reason, i.at, w);
+    if (c.kind === "approve") return approveByComment(jc, ledger, c.ref, { at: i.at, commentId: i.commentId }, w, c.executableConfig === true);
+    if (c.kind === "deny") return denyByComment(jc, ledger, c.reason, { at: i.at, commentId: i.commentId }, w);
     return revise(jc, ledger, approver(jc, "comment"), c.feedback, w);
   }
   if (!ledger) return;
@@ -218,7 +218,8 @@ async function runDelivery(received: Intake, issue: number): Promise<void> {
     const hash = await readEffect(jc.deps.store, effect.planOfCommit(ledger.sessionId, i.commitId));
     return approvePlanAs(jc, ledger, approver(jc, "review"), hash, w);
   }
-  // A label approves only what existed when it was added: `i.at` is its labeled event's time.
+  // A label approves only what existed when it was added: `i.at` is its labeled event's time. Its
+  // event id is of another sequence than comments', so unlike a comment it is not ordered by id.
   if (i.kind === "label" && i.label === "agent:writes-approved") {
     if (Date.parse(i.at) < Date.parse(ledger.history[0].at)) return jc.deps.log(`label added before session ${ledger.sessionId} existed: ignored`);
     return approveAllWrites(jc, ledger, w);
