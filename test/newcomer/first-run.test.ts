@@ -105,7 +105,7 @@ describe("the first run on a real npm package, without any config", () => {
       { ".github/patchgate.yml": "sandbox:\n  network_for_setup: false\n" },
     );
     expect(r.stdout).toContain("setup: npm install, without network (sandbox.network_for_setup: false in .github/patchgate.yml)");
-    expect(r.stdout).toMatch(/setup_run +npm install failed \(exit 1\) in [\d.]+ s, without network: sandbox\.network_for_setup is false/);
+    expect(r.stdout).toMatch(/setup_run +npm install failed \(exit 1\) in [\d.]+ m?s, without network: sandbox\.network_for_setup is false/);
     expect(r.stdout).toContain("ENOTCACHED");
     expect(r.code).toBe(1);
     // The whole session, from the CLI's start to its exit: no minutes of retries (the row shows where the time went).
