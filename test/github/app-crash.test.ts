@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, rmSync, unlinkSync, watch, writeFileSync } from "node:fs";
+import { readdirSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createBareRepo, readBranch } from "../fakes/git/bare-repo.js";
 import { startFakeGitHub, type FakeGitHub } from "../fakes/github/github-server.js";
@@ -13,26 +13,14 @@ import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/chat/server.js"
 import { type FakeStep } from "../fakes/chat/turns.js";
 import { AppProcess } from "../helpers/app-process.js";
 import { tempDir } from "../helpers/git-fixture.js";
+import { sandboxFileAppears } from "../helpers/sandbox-file-appears.js";
 
 const FIXED = "export function add(a, b) {\n  return a + b;\n}\n";
 // Holds while `.git/pg-hold` exists in the clone, after leaving a file behind: a test run to be killed in.
-const HOLDING_TESTS = `if [ -e .git/pg-hold ]; then echo partial > .partial-output; exec sleep 600; fi\n${STORY_FILES["test.sh"]}`;
-
-/** Resolves when `name` exists in `dir` (watched, not polled). */
-function appears(dir: string, name: string): Promise<void> {
-  return new Promise((resolve) => {
-    const watcher = watch(dir, () => {
-      if (existsSync(join(dir, name))) {
-        watcher.close();
-        resolve();
-      }
-    });
-    if (existsSync(join(dir, name))) {
-      watcher.close();
-      resolve();
-    }
-  });
-}
+// The file's name is this file's own: the run is seen holding through its sandbox (its writes reach the
+// clone only when it ends), and other tests' sandboxes may hold a `.partial-output` of theirs.
+const PARTIAL = `.partial-output-app-crash-${process.pid}`;
+const HOLDING_TESTS = `if [ -e .git/pg-hold ]; then echo partial > ${PARTIAL}; exec sleep 600; fi\n${STORY_FILES["test.sh"]}`;
 
 describe.each([
   ["while the tests run", "tests"],
@@ -81,7 +69,7 @@ describe.each([
     await send("pull_request_review", payloads.review({ pr: pr.number, state: "approved", body: "ok", by: "reviewer" }));
     expect(await app.settle()).toBe("errors=0");
     await send("issue_comment", payloads.comment({ number: pr.number, pr: true, title: pr.title, body: "/agent approve", by: "maintainer" }));
-    if (where === "tests") await appears(clone(), ".partial-output");
+    if (where === "tests") await sandboxFileAppears(PARTIAL);
     else await openai.held();
     await app.kill9();
     if (where === "tests") unlinkSync(join(clone(), ".git", "pg-hold"));
@@ -103,7 +91,7 @@ describe.each([
     }
     const head = readBranch(bare, "patchgate/issue-1")!;
     expect(head.files["src/add.js"]).toBe(FIXED);
-    expect(Object.keys(head.files)).not.toContain(".partial-output");
+    expect(Object.keys(head.files)).not.toContain(PARTIAL);
     // Two commits on the branch: the plan's (no file change) and exactly one with the fix.
     const git = (...args: string[]) => execFileSync("git", ["--git-dir", bare, ...args], { encoding: "utf8" }).trim();
     const commits = git("rev-list", "main..patchgate/issue-1").split("\n");
