@@ -1,6 +1,6 @@
-import { mkdtemp, realpath, rm, stat } from "node:fs/promises";
+import { lstat, mkdtemp, realpath, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve, sep } from "node:path";
 import { git } from "../workspace/git.js";
 import { UsageError } from "./runtime-env.js";
 
@@ -48,15 +48,17 @@ export async function checkRepo(repo: string, includeUncommitted: boolean): Prom
 /**
  * A clone is made of a repository's top level, never of a folder inside it (git would refuse with a
  * message about a repository that "does not exist"), so a subdirectory stands for its repository.
- * A `.git` directory or a bare repository has no work tree: refused here, in one line.
+ * The top level is the nearest folder holding a `.git`, found without starting a process (the status
+ * that follows is the one git call this check makes). A `.git` directory, or a folder inside one,
+ * has no work tree: refused here, in one line.
  */
 async function topLevel(repo: string, dir: string): Promise<string> {
-  const r = await git(["rev-parse", "--show-toplevel"], { cwd: dir });
-  const top = r.stdout.trim();
-  if (r.exitCode !== 0 && /not a git repository/i.test(r.stderr))
-    throw new UsageError(`--repo ${repo}: not a git repository (run \`git init\` and commit first)`);
-  if (r.exitCode !== 0 || top === "") throw new UsageError(`--repo ${repo}: not inside a work tree (give the repository's folder, not its .git)`);
-  return realpath(top);
+  const real = await realpath(dir);
+  if (real.split(sep).includes(".git")) throw new UsageError(`--repo ${repo}: not inside a work tree (give the repository's folder, not its .git)`);
+  for (let at = real; ; at = dirname(at)) {
+    if (await lstat(join(at, ".git")).catch(() => null)) return at;
+    if (dirname(at) === at) throw new UsageError(`--repo ${repo}: not a git repository (run \`git init\` and commit first)`);
+  }
 }
 
 async function snapshotCommit(dir: string, head: string): Promise<string> {

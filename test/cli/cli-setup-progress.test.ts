@@ -7,12 +7,12 @@ import { ROOT } from "../helpers/run-cli.js";
 
 // The setup and the baseline test run each print a line, then wait until the test has seen the
 // status line name them with that line and says go (a file appearing in the workspace): the status
-// line is then checked while each really is running.
+// line is then checked while each really is running. The file goes in the clone's .git, which a run
+// sees as it is (read-only); the rest of the workspace a run sees through its own layer.
 const WAITING_REPO = {
   ...BUGGY_ADD_REPO,
-  ".gitignore": "setup.go\nbaseline.go\n",
-  "setup.sh": "echo fetching dependency 1 of 3\nwhile [ ! -e setup.go ]; do sleep 0.05; done\n",
-  "test.sh": "echo running the baseline\nwhile [ ! -e baseline.go ]; do sleep 0.05; done\n" + BUGGY_ADD_REPO["test.sh"],
+  "setup.sh": "echo fetching dependency 1 of 3\nwhile [ ! -e .git/setup.go ]; do sleep 0.05; done\n",
+  "test.sh": "echo running the baseline\nwhile [ ! -e .git/baseline.go ]; do sleep 0.05; done\n" + BUGGY_ADD_REPO["test.sh"],
   ".github/patchgate.yml": "setup: sh setup.sh\ntest: sh test.sh\n",
 };
 
@@ -51,7 +51,7 @@ describe("patchgate run on a terminal: the status line follows setup and the bas
       const release = (name: string, seen: RegExp) => {
         if (released.includes(name) || !seen.test(screen)) return;
         released.push(name);
-        writeFileSync(join(data, "workspaces", session, `${name}.go`), "");
+        writeFileSync(join(data, "workspaces", session, ".git", `${name}.go`), "");
       };
       release("setup", setupLine);
       release("baseline", baselineLine);

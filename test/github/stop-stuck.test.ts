@@ -1,11 +1,13 @@
-import { join } from "node:path";
 import type { LLMClient, LLMRequest, LLMResponse } from "../../src/agent/llm/types.js";
 import { type Harness } from "../../demo/harness.js";
 import { ISSUE, STORY_FILES, storySteps } from "../../demo/story.js";
 import { Ledger } from "../../src/store/ledger.js";
 import { settlesWithin } from "../fakes/special-files.js";
 import { storyHarness } from "./helpers.js";
-import { fileAppears } from "../helpers/file-appears.js";
+import { sandboxFileAppears } from "../helpers/sandbox-file-appears.js";
+
+/** Written by the held test run, seen through its sandbox (a run's writes reach the clone when it ends). */
+const STARTED = `started-stop-stuck-${process.pid}.txt`;
 
 /** The bound this test puts on a stop: a hang fails it, a slow machine does not come near it. */
 const STOP_BOUND_MS = 5_000;
@@ -25,7 +27,7 @@ describe("/agent stop during a test run that left a FIFO .gitignore", () => {
     // Only once the fix is in: the baseline run on the base tree (at plan approval) ends at once.
     const files = {
       ...STORY_FILES,
-      "test.sh": 'grep -q "a + b" src/add.js || exit 1\nmkdir -p build && mkfifo build/.gitignore && echo started > started.txt && sleep 1000\n',
+      "test.sh": `grep -q "a + b" src/add.js || exit 1\nmkdir -p build && mkfifo build/.gitignore && echo started > ${STARTED} && sleep 1000\n`,
     };
     h = await storyHarness({ files });
     await storySteps.ask(h);
@@ -36,8 +38,7 @@ describe("/agent stop during a test run that left a FIFO .gitignore", () => {
   test("ends the session cancelled within the bound, check run and comment saying so", async () => {
     const pr = h.github.world.pulls[0];
     await h.send("issue_comment", h.payloads.comment({ number: pr.number, pr: true, body: "/agent approve", by: "maintainer" }));
-    const ws = join(h.app.deps.workspacesDir, (await h.app.deps.store.list())[0].id);
-    await fileAppears(join(ws, "started.txt"));
+    await sandboxFileAppears(STARTED);
     await h.send("issue_comment", h.payloads.comment({ number: pr.number, pr: true, body: "/agent stop", by: "maintainer" }));
     await settlesWithin("the stopped session", STOP_BOUND_MS, h.settle());
 
