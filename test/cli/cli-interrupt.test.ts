@@ -28,7 +28,7 @@ describe("Ctrl-C during patchgate run", () => {
       { toolCalls: [{ name: "finish", arguments: { summary: "add now adds" } }] },
     ]);
     const env = { OPENAI_API_KEY: "sk-sigint", OPENAI_BASE_URL: server.baseURL, PATCHGATE_DATA_DIR: data, PATCHGATE_MODEL: "fake-model" };
-    const run = spawnCli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "Fix add"], env);
+    const run = spawnCli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "--verbose", "Fix add"], env);
     await run.printed("HOLDING");
     run.child.kill("SIGINT");
     expect(await run.code).toBe(130);
