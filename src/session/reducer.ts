@@ -10,7 +10,7 @@ import { requireLive, requirePhase } from "./phase-guards.js";
 import { withOurs } from "./lease-ours.js";
 import { reopenPhase } from "./reopen-phase.js";
 import { addCall } from "./usage.js";
-import type { Approver } from "./types.js";
+import { executableConfigApproval, executableWritesAfter, forgetWrites } from "./executable-config-writes.js";
 
 /** Pure transition: returns a new state or throws a typed error; never mutates `s`. */
 export function reduce(s: SessionState, e: SessionEvent): SessionState {
@@ -101,13 +101,7 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
       };
     case "command_changed": {
       requireLive(s, e);
-      const writtenHashes = { ...s.writtenHashes };
-      const executableConfigWrites = { ...s.executableConfigWrites };
-      for (const p of e.paths) {
-        delete writtenHashes[p];
-        delete executableConfigWrites[p];
-      }
-      return { ...next, publishablePaths: publishableAfter(s.publishablePaths, [e]), writtenHashes, executableConfigWrites };
+      return { ...next, publishablePaths: publishableAfter(s.publishablePaths, [e]), ...forgetWrites(s, e.paths) };
     }
     case "todos_updated": {
       requireLive(s, e);
@@ -166,10 +160,7 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
       if (e.digest !== s.pending.digest) throw new StaleApprovalError(s.pending.digest, e.digest);
       const status = e.type === "approval_granted" ? "approved" : "denied";
       const denyReason = e.type === "approval_denied" ? e.reason : undefined;
-      const executableConfigApproved = e.type === "approval_granted" && e.executableConfig === true;
-      if (executableConfigApproved && !EXPLICIT_APPROVALS.includes(e.by.via)) {
-        throw new IllegalTransitionError(e.type, s.phase, `executable configuration needs a human's explicit approval, not one by ${e.by.via}`);
-      }
+      const executableConfigApproved = executableConfigApproval(s, e);
       return { ...next, phase: "executing", pending: { ...s.pending, status, denyReason, decidedBy: e.by, executableConfigApproved } };
     }
     case "approval_settled":
@@ -303,22 +294,6 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
       requireLive(s, e);
       return next;
   }
-}
-
-/** The channels where a human says yes to executable configuration in words of their own: never a label, a flag or an automation. */
-const EXPLICIT_APPROVALS: readonly Approver["via"][] = ["comment", "cli"];
-
-/**
- * An executable-config write is recorded only while a batch approved for executable configuration runs;
- * any other write of the path (or a command's change) ends what was approved for it.
- */
-function executableWritesAfter(s: SessionState, e: Extract<SessionEvent, { type: "file_written" }>): Record<string, string> {
-  const { [e.path]: _old, ...rest } = s.executableConfigWrites;
-  if (e.executableConfig !== true) return rest;
-  if (s.pending?.status !== "approved" || s.pending.executableConfigApproved !== true) {
-    throw new IllegalTransitionError(e.type, s.phase, `${e.path} is executable configuration and no batch approved for it is running`);
-  }
-  return { ...rest, [e.path]: e.hash };
 }
 
 /** state = fold(events). */
