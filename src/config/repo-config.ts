@@ -36,8 +36,6 @@ const AllowCommandSchema = z.union(
   { error: "the words of a command (`prettier --check`), or `{command, extra_args: [globs]}`" },
 );
 
-export type AllowCommand = z.infer<typeof AllowCommandSchema>;
-
 /**
  * `.github/patchgate.yml`, read from the default branch only. Every field optional: an empty file is valid.
  * Names are snake_case because maintainers write them in YAML.

@@ -1,4 +1,3 @@
-import type { AllowCommand } from "../config/repo-config.js";
 import { BUILTIN_RULE } from "./builtin-rules.js";
 import { programName } from "./shell/command-facts.js";
 import * as danger from "./shell/dangerous-commands.js";
@@ -8,7 +7,7 @@ import { PROTECTED_PATH_GLOBS } from "./path-confinement.js";
 import { gitReadOnly } from "./shell/git-read-only.js";
 import * as readOnly from "./shell/read-only-commands.js";
 import { tokenize } from "./shell/shell-tokens.js";
-import type { PolicyRule } from "./types.js";
+import type { AllowCommand, PolicyRule } from "./types.js";
 
 /**
  * The policy a session runs with when the repository says nothing more (DESIGN §3). Order matters only

@@ -107,3 +107,6 @@ export interface McpMatcher {
   risks?: McpRisk[];
   trust?: McpTrust[];
 }
+
+/** One repository `allow_commands` entry: exact words, or words plus extra words matching `extra_args` globs. */
+export type AllowCommand = string | { command: string; extra_args: string[] };

@@ -1,7 +1,6 @@
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { SANDBOX_HOME } from "./env-policy.js";
-import type { PreparedRun } from "./prepare-run.js";
 import { SANDBOX_CACHE } from "./session-cache.js";
 import type { Mount } from "./toolchain-binding.js";
 
@@ -65,7 +64,7 @@ const SEED_SCRIPT = `cp -a ${SETUP_HOME}/. ${SANDBOX_HOME}/ || { echo "patchgate
  * A `command` run starts from a copy of what setup left in its HOME; when setup left nothing (or
  * there is no cache), the command starts as it is, with no copy to make.
  */
-export async function withSetupHome(run: PreparedRun, cacheDir: string | undefined): Promise<PreparedRun> {
+export async function withSetupHome<R extends { access: RunAccess; argv: string[] }>(run: R, cacheDir: string | undefined): Promise<R> {
   if (run.access !== "command" || cacheDir === undefined) return run;
   const entries = await readdir(path.join(cacheDir, "home")).catch(() => []);
   return entries.length === 0 ? run : { ...run, argv: ["/bin/sh", "-c", SEED_SCRIPT, "patchgate-home", ...run.argv] };

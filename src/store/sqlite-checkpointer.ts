@@ -40,10 +40,10 @@ export interface CheckpointResult {
 }
 
 /**
- * Checkpoints of a file store, on a thread of their own (issue 15). SQLite's automatic checkpoint
+ * Checkpoints of a file store, on a thread of their own. SQLite's automatic checkpoint
  * runs inside the commit that crosses 1,000 WAL pages: that commit, and every write queued behind
- * it, waited for a second fsync of the WAL, the copy and an fsync of the database file (2.7–7.7 ms
- * under strace on this machine, against a commit's fsync of 0.3–0.7 ms), once every ~130 deliveries.
+ * it, waited for a second fsync of the WAL, the copy and an fsync of the database file (several times
+ * a commit's own fsync), once every ~130 deliveries.
  * The writer's connection turns it off; this thread does the copy beside it, so a commit is one fsync
  * of the WAL. Durability is untouched: a commit is durable once its WAL frames are synced, and SQLite
  * rewrites the WAL only after a pass has synced the database file. A pass that fails is tried again

@@ -46,8 +46,8 @@ interface Pending {
 }
 
 /**
- * Every write of a file store on a thread of its own (issue 15): a commit's fsync, 0.2 ms to several
- * ms under load, no longer stops the event loop that runs the other sessions and answers webhooks.
+ * Every write of a file store on a thread of its own: a commit's fsync no longer stops the event loop
+ * that runs the other sessions and answers webhooks.
  * It is the file's one writer in this process. A caller still waits for the commit, so "resolved"
  * keeps meaning "on disk"; requests made while a batch is being written go together in the next one
  * (group commit), in the order they were made. The thread starts with the first write, so an idle

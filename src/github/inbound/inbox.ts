@@ -169,7 +169,7 @@ export class Inbox {
    * What a delivery's job works with, built when it starts: a job waiting in its lane holds the parsed
    * delivery and nothing of the webhook. Probot's per-event client would keep the whole event alive
    * (its x-github-delivery hook closes over it): ~29 KB a queued job, which at 200 deliveries/s the
-   * young-generation collector copies again and again (issue 15). The header is set here instead, on
+   * young-generation collector copies again and again. The header is set here instead, on
    * a replayed delivery's requests too.
    */
   private async intake(delivery: Delivery): Promise<Intake> {
