@@ -19,7 +19,7 @@ import { selectSandbox } from "../src/sandbox/select.js";
 import { sessionCacheDir } from "../src/sandbox/session-cache.js";
 import type { Sandbox } from "../src/sandbox/types.js";
 import { SqliteSessionStore } from "../src/store/sqlite-store.js";
-import { ensureSetup } from "../src/tools/support/test-setup.js";
+import { ensureSetup } from "../src/runs/test-setup.js";
 import { median, notMeasured, spread, type Figures } from "./figure.js";
 
 const PACKAGE = "lerna";

@@ -1,9 +1,9 @@
 import { summarizeTestRun } from "../sandbox/test-summary.js";
 import { configuredTestCommand } from "../tools/run-tests.js";
-import { failingOf } from "../tools/support/failing-tests.js";
-import { guardedRun, guardedRunEvents } from "../tools/support/guarded-run.js";
-import { runShell } from "../tools/support/sandbox-run.js";
-import { runKillOf } from "../tools/support/run-kill.js";
+import { failingOf } from "../runs/failing-tests.js";
+import { guardedRun, guardedRunEvents } from "../runs/guarded-run.js";
+import { runShell } from "../runs/sandbox-run.js";
+import { runKillOf } from "../runs/run-kill.js";
 import type { ToolDefinition } from "../tools/tool.js";
 import { TERMINAL_PHASES } from "../session/types.js";
 import type { CallEnv } from "./call-handler.js";

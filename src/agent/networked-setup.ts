@@ -1,4 +1,4 @@
-import { ensureSetup } from "../tools/support/test-setup.js";
+import { ensureSetup } from "../runs/test-setup.js";
 import type { Ledger } from "../store/ledger.js";
 import type { CallEnv } from "./call-handler.js";
 

@@ -1,7 +1,7 @@
 import type { RepoConfig } from "../config/repo-config.js";
 import type { PolicyRule } from "../policy/types.js";
 import type { Sandbox } from "../sandbox/types.js";
-import type { OnRun } from "../tools/support/run-progress.js";
+import type { OnRun } from "../runs/run-progress.js";
 import type { ToolDefinition } from "../tools/tool.js";
 import type { Workspace } from "../workspace/types.js";
 import type { LLMClient } from "./llm/types.js";

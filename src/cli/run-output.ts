@@ -2,7 +2,7 @@ import { redact } from "../safety/redact.js";
 import { secretsFromEnv } from "../safety/secrets.js";
 import { parseTestFailures } from "../sandbox/test-report/parse.js";
 import { totalsText } from "../sandbox/test-summary.js";
-import type { OnRun, RunStarted } from "../tools/support/run-progress.js";
+import type { OnRun, RunStarted } from "../runs/run-progress.js";
 import type { Heartbeat } from "./heartbeat.js";
 
 /** Lines of a run shown when it ends, unless --verbose showed them all as they came. */

@@ -2,14 +2,14 @@ import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import type { SetupCacheRecord } from "../session/types.js";
-import type { RunResult } from "../tools/support/sandbox-run.js";
+import type { RunResult } from "../runs/sandbox-run.js";
 import type { ToolContext } from "../tools/tool.js";
 import { cacheOwner } from "./cache-owner.js";
 import { cacheKey, setupInputBlobs } from "./cache-key.js";
 import { createdBy, workspaceStatus, type WorkspaceStatus } from "./setup-outputs.js";
 
 /**
- * The dependency cache around one setup run (tools/support/test-setup.ts). It is used only where the setup
+ * The dependency cache around one setup run (runs/test-setup.ts). It is used only where the setup
  * gets the network, i.e. on the maintainer's tree before the session changed anything, and an entry
  * is stored only after such a setup succeeded, when:
  * - the session's cache directory was empty when it started. Runs before setup (the plan phase's

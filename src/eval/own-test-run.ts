@@ -3,7 +3,7 @@ import path from "node:path";
 import type { RepoConfig } from "../config/repo-config.js";
 import type { Sandbox, SandboxLimits, SandboxResult } from "../sandbox/types.js";
 import { summarizeTestRun } from "../sandbox/test-summary.js";
-import { limitsOf } from "../tools/support/sandbox-run.js";
+import { limitsOf } from "../runs/sandbox-run.js";
 
 export interface OwnTestRun {
   tests: "pass" | "fail" | "not_run";

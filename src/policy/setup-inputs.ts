@@ -15,7 +15,7 @@ import { REPO_CONFIG_PATH } from "../config/repo-config.js";
  * - the files the root package.json's install scripts name (`"postinstall": "node tools/fetch.js"`).
  *
  * Not followed: files a named script includes in turn. The session's own changes never get the
- * network anyway (tools/support/test-setup.ts): this set is about the tree the session starts on.
+ * network anyway (runs/test-setup.ts): this set is about the tree the session starts on.
  */
 const MANIFESTS = new Set([
   // JavaScript

@@ -98,7 +98,7 @@ export interface ReviewComment {
   by: string;
 }
 
-/** The last setup of the session (`setup_run`), what memoises it: see tools/support/test-setup.ts. */
+/** The last setup of the session (`setup_run`), what memoises it: see runs/test-setup.ts. */
 export interface SetupRecord {
   command: string;
   passed: boolean;
@@ -250,7 +250,7 @@ export interface TestRun {
   /** Last lines of output and failing test names where the runner prints them. */
   summary: string;
   /**
-   * The failing tests by name (tools/support/failing-tests.ts): [] for a pass, null when the run failed and
+   * The failing tests by name (runs/failing-tests.ts): [] for a pass, null when the run failed and
    * its output names no test (or too many): then only a pass counts. Absent in older ledgers.
    */
   failing?: string[] | null;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { commandText, shellScript } from "../policy/shell/command-verdict.js";
-import { limitFields, modelOutput, removedFields, runArgv, sandboxUnavailable } from "./support/sandbox-run.js";
-import { discardedNote, guardedRun, guardedRunEvents } from "./support/guarded-run.js";
+import { limitFields, modelOutput, removedFields, runArgv, sandboxUnavailable } from "../runs/sandbox-run.js";
+import { discardedNote, guardedRun, guardedRunEvents } from "../runs/guarded-run.js";
 import { defineExecuteTool, ok } from "./tool.js";
 
 const DESCRIPTION = `Run one program in the repository root, inside a sandbox: no network, time and output are limited.

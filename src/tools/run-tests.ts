@@ -5,11 +5,11 @@ import type { ParsedTestRun, TestFailure, TestTotals } from "../sandbox/test-rep
 import type { SessionEvent } from "../session/events.js";
 import type { TestRun, ToolError } from "../session/types.js";
 import { noNewFailures } from "../policy/test-gate.js";
-import { failingOf } from "./support/failing-tests.js";
-import { limitFields, modelOutput, removedFields, runShell, sandboxUnavailable } from "./support/sandbox-run.js";
-import { discardedNote, guardedRun, guardedRunEvents } from "./support/guarded-run.js";
-import { ensureSetup } from "./support/test-setup.js";
-import { runKillOf } from "./support/run-kill.js";
+import { failingOf } from "../runs/failing-tests.js";
+import { limitFields, modelOutput, removedFields, runShell, sandboxUnavailable } from "../runs/sandbox-run.js";
+import { discardedNote, guardedRun, guardedRunEvents } from "../runs/guarded-run.js";
+import { ensureSetup } from "../runs/test-setup.js";
+import { runKillOf } from "../runs/run-kill.js";
 import { defineExecuteTool, ok, type ToolContext } from "./tool.js";
 
 const DESCRIPTION = `Run the repository's configured test command in the sandbox (no network) and record the result against the hash of the files that would be published.

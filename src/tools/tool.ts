@@ -8,7 +8,7 @@ import type { Decision, ExecutableConfigHit, PermissionMode, ToolError, ToolResu
 import type { McpCallAudit } from "../session/mcp-records.js";
 import type { Workspace } from "../workspace/types.js";
 import type { DependencyCacheHandle } from "../depcache/dependency-store.js";
-import type { OnRun } from "./support/run-progress.js";
+import type { OnRun } from "../runs/run-progress.js";
 
 /**
  * On whose word a call runs: the policy allowed it (and whether as a reader, which then runs with the

@@ -3,7 +3,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DependencyStore } from "../../src/depcache/dependency-store.js";
 import { openSetupCache, withDependencyCache } from "../../src/depcache/setup-cache.js";
-import type { RunResult } from "../../src/tools/support/sandbox-run.js";
+import type { RunResult } from "../../src/runs/sandbox-run.js";
 import type { ToolContext } from "../../src/tools/tool.js";
 import { makeRepo, tempDir } from "../helpers/git-fixture.js";
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { DependencyStore } from "../../src/depcache/dependency-store.js";
 import { withDependencyCache } from "../../src/depcache/setup-cache.js";
 import type { TaskInput } from "../../src/session/types.js";
-import type { RunResult } from "../../src/tools/support/sandbox-run.js";
+import type { RunResult } from "../../src/runs/sandbox-run.js";
 import type { ToolContext } from "../../src/tools/tool.js";
 import { tempDir } from "../helpers/git-fixture.js";
 

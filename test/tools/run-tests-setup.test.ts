@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { DEFAULT_REPO_CONFIG } from "../../src/config/repo-config.js";
 import type { Sandbox } from "../../src/sandbox/types.js";
 import { runTestsTool } from "../../src/tools/run-tests.js";
-import { SETUP_MARKER } from "../../src/tools/support/test-setup.js";
+import { SETUP_MARKER } from "../../src/runs/test-setup.js";
 import { harnessFactory } from "./helpers/harness-factory.js";
 import { bubblewrap } from "./helpers/sandbox.js";
 import { config, REPO, write } from "./helpers/run-tests-repo.js";

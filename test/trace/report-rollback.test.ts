@@ -1,7 +1,7 @@
 import { renderReport } from "../../src/trace/report/report.js";
 import { hex, okResult, StoryLedger } from "./fixtures/story-ledger.js";
 
-/** A test run that wrote files nobody approved (`changes_rolled_back`, src/tools/support/guarded-run.ts) in the report. */
+/** A test run that wrote files nobody approved (`changes_rolled_back`, src/runs/guarded-run.ts) in the report. */
 test("rollbacks: in Governance, and as the run's own line in its step", () => {
   const s = new StoryLedger("sess-rollback").start().read().plan(hex("p", 64));
   s.approvePlan({ login: "alice", via: "review" }, hex("p", 64));

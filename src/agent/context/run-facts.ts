@@ -1,5 +1,5 @@
 import type { SessionState } from "../../session/state.js";
-import { notRerun, setupOutcomeText } from "../../tools/support/test-setup.js";
+import { notRerun, setupOutcomeText } from "../../runs/test-setup.js";
 
 /**
  * What the runtime ran on the model's behalf before its first execute step: the setup (e.g.

@@ -1,5 +1,5 @@
-import type { SandboxResult } from "../../sandbox/types.js";
-import type { RunKill } from "../../session/types.js";
+import type { SandboxResult } from "../sandbox/types.js";
+import type { RunKill } from "../session/types.js";
 
 // What a runtime that ran out of memory says before it dies (node, python, the C library's perror).
 const OUT_OF_MEMORY = /heap out of memory|out of memory|Cannot allocate memory|MemoryError|std::bad_alloc/i;

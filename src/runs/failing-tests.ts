@@ -1,4 +1,4 @@
-import { parseTestFailures } from "../../sandbox/test-report/parse.js";
+import { parseTestFailures } from "../sandbox/test-report/parse.js";
 
 /** More names than this and the list is not trusted to be whole: the run counts as unparseable. */
 const MAX_FAILING_NAMES = 500;

@@ -1,19 +1,19 @@
 import { access, rm, writeFile } from "node:fs/promises";
-import { retryHint } from "../../session/retry-hint.js";
+import { retryHint } from "../session/retry-hint.js";
 import path from "node:path";
-import { REPO_CONFIG_PATH } from "../../config/repo-config.js";
-import { summarizeTestRun } from "../../sandbox/test-summary.js";
-import type { SessionEvent } from "../../session/events.js";
-import type { SetupRecord, SetupWithheld, ToolError } from "../../session/types.js";
-import { withheldText } from "../../session/setup-withheld.js";
-import { compareSetupInputs } from "../../workspace/setup-inputs.js";
-import { withDependencyCache } from "../../depcache/setup-cache.js";
-import { setupInputDigest } from "../../workspace/setup-digest.js";
+import { REPO_CONFIG_PATH } from "../config/repo-config.js";
+import { summarizeTestRun } from "../sandbox/test-summary.js";
+import type { SessionEvent } from "../session/events.js";
+import type { SetupRecord, SetupWithheld, ToolError } from "../session/types.js";
+import { withheldText } from "../session/setup-withheld.js";
+import { compareSetupInputs } from "../workspace/setup-inputs.js";
+import { withDependencyCache } from "../depcache/setup-cache.js";
+import { setupInputDigest } from "../workspace/setup-digest.js";
 import { runShell } from "./sandbox-run.js";
 import { runKillOf } from "./run-kill.js";
-import { refusedHostsIn } from "../../sandbox/egress/egress-run.js";
-import { killText } from "../../session/run-kill-text.js";
-import type { ToolContext } from "../tool.js";
+import { refusedHostsIn } from "../sandbox/egress/egress-run.js";
+import { killText } from "../session/run-kill-text.js";
+import type { ToolContext } from "../tools/tool.js";
 
 /**
  * The repository's setup command (e.g. `npm ci`) runs at the start of execute mode and is memoised

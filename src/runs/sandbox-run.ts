@@ -1,9 +1,9 @@
-import type { RepoConfig } from "../../config/repo-config.js";
-import { READ_ONLY_GIT_ENV, readOnlyArgv } from "../../policy/shell/read-only-git-run.js";
-import type { SandboxResult } from "../../sandbox/types.js";
-import type { ToolError } from "../../session/types.js";
-import { capChars } from "./text.js";
-import type { ToolContext } from "../tool.js";
+import type { RepoConfig } from "../config/repo-config.js";
+import { READ_ONLY_GIT_ENV, readOnlyArgv } from "../policy/shell/read-only-git-run.js";
+import type { SandboxResult } from "../sandbox/types.js";
+import type { ToolError } from "../session/types.js";
+import { capChars } from "../tools/support/text.js";
+import type { ToolContext } from "../tools/tool.js";
 import type { RunKind, RunStarted } from "./run-progress.js";
 
 /**

@@ -1,6 +1,6 @@
-import type { SessionEvent } from "../../session/events.js";
-import type { SandboxResult } from "../../sandbox/types.js";
-import type { ToolContext } from "../tool.js";
+import type { SessionEvent } from "../session/events.js";
+import type { SandboxResult } from "../sandbox/types.js";
+import type { ToolContext } from "../tools/tool.js";
 
 /**
  * A sandboxed run that cannot change the tree unless a human approved it. The tree is snapshotted
