@@ -20,6 +20,7 @@ import { sessionCacheDir } from "../src/sandbox/session-cache.js";
 import type { Sandbox } from "../src/sandbox/types.js";
 import { SqliteSessionStore } from "../src/store/sqlite-store.js";
 import { ensureSetup } from "../src/runs/test-setup.js";
+import { setupContextOf } from "../src/tools/support/run-context.js";
 import { median, notMeasured, spread, type Figures } from "./figure.js";
 
 const PACKAGE = "lerna";
@@ -82,7 +83,7 @@ async function sessionSetup(root: string, source: string, sandbox: Sandbox, deps
       dependencyCache: { store: deps, sessionCache: cacheDir },
     };
     const started = performance.now();
-    const outcome = await ensureSetup(ctx);
+    const outcome = await ensureSetup(setupContextOf(ctx));
     const wallMs = performance.now() - started;
     if (!outcome.ran) throw new Error("setup did not run");
     if (outcome.error) throw new Error(`setup failed: ${outcome.error.message}`);

@@ -4,6 +4,7 @@ import { failingOf } from "../runs/failing-tests.js";
 import { guardedRun, guardedRunEvents } from "../runs/guarded-run.js";
 import { runShell } from "../runs/sandbox-run.js";
 import { runKillOf } from "../runs/run-kill.js";
+import { runContextOf } from "../tools/support/run-context.js";
 import type { ToolDefinition } from "../tools/tool.js";
 import { TERMINAL_PHASES } from "../session/types.js";
 import type { CallEnv } from "./call-handler.js";
@@ -71,7 +72,8 @@ async function runBaseline(env: CallEnv): Promise<void> {
   if (command === undefined) return;
   const s = ctx.state;
   const treeHash = await ctx.workspace.publishedTree(s.publishablePaths);
-  const guarded = await guardedRun(ctx, false, () => runShell(ctx, { kind: "baseline", command, timeoutSeconds: ctx.repoConfig.timeouts.test_seconds }));
+  const runs = runContextOf(ctx);
+  const guarded = await guardedRun(runs, false, () => runShell(runs, { kind: "baseline", command, timeoutSeconds: ctx.repoConfig.timeouts.test_seconds }));
   const { res } = guarded;
   const killed = runKillOf(res, ctx.signal?.aborted === true);
   const run = {

@@ -1,5 +1,6 @@
 import { ensureSetup } from "../runs/test-setup.js";
 import type { Ledger } from "../store/ledger.js";
+import { setupContextOf } from "../tools/support/run-context.js";
 import type { CallEnv } from "./call-handler.js";
 
 /**
@@ -12,7 +13,7 @@ import type { CallEnv } from "./call-handler.js";
 export async function runSetupFirst(env: CallEnv): Promise<void> {
   const ctx = env.context();
   if (ctx.state.mode !== "execute" || ctx.sandbox === null || ctx.repoConfig.setup === undefined) return;
-  const setup = await ensureSetup(ctx);
+  const setup = await ensureSetup(setupContextOf(ctx));
   if (setup.ran) await env.ledger.append(setup.event);
 }
 

@@ -1,9 +1,9 @@
 import { readdir } from "node:fs/promises";
 import path from "node:path";
-import { performance } from "node:perf_hooks";
 import type { SetupCacheRecord } from "../session/types.js";
-import type { RunResult } from "../runs/sandbox-run.js";
-import type { ToolContext } from "../tools/tool.js";
+import type { SessionState } from "../session/state.js";
+import type { Workspace } from "../workspace/types.js";
+import type { DependencyCacheHandle } from "./dependency-store.js";
 import { cacheOwner } from "./cache-owner.js";
 import { cacheKey, setupInputBlobs } from "./cache-key.js";
 import { createdBy, workspaceStatus, type WorkspaceStatus } from "./setup-outputs.js";
@@ -17,6 +17,14 @@ import { createdBy, workspaceStatus, type WorkspaceStatus } from "./setup-output
  * - the setup changed no tracked file (an entry holds only what setup added);
  * - it added something.
  */
+/** What the cache needs of a session's setup run: its tree, its owner and toolchains (the key), the handle. */
+export interface SetupCacheContext {
+  workspace: Pick<Workspace, "root" | "baseCommit">;
+  state: Pick<SessionState, "task" | "toolchains">;
+  dependencyCache?: DependencyCacheHandle;
+  signal?: AbortSignal;
+}
+
 export interface SetupCache {
   readonly key: string;
   /** The entry put in place, or null (a miss, or a restore that failed and was undone). */
@@ -25,7 +33,7 @@ export interface SetupCache {
   store(): Promise<SetupCacheRecord>;
 }
 
-export async function openSetupCache(ctx: ToolContext, command: string): Promise<SetupCache | null> {
+export async function openSetupCache(ctx: SetupCacheContext, command: string): Promise<SetupCache | null> {
   const handle = ctx.dependencyCache;
   if (!handle) return null;
   const root = ctx.workspace.root;
@@ -59,35 +67,6 @@ export async function openSetupCache(ctx: ToolContext, command: string): Promise
       }
     },
   };
-}
-
-/**
- * The setup step with the cache around it: on the maintainer's tree (`network`), an entry with the
- * same key stands in for running `run` (its result says so on stdout); after a run that passed, the
- * outcome is stored. Elsewhere `run` runs as it is.
- */
-export async function withDependencyCache(
-  ctx: ToolContext,
-  command: string,
-  network: boolean,
-  run: () => Promise<RunResult>,
-): Promise<{ res: RunResult; dependencyCache?: SetupCacheRecord }> {
-  const cache = network ? await openSetupCache(ctx, command).catch(() => null) : null;
-  if (cache === null) return { res: await run() };
-  const started = performance.now();
-  const restored = await cache.restore();
-  if (restored) {
-    const mb = ((restored.bytes ?? 0) / 1e6).toFixed(1);
-    const stdout = `patchgate: restored from the dependency cache (${mb} MB: ${(restored.paths ?? []).join(", ")}) instead of running \`${command}\`\n`;
-    const durationMs = Math.round(performance.now() - started);
-    return {
-      res: { exitCode: 0, signal: null, stdout, stderr: "", truncated: false, timedOut: false, durationMs, removedSpecial: [] },
-      dependencyCache: restored,
-    };
-  }
-  const res = await run();
-  if (res.exitCode !== 0 || res.timedOut) return { res };
-  return { res, dependencyCache: await cache.store() };
 }
 
 /** Nothing but empty directories (the HOME that session-cache.ts makes in it counts as nothing). */

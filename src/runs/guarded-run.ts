@@ -1,6 +1,6 @@
 import type { SessionEvent } from "../session/events.js";
 import type { SandboxResult } from "../sandbox/types.js";
-import type { ToolContext } from "../tools/tool.js";
+import type { RunContext } from "./run-context.js";
 
 /**
  * A sandboxed run that cannot change the tree unless a human approved it. The tree is snapshotted
@@ -17,8 +17,12 @@ export interface GuardedRun<R extends SandboxResult = SandboxResult> {
   discarded: string[];
 }
 
-export async function guardedRun<R extends SandboxResult>(ctx: ToolContext, keep: boolean, run: () => Promise<R>): Promise<GuardedRun<R>> {
-  const also = ctx.state.publishablePaths;
+export async function guardedRun<R extends SandboxResult>(
+  ctx: Pick<RunContext, "workspace" | "publishable">,
+  keep: boolean,
+  run: () => Promise<R>,
+): Promise<GuardedRun<R>> {
+  const also = ctx.publishable;
   const before = await ctx.workspace.treeHash(also);
   let res: R;
   try {

@@ -7,13 +7,13 @@ import type { SessionEvent } from "../session/events.js";
 import type { SetupRecord, SetupWithheld, ToolError } from "../session/types.js";
 import { withheldText } from "../session/setup-withheld.js";
 import { compareSetupInputs } from "../workspace/setup-inputs.js";
-import { withDependencyCache } from "../depcache/setup-cache.js";
 import { setupInputDigest } from "../workspace/setup-digest.js";
+import { withDependencyCache } from "./cached-setup.js";
+import type { SetupContext } from "./run-context.js";
 import { runShell } from "./sandbox-run.js";
 import { runKillOf } from "./run-kill.js";
 import { refusedHostsIn } from "../sandbox/egress/egress-run.js";
 import { killText } from "../session/run-kill-text.js";
-import type { ToolContext } from "../tools/tool.js";
 
 /**
  * The repository's setup command (e.g. `npm ci`) runs at the start of execute mode and is memoised
@@ -41,14 +41,14 @@ export type SetupOutcome =
  *   a PR branch starts on a tree an earlier session (or anyone with push access to the branch) wrote:
  *   if that changed setup.sh or a lockfile, the setup runs offline.
  */
-function setupMayUseNetwork(ctx: ToolContext): boolean {
+function setupMayUseNetwork(ctx: SetupContext): boolean {
   return ctx.state.latestDiff === null;
 }
 
 type NetworkVerdict = { network: boolean; withheld?: SetupWithheld };
 
-async function setupNetwork(ctx: ToolContext, command: string): Promise<NetworkVerdict> {
-  if (!ctx.repoConfig.sandbox.network_for_setup) return { network: false };
+async function setupNetwork(ctx: SetupContext, command: string): Promise<NetworkVerdict> {
+  if (!ctx.setupConfig.network) return { network: false };
   if (!setupMayUseNetwork(ctx)) return { network: false, withheld: { reason: "workspace_changed" } };
   const inputs = await compareSetupInputs(ctx.workspace.root, ctx.workspace.baseCommit, command, ctx.signal);
   if (inputs.kind === "unknown") return { network: false, withheld: { reason: "default_branch_unknown" } };
@@ -69,11 +69,11 @@ function offlineNote(v: NetworkVerdict): string {
   return v.withheld ? ` It ran without network access: ${withheldText(v.withheld)}.` : ` It ran without network access: ${OPTED_OUT}.`;
 }
 
-export async function ensureSetup(ctx: ToolContext): Promise<SetupOutcome> {
-  const command = ctx.repoConfig.setup;
+export async function ensureSetup(ctx: SetupContext): Promise<SetupOutcome> {
+  const command = ctx.setupConfig.command;
   if (command === undefined) return { ran: false, error: null };
   const marker = path.join(ctx.workspace.root, SETUP_MARKER);
-  const inputDigest = await setupInputDigest(ctx.workspace.root, command, ctx.state.publishablePaths, ctx.signal);
+  const inputDigest = await setupInputDigest(ctx.workspace.root, command, ctx.publishable, ctx.signal);
   const last = ctx.state.setup;
   if (last !== null && last.command === command && last.inputDigest === inputDigest) {
     if (!last.passed) return { ran: false, error: recordedFailure(last, ctx.state) };
@@ -88,7 +88,7 @@ export async function ensureSetup(ctx: ToolContext): Promise<SetupOutcome> {
 
   const verdict = await setupNetwork(ctx, command);
   const { network, withheld } = verdict;
-  const run = () => runShell(ctx, { kind: "setup", command, timeoutSeconds: ctx.repoConfig.timeouts.setup_seconds, network });
+  const run = () => runShell(ctx, { kind: "setup", command, timeoutSeconds: ctx.setupConfig.timeoutSeconds, network });
   const { res, dependencyCache } = await withDependencyCache(ctx, command, network, run);
   const killed = runKillOf(res, ctx.signal?.aborted === true);
   const refusedHosts = network ? refusedHostsIn(res.stderr) : [];
@@ -112,7 +112,7 @@ export async function ensureSetup(ctx: ToolContext): Promise<SetupOutcome> {
     return { ran: true, event, error: null };
   }
   await rm(marker, { force: true });
-  const why = killed ? `was ${killText(killed, `timeouts.setup_seconds, ${ctx.repoConfig.timeouts.setup_seconds} s`)}` : `exited with ${res.exitCode}`;
+  const why = killed ? `was ${killText(killed, `timeouts.setup_seconds, ${ctx.setupConfig.timeoutSeconds} s`)}` : `exited with ${res.exitCode}`;
   return {
     ran: true,
     event,

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { commandText, shellScript } from "../policy/shell/command-verdict.js";
-import { limitFields, modelOutput, removedFields, runArgv, sandboxUnavailable } from "../runs/sandbox-run.js";
+import { runArgv } from "../runs/sandbox-run.js";
+import { limitFields, modelOutput, removedFields, sandboxUnavailable } from "./support/run-fields.js";
+import { runContextOf } from "./support/run-context.js";
 import { discardedNote, guardedRun, guardedRunEvents } from "../runs/guarded-run.js";
 import { defineExecuteTool, ok } from "./tool.js";
 
@@ -42,8 +44,9 @@ export const runCommandTool = defineExecuteTool(
       if (ctx.sandbox === null) return { result: { ok: false, error: sandboxUnavailable() } };
       const grant = ctx.grant ?? { by: "policy", readOnly: false };
       const readOnly = grant.by === "policy" && grant.readOnly;
-      const run = () => runArgv(ctx, { argv: args.argv, timeoutSeconds: ctx.repoConfig.timeouts.command_seconds, readOnly });
-      const guarded = await guardedRun(ctx, grant.by === "human", run);
+      const runs = runContextOf(ctx);
+      const run = () => runArgv(runs, { argv: args.argv, timeoutSeconds: ctx.repoConfig.timeouts.command_seconds, readOnly });
+      const guarded = await guardedRun(runs, grant.by === "human", run);
       const { res, discarded } = guarded;
       const out = modelOutput(res);
       const data = {

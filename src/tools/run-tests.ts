@@ -6,7 +6,9 @@ import type { SessionEvent } from "../session/events.js";
 import type { TestRun, ToolError } from "../session/types.js";
 import { noNewFailures } from "../policy/test-gate.js";
 import { failingOf } from "../runs/failing-tests.js";
-import { limitFields, modelOutput, removedFields, runShell, sandboxUnavailable } from "../runs/sandbox-run.js";
+import { runShell } from "../runs/sandbox-run.js";
+import { limitFields, modelOutput, removedFields, sandboxUnavailable } from "./support/run-fields.js";
+import { runContextOf, setupContextOf } from "./support/run-context.js";
 import { discardedNote, guardedRun, guardedRunEvents } from "../runs/guarded-run.js";
 import { ensureSetup } from "../runs/test-setup.js";
 import { runKillOf } from "../runs/run-kill.js";
@@ -103,7 +105,7 @@ export const runTestsTool = defineExecuteTool(
       }
 
       const events: SessionEvent[] = [];
-      const setup = await ensureSetup(ctx);
+      const setup = await ensureSetup(setupContextOf(ctx));
       if (!setup.ran && setup.error) return { result: { ok: false, error: setup.error } };
       if (setup.ran) {
         events.push(setup.event);
@@ -113,7 +115,8 @@ export const runTestsTool = defineExecuteTool(
       }
 
       // The tests run on the tree as it is; whatever they change in files that are not ignored is put back.
-      const guarded = await guardedRun(ctx, false, () => runShell(ctx, { kind: "tests", command, timeoutSeconds: ctx.repoConfig.timeouts.test_seconds }));
+      const runs = runContextOf(ctx);
+      const guarded = await guardedRun(runs, false, () => runShell(runs, { kind: "tests", command, timeoutSeconds: ctx.repoConfig.timeouts.test_seconds }));
       const { res, discarded } = guarded;
       events.push(...guardedRunEvents("run_tests", guarded));
       // Which tests failed, why and where, read once from the whole output (before it is cut for the model).

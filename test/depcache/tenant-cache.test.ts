@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DependencyStore } from "../../src/depcache/dependency-store.js";
-import { withDependencyCache } from "../../src/depcache/setup-cache.js";
+import { withDependencyCache } from "../../src/runs/cached-setup.js";
 import type { TaskInput } from "../../src/session/types.js";
 import type { RunResult } from "../../src/runs/sandbox-run.js";
 import type { ToolContext } from "../../src/tools/tool.js";

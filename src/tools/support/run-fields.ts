@@ -1,0 +1,47 @@
+import type { RunResult } from "../../runs/sandbox-run.js";
+import type { SandboxResult } from "../../sandbox/types.js";
+import type { ToolError } from "../../session/types.js";
+import { capChars } from "./text.js";
+
+/** What a command tool's result tells the model about a sandboxed run (runs/sandbox-run.ts). */
+
+/** Per stream, what the model gets back; the sandbox's own cap (repo config) is larger. */
+const MODEL_OUTPUT_CHARS = 16 * 1024;
+
+export function sandboxUnavailable(): ToolError {
+  return {
+    code: "sandbox_unavailable",
+    message:
+      "No sandbox is available on this host, so commands cannot run (they are never run outside a sandbox). " +
+      "Continue with the file tools; a maintainer has to enable bubblewrap or docker for commands and tests.",
+  };
+}
+
+/** For a result the model reads: the special files the run left, which it must not rely on. */
+export function removedFields(res: RunResult): { removed_special_files?: { paths: string[]; why: string } } {
+  if (res.removedSpecial.length === 0) return {};
+  return {
+    removed_special_files: {
+      paths: res.removedSpecial,
+      why: "the run left special files; they were deleted: they cannot be committed, and git would stall on one named .gitignore",
+    },
+  };
+}
+
+/** stdout/stderr cut to what a model can use: head and tail kept. */
+export function modelOutput(res: SandboxResult): { stdout: string; stderr: string; truncated: boolean } {
+  const out = capChars(res.stdout, MODEL_OUTPUT_CHARS);
+  const err = capChars(res.stderr, MODEL_OUTPUT_CHARS);
+  return { stdout: out.text, stderr: err.text, truncated: res.truncated || out.truncated || err.truncated };
+}
+
+const LIMIT_TEXT: Record<NonNullable<SandboxResult["limitExceeded"]>, string> = {
+  cpu: "killed by the CPU-time limit (sandbox.cpu_seconds per process)",
+  disk: "killed by the disk quota (sandbox.disk_mb): the run wrote too much",
+  file_size: "a file reached the size limit (sandbox.disk_mb)",
+};
+
+/** For a result the model reads: which limit ended the run, in words, when one did. */
+export function limitFields(res: SandboxResult): { limit_exceeded?: string } {
+  return res.limitExceeded ? { limit_exceeded: `${res.limitExceeded}: ${LIMIT_TEXT[res.limitExceeded]}` } : {};
+}
