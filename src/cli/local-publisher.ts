@@ -1,6 +1,6 @@
 import type { Ledger } from "../store/ledger.js";
 import type { Workspace } from "../workspace/types.js";
-import { keepBlockedWorkLocally, publishToLocalBranch } from "../agent/local-branch-publish.js";
+import { keepBlockedWorkLocally, publishToLocalBranch } from "../publish/local-branch.js";
 
 const LOCAL_AUTHOR = { name: "Patchgate", email: "patchgate@users.noreply.local" };
 

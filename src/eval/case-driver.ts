@@ -1,4 +1,4 @@
-import { publishToLocalBranch } from "../agent/local-branch-publish.js";
+import { publishToLocalBranch } from "../publish/local-branch.js";
 import { resumeSession } from "../agent/run-session.js";
 import type { ResumeOptions } from "../agent/runtime-options.js";
 import type { Ledger } from "../store/ledger.js";

@@ -181,7 +181,7 @@ export type SessionEvent =
   /**
    * The branch this session publishes to, and what Patchgate knows of it: the head it last saw there
    * (null: the branch must not exist yet) and the commits Patchgate itself pushed to it in earlier
-   * sessions. A later push may replace only those (see github/outbound/branch-lease.ts).
+   * sessions. A later push may replace only those (see publish/branch-lease.ts).
    */
   | { type: "branch_claimed"; branch: string; head: string | null; ours: string[] }
   /** Patchgate pushed `commit` to `branch`: it is the lease for the next push, and one of ours. */

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { ToolError } from "../session/types.js";
 import { judgeTestGate, type GateRule } from "../policy/test-gate.js";
 import type { ChangedPath } from "../workspace/types.js";
-import { publicationRefusal } from "./support/publication-check.js";
+import { publicationRefusal } from "../publish/publication-check.js";
 import { defineExecuteTool, ok, type ToolContext } from "./tool.js";
 
 const DESCRIPTION = `Finish the task: your changes are committed and proposed to the maintainers.

@@ -3,7 +3,7 @@ import type { GitAuth } from "./types.js";
 import { WorkspaceError } from "./workspace-error.js";
 
 /**
- * The remote side of a lease (github/outbound/branch-lease.ts), through git: `ls-remote` to look, a fetch
+ * The remote side of a lease (publish/branch-lease.ts), through git: `ls-remote` to look, a fetch
  * into a private ref to have the history, and `push --force-with-lease=<ref>:<expected>` to move the
  * branch only if it is still where we saw it. The URL carries no credentials; the token travels in
  * the per-call header (git.ts), never in .git/config.

@@ -81,7 +81,7 @@ export class GitWorkspace implements Workspace {
     await gitOk(["update-ref", "-m", "patchgate: the pushed commit", `refs/heads/${branch}`, to, from], { cwd: this.root, signal: this.signal });
   }
 
-  /** The remote end of `branch`'s lease (github/outbound/branch-lease.ts), at `url`. */
+  /** The remote end of `branch`'s lease (publish/branch-lease.ts), at `url`. */
   branchRemote(url: string, auth?: GitAuth): GitBranchRemote {
     return new GitBranchRemote(this.root, url, auth, this.signal);
   }

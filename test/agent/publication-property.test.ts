@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import fc from "fast-check";
 import { approvePlan, autoApproveWrites } from "../../src/agent/approvals.js";
 import { handleCall, type CallEnv } from "../../src/agent/call-handler.js";
-import { publishToLocalBranch } from "../../src/agent/local-branch-publish.js";
+import { publishToLocalBranch } from "../../src/publish/local-branch.js";
 import { DEFAULT_REPO_CONFIG } from "../../src/config/repo-config.js";
 import { defaultRules } from "../../src/policy/default-rules.js";
 import { type PolicyRule } from "../../src/policy/types.js";

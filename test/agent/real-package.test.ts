@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { approvePlan, autoApproveWrites } from "../../src/agent/approvals.js";
 import { ScriptedLLM } from "../../src/agent/llm/scripted.js";
-import { publishToLocalBranch } from "../../src/agent/local-branch-publish.js";
+import { publishToLocalBranch } from "../../src/publish/local-branch.js";
 import { npmRegistryOrSkip } from "../helpers/npm-registry.js";
 import { SessionHarness } from "../helpers/session-harness.js";
 

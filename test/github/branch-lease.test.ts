@@ -1,4 +1,4 @@
-import { judgeRemote, nextBranchName, pushUnderLease, type BranchRemote } from "../../src/github/outbound/branch-lease.js";
+import { judgeRemote, nextBranchName, pushUnderLease, type BranchRemote } from "../../src/publish/branch-lease.js";
 
 /** A remote over a tiny commit graph (child → parents), with a ref that moves only under a matching lease. */
 class GraphRemote implements BranchRemote {

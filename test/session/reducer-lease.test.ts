@@ -1,6 +1,6 @@
 import { fold } from "../../src/session/reducer.js";
 import type { SessionEvent } from "../../src/session/events.js";
-import { judgeRemote } from "../../src/github/outbound/branch-lease.js";
+import { judgeRemote } from "../../src/publish/branch-lease.js";
 import { expectIllegal, planning } from "./reducer-helpers.js";
 
 const BRANCH = "patchgate/issue-1";

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { contentHash } from "../../src/policy/edit-context.js";
-import { publishableOrFail } from "../../src/policy/publish-guard.js";
+import { publishableOrFail } from "../../src/publish/publish-guard.js";
 import { IllegalTransitionError } from "../../src/session/errors.js";
 import type { SessionEvent } from "../../src/session/events.js";
 import { Ledger } from "../../src/store/ledger.js";

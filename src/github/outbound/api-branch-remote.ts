@@ -1,4 +1,4 @@
-import type { BranchRemote } from "./branch-lease.js";
+import type { BranchRemote } from "../../publish/branch-lease.js";
 import type { Repo } from "../inbound/intent.js";
 import type { Octokit } from "../octokit.js";
 

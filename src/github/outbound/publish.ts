@@ -10,9 +10,9 @@ import { doneComment, planComment, pullRequestBody, shortHash } from "./render.j
 import { postComment, postEndComment } from "./replies.js";
 import { planRequest } from "./request-comments.js";
 import { inert } from "../../safety/inert.js";
-import { publication } from "../../policy/publish-guard.js";
+import { publication } from "../../publish/publish-guard.js";
 import type { BranchLease } from "../../session/state.js";
-import { nextBranchName } from "./branch-lease.js";
+import { nextBranchName } from "../../publish/branch-lease.js";
 import { continueFromTwin, pushCommit, signedTwin } from "./signed-push.js";
 import { replyInReviewThreads } from "./review-replies.js";
 

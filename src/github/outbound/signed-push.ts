@@ -5,7 +5,7 @@ import type { Ledger } from "../../store/ledger.js";
 import type { GitBranchRemote } from "../../workspace/git-branch-remote.js";
 import { ApiBranchRemote, ForceNeeded } from "./api-branch-remote.js";
 import { createApiCommit } from "./api-commit.js";
-import { pushUnderLease, type LeaseOutcome } from "./branch-lease.js";
+import { pushUnderLease, type LeaseOutcome } from "../../publish/branch-lease.js";
 import type { PushableWorkspace, SessionWork } from "../deps.js";
 
 /**

@@ -1,4 +1,4 @@
-import { judgeBlockedWork, failingNow, untestedCommitMessage } from "../../agent/blocked-work.js";
+import { judgeBlockedWork, failingNow, untestedCommitMessage } from "../../publish/blocked-work.js";
 import { effect } from "../../store/effects.js";
 import type { RepoConfig } from "../../config/repo-config.js";
 import type { SessionState } from "../../session/state.js";
@@ -13,7 +13,7 @@ import { adoptingCommit, coAuthorsOf, commitText, followHead, pullText, pushLeas
  * "The draft PR keeps the work so far": the agent reported blocked in execute mode, so its work,
  * untested, goes to the session's branch, the draft PR opened with the plan. The tree is built from
  * the ledger (base + the publishable paths, checked against what the tools recorded) and judged
- * like a publish without the test gate (agent/blocked-work.ts). The PR stays a draft: nothing here
+ * like a publish without the test gate (publish/blocked-work.ts). The PR stays a draft: nothing here
  * marks it ready, and its body, the commit message and the check run say the work is untested.
  *
  * The session is still live (executing, its report recorded) until `session_blocked` is appended

@@ -11,7 +11,7 @@ import { issueKey } from "../inbound/intent.js";
 import { publishPlan, publishResult } from "../outbound/publish.js";
 import { sessionRepoConfig } from "./repo-config.js";
 import { keepBlockedWork } from "./blocked-work.js";
-import { publishableOrFail } from "../../policy/publish-guard.js";
+import { publishableOrFail } from "../../publish/publish-guard.js";
 import { batchComment, endedComment } from "../outbound/render.js";
 import { postComment, postEndComment } from "../outbound/replies.js";
 import { batchRequest } from "../outbound/request-comments.js";

@@ -94,7 +94,7 @@ export async function startSession(jc: JobContext, req: StartRequest): Promise<v
     repoConfig: c,
   });
   // The issue's branch stays the session's across sessions, with the commits Patchgate pushed to it:
-  // a later session may replace those, and only those (github/outbound/branch-lease.ts). A follow-up starts
+  // a later session may replace those, and only those (publish/branch-lease.ts). A follow-up starts
   // from the branch's head as it is now; another session from the default branch, expecting the
   // branch where the last session left it.
   const branch = priorLease?.branch ?? branchFor(req.issue);

@@ -144,7 +144,7 @@ const EVENT_WORDS: Table = {
     line: (e) => [e.url ? "pushed " : "committed ", code(shortSha(e.commit)), e.url ? " to " : " on ", code(e.branch)],
     headline: (e) => [e.url ? "pushed " : "committed ", code(shortSha(e.commit))],
   },
-  // The push lease (github/outbound/branch-lease.ts) is bookkeeping; a rebuild on commits a human pushed is news.
+  // The push lease (publish/branch-lease.ts) is bookkeeping; a rebuild on commits a human pushed is news.
   branch_claimed: folded,
   branch_pushed: folded,
   branch_push_intended: folded,

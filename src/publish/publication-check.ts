@@ -1,15 +1,15 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { checkPublishable, checkPublishedPaths, checkWrittenContent } from "../../policy/published-paths.js";
-import { contentHash } from "../../policy/edit-context.js";
-import { checkExecutableConfig } from "../../policy/executable-approval.js";
-import { executableConfigPath } from "../../policy/executable-config.js";
-import { isManifest, judgeExecutableChange } from "../../policy/install-hooks.js";
-import { git } from "../../workspace/git.js";
-import type { SessionState } from "../../session/state.js";
-import type { ExecutableConfigHit, ToolError } from "../../session/types.js";
-import { pathEntry, pathKind } from "../../workspace/publish-index.js";
-import type { ChangedPath, Workspace } from "../../workspace/types.js";
+import { checkPublishable, checkPublishedPaths, checkWrittenContent } from "../policy/published-paths.js";
+import { contentHash } from "../policy/edit-context.js";
+import { checkExecutableConfig } from "../policy/executable-approval.js";
+import { executableConfigPath } from "../policy/executable-config.js";
+import { isManifest, judgeExecutableChange } from "../policy/install-hooks.js";
+import { git } from "../workspace/git.js";
+import type { SessionState } from "../session/state.js";
+import type { ExecutableConfigHit, ToolError } from "../session/types.js";
+import { pathEntry, pathKind } from "../workspace/publish-index.js";
+import type { ChangedPath, Workspace } from "../workspace/types.js";
 
 /**
  * What every publication is judged on besides the tests: each publishable path is still a file, no

@@ -1,5 +1,5 @@
 import type { SessionState } from "../session/state.js";
-import { executableConfigPath } from "./executable-config.js";
+import { executableConfigPath } from "../policy/executable-config.js";
 import type { Ledger } from "../store/ledger.js";
 import type { Workspace } from "../workspace/types.js";
 
@@ -37,7 +37,7 @@ async function assertPublishingTestedTree(state: SessionState, ws: Workspace): P
 
 /**
  * Executable configuration among the paths finish accepted that no human approved as such (the
- * ledger's record of its approved content, ./executable-approval.ts): finish refuses these already;
+ * ledger's record of its approved content, policy/executable-approval.ts): finish refuses these already;
  * this holds at the last moment even if that check, or a rule before it, was wrong.
  */
 function unapprovedExecutableConfig(state: SessionState): string[] {

@@ -1,4 +1,4 @@
-import type { BranchLease } from "../../session/state.js";
+import type { BranchLease } from "../session/state.js";
 
 /**
  * Pushing a session's branch without ever dropping a commit Patchgate did not make. The rule is one

@@ -1,6 +1,6 @@
 import type { Ledger } from "../store/ledger.js";
 import type { Workspace } from "../workspace/types.js";
-import { publication, publishableOrFail } from "../policy/publish-guard.js";
+import { publication, publishableOrFail } from "./publish-guard.js";
 import type { BlockedWork } from "../session/types.js";
 import type { GitWorkspace } from "../workspace/git-workspace.js";
 import { failingNow, judgeBlockedWork, untestedCommitMessage } from "./blocked-work.js";
@@ -34,7 +34,7 @@ export async function publishToLocalBranch(ledger: Ledger, ws: Workspace, opts: 
 
 /**
  * The untested work so far of a session the agent reported blocked, committed on the session's
- * local branch (`<prefix><id>-untested`) after the same guard as a push (agent/blocked-work.ts);
+ * local branch (`<prefix><id>-untested`) after the same guard as a push (publish/blocked-work.ts);
  * `session_blocked` records where it is, or why it was not kept.
  */
 export async function keepBlockedWorkLocally(

@@ -1,12 +1,12 @@
 import { filesWithSecrets } from "../safety/patch-secrets.js";
 import type { SessionState } from "../session/state.js";
 import type { DiffInfo } from "../session/types.js";
-import { publicationRefusal } from "../tools/support/publication-check.js";
+import { publicationRefusal } from "./publication-check.js";
 import type { Workspace } from "../workspace/types.js";
 
 /**
  * The work so far of a session the agent reported blocked, judged for an untested push: the same
- * guard as finish (tools/support/publication-check.ts) without the test gate, plus a scan of the added lines
+ * guard as finish (publish/publication-check.ts) without the test gate, plus a scan of the added lines
  * for anything Patchgate would redact. Every change in it passed the write policy and its approvals;
  * this checks that the tree to push is exactly the ledger's and touches nothing a publish may not.
  */
