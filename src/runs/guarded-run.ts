@@ -36,16 +36,6 @@ export async function guardedRun<R extends SandboxResult>(
   return { res, kept: [], discarded: await ctx.workspace.rollBack(before, also) };
 }
 
-/** For the model: what was put back and how to make such a change so that it counts. */
-export function discardedNote(what: string, paths: string[]): { discarded?: string[]; note?: string } {
-  if (paths.length === 0) return {};
-  const shown = paths.slice(0, 20).join(", ") + (paths.length > 20 ? ` and ${paths.length - 20} more` : "");
-  return {
-    discarded: paths,
-    note: `${what} changed ${shown}; ${paths.length === 1 ? "this change was" : "these changes were"} discarded (the files are as they were before it ran). Make changes with write_file or edit_file.`,
-  };
-}
-
 /** The ledger's record of a guarded run: what was put back, or what an approved command made publishable. */
 export function guardedRunEvents(tool: string, run: GuardedRun): SessionEvent[] {
   const events: SessionEvent[] = [];

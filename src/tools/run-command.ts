@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { commandText, shellScript } from "../policy/shell/command-verdict.js";
 import { runArgv } from "../runs/sandbox-run.js";
-import { limitFields, modelOutput, removedFields, sandboxUnavailable } from "./support/run-fields.js";
+import { discardedNote, limitFields, modelOutput, removedFields, sandboxUnavailable } from "./support/run-fields.js";
 import { runContextOf } from "./support/run-context.js";
-import { discardedNote, guardedRun, guardedRunEvents } from "../runs/guarded-run.js";
+import { guardedRun, guardedRunEvents } from "../runs/guarded-run.js";
 import { defineExecuteTool, ok } from "./tool.js";
 
 const DESCRIPTION = `Run one program in the repository root, inside a sandbox: no network, time and output are limited.

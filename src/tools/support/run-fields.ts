@@ -45,3 +45,13 @@ const LIMIT_TEXT: Record<NonNullable<SandboxResult["limitExceeded"]>, string> = 
 export function limitFields(res: SandboxResult): { limit_exceeded?: string } {
   return res.limitExceeded ? { limit_exceeded: `${res.limitExceeded}: ${LIMIT_TEXT[res.limitExceeded]}` } : {};
 }
+
+/** For the model: what was put back and how to make such a change so that it counts. */
+export function discardedNote(what: string, paths: string[]): { discarded?: string[]; note?: string } {
+  if (paths.length === 0) return {};
+  const shown = paths.slice(0, 20).join(", ") + (paths.length > 20 ? ` and ${paths.length - 20} more` : "");
+  return {
+    discarded: paths,
+    note: `${what} changed ${shown}; ${paths.length === 1 ? "this change was" : "these changes were"} discarded (the files are as they were before it ran). Make changes with write_file or edit_file.`,
+  };
+}
