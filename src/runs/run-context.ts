@@ -25,7 +25,7 @@ export interface RunContext {
 }
 
 /** The repository's setup step as its config states it. */
-export interface SetupConfig {
+interface SetupConfig {
   /** The setup line (e.g. `npm ci`); undefined when the repository has none. */
   command: string | undefined;
   /** sandbox.network_for_setup: whether the repository lets setup reach the package registries. */
