@@ -6,7 +6,7 @@ import type { CallEnv } from "./call-handler.js";
 /**
  * The repository's setup runs as soon as the session is in execute mode, before any of its calls can
  * change the workspace: a networked setup (sandbox.network_for_setup) then runs only the maintainer's
- * files (see test-setup.ts), and the model learns how it went (runtime context) before its first
+ * files (see runs/test-setup.ts), and the model learns how it went (runtime context) before its first
  * execute step, not from a failing run_tests. Its outcome is recorded and memoised: a resume finds
  * it in the ledger and runs nothing, a failure included.
  */

@@ -3,7 +3,7 @@ import type { Repo } from "../inbound/intent.js";
 import type { Octokit } from "../octokit.js";
 
 /**
- * The lease's remote (./branch-lease.ts) over GitHub's refs API: the head read with `GET git/ref`, a
+ * The lease's remote (publish/branch-lease.ts) over GitHub's refs API: the head read with `GET git/ref`, a
  * new branch made with `POST git/refs` (refused when it exists), and a branch moved with `PATCH
  * git/refs … force: false`, which GitHub refuses unless the move is a fast-forward from where the
  * branch is now — so a commit someone pushed meanwhile is never dropped. History questions are
