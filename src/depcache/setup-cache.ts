@@ -8,6 +8,14 @@ import { cacheOwner } from "./cache-owner.js";
 import { cacheKey, setupInputBlobs } from "./cache-key.js";
 import { createdBy, workspaceStatus, type WorkspaceStatus } from "./setup-outputs.js";
 
+/** What the cache needs of a session's setup run: its tree, its owner and toolchains (the key), the handle. */
+export interface SetupCacheContext {
+  workspace: Pick<Workspace, "root" | "baseCommit">;
+  state: Pick<SessionState, "task" | "toolchains">;
+  dependencyCache?: DependencyCacheHandle;
+  signal?: AbortSignal;
+}
+
 /**
  * The dependency cache around one setup run (runs/test-setup.ts). It is used only where the setup
  * gets the network, i.e. on the maintainer's tree before the session changed anything, and an entry
@@ -17,14 +25,6 @@ import { createdBy, workspaceStatus, type WorkspaceStatus } from "./setup-output
  * - the setup changed no tracked file (an entry holds only what setup added);
  * - it added something.
  */
-/** What the cache needs of a session's setup run: its tree, its owner and toolchains (the key), the handle. */
-export interface SetupCacheContext {
-  workspace: Pick<Workspace, "root" | "baseCommit">;
-  state: Pick<SessionState, "task" | "toolchains">;
-  dependencyCache?: DependencyCacheHandle;
-  signal?: AbortSignal;
-}
-
 export interface SetupCache {
   readonly key: string;
   /** The entry put in place, or null (a miss, or a restore that failed and was undone). */
