@@ -11,6 +11,7 @@ import { parseCommandArgs } from "./cli-args.js";
 import { resolveSessionId } from "./session-id.js";
 import { formatTimelineRow, timelineRows } from "./timeline-format.js";
 import { dataDir, UsageError } from "./runtime-env.js";
+import { hostEnvironment } from "../process/host-env.js";
 
 export const SHOW_USAGE = "patchgate show <session|prefix> [--markdown|--events] [--data-dir <d>]";
 export const TRACE_USAGE = "patchgate trace <session|prefix> [--jsonl|--json|--script] [--data-dir <d>]";
@@ -48,7 +49,7 @@ export async function showCommand(argv: string[], out: NodeJS.WritableStream): P
   const loaded = await loadEvents(argv, SHOW_USAGE);
   if (loaded === null) return help(out, SHOW_USAGE);
   const { events, values } = loaded;
-  const secrets = secretsFromEnv();
+  const secrets = secretsFromEnv(hostEnvironment());
   if (values.events) {
     for (const row of timelineRows(events, secrets)) out.write(formatTimelineRow(row) + "\n");
     return 0;
@@ -68,10 +69,10 @@ export async function traceCommand(argv: string[], out: NodeJS.WritableStream): 
   const loaded = await loadEvents(argv, TRACE_USAGE);
   if (loaded === null) return help(out, TRACE_USAGE);
   if (loaded.values.script) {
-    out.write(stringify({ script: redactDeep(scriptFromEvents(loaded.events), secretsFromEnv()) }));
+    out.write(stringify({ script: redactDeep(scriptFromEvents(loaded.events), secretsFromEnv(hostEnvironment())) }));
     return 0;
   }
-  out.write(exportTrace(loaded.events, loaded.values.json ? "json" : "jsonl", secretsFromEnv()));
+  out.write(exportTrace(loaded.events, loaded.values.json ? "json" : "jsonl", secretsFromEnv(hostEnvironment())));
   out.write("\n");
   return 0;
 }

@@ -4,6 +4,7 @@ import { secretsFromEnv } from "../safety/secrets.js";
 import { parseCommandArgs, positiveInt } from "./cli-args.js";
 import { help } from "./inspect-commands.js";
 import { dataDir } from "./runtime-env.js";
+import { hostEnvironment } from "../process/host-env.js";
 
 export const LIST_USAGE = "patchgate list [--limit <n>] [--data-dir <d>]";
 
@@ -17,7 +18,7 @@ export async function listCommand(argv: string[], out: NodeJS.WritableStream): P
   try {
     const sessions = await store.list();
     if (sessions.length === 0) out.write(`no sessions in ${dir}\n`);
-    const secrets = secretsFromEnv();
+    const secrets = secretsFromEnv(hostEnvironment());
     for (const s of sessions.slice(0, limit)) {
       const [first] = await store.load(s.id);
       const task = first?.type === "session_created" ? `${first.task.source.repo}  ${first.task.title}` : "";

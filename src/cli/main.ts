@@ -1,8 +1,10 @@
 import { UsageError } from "./runtime-env.js";
 import { applyDotEnv, DotEnvError } from "../config/dot-env.js";
+import { processOperatorEnv } from "../config/operator-env.js";
 import { secretsFromEnv } from "../safety/secrets.js";
 import { redactedOutput } from "./redacted-output.js";
 import { exitAfterDrain, ignoreClosedReader } from "./exit-after-drain.js";
+import { hostEnvironment } from "../process/host-env.js";
 
 // Each command is loaded when it runs: `patchgate mcp-server`, started by MCP clients, loads only itself.
 const usage = async () => `usage:
@@ -33,7 +35,7 @@ function readDotEnv(): string | null {
 
 // `.env` first, as the app reads it: every variable below (the secrets to redact too) may come from it.
 const dotEnvProblem = readDotEnv();
-const SECRETS = secretsFromEnv();
+const SECRETS = secretsFromEnv(hostEnvironment());
 const errOut = redactedOutput(process.stderr, SECRETS);
 
 /** Entry of the `patchgate` command: dispatch only. */
@@ -84,7 +86,7 @@ async function main(argv: string[]): Promise<number> {
 
 // Spans go out only when OTEL_EXPORTER_OTLP_ENDPOINT is set; otherwise this registers nothing. The MCP
 // server emits none, and starts faster without the SDK.
-const tracing = process.argv[2] === "mcp-server" ? undefined : await (await import("../trace/otel-setup.js")).setupTracing();
+const tracing = process.argv[2] === "mcp-server" ? undefined : await (await import("../trace/otel-setup.js")).setupTracing(processOperatorEnv());
 
 ignoreClosedReader(process.stdout);
 ignoreClosedReader(process.stderr);

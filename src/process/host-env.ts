@@ -1,8 +1,9 @@
 /**
- * The process's own environment, for what is not the operator's configuration (operator-env.ts has
- * that): the variables a child process inherits (git, docker, MCP servers), what describes the host
- * (HOME, PATH, the version managers' roots, the package registries' settings) and the secret-looking
- * values to redact. With operator-env.ts, the only place in src/ that touches `process.env`.
+ * The process's own environment, for what is not the operator's configuration
+ * (src/config/operator-env.ts has that): the variables a child process inherits (git, docker, MCP
+ * servers), what describes the host (HOME, PATH, the version managers' roots, the package
+ * registries' settings) and the secret-looking values to redact. With operator-env.ts, the only
+ * place in src/ that touches `process.env` (ESLint holds the rest of src/ to it).
  */
 export function hostEnvironment(): NodeJS.ProcessEnv {
   return process.env;
