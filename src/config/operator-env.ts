@@ -69,7 +69,7 @@ export const OperatorEnvSchema = z.object({
     "none",
   ),
   PATCHGATE_RECONCILE_MINUTES: variable("how often failed webhook deliveries are asked for again (`0`: never)", "`10`"),
-  PATCHGATE_CHECK_RUN_THROTTLE_MS: variable("least time between two updates of a session's check run, in milliseconds", "`5000`"),
+  PATCHGATE_CHECK_RUN_THROTTLE_MS: variable("between milestones, a session's check run is updated at most once in this many milliseconds", "`5000`"),
   PATCHGATE_LLM_PROVIDER: variable(
     "`openai`, `azure` or `compatible` (anything else OpenAI-compatible); decides the `max_tokens` field name and Azure's URL and auth",
     "from `OPENAI_BASE_URL`'s host",
