@@ -1,8 +1,8 @@
 import { OperatorEnvSchema } from "./operator-env.js";
 
 /** The lines around the generated table in docs/configuration.md. */
-export const TABLE_START = "<!-- operator-env: generated from src/config/operator-env.ts by `npm run docs:env`; edit it there -->";
-export const TABLE_END = "<!-- operator-env: end -->";
+const TABLE_START = "<!-- operator-env: generated from src/config/operator-env.ts by `npm run docs:env`; edit it there -->";
+const TABLE_END = "<!-- operator-env: end -->";
 
 /** The document has no place for the table (a marker is missing or out of order). */
 export class OperatorEnvDocError extends Error {

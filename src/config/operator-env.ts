@@ -108,7 +108,7 @@ export const OperatorEnvSchema = z.object({
 export type OperatorEnv = Readonly<z.infer<typeof OperatorEnvSchema>>;
 
 /** The operator's variables out of an environment (every other variable is left behind). */
-export function readOperatorEnv(source: Readonly<Record<string, string | undefined>>): OperatorEnv {
+function readOperatorEnv(source: Readonly<Record<string, string | undefined>>): OperatorEnv {
   return Object.freeze(OperatorEnvSchema.parse(source));
 }
 
