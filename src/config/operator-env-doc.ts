@@ -1,4 +1,4 @@
-import { OperatorEnvSchema } from "./operator-env.js";
+import { OperatorEnvSchema } from "./operator-env-schema.js";
 
 /** The lines around the generated table in docs/configuration.md. */
 const TABLE_START = "<!-- operator-env: generated from src/config/operator-env.ts by `npm run docs:env`; edit it there -->";

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { OperatorEnvSchema } from "../../src/config/operator-env.js";
+import { OperatorEnvSchema } from "../../src/config/operator-env-schema.js";
 import { documentedTable, operatorEnvTable, OperatorEnvDocError, withGeneratedTable } from "../../src/config/operator-env-doc.js";
 
 /**
@@ -43,9 +43,7 @@ test("every variable has a meaning and a default", () => {
 
 test("every PATCHGATE_* variable src/ names is declared in the schema", () => {
   const named = new Set(
-    sourceFiles(path.join(ROOT, "src")).flatMap((f) =>
-      [...readFileSync(f, "utf8").matchAll(/(?:\.|["'`])(PATCHGATE_[A-Z0-9_]*[A-Z0-9])\b/g)].map((m) => m[1]),
-    ),
+    sourceFiles(path.join(ROOT, "src")).flatMap((f) => [...readFileSync(f, "utf8").matchAll(/(?:\.|["'`])(PATCHGATE_[A-Z0-9_]*[A-Z0-9])\b/g)].map((m) => m[1])),
   );
   expect(named.size).toBeGreaterThan(20);
   expect([...named].filter((n) => !declared.includes(n)).sort()).toEqual([]);
