@@ -41,6 +41,19 @@ const layering = [
   { target: "./src", from: ["./test", "./demo"], message: "production code must not import test code or the demo." },
 ];
 
+const RAW_EFFECTS = {
+  selector: "CallExpression[callee.property.name=/^(get|put|claim)Effect$/]",
+  message: "read and write effects with readEffect/writeEffect/claimEffect and a key from src/store/effects.ts.",
+};
+/** The operator's variables (the OperatorEnv schema) and the host's environment (child processes, host facts). */
+const ENV_READERS = ["src/config/operator-env.ts", "src/process/host-env.ts"];
+const PROCESS_ENV = {
+  selector:
+    "MemberExpression[object.name='process']:matches([property.name='env'], [property.value='env']), VariableDeclarator[init.name='process'] > ObjectPattern > Property[key.name='env']",
+  message:
+    "read operator variables from the OperatorEnv passed down (src/config/operator-env.ts), the host's environment through hostEnvironment (src/process/host-env.ts).",
+};
+
 export default tseslint.config(
   { ignores: ["dist/", "node_modules/", "coverage/", "eval/cases/_fixtures/"] },
   js.configs.recommended,
@@ -76,19 +89,14 @@ export default tseslint.config(
   { files: ["test/fakes/github/**"], rules: { "@typescript-eslint/no-explicit-any": "off" } },
   // Effect records are read and written through their codecs (src/store/effects.ts), never as raw
   // strings: a key spelled twice drifts, and a raw value read back is a cast, not a check.
+  // The environment is read in two places (ENV_READERS), so no variable is read where nobody looks.
   {
     files: ["src/**/*.ts"],
-    ignores: ["src/store/**"],
-    rules: {
-      "no-restricted-syntax": [
-        "error",
-        {
-          selector: "CallExpression[callee.property.name=/^(get|put|claim)Effect$/]",
-          message: "read and write effects with readEffect/writeEffect/claimEffect and a key from src/store/effects.ts.",
-        },
-      ],
-    },
+    ignores: ["src/store/**", ...ENV_READERS],
+    rules: { "no-restricted-syntax": ["error", RAW_EFFECTS, PROCESS_ENV] },
   },
+  { files: ["src/store/**/*.ts"], rules: { "no-restricted-syntax": ["error", PROCESS_ENV] } },
+  { files: ENV_READERS, rules: { "no-restricted-syntax": ["error", RAW_EFFECTS] } },
   // Every process is started through src/process/start-process.ts, whose fork happens in the spawn
   // helper, never in the app's process (test/process/no-direct-spawn.test.ts lists why these may).
   // typescript-eslint's copy of the rule, so the barrel rule above keeps its own settings.

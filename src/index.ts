@@ -6,18 +6,21 @@ import { pinoSink } from "./github/app-log.js";
 import type { PatchgateDeps } from "./github/deps.js";
 import { setupTracing } from "./trace/otel-setup.js";
 import { resourceLimits } from "./agent/resource-limits.js";
+import { processOperatorEnv } from "./config/operator-env.js";
 
+// The operator's variables, read once (main.ts has applied `.env` and checked them) and passed down.
+const env = processOperatorEnv();
 // OpenTelemetry export only when OTEL_EXPORTER_OTLP_ENDPOINT is set; otherwise nothing is registered.
-await setupTracing();
+await setupTracing(env);
 // A bad PATCHGATE_MAX_CLONES / PATCHGATE_MAX_SANDBOX_RUNS stops the app at boot, naming the variable.
-resourceLimits();
+resourceLimits(env);
 
 let started: PatchgateDeps | undefined;
 
 /** Probot app (started by ./main.ts): wires the handlers, nothing else. */
 const app: ApplicationFunction = async (probot, options) => {
-  started = await depsFromEnv(pinoSink(probot.log));
-  announceStart(started, process.env);
+  started = await depsFromEnv(pinoSink(probot.log), env);
+  announceStart(started, env);
   return patchgateApp(started)(probot, options);
 };
 

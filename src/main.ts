@@ -1,4 +1,5 @@
 import { applyDotEnv } from "./config/dot-env.js";
+import { processOperatorEnv } from "./config/operator-env.js";
 import { startupEnvProblem } from "./github/startup-env.js";
 
 /**
@@ -15,7 +16,7 @@ try {
 } catch (e) {
   exitWith((e as Error).message);
 }
-const problem = startupEnvProblem(process.env);
+const problem = startupEnvProblem(processOperatorEnv());
 if (problem !== null) exitWith(problem);
 
 const { ProbotOctokit, run } = await import("probot");

@@ -8,6 +8,7 @@
  * cores (at least 2, so one long test run never stalls every other session's).
  */
 import { availableParallelism } from "node:os";
+import { processOperatorEnv, type OperatorEnv } from "../config/operator-env.js";
 import { Semaphore } from "./semaphore.js";
 
 export interface ResourceLimitSizes {
@@ -19,14 +20,14 @@ export class ResourceLimitError extends Error {
   readonly name = "ResourceLimitError";
 }
 
-function count(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+function count(env: OperatorEnv, name: keyof OperatorEnv, fallback: number): number {
   const v = env[name]?.trim();
   if (v === undefined || v === "") return fallback;
   if (!/^[1-9]\d*$/.test(v)) throw new ResourceLimitError(`${name} must be a positive integer, got ${JSON.stringify(env[name])}`);
   return Number(v);
 }
 
-export function limitSizesFrom(env: NodeJS.ProcessEnv, cores = availableParallelism()): ResourceLimitSizes {
+export function limitSizesFrom(env: OperatorEnv, cores = availableParallelism()): ResourceLimitSizes {
   const byCores = Math.max(2, cores);
   return { clones: count(env, "PATCHGATE_MAX_CLONES", byCores), sandboxRuns: count(env, "PATCHGATE_MAX_SANDBOX_RUNS", byCores) };
 }
@@ -38,10 +39,13 @@ export interface ResourceLimits {
 
 let shared: ResourceLimits | null = null;
 
-/** The process's limits, sized from its environment on first use (a bad value throws, naming the variable). */
-export function resourceLimits(): ResourceLimits {
+/**
+ * The process's limits, sized on first use from `env` (the app passes the one it read at start),
+ * else from the process's environment; a bad value throws, naming the variable.
+ */
+export function resourceLimits(env?: OperatorEnv): ResourceLimits {
   if (shared === null) {
-    const sizes = limitSizesFrom(process.env);
+    const sizes = limitSizesFrom(env ?? processOperatorEnv());
     shared = { clones: new Semaphore(sizes.clones), sandboxRuns: new Semaphore(sizes.sandboxRuns) };
   }
   return shared;

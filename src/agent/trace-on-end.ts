@@ -2,6 +2,7 @@ import type { Ledger } from "../store/ledger.js";
 import { TERMINAL_PHASES } from "../session/types.js";
 import { emitSpans } from "../trace/otel.js";
 import { secretsFromEnv } from "../safety/secrets.js";
+import { hostEnvironment } from "../process/host-env.js";
 
 const watched = new WeakSet<Ledger>();
 
@@ -15,7 +16,7 @@ export function traceOnEnd(ledger: Ledger): void {
   ledger.onEvent((event, state) => {
     // Only the event that ended the session: terminal phases accept no further events.
     if (TERMINAL_PHASES.includes(state.phase) && (event.type === "published" || event.type === "session_failed" || event.type === "session_cancelled")) {
-      emitSpans(ledger.sessionId, ledger.history, secretsFromEnv());
+      emitSpans(ledger.sessionId, ledger.history, secretsFromEnv(hostEnvironment()));
     }
   });
 }

@@ -6,6 +6,7 @@ import type { Workspace } from "../workspace/types.js";
 import { secretsFromEnv } from "../safety/secrets.js";
 import type { Approver, BlockedWork } from "../session/types.js";
 import { keepBlockedWorkInClone, publishLocally } from "./local-publisher.js";
+import { hostEnvironment } from "../process/host-env.js";
 
 /** How a human answers at the terminal; `null` = nobody can answer now (non-interactive): leave it parked. */
 export interface TerminalApprover {
@@ -30,7 +31,8 @@ export type LocalDriveResult =
 export async function driveLocally(ledger: Ledger, ws: Workspace, opts: ResumeOptions, approver: TerminalApprover): Promise<LocalDriveResult> {
   for (let trigger = opts.trigger ?? "cli"; ;) {
     const outcome = await resumeSession(ledger, { ...opts, trigger, keepBlockedWork: true });
-    if (outcome.kind === "keep_blocked_work") await keepBlockedWorkInClone(ledger, ws, opts.repoConfig.policy.protected_paths, secretsFromEnv());
+    if (outcome.kind === "keep_blocked_work")
+      await keepBlockedWorkInClone(ledger, ws, opts.repoConfig.policy.protected_paths, secretsFromEnv(hostEnvironment()));
     if (outcome.kind === "ended" || outcome.kind === "keep_blocked_work") {
       const phase = ledger.state.phase;
       if (phase === "done") return doneResult(ledger);

@@ -87,6 +87,7 @@ export async function evalCommand(argv: string[], out: NodeJS.WritableStream = p
     mode: args.llm,
     model: args.model,
     casesDir: args.casesDir,
+    // Read when the case runs, not once: a case may set the model's variables for its own session.
     llm: (c) => (args.llm === "scripted" ? new CaseScriptLLM(expandScript(c.script), args.model, { messy: args.messy }) : llmFromEnv(args.model).llm),
     sandbox: chosen.sandbox,
     hostSecrets: hostSecrets(),

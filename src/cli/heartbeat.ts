@@ -1,5 +1,7 @@
+import { processOperatorEnv } from "../config/operator-env.js";
+
 /** How often the status line is redrawn; PATCHGATE_HEARTBEAT_MS lets tests see it without waiting. */
-const intervalMs = (): number => Number(process.env.PATCHGATE_HEARTBEAT_MS) || 5_000;
+const intervalMs = (): number => Number(processOperatorEnv().PATCHGATE_HEARTBEAT_MS) || 5_000;
 const CLEAR = "\r\x1b[K";
 
 export interface Heartbeat {

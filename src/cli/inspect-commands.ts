@@ -11,6 +11,8 @@ import { parseCommandArgs } from "./cli-args.js";
 import { resolveSessionId } from "./session-id.js";
 import { formatTimelineRow, timelineRows } from "./timeline-format.js";
 import { dataDir, UsageError } from "./runtime-env.js";
+import { hostEnvironment } from "../process/host-env.js";
+import { processOperatorEnv, type OperatorEnv } from "../config/operator-env.js";
 
 export const SHOW_USAGE = "patchgate show <session|prefix> [--markdown|--events] [--data-dir <d>]";
 export const TRACE_USAGE = "patchgate trace <session|prefix> [--jsonl|--json|--script] [--data-dir <d>]";
@@ -24,12 +26,12 @@ const OPTIONS = {
   events: { type: "boolean" },
 } as const;
 
-async function loadEvents(argv: string[], usage: string) {
+async function loadEvents(argv: string[], usage: string, env: OperatorEnv) {
   const parsed = parseCommandArgs(argv, OPTIONS, usage);
   if (parsed.help) return null;
   const { values, positionals } = parsed;
   if (positionals.length !== 1) throw new UsageError(`a session id (or a prefix of one) is required\nusage: ${usage}`);
-  const dir = dataDir(values["data-dir"]);
+  const dir = dataDir(values["data-dir"], env);
   const store = await openStore({ dataDir: dir });
   try {
     const events = await store.load(await resolveSessionId(store, positionals[0], dir));
@@ -44,11 +46,11 @@ async function loadEvents(argv: string[], usage: string) {
  * timeline by step — as plain text, or as the very markdown of the check run with `--markdown`.
  * `--events` lists the raw events instead, one line each.
  */
-export async function showCommand(argv: string[], out: NodeJS.WritableStream): Promise<number> {
-  const loaded = await loadEvents(argv, SHOW_USAGE);
+export async function showCommand(argv: string[], out: NodeJS.WritableStream, env: OperatorEnv = processOperatorEnv()): Promise<number> {
+  const loaded = await loadEvents(argv, SHOW_USAGE, env);
   if (loaded === null) return help(out, SHOW_USAGE);
   const { events, values } = loaded;
-  const secrets = secretsFromEnv();
+  const secrets = secretsFromEnv(hostEnvironment());
   if (values.events) {
     for (const row of timelineRows(events, secrets)) out.write(formatTimelineRow(row) + "\n");
     return 0;
@@ -64,14 +66,14 @@ export async function showCommand(argv: string[], out: NodeJS.WritableStream): P
  * `patchgate trace <session> [--jsonl|--json|--script]`: the whole redacted ledger for tools and
  * people; `--script`: only the model's replies, as a case's `script:` to replay the session offline.
  */
-export async function traceCommand(argv: string[], out: NodeJS.WritableStream): Promise<number> {
-  const loaded = await loadEvents(argv, TRACE_USAGE);
+export async function traceCommand(argv: string[], out: NodeJS.WritableStream, env: OperatorEnv = processOperatorEnv()): Promise<number> {
+  const loaded = await loadEvents(argv, TRACE_USAGE, env);
   if (loaded === null) return help(out, TRACE_USAGE);
   if (loaded.values.script) {
-    out.write(stringify({ script: redactDeep(scriptFromEvents(loaded.events), secretsFromEnv()) }));
+    out.write(stringify({ script: redactDeep(scriptFromEvents(loaded.events), secretsFromEnv(hostEnvironment())) }));
     return 0;
   }
-  out.write(exportTrace(loaded.events, loaded.values.json ? "json" : "jsonl", secretsFromEnv()));
+  out.write(exportTrace(loaded.events, loaded.values.json ? "json" : "jsonl", secretsFromEnv(hostEnvironment())));
   out.write("\n");
   return 0;
 }

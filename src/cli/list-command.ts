@@ -4,20 +4,22 @@ import { secretsFromEnv } from "../safety/secrets.js";
 import { parseCommandArgs, positiveInt } from "./cli-args.js";
 import { help } from "./inspect-commands.js";
 import { dataDir } from "./runtime-env.js";
+import { hostEnvironment } from "../process/host-env.js";
+import { processOperatorEnv, type OperatorEnv } from "../config/operator-env.js";
 
 export const LIST_USAGE = "patchgate list [--limit <n>] [--data-dir <d>]";
 
 /** `patchgate list`: the newest sessions, one line each: short id, phase, when, repository and task. */
-export async function listCommand(argv: string[], out: NodeJS.WritableStream): Promise<number> {
+export async function listCommand(argv: string[], out: NodeJS.WritableStream, env: OperatorEnv = processOperatorEnv()): Promise<number> {
   const parsed = parseCommandArgs(argv, { limit: { type: "string" }, "data-dir": { type: "string" } } as const, LIST_USAGE);
   if (parsed.help) return help(out, LIST_USAGE);
   const limit = positiveInt("limit", parsed.values.limit) ?? 20;
-  const dir = dataDir(parsed.values["data-dir"]);
+  const dir = dataDir(parsed.values["data-dir"], env);
   const store = await openStore({ dataDir: dir });
   try {
     const sessions = await store.list();
     if (sessions.length === 0) out.write(`no sessions in ${dir}\n`);
-    const secrets = secretsFromEnv();
+    const secrets = secretsFromEnv(hostEnvironment());
     for (const s of sessions.slice(0, limit)) {
       const [first] = await store.load(s.id);
       const task = first?.type === "session_created" ? `${first.task.source.repo}  ${first.task.title}` : "";

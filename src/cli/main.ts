@@ -1,8 +1,10 @@
 import { UsageError } from "./runtime-env.js";
 import { applyDotEnv, DotEnvError } from "../config/dot-env.js";
+import { processOperatorEnv } from "../config/operator-env.js";
 import { secretsFromEnv } from "../safety/secrets.js";
 import { redactedOutput } from "./redacted-output.js";
 import { exitAfterDrain, ignoreClosedReader } from "./exit-after-drain.js";
+import { hostEnvironment } from "../process/host-env.js";
 
 // Each command is loaded when it runs: `patchgate mcp-server`, started by MCP clients, loads only itself.
 const usage = async () => `usage:
@@ -33,7 +35,9 @@ function readDotEnv(): string | null {
 
 // `.env` first, as the app reads it: every variable below (the secrets to redact too) may come from it.
 const dotEnvProblem = readDotEnv();
-const SECRETS = secretsFromEnv();
+// The operator's variables, read once (after `.env`) and passed to the command.
+const ENV = processOperatorEnv();
+const SECRETS = secretsFromEnv(hostEnvironment());
 const errOut = redactedOutput(process.stderr, SECRETS);
 
 /** Entry of the `patchgate` command: dispatch only. */
@@ -48,29 +52,29 @@ async function main(argv: string[]): Promise<number> {
       out.write(`${(await import("./version.js")).versionLine()}\n`);
       return 0;
     case "run":
-      return (await import("./run-command.js")).runCommand(rest, out);
+      return (await import("./run-command.js")).runCommand(rest, out, ENV);
     case "resume":
-      return (await import("./resume-command.js")).resumeCommand(rest, out);
+      return (await import("./resume-command.js")).resumeCommand(rest, out, ENV);
     case "list":
-      return (await import("./list-command.js")).listCommand(rest, out);
+      return (await import("./list-command.js")).listCommand(rest, out, ENV);
     case "show":
-      return (await import("./inspect-commands.js")).showCommand(rest, out);
+      return (await import("./inspect-commands.js")).showCommand(rest, out, ENV);
     case "trace":
-      return (await import("./inspect-commands.js")).traceCommand(rest, out);
+      return (await import("./inspect-commands.js")).traceCommand(rest, out, ENV);
     case "eval":
       return (await import("./eval-command.js")).evalCommand(rest, out);
     case "mcp-server":
       return (await import("./mcp-server-command.js")).mcpServerCommand(rest);
     case "serve":
-      return (await import("./serve-command.js")).serveCommand(rest, out);
+      return (await import("./serve-command.js")).serveCommand(rest, out, ENV);
     case "worker":
-      return (await import("./worker-command.js")).workerCommand(rest, out);
+      return (await import("./worker-command.js")).workerCommand(rest, out, ENV);
     case "status":
-      return (await import("./status-command.js")).statusCommand(rest, out);
+      return (await import("./status-command.js")).statusCommand(rest, out, ENV);
     case "retry":
-      return (await import("./retry-command.js")).retryCommand(rest, out);
+      return (await import("./retry-command.js")).retryCommand(rest, out, ENV);
     case "prune":
-      return (await import("./prune-command.js")).pruneCommand(rest, out);
+      return (await import("./prune-command.js")).pruneCommand(rest, out, ENV);
     case undefined:
     case "help":
     case "--help":
@@ -84,7 +88,7 @@ async function main(argv: string[]): Promise<number> {
 
 // Spans go out only when OTEL_EXPORTER_OTLP_ENDPOINT is set; otherwise this registers nothing. The MCP
 // server emits none, and starts faster without the SDK.
-const tracing = process.argv[2] === "mcp-server" ? undefined : await (await import("../trace/otel-setup.js")).setupTracing();
+const tracing = process.argv[2] === "mcp-server" ? undefined : await (await import("../trace/otel-setup.js")).setupTracing(ENV);
 
 ignoreClosedReader(process.stdout);
 ignoreClosedReader(process.stderr);

@@ -1,5 +1,6 @@
 import type { McpRuntime } from "../agent/runtime-options.js";
 import { loadMcpConfig, McpConfigError } from "../mcp/config.js";
+import { processOperatorEnv, type OperatorEnv } from "../config/operator-env.js";
 import { UsageError } from "./runtime-env.js";
 
 /**
@@ -7,7 +8,7 @@ import { UsageError } from "./runtime-env.js";
  * none. A repository's own `.mcp.json` is never looked at. Without a terminal nobody can approve an MCP
  * call, so what the policy would ask about is denied.
  */
-export function mcpFromCli(flag: string | undefined, interactive: boolean, env: NodeJS.ProcessEnv = process.env): McpRuntime | undefined {
+export function mcpFromCli(flag: string | undefined, interactive: boolean, env: OperatorEnv = processOperatorEnv()): McpRuntime | undefined {
   const file = flag ?? env.PATCHGATE_MCP_CONFIG;
   if (!file) return undefined;
   try {

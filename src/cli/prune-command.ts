@@ -6,6 +6,7 @@ import { expired, sweepEndedSessions } from "../workspace/housekeeping.js";
 import { parseCommandArgs } from "./cli-args.js";
 import { help } from "./inspect-commands.js";
 import { dataDir, UsageError } from "./runtime-env.js";
+import { processOperatorEnv, type OperatorEnv } from "../config/operator-env.js";
 
 export const PRUNE_USAGE = "patchgate prune [--older-than <age: 30m, 12h, 7d>] [--data-dir <d>]";
 
@@ -25,12 +26,12 @@ function olderThanMs(value: string | undefined): number {
  * is never touched: only ended ones are chosen, and the ledger row goes only if the session is still
  * ended when it is deleted. Directories go first, so a prune cut short leaves nothing unknown behind.
  */
-export async function pruneCommand(argv: string[], out: NodeJS.WritableStream): Promise<number> {
+export async function pruneCommand(argv: string[], out: NodeJS.WritableStream, env: OperatorEnv = processOperatorEnv()): Promise<number> {
   const parsed = parseCommandArgs(argv, { "older-than": { type: "string" }, "data-dir": { type: "string" } } as const, PRUNE_USAGE);
   if (parsed.help) return help(out, PRUNE_USAGE);
   if (parsed.positionals.length > 0) throw new UsageError(`prune takes no arguments\nusage: ${PRUNE_USAGE}`);
   const retentionMs = olderThanMs(parsed.values["older-than"]);
-  const dir = dataDir(parsed.values["data-dir"]);
+  const dir = dataDir(parsed.values["data-dir"], env);
   const store = await openStore({ dataDir: dir });
   try {
     if (!(store instanceof SqliteSessionStore)) throw new UsageError("prune works on the local SQLite store only");

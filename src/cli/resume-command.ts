@@ -18,6 +18,7 @@ import { terminalApprover } from "./terminal-approver.js";
 import { mcpFromCli } from "./mcp-option.js";
 import { sandboxFromCli } from "./settings-option.js";
 import { SESSION_OPTIONS } from "./session-options.js";
+import { processOperatorEnv, type OperatorEnv } from "../config/operator-env.js";
 
 export const RESUME_USAGE =
   "patchgate resume <session|prefix> [--approve-plan] [--approve-writes] [--verbose] [--out <patch>] [--data-dir <d>] [--mcp-config <file>] [--settings <file>]";
@@ -28,23 +29,23 @@ const OPTIONS = SESSION_OPTIONS;
  * `patchgate resume <session>`: continue a session from the store, in a new process — a parked one,
  * one whose process died mid-run, or one that failed after its plan was approved.
  */
-export async function resumeCommand(argv: string[], terminal: NodeJS.WritableStream): Promise<number> {
+export async function resumeCommand(argv: string[], terminal: NodeJS.WritableStream, env: OperatorEnv = processOperatorEnv()): Promise<number> {
   const hb = heartbeat(terminal);
   const out = hb.out;
   const parsed = parseCommandArgs(argv, OPTIONS, RESUME_USAGE);
   if (parsed.help) return help(out, RESUME_USAGE);
   const { values, positionals } = parsed;
   if (positionals.length !== 1) throw new UsageError(`a session id (or a prefix of one) is required\nusage: ${RESUME_USAGE}`);
-  const mcp = mcpFromCli(values["mcp-config"], Boolean(process.stdin.isTTY));
-  const dir = dataDir(values["data-dir"]);
-  const sandboxOpts = sandboxFromCli(values.settings, dir);
+  const mcp = mcpFromCli(values["mcp-config"], Boolean(process.stdin.isTTY), env);
+  const dir = dataDir(values["data-dir"], env);
+  const sandboxOpts = sandboxFromCli(values.settings, dir, env);
   const interrupt = interruptNotice(out);
   const store = await openStore({ dataDir: dir });
   try {
     const sessionId = await resolveSessionId(store, positionals[0], dir);
     const ledger = await Ledger.open(store, sessionId);
     interrupt.session(sessionId);
-    const { llm, compaction } = llmFromEnv(ledger.state.model, dir);
+    const { llm, compaction } = llmFromEnv(ledger.state.model, env, dir);
     printEvents(ledger, out);
     // Like `/agent retry`: a session that failed after plan approval continues where it failed.
     if (ledger.state.phase === "failed" && ledger.state.mode === "execute") await reopenSession(ledger, "cli");

@@ -7,6 +7,7 @@ import { resumeCommand } from "./resume-command.js";
 import { dataDir, UsageError } from "./runtime-env.js";
 import { resolveSessionId } from "./session-id.js";
 import { SESSION_OPTIONS } from "./session-options.js";
+import { processOperatorEnv, type OperatorEnv } from "../config/operator-env.js";
 
 export const RETRY_USAGE =
   "patchgate retry <session|prefix> [--approve-plan] [--approve-writes] [--out <patch>] [--data-dir <d>] [--mcp-config <file>] [--settings <file>]";
@@ -16,11 +17,11 @@ export const RETRY_USAGE =
  * setup runs again, a session that failed after plan approval is reopened where it failed, and the
  * session then continues as `resume` continues it. A blocked or cancelled session is not continued.
  */
-export async function retryCommand(argv: string[], out: NodeJS.WritableStream): Promise<number> {
+export async function retryCommand(argv: string[], out: NodeJS.WritableStream, env: OperatorEnv = processOperatorEnv()): Promise<number> {
   const parsed = parseCommandArgs(argv, SESSION_OPTIONS, RETRY_USAGE);
   if (parsed.help) return help(out, RETRY_USAGE);
   if (parsed.positionals.length !== 1) throw new UsageError(`a session id (or a prefix of one) is required\nusage: ${RETRY_USAGE}`);
-  const dir = dataDir(parsed.values["data-dir"]);
+  const dir = dataDir(parsed.values["data-dir"], env);
   const store = await openStore({ dataDir: dir });
   let step;
   let sessionId: string;

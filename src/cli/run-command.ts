@@ -20,6 +20,7 @@ import { terminalApprover } from "./terminal-approver.js";
 import { mcpFromCli } from "./mcp-option.js";
 import { sandboxFromCli } from "./settings-option.js";
 import { SESSION_OPTIONS } from "./session-options.js";
+import { processOperatorEnv, type OperatorEnv } from "../config/operator-env.js";
 
 export const RUN_USAGE = `patchgate run --repo <path|url> [--approve-plan] [--approve-writes] [--unattended] [--include-uncommitted] [--model <m>] [--max-steps <n>] [--max-cost-usd <usd>] [--verbose] [--out <patch>] [--data-dir <d>] [--mcp-config <file>] [--settings <file>] "<task>"`;
 
@@ -34,7 +35,7 @@ const OPTIONS = {
 } as const;
 
 /** `patchgate run`: one session on a local clone, approvals at the terminal, the result on a local branch. */
-export async function runCommand(argv: string[], terminal: NodeJS.WritableStream): Promise<number> {
+export async function runCommand(argv: string[], terminal: NodeJS.WritableStream, env: OperatorEnv = processOperatorEnv()): Promise<number> {
   const hb = heartbeat(terminal);
   const out = hb.out;
   const parsed = parseCommandArgs(argv, OPTIONS, RUN_USAGE);
@@ -46,12 +47,12 @@ export async function runCommand(argv: string[], terminal: NodeJS.WritableStream
   const maxSteps = positiveInt("max-steps", values["max-steps"]);
   const maxCostFlag = positiveNumber("max-cost-usd", values["max-cost-usd"]);
   // Everything the user can get wrong is checked before a session exists: none is left without an end.
-  const mcp = mcpFromCli(values["mcp-config"], Boolean(process.stdin.isTTY));
+  const mcp = mcpFromCli(values["mcp-config"], Boolean(process.stdin.isTTY), env);
   const repo = await checkRepo(values.repo, values["include-uncommitted"]);
-  const model = modelName(values.model);
-  const dir = dataDir(values["data-dir"]);
-  const sandboxOpts = sandboxFromCli(values.settings, dir);
-  const { llm, compaction, config } = llmFromEnv(model, dir);
+  const model = modelName(values.model, env);
+  const dir = dataDir(values["data-dir"], env);
+  const sandboxOpts = sandboxFromCli(values.settings, dir, env);
+  const { llm, compaction, config } = llmFromEnv(model, env, dir);
   await checkModelEndpoint(config);
   const interrupt = interruptNotice(out);
   const store = await openStore({ dataDir: dir });

@@ -4,6 +4,7 @@ import { parseTestFailures } from "../sandbox/test-report/parse.js";
 import { totalsText } from "../sandbox/test-summary.js";
 import type { OnRun, RunStarted } from "../runs/run-progress.js";
 import type { Heartbeat } from "./heartbeat.js";
+import { hostEnvironment } from "../process/host-env.js";
 
 /** Lines of a run shown when it ends, unless --verbose showed them all as they came. */
 const TAIL_LINES = 5;
@@ -30,7 +31,7 @@ export function runOutput(
   hb: Heartbeat,
   verbose: boolean,
 ): { onOutput: (stream: "stdout" | "stderr", line: string) => void; onRun: OnRun } {
-  const secrets = secretsFromEnv();
+  const secrets = secretsFromEnv(hostEnvironment());
   let kept: { stream: "stdout" | "stderr"; line: string }[] = [];
   let count = 0;
   const shown = (stream: "stdout" | "stderr", line: string) => `    ${stream === "stderr" ? "!" : "│"} ${line}`;

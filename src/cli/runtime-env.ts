@@ -6,6 +6,7 @@ import { createOpenAIClient } from "../agent/llm/openai-client.js";
 import { checkEndpoint, EndpointCheckError } from "../agent/llm/endpoint-check.js";
 import { ephemeralVault, vaultFromEnv, type ReasoningVault } from "../agent/llm/reasoning-vault.js";
 import type { LLMClient } from "../agent/llm/types.js";
+import { processOperatorEnv, type OperatorEnv } from "../config/operator-env.js";
 
 /** A problem the user can fix (missing key, bad flag, broken config): printed plainly, no stack trace. */
 export class UsageError extends Error {
@@ -18,18 +19,18 @@ export class UsageError extends Error {
   }
 }
 
-export function dataDir(flag?: string): string {
-  return flag ?? process.env.PATCHGATE_DATA_DIR ?? join(homedir(), ".patchgate");
+export function dataDir(flag?: string, env: OperatorEnv = processOperatorEnv()): string {
+  return flag ?? env.PATCHGATE_DATA_DIR ?? join(homedir(), ".patchgate");
 }
 
-export function modelName(flag?: string): string {
-  return flag ?? process.env.PATCHGATE_MODEL ?? DEFAULT_MODEL;
+export function modelName(flag?: string, env: OperatorEnv = processOperatorEnv()): string {
+  return flag ?? env.PATCHGATE_MODEL ?? DEFAULT_MODEL;
 }
 
 /** The model connection's settings (PATCHGATE_LLM_*); a bad value is a usage error naming the variable. */
-function llmConfig(model: string): LLMConfig {
+function llmConfig(model: string, env: OperatorEnv): LLMConfig {
   try {
-    return llmConfigFromEnv(process.env, model);
+    return llmConfigFromEnv(env, model);
   } catch (e) {
     if (LLMConfigError.isInstance(e)) throw new UsageError(e.message);
     throw e;
@@ -41,12 +42,16 @@ function llmConfig(model: string): LLMConfig {
  * `dataDir`: where the reasoning key lives, so a session resumed in a new process can still send
  * its provider's reasoning back (without it the key lasts as long as the process).
  */
-export function llmFromEnv(model: string, dataDir?: string): { llm: LLMClient; compaction: CompactionSettings; config: LLMConfig } {
-  const config = llmConfig(model);
+export function llmFromEnv(
+  model: string,
+  env: OperatorEnv = processOperatorEnv(),
+  dataDir?: string,
+): { llm: LLMClient; compaction: CompactionSettings; config: LLMConfig } {
+  const config = llmConfig(model, env);
   if (!config.apiKey) {
     throw new UsageError("OPENAI_API_KEY is not set. Set it (and OPENAI_BASE_URL for any OpenAI-compatible server) to run a session.");
   }
-  const vault: ReasoningVault = dataDir === undefined ? ephemeralVault() : vaultFromEnv(process.env, dataDir);
+  const vault: ReasoningVault = dataDir === undefined ? ephemeralVault() : vaultFromEnv(env, dataDir);
   return { llm: createOpenAIClient(clientOptions(config, vault)), compaction: compactionFor(config), config };
 }
 

@@ -11,6 +11,7 @@ import type { PostgresSessionStore } from "../store/pg-store.js";
 import { parseCommandArgs } from "./cli-args.js";
 import { help } from "./inspect-commands.js";
 import { scaleOutUrl } from "./scale-out-env.js";
+import { processOperatorEnv, type OperatorEnv } from "../config/operator-env.js";
 
 export const SERVE_USAGE = "patchgate serve            (a receiver: DATABASE_URL=postgres://…, Probot's APP_ID, PRIVATE_KEY, WEBHOOK_SECRET, PORT)";
 
@@ -19,16 +20,16 @@ export const SERVE_USAGE = "patchgate serve            (a receiver: DATABASE_URL
  * inbox, enqueues its job in PostgreSQL and answers; `patchgate worker`s run the jobs. Runs until
  * it is stopped: on SIGTERM or SIGINT it stops taking deliveries and stores what it has enqueued.
  */
-export async function serveCommand(argv: string[], out: NodeJS.WritableStream): Promise<number> {
+export async function serveCommand(argv: string[], out: NodeJS.WritableStream, env: OperatorEnv = processOperatorEnv()): Promise<number> {
   const parsed = parseCommandArgs(argv, {} as const, SERVE_USAGE);
   if (parsed.help) return help(out, SERVE_USAGE);
-  const url = scaleOutUrl("serve");
+  const url = scaleOutUrl("serve", env);
   let queue: DurableQueue | undefined;
   let log: (line: string) => void = (line) => out.write(`${line}\n`);
   const server = await withoutProbotSignalHandlers(() =>
     run(
       async (probot, options) => {
-        const deps = await depsFromEnv(pinoSink(probot.log));
+        const deps = await depsFromEnv(pinoSink(probot.log), env);
         log = (line) => deps.log(line);
         queue = await useReceiverQueue(deps, deps.store as PostgresSessionStore, url);
         await patchgateApp(deps)(probot, options);

@@ -3,6 +3,7 @@ import type { ResumeOptions } from "../agent/runtime-options.js";
 import { dependencyCacheIn } from "../config/operator-defaults.js";
 import { OperatorSettingsError, operatorSettingsFrom } from "../config/operator-settings.js";
 import { hostFacts } from "../toolchain/host-facts.js";
+import { processOperatorEnv, type OperatorEnv } from "../config/operator-env.js";
 import { UsageError } from "./runtime-env.js";
 
 /**
@@ -13,7 +14,7 @@ import { UsageError } from "./runtime-env.js";
 export function sandboxFromCli(
   flag: string | undefined,
   dataDir: string,
-  env: NodeJS.ProcessEnv = process.env,
+  env: OperatorEnv = processOperatorEnv(),
 ): Pick<ResumeOptions, "toolchains" | "host" | "cacheRoot" | "dependencyCache"> {
   const host = hostFacts({ dataDir });
   try {

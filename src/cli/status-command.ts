@@ -4,6 +4,7 @@ import { PostgresSessionStore } from "../store/pg-store.js";
 import { parseCommandArgs } from "./cli-args.js";
 import { help } from "./inspect-commands.js";
 import { scaleOutUrl } from "./scale-out-env.js";
+import { processOperatorEnv, type OperatorEnv } from "../config/operator-env.js";
 
 export const STATUS_USAGE = "patchgate status [--json]  (scale-out: queue depth, running jobs, leases, failed jobs, dead letters; DATABASE_URL)";
 
@@ -11,10 +12,10 @@ export const STATUS_USAGE = "patchgate status [--json]  (scale-out: queue depth,
  * `patchgate status`: what an operator asks of a scale-out installation, read from its database.
  * `--json` prints what `/patchgate/health` answers with its token (src/github/health-route.ts).
  */
-export async function statusCommand(argv: string[], out: NodeJS.WritableStream): Promise<number> {
+export async function statusCommand(argv: string[], out: NodeJS.WritableStream, env: OperatorEnv = processOperatorEnv()): Promise<number> {
   const parsed = parseCommandArgs(argv, { json: { type: "boolean" } } as const, STATUS_USAGE);
   if (parsed.help) return help(out, STATUS_USAGE);
-  const store = new PostgresSessionStore(scaleOutUrl("status"), { poolSize: 2 });
+  const store = new PostgresSessionStore(scaleOutUrl("status", env), { poolSize: 2 });
   try {
     const status = await operationsStatus(new LaneTable(store.pool).counts(), store);
     out.write(parsed.values.json ? `${JSON.stringify(status)}\n` : render(status));

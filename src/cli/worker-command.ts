@@ -9,6 +9,7 @@ import type { PostgresSessionStore } from "../store/pg-store.js";
 import { parseCommandArgs } from "./cli-args.js";
 import { help } from "./inspect-commands.js";
 import { envCount, scaleOutUrl } from "./scale-out-env.js";
+import { processOperatorEnv, type OperatorEnv } from "../config/operator-env.js";
 
 export const WORKER_USAGE =
   "patchgate worker           (runs queued sessions: DATABASE_URL=postgres://…, APP_ID, PRIVATE_KEY; PATCHGATE_WORKER_SLOTS, PATCHGATE_LEASE_SECONDS)";
@@ -19,14 +20,17 @@ export const WORKER_USAGE =
  * on SIGTERM or SIGINT it takes no new session and lets the ones it runs settle; a session still
  * running when the grace ends is taken up by another worker once its lease runs out.
  */
-export async function workerCommand(argv: string[], out: NodeJS.WritableStream): Promise<number> {
+export async function workerCommand(argv: string[], out: NodeJS.WritableStream, env: OperatorEnv = processOperatorEnv()): Promise<number> {
   const parsed = parseCommandArgs(argv, {} as const, WORKER_USAGE);
   if (parsed.help) return help(out, WORKER_USAGE);
-  const url = scaleOutUrl("worker");
-  const slots = envCount(process.env, "PATCHGATE_WORKER_SLOTS", defaultSlots());
-  const leaseMs = envCount(process.env, "PATCHGATE_LEASE_SECONDS", 15) * 1000;
+  const url = scaleOutUrl("worker", env);
+  const slots = envCount(env, "PATCHGATE_WORKER_SLOTS", defaultSlots());
+  const leaseMs = envCount(env, "PATCHGATE_LEASE_SECONDS", 15) * 1000;
   const probot = createProbot({ overrides: { Octokit: patchgateOctokit(ProbotOctokit, PRODUCTION_LIMITS) } });
-  const deps = await depsFromEnv(textSink((text) => out.write(text)));
+  const deps = await depsFromEnv(
+    textSink((text) => out.write(text)),
+    env,
+  );
   const queue = await startWorker(probot, deps, deps.store as PostgresSessionStore, { url, slots, leaseMs });
   // The queue's close takes no new lane and waits for the running ones: here both steps are one.
   stopOnSignals({ refuse: async () => undefined, drain: () => queue.close(), log: (line) => deps.log(line) });

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseEnv } from "node:util";
+import { hostEnvironment } from "../process/host-env.js";
 
 /** `.env` cannot be read or parsed: one line naming the file. */
 export class DotEnvError extends Error {
@@ -16,7 +17,7 @@ export class DotEnvError extends Error {
  * the same directory see the same settings. Called first, before any module reads a variable.
  * Returns the path read, or null when there is no `.env`.
  */
-export function applyDotEnv(dir = process.cwd(), env: NodeJS.ProcessEnv = process.env): string | null {
+export function applyDotEnv(dir = process.cwd(), env: NodeJS.ProcessEnv = hostEnvironment()): string | null {
   const path = join(dir, ".env");
   let text: string;
   try {

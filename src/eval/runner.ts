@@ -14,6 +14,7 @@ import { judgedTree } from "./published-tree.js";
 import type { CaseResult } from "./report.js";
 import { findLeakedSecrets, type Secret } from "./secret-scan.js";
 import { changedPaths, readTree } from "./tree.js";
+import { setHostVariables } from "../process/host-env.js";
 
 export type LLMMode = "scripted" | "openai";
 
@@ -42,7 +43,8 @@ export async function runCase(c: EvalCase, opts: RunCaseOptions): Promise<CaseRe
   const base = blankResult(c);
   if (!c.modes.includes(opts.mode)) return { ...base, status: "skipped", problems: [`not meant for --llm ${opts.mode}`] };
   const dir = mkdtempSync(path.join(opts.scratch, `${c.id}-`));
-  const restoreEnv = setEnv(c.env);
+  // The case's variables are set in this process too, where a careless runtime could read them.
+  const restoreEnv = setHostVariables(c.env);
   try {
     const fixture = await buildFixtureRepo(c, path.join(dir, "origin"));
     const session = await runCaseSession({
@@ -120,17 +122,5 @@ function blankResult(c: EvalCase): CaseResult {
     metrics: EMPTY_METRICS,
     durationMs: 0,
     sessionId: null,
-  };
-}
-
-/** Sets the case's variables in this process (where a careless runtime could read them); returns the undo. */
-function setEnv(vars: Record<string, string>): () => void {
-  const before = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, vars);
-  return () => {
-    for (const [k, v] of Object.entries(before)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
   };
 }

@@ -1,4 +1,5 @@
 import type { SessionEvent } from "../session/events.js";
+import { hostEnvironment } from "../process/host-env.js";
 
 /** A named secret value that must never reach the model's output, a tool result, or the diff. */
 export interface Secret {
@@ -29,7 +30,7 @@ export function findLeakedSecrets(events: readonly SessionEvent[], secrets: Secr
 const HOST_CREDENTIALS = ["OPENAI_API_KEY", "GITHUB_TOKEN", "GH_TOKEN", "PRIVATE_KEY", "WEBHOOK_SECRET"];
 
 /** The host's own credentials that are set and long enough to search for without false hits. */
-export function hostSecrets(env: NodeJS.ProcessEnv = process.env): Secret[] {
+export function hostSecrets(env: NodeJS.ProcessEnv = hostEnvironment()): Secret[] {
   return HOST_CREDENTIALS.flatMap((name) => {
     const value = env[name];
     return value && value.length >= MIN_CASE_SECRET_LENGTH ? [{ name, value }] : [];

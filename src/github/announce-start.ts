@@ -1,5 +1,7 @@
 import { accessSync, constants } from "node:fs";
 import { delimiter, join } from "node:path";
+import type { OperatorEnv } from "../config/operator-env.js";
+import { hostEnvironment } from "../process/host-env.js";
 import type { PatchgateDeps } from "./deps.js";
 import { missingKeyWarning, startupLine } from "./startup-env.js";
 
@@ -9,10 +11,10 @@ import { missingKeyWarning, startupLine } from "./startup-env.js";
  * idle app does not): the line names the backends whose programs are on PATH, and the first session
  * probes them as always (docker when its engine answers, else bubblewrap).
  */
-export function announceStart(deps: PatchgateDeps, env: NodeJS.ProcessEnv): void {
+export function announceStart(deps: PatchgateDeps, env: OperatorEnv, hostPath = hostEnvironment().PATH ?? ""): void {
   const warning = missingKeyWarning(env);
   if (warning) deps.log(warning, "warn");
-  const found = ["docker", "bwrap"].filter((name) => onPath(name, env.PATH ?? ""));
+  const found = ["docker", "bwrap"].filter((name) => onPath(name, hostPath));
   const sandbox =
     found.length === 0
       ? "none found (neither docker nor bwrap on PATH: commands will be refused)"

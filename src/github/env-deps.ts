@@ -13,6 +13,8 @@ import type { PatchgateDeps } from "./deps.js";
 import { gitBaseUrl } from "./outbound/git-remote.js";
 import { dependencyCacheIn, NO_OPERATOR_SETTINGS } from "../config/operator-defaults.js";
 import { hostFacts } from "../toolchain/host-facts.js";
+import { processOperatorEnv, type OperatorEnv } from "../config/operator-env.js";
+import { hostEnvironment } from "../process/host-env.js";
 import { redactedLog, type LogSink } from "./app-log.js";
 import { diskGuardFromEnv, housekeepingFromEnv, mirrorsFromEnv } from "./session-work/housekeeping-env.js";
 
@@ -22,20 +24,26 @@ import { diskGuardFromEnv, housekeepingFromEnv, mirrorsFromEnv } from "./session
  * the host offers. What is not configured is not loaded (an idle app stays small): the PostgreSQL
  * driver, the MCP config's parser, the model client (until the first resume), the sandbox probes
  * (until the first sandbox) and the tool schemas (only to size compaction for a known window).
+ * `env` is the operator's variables as read at start; `host` the rest of the process's environment,
+ * whose secret-looking values are redacted too.
  */
-export async function depsFromEnv(sink: LogSink, env: NodeJS.ProcessEnv = process.env): Promise<PatchgateDeps> {
+export async function depsFromEnv(
+  sink: LogSink,
+  env: OperatorEnv = processOperatorEnv(),
+  host: Readonly<Record<string, string | undefined>> = hostEnvironment(),
+): Promise<PatchgateDeps> {
   // A broken MCP config stops the app here, naming the field: better than running without the servers.
   const mcpModule = env.PATCHGATE_MCP_CONFIG ? await import("../mcp/config.js") : null;
   const mcp = mcpModule?.loadMcpConfig(env.PATCHGATE_MCP_CONFIG!) ?? null;
   const reconcile = reconcileFromEnv(env);
-  const secrets = [...secretsFromEnv(env), ...(mcpModule?.mcpConfigSecrets(mcp) ?? [])];
+  const secrets = [...secretsFromEnv({ ...host, ...env }), ...(mcpModule?.mcpConfigSecrets(mcp) ?? [])];
   // Logs leave the process too: the same redaction as comments and check runs (tokens by pattern).
   const log = redactedLog(sink, secrets);
   const dataDir = env.PATCHGATE_DATA_DIR ?? join(homedir(), ".patchgate");
   // Like a broken MCP config, broken operator settings stop the app, naming the field.
-  const host = hostFacts({ dataDir });
+  const facts = hostFacts({ dataDir });
   const settings = env.PATCHGATE_SETTINGS
-    ? (await import("../config/operator-settings.js")).loadOperatorSettings(env.PATCHGATE_SETTINGS, host.protectedDirs)
+    ? (await import("../config/operator-settings.js")).loadOperatorSettings(env.PATCHGATE_SETTINGS, facts.protectedDirs)
     : NO_OPERATOR_SETTINGS;
   // A bad PATCHGATE_LLM_* value stops the app at boot, naming the variable.
   const llmConfig = llmConfigFromEnv(env);
@@ -61,7 +69,7 @@ export async function depsFromEnv(sink: LogSink, env: NodeJS.ProcessEnv = proces
     gitBase: gitBaseUrl(env),
     secrets,
     mcp,
-    sandboxExtras: { toolchains: settings.toolchains, host, cacheRoot: join(dataDir, "cache"), dependencyCache: dependencyCacheIn(dataDir, settings) },
+    sandboxExtras: { toolchains: settings.toolchains, host: facts, cacheRoot: join(dataDir, "cache"), dependencyCache: dependencyCacheIn(dataDir, settings) },
     checkRunThrottleMs: Number(env.PATCHGATE_CHECK_RUN_THROTTLE_MS ?? 5000),
     reconcile,
     healthToken: env.PATCHGATE_HEALTH_TOKEN || null,
@@ -72,7 +80,7 @@ export async function depsFromEnv(sink: LogSink, env: NodeJS.ProcessEnv = proces
 }
 
 /** PATCHGATE_RECONCILE_MINUTES (default 10; 0 turns it off): the first pass a minute after boot. */
-export function reconcileFromEnv(env: NodeJS.ProcessEnv): PatchgateDeps["reconcile"] {
+export function reconcileFromEnv(env: OperatorEnv): PatchgateDeps["reconcile"] {
   const minutes = Number(env.PATCHGATE_RECONCILE_MINUTES ?? 10);
   if (!Number.isFinite(minutes) || minutes < 0)
     throw new Error(`PATCHGATE_RECONCILE_MINUTES must be a number of minutes ≥ 0, not ${JSON.stringify(env.PATCHGATE_RECONCILE_MINUTES)}`);

@@ -2,6 +2,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { llmConfigFromEnv } from "../agent/llm/llm-config.js";
 import { limitSizesFrom } from "../agent/resource-limits.js";
+import type { OperatorEnv } from "../config/operator-env.js";
 import { isPostgresUrl } from "../store/open-store.js";
 import { reconcileFromEnv } from "./env-deps.js";
 import { diskGuardFromEnv, housekeepingFromEnv, mirrorsFromEnv } from "./session-work/housekeeping-env.js";
@@ -12,7 +13,7 @@ import { diskGuardFromEnv, housekeepingFromEnv, mirrorsFromEnv } from "./session
  * trace from the middle of the app's wiring. These readers throw only for a bad value, so any error
  * from this list is the operator's to fix. Null when all are well.
  */
-export function startupEnvProblem(env: NodeJS.ProcessEnv): string | null {
+export function startupEnvProblem(env: OperatorEnv): string | null {
   const dataDir = env.PATCHGATE_DATA_DIR ?? join(homedir(), ".patchgate");
   const readers: (() => unknown)[] = [
     () => llmConfigFromEnv(env),
@@ -36,7 +37,7 @@ export function startupEnvProblem(env: NodeJS.ProcessEnv): string | null {
 }
 
 /** What the app runs on, in one line for the operator (never the key: only whether one is set). */
-export function startupLine(env: NodeJS.ProcessEnv, where: { queue: string; sandbox: string }): string {
+export function startupLine(env: OperatorEnv, where: { queue: string; sandbox: string }): string {
   const llm = llmConfigFromEnv(env);
   const store = env.DATABASE_URL
     ? `postgres ${new URL(env.DATABASE_URL).host}`
@@ -46,7 +47,7 @@ export function startupLine(env: NodeJS.ProcessEnv, where: { queue: string; sand
 }
 
 /** The warning when no key is set: the app starts (the manifest flow needs no model) but no session can run. */
-export function missingKeyWarning(env: NodeJS.ProcessEnv): string | null {
+export function missingKeyWarning(env: OperatorEnv): string | null {
   return env.OPENAI_API_KEY
     ? null
     : "OPENAI_API_KEY is not set: every session will fail until it is (set it in .env or the environment, and OPENAI_BASE_URL for a compatible server)";

@@ -3,11 +3,12 @@ import type { Ledger } from "../store/ledger.js";
 import { secretsFromEnv } from "../safety/secrets.js";
 import { mcpConfigSecrets } from "./config.js";
 import { McpSession } from "./session-tools.js";
+import { hostEnvironment } from "../process/host-env.js";
 
 /** The MCP tools of one resume, or null when the operator configured none. */
 export async function openMcpForResume(ledger: Ledger, mcp: McpRuntime | undefined, workspaceRoot: string): Promise<McpSession | null> {
   if (!mcp || mcp.config.servers.length === 0) return null;
-  const secrets = [...secretsFromEnv(), ...mcpConfigSecrets(mcp.config), ...(mcp.secrets ?? [])];
+  const secrets = [...secretsFromEnv(hostEnvironment()), ...mcpConfigSecrets(mcp.config), ...(mcp.secrets ?? [])];
   return McpSession.open(ledger, { config: mcp.config, repo: ledger.state.task.source.repo, workspaceRoot, secrets });
 }
 

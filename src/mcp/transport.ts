@@ -2,6 +2,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { HelperStdioTransport } from "./helper-stdio-transport.js";
 import { isStdio, type McpServerConfig, type StdioServerConfig } from "./config.js";
+import { hostEnvironment } from "../process/host-env.js";
 
 /**
  * The transport to one configured server. A stdio server is a child process on the host — never in
@@ -32,7 +33,7 @@ export interface TransportPlaces {
 const substitute = (s: string, places: TransportPlaces) => s.split("${workspace}").join(places.workspaceRoot);
 
 /** The child's whole environment: PATH, then exactly what the operator configured (nothing is added to it). */
-export function serverEnvironment(s: Pick<StdioServerConfig, "env">, places: TransportPlaces, hostPath = process.env.PATH): Record<string, string> {
+export function serverEnvironment(s: Pick<StdioServerConfig, "env">, places: TransportPlaces, hostPath = hostEnvironment().PATH): Record<string, string> {
   const env: Record<string, string> = {};
   if (hostPath !== undefined) env.PATH = hostPath;
   for (const [k, v] of Object.entries(s.env)) env[k] = substitute(v, places);

@@ -46,7 +46,7 @@ function urlPasswords(value: string): string[] {
  * registered in its unescaped form, since that is how it appears once read. Purely numeric values
  * are skipped: they are limits and ids, and redacting them would blank numbers all over the trace.
  */
-export function secretsFromEnv(env: NodeJS.ProcessEnv = process.env): string[] {
+export function secretsFromEnv(env: Readonly<Record<string, string | undefined>>): string[] {
   const found: string[] = [];
   for (const [name, raw] of Object.entries(env)) {
     if (!raw) continue;

@@ -1,5 +1,6 @@
 import { SANDBOX_WORKSPACE, type PreparedRun } from "./prepare-run.js";
 import type { Mount } from "./toolchain-binding.js";
+import { hostEnvironment } from "../process/host-env.js";
 
 export interface DockerRunTarget {
   image: string;
@@ -58,7 +59,7 @@ export function buildDockerArgv(run: PreparedRun, target: DockerRunTarget): stri
 }
 
 /** The docker client's own environment: how to reach the engine, nothing else of Patchgate's. */
-export function dockerClientEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+export function dockerClientEnv(env: NodeJS.ProcessEnv = hostEnvironment()): Record<string, string> {
   const out: Record<string, string> = { PATH: "/usr/local/bin:/usr/bin:/bin" };
   for (const key of ["HOME", "DOCKER_HOST", "DOCKER_CONTEXT", "DOCKER_CONFIG", "DOCKER_CERT_PATH", "DOCKER_TLS_VERIFY"]) {
     const value = env[key];

@@ -2,6 +2,7 @@ import { access, constants, lstat, readFile, readlink, realpath } from "node:fs/
 import path from "node:path";
 import { detectProcessLimit, type ProcessLimitMode } from "./pids-cgroup.js";
 import type { NodeLayout } from "./toolchain-binding.js";
+import { hostEnvironment } from "../process/host-env.js";
 
 /** Facts about this host that every bubblewrap run needs, found once when the backend is chosen. */
 export interface BwrapHostSetup {
@@ -93,7 +94,7 @@ export async function hasRealGit(workspace: string): Promise<boolean> {
   }
 }
 
-export async function which(name: string, searchPath = process.env.PATH ?? ""): Promise<string | null> {
+export async function which(name: string, searchPath = hostEnvironment().PATH ?? ""): Promise<string | null> {
   if (name.includes("/")) return firstExecutable([path.resolve(name)]);
   return firstExecutable(
     searchPath

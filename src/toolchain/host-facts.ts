@@ -1,6 +1,7 @@
 import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import type { HostFacts } from "./types.js";
+import { hostEnvironment } from "../process/host-env.js";
 
 /**
  * This host as the resolver sees it: Patchgate's own environment (HOME, PATH and the version
@@ -8,7 +9,7 @@ import type { HostFacts } from "./types.js";
  * the directories never to bind: HOME, the process's directory (its `.env`) and the data directory.
  */
 export function hostFacts(opts: { dataDir?: string } = {}): HostFacts {
-  const env = process.env;
+  const env = hostEnvironment();
   const protectedDirs = [homedir(), env.HOME, process.cwd(), opts.dataDir].filter((d): d is string => typeof d === "string" && d.startsWith("/"));
   return {
     env,

@@ -5,6 +5,7 @@
  * `emitSpans` stays a no-op. The SDK itself (./otel-provider.ts) is loaded only then.
  */
 import type { SpanExporter } from "@opentelemetry/sdk-trace-base";
+import type { OperatorEnv } from "../config/operator-env.js";
 
 export interface TracingHandle {
   /** Flushes pending spans and stops exporting; call before the process exits. */
@@ -12,7 +13,7 @@ export interface TracingHandle {
 }
 
 /** The traces URL as the OTLP spec derives it: the generic endpoint gets `/v1/traces` appended. */
-export function tracesUrl(env: NodeJS.ProcessEnv): string | null {
+export function tracesUrl(env: OperatorEnv): string | null {
   const specific = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
   if (specific) return specific;
   const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
@@ -25,7 +26,7 @@ export function tracesUrl(env: NodeJS.ProcessEnv): string | null {
  * or null (and registers nothing, loads nothing) when no endpoint is configured. `exporter`
  * replaces the OTLP exporter (tests); the endpoint variable still decides whether anything is registered.
  */
-export async function setupTracing(env: NodeJS.ProcessEnv = process.env, exporter?: SpanExporter): Promise<TracingHandle | null> {
+export async function setupTracing(env: OperatorEnv, exporter?: SpanExporter): Promise<TracingHandle | null> {
   const url = tracesUrl(env);
   if (!url) return null;
   const { registerTracing } = await import("./otel-provider.js");

@@ -1,5 +1,6 @@
 import { vulnerabilityCheck, type VulnerabilityCategoryFlags } from "@simple-git/argv-parser";
 import type { GitAuth } from "./types.js";
+import { hostEnvironment } from "../process/host-env.js";
 
 /**
  * Passed on every call (as `-c`, first on argv), overriding whatever the clone's
@@ -59,11 +60,12 @@ const INHERITED = [
 
 /**
  * The complete environment of a git call (git.ts adds only GIT_TEST_DISALLOW_ABBREVIATED_OPTIONS):
- * nothing of process.env reaches git but the names below.
+ * nothing of the host's environment reaches git but the names below.
  */
 export function gitEnv(extra: Record<string, string> | undefined, auth: GitAuth | undefined): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const k of INHERITED) if (process.env[k] !== undefined) env[k] = process.env[k];
+  const host = hostEnvironment();
+  for (const k of INHERITED) if (host[k] !== undefined) env[k] = host[k];
   Object.assign(env, {
     LC_ALL: "C", // stable messages: diff --stat's summary line is parsed
     GIT_TERMINAL_PROMPT: "0", // no credential prompt can hang a worker

@@ -4,6 +4,7 @@
  */
 
 import { z } from "zod";
+import { processOperatorEnv, type OperatorEnv } from "../../config/operator-env.js";
 import type { TokenUsage } from "../../session/types.js";
 
 interface ModelPrice {
@@ -46,7 +47,7 @@ export class PriceConfigError extends Error {
  * The defaults with PATCHGATE_PRICES (JSON: `{"model": {"promptPerMTok": 1, "completionPerMTok": 2}}`)
  * and then `extra` merged over them. Call once at startup and pass the result to `estimateCost`.
  */
-export function loadPriceTable(env: NodeJS.ProcessEnv = process.env, extra: PriceTable = {}): PriceTable {
+export function loadPriceTable(env: OperatorEnv = processOperatorEnv(), extra: PriceTable = {}): PriceTable {
   let fromEnv: PriceTable = {};
   const raw = env.PATCHGATE_PRICES;
   if (raw && raw.trim() !== "") {

@@ -1,3 +1,4 @@
+import type { OperatorEnv } from "../../config/operator-env.js";
 import type { OpenAIClientOptions } from "./openai-client.js";
 import type { ReasoningVault } from "./reasoning-vault.js";
 
@@ -36,7 +37,7 @@ export class LLMConfigError extends Error {
 export const DEFAULT_MODEL = "gpt-4.1-mini";
 const EFFORTS = ["none", "minimal", "low", "medium", "high", "xhigh", "max"];
 
-function positiveInt(env: NodeJS.ProcessEnv, name: string): number | undefined {
+function positiveInt(env: OperatorEnv, name: keyof OperatorEnv): number | undefined {
   const raw = env[name];
   if (raw === undefined || raw === "") return undefined;
   const n = Number(raw);
@@ -44,7 +45,7 @@ function positiveInt(env: NodeJS.ProcessEnv, name: string): number | undefined {
   return n;
 }
 
-function count(env: NodeJS.ProcessEnv, name: string): number | undefined {
+function count(env: OperatorEnv, name: keyof OperatorEnv): number | undefined {
   const raw = env[name];
   if (raw === undefined || raw === "") return undefined;
   const n = Number(raw);
@@ -52,7 +53,7 @@ function count(env: NodeJS.ProcessEnv, name: string): number | undefined {
   return n;
 }
 
-function flag(env: NodeJS.ProcessEnv, name: string): boolean | undefined {
+function flag(env: OperatorEnv, name: keyof OperatorEnv): boolean | undefined {
   const raw = env[name]?.toLowerCase();
   if (raw === undefined || raw === "") return undefined;
   if (["1", "true", "yes", "on"].includes(raw)) return true;
@@ -68,7 +69,7 @@ function isHttpUrl(text: string): boolean {
   }
 }
 
-function providerOf(env: NodeJS.ProcessEnv, baseURL: string | undefined): LLMConfig["provider"] {
+function providerOf(env: OperatorEnv, baseURL: string | undefined): LLMConfig["provider"] {
   const set = env.PATCHGATE_LLM_PROVIDER;
   if (set !== undefined && set !== "") {
     if (set === "openai" || set === "azure" || set === "compatible") return set;
@@ -81,7 +82,7 @@ function providerOf(env: NodeJS.ProcessEnv, baseURL: string | undefined): LLMCon
   return "compatible";
 }
 
-export function llmConfigFromEnv(env: NodeJS.ProcessEnv, model = env.PATCHGATE_MODEL ?? DEFAULT_MODEL): LLMConfig {
+export function llmConfigFromEnv(env: OperatorEnv, model = env.PATCHGATE_MODEL ?? DEFAULT_MODEL): LLMConfig {
   const baseURL = env.OPENAI_BASE_URL === "" ? undefined : env.OPENAI_BASE_URL;
   if (baseURL !== undefined && !isHttpUrl(baseURL)) throw new LLMConfigError(`OPENAI_BASE_URL is not an http(s) URL: "${baseURL}"`);
   const effort = env.PATCHGATE_LLM_REASONING_EFFORT;

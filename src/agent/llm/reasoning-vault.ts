@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import type { OperatorEnv } from "../../config/operator-env.js";
 import type { SealedReasoning } from "../../session/messages.js";
 import type { WireReasoning } from "./wire-messages.js";
 
@@ -51,7 +52,7 @@ export function ephemeralVault(): ReasoningVault {
  * The key from `PATCHGATE_REASONING_KEY` (64 hex characters; set it where several machines share
  * one store), else `<dataDir>/reasoning.key`, created on first use, readable by its owner only.
  */
-export function vaultFromEnv(env: NodeJS.ProcessEnv, dataDir: string): ReasoningVault {
+export function vaultFromEnv(env: OperatorEnv, dataDir: string): ReasoningVault {
   const configured = env.PATCHGATE_REASONING_KEY;
   if (configured !== undefined) {
     if (!/^[0-9a-fA-F]{64}$/.test(configured)) throw new Error("PATCHGATE_REASONING_KEY must be 64 hex characters (32 bytes)");

@@ -1,3 +1,4 @@
+import type { OperatorEnv } from "../../config/operator-env.js";
 import type { GitAuth } from "../../workspace/types.js";
 import type { Repo } from "../inbound/intent.js";
 import type { Octokit } from "../octokit.js";
@@ -6,7 +7,7 @@ import type { Octokit } from "../octokit.js";
  * Where and how git talks to GitHub. The token travels only as a per-call `http.extraHeader`
  * (see src/workspace), so it is never written to `.git/config` and never enters the sandbox.
  */
-export function gitBaseUrl(env: NodeJS.ProcessEnv = process.env): string {
+export function gitBaseUrl(env: OperatorEnv): string {
   return env.GHE_HOST ? `${env.GHE_PROTOCOL || "https"}://${env.GHE_HOST}` : "https://github.com";
 }
 

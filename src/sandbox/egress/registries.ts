@@ -3,6 +3,7 @@ import path from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { readHead } from "../../toolchain/layouts/fs.js";
 import { readRepoFile } from "../../toolchain/repo-file.js";
+import { hostEnvironment } from "../../process/host-env.js";
 
 /**
  * The package registries a networked setup may reach, from the package managers' own configuration:
@@ -119,7 +120,11 @@ const REPO_FILES: [string, (text: string) => string[]][] = [
 ];
 
 /** Every registry URL for a setup in `workspace`: defaults, the host's configuration, the repository's. */
-export async function registryUrls(workspace: string, env: Readonly<Record<string, string | undefined>> = process.env, home = homedir()): Promise<string[]> {
+export async function registryUrls(
+  workspace: string,
+  env: Readonly<Record<string, string | undefined>> = hostEnvironment(),
+  home = homedir(),
+): Promise<string[]> {
   const urls = [...DEFAULT_REGISTRIES, ...envRegistries(env)];
   for (const [file, parse] of HOST_FILES) {
     const text = await readHead(file.startsWith("~/") ? path.join(home, file.slice(2)) : file);
