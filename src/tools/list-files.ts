@@ -3,7 +3,8 @@ import { z } from "zod";
 import { specialKind } from "../workspace/tree-walk.js";
 import { walkForTool } from "./support/bounded-walk.js";
 import { resolveForRead, type ToolPath } from "./support/paths.js";
-import { defineReadTool } from "./read-tool.js";
+import { defineTool } from "./define-tool.js";
+import { readCalls, READS } from "./read-tool.js";
 import { notFound, specialFile } from "./support/text.js";
 import { ok, type ToolContext } from "./tool.js";
 import { TreeCounter } from "./support/tree-summary.js";
@@ -36,38 +37,42 @@ function summaryOf(counter: TreeCounter, listed: number, rel: string) {
   };
 }
 
-export const listFilesTool = defineReadTool({
+export const listFilesTool = defineTool({
   name: "list_files",
   version: "2",
   description: DESCRIPTION,
   input,
-  locate,
-  pathOf: (args) => args.path,
-  async read(args, ctx, p) {
-    const st = await stat(p.abs).catch(() => null);
-    if (st === null) return { result: { ok: false, error: notFound(p.rel) } };
-    const kind = specialKind(st);
-    if (kind) return { result: { ok: false, error: specialFile(p.rel, kind) } };
-    const start = p.rel === "." ? "" : p.rel;
-    if (!st.isDirectory()) return { result: ok({ path: p.rel, files: [start], truncated: false }) };
+  effect: READS,
+  modes: ["plan", "execute"],
+  ...readCalls({
+    locate,
+    pathOf: (args) => args.path,
+    async read(args, ctx, p) {
+      const st = await stat(p.abs).catch(() => null);
+      if (st === null) return { result: { ok: false, error: notFound(p.rel) } };
+      const kind = specialKind(st);
+      if (kind) return { result: { ok: false, error: specialFile(p.rel, kind) } };
+      const start = p.rel === "." ? "" : p.rel;
+      if (!st.isDirectory()) return { result: ok({ path: p.rel, files: [start], truncated: false }) };
 
-    const max = args.max ?? LIST_DEFAULT_MAX;
-    const files: string[] = [];
-    const symlinks: string[] = [];
-    const counter = new TreeCounter(start);
-    const walk = await walkForTool(p.root, start, ctx.signal, (entry) => {
-      // Past the cap the walk goes on only to count, so the summary covers the whole tree.
-      if (files.length < max) {
-        files.push(entry.rel);
-        if (entry.symlink) symlinks.push(entry.rel);
-      }
-      return counter.add(entry.rel);
-    });
-    if (!walk.ok) return { result: { ok: false, error: walk.error } };
-    const truncated = counter.total > files.length;
-    const special = walk.skipped.length > 0 ? { skipped_special: walk.skipped } : {};
-    const summary = truncated ? summaryOf(counter, files.length, p.rel) : {};
-    const data = { path: p.rel, ...summary, files, ...(symlinks.length > 0 ? { symlinks } : {}), ...special, truncated };
-    return { result: ok(data, truncated) };
-  },
+      const max = args.max ?? LIST_DEFAULT_MAX;
+      const files: string[] = [];
+      const symlinks: string[] = [];
+      const counter = new TreeCounter(start);
+      const walk = await walkForTool(p.root, start, ctx.signal, (entry) => {
+        // Past the cap the walk goes on only to count, so the summary covers the whole tree.
+        if (files.length < max) {
+          files.push(entry.rel);
+          if (entry.symlink) symlinks.push(entry.rel);
+        }
+        return counter.add(entry.rel);
+      });
+      if (!walk.ok) return { result: { ok: false, error: walk.error } };
+      const truncated = counter.total > files.length;
+      const special = walk.skipped.length > 0 ? { skipped_special: walk.skipped } : {};
+      const summary = truncated ? summaryOf(counter, files.length, p.rel) : {};
+      const data = { path: p.rel, ...summary, files, ...(symlinks.length > 0 ? { symlinks } : {}), ...special, truncated };
+      return { result: ok(data, truncated) };
+    },
+  }),
 });

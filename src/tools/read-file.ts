@@ -2,7 +2,8 @@ import { z } from "zod";
 import { contentHash } from "../policy/edit-context.js";
 import type { ToolError } from "../session/types.js";
 import { resolveForRead, type ToolPath } from "./support/paths.js";
-import { defineReadTool } from "./read-tool.js";
+import { defineTool } from "./define-tool.js";
+import { readCalls, READS } from "./read-tool.js";
 import { isBinary, isToolError, notFound, readRegularFile, splitLines } from "./support/text.js";
 import { fail, ok, type ToolContext } from "./tool.js";
 import { pageOf, READ_PAGE_BYTES, READ_PAGE_LINES } from "./support/read-page.js";
@@ -40,37 +41,41 @@ async function locate(args: z.infer<typeof input>, ctx: ToolContext): Promise<To
   return resolveForRead(ctx, args.path);
 }
 
-export const readFileTool = defineReadTool({
+export const readFileTool = defineTool({
   name: "read_file",
   version: "3",
   description: DESCRIPTION,
   input,
-  locate,
-  pathOf: (args) => args.path,
-  async read(args, ctx, p) {
-    const buf = await readRegularFile(p.abs, p.rel);
-    if (buf === null) return { result: { ok: false, error: notFound(p.rel) } };
-    if (isToolError(buf)) return { result: { ok: false, error: buf } };
-    if (isBinary(buf)) return { result: fail("binary_file", `${p.rel} is a binary file; read_file only shows text.`, { path: p.rel, bytes: buf.length }) };
+  effect: READS,
+  modes: ["plan", "execute"],
+  ...readCalls({
+    locate,
+    pathOf: (args) => args.path,
+    async read(args, ctx, p) {
+      const buf = await readRegularFile(p.abs, p.rel);
+      if (buf === null) return { result: { ok: false, error: notFound(p.rel) } };
+      if (isToolError(buf)) return { result: { ok: false, error: buf } };
+      if (isBinary(buf)) return { result: fail("binary_file", `${p.rel} is a binary file; read_file only shows text.`, { path: p.rel, bytes: buf.length }) };
 
-    const lines = splitLines(buf.toString("utf8"));
-    const total = lines.length;
-    const start = args.start_line ?? 1;
-    if (total > 0 && start > total) return { result: { ok: false, error: badRange(`start_line ${start} is past the end of ${p.rel} (${total} lines).`) } };
-    const page = pageOf(lines, start, args.end_line);
-    const data = {
-      path: p.rel,
-      note: page.note,
-      start_line: start,
-      end_line: page.end,
-      total_lines: total,
-      content: page.content,
-      ...(page.end < total ? { next_start_line: page.end + 1 } : {}),
-    };
-    // The whole file's hash, even for a page: the edit-context gate compares whole files; `lines` is what was shown.
-    return {
-      result: ok(data, page.cut),
-      events: [{ type: "file_read", path: p.rel, hash: contentHash(buf), lines: [start, page.shownTo], totalLines: total }],
-    };
-  },
+      const lines = splitLines(buf.toString("utf8"));
+      const total = lines.length;
+      const start = args.start_line ?? 1;
+      if (total > 0 && start > total) return { result: { ok: false, error: badRange(`start_line ${start} is past the end of ${p.rel} (${total} lines).`) } };
+      const page = pageOf(lines, start, args.end_line);
+      const data = {
+        path: p.rel,
+        note: page.note,
+        start_line: start,
+        end_line: page.end,
+        total_lines: total,
+        content: page.content,
+        ...(page.end < total ? { next_start_line: page.end + 1 } : {}),
+      };
+      // The whole file's hash, even for a page: the edit-context gate compares whole files; `lines` is what was shown.
+      return {
+        result: ok(data, page.cut),
+        events: [{ type: "file_read", path: p.rel, hash: contentHash(buf), lines: [start, page.shownTo], totalLines: total }],
+      };
+    },
+  }),
 });

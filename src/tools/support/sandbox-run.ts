@@ -2,7 +2,6 @@ import type { RepoConfig } from "../../config/repo-config.js";
 import { READ_ONLY_GIT_ENV, readOnlyArgv } from "../../policy/shell/read-only-git-run.js";
 import type { SandboxResult } from "../../sandbox/types.js";
 import type { ToolError } from "../../session/types.js";
-import { capChars } from "./text.js";
 import type { ToolContext } from "../tool.js";
 import type { RunKind, RunStarted } from "./run-progress.js";
 
@@ -11,9 +10,6 @@ import type { RunKind, RunStarted } from "./run-progress.js";
  * maintainer's test and setup lines through `/bin/sh -c`, always with the repository's limits, and
  * never without a sandbox: with no backend the command is refused, not run bare.
  */
-
-/** Per stream, what the model gets back; the sandbox's own cap (repo config) is larger. */
-const MODEL_OUTPUT_CHARS = 16 * 1024;
 
 export function sandboxUnavailable(): ToolError {
   return {
@@ -111,13 +107,6 @@ export function removedFields(res: RunResult): { removed_special_files?: { paths
       why: "the run left special files; they were deleted: they cannot be committed, and git would stall on one named .gitignore",
     },
   };
-}
-
-/** stdout/stderr cut to what a model can use: head and tail kept. */
-export function modelOutput(res: SandboxResult): { stdout: string; stderr: string; truncated: boolean } {
-  const out = capChars(res.stdout, MODEL_OUTPUT_CHARS);
-  const err = capChars(res.stderr, MODEL_OUTPUT_CHARS);
-  return { stdout: out.text, stderr: err.text, truncated: res.truncated || out.truncated || err.truncated };
 }
 
 const LIMIT_TEXT: Record<NonNullable<SandboxResult["limitExceeded"]>, string> = {
