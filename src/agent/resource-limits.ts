@@ -9,14 +9,15 @@
  */
 import { availableParallelism } from "node:os";
 import { Semaphore } from "./semaphore.js";
+import { FatalError } from "../errors/patchgate-error.js";
 
 export interface ResourceLimitSizes {
   clones: number;
   sandboxRuns: number;
 }
 
-export class ResourceLimitError extends Error {
-  readonly name = "ResourceLimitError";
+export class ResourceLimitError extends FatalError {
+  readonly kind = "invalid_limit";
 }
 
 function count(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

@@ -6,10 +6,11 @@ import { createOpenAIClient } from "../agent/llm/openai-client.js";
 import { checkEndpoint, EndpointCheckError } from "../agent/llm/endpoint-check.js";
 import { ephemeralVault, vaultFromEnv, type ReasoningVault } from "../agent/llm/reasoning-vault.js";
 import type { LLMClient } from "../agent/llm/types.js";
+import { FatalError } from "../errors/patchgate-error.js";
 
 /** A problem the user can fix (missing key, bad flag, broken config): printed plainly, no stack trace. */
-export class UsageError extends Error {
-  readonly name = "UsageError";
+export class UsageError extends FatalError {
+  readonly kind = "usage";
   constructor(
     message: string,
     readonly exitCode = 2,
