@@ -3,7 +3,7 @@ import { commandText, shellScript } from "../policy/shell/command-verdict.js";
 import { limitFields, removedFields, runArgv, sandboxUnavailable } from "./support/sandbox-run.js";
 import { discardedNote, guardedRun, guardedRunEvents } from "./support/guarded-run.js";
 import { defineTool } from "./define-tool.js";
-import { ok } from "./tool.js";
+import { ok, type ToolOutcome } from "./tool.js";
 
 const DESCRIPTION = `Run one program in the repository root, inside a sandbox: no network, time and output are limited.
 - argv is the program and its arguments, executed as they are, without a shell: no pipes, redirections, globs, variables or $(…). ["git", "log", "--oneline", "-5"], ["rg", "-n", "TODO", "src"].
@@ -41,7 +41,7 @@ export const runCommandTool = defineTool({
     const script = shellScript(args.argv);
     return script === null ? `$ ${commandText(args.argv)}` : `$ ${commandText(args.argv.slice(0, 2))} '…'   # runs this shell text:\n${script}`;
   },
-  async execute(args, ctx) {
+  async execute(args, ctx): Promise<ToolOutcome> {
     if (ctx.sandbox === null) return { result: { ok: false, error: sandboxUnavailable() } };
     const grant = ctx.grant ?? { by: "policy", readOnly: false };
     const readOnly = grant.by === "policy" && grant.readOnly;
@@ -63,6 +63,6 @@ export const runCommandTool = defineTool({
       ...removedFields(res),
       ...(guarded.kept.length > 0 ? { changed: guarded.kept } : {}),
     };
-    return { result: ok(data, res.truncated), events: guardedRunEvents("run_command", guarded) };
+    return { result: ok(data, res.truncated), events: guardedRunEvents(runCommandTool.name, guarded) };
   },
 });

@@ -11,7 +11,7 @@ import { discardedNote, guardedRun, guardedRunEvents } from "./support/guarded-r
 import { ensureSetup } from "./support/test-setup.js";
 import { runKillOf } from "./support/run-kill.js";
 import { defineTool } from "./define-tool.js";
-import { ok, type ToolContext } from "./tool.js";
+import { ok, type ToolContext, type ToolOutcome } from "./tool.js";
 
 const DESCRIPTION = `Run the repository's configured test command in the sandbox (no network) and record the result against the hash of the files that would be published.
 - Files the tests change are put back afterwards (the result lists them); ignored outputs such as build directories stay.
@@ -82,7 +82,7 @@ export const runTestsTool = defineTool({
     const setup = ctx.repoConfig.setup ? `$ ${ctx.repoConfig.setup}   # setup, first run only\n` : "";
     return `${setup}$ ${configuredTestCommand(ctx) ?? "(no test command)"}`;
   },
-  async execute(_args, ctx) {
+  async execute(_args, ctx): Promise<ToolOutcome> {
     const command = configuredTestCommand(ctx);
     if (command === undefined) return { result: { ok: false, error: noTestCommand() } };
     if (ctx.sandbox === null) return { result: { ok: false, error: sandboxUnavailable() } };
@@ -118,7 +118,7 @@ export const runTestsTool = defineTool({
     // The tests run on the tree as it is; whatever they change in files that are not ignored is put back.
     const guarded = await guardedRun(ctx, false, () => runShell(ctx, { kind: "tests", command, timeoutSeconds: ctx.repoConfig.timeouts.test_seconds }));
     const { res, discarded } = guarded;
-    events.push(...guardedRunEvents("run_tests", guarded));
+    events.push(...guardedRunEvents(runTestsTool.name, guarded));
     // Which tests failed, why and where, read once from the whole output (before it is cut for the model).
     const parsed = parseTestFailures(`${res.stdout}
   ${res.stderr}`);
