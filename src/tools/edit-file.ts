@@ -54,7 +54,7 @@ async function plan(args: Input, ctx: ToolContext): Promise<Planned> {
 
 export const editFileTool = defineTool({
   name: "edit_file",
-  version: "4",
+  version: "5",
   description: DESCRIPTION,
   input,
   effect: { risk: "write", mutatesWorkspace: true, idempotent: false },

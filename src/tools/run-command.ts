@@ -23,7 +23,7 @@ const input = z.strictObject({
 
 export const runCommandTool = defineTool({
   name: "run_command",
-  version: "2",
+  version: "3",
   description: DESCRIPTION,
   input,
   effect: { risk: "command", mutatesWorkspace: true, idempotent: false },

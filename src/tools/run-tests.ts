@@ -63,7 +63,7 @@ function gateNote(ctx: ToolContext, run: TestRun): { gate_note?: string } {
 // A run's changes to publishable files are rolled back, so running it again on the same tree is safe (idempotent).
 export const runTestsTool = defineTool({
   name: "run_tests",
-  version: "3",
+  version: "4",
   description: DESCRIPTION,
   input,
   effect: { risk: "command", mutatesWorkspace: true, idempotent: true },
