@@ -14,7 +14,7 @@ import { ok, type ToolContext, type ToolDefinition, type ToolEffect, type ToolOu
 export type ToolRequest = ActionRequest extends infer R ? (R extends unknown ? Omit<R, "tool"> : never) : never;
 
 /** Text fields of a successful result's data that are cut to a bound, head and tail kept. */
-export interface ToolOutput {
+interface ToolOutput {
   fields: readonly string[];
   /** Default TOOL_OUTPUT_BYTES. */
   maxBytes?: number;
