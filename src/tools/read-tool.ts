@@ -7,15 +7,16 @@ export const READS: ToolEffect = { risk: "read", mutatesWorkspace: false, idempo
 
 /**
  * The calls of a tool that only reads the workspace (read_file, list_files, search_code), judged by the
- * policy as a read of the path it names. What is left to each tool is where it reads and what it returns.
+ * policy as a read of the path it names (`path`; absent = the whole workspace). What is left to each tool is where it reads and what it returns.
  */
-export function readCalls<A>(spec: {
+/** Where a read tool's call landed, once `locate` accepted it. */
+export type Located = Extract<ToolPath, { ok: true }>;
+
+export function readCalls<A extends { path?: string }>(spec: {
   /** Where the call reads; its refusal (outside the workspace, not found…) comes before the policy. */
   locate(args: A, ctx: ToolContext): Promise<ToolPath>;
-  /** The path as the model gave it; absent = the whole workspace. */
-  pathOf(args: A): string | undefined;
   /** The read itself, at the place `locate` resolved (located again at execution: the tree may have moved). */
-  read(args: A, ctx: ToolContext, at: Extract<ToolPath, { ok: true }>): Promise<ToolOutcome>;
+  read(args: A, ctx: ToolContext, at: Located): Promise<ToolOutcome>;
 }) {
   return {
     async precheck(args: A, ctx: ToolContext) {
@@ -27,8 +28,8 @@ export function readCalls<A>(spec: {
       return at.ok ? spec.read(args, ctx, at) : { result: { ok: false, error: at.error } };
     },
     request(args: A): ToolRequest {
-      const given = spec.pathOf(args);
-      const rel = given === undefined ? "" : lexicalRel(given);
+      // The path as the model gave it; absent = the whole workspace.
+      const rel = args.path === undefined ? "" : lexicalRel(args.path);
       return rel === "" ? { kind: "read" } : { kind: "read", path: rel };
     },
   };
