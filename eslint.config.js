@@ -14,7 +14,12 @@ const BELOW_AGENT = ["session", "safety", "config", "store", "policy", "workspac
 
 const layering = [
   // The event-sourced core is pure: it imports nothing else from src/ but the error base (itself importing nothing).
-  { target: "./src/session", from: "./src", except: ["./session", "./errors"], message: "src/session is the pure core: it imports nothing else from src/ but the error base." },
+  {
+    target: "./src/session",
+    from: "./src",
+    except: ["./session", "./errors"],
+    message: "src/session is the pure core: it imports nothing else from src/ but the error base.",
+  },
   // Starting processes is a leaf every layer above may use; it knows nothing of them.
   {
     target: "./src/process",
