@@ -10,14 +10,15 @@
 import { availableParallelism } from "node:os";
 import { processOperatorEnv, type OperatorEnv } from "../config/operator-env.js";
 import { Semaphore } from "./semaphore.js";
+import { FatalError } from "../errors/patchgate-error.js";
 
 export interface ResourceLimitSizes {
   clones: number;
   sandboxRuns: number;
 }
 
-export class ResourceLimitError extends Error {
-  readonly name = "ResourceLimitError";
+export class ResourceLimitError extends FatalError {
+  readonly kind = "invalid_limit";
 }
 
 function count(env: OperatorEnv, name: keyof OperatorEnv, fallback: number): number {

@@ -1,4 +1,5 @@
 import { REPO_CONFIG_PATH } from "./repo-config.js";
+import { FatalError } from "../errors/patchgate-error.js";
 
 /**
  * What is wrong with `.github/patchgate.yml`. Its message goes into a comment for the maintainer,
@@ -13,8 +14,7 @@ export type ConfigErrorKind =
   /** A field the schema does not know, usually a typo: strict, so a misspelt limit is not silently ignored. */
   | "unknown_field";
 
-export class ConfigError extends Error {
-  readonly name = "ConfigError";
+export class ConfigError extends FatalError {
   constructor(
     readonly kind: ConfigErrorKind,
     /** Dotted path of the offending field (`timeouts.test_seconds`, `policy.allow_commands.1`); "" is the top level. */
@@ -25,9 +25,6 @@ export class ConfigError extends Error {
     readonly line: number | null,
   ) {
     super(describe(kind, field, problem, line));
-  }
-  static isInstance(e: unknown): e is ConfigError {
-    return e instanceof Error && e.name === "ConfigError";
   }
 }
 

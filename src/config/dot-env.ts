@@ -2,13 +2,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseEnv } from "node:util";
 import { hostEnvironment } from "../process/host-env.js";
+import { FatalError } from "../errors/patchgate-error.js";
 
 /** `.env` cannot be read or parsed: one line naming the file. */
-export class DotEnvError extends Error {
-  readonly name = "DotEnvError";
-  static isInstance(e: unknown): e is DotEnvError {
-    return e instanceof Error && e.name === "DotEnvError";
-  }
+export class DotEnvError extends FatalError {
+  readonly kind = "invalid_dot_env";
 }
 
 /**

@@ -4,6 +4,7 @@ import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { operatorRefusal } from "../toolchain/operator.js";
 import { DEFAULT_DEPENDENCY_CACHE_MB, NO_OPERATOR_SETTINGS, type OperatorSettings } from "./operator-defaults.js";
+import { FatalError } from "../errors/patchgate-error.js";
 
 /**
  * The operator's settings: one YAML (or JSON) file on the host, named by `PATCHGATE_SETTINGS` or the
@@ -39,11 +40,8 @@ const SettingsSchema = z
   })
   .strict();
 
-export class OperatorSettingsError extends Error {
-  readonly name = "OperatorSettingsError";
-  static isInstance(e: unknown): e is OperatorSettingsError {
-    return e instanceof Error && e.name === "OperatorSettingsError";
-  }
+export class OperatorSettingsError extends FatalError {
+  readonly kind = "invalid_operator_settings";
 }
 
 /** Reads and checks the file; `protectedDirs` are the directories no toolchain may contain (HOME…). */

@@ -2,20 +2,18 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { EvalCaseSchema, type EvalCase } from "./case-schema.js";
+import { FatalError } from "../errors/patchgate-error.js";
 
 const CASE_FILES = ["case.yaml", "case.yml", "case.json"];
 
 /** A case file that cannot be used; the message names the file and every bad field. */
-export class CaseLoadError extends Error {
-  readonly name = "CaseLoadError";
+export class CaseLoadError extends FatalError {
+  readonly kind = "invalid_case";
   constructor(
     readonly file: string,
     readonly problems: string[],
   ) {
     super(`${file}: ${problems.join("; ")}`);
-  }
-  static isInstance(e: unknown): e is CaseLoadError {
-    return e instanceof Error && e.name === "CaseLoadError";
   }
 }
 

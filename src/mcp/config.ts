@@ -3,6 +3,7 @@ import path from "node:path";
 import picomatch from "picomatch";
 import { z } from "zod";
 import { MIN_SECRET_LENGTH, secretsFromEnv } from "../safety/secrets.js";
+import { FatalError } from "../errors/patchgate-error.js";
 
 /**
  * The operator's MCP servers (DESIGN §7): one JSON file on the host, named by `PATCHGATE_MCP_CONFIG` or
@@ -97,11 +98,8 @@ export interface McpConfig {
   dir: string;
 }
 
-export class McpConfigError extends Error {
-  readonly name = "McpConfigError";
-  static isInstance(e: unknown): e is McpConfigError {
-    return e instanceof Error && e.name === "McpConfigError";
-  }
+export class McpConfigError extends FatalError {
+  readonly kind = "invalid_mcp_config";
 }
 
 export function isStdio(s: McpServerConfig): s is StdioServerConfig {

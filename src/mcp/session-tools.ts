@@ -4,6 +4,7 @@ import type { McpToolRecord } from "../session/mcp-records.js";
 import type { Ledger } from "../store/ledger.js";
 import { redact } from "../safety/redact.js";
 import { sanitizeUntrusted } from "../safety/sanitize.js";
+import { defineTool } from "../tools/define-tool.js";
 import type { ToolDefinition } from "../tools/tool.js";
 import { serversFor, type McpConfig, type McpServerConfig } from "./config.js";
 import { McpConnection, MAX_TOOLS_PER_SERVER } from "./connection.js";
@@ -161,17 +162,17 @@ export class McpSession {
 function remembered(ledger: Ledger, server: string, why: string): ToolDefinition[] {
   const last = [...ledger.history].reverse().find((e) => e.type === "mcp_tools_listed" && e.server === server);
   if (!last || last.type !== "mcp_tools_listed") return [];
-  return last.tools.map((r) => ({
-    name: r.name,
-    version: r.version,
-    description: `MCP tool of the stopped server "${server}".`,
-    input: z.unknown(),
-    risk: "mcp" as const,
-    mutatesWorkspace: false,
-    idempotent: false,
-    modes: ["plan", "execute"],
-    precheck: async () => unavailable(server, why),
-    request: () => ({ kind: "meta" as const, tool: r.name }),
-    execute: async () => ({ result: { ok: false as const, error: unavailable(server, why) } }),
-  }));
+  return last.tools.map((r) =>
+    defineTool({
+      name: r.name,
+      version: r.version,
+      description: `MCP tool of the stopped server "${server}".`,
+      input: z.unknown(),
+      effect: { risk: "mcp", mutatesWorkspace: false, idempotent: false },
+      modes: ["plan", "execute"],
+      precheck: async () => unavailable(server, why),
+      request: () => ({ kind: "meta" }),
+      execute: async () => ({ result: { ok: false, error: unavailable(server, why) } }),
+    }),
+  );
 }

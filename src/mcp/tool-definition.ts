@@ -4,6 +4,7 @@ import type { PermissionMode, ToolError } from "../session/types.js";
 import type { McpRisk, McpTrust } from "../session/mcp-records.js";
 import { redact } from "../safety/redact.js";
 import { sanitizeUntrusted } from "../safety/sanitize.js";
+import { defineTool } from "../tools/define-tool.js";
 import { fail, type CallFact, type ToolDefinition } from "../tools/tool.js";
 import type { RawCallResult } from "./connection.js";
 import { mcpToolResult } from "./result.js";
@@ -62,22 +63,20 @@ export function unavailable(server: string, why: string): ToolError {
 
 export function mcpToolDefinition(s: McpToolSpec, caller: McpCaller, secrets: readonly string[]): ToolDefinition {
   const clean = (text: string) => redact(sanitizeUntrusted(text, { maxChars: 2000 }), secrets);
-  return {
+  return defineTool({
     name: s.name,
     version: s.version,
     description: labelledDescription(s),
     input: argumentsSchema(s.validate),
     parameters: s.schema,
-    risk: "mcp",
-    mutatesWorkspace: false,
-    idempotent: s.risk === "read",
+    effect: { risk: "mcp", mutatesWorkspace: false, idempotent: s.risk === "read" },
     modes: mcpModes(s.risk, s.trust),
     async precheck() {
       const why = caller.stoppedBecause();
       return why === null ? null : unavailable(s.server, clean(why));
     },
     request() {
-      return { kind: "mcp", tool: s.name, server: s.server, serverTool: s.tool, trust: s.trust, risk: s.risk, reasons: s.reasons };
+      return { kind: "mcp", server: s.server, serverTool: s.tool, trust: s.trust, risk: s.risk, reasons: s.reasons };
     },
     async preview(input) {
       return [
@@ -112,5 +111,5 @@ export function mcpToolDefinition(s: McpToolSpec, caller: McpCaller, secrets: re
       if (fact.stage !== "completed" || !fact.result) return [base];
       return [{ ...base, durationMs: fact.durationMs ?? 0, resultBytes: Buffer.byteLength(JSON.stringify(fact.result)), ok: fact.result.ok }];
     },
-  };
+  });
 }

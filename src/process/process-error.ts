@@ -1,4 +1,4 @@
-import { kindedError } from "../errors/kinded-error.js";
+import { FatalError } from "../errors/patchgate-error.js";
 
 /**
  * Why a process could not be run to its end through the spawn helper. A command that fails is a
@@ -10,4 +10,11 @@ export type ProcessErrorKind =
   /** The helper died (killed, crashed) while the process was running or before it started. */
   | "helper_lost";
 
-export class ProcessError extends kindedError<ProcessErrorKind>("ProcessError") {}
+export class ProcessError extends FatalError {
+  constructor(
+    readonly kind: ProcessErrorKind,
+    message: string,
+  ) {
+    super(message);
+  }
+}

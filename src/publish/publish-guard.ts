@@ -2,10 +2,11 @@ import type { SessionState } from "../session/state.js";
 import { executableConfigPath } from "../policy/executable-config.js";
 import type { Ledger } from "../store/ledger.js";
 import type { Workspace } from "../workspace/types.js";
+import { FatalError } from "../errors/patchgate-error.js";
 
 /** The tree about to be published is not the one the test gate accepted, or holds unapproved executable configuration. Fatal: nothing is pushed. */
-class PublicationRefusedError extends Error {
-  readonly name = "PublicationRefusedError";
+class PublicationRefusedError extends FatalError {
+  readonly kind = "publication_refused";
   constructor(
     readonly accepted: string | null,
     readonly actual: string,
@@ -16,9 +17,6 @@ class PublicationRefusedError extends Error {
         ? `the change holds executable configuration no human approved as such (${unapproved.join(", ")}): nothing was published`
         : `the workspace changed after finish was accepted (accepted tree ${accepted?.slice(0, 12) ?? "none"}, now ${actual.slice(0, 12)}): nothing was published`,
     );
-  }
-  static isInstance(e: unknown): e is PublicationRefusedError {
-    return e instanceof Error && e.name === "PublicationRefusedError";
   }
 }
 

@@ -1,4 +1,4 @@
-import { kindedError } from "../errors/kinded-error.js";
+import { FatalError } from "../errors/patchgate-error.js";
 
 /**
  * The only ways `Sandbox.run` rejects. A command that fails is a result; these mean the run never
@@ -12,4 +12,11 @@ export type SandboxErrorKind =
   /** The process that started the backend died during the run (src/process): its outcome is unknown. */
   | "backend_lost";
 
-export class SandboxError extends kindedError<SandboxErrorKind>("SandboxError") {}
+export class SandboxError extends FatalError {
+  constructor(
+    readonly kind: SandboxErrorKind,
+    message: string,
+  ) {
+    super(message);
+  }
+}

@@ -1,8 +1,9 @@
 import type { Phase } from "./types.js";
+import { FatalError, HandledError } from "../errors/patchgate-error.js";
 
 /** An event that does not fit the session's current state. Never applied; the caller sees why. */
-export class IllegalTransitionError extends Error {
-  readonly name = "IllegalTransitionError";
+export class IllegalTransitionError extends FatalError {
+  readonly kind = "illegal_transition";
   constructor(
     readonly eventType: string,
     readonly phase: Phase,
@@ -10,21 +11,15 @@ export class IllegalTransitionError extends Error {
   ) {
     super(`cannot apply ${eventType} in phase ${phase}: ${why}`);
   }
-  static isInstance(e: unknown): e is IllegalTransitionError {
-    return e instanceof Error && e.name === "IllegalTransitionError";
-  }
 }
 
 /** An approval that names a plan hash or batch digest other than the current one. */
-export class StaleApprovalError extends Error {
-  readonly name = "StaleApprovalError";
+export class StaleApprovalError extends HandledError {
+  readonly kind = "stale_approval";
   constructor(
     readonly expected: string | null,
     readonly got: string,
   ) {
     super(`approval is for ${got.slice(0, 12)} but the current one is ${expected ? expected.slice(0, 12) : "none"}`);
-  }
-  static isInstance(e: unknown): e is StaleApprovalError {
-    return e instanceof Error && e.name === "StaleApprovalError";
   }
 }

@@ -1,4 +1,5 @@
 import type { SessionStore } from "./types.js";
+import { FatalError } from "../errors/patchgate-error.js";
 
 /**
  * How an effect's value is written and read back. Hand-written rather than zod: effects are read
@@ -19,8 +20,8 @@ export interface Effect<T> {
 }
 
 /** A stored effect that does not decode: a damaged record, or one written in a shape this code does not know. */
-export class EffectDecodeError extends Error {
-  readonly name = "EffectDecodeError";
+export class EffectDecodeError extends FatalError {
+  readonly kind = "effect_undecodable";
   constructor(
     readonly owner: string,
     readonly key: string,

@@ -1,3 +1,5 @@
+import { HandledError } from "../errors/patchgate-error.js";
+
 /**
  * A worker's lease on a lane (src/queue/pg): `epoch` changes whenever the lane changes hands, so a
  * write made under an old epoch is a write by a worker that no longer owns the session.
@@ -15,8 +17,9 @@ export function leaseWasLost(e: unknown): boolean {
   return false;
 }
 
-export class LeaseLostError extends Error {
-  readonly name = "LeaseLostError";
+/** This worker stops its job; the session goes on with the worker that holds the lease now. */
+export class LeaseLostError extends HandledError {
+  readonly kind = "lease_lost";
   constructor(readonly lane: string) {
     super(`the lease on ${lane} was lost (another worker holds it now)`);
   }

@@ -1,5 +1,6 @@
 import type { SessionEvent, StoredEvent } from "../session/events.js";
 import type { Phase } from "../session/types.js";
+import { FatalError } from "../errors/patchgate-error.js";
 
 export interface SessionSummary {
   id: string;
@@ -68,8 +69,8 @@ export interface SessionStore {
   close(): Promise<void>;
 }
 
-export class ConcurrentAppendError extends Error {
-  readonly name = "ConcurrentAppendError";
+export class ConcurrentAppendError extends FatalError {
+  readonly kind = "concurrent_append";
   constructor(
     readonly sessionId: string,
     readonly expected: number,

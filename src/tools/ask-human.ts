@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { defineTool, fail, ok } from "./tool.js";
+import { defineTool } from "./define-tool.js";
+import { fail, ok } from "./tool.js";
 
 const DESCRIPTION = `Ask the maintainers one question while planning, when the task is ambiguous and a wrong guess would waste the work (which of two behaviours they want, whether an API may change). After this call, stop and wait: the session parks until a maintainer answers, and the answer arrives as a message.
 - Ask only what reading the code cannot tell you; one short, self-contained question.
@@ -21,12 +22,10 @@ export const askHumanTool = defineTool({
   version: "1",
   description: DESCRIPTION,
   input,
-  risk: "meta",
-  mutatesWorkspace: false,
-  idempotent: true,
+  effect: { risk: "meta", mutatesWorkspace: false, idempotent: true },
   modes: ["plan"],
   request() {
-    return { kind: "meta", tool: "ask_human" };
+    return { kind: "meta" };
   },
   async execute(args, ctx) {
     if (ctx.state.settings.unattended) {

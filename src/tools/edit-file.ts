@@ -6,11 +6,10 @@ import { applyEdits } from "./support/edit-apply.js";
 import { executableWrite, executableWriteRefusal } from "./support/executable-write.js";
 import { lexicalRel } from "./support/paths.js";
 import { filePatch, notFound, writeRegularFile } from "./support/text.js";
-import { defineExecuteTool, noChange, ok, type ToolContext } from "./tool.js";
-import { PREVIEW_MAX_CHARS, writeTarget } from "./write-file.js";
-
-/** The diff returned to the model after an edit, so it can check what it did without a re-read. */
-const RESULT_DIFF_MAX_CHARS = 4096;
+import { defineTool } from "./define-tool.js";
+import { capOutput, PREVIEW_BYTES } from "./output-cap.js";
+import { noChange, ok, type ToolContext } from "./tool.js";
+import { writeTarget } from "./write-file.js";
 
 const DESCRIPTION = `Change part of an existing file with exact search/replace blocks.
 - Each block's search text must appear exactly once in the file's current content, character for character (indentation included). Include enough surrounding lines to make it unique.
@@ -53,52 +52,53 @@ async function plan(args: Input, ctx: ToolContext): Promise<Planned> {
   return { ok: true, rel: t.rel, abs: t.abs, before, after: applied.content, regions: applied.regions };
 }
 
-export const editFileTool = defineExecuteTool(
-  { risk: "write", mutatesWorkspace: true, idempotent: false },
-  {
-    name: "edit_file",
-    version: "4",
-    description: DESCRIPTION,
-    input,
-    // The blocks are checked here too, so a human is never asked to approve a patch that cannot apply.
-    async precheck(args, ctx) {
-      const p = await plan(args, ctx);
-      return p.ok ? null : p.error;
-    },
-    async unchanged(args, ctx) {
-      const p = await plan(args, ctx);
-      return p.ok && p.after === p.before ? noChange(p.rel) : null;
-    },
-    request(args) {
-      return { kind: "write", tool: "edit_file", path: lexicalRel(args.path) };
-    },
-    async executableConfig(args, ctx) {
-      const p = await plan(args, ctx);
-      return p.ok ? executableWrite(p.rel, p.before, p.after, ctx) : null;
-    },
-    async preview(args, ctx) {
-      const p = await plan(args, ctx);
-      return p.ok ? filePatch(p.rel, p.before, p.after, PREVIEW_MAX_CHARS) : `(refused: ${p.error.message})`;
-    },
-    async execute(args, ctx) {
-      const p = await plan(args, ctx);
-      if (!p.ok) return { result: { ok: false, error: p.error } };
-      const executable = executableWrite(p.rel, p.before, p.after, ctx);
-      const unapproved = executableWriteRefusal(executable, ctx);
-      if (unapproved) return { result: { ok: false, error: unapproved } };
-      const refused = await writeRegularFile(p.abs, p.rel, p.after);
-      if (refused) return { result: { ok: false, error: refused } };
-      const data = {
-        path: p.rel,
-        edits_applied: args.edits.length,
-        bytes: Buffer.byteLength(p.after),
-        diff: filePatch(p.rel, p.before, p.after, RESULT_DIFF_MAX_CHARS),
-      };
-      // What the agent knows of the file now: what it had seen, moved by the edit, and what it wrote.
-      const seen = ctx.state.fileContexts[p.rel]?.seen;
-      const known = seen === undefined ? {} : { seen: seenAfterEdit(seen, p.regions) };
-      const flag = executable ? { executableConfig: true } : {};
-      return { result: ok(data), events: [{ type: "file_written", path: p.rel, hash: contentHash(p.after), ...known, ...flag }] };
-    },
+export const editFileTool = defineTool({
+  name: "edit_file",
+  version: "5",
+  description: DESCRIPTION,
+  input,
+  effect: { risk: "write", mutatesWorkspace: true, idempotent: false },
+  modes: ["execute"],
+  // The diff lets the model check what it did without a re-read; a short one is enough for that.
+  output: { fields: ["diff"], maxBytes: 4 * 1024 },
+  // The blocks are checked here too, so a human is never asked to approve a patch that cannot apply.
+  async precheck(args, ctx) {
+    const p = await plan(args, ctx);
+    return p.ok ? null : p.error;
   },
-);
+  async unchanged(args, ctx) {
+    const p = await plan(args, ctx);
+    return p.ok && p.after === p.before ? noChange(p.rel) : null;
+  },
+  request(args) {
+    return { kind: "write", path: lexicalRel(args.path) };
+  },
+  async executableConfig(args, ctx) {
+    const p = await plan(args, ctx);
+    return p.ok ? executableWrite(p.rel, p.before, p.after, ctx) : null;
+  },
+  async preview(args, ctx) {
+    const p = await plan(args, ctx);
+    return p.ok ? capOutput(filePatch(p.rel, p.before, p.after), PREVIEW_BYTES).text : `(refused: ${p.error.message})`;
+  },
+  async execute(args, ctx) {
+    const p = await plan(args, ctx);
+    if (!p.ok) return { result: { ok: false, error: p.error } };
+    const executable = executableWrite(p.rel, p.before, p.after, ctx);
+    const unapproved = executableWriteRefusal(executable, ctx);
+    if (unapproved) return { result: { ok: false, error: unapproved } };
+    const refused = await writeRegularFile(p.abs, p.rel, p.after);
+    if (refused) return { result: { ok: false, error: refused } };
+    const data = {
+      path: p.rel,
+      edits_applied: args.edits.length,
+      bytes: Buffer.byteLength(p.after),
+      diff: filePatch(p.rel, p.before, p.after),
+    };
+    // What the agent knows of the file now: what it had seen, moved by the edit, and what it wrote.
+    const seen = ctx.state.fileContexts[p.rel]?.seen;
+    const known = seen === undefined ? {} : { seen: seenAfterEdit(seen, p.regions) };
+    const flag = executable ? { executableConfig: true } : {};
+    return { result: ok(data), events: [{ type: "file_written", path: p.rel, hash: contentHash(p.after), ...known, ...flag }] };
+  },
+});

@@ -3,7 +3,8 @@ import type { ToolError } from "../session/types.js";
 import { judgeTestGate, type GateRule } from "../policy/test-gate.js";
 import type { ChangedPath } from "../workspace/types.js";
 import { publicationRefusal } from "../publish/publication-check.js";
-import { defineExecuteTool, ok, type ToolContext } from "./tool.js";
+import { defineTool } from "./define-tool.js";
+import { ok, type ToolContext } from "./tool.js";
 
 const DESCRIPTION = `Finish the task: your changes are committed and proposed to the maintainers.
 - Accepted only if run_tests passed on exactly the files that will be published (their tree hash). Any change after the last passing run requires another run_tests first.
@@ -38,41 +39,40 @@ async function gate(ctx: ToolContext): Promise<Gate> {
 }
 
 // Judging the gate again changes nothing (idempotent); only the accepting events make it take effect.
-export const finishTool = defineExecuteTool(
-  { risk: "meta", mutatesWorkspace: false, idempotent: true },
-  {
-    name: "finish",
-    version: "2",
-    description: DESCRIPTION,
-    input,
-    async precheck(_args, ctx) {
-      return (await gate(ctx)).error;
-    },
-    request() {
-      return { kind: "meta", tool: "finish" };
-    },
-    async execute(args, ctx) {
-      const { treeHash, changes, error, preExisting } = await gate(ctx);
-      if (error) return { result: { ok: false, error } };
-      const diff = await ctx.workspace.diff(ctx.state.publishablePaths);
-      const paths = changes.map((c) => c.path);
-      const known = preExisting.length > 0 ? { pre_existing_failures: preExisting } : {};
-      const data = {
-        accepted: true,
-        tree_hash: treeHash,
-        published_paths: paths,
-        files_changed: diff.filesChanged,
-        insertions: diff.insertions,
-        deletions: diff.deletions,
-        ...known,
-      };
-      return {
-        result: ok(data),
-        events: [
-          { type: "diff_updated", diff },
-          { type: "finish_accepted", summary: args.summary, treeHash, paths, ...(preExisting.length > 0 ? { preExisting } : {}) },
-        ],
-      };
-    },
+export const finishTool = defineTool({
+  name: "finish",
+  version: "2",
+  description: DESCRIPTION,
+  input,
+  effect: { risk: "meta", mutatesWorkspace: false, idempotent: true },
+  modes: ["execute"],
+  async precheck(_args, ctx) {
+    return (await gate(ctx)).error;
   },
-);
+  request() {
+    return { kind: "meta" };
+  },
+  async execute(args, ctx) {
+    const { treeHash, changes, error, preExisting } = await gate(ctx);
+    if (error) return { result: { ok: false, error } };
+    const diff = await ctx.workspace.diff(ctx.state.publishablePaths);
+    const paths = changes.map((c) => c.path);
+    const known = preExisting.length > 0 ? { pre_existing_failures: preExisting } : {};
+    const data = {
+      accepted: true,
+      tree_hash: treeHash,
+      published_paths: paths,
+      files_changed: diff.filesChanged,
+      insertions: diff.insertions,
+      deletions: diff.deletions,
+      ...known,
+    };
+    return {
+      result: ok(data),
+      events: [
+        { type: "diff_updated", diff },
+        { type: "finish_accepted", summary: args.summary, treeHash, paths, ...(preExisting.length > 0 ? { preExisting } : {}) },
+      ],
+    };
+  },
+});

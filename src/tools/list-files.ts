@@ -3,9 +3,10 @@ import { z } from "zod";
 import { specialKind } from "../workspace/tree-walk.js";
 import { walkForTool } from "./support/bounded-walk.js";
 import { resolveForRead, type ToolPath } from "./support/paths.js";
-import { defineReadTool } from "./read-tool.js";
+import { defineTool } from "./define-tool.js";
+import { readCalls, READS, type Located } from "./read-tool.js";
 import { notFound, specialFile } from "./support/text.js";
-import { ok, type ToolContext } from "./tool.js";
+import { type ToolContext, type ToolOutcome, ok } from "./tool.js";
 import { TreeCounter } from "./support/tree-summary.js";
 
 const LIST_DEFAULT_MAX = 500;
@@ -21,8 +22,9 @@ const input = z.strictObject({
   path: z.string().min(1).optional().describe("Directory relative to the repository root. Default: the repository root."),
   max: z.number().int().min(1).max(LIST_HARD_MAX).optional().describe(`Maximum number of paths to return (1-${LIST_HARD_MAX}, default ${LIST_DEFAULT_MAX}).`),
 });
+type Input = z.infer<typeof input>;
 
-async function locate(args: z.infer<typeof input>, ctx: ToolContext): Promise<ToolPath> {
+async function locate(args: Input, ctx: ToolContext): Promise<ToolPath> {
   return resolveForRead(ctx, args.path ?? ".");
 }
 
@@ -36,38 +38,41 @@ function summaryOf(counter: TreeCounter, listed: number, rel: string) {
   };
 }
 
-export const listFilesTool = defineReadTool({
+/** The paths under the located directory, with a summary when there are more than `max`. */
+async function listTree(args: Input, ctx: ToolContext, p: Located): Promise<ToolOutcome> {
+  const st = await stat(p.abs).catch(() => null);
+  if (st === null) return { result: { ok: false, error: notFound(p.rel) } };
+  const kind = specialKind(st);
+  if (kind) return { result: { ok: false, error: specialFile(p.rel, kind) } };
+  const start = p.rel === "." ? "" : p.rel;
+  if (!st.isDirectory()) return { result: ok({ path: p.rel, files: [start], truncated: false }) };
+
+  const max = args.max ?? LIST_DEFAULT_MAX;
+  const files: string[] = [];
+  const symlinks: string[] = [];
+  const counter = new TreeCounter(start);
+  const walk = await walkForTool(p.root, start, ctx.signal, (entry) => {
+    // Past the cap the walk goes on only to count, so the summary covers the whole tree.
+    if (files.length < max) {
+      files.push(entry.rel);
+      if (entry.symlink) symlinks.push(entry.rel);
+    }
+    return counter.add(entry.rel);
+  });
+  if (!walk.ok) return { result: { ok: false, error: walk.error } };
+  const truncated = counter.total > files.length;
+  const special = walk.skipped.length > 0 ? { skipped_special: walk.skipped } : {};
+  const summary = truncated ? summaryOf(counter, files.length, p.rel) : {};
+  const data = { path: p.rel, ...summary, files, ...(symlinks.length > 0 ? { symlinks } : {}), ...special, truncated };
+  return { result: ok(data, truncated) };
+}
+
+export const listFilesTool = defineTool({
   name: "list_files",
   version: "2",
   description: DESCRIPTION,
   input,
-  locate,
-  pathOf: (args) => args.path,
-  async read(args, ctx, p) {
-    const st = await stat(p.abs).catch(() => null);
-    if (st === null) return { result: { ok: false, error: notFound(p.rel) } };
-    const kind = specialKind(st);
-    if (kind) return { result: { ok: false, error: specialFile(p.rel, kind) } };
-    const start = p.rel === "." ? "" : p.rel;
-    if (!st.isDirectory()) return { result: ok({ path: p.rel, files: [start], truncated: false }) };
-
-    const max = args.max ?? LIST_DEFAULT_MAX;
-    const files: string[] = [];
-    const symlinks: string[] = [];
-    const counter = new TreeCounter(start);
-    const walk = await walkForTool(p.root, start, ctx.signal, (entry) => {
-      // Past the cap the walk goes on only to count, so the summary covers the whole tree.
-      if (files.length < max) {
-        files.push(entry.rel);
-        if (entry.symlink) symlinks.push(entry.rel);
-      }
-      return counter.add(entry.rel);
-    });
-    if (!walk.ok) return { result: { ok: false, error: walk.error } };
-    const truncated = counter.total > files.length;
-    const special = walk.skipped.length > 0 ? { skipped_special: walk.skipped } : {};
-    const summary = truncated ? summaryOf(counter, files.length, p.rel) : {};
-    const data = { path: p.rel, ...summary, files, ...(symlinks.length > 0 ? { symlinks } : {}), ...special, truncated };
-    return { result: ok(data, truncated) };
-  },
+  effect: READS,
+  modes: ["plan", "execute"],
+  ...readCalls({ locate, read: listTree }),
 });

@@ -1,34 +1,18 @@
 import type { z } from "zod";
 import { planInput } from "./support/plan-input.js";
-import { defineTool, type ToolDefinition, type ToolOutcome } from "./tool.js";
+import type { ToolDeclaration } from "./define-tool.js";
+import type { ToolOutcome } from "./tool.js";
 
 type Plan = z.infer<typeof planInput>;
 
 /**
- * A tool that records the plan (update_plan, submit_plan): planning mode only, nothing on disk,
- * judged by the policy as a meta action, and the same input for both so a plan means one thing.
- * What is left to each is what recording it says and does.
+ * What the tools that record the plan (update_plan, submit_plan) share: the same input, so a plan
+ * means one thing, and a meta action for the policy. What is left to each is what recording it says and does.
  */
-export function definePlanTool(spec: {
-  name: string;
-  version: string;
-  description: string;
-  record(plan: Plan): ToolOutcome;
-}): ToolDefinition<typeof planInput> {
-  return defineTool({
-    name: spec.name,
-    version: spec.version,
-    description: spec.description,
+export function planCalls(record: (plan: Plan) => ToolOutcome): Pick<ToolDeclaration<typeof planInput>, "input" | "request" | "execute"> {
+  return {
     input: planInput,
-    risk: "meta",
-    mutatesWorkspace: false,
-    idempotent: true,
-    modes: ["plan"],
-    request() {
-      return { kind: "meta", tool: spec.name };
-    },
-    async execute(args) {
-      return spec.record({ summary: args.summary, steps: args.steps });
-    },
-  });
+    request: () => ({ kind: "meta" }),
+    execute: async (args) => record({ summary: args.summary, steps: args.steps }),
+  };
 }

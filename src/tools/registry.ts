@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ToolSpec } from "./tool-spec.js";
-import type { PermissionMode, ToolError } from "../session/types.js";
+import type { PermissionMode } from "../session/types.js";
 import { editFileTool } from "./edit-file.js";
 import { finishTool } from "./finish.js";
 import { listFilesTool } from "./list-files.js";
@@ -68,44 +68,5 @@ function specOf(t: ToolDefinition): ToolSpec {
   return { name: t.name, description: t.description, parameters };
 }
 
-/**
- * No tool argument is nullable, so a null means "not given". Strict function calling (PATCHGATE_LLM_STRICT_TOOLS)
- * makes every property required and the optional ones nullable: the model then sends null for them.
- */
-function withoutNulls(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutNulls);
-  if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([, v]) => v !== null)
-      .map(([k, v]) => [k, withoutNulls(v)]),
-  );
-}
-
-export type ParsedArguments<S extends z.ZodType> = { ok: true; input: z.infer<S> } | { ok: false; error: ToolError };
-
-/**
- * The model's raw argument text → validated input, or an error the model can act on. A schema error
- * is a tool result, not a failure of the session: the model gets the issues and rewrites its call.
- */
-export function parseToolArguments<S extends z.ZodType>(tool: ToolDefinition<S>, rawJson: string): ParsedArguments<S> {
-  let raw: unknown;
-  try {
-    // Some providers send "" for a call without arguments.
-    raw = rawJson.trim() === "" ? {} : JSON.parse(rawJson);
-  } catch (err) {
-    return { ok: false, error: { code: "invalid_arguments", message: `arguments are not valid JSON: ${(err as Error).message}. Send a JSON object.` } };
-  }
-  const parsed = tool.input.safeParse(withoutNulls(raw));
-  if (parsed.success) return { ok: true, input: parsed.data };
-  const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
-  const listed = issues.map((i) => `${i.path === "" ? "(arguments)" : i.path}: ${i.message}`).join("; ");
-  return {
-    ok: false,
-    error: {
-      code: "invalid_arguments",
-      message: `invalid arguments for ${tool.name}: ${listed}. Rewrite the input so it satisfies the schema.`,
-      details: { issues },
-    },
-  };
-}
+// Validation belongs to the tool shape; the registry offers it beside the tools it looks up.
+export { parseToolArguments } from "./define-tool.js";

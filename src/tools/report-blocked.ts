@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { defineTool, ok } from "./tool.js";
+import { defineTool } from "./define-tool.js";
+import { ok } from "./tool.js";
 
 const DESCRIPTION = `Stop here and tell the maintainers why the task cannot be finished; the session ends "blocked".
 - Use it when the test gate cannot be met for reasons outside the task: tests that already fail on the base tree (see the baseline in the runtime context), a flaky or broken test setup, a missing service, or a task that is impossible as asked.
@@ -16,13 +17,11 @@ export const reportBlockedTool = defineTool({
   version: "1",
   description: DESCRIPTION,
   input,
-  risk: "meta",
-  mutatesWorkspace: false,
   // The report is a fact; the session ends once the turn's calls are answered (agent/blocked-endings.ts).
-  idempotent: true,
+  effect: { risk: "meta", mutatesWorkspace: false, idempotent: true },
   modes: ["plan", "execute"],
   request() {
-    return { kind: "meta", tool: "report_blocked" };
+    return { kind: "meta" };
   },
   async execute(args) {
     return { result: ok({ blocked: true, reason: args.reason }), events: [{ type: "block_reported", reason: args.reason }] };

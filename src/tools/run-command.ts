@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { commandText, shellScript } from "../policy/shell/command-verdict.js";
 import { runArgv } from "../runs/sandbox-run.js";
-import { discardedNote, limitFields, modelOutput, removedFields, sandboxUnavailable } from "./support/run-fields.js";
+import { discardedNote, limitFields, removedFields, sandboxUnavailable } from "./support/run-fields.js";
 import { runContextOf } from "./support/run-context.js";
 import { guardedRun, guardedRunEvents } from "../runs/guarded-run.js";
-import { defineExecuteTool, ok } from "./tool.js";
+import { defineTool } from "./define-tool.js";
+import { ok, type ToolOutcome } from "./tool.js";
 
 const DESCRIPTION = `Run one program in the repository root, inside a sandbox: no network, time and output are limited.
 - argv is the program and its arguments, executed as they are, without a shell: no pipes, redirections, globs, variables or $(…). ["git", "log", "--oneline", "-5"], ["rg", "-n", "TODO", "src"].
@@ -22,49 +23,49 @@ const input = z.strictObject({
     .describe('The program and its arguments, one word per element, e.g. ["npm", "run", "lint"]. Not a shell line.'),
 });
 
-export const runCommandTool = defineExecuteTool(
-  { risk: "command", mutatesWorkspace: true, idempotent: false },
-  {
-    name: "run_command",
-    version: "2",
-    description: DESCRIPTION,
-    input,
-    // No human should approve a command that cannot run anyway.
-    async precheck(_args, ctx) {
-      return ctx.sandbox === null ? sandboxUnavailable() : null;
-    },
-    request(args) {
-      return { kind: "command", tool: "run_command", argv: args.argv };
-    },
-    async preview(args) {
-      const script = shellScript(args.argv);
-      return script === null ? `$ ${commandText(args.argv)}` : `$ ${commandText(args.argv.slice(0, 2))} '…'   # runs this shell text:\n${script}`;
-    },
-    async execute(args, ctx) {
-      if (ctx.sandbox === null) return { result: { ok: false, error: sandboxUnavailable() } };
-      const grant = ctx.grant ?? { by: "policy", readOnly: false };
-      const readOnly = grant.by === "policy" && grant.readOnly;
-      const runs = runContextOf(ctx);
-      const run = () => runArgv(runs, { argv: args.argv, timeoutSeconds: ctx.repoConfig.timeouts.command_seconds, readOnly });
-      const guarded = await guardedRun(runs, grant.by === "human", run);
-      const { res, discarded } = guarded;
-      const out = modelOutput(res);
-      const data = {
-        argv: args.argv,
-        exit_code: res.exitCode,
-        signal: res.signal,
-        timed_out: res.timedOut,
-        ...limitFields(res),
-        duration_ms: res.durationMs,
-        stdout: out.stdout,
-        stderr: out.stderr,
-        truncated: out.truncated,
-        ...(readOnly ? { read_only: true } : {}),
-        ...discardedNote("The command", discarded),
-        ...removedFields(res),
-        ...(guarded.kept.length > 0 ? { changed: guarded.kept } : {}),
-      };
-      return { result: ok(data, out.truncated), events: guardedRunEvents("run_command", guarded) };
-    },
+export const runCommandTool = defineTool({
+  name: "run_command",
+  version: "3",
+  description: DESCRIPTION,
+  input,
+  effect: { risk: "command", mutatesWorkspace: true, idempotent: false },
+  modes: ["execute"],
+  // Each stream on its own: the head and tail of stdout say nothing of stderr.
+  output: { fields: ["stdout", "stderr"] },
+  // No human should approve a command that cannot run anyway.
+  async precheck(_args, ctx) {
+    return ctx.sandbox === null ? sandboxUnavailable() : null;
   },
-);
+  request(args) {
+    return { kind: "command", argv: args.argv };
+  },
+  async preview(args) {
+    const script = shellScript(args.argv);
+    return script === null ? `$ ${commandText(args.argv)}` : `$ ${commandText(args.argv.slice(0, 2))} '…'   # runs this shell text:\n${script}`;
+  },
+  async execute(args, ctx): Promise<ToolOutcome> {
+    if (ctx.sandbox === null) return { result: { ok: false, error: sandboxUnavailable() } };
+    const grant = ctx.grant ?? { by: "policy", readOnly: false };
+    const readOnly = grant.by === "policy" && grant.readOnly;
+    const runs = runContextOf(ctx);
+    const run = () => runArgv(runs, { argv: args.argv, timeoutSeconds: ctx.repoConfig.timeouts.command_seconds, readOnly });
+    const guarded = await guardedRun(runs, grant.by === "human", run);
+    const { res, discarded } = guarded;
+    const data = {
+      argv: args.argv,
+      exit_code: res.exitCode,
+      signal: res.signal,
+      timed_out: res.timedOut,
+      ...limitFields(res),
+      duration_ms: res.durationMs,
+      stdout: res.stdout,
+      stderr: res.stderr,
+      truncated: res.truncated,
+      ...(readOnly ? { read_only: true } : {}),
+      ...discardedNote("The command", discarded),
+      ...removedFields(res),
+      ...(guarded.kept.length > 0 ? { changed: guarded.kept } : {}),
+    };
+    return { result: ok(data, res.truncated), events: guardedRunEvents(runCommandTool.name, guarded) };
+  },
+});

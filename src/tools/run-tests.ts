@@ -7,12 +7,13 @@ import type { TestRun, ToolError } from "../session/types.js";
 import { noNewFailures } from "../policy/test-gate.js";
 import { failingOf } from "../runs/failing-tests.js";
 import { runShell } from "../runs/sandbox-run.js";
-import { discardedNote, limitFields, modelOutput, removedFields, sandboxUnavailable } from "./support/run-fields.js";
+import { discardedNote, limitFields, removedFields, sandboxUnavailable } from "./support/run-fields.js";
 import { runContextOf, setupContextOf } from "./support/run-context.js";
 import { guardedRun, guardedRunEvents } from "../runs/guarded-run.js";
 import { ensureSetup } from "../runs/test-setup.js";
 import { runKillOf } from "../runs/run-kill.js";
-import { defineExecuteTool, ok, type ToolContext } from "./tool.js";
+import { defineTool } from "./define-tool.js";
+import { ok, type ToolContext, type ToolOutcome } from "./tool.js";
 
 const DESCRIPTION = `Run the repository's configured test command in the sandbox (no network) and record the result against the hash of the files that would be published.
 - Files the tests change are put back afterwards (the result lists them); ignored outputs such as build directories stay.
@@ -62,103 +63,103 @@ function gateNote(ctx: ToolContext, run: TestRun): { gate_note?: string } {
 }
 
 // A run's changes to publishable files are rolled back, so running it again on the same tree is safe (idempotent).
-export const runTestsTool = defineExecuteTool(
-  { risk: "command", mutatesWorkspace: true, idempotent: true },
-  {
-    name: "run_tests",
-    version: "3",
-    description: DESCRIPTION,
-    input,
-    async precheck(_args, ctx) {
-      if (configuredTestCommand(ctx) === undefined) return noTestCommand();
-      return ctx.sandbox === null ? sandboxUnavailable() : null;
-    },
-    // The policy sees the configured test command itself, a shell line the default rules allow.
-    request(_args, ctx) {
-      return { kind: "command", tool: "run_tests", argv: ["/bin/sh", "-c", configuredTestCommand(ctx) ?? ""] };
-    },
-    async preview(_args, ctx) {
-      const setup = ctx.repoConfig.setup ? `$ ${ctx.repoConfig.setup}   # setup, first run only\n` : "";
-      return `${setup}$ ${configuredTestCommand(ctx) ?? "(no test command)"}`;
-    },
-    async execute(_args, ctx) {
-      const command = configuredTestCommand(ctx);
-      if (command === undefined) return { result: { ok: false, error: noTestCommand() } };
-      if (ctx.sandbox === null) return { result: { ok: false, error: sandboxUnavailable() } };
+export const runTestsTool = defineTool({
+  name: "run_tests",
+  version: "4",
+  description: DESCRIPTION,
+  input,
+  effect: { risk: "command", mutatesWorkspace: true, idempotent: true },
+  modes: ["execute"],
+  // Cut after the failures were read from the whole output (parseTestFailures), each stream on its own.
+  output: { fields: ["stdout", "stderr"] },
+  async precheck(_args, ctx) {
+    if (configuredTestCommand(ctx) === undefined) return noTestCommand();
+    return ctx.sandbox === null ? sandboxUnavailable() : null;
+  },
+  // The policy sees the configured test command itself, a shell line the default rules allow.
+  request(_args, ctx) {
+    return { kind: "command", argv: ["/bin/sh", "-c", configuredTestCommand(ctx) ?? ""] };
+  },
+  async preview(_args, ctx) {
+    const setup = ctx.repoConfig.setup ? `$ ${ctx.repoConfig.setup}   # setup, first run only\n` : "";
+    return `${setup}$ ${configuredTestCommand(ctx) ?? "(no test command)"}`;
+  },
+  async execute(_args, ctx): Promise<ToolOutcome> {
+    const command = configuredTestCommand(ctx);
+    if (command === undefined) return { result: { ok: false, error: noTestCommand() } };
+    if (ctx.sandbox === null) return { result: { ok: false, error: sandboxUnavailable() } };
 
-      // The tree the run is recorded against is the published one: base + the ledger's paths.
-      const published = () => ctx.workspace.publishedTree(ctx.state.publishablePaths);
-      let before = await published();
-      const latest = [...ctx.state.testRuns].reverse().find((r) => r.treeHash === before && r.command === command);
-      if (latest && latest.exitCode === 0 && !latest.timedOut) {
-        const data = {
-          command,
-          passed: true,
-          exit_code: 0,
-          timed_out: false,
-          duration_ms: latest.durationMs,
-          tree_hash: before,
-          summary: latest.summary,
-          cached: true,
-        };
-        return { result: ok(data) };
-      }
-
-      const events: SessionEvent[] = [];
-      const setup = await ensureSetup(setupContextOf(ctx));
-      if (!setup.ran && setup.error) return { result: { ok: false, error: setup.error } };
-      if (setup.ran) {
-        events.push(setup.event);
-        if (setup.error) return { result: { ok: false, error: setup.error }, events };
-        // Setup may rewrite a file the agent wrote (a lockfile): the run is judged on the tree after it.
-        before = await published();
-      }
-
-      // The tests run on the tree as it is; whatever they change in files that are not ignored is put back.
-      const runs = runContextOf(ctx);
-      const guarded = await guardedRun(runs, false, () => runShell(runs, { kind: "tests", command, timeoutSeconds: ctx.repoConfig.timeouts.test_seconds }));
-      const { res, discarded } = guarded;
-      events.push(...guardedRunEvents("run_tests", guarded));
-      // Which tests failed, why and where, read once from the whole output (before it is cut for the model).
-      const parsed = parseTestFailures(`${res.stdout}
-  ${res.stderr}`);
-      const killed = runKillOf(res, ctx.signal?.aborted === true);
-      const summary = summarizeTestRun(res.stdout, res.stderr, res.exitCode, parsed, killed);
-      const failing = failingOf(res.stdout, res.stderr, res.exitCode, res.timedOut);
-      const run = {
-        command,
-        exitCode: res.exitCode,
-        treeHash: before,
-        durationMs: res.durationMs,
-        timedOut: res.timedOut,
-        summary,
-        failing,
-        ...(killed ? { killed } : {}),
-      };
-      events.push({ type: "test_run", ...run });
-
-      const out = modelOutput(res);
-      const passed = res.exitCode === 0 && !res.timedOut;
-      // The failures lead; the raw output (head and tail of each stream) comes after them.
+    // The tree the run is recorded against is the published one: base + the ledger's paths.
+    const published = () => ctx.workspace.publishedTree(ctx.state.publishablePaths);
+    let before = await published();
+    const latest = [...ctx.state.testRuns].reverse().find((r) => r.treeHash === before && r.command === command);
+    if (latest && latest.exitCode === 0 && !latest.timedOut) {
       const data = {
         command,
-        passed,
-        ...failureFields(parsed),
-        exit_code: res.exitCode,
-        timed_out: res.timedOut,
-        ...(res.signal ? { signal: res.signal } : {}),
-        ...limitFields(res),
-        duration_ms: res.durationMs,
+        passed: true,
+        exit_code: 0,
+        timed_out: false,
+        duration_ms: latest.durationMs,
         tree_hash: before,
-        summary,
-        ...gateNote(ctx, run),
-        stdout: out.stdout,
-        stderr: out.stderr,
-        cached: false,
-        ...discardedNote("The test run", discarded),
-        ...removedFields(res),
+        summary: latest.summary,
+        cached: true,
       };
-      return { result: ok(data, out.truncated), events };
-    },
+      return { result: ok(data) };
+    }
+
+    const events: SessionEvent[] = [];
+    const setup = await ensureSetup(setupContextOf(ctx));
+    if (!setup.ran && setup.error) return { result: { ok: false, error: setup.error } };
+    if (setup.ran) {
+      events.push(setup.event);
+      if (setup.error) return { result: { ok: false, error: setup.error }, events };
+      // Setup may rewrite a file the agent wrote (a lockfile): the run is judged on the tree after it.
+      before = await published();
+    }
+
+    // The tests run on the tree as it is; whatever they change in files that are not ignored is put back.
+    const runs = runContextOf(ctx);
+    const guarded = await guardedRun(runs, false, () => runShell(runs, { kind: "tests", command, timeoutSeconds: ctx.repoConfig.timeouts.test_seconds }));
+    const { res, discarded } = guarded;
+    events.push(...guardedRunEvents(runTestsTool.name, guarded));
+    // Which tests failed, why and where, read once from the whole output (before it is cut for the model).
+    const parsed = parseTestFailures(`${res.stdout}
+  ${res.stderr}`);
+    const killed = runKillOf(res, ctx.signal?.aborted === true);
+    const summary = summarizeTestRun(res.stdout, res.stderr, res.exitCode, parsed, killed);
+    const failing = failingOf(res.stdout, res.stderr, res.exitCode, res.timedOut);
+    const run = {
+      command,
+      exitCode: res.exitCode,
+      treeHash: before,
+      durationMs: res.durationMs,
+      timedOut: res.timedOut,
+      summary,
+      failing,
+      ...(killed ? { killed } : {}),
+    };
+    events.push({ type: "test_run", ...run });
+
+    const passed = res.exitCode === 0 && !res.timedOut;
+    // The failures lead; the raw output (head and tail of each stream) comes after them.
+    const data = {
+      command,
+      passed,
+      ...failureFields(parsed),
+      exit_code: res.exitCode,
+      timed_out: res.timedOut,
+      ...(res.signal ? { signal: res.signal } : {}),
+      ...limitFields(res),
+      duration_ms: res.durationMs,
+      tree_hash: before,
+      summary,
+      ...gateNote(ctx, run),
+      stdout: res.stdout,
+      stderr: res.stderr,
+      cached: false,
+      ...discardedNote("The test run", discarded),
+      ...removedFields(res),
+    };
+    return { result: ok(data, res.truncated), events };
   },
-);
+});

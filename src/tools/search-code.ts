@@ -5,9 +5,10 @@ import { specialKind, type WalkEntry } from "../workspace/tree-walk.js";
 import { walkForTool } from "./support/bounded-walk.js";
 import { REGEX_BUDGET_MS, regexLineMatcher, type LineMatcher } from "./support/regex-lines.js";
 import { resolveForRead, type ToolPath } from "./support/paths.js";
-import { defineReadTool } from "./read-tool.js";
+import { defineTool } from "./define-tool.js";
+import { readCalls, READS, type Located } from "./read-tool.js";
 import { isBinary, isToolError, notFound, readRegularFile, specialFile, splitLines } from "./support/text.js";
-import { ok, type ToolContext } from "./tool.js";
+import { type ToolContext, type ToolOutcome, ok } from "./tool.js";
 
 const SEARCH_DEFAULT_MAX = 100;
 const SEARCH_HARD_MAX = 1000;
@@ -62,58 +63,61 @@ async function locate(args: Input, ctx: ToolContext): Promise<ToolPath> {
   return resolveForRead(ctx, args.path ?? ".");
 }
 
-export const searchCodeTool = defineReadTool({
+/** The matching lines under the located path, file by file, until `max_results` or the time budget. */
+async function searchTree(args: Input, ctx: ToolContext, p: Located): Promise<ToolOutcome> {
+  const test = matcher(args) as LineMatcher;
+  const st = await stat(p.abs).catch(() => null);
+  if (st === null) return { result: { ok: false, error: notFound(p.rel) } };
+  const kind = specialKind(st);
+  if (kind) return { result: { ok: false, error: specialFile(p.rel, kind) } };
+  const start = p.rel === "." ? "" : p.rel;
+
+  const max = args.max_results ?? SEARCH_DEFAULT_MAX;
+  const matches: string[] = [];
+  let filesSearched = 0;
+  let truncated = false;
+  let slow = false;
+  // false = stop the walk: the cap is reached or the pattern took too long.
+  const searchOne = async (f: WalkEntry): Promise<boolean> => {
+    if (f.symlink) return true; // its target may be outside the workspace
+    const fst = await stat(f.abs).catch(() => null);
+    if (fst === null || !fst.isFile() || fst.size > SEARCH_MAX_FILE_BYTES) return true;
+    const buf = await readRegularFile(f.abs, f.rel);
+    if (buf === null || isToolError(buf) || isBinary(buf)) return true;
+    filesSearched++;
+    const lines = splitLines(buf.toString("utf8"));
+    const hits = test(lines);
+    if (hits === null) {
+      slow = true;
+      return false;
+    }
+    for (const i of hits) {
+      if (matches.length === max) {
+        truncated = true;
+        return false;
+      }
+      const text = lines[i].length > SHOWN_LINE_CHARS ? `${lines[i].slice(0, SHOWN_LINE_CHARS)}…` : lines[i];
+      matches.push(`${f.rel}:${i + 1}:${text}`);
+    }
+    return true;
+  };
+  // A single file is searched as named; a directory is walked with the ignore rules.
+  if (!st.isDirectory()) await searchOne({ rel: p.rel, abs: p.abs, symlink: false });
+  else {
+    const walk = await walkForTool(p.root, start, ctx.signal, searchOne);
+    if (!walk.ok) return { result: { ok: false, error: walk.error } };
+  }
+  if (slow) return { result: { ok: false, error: tooSlow(args.query) } };
+  const data = { query: args.query, regex: args.regex ?? false, matches, files_searched: filesSearched, truncated };
+  return { result: ok(data, truncated) };
+}
+
+export const searchCodeTool = defineTool({
   name: "search_code",
   version: "1",
   description: DESCRIPTION,
   input,
-  locate,
-  pathOf: (args) => args.path,
-  async read(args, ctx, p) {
-    const test = matcher(args) as LineMatcher;
-    const st = await stat(p.abs).catch(() => null);
-    if (st === null) return { result: { ok: false, error: notFound(p.rel) } };
-    const kind = specialKind(st);
-    if (kind) return { result: { ok: false, error: specialFile(p.rel, kind) } };
-    const start = p.rel === "." ? "" : p.rel;
-
-    const max = args.max_results ?? SEARCH_DEFAULT_MAX;
-    const matches: string[] = [];
-    let filesSearched = 0;
-    let truncated = false;
-    let slow = false;
-    // false = stop the walk: the cap is reached or the pattern took too long.
-    const searchOne = async (f: WalkEntry): Promise<boolean> => {
-      if (f.symlink) return true; // its target may be outside the workspace
-      const fst = await stat(f.abs).catch(() => null);
-      if (fst === null || !fst.isFile() || fst.size > SEARCH_MAX_FILE_BYTES) return true;
-      const buf = await readRegularFile(f.abs, f.rel);
-      if (buf === null || isToolError(buf) || isBinary(buf)) return true;
-      filesSearched++;
-      const lines = splitLines(buf.toString("utf8"));
-      const hits = test(lines);
-      if (hits === null) {
-        slow = true;
-        return false;
-      }
-      for (const i of hits) {
-        if (matches.length === max) {
-          truncated = true;
-          return false;
-        }
-        const text = lines[i].length > SHOWN_LINE_CHARS ? `${lines[i].slice(0, SHOWN_LINE_CHARS)}…` : lines[i];
-        matches.push(`${f.rel}:${i + 1}:${text}`);
-      }
-      return true;
-    };
-    // A single file is searched as named; a directory is walked with the ignore rules.
-    if (!st.isDirectory()) await searchOne({ rel: p.rel, abs: p.abs, symlink: false });
-    else {
-      const walk = await walkForTool(p.root, start, ctx.signal, searchOne);
-      if (!walk.ok) return { result: { ok: false, error: walk.error } };
-    }
-    if (slow) return { result: { ok: false, error: tooSlow(args.query) } };
-    const data = { query: args.query, regex: args.regex ?? false, matches, files_searched: filesSearched, truncated };
-    return { result: ok(data, truncated) };
-  },
+  effect: READS,
+  modes: ["plan", "execute"],
+  ...readCalls({ locate, read: searchTree }),
 });

@@ -104,22 +104,8 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   audit?(fact: CallFact): SessionEvent[];
 }
 
-/** Identity helper that keeps the input type flowing into request/execute. */
-export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): ToolDefinition<S> {
-  return def;
-}
-
-/** What a tool does to the world, stated by each declaration where a reader sees it first. */
-type ToolEffects = Pick<ToolDefinition, "risk" | "mutatesWorkspace" | "idempotent">;
-
-/**
- * A tool offered only once the plan is approved (edit_file, run_command, run_tests, finish): never
- * while planning, not even to run the tests, which execute repository code. Its risk, whether it
- * changes the workspace and whether a rerun is safe are the declaration's first argument.
- */
-export function defineExecuteTool<S extends z.ZodType>(effects: ToolEffects, def: Omit<ToolDefinition<S>, keyof ToolEffects | "modes">): ToolDefinition<S> {
-  return defineTool<S>({ ...def, ...effects, modes: ["execute"] });
-}
+/** What a tool does to the world: declared once, where a reader of the tool sees it first. */
+export type ToolEffect = Pick<ToolDefinition, "risk" | "mutatesWorkspace" | "idempotent">;
 
 export function ok(data: unknown, truncated = false): ToolResult {
   return truncated ? { ok: true, data, truncated } : { ok: true, data };

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Todo, ToolError } from "../session/types.js";
-import { defineTool, ok, type ToolContext } from "./tool.js";
+import { defineTool } from "./define-tool.js";
+import { ok, type ToolContext } from "./tool.js";
 
 const DESCRIPTION = `Replace your todo list (send the FULL list every time). Use it to track the steps of the approved plan.
 - status: pending, in_progress, completed or cancelled. At most ONE todo may be in_progress.
@@ -63,15 +64,13 @@ export const updateTodosTool = defineTool({
   version: "1",
   description: DESCRIPTION,
   input,
-  risk: "meta",
-  mutatesWorkspace: false,
-  idempotent: true,
+  effect: { risk: "meta", mutatesWorkspace: false, idempotent: true },
   modes: ["plan", "execute"],
   async precheck(args, ctx) {
     return judge(args.todos, ctx);
   },
   request() {
-    return { kind: "meta", tool: "update_todos" };
+    return { kind: "meta" };
   },
   async execute(args, ctx) {
     const refused = judge(args.todos, ctx);

@@ -7,9 +7,9 @@ import type { ToolError } from "../session/types.js";
 import { executableWrite, executableWriteRefusal } from "./support/executable-write.js";
 import { lexicalRel, resolveForWrite } from "./support/paths.js";
 import { filePatch, isToolError, readRegularFile, writeRegularFile } from "./support/text.js";
-import { defineTool, fail, noChange, ok, type ToolContext } from "./tool.js";
-
-export const PREVIEW_MAX_CHARS = 64 * 1024;
+import { defineTool } from "./define-tool.js";
+import { capOutput, PREVIEW_BYTES } from "./output-cap.js";
+import { fail, noChange, ok, type ToolContext } from "./tool.js";
 
 const DESCRIPTION = `Create a file, or replace a file's whole content.
 - path is relative to the repository root; missing parent directories are created.
@@ -56,9 +56,7 @@ export const writeFileTool = defineTool({
   version: "3",
   description: DESCRIPTION,
   input,
-  risk: "write",
-  mutatesWorkspace: true,
-  idempotent: true,
+  effect: { risk: "write", mutatesWorkspace: true, idempotent: true },
   modes: ["execute"],
   async precheck(args: Input, ctx) {
     const t = await wholeWriteTarget(args.path, ctx);
@@ -69,7 +67,7 @@ export const writeFileTool = defineTool({
     return t.ok && t.before !== null && t.before.equals(Buffer.from(args.content, "utf8")) ? noChange(t.rel) : null;
   },
   request(args) {
-    return { kind: "write", tool: "write_file", path: lexicalRel(args.path) };
+    return { kind: "write", path: lexicalRel(args.path) };
   },
   async executableConfig(args, ctx) {
     const t = await wholeWriteTarget(args.path, ctx);
@@ -78,7 +76,7 @@ export const writeFileTool = defineTool({
   async preview(args, ctx) {
     const t = await wholeWriteTarget(args.path, ctx);
     if (!t.ok) return `(refused: ${t.error.message})`;
-    return filePatch(t.rel, t.before === null ? null : t.before.toString("utf8"), args.content, PREVIEW_MAX_CHARS);
+    return capOutput(filePatch(t.rel, t.before === null ? null : t.before.toString("utf8"), args.content), PREVIEW_BYTES).text;
   },
   async execute(args, ctx) {
     // Judged again: approval may have come much later, and a command may have changed the file since.

@@ -1,6 +1,7 @@
 import { vulnerabilityCheck, type VulnerabilityCategoryFlags } from "@simple-git/argv-parser";
 import type { GitAuth } from "./types.js";
 import { hostEnvironment } from "../process/host-env.js";
+import { FatalError } from "../errors/patchgate-error.js";
 
 /**
  * Passed on every call (as `-c`, first on argv), overriding whatever the clone's
@@ -89,6 +90,6 @@ export function refuseUnsafe(argv: readonly string[], env: Record<string, string
 }
 
 /** A git call the guard refused: a caller bug or an attack, never something to retry. */
-class GitRefusedError extends Error {
-  readonly name = "GitRefusedError";
+class GitRefusedError extends FatalError {
+  readonly kind = "unsafe_git_call";
 }

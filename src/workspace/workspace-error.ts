@@ -1,3 +1,5 @@
+import { FatalError } from "../errors/patchgate-error.js";
+
 /**
  * Why a workspace operation could not be done. Fatal for the session (it fails as `workspace_error`):
  * none of these is something the model can fix by trying again.
@@ -24,8 +26,7 @@ export type WorkspaceErrorCode =
   /** The tree to commit is not the one the caller expected (the tree the test gate accepted). */
   | "tree_mismatch";
 
-export class WorkspaceError extends Error {
-  readonly name = "WorkspaceError";
+export class WorkspaceError extends FatalError {
   constructor(
     readonly code: WorkspaceErrorCode,
     message: string,
@@ -34,7 +35,8 @@ export class WorkspaceError extends Error {
   ) {
     super(message);
   }
-  static isInstance(e: unknown): e is WorkspaceError {
-    return e instanceof Error && e.name === "WorkspaceError";
+  /** The same as `code`, under the name every Patchgate error uses. */
+  get kind(): WorkspaceErrorCode {
+    return this.code;
   }
 }

@@ -1,5 +1,6 @@
 import type { ToolCall } from "../../session/messages.js";
 import type { WireReasoning } from "./wire-messages.js";
+import { HandledError } from "../../errors/patchgate-error.js";
 
 /** A provider's answer, read from a whole completion or assembled from stream chunks. */
 export interface CompletionParts {
@@ -14,8 +15,8 @@ export interface CompletionParts {
 }
 
 /** A provider that answered 200 with `{"error": …}` (OpenRouter, LiteLLM, vLLM behind proxies do). */
-export class ProviderErrorBody extends Error {
-  readonly name = "ProviderErrorBody";
+export class ProviderErrorBody extends HandledError {
+  readonly kind = "provider_error_body";
   constructor(readonly body: unknown) {
     const e = (body as { error?: { message?: unknown } }).error;
     super(`the provider answered 200 with an error: ${typeof e?.message === "string" ? e.message : JSON.stringify(e).slice(0, 300)}`);

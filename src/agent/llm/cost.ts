@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { processOperatorEnv, type OperatorEnv } from "../../config/operator-env.js";
 import type { TokenUsage } from "../../session/types.js";
+import { FatalError } from "../../errors/patchgate-error.js";
 
 interface ModelPrice {
   /** USD per 1 000 000 prompt (input) tokens. */
@@ -36,11 +37,8 @@ export const DEFAULT_PRICES: Readonly<PriceTable> = Object.freeze({
 const PriceTableSchema = z.record(z.string().min(1), z.object({ promptPerMTok: z.number().nonnegative(), completionPerMTok: z.number().nonnegative() }));
 
 /** PATCHGATE_PRICES is set but is not a valid price table. A configuration error: fail at startup. */
-export class PriceConfigError extends Error {
-  readonly name = "PriceConfigError";
-  static isInstance(e: unknown): e is PriceConfigError {
-    return e instanceof Error && e.name === "PriceConfigError";
-  }
+export class PriceConfigError extends FatalError {
+  readonly kind = "invalid_prices";
 }
 
 /**

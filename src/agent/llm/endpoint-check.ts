@@ -1,12 +1,10 @@
 import type { LLMConfig } from "./llm-config.js";
 import { unreachableMessage } from "./connection-cause.js";
+import { FatalError } from "../../errors/patchgate-error.js";
 
 /** The endpoint or the model cannot serve a session; the message is one line naming the URL and what to change. */
-export class EndpointCheckError extends Error {
-  readonly name = "EndpointCheckError";
-  static isInstance(e: unknown): e is EndpointCheckError {
-    return e instanceof Error && e.name === "EndpointCheckError";
-  }
+export class EndpointCheckError extends FatalError {
+  readonly kind = "endpoint_unusable";
 }
 
 const OPENAI_BASE = "https://api.openai.com/v1";

@@ -1,6 +1,7 @@
 import type { OperatorEnv } from "../../config/operator-env.js";
 import type { OpenAIClientOptions } from "./openai-client.js";
 import type { ReasoningVault } from "./reasoning-vault.js";
+import { FatalError } from "../../errors/patchgate-error.js";
 
 /**
  * The model connection, from the environment: the same variables for `patchgate run` and the app
@@ -27,11 +28,8 @@ export interface LLMConfig {
   stream: boolean;
 }
 
-export class LLMConfigError extends Error {
-  readonly name = "LLMConfigError";
-  static isInstance(e: unknown): e is LLMConfigError {
-    return e instanceof Error && e.name === "LLMConfigError";
-  }
+export class LLMConfigError extends FatalError {
+  readonly kind = "invalid_llm_config";
 }
 
 export const DEFAULT_MODEL = "gpt-4.1-mini";

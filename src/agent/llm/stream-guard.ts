@@ -1,9 +1,8 @@
+import { HandledError } from "../../errors/patchgate-error.js";
+
 /** A model request that stopped making progress; retried like any transient failure. */
-export class TransientLLMError extends Error {
-  readonly name = "TransientLLMError";
-  static isInstance(e: unknown): e is TransientLLMError {
-    return e instanceof Error && e.name === "TransientLLMError";
-  }
+export class TransientLLMError extends HandledError {
+  readonly kind = "stalled";
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Message, SealedReasoning, ToolCall } from "../../session/messages.js";
 import type { TokenUsage } from "../../session/types.js";
+import { FatalError } from "../../errors/patchgate-error.js";
 
 // The tools layer owns the shape; the client only carries it.
 import type { ToolSpec } from "../../tools/tool-spec.js";
@@ -33,8 +34,8 @@ export interface LLMClient {
 }
 
 /** Fatal LLM failure after retries (or a non-retryable status). Ends the session as `llm_error`. */
-export class LLMError extends Error {
-  readonly name = "LLMError";
+export class LLMError extends FatalError {
+  readonly kind = "llm_failed";
   constructor(
     message: string,
     readonly status: number | null,
@@ -44,8 +45,5 @@ export class LLMError extends Error {
     readonly code: string | null = null,
   ) {
     super(message);
-  }
-  static isInstance(e: unknown): e is LLMError {
-    return e instanceof Error && e.name === "LLMError";
   }
 }

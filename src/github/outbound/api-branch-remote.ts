@@ -1,6 +1,7 @@
 import type { BranchRemote } from "../../publish/branch-lease.js";
 import type { Repo } from "../inbound/intent.js";
 import type { Octokit } from "../octokit.js";
+import { HandledError } from "../../errors/patchgate-error.js";
 
 /**
  * The lease's remote (publish/branch-lease.ts) over GitHub's refs API: the head read with `GET git/ref`, a
@@ -14,8 +15,8 @@ import type { Octokit } from "../octokit.js";
  * no expected value: that is no lease, so this remote refuses it (ForceNeeded) and the caller pushes
  * with git's `--force-with-lease` instead.
  */
-export class ForceNeeded extends Error {
-  override readonly name = "ForceNeeded";
+export class ForceNeeded extends HandledError {
+  readonly kind = "force_needed";
 }
 
 const status = (e: unknown): number => (e as { status?: number }).status ?? 0;

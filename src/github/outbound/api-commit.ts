@@ -1,6 +1,7 @@
 import { blobBase64, commitParts } from "../../workspace/commit-changes.js";
 import type { Repo } from "../inbound/intent.js";
 import type { Octokit } from "../octokit.js";
+import { FatalError } from "../../errors/patchgate-error.js";
 
 /**
  * The session's commit, made again through GitHub's Git Data API so that GitHub signs it: the blobs
@@ -14,8 +15,8 @@ import type { Octokit } from "../octokit.js";
  */
 export const MAX_PARALLEL_BLOBS = 4;
 
-class ApiCommitError extends Error {
-  override readonly name = "ApiCommitError";
+class ApiCommitError extends FatalError {
+  readonly kind = "api_commit_mismatch";
 }
 
 async function inPool<T>(items: readonly T[], size: number, work: (item: T) => Promise<void>): Promise<void> {

@@ -1,5 +1,5 @@
 import { parse, type ParseEntry } from "shell-quote";
-import { kindedError } from "../../errors/kinded-error.js";
+import { HandledError } from "../../errors/patchgate-error.js";
 
 /**
  * Turns command text into a flat token list for the grammar in command-line.ts. shell-quote does the
@@ -19,7 +19,15 @@ export interface CommandParseError {
   message: string;
 }
 
-export class CommandSyntaxError extends kindedError<CommandParseErrorCode>("CommandSyntaxError") {}
+/** Answered as a refusal the model reads (command-line.ts), never thrown past the policy. */
+export class CommandSyntaxError extends HandledError {
+  constructor(
+    readonly kind: CommandParseErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
 /**
  * Splits at newlines that are outside quotes (a newline ends a command, like `;`), drops

@@ -1,12 +1,8 @@
 import type { RunResult } from "../../runs/sandbox-run.js";
 import type { SandboxResult } from "../../sandbox/types.js";
 import type { ToolError } from "../../session/types.js";
-import { capChars } from "./text.js";
 
 /** What a command tool's result tells the model about a sandboxed run (runs/sandbox-run.ts). */
-
-/** Per stream, what the model gets back; the sandbox's own cap (repo config) is larger. */
-const MODEL_OUTPUT_CHARS = 16 * 1024;
 
 export function sandboxUnavailable(): ToolError {
   return {
@@ -26,13 +22,6 @@ export function removedFields(res: RunResult): { removed_special_files?: { paths
       why: "the run left special files; they were deleted: they cannot be committed, and git would stall on one named .gitignore",
     },
   };
-}
-
-/** stdout/stderr cut to what a model can use: head and tail kept. */
-export function modelOutput(res: SandboxResult): { stdout: string; stderr: string; truncated: boolean } {
-  const out = capChars(res.stdout, MODEL_OUTPUT_CHARS);
-  const err = capChars(res.stderr, MODEL_OUTPUT_CHARS);
-  return { stdout: out.text, stderr: err.text, truncated: res.truncated || out.truncated || err.truncated };
 }
 
 const LIMIT_TEXT: Record<NonNullable<SandboxResult["limitExceeded"]>, string> = {

@@ -3,7 +3,7 @@ import { createTwoFilesPatch } from "diff";
 import type { ToolError } from "../../session/types.js";
 import { specialKind, type SpecialKind } from "../../workspace/tree-walk.js";
 
-/** Text helpers shared by the file tools: binary detection, line splitting, caps, file lookup. */
+/** Text helpers shared by the file tools: binary detection, line splitting, diffs, file lookup. */
 
 /** git's own heuristic: a NUL byte in the first 8 KB means binary. */
 export function isBinary(buf: Buffer): boolean {
@@ -18,19 +18,9 @@ export function splitLines(text: string): string[] {
   return lines.map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l));
 }
 
-/** Keeps the head and the tail (where errors usually are) of an over-long text. */
-export function capChars(text: string, maxChars: number): { text: string; truncated: boolean } {
-  if (text.length <= maxChars) return { text, truncated: false };
-  const head = Math.floor(maxChars / 4);
-  const tail = maxChars - head;
-  const omitted = text.length - head - tail;
-  return { text: `${text.slice(0, head)}\n… [${omitted} characters omitted] …\n${text.slice(text.length - tail)}`, truncated: true };
-}
-
-/** Unified diff of one file, as shown to a human approving a write and to the model after an edit. */
-export function filePatch(rel: string, before: string | null, after: string, maxChars: number): string {
-  const patch = createTwoFilesPatch(before === null ? "/dev/null" : `a/${rel}`, `b/${rel}`, before ?? "", after);
-  return capChars(patch, maxChars).text;
+/** Unified diff of one file, whole: the human's preview and the model's result each cut it to their own bound. */
+export function filePatch(rel: string, before: string | null, after: string): string {
+  return createTwoFilesPatch(before === null ? "/dev/null" : `a/${rel}`, `b/${rel}`, before ?? "", after);
 }
 
 /** Beyond this no tool loads a file into memory; such files are data, not source to edit. */
