@@ -1,6 +1,6 @@
 import { createInterface } from "node:readline";
 import { createOpenAIClient } from "../../src/agent/llm/openai-client.js";
-import { startApp, type AppSettings } from "../../demo/app-instance.js";
+import { startApp, type AppSettings } from "../harness/app-instance.js";
 
 /**
  * A real Patchgate process for crash tests: the app of demo/app-instance.ts (Probot, its HTTP

@@ -1,7 +1,7 @@
 import type { StoredEvent } from "../../src/session/events.js";
 import { Ledger } from "../../src/store/ledger.js";
-import { storySteps } from "../../demo/story.js";
-import { storyHarness } from "../github/helpers.js";
+import { storySteps } from "../harness/story.js";
+import { storyHarness } from "../harness/story-helpers.js";
 import { StoryLedger } from "./fixtures/story-ledger.js";
 
 /**
