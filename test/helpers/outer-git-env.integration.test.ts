@@ -18,7 +18,7 @@ test("every GIT_ variable is dropped, nothing else", async () => {
 test("jest itself started as `git bisect run` would start it gives its test files a clean environment", () => {
   const out = execFileSync(
     process.execPath,
-    ["--experimental-vm-modules", "node_modules/jest/bin/jest.js", "test/helpers/outer-git-env.test.ts", "-t", "without the GIT_"],
+    ["--experimental-vm-modules", "node_modules/jest/bin/jest.js", "test/helpers/outer-git-env.integration.test.ts", "-t", "without the GIT_"],
     {
       cwd: ROOT,
       env: { ...process.env, GIT_DIR: "/nowhere/.git", GIT_WORK_TREE: "/nowhere" },
