@@ -90,7 +90,7 @@ export default tseslint.config(
     },
   },
   // Every process is started through src/process/start-process.ts, whose fork happens in the spawn
-  // helper, never in the app's process (test/process/no-direct-spawn.test.ts lists why these may).
+  // helper, never in the app's process (test/process/no-direct-spawn.integration.test.ts lists why these may).
   // typescript-eslint's copy of the rule, so the barrel rule above keeps its own settings.
   {
     files: ["src/**/*.ts"],

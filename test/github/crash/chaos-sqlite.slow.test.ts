@@ -5,7 +5,7 @@ import { sessionEnds, table } from "../../helpers/chaos/report.js";
 import { ChaosWorld } from "../../helpers/chaos/world.js";
 
 /**
- * The chaos test of test/github/chaos-scale-out.test.ts on the default: one process (`npm start`'s
+ * The chaos test of test/github/crash/chaos-scale-out.slow.test.ts on the default: one process (`npm start`'s
  * shape: receiver and worker in one, SQLite, the in-process queue), ten issues at once, and the
  * process killed -9 at the same ten points and started again — every session in flight dies with
  * it each time. Every session must still end exactly once, with the same checks.

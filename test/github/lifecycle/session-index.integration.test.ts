@@ -9,7 +9,7 @@ import { tempDir } from "../../helpers/git-fixture.js";
 /**
  * Sessions keyed by repository id; those an older Patchgate keyed by name (`owner/repo#n`) are still
  * found, and re-keyed when GitHub says their repository moved — only their own repository's, within
- * their installation (test/github/session-index-tenants.test.ts: across tenants).
+ * their installation (test/github/lifecycle/session-index-tenants.slow.test.ts: across tenants).
  */
 describe("the session index across names", () => {
   let store: SqliteSessionStore;
