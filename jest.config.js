@@ -23,7 +23,6 @@ const base = {
   transform: {
     "^.+\\.ts$": ["@swc/jest", { jsc: { parser: { syntax: "typescript" }, target: "es2022" }, module: { type: "es6" } }],
   },
-  testTimeout: 60000,
 };
 
 /** Every test file fails on a request a provider would refuse. */
@@ -55,4 +54,6 @@ export default {
   // workers on two cores overlap it: a clean-clone CI took 801 s of jest instead of ~1,660 s with
   // jest's default of cores - 1 = one worker, at a load of 5-6.
   maxWorkers: 2,
+  // A global option: in a project's own config jest ignores it.
+  testTimeout: 60000,
 };
