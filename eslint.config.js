@@ -103,7 +103,7 @@ export default tseslint.config(
   { files: ["src/store/**/*.ts"], rules: { "no-restricted-syntax": ["error", PROCESS_ENV] } },
   { files: ENV_READERS, rules: { "no-restricted-syntax": ["error", RAW_EFFECTS] } },
   // Every process is started through src/process/start-process.ts, whose fork happens in the spawn
-  // helper, never in the app's process (test/process/no-direct-spawn.test.ts lists why these may).
+  // helper, never in the app's process (test/process/no-direct-spawn.integration.test.ts lists why these may).
   // typescript-eslint's copy of the rule, so the barrel rule above keeps its own settings.
   {
     files: ["src/**/*.ts"],

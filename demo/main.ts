@@ -1,6 +1,6 @@
 import { readBranch } from "../test/fakes/git/bare-repo.js";
-import { startHarness } from "./harness.js";
-import { STORY_FILES, STORY_PERMISSIONS, storyScript, storySteps } from "./story.js";
+import { startHarness } from "../test/harness/harness.js";
+import { STORY_FILES, STORY_PERMISSIONS, storyScript, storySteps } from "../test/harness/story.js";
 
 /**
  * `npm run demo`: the whole GitHub flow on this machine — a fake GitHub, a git remote, a scripted

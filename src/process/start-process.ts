@@ -5,7 +5,7 @@ export type { StartOptions } from "./started-process.js";
 export { StartedProcess } from "./started-process.js";
 
 /**
- * The single way the app starts a process (test/process/no-direct-spawn.test.ts holds every other
+ * The single way the app starts a process (test/process/no-direct-spawn.integration.test.ts holds every other
  * file in src/ to it). The fork happens in the spawn helper (helper-source.ts), never in this process,
  * whose event loop would otherwise stall for each fork in proportion to its memory.
  */

@@ -4,7 +4,7 @@ import { FatalError } from "../errors/patchgate-error.js";
 /**
  * How an effect's value is written and read back. Hand-written rather than zod: effects are read
  * on the idle app's delivery path (the session index, comment ids), and zod stays out of that boot
- * (test/github/idle-boot.test.ts). `decode` throws saying what is wrong; the store accessors
+ * (test/github/app/idle-boot.integration.test.ts). `decode` throws saying what is wrong; the store accessors
  * below turn that into an EffectDecodeError naming the record.
  */
 export interface Codec<T> {

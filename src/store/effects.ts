@@ -5,7 +5,7 @@ import { count, flag, jsonObject, objectName, stringList, text, type Codec, type
  * Every effect record the app keeps, each declared once: its key and the codec of its value. An
  * effect is what the ledger does not hold because it happened outside it — an id GitHub gave, a
  * commit made before a push — remembered so that a resume or a redelivery adopts instead of doing
- * it twice. Keys and values are byte-for-byte what earlier versions wrote (test/store/effects.test.ts
+ * it twice. Keys and values are byte-for-byte what earlier versions wrote (test/store/effects.slow.test.ts
  * reads those records), so a database keeps working across an upgrade.
  */
 const at =

@@ -1,9 +1,9 @@
 import { createInterface } from "node:readline";
 import { createOpenAIClient } from "../../src/agent/llm/openai-client.js";
-import { startApp, type AppSettings } from "../../demo/app-instance.js";
+import { startApp, type AppSettings } from "../harness/app-instance.js";
 
 /**
- * A real Patchgate process for crash tests: the app of demo/app-instance.ts (Probot, its HTTP
+ * A real Patchgate process for crash tests: the app of test/harness/app-instance.ts (Probot, its HTTP
  * server, the SQLite store) configured from `PATCHGATE_TEST_APP` (JSON), talking to the test's fake
  * GitHub and fake model. It prints `listening <webhook url>` once it takes deliveries, then each log
  * line, so the test can wait on what happened — and kill it with SIGKILL wherever it likes.

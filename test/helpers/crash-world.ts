@@ -6,9 +6,9 @@ import { startFakeGitHub, type FakeGitHub } from "../fakes/github/github-server.
 import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/chat/server.js";
 import { type FakeStep } from "../fakes/chat/turns.js";
 import { Payloads } from "../fakes/github/payloads.js";
-import { appSettings } from "../../demo/harness.js";
+import { appSettings } from "../harness/harness.js";
 import { sendWebhook, type SentDelivery } from "../fakes/github/webhook-sender.js";
-import { STORY_FILES, STORY_PERMISSIONS, storyScript } from "../../demo/story.js";
+import { STORY_FILES, STORY_PERMISSIONS, storyScript } from "../harness/story.js";
 import { SqliteSessionStore } from "../../src/store/sqlite-store.js";
 import type { StoredEvent } from "../../src/session/events.js";
 import { AppProcess } from "./app-process.js";

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { createBareRepo } from "../fakes/git/bare-repo.js";
 import { startFakeGitHub, type FakeGitHub } from "../fakes/github/github-server.js";
-import { STORY_FILES, STORY_PERMISSIONS } from "../../demo/story.js";
+import { STORY_FILES, STORY_PERMISSIONS } from "../harness/story.js";
 
 /** The fake GitHub with the story's repository under `root/remote`, its people and its `.github/patchgate.yml`. */
 export async function storyGitHub(root: string, files: Record<string, string> = STORY_FILES): Promise<{ github: FakeGitHub; bare: string }> {

@@ -16,7 +16,7 @@ import {
  * The outbound gate: the only path by which src/github posts text — comments, PR title and body,
  * check-run title, summary and text — and the only source of commit messages. Every text is
  * redacted, made inert and cut to GitHub's limits here (./outbound-text.ts), whatever rendered it;
- * test/github/outbound-only-path.test.ts fails when another module calls a text-posting endpoint.
+ * test/github/publish/outbound-only-path.test.ts fails when another module calls a text-posting endpoint.
  * Markers (`<!-- patchgate:… -->`) are added after the text is made inert, so they survive it.
  */
 export interface OutboundOptions {

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import pg from "pg";
 import { sendWebhook } from "../../fakes/github/webhook-sender.js";
-import { appSettings, HARNESS_API_KEY, SECRET } from "../../../demo/harness.js";
+import { appSettings, HARNESS_API_KEY, SECRET } from "../../harness/harness.js";
 import { PostgresSessionStore } from "../../../src/store/pg-store.js";
 import { SqliteSessionStore } from "../../../src/store/sqlite-store.js";
 import type { SessionStore } from "../../../src/store/types.js";

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { createBareRepo, readBranch } from "../../fakes/git/bare-repo.js";
 import { startFakeGitHub, type FakeGitHub } from "../../fakes/github/github-server.js";
 import { Payloads } from "../../fakes/github/payloads.js";
-import { STORY_FILES, STORY_PERMISSIONS } from "../../../demo/story.js";
+import { STORY_FILES, STORY_PERMISSIONS } from "../../harness/story.js";
 import { startFakeOpenAI, type FakeOpenAIServer } from "../../fakes/chat/server.js";
 import { tempDir } from "../git-fixture.js";
 import { chaosModel, chaosTitle, type ChaosModelHooks } from "./model.js";
