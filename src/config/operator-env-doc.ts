@@ -1,3 +1,4 @@
+import { FatalError } from "../errors/patchgate-error.js";
 import { OperatorEnvSchema } from "./operator-env-schema.js";
 
 /** The lines around the generated table in docs/configuration.md. */
@@ -5,8 +6,8 @@ const TABLE_START = "<!-- operator-env: generated from src/config/operator-env.t
 const TABLE_END = "<!-- operator-env: end -->";
 
 /** The document has no place for the table (a marker is missing or out of order). */
-export class OperatorEnvDocError extends Error {
-  readonly name = "OperatorEnvDocError";
+export class OperatorEnvDocError extends FatalError {
+  readonly kind = "operator_env_doc";
 }
 
 /** The configuration table, one row per variable of the schema, in its order. */
