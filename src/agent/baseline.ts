@@ -6,7 +6,7 @@ import { runShell } from "../tools/support/sandbox-run.js";
 import { runKillOf } from "../tools/support/run-kill.js";
 import type { ToolDefinition } from "../tools/tool.js";
 import { TERMINAL_PHASES } from "../session/types.js";
-import type { CallEnv } from "./call-handler.js";
+import type { CallEnv } from "./call-env.js";
 
 /**
  * The tests once on the base tree, at the start of execute mode and after setup, before the agent

@@ -1,6 +1,6 @@
 import { ensureSetup } from "../tools/support/test-setup.js";
 import type { Ledger } from "../store/ledger.js";
-import type { CallEnv } from "./call-handler.js";
+import type { CallEnv } from "./call-env.js";
 
 /**
  * The repository's setup runs as soon as the session is in execute mode, before any of its calls can

@@ -9,7 +9,7 @@ import { systemPrompt } from "./context/system-prompt.js";
 import { checkBudget } from "./context/budget.js";
 import { compact, shouldCompact } from "./context/compaction.js";
 import { DEFAULT_COMPACTION } from "./context/compaction-thresholds.js";
-import { type CallEnv } from "./call-handler.js";
+import type { CallEnv } from "./call-env.js";
 import { ownCallIds } from "./call-ids.js";
 import { callModel, costOf } from "./llm-step.js";
 import type { LLMResponse } from "./llm/types.js";
