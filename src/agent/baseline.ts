@@ -21,7 +21,7 @@ import type { CallEnv } from "./call-env.js";
  * for it (`env.untilBaseline`, see `runsBesideBaseline`), so it still sees the base tree and only it.
  */
 export function startBaseline(env: CallEnv): BaselineRun {
-  if (!baselineDue(env)) return { running: () => false, wait: () => Promise.resolve(), settled: () => Promise.resolve() };
+  if (!baselineDue(env)) return NO_BASELINE;
   let failure: { error: unknown } | null = null;
   let done = false;
   const run = runBaseline(env).then(
@@ -47,6 +47,9 @@ export interface BaselineRun {
   wait(): Promise<void>;
   settled(): Promise<void>;
 }
+
+/** No baseline runs (none is due, or none was started yet): nothing to wait for. */
+export const NO_BASELINE: BaselineRun = { running: () => false, wait: () => Promise.resolve(), settled: () => Promise.resolve() };
 
 /**
  * A call that may run before the baseline has ended: a pure read of the workspace (read_file,
