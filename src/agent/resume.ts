@@ -47,7 +47,7 @@ export const RESUME_STEPS: readonly ResumeStep[] = [
   },
   {
     name: "cancelOnAbort",
-    doc: "Binds every git call to the signal; what an abort cuts short from here on ends the session cancelled.",
+    doc: "Binds every git call and walk to the signal; from here on, what an abort cuts short ends the session cancelled.",
     run: cancelOnAbort,
   },
   {
