@@ -14,13 +14,13 @@ export interface ResumeStep {
 }
 
 /** How a resume has ended so far: with an outcome, or with an error still to be thrown. */
-export type ResumeEnding = { outcome: ResumeOutcome } | { error: unknown };
+type ResumeEnding = { outcome: ResumeOutcome } | { error: unknown };
 
 /**
  * What runs on the way out for something a step opened, as a `finally` would: it is told how the
  * resume has ended so far and returns how it ends now; one that throws ends it with its error.
  */
-export type ResumeExit = (ending: ResumeEnding) => Promise<ResumeEnding>;
+type ResumeExit = (ending: ResumeEnding) => Promise<ResumeEnding>;
 
 /**
  * What the steps of one resume share. A field is set by the step its comment names and read only by
