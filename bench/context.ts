@@ -19,7 +19,7 @@ import { codeText, rng, WORDS } from "./fixtures.js";
 export { codeText, rng } from "./fixtures.js";
 
 const STEPS = 200;
-// The loop's defaults (src/agent/run-session.ts).
+// The loop's defaults (src/agent/model-loop.ts).
 const THRESHOLDS = { maxPromptTokens: 24_000, maxTurns: 60, keepRecent: 12 };
 
 /** One step's tool call and the size of its output: the mix of a typical fix session. */

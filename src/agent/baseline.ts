@@ -7,7 +7,7 @@ import { runKillOf } from "../runs/run-kill.js";
 import { runContextOf } from "../tools/support/run-context.js";
 import type { ToolDefinition } from "../tools/tool.js";
 import { TERMINAL_PHASES } from "../session/types.js";
-import type { CallEnv } from "./call-handler.js";
+import type { CallEnv } from "./call-env.js";
 
 /**
  * The tests once on the base tree, at the start of execute mode and after setup, before the agent
@@ -22,7 +22,7 @@ import type { CallEnv } from "./call-handler.js";
  * for it (`env.untilBaseline`, see `runsBesideBaseline`), so it still sees the base tree and only it.
  */
 export function startBaseline(env: CallEnv): BaselineRun {
-  if (!baselineDue(env)) return { running: () => false, wait: () => Promise.resolve(), settled: () => Promise.resolve() };
+  if (!baselineDue(env)) return NO_BASELINE;
   let failure: { error: unknown } | null = null;
   let done = false;
   const run = runBaseline(env).then(
@@ -48,6 +48,9 @@ export interface BaselineRun {
   wait(): Promise<void>;
   settled(): Promise<void>;
 }
+
+/** No baseline runs (none is due, or none was started yet): nothing to wait for. */
+export const NO_BASELINE: BaselineRun = { running: () => false, wait: () => Promise.resolve(), settled: () => Promise.resolve() };
 
 /**
  * A call that may run before the baseline has ended: a pure read of the workspace (read_file,

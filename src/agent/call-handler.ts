@@ -1,8 +1,7 @@
-import type { Ledger } from "../store/ledger.js";
 import type { ToolCall } from "../session/messages.js";
 import type { ExecutableConfigHit, PendingCall, ToolError, ToolResult } from "../session/types.js";
 import type { SessionEvent } from "../session/events.js";
-import type { ActionRequest, PolicyRule } from "../policy/types.js";
+import type { ActionRequest } from "../policy/types.js";
 import type { CallFact, CallGrant, ToolContext, ToolDefinition } from "../tools/tool.js";
 import { evaluate } from "../policy/approval-policy.js";
 import { askForExecutableConfig } from "../policy/executable-approval.js";
@@ -16,17 +15,7 @@ import { publishableAfter } from "../session/publishable.js";
 import { rerunnable } from "./interrupted.js";
 import { waitingRefusal } from "../policy/turn-rules.js";
 import { runsBesideBaseline } from "./baseline.js";
-
-export interface CallEnv {
-  ledger: Ledger;
-  tools: ToolDefinition[];
-  rules: PolicyRule[];
-  context: () => ToolContext;
-  /** No human can answer an MCP `ask` in this session: the policy turns it into a deny. */
-  mcpNonInteractive?: boolean;
-  /** Resolves once the baseline test run beside the loop has ended (./baseline.ts); absent: none runs. */
-  untilBaseline?: () => Promise<void>;
-}
+import type { CallEnv } from "./call-env.js";
 
 /**
  * Who decided a call that runs: the policy's rule, or a human's approval of a batch. `readOnly`: the

@@ -1,18 +1,8 @@
-import type { ToolError } from "../session/types.js";
-import { recordAnswer, type CallEnv } from "./call-handler.js";
+import { recordAnswer } from "./call-handler.js";
+import type { CallEnv } from "./call-env.js";
+import { interruptedError } from "./interrupted.js";
 
-/**
- * Calls whose start was recorded before they ran (write-ahead: MCP calls reach other systems) but that
- * have no result: the process stopped mid-call. Each is answered `interrupted` on resume — never sent
- * again, since it may already have taken effect. Calls of a pending batch are settlePending's.
- */
-export function interruptedError(tool: string): ToolError {
-  return {
-    code: "interrupted",
-    message: `${tool} was running when Patchgate stopped; it may or may not have taken effect, and it is not sent again. Check its effect before calling it again.`,
-  };
-}
-
+/** Whether a call's start was recorded (write-ahead: MCP calls reach other systems) but it has no result. */
 export function startedWithoutResult(env: CallEnv, callId: string): boolean {
   const h = env.ledger.history;
   return (
@@ -20,6 +10,11 @@ export function startedWithoutResult(env: CallEnv, callId: string): boolean {
   );
 }
 
+/**
+ * Answers the calls whose start was recorded before they ran but that have no result: the process
+ * stopped mid-call. Each is answered `interrupted` — never sent again, since it may already have taken
+ * effect. Calls of a pending batch are settlePending's.
+ */
 export async function answerInterrupted(env: CallEnv): Promise<void> {
   const inBatch = new Set(env.ledger.state.pending?.calls.map((c) => c.callId) ?? []);
   const started = env.ledger.history.flatMap((e) => (e.type === "mcp_call" && e.stage === "started" ? [e] : []));

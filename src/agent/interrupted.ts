@@ -1,8 +1,7 @@
 import { commandText } from "../policy/shell/command-verdict.js";
 import type { ToolError } from "../session/types.js";
 import type { ToolContext, ToolDefinition } from "../tools/tool.js";
-import type { CallEnv } from "./call-handler.js";
-import { interruptedError } from "./interrupted-calls.js";
+import type { CallEnv } from "./call-env.js";
 
 /**
  * What a resume may do with a call the process was running when it died. Re-running is safe when the
@@ -46,5 +45,13 @@ export function interruptedAnswer(tool: ToolDefinition, input: unknown, ctx: Too
   return {
     code: "interrupted",
     message: `The session stopped while ${tool.name} ran${subject}. The workspace was put back to its last recorded state, so the call changed no file. Read what you need and call it again if it is still needed.`,
+  };
+}
+
+/** The answer to a call cut off mid-way that may already have reached another system: it is never sent again. */
+export function interruptedError(tool: string): ToolError {
+  return {
+    code: "interrupted",
+    message: `${tool} was running when Patchgate stopped; it may or may not have taken effect, and it is not sent again. Check its effect before calling it again.`,
   };
 }

@@ -1,7 +1,7 @@
 import { ensureSetup } from "../runs/test-setup.js";
 import type { Ledger } from "../store/ledger.js";
 import { setupContextOf } from "../tools/support/run-context.js";
-import type { CallEnv } from "./call-handler.js";
+import type { CallEnv } from "./call-env.js";
 
 /**
  * The repository's setup runs as soon as the session is in execute mode, before any of its calls can

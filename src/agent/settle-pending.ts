@@ -2,7 +2,8 @@ import type { PendingCall } from "../session/types.js";
 import type { ToolDefinition } from "../tools/tool.js";
 import { fail } from "../tools/tool.js";
 import { executableConfigNotApproved } from "../policy/executable-approval.js";
-import { auditFor, execute, recordAnswer, type CallEnv } from "./call-handler.js";
+import { auditFor, execute, recordAnswer } from "./call-handler.js";
+import type { CallEnv } from "./call-env.js";
 import { startedWithoutResult } from "./interrupted-calls.js";
 import { interruptedAnswer } from "./interrupted.js";
 

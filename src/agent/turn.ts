@@ -2,7 +2,8 @@ import type { Message, ToolCall } from "../session/messages.js";
 import type { PendingCall, ToolError } from "../session/types.js";
 import { parseToolArguments } from "../tools/registry.js";
 import { batchDigest } from "./batch-digest.js";
-import { handleCall, recordAnswer, refuse, type CallEnv } from "./call-handler.js";
+import { handleCall, recordAnswer, refuse } from "./call-handler.js";
+import type { CallEnv } from "./call-env.js";
 import { interruptedAnswer } from "./interrupted.js";
 import { turnRefusal } from "../policy/turn-rules.js";
 

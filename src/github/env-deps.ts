@@ -61,7 +61,7 @@ export async function depsFromEnv(
       return lazyClient(options.model, async () => (await import("../agent/llm/openai-client.js")).createOpenAIClient(options));
     },
     model: llmConfig.model,
-    // Without a window the runtime's default thresholds apply (run-session.ts).
+    // Without a window the runtime's default thresholds apply (agent/model-loop.ts).
     compaction: llmConfig.contextTokens === undefined ? undefined : (await import("../agent/context/compaction-thresholds.js")).compactionFor(llmConfig),
     sandbox: cachedSandbox(),
     workspacesDir: join(dataDir, "workspaces"),

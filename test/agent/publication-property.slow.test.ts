@@ -1,7 +1,8 @@
 import { execFileSync } from "node:child_process";
 import fc from "fast-check";
 import { approvePlan, autoApproveWrites } from "../../src/agent/approvals.js";
-import { handleCall, type CallEnv } from "../../src/agent/call-handler.js";
+import { handleCall } from "../../src/agent/call-handler.js";
+import type { CallEnv } from "../../src/agent/call-env.js";
 import { publishToLocalBranch } from "../../src/publish/local-branch.js";
 import { DEFAULT_REPO_CONFIG } from "../../src/config/repo-config.js";
 import { defaultRules } from "../../src/policy/default-rules.js";
