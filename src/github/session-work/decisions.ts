@@ -1,4 +1,4 @@
-import { approvePlan, approveWrites, autoApproveWrites, denyWrites, requestRevision } from "../../agent/approvals.js";
+import { answerQuestion, approvePlan, approveWrites, autoApproveWrites, denyWrites, requestRevision } from "../../agent/approvals.js";
 import { StaleApprovalError } from "../../session/errors.js";
 import { approverRefusal, type ApprovalKind } from "../../policy/approval-rule.js";
 import { TERMINAL_PHASES, type Approver } from "../../session/types.js";
@@ -156,4 +156,24 @@ export async function approveAllWrites(jc: JobContext, ledger: Ledger, w: Where)
   await autoApproveWrites(ledger, approver(jc, "label"));
   jc.deps.log(`all writes approved by @${jc.delivery.sender.login}`);
   if (waiting) await drive(jc, ledger, `writes approved by label (@${jc.delivery.sender.login})`);
+}
+
+/** When the open question was asked: the ledger's time of its `question_asked`. */
+function askedAt(ledger: Ledger): number {
+  const e = [...ledger.history].reverse().find((x) => x.type === "question_asked");
+  return e ? Date.parse(e.at) : Number.POSITIVE_INFINITY;
+}
+
+/**
+ * `text` answers the waiting question, if one waits and the words came after it; otherwise nothing
+ * happens (a reply to an earlier question, or to nothing, is ordinary conversation). An answer is
+ * bound to the question it answers: written after it was asked, recorded only while it waits.
+ */
+export async function answerWith(jc: JobContext, ledger: Ledger, text: string, at: string): Promise<void> {
+  if (ledger.state.phase !== "awaiting_answer") return jc.deps.log(`no question waits on session ${ledger.sessionId}; the comment is not an answer`);
+  if (Date.parse(at) < askedAt(ledger)) return jc.deps.log(`the comment was written before the question was asked; not an answer`);
+  const by = approver(jc, "comment");
+  await answerQuestion(ledger, by, sanitizeUntrusted(text));
+  jc.deps.log(`question ${ledger.state.questions.length} answered by @${by.login}`);
+  await drive(jc, ledger, `question answered by @${by.login}`);
 }

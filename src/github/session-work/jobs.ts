@@ -6,7 +6,7 @@ import { effect } from "../../store/effects.js";
 import type { Job } from "../../queue/types.js";
 import { HELP_TEXT } from "../inbound/command.js";
 import { abortInFlight, requestStop, retry, status } from "./control.js";
-import { approveAllWrites, approveByComment, approvePlanAs, approvePlanByButton, approver, denyByComment, revise } from "./decisions.js";
+import { answerWith, approveAllWrites, approveByComment, approvePlanAs, approvePlanByButton, approver, denyByComment, revise } from "./decisions.js";
 import { withToken, type Intake } from "../deps.js";
 import { freshGitToken } from "../outbound/git-remote.js";
 import { issueKey, type Delivery, type Intent } from "../inbound/intent.js";
@@ -15,7 +15,6 @@ import { answer } from "../outbound/replies.js";
 import { startSession } from "./start.js";
 import { currentAt } from "./binding.js";
 import { verifyDelivery } from "../inbound/verify.js";
-import { answerWith } from "./questions.js";
 import { reviewFollowUp } from "./review-followup.js";
 
 /**
