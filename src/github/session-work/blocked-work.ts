@@ -1,7 +1,6 @@
 import { judgeBlockedWork, failingNow, untestedCommitMessage } from "../../agent/blocked-work.js";
 import { effect } from "../../store/effects.js";
 import type { RepoConfig } from "../../config/repo-config.js";
-import type { SessionState } from "../../session/state.js";
 import type { BlockedWork } from "../../session/types.js";
 import type { Ledger } from "../../store/ledger.js";
 import type { CheckRunPublisher } from "../outbound/check-run.js";
@@ -57,13 +56,4 @@ export async function keepBlockedWork(
   }
   await ledger.append({ type: "session_blocked", reason: "reported_by_agent", message: s.blockReport ?? "", work });
   return true;
-}
-
-/**
- * Whether a new session on the issue starts from the session's branch as it is (its commits kept)
- * rather than from the default branch: after a published result (a follow-up), and after untested
- * work was pushed, so that `/agent retry` or an instruction on the PR continues from it.
- */
-export function continuesFromBranch(s: SessionState): boolean {
-  return s.phase === "done" || (s.phase === "blocked" && s.blocked?.work?.pushed === true);
 }

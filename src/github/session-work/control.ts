@@ -1,5 +1,5 @@
 import { cancelSession } from "../../agent/approvals.js";
-import { continuesFromBranch } from "./blocked-work.js";
+import { continuesFromBranch } from "./route.js";
 import { prepareRetry } from "../../agent/retry-session.js";
 import { runInLane } from "../../queue/in-lane.js";
 import { TERMINAL_PHASES } from "../../session/types.js";
@@ -110,5 +110,5 @@ export async function retry(jc: JobContext, ledger: Ledger | null, reply: number
   const issue = s.task.source.issueNumber ?? reply;
   // The task text was sanitised when first recorded; it is reused as is. Untested work a blocked
   // session pushed is where the new session starts.
-  await startSession(jc, { issue, title: s.task.title, body: s.task.body, instruction: null, followUp: continuesFromBranch(s) });
+  await startSession(jc, ledger, { issue, title: s.task.title, body: s.task.body, instruction: null, followUp: continuesFromBranch(s) });
 }
