@@ -27,7 +27,7 @@ export async function workerCommand(argv: string[], out: NodeJS.WritableStream):
   const leaseMs = envCount(process.env, "PATCHGATE_LEASE_SECONDS", 15) * 1000;
   const probot = createProbot({ overrides: { Octokit: patchgateOctokit(ProbotOctokit, PRODUCTION_LIMITS) } });
   const deps = await depsFromEnv(textSink((text) => out.write(text)));
-  const queue = await startWorker(probot, deps, deps.store as PostgresSessionStore, { url, slots, leaseMs });
+  const { queue } = await startWorker(probot, deps, deps.store as PostgresSessionStore, { url, slots, leaseMs });
   // The queue's close takes no new lane and waits for the running ones: here both steps are one.
   stopOnSignals({ refuse: async () => undefined, drain: () => queue.close(), log: (line) => deps.log(line) });
   return new Promise<number>(() => undefined);

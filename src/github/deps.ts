@@ -66,6 +66,21 @@ export interface PatchgateDeps {
 }
 
 /**
+ * What the app holds outside any delivery: the operator's dependencies, the session index, the app's
+ * own clients. Built once when the app starts (./app.ts `appContext`) and never changed; a job that
+ * needs another view of it (a worker's store fenced by its lease) makes a new one.
+ */
+export interface AppContext {
+  readonly deps: Readonly<PatchgateDeps>;
+  readonly index: SessionIndex;
+  readonly identity: AppIdentity;
+  /** The app itself (JWT), for the git token. */
+  readonly appOctokit: () => Promise<Octokit>;
+  /** An installation's client (Probot's `app.auth(id)`). */
+  readonly installation: (installationId: number) => Promise<Octokit>;
+}
+
+/**
  * What every job holds before it has a git token: enough to read GitHub and to answer (a refusal
  * needs no token). Built once per job, never changed.
  */
