@@ -111,10 +111,8 @@ export interface JobContext extends Intake {
  * no webhook asked for. Only the repository and an id (for the markers of one-off answers) are used
  * of the delivery, so a boot resume supplies those and nothing it would have to make up.
  */
-type WorkDelivery = Pick<Delivery, "id" | "event" | "repo">;
-
 export interface SessionWork extends Omit<JobContext, "delivery" | "readConfig"> {
-  readonly delivery: WorkDelivery;
+  readonly delivery: Pick<Delivery, "id" | "event" | "repo">;
 }
 
 /** Who can post: any job, with or without a token. */

@@ -17,8 +17,8 @@ import { verifyDelivery } from "../inbound/verify.js";
  * the issue's lane, one job after another; `stop` and `status` run in a control lane so they are
  * not stuck behind the work they are about.
  */
-export function jobsFor(jc: Intake, issue: number): Job {
-  return { ...jobLane(jc.delivery, issue), run: () => runReporting(jc, issue) };
+export function jobsFor(intake: Intake, issue: number): Job {
+  return { ...jobLane(intake.delivery, issue), run: () => runReporting(intake, issue) };
 }
 
 /** The lane and name of a delivery's job, known from the delivery alone (before its clients are built). */
@@ -30,15 +30,15 @@ export function jobLane(d: Delivery, issue: number): Pick<Job, "key" | "name"> {
 }
 
 /** A job that fails (GitHub down, push rejected…) says so where it was asked, then fails for the log. */
-async function runReporting(jc: Intake, issue: number): Promise<void> {
+async function runReporting(intake: Intake, issue: number): Promise<void> {
   try {
-    await runDelivery(jc, issue);
+    await runDelivery(intake, issue);
   } catch (e) {
     if (leaseWasLost(e)) throw e; // another worker holds the issue now and answers for it
-    const reply = jc.delivery.intent.kind === "button" ? issue : jc.delivery.intent.thread.number;
+    const reply = intake.delivery.intent.kind === "button" ? issue : intake.delivery.intent.thread.number;
     const why = e instanceof Error ? e.message : String(e);
     await answer(
-      jc,
+      intake,
       reply,
       null,
       "error",
@@ -49,18 +49,18 @@ async function runReporting(jc: Intake, issue: number): Promise<void> {
 }
 
 /** The issue's session, folded once for the whole job: every step of it reads this one. */
-async function issueSession(jc: Intake, issue: number): Promise<Ledger | null> {
-  const id = await jc.index.sessionOfIssue(jc.delivery.repo, issue);
-  return id ? Ledger.open(jc.deps.store, id) : null;
+async function issueSession(intake: Intake, issue: number): Promise<Ledger | null> {
+  const id = await intake.index.sessionOfIssue(intake.delivery.repo, issue);
+  return id ? Ledger.open(intake.deps.store, id) : null;
 }
 
 /**
  * This delivery ran before and its decision is in the ledger (the process died before the delivery
  * was done): nothing to do. Asked before GitHub is read, and again once the source is exact.
  */
-function alreadyApplied(jc: Intake, session: Ledger | null): boolean {
-  if (!session || !appliedIn(session, jc.delivery.source)) return false;
-  jc.deps.log(`${jc.delivery.source} is already applied to session ${session.sessionId}; nothing to do`);
+function alreadyApplied(intake: Intake, session: Ledger | null): boolean {
+  if (!session || !appliedIn(session, intake.delivery.source)) return false;
+  intake.deps.log(`${intake.delivery.source} is already applied to session ${session.sessionId}; nothing to do`);
   return true;
 }
 
@@ -79,9 +79,9 @@ function what(i: Intent): string {
 }
 
 /** Whether a stop of this issue is pending. It may have been taken by another worker: the durable queue's lane shows its cancellation. */
-async function stopPending(jc: Intake, issue: number): Promise<boolean> {
-  const key = issueKey(jc.delivery.repo, issue);
-  return jc.deps.aborts.stopping(key) || ((await jc.deps.queue.stopPending?.(key)) ?? false);
+async function stopPending(intake: Intake, issue: number): Promise<boolean> {
+  const key = issueKey(intake.delivery.repo, issue);
+  return intake.deps.aborts.stopping(key) || ((await intake.deps.queue.stopPending?.(key)) ?? false);
 }
 
 /**

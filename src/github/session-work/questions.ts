@@ -29,7 +29,7 @@ function questionComment(s: SessionState, max: number): string {
 }
 
 /** Posts the waiting question on the issue, once per question. */
-export async function postQuestion(jc: SessionWork, ledger: Ledger, max: number): Promise<void> {
+export async function postQuestion(work: SessionWork, ledger: Ledger, max: number): Promise<void> {
   const s = ledger.state;
-  await postComment(jc, s.task.source.issueNumber ?? 0, ledger.sessionId, `question-${s.questions.length}`, questionComment(s, max));
+  await postComment(work, s.task.source.issueNumber ?? 0, ledger.sessionId, `question-${s.questions.length}`, questionComment(s, max));
 }
