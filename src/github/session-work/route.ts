@@ -26,7 +26,7 @@ export type PlanBinding =
   | { by: "button"; identifier: string };
 
 /** A session's task as a new session takes it on. `followUp`: it starts from the issue's branch. */
-export interface StartSpec {
+interface StartSpec {
   title: string;
   body: string;
   instruction: string | null;
@@ -56,7 +56,7 @@ export type SessionCommand =
 type Review = Extract<Intent, { kind: "review" }>;
 
 /** Words that only matter in one state of a session: otherwise they are conversation, not commands. */
-export function isConversation(i: Intent): boolean {
+function isConversation(i: Intent): boolean {
   return i.kind === "reply" || i.kind === "line_comment" || (i.kind === "review" && i.state === "commented");
 }
 
