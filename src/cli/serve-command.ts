@@ -31,8 +31,9 @@ export async function serveCommand(argv: string[], out: NodeJS.WritableStream, e
       async (probot, options) => {
         const deps = await depsFromEnv(pinoSink(probot.log), env);
         log = (line) => deps.log(line);
-        queue = await useReceiverQueue(deps, deps.store as PostgresSessionStore, url);
-        await patchgateApp(deps)(probot, options);
+        const receiver = await useReceiverQueue(deps, deps.store as PostgresSessionStore, url);
+        queue = receiver.queue;
+        await patchgateApp(receiver)(probot, options);
       },
       { Octokit: patchgateOctokit(ProbotOctokit, PRODUCTION_LIMITS) },
     ),

@@ -31,7 +31,7 @@ export async function workerCommand(argv: string[], out: NodeJS.WritableStream, 
     textSink((text) => out.write(text)),
     env,
   );
-  const queue = await startWorker(probot, deps, deps.store as PostgresSessionStore, { url, slots, leaseMs });
+  const { queue } = await startWorker(probot, deps, deps.store as PostgresSessionStore, { url, slots, leaseMs });
   // The queue's close takes no new lane and waits for the running ones: here both steps are one.
   stopOnSignals({ refuse: async () => undefined, drain: () => queue.close(), log: (line) => deps.log(line) });
   return new Promise<number>(() => undefined);

@@ -1,6 +1,6 @@
 import type { ApplicationFunction, ApplicationFunctionOptions, Context, Probot } from "probot";
 import { anyBootCandidate } from "./session-work/boot-candidates.js";
-import type { PatchgateDeps } from "./deps.js";
+import type { AppContext, PatchgateDeps } from "./deps.js";
 import { healthHandler } from "./health-route.js";
 import { startHousekeeping } from "./session-work/housekeeping.js";
 import { AppIdentity } from "./identity.js";
@@ -10,18 +10,17 @@ import { LIFECYCLE_EVENTS } from "./inbound/lifecycle-events.js";
 import { everyInterval, reconcileDeliveries } from "./inbound/reconciler.js";
 import { HANDLED_EVENTS } from "./inbound/triggers.js";
 import { rootWebhookHandler } from "./inbound/root-webhook.js";
-import type { AppAccess } from "./session-work/session-work.js";
 
-/** The app's own clients and the session index around `deps`: what every job builds on. */
-export function appAccess(app: Probot, deps: PatchgateDeps): AppAccess {
+/** The app's own clients and the session index around `deps`: what every job builds on, made once. */
+export function appContext(app: Probot, deps: PatchgateDeps): AppContext {
   const appOctokit = () => app.auth() as Promise<never>;
-  return {
+  return Object.freeze({
     deps,
     index: new SessionIndex(deps.store),
     identity: new AppIdentity(appOctokit),
     appOctokit,
     installation: (id: number) => app.auth(id) as Promise<never>,
-  };
+  });
 }
 
 /**
@@ -37,7 +36,7 @@ export function patchgateApp(deps: PatchgateDeps): ApplicationFunction {
     // Probot 14's way to serve a route beside the webhooks (it replaced `getRouter`).
     options?.addHandler?.(healthHandler(deps));
     options?.addHandler?.(rootWebhookHandler(app));
-    const access = appAccess(app, deps);
+    const access = appContext(app, deps);
     const inbox = new Inbox(access);
     app.on([...HANDLED_EVENTS, ...LIFECYCLE_EVENTS], async (context: Context) => {
       // Not context.octokit: a job builds its own client when it runs (./inbound/inbox.ts).

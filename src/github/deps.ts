@@ -66,6 +66,21 @@ export interface PatchgateDeps {
 }
 
 /**
+ * What the app holds outside any delivery: the operator's dependencies, the session index, the app's
+ * own clients. Built once when the app starts (./app.ts `appContext`) and never changed; a job that
+ * needs another view of it (a worker's store fenced by its lease) makes a new one.
+ */
+export interface AppContext {
+  readonly deps: Readonly<PatchgateDeps>;
+  readonly index: SessionIndex;
+  readonly identity: AppIdentity;
+  /** The app itself (JWT), for the git token. */
+  readonly appOctokit: () => Promise<Octokit>;
+  /** An installation's client (Probot's `app.auth(id)`). */
+  readonly installation: (installationId: number) => Promise<Octokit>;
+}
+
+/**
  * What every job holds before it has a git token: enough to read GitHub and to answer (a refusal
  * needs no token). Built once per job, never changed.
  */
@@ -96,10 +111,8 @@ export interface JobContext extends Intake {
  * no webhook asked for. Only the repository and an id (for the markers of one-off answers) are used
  * of the delivery, so a boot resume supplies those and nothing it would have to make up.
  */
-type WorkDelivery = Pick<Delivery, "id" | "event" | "repo">;
-
 export interface SessionWork extends Omit<JobContext, "delivery" | "readConfig"> {
-  readonly delivery: WorkDelivery;
+  readonly delivery: Pick<Delivery, "id" | "event" | "repo">;
 }
 
 /** Who can post: any job, with or without a token. */

@@ -2,17 +2,17 @@ import { availableParallelism, totalmem } from "node:os";
 import type { Probot } from "probot";
 import { DurableQueue } from "../queue/pg/durable-queue.js";
 import type { PostgresSessionStore } from "../store/pg-store.js";
-import { appAccess } from "./app.js";
-import type { PatchgateDeps } from "./deps.js";
+import { appContext } from "./app.js";
+import type { AppContext, PatchgateDeps } from "./deps.js";
 import { endDeadLettered } from "./session-work/dead-letter.js";
 import { startHousekeeping } from "./session-work/housekeeping.js";
-import { durableRunner, fencedAccess } from "./session-work/durable-runner.js";
+import { durableRunner, fencedContext } from "./session-work/durable-runner.js";
 
 /**
  * The two process kinds of scale-out (docs/scaling-out.md), both on the PostgreSQL of
  * DATABASE_URL: a receiver verifies, stores and enqueues (its queue has no slots); a worker takes
- * lanes from the queue and runs them. `deps.queue` becomes the durable queue in both, so every job
- * a handler or a job enqueues goes through the database.
+ * lanes from the queue and runs them. Both return their dependencies with the durable queue in
+ * place of the given one, so every job a handler or a job enqueues goes through the database.
  */
 export interface WorkerSettings {
   url: string;
@@ -25,23 +25,31 @@ export interface WorkerSettings {
   owner?: string;
 }
 
+type ScaledOut = PatchgateDeps & { queue: DurableQueue };
+
 /** One session per core, and no more than one per 2 GiB of memory: a test run can take that much. */
 export function defaultSlots(cores = availableParallelism(), memory = totalmem()): number {
   return Math.max(1, Math.min(cores, Math.floor(memory / 2 ** 31)));
 }
 
-export async function useReceiverQueue(deps: PatchgateDeps, store: PostgresSessionStore, url: string): Promise<DurableQueue> {
+/** The receiver's dependencies: `deps` with the durable queue, through which every job is enqueued. */
+export async function useReceiverQueue(deps: PatchgateDeps, store: PostgresSessionStore, url: string): Promise<ScaledOut> {
   const queue = await DurableQueue.start({ url, pool: store.pool, slots: 0, log: deps.log });
-  deps.queue = queue;
-  return queue;
+  return { ...deps, queue };
 }
 
-export async function startWorker(app: Probot, deps: PatchgateDeps, store: PostgresSessionStore, s: WorkerSettings): Promise<DurableQueue> {
-  const access = appAccess(app, deps);
+/**
+ * The worker's dependencies: `deps` with the durable queue, whose jobs run in the app's context.
+ * That context holds the queue, and the queue may take a lane before its start returns: its jobs
+ * wait for the context, which is made once, right after.
+ */
+export async function startWorker(app: Probot, deps: PatchgateDeps, store: PostgresSessionStore, s: WorkerSettings): Promise<ScaledOut> {
+  let made: (context: AppContext) => void = () => undefined;
+  const context = new Promise<AppContext>((resolve) => (made = resolve));
   const queue = await DurableQueue.start({
     ...s,
     pool: store.pool,
-    runner: durableRunner(access, store),
+    runner: async (spec, ctx) => durableRunner(await context, store)(spec, ctx),
     // A stop from another process: abort what this one runs for the lane, as a local stop would.
     onInterrupt: (lane, reason) => deps.aborts.abort(lane, reason),
     onFailed: (item, e) => deps.log(`job ${item.name} failed: ${e instanceof Error ? e.message : String(e)}`, "error", { job: item.name, lane: item.lane }),
@@ -51,13 +59,14 @@ export async function startWorker(app: Probot, deps: PatchgateDeps, store: Postg
         lane: item.lane,
         attempts: item.attempts,
       });
-      await endDeadLettered(fencedAccess(access, store, lease), item);
+      await endDeadLettered(fencedContext(await context, store, lease), item);
     },
     log: deps.log,
   });
-  deps.queue = queue;
+  const scaled = { ...deps, queue };
+  made(appContext(app, scaled));
   // Each worker has a disk of its own: it cleans what it cloned.
-  startHousekeeping(deps);
+  startHousekeeping(scaled);
   deps.log(`worker ${queue.owner} takes up to ${s.slots} session(s) at once`);
-  return queue;
+  return scaled;
 }

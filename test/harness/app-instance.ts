@@ -91,7 +91,7 @@ export async function startApp(s: AppSettings): Promise<AppInstance> {
   const running = new AbortController();
   // Ended with the instance: a resume it leaves behind (a model call that never returns) keeps its sandbox otherwise.
   const sandboxes = new OpenSessionSandboxes();
-  const deps: PatchgateDeps = {
+  let deps: PatchgateDeps = {
     store,
     queue: new InProcessQueue((job, e) => {
       errors.push(e);
@@ -115,7 +115,7 @@ export async function startApp(s: AppSettings): Promise<AppInstance> {
     log: s.log,
   };
   if (s.scaleOut?.role === "worker") {
-    await startWorker(probot, deps, store as PostgresSessionStore, { ...s.scaleOut, url: s.scaleOut.databaseUrl });
+    deps = await startWorker(probot, deps, store as PostgresSessionStore, { ...s.scaleOut, url: s.scaleOut.databaseUrl });
     const stop = async () => {
       running.abort();
       await deps.queue.close();
@@ -124,7 +124,7 @@ export async function startApp(s: AppSettings): Promise<AppInstance> {
     };
     return { webhookUrl: "", deps, errors, close: stop, kill: stop };
   }
-  if (s.scaleOut) await useReceiverQueue(deps, store as PostgresSessionStore, s.scaleOut.databaseUrl);
+  if (s.scaleOut) deps = await useReceiverQueue(deps, store as PostgresSessionStore, s.scaleOut.databaseUrl);
   const middleware = await createNodeMiddleware(patchgateApp(deps), { probot, webhooksPath: "/api/github/webhooks" });
   const server: Server = createServer((req, res) => {
     void middleware(req, res, () => res.writeHead(404).end());

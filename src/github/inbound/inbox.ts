@@ -3,8 +3,7 @@ import type { Delivery } from "./intent.js";
 import type { Job } from "../../queue/types.js";
 import { lifecycleOf, type Lifecycle } from "./lifecycle-events.js";
 import { MalformedWebhookError } from "./malformed-webhook.js";
-import type { Intake } from "../deps.js";
-import type { AppAccess } from "../session-work/session-work.js";
+import type { AppContext, Intake } from "../deps.js";
 import { toDelivery } from "./triggers.js";
 
 /**
@@ -46,7 +45,7 @@ export class Inbox {
   /** Deliveries this process has queued and not finished: a redelivery of one waits for it instead. */
   private readonly running = new Set<string>();
 
-  constructor(private readonly access: AppAccess) {}
+  constructor(private readonly access: AppContext) {}
 
   private get deps() {
     return this.access.deps;

@@ -26,14 +26,14 @@ export async function endUnannounced(store: SessionStore, sessionId: string, pha
   return what !== undefined && !(await posted(store, sessionId, issue, what));
 }
 
-export async function announceEnd(jc: SessionWork, ledger: Ledger): Promise<void> {
+export async function announceEnd(work: SessionWork, ledger: Ledger): Promise<void> {
   const s = ledger.state;
-  const run = checkRunFor(jc, ledger);
-  if (s.phase !== "done") return finishEnded(jc, ledger, run);
+  const run = checkRunFor(work, ledger);
+  if (s.phase !== "done") return finishEnded(work, ledger, run);
   await run.complete();
-  const pr = await storedPullRequest(jc.deps.store, ledger.sessionId);
-  await postEndComment(jc, ledger, "done", doneComment(s, pr?.url ?? ""));
-  jc.deps.log(`session ${ledger.sessionId} had ended unannounced; announced now`);
+  const pr = await storedPullRequest(work.deps.store, ledger.sessionId);
+  await postEndComment(work, ledger, "done", doneComment(s, pr?.url ?? ""));
+  work.deps.log(`session ${ledger.sessionId} had ended unannounced; announced now`);
 }
 
 /**

@@ -1,7 +1,6 @@
 import { judgeBlockedWork, failingNow, untestedCommitMessage } from "../../publish/blocked-work.js";
 import { effect } from "../../store/effects.js";
 import type { RepoConfig } from "../../config/repo-config.js";
-import type { SessionState } from "../../session/state.js";
 import type { BlockedWork } from "../../session/types.js";
 import type { Ledger } from "../../store/ledger.js";
 import type { CheckRunPublisher } from "../outbound/check-run.js";
@@ -22,48 +21,39 @@ import { adoptingCommit, coAuthorsOf, commitText, followHead, pullText, pushLeas
  */
 
 export async function keepBlockedWork(
-  jc: SessionWork,
+  work: SessionWork,
   ledger: Ledger,
   ws: PushableWorkspace,
   checkRun: CheckRunPublisher,
   repoConfig: RepoConfig,
 ): Promise<boolean> {
   const s = ledger.state;
-  const verdict = await judgeBlockedWork(ws, s, repoConfig.policy.protected_paths, [...jc.deps.secrets, jc.token], repoConfig.policy.executable_config);
-  let work: BlockedWork;
+  const verdict = await judgeBlockedWork(ws, s, repoConfig.policy.protected_paths, [...work.deps.secrets, work.token], repoConfig.policy.executable_config);
+  let kept: BlockedWork;
   if (!verdict.ok) {
-    work = { pushed: false, why: verdict.why };
-    jc.deps.log(`blocked: the work so far is not pushed (${verdict.why})`);
+    kept = { pushed: false, why: verdict.why };
+    work.deps.log(`blocked: the work so far is not pushed (${verdict.why})`);
   } else {
     await ledger.append({ type: "diff_updated", diff: verdict.diff });
     const issue = s.task.source.issueNumber ?? 0;
-    const message = untestedCommitMessage(s, commitText(jc, s.task.title), `Patchgate-Untested: ${ledger.sessionId}\nRefs #${issue}.`);
-    const author = await jc.identity.get(jc.octokit);
+    const message = untestedCommitMessage(s, commitText(work, s.task.title), `Patchgate-Untested: ${ledger.sessionId}\nRefs #${issue}.`);
+    const author = await work.identity.get(work.octokit);
     const coAuthors = coAuthorsOf(ledger);
     const commit = (w: PushableWorkspace, branch: string) =>
       w.commit({ branch, message, author, coAuthors, paths: s.publishablePaths, expectTree: verdict.tree });
     const pushed = await pushLeased(
-      jc,
+      work,
       ledger,
       ws,
-      adoptingCommit(jc, ledger, effect.blockedCommit(ledger.sessionId), () => verdict.tree, commit),
+      adoptingCommit(work, ledger, effect.blockedCommit(ledger.sessionId), () => verdict.tree, commit),
     );
     if (pushed.kind !== "pushed") return false;
-    await followHead(jc, checkRun, pushed.commit);
+    await followHead(work, checkRun, pushed.commit);
     // The body says "untested" while the report is recorded (render.ts), before the session ends.
-    await ensurePullRequest(jc.octokit, jc.outbound, jc.deps.store, ledger.sessionId, jc.delivery.repo, pullText(ledger.state, issue, pushed.branch));
-    work = { pushed: true, branch: pushed.branch, commit: pushed.commit, failing: failingNow(s) };
-    jc.deps.log(`blocked: the work so far is pushed untested to ${pushed.branch} (${pushed.commit.slice(0, 7)}); the PR stays a draft`);
+    await ensurePullRequest(work.octokit, work.outbound, work.deps.store, ledger.sessionId, work.delivery.repo, pullText(ledger.state, issue, pushed.branch));
+    kept = { pushed: true, branch: pushed.branch, commit: pushed.commit, failing: failingNow(s) };
+    work.deps.log(`blocked: the work so far is pushed untested to ${pushed.branch} (${pushed.commit.slice(0, 7)}); the PR stays a draft`);
   }
-  await ledger.append({ type: "session_blocked", reason: "reported_by_agent", message: s.blockReport ?? "", work });
+  await ledger.append({ type: "session_blocked", reason: "reported_by_agent", message: s.blockReport ?? "", work: kept });
   return true;
-}
-
-/**
- * Whether a new session on the issue starts from the session's branch as it is (its commits kept)
- * rather than from the default branch: after a published result (a follow-up), and after untested
- * work was pushed, so that `/agent retry` or an instruction on the PR continues from it.
- */
-export function continuesFromBranch(s: SessionState): boolean {
-  return s.phase === "done" || (s.phase === "blocked" && s.blocked?.work?.pushed === true);
 }

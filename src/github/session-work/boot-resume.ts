@@ -1,7 +1,8 @@
 import { Ledger } from "../../store/ledger.js";
 import { drive } from "./drive.js";
 import { answer } from "../outbound/replies.js";
-import { sessionWork, type AppAccess } from "./session-work.js";
+import type { AppContext } from "../deps.js";
+import { sessionWork } from "./session-work.js";
 import { continueStart, startUnfinished } from "./start-workspace.js";
 import { announceEnd, endUnannounced, parkUnannounced } from "./announce-end.js";
 import { leaseWasLost } from "../../store/fence.js";
@@ -18,7 +19,7 @@ const issueOfKey = (key: string): number => Number(/#(\d+)$/.exec(key)?.[1] ?? 0
  * died while it was being started (./start-workspace.ts), and its start is finished first.
  */
 /** Enqueues one resume per interrupted session; returns how many. */
-export async function resumeInterrupted(b: AppAccess): Promise<number> {
+export async function resumeInterrupted(b: AppContext): Promise<number> {
   // Only GitHub sessions have an issue key; a local CLI run sharing the store is not ours to resume.
   const all = (await b.deps.store.list()).filter((s) => s.key !== null);
   const sessions = all.filter((s) => INTERRUPTED_PHASES.includes(s.phase));
@@ -41,7 +42,7 @@ export async function resumeInterrupted(b: AppAccess): Promise<number> {
  * durable queue) after its worker died and another took its job. `tag` tells this run's one-off
  * answers from another's (their markers carry it).
  */
-export async function resumeInterruptedSession(b: AppAccess, id: string, tag: string, why: string): Promise<void> {
+export async function resumeInterruptedSession(b: AppContext, id: string, tag: string, why: string): Promise<void> {
   const ledger = await Ledger.open(b.deps.store, id);
   const src = ledger.state.task.source;
   // A job ahead of this one in the lane (a webhook that arrived first) may have moved it on.

@@ -1,5 +1,5 @@
 import { cancelSession } from "../../agent/approvals.js";
-import { continuesFromBranch } from "./blocked-work.js";
+import { continuesFromBranch } from "./route.js";
 import { prepareRetry } from "../../agent/retry-session.js";
 import { runInLane } from "../../queue/in-lane.js";
 import { TERMINAL_PHASES } from "../../session/types.js";
@@ -62,19 +62,19 @@ export type Canceller = SessionWork & { readonly delivery: SessionWork["delivery
  * `interrupted`: the stop aborted running work, whose own ending may already have cancelled the
  * session. The ledger is read when this runs, after the work ahead of it in the lane.
  */
-export async function cancel(jc: Canceller, sessionId: string, reply: number, interrupted: boolean): Promise<void> {
-  const ledger = await Ledger.open(jc.deps.store, sessionId);
+export async function cancel(work: Canceller, sessionId: string, reply: number, interrupted: boolean): Promise<void> {
+  const ledger = await Ledger.open(work.deps.store, sessionId);
   const live = !TERMINAL_PHASES.includes(ledger.state.phase);
   if (live) {
-    await cancelSession(ledger, jc.delivery.sender.login, "stopped with /agent stop", jc.delivery.source);
-    jc.deps.log(`session cancelled by @${jc.delivery.sender.login}`);
+    await cancelSession(ledger, work.delivery.sender.login, "stopped with /agent stop", work.delivery.source);
+    work.deps.log(`session cancelled by @${work.delivery.sender.login}`);
   }
   // An interrupted job that still ended `done` (publishing is not cut in half) answered nothing itself.
   if (!live && (!interrupted || ledger.state.phase === "done")) {
-    await answer(jc, reply, ledger.sessionId, "stop", `The session had already ended (\`${ledger.state.phase}\`); nothing to stop.`);
+    await answer(work, reply, ledger.sessionId, "stop", `The session had already ended (\`${ledger.state.phase}\`); nothing to stop.`);
     return;
   }
-  await finishEnded(jc, ledger, checkRunFor(jc, ledger));
+  await finishEnded(work, ledger, checkRunFor(work, ledger));
 }
 
 export async function status(jc: JobContext, ledger: Ledger | null, reply: number): Promise<void> {
@@ -110,5 +110,5 @@ export async function retry(jc: JobContext, ledger: Ledger | null, reply: number
   const issue = s.task.source.issueNumber ?? reply;
   // The task text was sanitised when first recorded; it is reused as is. Untested work a blocked
   // session pushed is where the new session starts.
-  await startSession(jc, { issue, title: s.task.title, body: s.task.body, instruction: null, followUp: continuesFromBranch(s) });
+  await startSession(jc, ledger, { issue, title: s.task.title, body: s.task.body, instruction: null, followUp: continuesFromBranch(s) });
 }

@@ -2,7 +2,8 @@ import type { QueuedItem } from "../../queue/pg/lane-table.js";
 import { TERMINAL_PHASES } from "../../session/types.js";
 import { Ledger } from "../../store/ledger.js";
 import { checkRunFor, finishEnded } from "./drive.js";
-import { sessionWork, type AppAccess } from "./session-work.js";
+import type { AppContext } from "../deps.js";
+import { sessionWork } from "./session-work.js";
 
 /** Why the session failed, as the check run and the issue comment say it. */
 function deadLetterMessage(item: Pick<QueuedItem, "name" | "attempts">): string {
@@ -22,7 +23,7 @@ function deadLetterMessage(item: Pick<QueuedItem, "name" | "attempts">): string 
  * a dead delivery is marked done, so a receiver's boot replay does not queue the poison again.
  * Control lanes (`/agent stop`, `/agent status`) end nothing: their job is not the session's work.
  */
-export async function endDeadLettered(a: AppAccess, item: QueuedItem): Promise<void> {
+export async function endDeadLettered(a: AppContext, item: QueuedItem): Promise<void> {
   const spec = item.spec as { kind?: string; id?: unknown };
   if (spec.kind === "delivery" && typeof spec.id === "string") await a.deps.store.completeDelivery(spec.id);
   if (/^(control|lifecycle):/.test(item.lane)) return; // not a session's lane

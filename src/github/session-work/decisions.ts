@@ -1,10 +1,13 @@
-import { approvePlan, approveWrites, autoApproveWrites, denyWrites, requestRevision } from "../../agent/approvals.js";
+import { answerQuestion, approvePlan, approveWrites, autoApproveWrites, denyWrites, requestRevision } from "../../agent/approvals.js";
 import { StaleApprovalError } from "../../session/errors.js";
 import { approverRefusal, type ApprovalKind } from "../../policy/approval-rule.js";
-import { TERMINAL_PHASES, type Approver } from "../../session/types.js";
+import type { Approver } from "../../session/types.js";
 import type { Ledger } from "../../store/ledger.js";
 import { sanitizeUntrusted } from "../../safety/sanitize.js";
-import { digestForComment, planHashForButton, planHashForComment, type CommentAct, type RequestComments } from "./binding.js";
+import { currentAt, digestForComment, planHashForButton, planHashForComment, type RequestComments } from "./binding.js";
+import { readEffect } from "../../store/effect-codec.js";
+import { effect } from "../../store/effects.js";
+import type { CommentBinding, PlanBinding } from "./route.js";
 import type { JobContext } from "../deps.js";
 import { drive } from "./drive.js";
 import { shortHash } from "../outbound/render.js";
@@ -14,11 +17,11 @@ import { batchRequest, planRequest, requestCommentId } from "../outbound/request
 import { storedPullRequest } from "../outbound/pull-request.js";
 
 /**
- * Human decisions on a parked session. Each resolves what the human approved (./binding.ts),
- * appends the decision (the ledger refuses a stale one), and resumes. Reviews and labels on a
- * session that is not waiting are ignored silently: approving a finished PR is normal GitHub use.
+ * Human decisions on a parked session, once ./route.ts has accepted them in the session's phase.
+ * Each resolves what the human approved (./binding.ts), appends the decision (the ledger refuses a
+ * stale one), and resumes.
  */
-type Where = { reply: number };
+export type Where = { reply: number };
 
 /** The human behind this delivery, with the GitHub object the decision comes from. */
 export function approver(jc: JobContext, via: Approver["via"]): Approver {
@@ -57,7 +60,7 @@ export async function approvePlanAs(jc: JobContext, ledger: Ledger, by: Approver
   await drive(jc, ledger, `plan approved by @${by.login}`);
 }
 
-async function decideWrites(
+export async function decideWrites(
   jc: JobContext,
   ledger: Ledger,
   by: Approver,
@@ -87,73 +90,52 @@ function requestComments(jc: JobContext, ledger: Ledger, name: (value: string) =
   };
 }
 
-const planFor = (jc: JobContext, ledger: Ledger, ref: string | null, act: CommentAct) =>
-  planHashForComment(ledger.state, ledger.history, ref, act, requestComments(jc, ledger, planRequest));
-const batchFor = (jc: JobContext, ledger: Ledger, ref: string | null, act: CommentAct) =>
-  digestForComment(ledger.state, ledger.history, ref, act, requestComments(jc, ledger, batchRequest));
-
-/**
- * `/agent approve` means whichever approval the session is waiting for; `/agent approve executable-config`
- * approves a batch of writes with the executable configuration it lists apart.
- */
-export async function approveByComment(jc: JobContext, ledger: Ledger, ref: string | null, act: CommentAct, w: Where, executableConfig = false): Promise<void> {
-  const by = approver(jc, "comment");
-  const s = ledger.state;
-  if (s.phase === "awaiting_plan_approval" && !executableConfig) return approvePlanAs(jc, ledger, by, await planFor(jc, ledger, ref, act), w);
-  if (s.phase === "awaiting_write_approval") return decideWrites(jc, ledger, by, await batchFor(jc, ledger, ref, act), null, w, executableConfig);
-  if (executableConfig) {
-    const what = `\`approve executable-config\` approves a batch of writes, and none is waiting (phase \`${s.phase}\`).`;
-    return answer(
-      jc,
-      w.reply,
-      ledger.sessionId,
-      "nothing",
-      s.phase === "awaiting_plan_approval" ? `${what} To approve the plan, use \`/agent approve\`.` : what,
-    );
-  }
-  await answer(jc, w.reply, ledger.sessionId, "nothing", `There is nothing waiting for approval (phase \`${s.phase}\`).`);
+/** The plan an approval approves, as ./route.ts saw it named: null when it names none. */
+export async function planHashOf(jc: JobContext, ledger: Ledger, b: PlanBinding): Promise<string | null> {
+  if (b.by === "comment") return planHashForComment(ledger.state, ledger.history, b.ref, b.act, requestComments(jc, ledger, planRequest));
+  if (b.by === "commit") return readEffect(jc.deps.store, effect.planOfCommit(ledger.sessionId, b.commitId));
+  if (b.by === "label") return currentAt(ledger.history, b.at, (e) => (e.type === "plan_submitted" ? e.hash : null));
+  return planHashForButton(ledger.state, b.identifier);
 }
 
-export async function denyByComment(jc: JobContext, ledger: Ledger, reason: string, act: CommentAct, w: Where): Promise<void> {
-  const s = ledger.state;
-  if (s.phase !== "awaiting_write_approval") {
-    await answer(
-      jc,
-      w.reply,
-      ledger.sessionId,
-      "nothing",
-      `There is no batch of writes to deny (phase \`${s.phase}\`). To change the plan use \`/agent revise <feedback>\`.`,
-    );
-    return;
-  }
-  return decideWrites(jc, ledger, approver(jc, "comment"), await batchFor(jc, ledger, null, act), reason, w);
+/** The batch a comment approves or denies. */
+export function digestOf(jc: JobContext, ledger: Ledger, b: CommentBinding): Promise<string | null> {
+  return digestForComment(ledger.state, ledger.history, b.ref, b.act, requestComments(jc, ledger, batchRequest));
 }
 
-export async function revise(jc: JobContext, ledger: Ledger, by: Approver, feedback: string, w: Where): Promise<void> {
-  const phase = ledger.state.phase;
-  if (phase !== "awaiting_plan_approval" && phase !== "planning") {
-    if (by.via === "review") return;
-    await answer(jc, w.reply, ledger.sessionId, "nothing", `The plan can only be revised before it is approved (phase \`${phase}\`).`);
-    return;
-  }
+export async function revise(jc: JobContext, ledger: Ledger, by: Approver, feedback: string): Promise<void> {
   await requestRevision(ledger, by, sanitizeUntrusted(feedback));
   jc.deps.log(`revision requested by @${by.login}`);
   await drive(jc, ledger, `revision requested by @${by.login}`);
 }
 
-export function approvePlanByButton(jc: JobContext, ledger: Ledger, identifier: string, w: Where): Promise<void> {
-  return approvePlanAs(jc, ledger, approver(jc, "check_run"), planHashForButton(ledger.state, identifier), w);
-}
-
 /**
  * `agent:writes-approved`: every later write of this session is allowed, and a waiting batch runs now.
- * On an ended session it is ignored like any late label (the ledger would refuse the event).
+ * A label approves only what existed when it was added: `at` is its labeled event's time. Its event
+ * id is of another sequence than comments', so unlike a comment it is not ordered by id.
  */
-export async function approveAllWrites(jc: JobContext, ledger: Ledger, w: Where): Promise<void> {
-  if (TERMINAL_PHASES.includes(ledger.state.phase)) return;
+export async function approveAllWrites(jc: JobContext, ledger: Ledger, at: string, waiting: boolean, w: Where): Promise<void> {
+  if (Date.parse(at) < Date.parse(ledger.history[0].at)) return jc.deps.log(`label added before session ${ledger.sessionId} existed: ignored`);
   if (await refusedApprover(jc, ledger, "writes", approver(jc, "label"), w)) return;
-  const waiting = ledger.state.phase === "awaiting_write_approval";
   await autoApproveWrites(ledger, approver(jc, "label"));
   jc.deps.log(`all writes approved by @${jc.delivery.sender.login}`);
   if (waiting) await drive(jc, ledger, `writes approved by label (@${jc.delivery.sender.login})`);
+}
+
+/** When the open question was asked: the ledger's time of its `question_asked`. */
+function askedAt(ledger: Ledger): number {
+  const e = [...ledger.history].reverse().find((x) => x.type === "question_asked");
+  return e ? Date.parse(e.at) : Number.POSITIVE_INFINITY;
+}
+
+/**
+ * `text` answers the waiting question if the words came after it; otherwise nothing happens (a reply
+ * to an earlier question is ordinary conversation). ./route.ts sends answers only while a question waits.
+ */
+export async function answerWith(jc: JobContext, ledger: Ledger, text: string, at: string): Promise<void> {
+  if (Date.parse(at) < askedAt(ledger)) return jc.deps.log(`the comment was written before the question was asked; not an answer`);
+  const by = approver(jc, "comment");
+  await answerQuestion(ledger, by, sanitizeUntrusted(text));
+  jc.deps.log(`question ${ledger.state.questions.length} answered by @${by.login}`);
+  await drive(jc, ledger, `question answered by @${by.login}`);
 }

@@ -23,49 +23,49 @@ import { ABANDON_AFTER_ABORT_MS, settleOrAbandon } from "../../queue/abandon.js"
  * One resume of a session and what GitHub sees of it. The loop runs until it parks or ends; then the
  * outcome is published. Work is registered for `/agent stop` under the session's issue key.
  */
-export function checkRunFor(jc: SessionWork, ledger: Ledger): CheckRunPublisher {
-  const secrets = [...jc.deps.secrets, jc.token];
+export function checkRunFor(work: SessionWork, ledger: Ledger): CheckRunPublisher {
+  const secrets = [...work.deps.secrets, work.token];
   const issue = ledger.state.task.source.issueNumber ?? 0;
   // Every run that becomes current may carry the Approve plan button, which must find the session.
-  const onCurrent = (id: number) => jc.index.linkCheckRun(jc.delivery.repo, id, issue);
-  return new CheckRunPublisher(jc.outbound, jc.deps.store, ledger, { secrets, throttleMs: jc.deps.checkRunThrottleMs, onCurrent });
+  const onCurrent = (id: number) => work.index.linkCheckRun(work.delivery.repo, id, issue);
+  return new CheckRunPublisher(work.outbound, work.deps.store, ledger, { secrets, throttleMs: work.deps.checkRunThrottleMs, onCurrent });
 }
 
-export function workspaceDir(jc: SessionWork, sessionId: string): string {
-  return join(jc.deps.workspacesDir, sessionId);
+export function workspaceDir(work: SessionWork, sessionId: string): string {
+  return join(work.deps.workspacesDir, sessionId);
 }
 
 /**
  * The mirror a session's clone may take objects from: its tenant's, as the ledger records it and only
  * when that is the repository the job works on; otherwise none (a full clone).
  */
-export function mirrorFor(jc: SessionWork, ledger: Ledger): MirrorUse | undefined {
+export function mirrorFor(work: SessionWork, ledger: Ledger): MirrorUse | undefined {
   const tenant = tenantOf(ledger.state.task.source);
-  const { repo } = jc.delivery;
-  if (!jc.deps.mirrors || tenant === null || tenant.installationId !== repo.installationId || tenant.repoId !== repo.id) return undefined;
-  return { settings: jc.deps.mirrors, tenant };
+  const { repo } = work.delivery;
+  if (!work.deps.mirrors || tenant === null || tenant.installationId !== repo.installationId || tenant.repoId !== repo.id) return undefined;
+  return { settings: work.deps.mirrors, tenant };
 }
 
-export async function openSessionWorkspace(jc: SessionWork, ledger: Ledger, ref?: string): Promise<PushableWorkspace> {
+export async function openSessionWorkspace(work: SessionWork, ledger: Ledger, ref?: string): Promise<PushableWorkspace> {
   const ws = await reopenWorkspace(ledger, {
-    source: remoteUrl(jc.deps.gitBase, jc.delivery.repo),
-    dir: workspaceDir(jc, ledger.sessionId),
-    auth: authFor(jc.token),
+    source: remoteUrl(work.deps.gitBase, work.delivery.repo),
+    dir: workspaceDir(work, ledger.sessionId),
+    auth: authFor(work.token),
     ref,
-    mirror: mirrorFor(jc, ledger),
+    mirror: mirrorFor(work, ledger),
   });
   return ws as PushableWorkspace;
 }
 
-export async function drive(jc: SessionWork, ledger: Ledger, trigger: string, ws?: PushableWorkspace, checkRun?: CheckRunPublisher): Promise<void> {
+export async function drive(work: SessionWork, ledger: Ledger, trigger: string, ws?: PushableWorkspace, checkRun?: CheckRunPublisher): Promise<void> {
   const issue = ledger.state.task.source.issueNumber ?? 0;
-  const { signal, release } = jc.deps.aborts.begin(issueKey(jc.delivery.repo, issue));
+  const { signal, release } = work.deps.aborts.begin(issueKey(work.delivery.repo, issue));
   try {
-    const late = (outcome: unknown) => jc.deps.log(`abandoned job ended late: ${outcome instanceof Error ? outcome.message : "ok"}`);
-    const grace = jc.deps.abandonAfterAbortMs ?? ABANDON_AFTER_ABORT_MS;
-    const done = await settleOrAbandon(driveOnce(jc, ledger, trigger, signal, ws, checkRun), signal, grace, late);
+    const late = (outcome: unknown) => work.deps.log(`abandoned job ended late: ${outcome instanceof Error ? outcome.message : "ok"}`);
+    const grace = work.deps.abandonAfterAbortMs ?? ABANDON_AFTER_ABORT_MS;
+    const done = await settleOrAbandon(driveOnce(work, ledger, trigger, signal, ws, checkRun), signal, grace, late);
     if (done === "abandoned")
-      jc.deps.log(`a job for #${issue} did not end within ${grace} ms of its abort; its lane goes on without it`, "warn", { session: ledger.sessionId });
+      work.deps.log(`a job for #${issue} did not end within ${grace} ms of its abort; its lane goes on without it`, "warn", { session: ledger.sessionId });
   } finally {
     release();
   }
@@ -75,7 +75,7 @@ export async function drive(jc: SessionWork, ledger: Ledger, trigger: string, ws
 const MAX_REBUILDS_PER_JOB = 3;
 
 async function driveOnce(
-  jc: SessionWork,
+  work: SessionWork,
   ledger: Ledger,
   trigger: string,
   signal: AbortSignal,
@@ -83,63 +83,63 @@ async function driveOnce(
   checkRun?: CheckRunPublisher,
 ): Promise<void> {
   const issue = ledger.state.task.source.issueNumber ?? 0;
-  const run = checkRun ?? checkRunFor(jc, ledger);
+  const run = checkRun ?? checkRunFor(work, ledger);
   ledger.onEvent(run.onEvent);
   // Not bound to the signal: resumeSession binds its own calls, and publishing is never cut in half
   // by a stop (its git calls have their own time limits).
-  let workspace = ws ?? (await openSessionWorkspace(jc, ledger));
+  let workspace = ws ?? (await openSessionWorkspace(work, ledger));
   const repoConfig = sessionRepoConfig(ledger.state);
-  const mcp = jc.deps.mcp ? { config: jc.deps.mcp, secrets: jc.deps.secrets } : undefined;
+  const mcp = work.deps.mcp ? { config: work.deps.mcp, secrets: work.deps.secrets } : undefined;
   for (let round = 0; ; round++) {
-    jc.deps.log(`resume (${round === 0 ? trigger : "rebuilt on the branch's new commits"})`);
+    work.deps.log(`resume (${round === 0 ? trigger : "rebuilt on the branch's new commits"})`);
     const outcome = await resumeSession(ledger, {
-      llm: jc.deps.llm(),
-      compaction: jc.deps.compaction,
+      llm: work.deps.llm(),
+      compaction: work.deps.compaction,
       keepBlockedWork: true,
-      sandbox: await jc.deps.sandbox(repoConfig),
+      sandbox: await work.deps.sandbox(repoConfig),
       workspace,
       repoConfig,
       signal,
       trigger,
       mcp,
-      ...jc.deps.sandboxExtras,
+      ...work.deps.sandboxExtras,
     });
-    jc.deps.log(`session ${outcome.kind === "parked" ? outcome.phase : outcome.kind === "ended" ? outcome.phase : "ready to publish"}`);
+    work.deps.log(`session ${outcome.kind === "parked" ? outcome.phase : outcome.kind === "ended" ? outcome.phase : "ready to publish"}`);
     if (outcome.kind === "parked" && outcome.phase === "awaiting_answer") {
-      await postQuestion(jc, ledger, repoConfig.limits.max_questions);
+      await postQuestion(work, ledger, repoConfig.limits.max_questions);
       await run.update();
     } else if (outcome.kind === "parked" && outcome.phase === "awaiting_plan_approval") {
-      if ((await publishPlan(jc, ledger, workspace, run)) === "ended") await finishEnded(jc, ledger, run);
+      if ((await publishPlan(work, ledger, workspace, run)) === "ended") await finishEnded(work, ledger, run);
     } else if (outcome.kind === "keep_blocked_work") {
-      await keepBlockedWork(jc, ledger, workspace, run, repoConfig);
-      await finishEnded(jc, ledger, run);
-    } else if (outcome.kind === "parked") await postBatch(jc, ledger, issue, run);
+      await keepBlockedWork(work, ledger, workspace, run, repoConfig);
+      await finishEnded(work, ledger, run);
+    } else if (outcome.kind === "parked") await postBatch(work, ledger, issue, run);
     else if (outcome.kind === "ready_to_publish") {
-      if (!(await publishableOrFail(ledger, workspace))) return finishEnded(jc, ledger, run);
-      const published = await publishResult(jc, ledger, workspace, run);
-      if (published === "ended") await finishEnded(jc, ledger, run);
+      if (!(await publishableOrFail(ledger, workspace))) return finishEnded(work, ledger, run);
+      const published = await publishResult(work, ledger, workspace, run);
+      if (published === "ended") await finishEnded(work, ledger, run);
       if (published === "rebuilt" && round < MAX_REBUILDS_PER_JOB) {
-        workspace = await openSessionWorkspace(jc, ledger);
+        workspace = await openSessionWorkspace(work, ledger);
         continue;
       }
       if (published === "rebuilt") await run.update();
-    } else await finishEnded(jc, ledger, run);
+    } else await finishEnded(work, ledger, run);
     return;
   }
 }
 
-async function postBatch(jc: SessionWork, ledger: Ledger, issue: number, run: CheckRunPublisher): Promise<void> {
+async function postBatch(work: SessionWork, ledger: Ledger, issue: number, run: CheckRunPublisher): Promise<void> {
   const s = ledger.state;
   // The batch is reviewed beside the plan, on the PR; before a PR exists, on the issue.
-  const pr = await storedPullRequest(jc.deps.store, ledger.sessionId);
-  await postComment(jc, pr?.number ?? issue, ledger.sessionId, batchRequest(s.pending?.digest ?? ""), batchComment(s));
+  const pr = await storedPullRequest(work.deps.store, ledger.sessionId);
+  await postComment(work, pr?.number ?? issue, ledger.sessionId, batchRequest(s.pending?.digest ?? ""), batchComment(s));
   await run.update();
 }
 
 /** A session that ended without publishing: the check run says how, and the issue hears it once. */
-export async function finishEnded(jc: SessionWork, ledger: Ledger, run: CheckRunPublisher): Promise<void> {
+export async function finishEnded(work: SessionWork, ledger: Ledger, run: CheckRunPublisher): Promise<void> {
   const s = ledger.state;
   if (s.phase === "done") return;
   await run.complete();
-  await postEndComment(jc, ledger, "ended", endedComment(s));
+  await postEndComment(work, ledger, "ended", endedComment(s));
 }

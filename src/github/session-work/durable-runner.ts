@@ -8,7 +8,8 @@ import { cancel } from "./control.js";
 import { Inbox } from "../inbound/inbox.js";
 import { cancelInLane } from "./lifecycle.js";
 import { SessionIndex } from "./session-index.js";
-import { sessionWork, type AppAccess } from "./session-work.js";
+import type { AppContext } from "../deps.js";
+import { sessionWork } from "./session-work.js";
 
 /**
  * A worker's side of the durable queue: each job's spec back into the work it names, run under the
@@ -17,9 +18,9 @@ import { sessionWork, type AppAccess } from "./session-work.js";
  * write, before the effect that write would have announced; and losing the lease aborts whatever
  * this process runs for the lane, as `/agent stop` would.
  */
-export function durableRunner(access: AppAccess, store: PostgresSessionStore): ItemRunner {
+export function durableRunner(access: AppContext, store: PostgresSessionStore): ItemRunner {
   return async (spec, ctx) => {
-    const a = fencedAccess(access, store, ctx.lease);
+    const a = fencedContext(access, store, ctx.lease);
     const fenced = a.deps.store;
     const lost = () => access.deps.aborts.abort(ctx.lane, "this session passed to another worker");
     ctx.signal.addEventListener("abort", lost, { once: true });
@@ -36,13 +37,13 @@ export function durableRunner(access: AppAccess, store: PostgresSessionStore): I
   };
 }
 
-/** The app's access with every store write checked against `lease` (src/store/fence.ts). */
-export function fencedAccess(access: AppAccess, store: PostgresSessionStore, lease: Fence): AppAccess {
+/** The app's context with every store write checked against `lease` (src/store/fence.ts). */
+export function fencedContext(access: AppContext, store: PostgresSessionStore, lease: Fence): AppContext {
   const fenced = store.fenced(lease);
   return { ...access, deps: { ...access.deps, store: fenced }, index: new SessionIndex(fenced) };
 }
 
-async function run(a: AppAccess, spec: JobSpec): Promise<void> {
+async function run(a: AppContext, spec: JobSpec): Promise<void> {
   const text = (field: string): string => {
     const v = spec[field];
     if (typeof v !== "string") throw new Error(`job ${spec.kind}: ${field} is not a string`);

@@ -4,7 +4,8 @@ import { TERMINAL_PHASES, type TaskInput } from "../../session/types.js";
 import { Ledger } from "../../store/ledger.js";
 import { checkRunFor, finishEnded } from "./drive.js";
 import type { Lifecycle } from "../inbound/lifecycle-events.js";
-import { sessionWork, type AppAccess } from "./session-work.js";
+import type { AppContext } from "../deps.js";
+import { sessionWork } from "./session-work.js";
 
 /**
  * An uninstall, or repositories taken out of an installation, cancels that scope's live sessions —
@@ -18,7 +19,7 @@ import { sessionWork, type AppAccess } from "./session-work.js";
  */
 type Source = TaskInput["source"];
 
-export async function applyLifecycle(a: AppAccess, e: Lifecycle, deliveryId: string): Promise<void> {
+export async function applyLifecycle(a: AppContext, e: Lifecycle, deliveryId: string): Promise<void> {
   const app = await a.appOctokit();
   if (e.kind === "uninstalled") {
     if (await exists(() => app.request("GET /app/installations/{installation_id}", { installation_id: e.installationId }))) {
@@ -72,7 +73,7 @@ async function exists(read: () => Promise<unknown>): Promise<boolean> {
   }
 }
 
-async function cancelWhere(a: AppAccess, matches: (s: Source) => boolean, reason: string, source: string): Promise<number> {
+async function cancelWhere(a: AppContext, matches: (s: Source) => boolean, reason: string, source: string): Promise<number> {
   const live = (await a.deps.store.list()).filter((s) => s.key !== null && !TERMINAL_PHASES.includes(s.phase));
   const hits: { id: string; key: string }[] = [];
   for (const s of live) {
@@ -87,7 +88,7 @@ async function cancelWhere(a: AppAccess, matches: (s: Source) => boolean, reason
  * Work running for the session is aborted with the reason (the loop records it as it stops); the
  * cancellation itself runs in the session's lane, behind that work, so the two never write at once.
  */
-async function cancelOne(a: AppAccess, s: { id: string; key: string }, reason: string, source: string): Promise<void> {
+async function cancelOne(a: AppContext, s: { id: string; key: string }, reason: string, source: string): Promise<void> {
   a.deps.aborts.abort(s.key, reason);
   // Under a durable queue the session's job may run in another worker; asked before the cancellation is queued.
   if (a.deps.queue.interrupt) await a.deps.queue.interrupt(s.key, reason);
@@ -96,7 +97,7 @@ async function cancelOne(a: AppAccess, s: { id: string; key: string }, reason: s
 }
 
 /** The cancellation itself, in the session's lane (and, under a durable queue, on whichever worker runs it). */
-export async function cancelInLane(a: AppAccess, sessionId: string, reason: string, source: string): Promise<void> {
+export async function cancelInLane(a: AppContext, sessionId: string, reason: string, source: string): Promise<void> {
   const ledger = await Ledger.open(a.deps.store, sessionId);
   if (!TERMINAL_PHASES.includes(ledger.state.phase)) await cancelSession(ledger, "github", reason, source);
   a.deps.log(`session ${sessionId} cancelled: ${reason}`);
@@ -109,7 +110,7 @@ export async function cancelInLane(a: AppAccess, sessionId: string, reason: stri
   });
 }
 
-async function tellGitHub(a: AppAccess, ledger: Ledger): Promise<void> {
+async function tellGitHub(a: AppContext, ledger: Ledger): Promise<void> {
   const work = await sessionWork(a, ledger, `lifecycle-${ledger.sessionId}`, "lifecycle");
   await finishEnded(work, ledger, checkRunFor(work, ledger));
 }

@@ -69,7 +69,7 @@ export async function reviewFollowUp(jc: JobContext, ledger: Ledger, review: Rev
   if (listed.length === 0) return jc.deps.log(`review ${review.reviewId} has no line comments; nothing to follow up`);
   const comments = listed.slice(0, MAX_REVIEW_COMMENTS).map((c) => toReviewComment(c, review.thread.number));
   jc.deps.log(`review ${review.reviewId} by @${reviewer}: ${comments.length} line comment(s) → one follow-up of session ${ledger.sessionId}`);
-  await startSession(jc, {
+  await startSession(jc, ledger, {
     issue,
     title: `Follow-up on #${review.thread.number}: review by @${reviewer}`,
     body: "",

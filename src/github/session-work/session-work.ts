@@ -1,22 +1,8 @@
 import type { Ledger } from "../../store/ledger.js";
-import { withToken, type PatchgateDeps, type SessionWork } from "../deps.js";
+import { withToken, type AppContext, type SessionWork } from "../deps.js";
 import { freshGitToken } from "../outbound/git-remote.js";
-import type { AppIdentity } from "../identity.js";
 import type { Repo } from "../inbound/intent.js";
-import type { Octokit } from "../octokit.js";
 import { Outbound } from "../outbound/outbound.js";
-import type { SessionIndex } from "./session-index.js";
-
-/** What the app holds outside any delivery: the store and queue, the app's clients. */
-export interface AppAccess {
-  deps: PatchgateDeps;
-  index: SessionIndex;
-  identity: AppIdentity;
-  /** The app itself (JWT), for the git token. */
-  appOctokit: () => Promise<Octokit>;
-  /** An installation's client (Probot's `app.auth(id)`). */
-  installation: (installationId: number) => Promise<Octokit>;
-}
 
 /**
  * GitHub work for a session that no webhook brought (a resume at boot, a cancellation by an
@@ -25,7 +11,7 @@ export interface AppAccess {
  * installation still sees it, under the id the session recorded; when it does not, this throws and
  * nothing is posted.
  */
-export async function sessionWork(a: AppAccess, ledger: Ledger, deliveryId: string, event: string): Promise<SessionWork> {
+export async function sessionWork(a: AppContext, ledger: Ledger, deliveryId: string, event: string): Promise<SessionWork> {
   const src = ledger.state.task.source;
   if (src.kind !== "github" || src.installationId === undefined) throw new Error(`session ${ledger.sessionId} has no GitHub installation on record`);
   const at = await a.index.whereIs(src);

@@ -19,36 +19,36 @@ export async function recordStartRequest(store: SessionStore, sessionId: string,
 }
 
 /** Created but not yet given a workspace, a branch or its first check run. */
-export async function startUnfinished(jc: SessionWork, ledger: Ledger): Promise<boolean> {
+export async function startUnfinished(work: SessionWork, ledger: Ledger): Promise<boolean> {
   const s = ledger.state;
-  return s.baseCommit === null || s.lease === null || !(await checkRunFor(jc, ledger).started());
+  return s.baseCommit === null || s.lease === null || !(await checkRunFor(work, ledger).started());
 }
 
-export async function continueStart(jc: SessionWork, ledger: Ledger, trigger: string): Promise<void> {
-  const req = await readEffect(jc.deps.store, effect.startRequest(ledger.sessionId));
+export async function continueStart(work: SessionWork, ledger: Ledger, trigger: string): Promise<void> {
+  const req = await readEffect(work.deps.store, effect.startRequest(ledger.sessionId));
   if (req === null) throw new Error(`session ${ledger.sessionId} was never fully started and has no start request on record`);
-  const ws = ledger.state.baseCommit === null ? await freshClone(jc, ledger, req) : await openSessionWorkspace(jc, ledger);
+  const ws = ledger.state.baseCommit === null ? await freshClone(work, ledger, req) : await openSessionWorkspace(work, ledger);
   if (ledger.state.lease === null)
     await ledger.append({ type: "branch_claimed", branch: req.branch, head: req.followUp ? ws.baseCommit : req.head, ours: req.ours });
-  const checkRun = checkRunFor(jc, ledger);
+  const checkRun = checkRunFor(work, ledger);
   // Until the plan is pushed there is no PR head: the run starts on the commit the session starts
   // from (a run an earlier attempt created there is adopted, not duplicated).
   const { id } = await checkRun.moveTo(ws.baseCommit);
-  jc.deps.log(`check run ${id} in progress`);
-  await drive(jc, ledger, trigger, ws, checkRun);
+  work.deps.log(`check run ${id} in progress`);
+  await drive(work, ledger, trigger, ws, checkRun);
 }
 
-async function freshClone(jc: SessionWork, ledger: Ledger, req: RecordedStart): Promise<PushableWorkspace> {
-  const dir = workspaceDir(jc, ledger.sessionId);
+async function freshClone(work: SessionWork, ledger: Ledger, req: RecordedStart): Promise<PushableWorkspace> {
+  const dir = workspaceDir(work, ledger.sessionId);
   // No workspace was recorded, so whatever is there is a clone that died half-way: not the session's.
   await rm(dir, { recursive: true, force: true });
   const ws = await prepareWorkspace(ledger, {
-    source: remoteUrl(jc.deps.gitBase, jc.delivery.repo),
+    source: remoteUrl(work.deps.gitBase, work.delivery.repo),
     dir,
-    auth: authFor(jc.token),
+    auth: authFor(work.token),
     ref: req.followUp ? req.branch : undefined,
-    mirror: mirrorFor(jc, ledger),
+    mirror: mirrorFor(work, ledger),
   });
-  jc.deps.log(`cloned at ${ws.baseCommit.slice(0, 7)}`);
+  work.deps.log(`cloned at ${ws.baseCommit.slice(0, 7)}`);
   return ws as PushableWorkspace;
 }

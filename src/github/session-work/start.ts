@@ -1,6 +1,6 @@
 import { createSession } from "../../agent/session-service.js";
-import { TERMINAL_PHASES, type ReviewComment, type TaskInput } from "../../session/types.js";
-import { Ledger } from "../../store/ledger.js";
+import type { ReviewComment, TaskInput } from "../../session/types.js";
+import type { Ledger } from "../../store/ledger.js";
 import type { BranchLease } from "../../session/state.js";
 import { sanitizeUntrusted } from "../../safety/sanitize.js";
 import type { JobContext } from "../deps.js";
@@ -28,24 +28,13 @@ export interface StartRequest {
   reviewComments?: ReviewComment[];
 }
 
-export async function startSession(jc: JobContext, req: StartRequest): Promise<void> {
+/**
+ * `prior`: the issue's last session, ended (./route.ts refuses a start while one works): its branch
+ * stays the issue's.
+ */
+export async function startSession(jc: JobContext, prior: Ledger | null, req: StartRequest): Promise<void> {
   const { repo, sender, intent } = jc.delivery;
-  const existing = await jc.index.sessionOfIssue(repo, req.issue);
-  let priorLease: BranchLease | null = null;
-  if (existing) {
-    const prior = await Ledger.open(jc.deps.store, existing);
-    priorLease = prior.state.lease;
-    if (!TERMINAL_PHASES.includes(prior.state.phase)) {
-      await answer(
-        jc,
-        req.issue,
-        existing,
-        "busy",
-        `A Patchgate session is already working on this (phase \`${prior.state.phase}\`). \`/agent status\` shows where it stands; \`/agent stop\` cancels it.`,
-      );
-      return;
-    }
-  }
+  const priorLease: BranchLease | null = prior?.state.lease ?? null;
   // Refused before anything is made (no 👀, no session, no clone): running sessions are not touched.
   const disk = jc.deps.diskGuard
     ? await checkDisk(jc.deps.workspacesDir, jc.deps.diskGuard.minFreeBytes, jc.deps.diskGuard.freeBytes, jc.deps.log)
