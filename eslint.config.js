@@ -1,42 +1,15 @@
 // @ts-check
-// Lint: ESLint's and typescript-eslint's recommended rules, plus the layering of src/ (see
-// ARCHITECTURE.md): each zone names a folder and the folders it must never import from.
+// Lint: ESLint's and typescript-eslint's recommended rules, plus the layering of src/: its import
+// zones are generated from the layer table in layers.js (drawn in ARCHITECTURE.md).
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import importX from "eslint-plugin-import-x";
 import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
 import globals from "globals";
-
-/** The entry layers: they wire everything together, so nothing below may reach up into them. */
-const ENTRY = ["./src/github", "./src/cli", "./src/eval", "./src/queue", "./src/index.ts", "./src/main.ts"];
-/** The folders below the agent loop: they are used by it and must not depend on it. */
-const BELOW_AGENT = ["session", "safety", "config", "store", "policy", "workspace", "sandbox", "toolchain", "depcache", "tools", "trace", "process"];
+import { layerZones } from "./layers.js";
 
 const layering = [
-  // The event-sourced core is pure: it imports nothing else from src/.
-  { target: "./src/session", from: "./src", except: ["./session"], message: "src/session is the pure core: it imports nothing else from src/." },
-  // Starting processes is a leaf every layer above may use; it knows nothing of them.
-  {
-    target: "./src/process",
-    from: "./src",
-    except: ["./process", "./errors"],
-    message: "src/process starts processes; it imports nothing else from src/ (but the error base).",
-  },
-  // The error base every layer builds its typed errors on.
-  { target: "./src/errors", from: "./src", except: ["./errors"], message: "src/errors is the error base: it imports nothing else from src/." },
-  // The policy evaluator decides; it never performs.
-  {
-    target: "./src/policy",
-    from: ["./src/agent", "./src/tools", "./src/mcp", "./src/trace", ...ENTRY],
-    message: "the policy is a pure evaluator below the tools and the loop.",
-  },
-  ...BELOW_AGENT.map((dir) => ({
-    target: `./src/${dir}`,
-    from: ["./src/agent", ...ENTRY],
-    message: `src/${dir} sits below the agent loop and the entry layers.`,
-  })),
-  { target: "./src/mcp", from: ENTRY, message: "src/mcp sits below the entry layers." },
-  { target: "./src/agent", from: ENTRY, message: "the agent loop sits below the entry layers." },
+  ...layerZones(),
   // Test fakes and the demo never ship: nothing in src/ imports from test/ or demo/.
   { target: "./src", from: ["./test", "./demo"], message: "production code must not import test code or the demo." },
 ];
