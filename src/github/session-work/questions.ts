@@ -2,7 +2,7 @@ import { answerQuestion } from "../../agent/approvals.js";
 import type { SessionState } from "../../session/state.js";
 import type { Ledger } from "../../store/ledger.js";
 import { sanitizeUntrusted } from "../../safety/sanitize.js";
-import { clip } from "../../trace/markdown.js";
+import { clip } from "../../safety/markdown.js";
 import type { JobContext, SessionWork } from "../deps.js";
 import { approver } from "./decisions.js";
 import { drive } from "./drive.js";
