@@ -1,4 +1,4 @@
-import { capText } from "../../../src/agent/context/truncate-output.js";
+import { capText } from "../../../src/trace/byte-limit.js";
 import { utf8Bytes } from "../../../src/trace/byte-limit.js";
 
 describe("capText", () => {
