@@ -5,11 +5,8 @@
  * `emitSpans` stays a no-op. The SDK itself (./otel-provider.ts) is loaded only then.
  */
 import type { SpanExporter } from "@opentelemetry/sdk-trace-base";
-
-export interface TracingHandle {
-  /** Flushes pending spans and stops exporting; call before the process exits. */
-  shutdown(): Promise<void>;
-}
+// Only a type: the SDK behind it loads when setupTracing finds an endpoint.
+import type { TracingHandle } from "./otel-provider.js";
 
 /** The traces URL as the OTLP spec derives it: the generic endpoint gets `/v1/traces` appended. */
 export function tracesUrl(env: NodeJS.ProcessEnv): string | null {
