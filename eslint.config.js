@@ -6,10 +6,15 @@ import tseslint from "typescript-eslint";
 import importX from "eslint-plugin-import-x";
 import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
 import globals from "globals";
-import { layerZones } from "./layers.js";
+import { existsSync } from "node:fs";
+import { faceZones, LAYERS, layerZones } from "./layers.js";
+
+/** The folders of src/ that have a face: other folders import them only through it. */
+const faced = LAYERS.flatMap((layer) => layer.folders).filter((f) => f.endsWith("/") && existsSync(`src/${f}index.ts`));
 
 const layering = [
   ...layerZones(),
+  ...faceZones(faced),
   // Test fakes and the demo never ship: nothing in src/ imports from test/ or demo/.
   { target: "./src", from: ["./test", "./demo"], message: "production code must not import test code or the demo." },
 ];
@@ -29,18 +34,10 @@ export default tseslint.config(
         { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" },
       ],
       "import-x/no-restricted-paths": ["error", { zones: layering }],
-      // No barrels: every module is imported from the file that defines it, so an import names where
-      // the code is and no index.ts drifts from what it re-exports.
-      "no-restricted-imports": [
-        "error",
-        { patterns: [{ regex: "^\\.{1,2}/(.*/)?index\\.js$", message: "import from the defining module, not a barrel (index.ts)." }] },
-      ],
     },
   },
   // TypeScript checks names itself; ESLint's no-undef does not know its types.
   { files: ["**/*.ts"], rules: { "no-undef": "off" } },
-  // src/index.ts is Probot's entry (the app function), not a barrel; main.ts boots it.
-  { files: ["src/main.ts"], rules: { "no-restricted-imports": "off" } },
   // Webhook payloads are read field by field on purpose: a missing field throws a TypeError, which
   // becomes a MalformedWebhookError naming the delivery (see src/github/inbound/triggers.ts).
   { files: ["src/github/inbound/triggers.ts", "src/github/inbound/lifecycle-events.ts"], rules: { "@typescript-eslint/no-explicit-any": "off" } },
@@ -64,7 +61,6 @@ export default tseslint.config(
   },
   // Every process is started through src/process/start-process.ts, whose fork happens in the spawn
   // helper, never in the app's process (test/process/no-direct-spawn.test.ts lists why these may).
-  // typescript-eslint's copy of the rule, so the barrel rule above keeps its own settings.
   {
     files: ["src/**/*.ts"],
     ignores: ["src/process/helper-connection.ts"],

@@ -61,6 +61,24 @@ export function layerZones() {
   ).filter((zone) => zone.from.length > 0);
 }
 
+/**
+ * Zones for the folders that have a face (`src/<folder>/index.ts`): other folders import them only
+ * through it, and a folder never imports its own face (that would be a cycle through it).
+ * @param {readonly string[]} faced folders as LAYERS names them (`policy/`)
+ */
+export function faceZones(faced) {
+  const entries = LAYERS.flatMap((layer) => layer.folders);
+  return faced.flatMap((folder) => [
+    {
+      target: entries.filter((f) => f !== folder).map(srcPath),
+      from: srcPath(folder),
+      except: ["./index.ts"],
+      message: `import src/${folder} through its face, src/${folder}index.ts.`,
+    },
+    { target: srcPath(folder), from: `${srcPath(folder)}/index.ts`, message: `inside src/${folder}, import the defining file, not the folder's own face.` },
+  ]);
+}
+
 /** ARCHITECTURE.md's "## Layers" section, drawn from LAYERS (top layer first, as imports point down). */
 export function layersSection() {
   const width = Math.max(...LAYERS.map((l) => l.name.length)) + 2;
