@@ -1,47 +1,20 @@
 // @ts-check
-// Lint: ESLint's and typescript-eslint's recommended rules, plus the layering of src/ (see
-// ARCHITECTURE.md): each zone names a folder and the folders it must never import from.
+// Lint: ESLint's and typescript-eslint's recommended rules, plus the layering of src/: its import
+// zones are generated from the layer table in layers.js (drawn in ARCHITECTURE.md).
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import importX from "eslint-plugin-import-x";
 import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
 import globals from "globals";
+import { existsSync } from "node:fs";
+import { faceZones, LAYERS, layerZones } from "./layers.js";
 
-/** The entry layers: they wire everything together, so nothing below may reach up into them. */
-const ENTRY = ["./src/github", "./src/cli", "./src/eval", "./src/queue", "./src/index.ts", "./src/main.ts"];
-/** The folders below the agent loop: they are used by it and must not depend on it. */
-const BELOW_AGENT = ["session", "safety", "config", "store", "policy", "workspace", "sandbox", "toolchain", "depcache", "tools", "trace", "process"];
+/** The folders of src/ that have a face: other folders import them only through it. */
+const faced = LAYERS.flatMap((layer) => layer.folders).filter((f) => f.endsWith("/") && existsSync(`src/${f}index.ts`));
 
 const layering = [
-  // The event-sourced core is pure: it imports nothing else from src/ but the error base (itself importing nothing).
-  {
-    target: "./src/session",
-    from: "./src",
-    except: ["./session", "./errors"],
-    message: "src/session is the pure core: it imports nothing else from src/ but the error base.",
-  },
-  // Starting processes is a leaf every layer above may use; it knows nothing of them.
-  {
-    target: "./src/process",
-    from: "./src",
-    except: ["./process", "./errors"],
-    message: "src/process starts processes; it imports nothing else from src/ (but the error base).",
-  },
-  // The error base every layer builds its typed errors on.
-  { target: "./src/errors", from: "./src", except: ["./errors"], message: "src/errors is the error base: it imports nothing else from src/." },
-  // The policy evaluator decides; it never performs.
-  {
-    target: "./src/policy",
-    from: ["./src/agent", "./src/tools", "./src/mcp", "./src/trace", ...ENTRY],
-    message: "the policy is a pure evaluator below the tools and the loop.",
-  },
-  ...BELOW_AGENT.map((dir) => ({
-    target: `./src/${dir}`,
-    from: ["./src/agent", ...ENTRY],
-    message: `src/${dir} sits below the agent loop and the entry layers.`,
-  })),
-  { target: "./src/mcp", from: ENTRY, message: "src/mcp sits below the entry layers." },
-  { target: "./src/agent", from: ENTRY, message: "the agent loop sits below the entry layers." },
+  ...layerZones(),
+  ...faceZones(faced),
   // Test fakes and the demo never ship: nothing in src/ imports from test/ or demo/.
   { target: "./src", from: ["./test", "./demo"], message: "production code must not import test code or the demo." },
 ];
@@ -74,18 +47,10 @@ export default tseslint.config(
         { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" },
       ],
       "import-x/no-restricted-paths": ["error", { zones: layering }],
-      // No barrels: every module is imported from the file that defines it, so an import names where
-      // the code is and no index.ts drifts from what it re-exports.
-      "no-restricted-imports": [
-        "error",
-        { patterns: [{ regex: "^\\.{1,2}/(.*/)?index\\.js$", message: "import from the defining module, not a barrel (index.ts)." }] },
-      ],
     },
   },
   // TypeScript checks names itself; ESLint's no-undef does not know its types.
   { files: ["**/*.ts"], rules: { "no-undef": "off" } },
-  // src/index.ts is Probot's entry (the app function), not a barrel; main.ts boots it.
-  { files: ["src/main.ts"], rules: { "no-restricted-imports": "off" } },
   // Webhook payloads are read field by field on purpose: a missing field throws a TypeError, which
   // becomes a MalformedWebhookError naming the delivery (see src/github/inbound/triggers.ts).
   { files: ["src/github/inbound/triggers.ts", "src/github/inbound/lifecycle-events.ts"], rules: { "@typescript-eslint/no-explicit-any": "off" } },
@@ -104,7 +69,6 @@ export default tseslint.config(
   { files: ENV_READERS, rules: { "no-restricted-syntax": ["error", RAW_EFFECTS] } },
   // Every process is started through src/process/start-process.ts, whose fork happens in the spawn
   // helper, never in the app's process (test/process/no-direct-spawn.integration.test.ts lists why these may).
-  // typescript-eslint's copy of the rule, so the barrel rule above keeps its own settings.
   {
     files: ["src/**/*.ts"],
     ignores: ["src/process/helper-connection.ts"],

@@ -19,6 +19,7 @@ try {
 const problem = startupEnvProblem(processOperatorEnv());
 if (problem !== null) exitWith(problem);
 
+// Not for memory: these load after .env is applied and checked, because modules read variables as they load.
 const { ProbotOctokit, run } = await import("probot");
 const { default: app, runningApp } = await import("./index.js");
 const { patchgateOctokit } = await import("./github/octokit.js");

@@ -5,7 +5,7 @@ import type { OnRun } from "../runs/run-progress.js";
 import type { ToolDefinition } from "../tools/tool.js";
 import type { Workspace } from "../workspace/types.js";
 import type { LLMClient } from "./llm/types.js";
-import type { McpConfig } from "../mcp/config.js";
+import type { McpRuntime } from "../mcp/config.js";
 import type { HostFacts } from "../toolchain/types.js";
 import type { OperatorToolchain } from "../toolchain/operator.js";
 
@@ -45,12 +45,4 @@ export interface ResumeOptions {
   cacheRoot?: string;
   /** Installed dependencies across sessions (src/depcache): where, and how many bytes at most; absent = none. */
   dependencyCache?: { root: string; maxBytes: number };
-}
-
-export interface McpRuntime {
-  config: McpConfig;
-  /** No human can answer an MCP `ask` (the CLI without a terminal); `mcp_non_interactive: policy` implies it. */
-  nonInteractive?: boolean;
-  /** Values to redact from what servers send, besides the environment's and the config's own secrets. */
-  secrets?: string[];
 }

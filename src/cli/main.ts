@@ -5,8 +5,10 @@ import { secretsFromEnv } from "../safety/secrets.js";
 import { redactedOutput } from "./redacted-output.js";
 import { exitAfterDrain, ignoreClosedReader } from "./exit-after-drain.js";
 import { hostEnvironment } from "../process/host-env.js";
+import { setupTracing } from "../trace/otel-setup.js";
 
-// Each command is loaded when it runs: `patchgate mcp-server`, started by MCP clients, loads only itself.
+// Each command is loaded when it runs: `patchgate mcp-server`, started by MCP clients and then idle,
+// loads only itself (all the commands together would add tens of MB to it).
 const usage = async () => `usage:
   ${(await import("./run-command.js")).RUN_USAGE}
   ${(await import("./resume-command.js")).RESUME_USAGE}
@@ -88,7 +90,7 @@ async function main(argv: string[]): Promise<number> {
 
 // Spans go out only when OTEL_EXPORTER_OTLP_ENDPOINT is set; otherwise this registers nothing. The MCP
 // server emits none, and starts faster without the SDK.
-const tracing = process.argv[2] === "mcp-server" ? undefined : await (await import("../trace/otel-setup.js")).setupTracing(ENV);
+const tracing = process.argv[2] === "mcp-server" ? undefined : await setupTracing(ENV);
 
 ignoreClosedReader(process.stdout);
 ignoreClosedReader(process.stderr);

@@ -1,4 +1,4 @@
-import type { McpRuntime } from "../agent/runtime-options.js";
+import type { McpRuntime } from "../mcp/config.js";
 import { loadMcpConfig, McpConfigError } from "../mcp/config.js";
 import { processOperatorEnv, type OperatorEnv } from "../config/operator-env.js";
 import { UsageError } from "./runtime-env.js";

@@ -154,6 +154,6 @@ export const RepoConfigSchema = z
 
 export type RepoConfig = z.infer<typeof RepoConfigSchema>;
 
-export const REPO_CONFIG_PATH = ".github/patchgate.yml";
+export { REPO_CONFIG_PATH } from "../policy/well-known-paths.js";
 
 export const DEFAULT_REPO_CONFIG: RepoConfig = RepoConfigSchema.parse({});

@@ -43,7 +43,8 @@ export function patchgateApp(deps: PatchgateDeps): ApplicationFunction {
       await inbox.receive({ id: context.id, event: context.name, payload: context.payload });
     });
     // Under a durable queue a session that was mid-run is still a job in the queue, which a worker
-    // takes over once the dead one's lease runs out: nothing to resume here.
+    // takes over once the dead one's lease runs out: nothing to resume here. Lazy: the resume path
+    // (session work, the loop) loads only when there is a session to resume.
     const resumed =
       deps.queue.durable || !(await anyBootCandidate(deps.store)) ? 0 : await (await import("./session-work/boot-resume.js")).resumeInterrupted(access);
     if (resumed > 0) deps.log(`${resumed} interrupted session(s) queued to resume`);

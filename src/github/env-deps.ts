@@ -6,6 +6,7 @@ import { lazyClient } from "../agent/llm/lazy-client.js";
 import { vaultFromEnv } from "../agent/llm/reasoning-vault.js";
 import { AbortRegistry } from "../queue/abort-registry.js";
 import { InProcessQueue } from "../queue/in-process.js";
+import { selectSandbox } from "../sandbox/select.js";
 import type { Sandbox } from "../sandbox/types.js";
 import { openStore } from "../store/open-store.js";
 import { secretsFromEnv } from "../safety/redact.js";
@@ -22,8 +23,8 @@ import { diskGuardFromEnv, housekeepingFromEnv, mirrorsFromEnv } from "./session
  * The production wiring from the environment (DESIGN §7): SQLite under PATCHGATE_DATA_DIR (or the
  * PostgreSQL of DATABASE_URL), the in-process queue, the OpenAI-compatible client, the best sandbox
  * the host offers. What is not configured is not loaded (an idle app stays small): the PostgreSQL
- * driver, the MCP config's parser, the model client (until the first resume), the sandbox probes
- * (until the first sandbox) and the tool schemas (only to size compaction for a known window).
+ * driver, the MCP config's parser, the model client (until the first resume) and the tool schemas
+ * (only to size compaction for a known window). The sandbox is probed at the first sandbox.
  * `env` is the operator's variables as read at start; `host` the rest of the process's environment,
  * whose secret-looking values are redacted too.
  */
@@ -33,6 +34,7 @@ export async function depsFromEnv(
   host: Readonly<Record<string, string | undefined>> = hostEnvironment(),
 ): Promise<PatchgateDeps> {
   // A broken MCP config stops the app here, naming the field: better than running without the servers.
+  // Lazy: the parser and its schemas are loaded only when a config is given.
   const mcpModule = env.PATCHGATE_MCP_CONFIG ? await import("../mcp/config.js") : null;
   const mcp = mcpModule?.loadMcpConfig(env.PATCHGATE_MCP_CONFIG!) ?? null;
   const reconcile = reconcileFromEnv(env);
@@ -40,7 +42,8 @@ export async function depsFromEnv(
   // Logs leave the process too: the same redaction as comments and check runs (tokens by pattern).
   const log = redactedLog(sink, secrets);
   const dataDir = env.PATCHGATE_DATA_DIR ?? join(homedir(), ".patchgate");
-  // Like a broken MCP config, broken operator settings stop the app, naming the field.
+  // Like a broken MCP config, broken operator settings stop the app, naming the field. Lazy: their
+  // parser is loaded only when settings are given.
   const facts = hostFacts({ dataDir });
   const settings = env.PATCHGATE_SETTINGS
     ? (await import("../config/operator-settings.js")).loadOperatorSettings(env.PATCHGATE_SETTINGS, facts.protectedDirs)
@@ -58,10 +61,12 @@ export async function depsFromEnv(
       // Checked per resume, not at boot, so the app (and the setup flow) starts without a key.
       if (!llmConfig.apiKey) throw new Error("OPENAI_API_KEY is not set");
       const options = clientOptions(llmConfig, vault);
+      // Lazy: the provider's SDK loads at the first model call, not in an idle app.
       return lazyClient(options.model, async () => (await import("../agent/llm/openai-client.js")).createOpenAIClient(options));
     },
     model: llmConfig.model,
-    // Without a window the runtime's default thresholds apply (agent/model-loop.ts).
+    // Without a window the runtime's default thresholds apply (agent/model-loop.ts). Lazy: sizing loads
+    // the tool schemas, which an app without a known window never needs.
     compaction: llmConfig.contextTokens === undefined ? undefined : (await import("../agent/context/compaction-thresholds.js")).compactionFor(llmConfig),
     sandbox: cachedSandbox(),
     workspacesDir: join(dataDir, "workspaces"),
@@ -93,13 +98,7 @@ export function cachedSandbox(): (config: RepoConfig) => Promise<Sandbox | null>
   return (config) => {
     const key = `${config.sandbox.backend}:${config.sandbox.image}`;
     let s = seen.get(key);
-    if (!s)
-      seen.set(
-        key,
-        (s = import("../sandbox/select.js")
-          .then(({ selectSandbox }) => selectSandbox(config.sandbox.backend, { image: config.sandbox.image }))
-          .then((r) => r.sandbox)),
-      );
+    if (!s) seen.set(key, (s = selectSandbox(config.sandbox.backend, { image: config.sandbox.image }).then((r) => r.sandbox)));
     return s;
   };
 }

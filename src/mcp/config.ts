@@ -98,6 +98,15 @@ export interface McpConfig {
   dir: string;
 }
 
+/** A resume's MCP servers: the configuration and how their answers are treated. */
+export interface McpRuntime {
+  config: McpConfig;
+  /** No human can answer an MCP `ask` (the CLI without a terminal); `mcp_non_interactive: policy` implies it. */
+  nonInteractive?: boolean;
+  /** Values to redact from what servers send, besides the environment's and the config's own secrets. */
+  secrets?: string[];
+}
+
 export class McpConfigError extends FatalError {
   readonly kind = "invalid_mcp_config";
 }

@@ -1,7 +1,6 @@
-import type { McpRuntime } from "../agent/runtime-options.js";
 import type { Ledger } from "../store/ledger.js";
 import { secretsFromEnv } from "../safety/secrets.js";
-import { mcpConfigSecrets } from "./config.js";
+import { mcpConfigSecrets, type McpRuntime } from "./config.js";
 import { McpSession } from "./session-tools.js";
 import { hostEnvironment } from "../process/host-env.js";
 

@@ -1,4 +1,4 @@
-import { capText } from "../agent/context/truncate-output.js";
+import { capText } from "../safety/byte-limit.js";
 import type { ToolResult } from "../session/types.js";
 import { redact } from "../safety/redact.js";
 import { sanitizeUntrusted } from "../safety/sanitize.js";

@@ -1,4 +1,3 @@
-import type { RepoConfig } from "../config/repo-config.js";
 import type { Approver } from "../session/types.js";
 
 /**
@@ -9,7 +8,12 @@ import type { Approver } from "../session/types.js";
  */
 export type ApprovalKind = "plan" | "writes";
 
-export function approverRefusal(config: Pick<RepoConfig, "approvals">, kind: ApprovalKind, by: Approver, requester: string | null): string | null {
+/** The repository config's `approvals` (src/config/repo-config.ts), as much of it as the rule reads. */
+export interface ApprovalSettings {
+  approvals: Record<ApprovalKind, "any" | "not_requester">;
+}
+
+export function approverRefusal(config: ApprovalSettings, kind: ApprovalKind, by: Approver, requester: string | null): string | null {
   if (config.approvals[kind] !== "not_requester" || requester === null || by.login !== requester) return null;
   const what = kind === "plan" ? "the plan" : "these writes";
   return `@${by.login} asked for this session, so someone else with write access has to approve ${what} (\`.github/patchgate.yml\`: \`approvals.${kind}: not_requester\`). Nothing was approved.`;

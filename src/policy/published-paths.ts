@@ -1,6 +1,12 @@
 import { isProtectedPath } from "./path-confinement.js";
 import type { ToolError } from "../session/types.js";
-import type { ChangedPath } from "../workspace/types.js";
+
+/** A path a commit would change, as git's snapshot of the workspace lists it. */
+export interface ChangedPath {
+  path: string;
+  /** git's mode in the snapshot: 100644, 100755, 120000 (symlink), 160000 (gitlink); 000000 = deleted. */
+  mode: string;
+}
 
 /**
  * A file a file tool wrote is published with the content a human was shown. Something else may have

@@ -1,7 +1,7 @@
 import picomatch from "picomatch";
 import type { PermissionMode } from "../session/types.js";
 import { isTrustedProgramPath, programName } from "./shell/command-facts.js";
-import type { CommandPart } from "./shell/command-line.js";
+import type { CommandPart } from "./shell/command-parts.js";
 import { matchesMcp } from "./mcp-rules.js";
 import { extraArgsAllowed, prefixMayAllow } from "./prefix-allowance.js";
 import type { ActionRequest, CommandMatcher, PartContext, PolicyRule } from "./types.js";

@@ -1,4 +1,4 @@
-import { REPO_CONFIG_PATH } from "../config/repo-config.js";
+import { REPO_CONFIG_PATH } from "./well-known-paths.js";
 
 /**
  * The setup inputs: the files that decide what the repository's setup command (e.g. `npm ci`) runs

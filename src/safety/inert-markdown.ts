@@ -1,5 +1,5 @@
 import type { Definition } from "mdast";
-import { codeBlock, inlineCode } from "../trace/markdown.js";
+import { codeBlock, inlineCode } from "./markdown.js";
 import { applyEdits, endOf, parseMarkdown, startOf, visit, type Edit, type Nodes } from "./markdown-tree.js";
 
 /**

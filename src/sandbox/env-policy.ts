@@ -1,11 +1,10 @@
+import { SANDBOX_PATH } from "../toolchain/layouts/system.js";
+
 /**
  * The environment a sandboxed command sees: a fixed allowlist plus the caller's extras, minus anything
  * that looks like a credential. Nothing is inherited from the Patchgate process, whose own environment
  * holds the GitHub private key, the OpenAI key and the database URL.
  */
-
-/** PATH inside every sandbox; a node prefix outside /usr is prepended when the host needs one. */
-export const SANDBOX_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
 /** HOME lives on the sandbox's private tmpfs, so tools that write caches there touch nothing on the host. */
 export const SANDBOX_HOME = "/tmp/home";

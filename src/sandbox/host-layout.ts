@@ -1,8 +1,8 @@
-import { access, constants, lstat, readFile, readlink, realpath } from "node:fs/promises";
+import { lstat, readFile, readlink, realpath } from "node:fs/promises";
 import path from "node:path";
+import { firstExecutable, which } from "../toolchain/layouts/fs.js";
 import { detectProcessLimit, type ProcessLimitMode } from "./pids-cgroup.js";
 import type { NodeLayout } from "./toolchain-binding.js";
-import { hostEnvironment } from "../process/host-env.js";
 
 /** Facts about this host that every bubblewrap run needs, found once when the backend is chosen. */
 export interface BwrapHostSetup {
@@ -92,26 +92,4 @@ export async function hasRealGit(workspace: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-export async function which(name: string, searchPath = hostEnvironment().PATH ?? ""): Promise<string | null> {
-  if (name.includes("/")) return firstExecutable([path.resolve(name)]);
-  return firstExecutable(
-    searchPath
-      .split(":")
-      .filter((d) => path.isAbsolute(d))
-      .map((d) => path.join(d, name)),
-  );
-}
-
-async function firstExecutable(paths: string[]): Promise<string | null> {
-  for (const p of paths) {
-    try {
-      await access(p, constants.X_OK);
-      return p;
-    } catch {
-      // Try the next.
-    }
-  }
-  return null;
 }

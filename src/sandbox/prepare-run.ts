@@ -4,6 +4,7 @@ import { OFFLINE_ENV } from "./offline-env.js";
 import { stateEnv, type RunAccess } from "./run-state.js";
 import { SandboxError } from "./sandbox-error.js";
 import type { SandboxLimits, SandboxRunRequest } from "./types.js";
+import { SANDBOX_WORKSPACE } from "../policy/well-known-paths.js";
 
 /** Used when a request leaves a limit out; the same numbers as the repo config defaults. */
 const DEFAULT_LIMITS: Required<SandboxLimits> = {
@@ -14,8 +15,8 @@ const DEFAULT_LIMITS: Required<SandboxLimits> = {
   cpuSeconds: 300,
 };
 
-/** Where every backend mounts the workspace, so paths in test output read the same everywhere. */
-export const SANDBOX_WORKSPACE = "/workspace";
+/** Every backend mounts the workspace there, so paths in test output read the same everywhere. */
+export { SANDBOX_WORKSPACE };
 
 /** A request checked and completed once, so the argv builders stay pure and never re-validate. */
 export interface PreparedRun {

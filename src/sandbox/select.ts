@@ -4,7 +4,8 @@ import path from "node:path";
 import { BubblewrapSandbox } from "./bubblewrap.js";
 import { dockerClientEnv } from "./docker-argv.js";
 import { DockerSandbox } from "./docker.js";
-import { detectBwrapHost, which } from "./host-layout.js";
+import { which } from "../toolchain/layouts/fs.js";
+import { detectBwrapHost } from "./host-layout.js";
 import { supervise } from "./supervise.js";
 import type { Sandbox } from "./types.js";
 

@@ -1,11 +1,10 @@
 import path from "node:path";
-import { SANDBOX_PATH } from "../sandbox/env-policy.js";
 import { candidatesFor } from "./candidates.js";
 import { choosePinned, chooseUnpinned, hostPathChoice, type Choice } from "./choose.js";
 import { installHint, OPERATOR_HINT } from "./install-hints.js";
 import { isExecutable } from "./layouts/fs.js";
 import { nvmAlias } from "./layouts/node.js";
-import { PATCHGATE_NODE, underUsr } from "./layouts/system.js";
+import { PATCHGATE_NODE, SANDBOX_PATH, underUsr } from "./layouts/system.js";
 import { bindRefusal } from "./narrow.js";
 import { operatorRecords, type OperatorToolchain } from "./operator.js";
 import { readPins } from "./pins.js";

@@ -1,4 +1,4 @@
-import { headUtf8, tailUtf8, utf8Bytes } from "../trace/byte-limit.js";
+import { headUtf8, tailUtf8, utf8Bytes } from "../safety/byte-limit.js";
 
 /**
  * The one bound on text a tool hands back, counted in UTF-8 bytes: the prompt budget, the ledger's

@@ -6,7 +6,7 @@
 import type { StoredEvent } from "../session/events.js";
 import type { SessionState } from "../session/state.js";
 import type { Phase } from "../session/types.js";
-import { clip } from "./markdown.js";
+import { clip } from "../safety/markdown.js";
 import { redact } from "../safety/redact.js";
 import { plural } from "./report/words.js";
 import { batches, provenance, type Annotation } from "./report/provenance.js";

@@ -10,7 +10,11 @@ import { trace } from "@opentelemetry/api";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { BasicTracerProvider, BatchSpanProcessor, type SpanExporter, type SpanProcessor } from "@opentelemetry/sdk-trace-base";
-import type { TracingHandle } from "./otel-setup.js";
+
+export interface TracingHandle {
+  /** Flushes pending spans and stops exporting; call before the process exits. */
+  shutdown(): Promise<void>;
+}
 
 export function registerTracing(url: string, serviceName: string, exporter?: SpanExporter): TracingHandle {
   const processor: SpanProcessor = new BatchSpanProcessor(exporter ?? new OTLPTraceExporter({ url }));

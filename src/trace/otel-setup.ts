@@ -6,11 +6,8 @@
  */
 import type { SpanExporter } from "@opentelemetry/sdk-trace-base";
 import type { OperatorEnv } from "../config/operator-env.js";
-
-export interface TracingHandle {
-  /** Flushes pending spans and stops exporting; call before the process exits. */
-  shutdown(): Promise<void>;
-}
+// Only a type: the SDK behind it loads when setupTracing finds an endpoint.
+import type { TracingHandle } from "./otel-provider.js";
 
 /** The traces URL as the OTLP spec derives it: the generic endpoint gets `/v1/traces` appended. */
 export function tracesUrl(env: OperatorEnv): string | null {

@@ -1,5 +1,5 @@
 import type { SessionState } from "../session/state.js";
-import { clip, inlineCode, oneLine } from "./markdown.js";
+import { clip, inlineCode, oneLine } from "../safety/markdown.js";
 
 /** How many published paths a comment or the check run lists before it says how many more. */
 export const MAX_LISTED = 100;

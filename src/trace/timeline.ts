@@ -4,7 +4,7 @@
  */
 
 import type { StoredEvent } from "../session/events.js";
-import { clip, formatUsd, oneLine } from "./markdown.js";
+import { clip, formatUsd, oneLine } from "../safety/markdown.js";
 import { redact } from "../safety/redact.js";
 import { toolchainsLine } from "./toolchains-line.js";
 import { dependencyCacheText } from "../depcache/cache-text.js";

@@ -1,5 +1,6 @@
 import type { DiffInfo } from "../session/types.js";
 import type { SpecialEntry } from "./tree-walk.js";
+import type { ChangedPath } from "../policy/published-paths.js";
 
 /** An isolated clone the agent works in. Every git call runs with hooks and fsmonitor disabled. */
 export interface Workspace {
@@ -41,11 +42,8 @@ export interface Workspace {
   treeOf(commit: string): Promise<string>;
 }
 
-export interface ChangedPath {
-  path: string;
-  /** git's mode in the snapshot: 100644, 100755, 120000 (symlink), 160000 (gitlink); 000000 = deleted. */
-  mode: string;
-}
+/** Defined beside the policy that judges which changed paths may be published. */
+export type { ChangedPath };
 
 export interface CommitOptions {
   branch: string;

@@ -1,6 +1,7 @@
 import { mkdirSync, symlinkSync, writeFileSync, chmodSync } from "node:fs";
 import { join } from "node:path";
-import { detectNodeLayout, hasRealGit, which } from "../../src/sandbox/host-layout.js";
+import { detectNodeLayout, hasRealGit } from "../../src/sandbox/host-layout.js";
+import { which } from "../../src/toolchain/layouts/fs.js";
 import { tempWorkspace } from "./sandbox-fixture.js";
 
 describe("host layout", () => {

@@ -1,4 +1,4 @@
-import { CHECK_RUN_MAX_BYTES, utf8Bytes } from "../../src/trace/byte-limit.js";
+import { CHECK_RUN_MAX_BYTES, utf8Bytes } from "../../src/safety/byte-limit.js";
 import { renderCheckRun } from "../../src/trace/check-run.js";
 import { renderMarkdown } from "../../src/trace/report/render-markdown.js";
 import { renderReport } from "../../src/trace/report/report.js";

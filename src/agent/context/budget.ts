@@ -7,7 +7,7 @@
  */
 
 import type { SessionState } from "../../session/state.js";
-import { formatUsd } from "../../trace/markdown.js";
+import { formatUsd } from "../../safety/markdown.js";
 
 type BudgetLimit = "max_steps" | "max_tokens" | "max_cost_usd";
 

@@ -6,7 +6,7 @@
 
 import type { LLMRequest } from "../llm/types.js";
 import type { Message } from "../../session/messages.js";
-import { capText } from "./truncate-output.js";
+import { capText } from "../../safety/byte-limit.js";
 import { MemorySummarySchema, type MemorySummary } from "./memory-summary.js";
 
 /** Per-message caps keep one giant tool output from filling the summariser's input. */

@@ -4,7 +4,7 @@
  * the totals) carry most of the information, so the middle goes.
  */
 
-import { headUtf8, tailUtf8, utf8Bytes } from "../../trace/byte-limit.js";
+import { capText } from "../../safety/byte-limit.js";
 import type { Message } from "../../session/messages.js";
 
 /** Default cap for one older tool result in the prompt: history, which the model has already read. */
@@ -17,32 +17,6 @@ export const MAX_TOOL_OUTPUT_BYTES = 8 * 1024;
  */
 export const FRESH_TOOL_OUTPUT_BYTES = 64 * 1024;
 const FRESH_NOTE = "; the ledger keeps the whole result: ask for less at a time, e.g. a line range or a narrower path";
-
-/** Share of the kept bytes given to the head; the rest goes to the tail. */
-const HEAD_SHARE = 0.6;
-
-export interface CappedText {
-  text: string;
-  truncated: boolean;
-}
-
-/**
- * `text` if it fits in `maxBytes` (UTF-8); otherwise head + a `[truncated …]` marker + tail, the
- * whole at most `maxBytes`. Cuts fall on code point boundaries.
- */
-export function capText(text: string, maxBytes: number, note = ""): CappedText {
-  const total = utf8Bytes(text);
-  if (total <= maxBytes) return { text, truncated: false };
-  // The marker's own length depends on the count it reports; size it for the largest count.
-  const markerFor = (omitted: number): string => `\n…[truncated: ${omitted} of ${total} bytes omitted${note}]…\n`;
-  const room = Math.max(0, maxBytes - utf8Bytes(markerFor(total)));
-  const head = headUtf8(text, Math.floor(room * HEAD_SHARE));
-  const tail = tailUtf8(text, room - utf8Bytes(head));
-  const omitted = total - utf8Bytes(head) - utf8Bytes(tail);
-  const out = head + markerFor(omitted) + tail;
-  // Only a budget smaller than the marker itself can overflow; then the marker alone, cut, is the answer.
-  return { text: utf8Bytes(out) <= maxBytes ? out : headUtf8(markerFor(omitted), maxBytes), truncated: true };
-}
 
 // Every step caps the same older results again; capping scans the whole text (well-formedness, UTF-8
 // bytes), so each message's capped form is kept with it. Messages are immutable, so this is exact.

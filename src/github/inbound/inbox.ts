@@ -123,6 +123,7 @@ export class Inbox {
     const finish = this.finisher(id);
     return async () => {
       try {
+        // Lazy, like the work modules: applying a lifecycle event loads the session work behind it.
         const { applyLifecycle } = await import("../session-work/lifecycle.js");
         await applyLifecycle(this.access, e, id);
       } catch (err) {

@@ -1,7 +1,7 @@
 import { inertMarkdown, type InertOptions } from "../../safety/inert-markdown.js";
 import { parseMarkdown, endOf } from "../../safety/markdown-tree.js";
 import { redact } from "../../safety/redact.js";
-import { headUtf8, utf8Bytes, wellFormed } from "../../trace/byte-limit.js";
+import { headUtf8, utf8Bytes, wellFormed } from "../../safety/byte-limit.js";
 
 /**
  * What every text posted to GitHub becomes, in this order: redacted (known secrets, the app's

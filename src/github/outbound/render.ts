@@ -1,6 +1,6 @@
 import type { SessionState } from "../../session/state.js";
 import type { PendingCall, Todo } from "../../session/types.js";
-import { clip, codeBlock, inlineCode, oneLine } from "../../trace/markdown.js";
+import { clip, codeBlock, inlineCode, oneLine } from "../../safety/markdown.js";
 import { inert } from "../../safety/inert.js";
 import { pathList } from "../../trace/publish-list.js";
 import { isMcpName } from "../../mcp/tool-names.js";

@@ -1,6 +1,6 @@
 import type { SessionState } from "../../session/state.js";
 import type { Ledger } from "../../store/ledger.js";
-import { clip } from "../../trace/markdown.js";
+import { clip } from "../../safety/markdown.js";
 import type { SessionWork } from "../deps.js";
 import { inert } from "../../safety/inert.js";
 import { postComment } from "../outbound/replies.js";

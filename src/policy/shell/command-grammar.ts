@@ -1,6 +1,6 @@
 import path from "node:path";
 import { isShell, programName } from "./command-facts.js";
-import type { CommandPart, Redirect } from "./command-line.js";
+import type { CommandPart, Redirect } from "./command-parts.js";
 import { innerCommands, isAssignment } from "./wrappers.js";
 import { CommandSyntaxError, tokenize, type Token } from "./shell-tokens.js";
 import { embeddedSubstitutions, quoteWords, renderWords } from "./substitutions.js";

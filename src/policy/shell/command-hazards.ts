@@ -1,6 +1,7 @@
 import path from "node:path";
 import { isDownloader, isShellOrInterpreter, programName } from "./command-facts.js";
-import type { CommandLine, CommandPart, Redirect } from "./command-line.js";
+import type { CommandLine } from "./command-line.js";
+import type { CommandPart, Redirect } from "./command-parts.js";
 
 /**
  * Facts about a parsed line that no single-part rule can see: where output flows, what a changed

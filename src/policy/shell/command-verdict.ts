@@ -1,7 +1,8 @@
 import type { PermissionMode } from "../../session/types.js";
 import { BUILTIN_RULE } from "../builtin-rules.js";
 import { isShell, programName } from "./command-facts.js";
-import { parseArgv, type CommandPart } from "./command-line.js";
+import { parseArgv } from "./command-line.js";
+import type { CommandPart } from "./command-parts.js";
 import { partsFedByDownload, redirectEffect, riskyAssignments } from "./command-hazards.js";
 import { matchesPart, matchesRequest } from "../rule-match.js";
 import { runsFromData } from "./runs-from-data.js";

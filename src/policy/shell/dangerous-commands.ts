@@ -1,5 +1,5 @@
 import path from "node:path";
-import { SANDBOX_WORKSPACE } from "../../sandbox/prepare-run.js";
+import { SANDBOX_WORKSPACE } from "../well-known-paths.js";
 import { flagsOf, gitInvocation, programName } from "./command-facts.js";
 import type { PartContext } from "../types.js";
 

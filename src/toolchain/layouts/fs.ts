@@ -1,5 +1,7 @@
 import { constants as fsc } from "node:fs";
 import { access, constants, open, readdir, realpath, stat } from "node:fs/promises";
+import path from "node:path";
+import { hostEnvironment } from "../../process/host-env.js";
 
 /** Small, failure-tolerant reads of the host's layout: a missing piece is an absent toolchain, not an error. */
 
@@ -46,4 +48,28 @@ export async function readHead(p: string, maxBytes = 64 * 1024): Promise<string 
 export function homeOf(env: Readonly<Record<string, string | undefined>>): string | null {
   const home = env.HOME;
   return home && home.startsWith("/") ? home : null;
+}
+
+/** A program on `searchPath` (or a path, as given), executable by this process; null when there is none. */
+export async function which(name: string, searchPath = hostEnvironment().PATH ?? ""): Promise<string | null> {
+  if (name.includes("/")) return firstExecutable([path.resolve(name)]);
+  return firstExecutable(
+    searchPath
+      .split(":")
+      .filter((d) => path.isAbsolute(d))
+      .map((d) => path.join(d, name)),
+  );
+}
+
+/** The first of `paths` this process may execute, or null. */
+export async function firstExecutable(paths: string[]): Promise<string | null> {
+  for (const p of paths) {
+    try {
+      await access(p, constants.X_OK);
+      return p;
+    } catch {
+      // Try the next.
+    }
+  }
+  return null;
 }

@@ -1,7 +1,6 @@
 import path from "node:path";
-import { which } from "../../sandbox/host-layout.js";
 import type { HostFacts, Installed } from "../types.js";
-import { isExecutable, listDir, real } from "./fs.js";
+import { isExecutable, listDir, real, which } from "./fs.js";
 
 /** What the host's own PATH runs for `program` (the user's choice when nothing pins one). */
 export async function onHostPath(program: string, h: HostFacts): Promise<{ found: string; real: string } | null> {
@@ -9,6 +8,12 @@ export async function onHostPath(program: string, h: HostFacts): Promise<{ found
   const resolved = found && (await real(found));
   return found && resolved ? { found, real: resolved } : null;
 }
+
+/**
+ * PATH inside every sandbox (a node prefix outside /usr is prepended when the host needs one): the
+ * system's program directories, so the toolchains under them need no binding.
+ */
+export const SANDBOX_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
 /** The manager name of the node that runs Patchgate: the node binding binds it, file by file. */
 export const PATCHGATE_NODE = "Patchgate's node";

@@ -1,5 +1,5 @@
 import type { SessionState } from "../../session/state.js";
-import { clip } from "../markdown.js";
+import { clip } from "../../safety/markdown.js";
 import { code, strong, type Inline } from "./doc.js";
 import { duration, shortHash } from "./words.js";
 

@@ -1,5 +1,5 @@
 import { TERMINAL_PHASES } from "../../session/types.js";
-import { clip } from "../markdown.js";
+import { clip } from "../../safety/markdown.js";
 import { MAX_LISTED, pathsToPublish } from "../publish-list.js";
 import { bullets, code, heading, link, para, strong, type Block, type Inline } from "./doc.js";
 import { fileChanges } from "./file-changes.js";

@@ -1,4 +1,4 @@
-import { formatInt, formatUsd } from "../markdown.js";
+import { formatInt, formatUsd } from "../../safety/markdown.js";
 import { bullets, code, heading, type Block, type Inline } from "./doc.js";
 import type { SessionView } from "./session-view.js";
 import { duration } from "./words.js";

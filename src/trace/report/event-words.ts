@@ -1,6 +1,6 @@
 import type { SessionEventType, StoredEvent } from "../../session/events.js";
 import { killText } from "../../session/run-kill-text.js";
-import { clip, formatInt, formatUsd } from "../markdown.js";
+import { clip, formatInt, formatUsd } from "../../safety/markdown.js";
 import { withheldText } from "../../session/setup-withheld.js";
 import { code, joined, type Inline } from "./doc.js";
 import { toolchainsLine } from "../toolchains-line.js";

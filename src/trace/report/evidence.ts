@@ -1,5 +1,5 @@
 import type { TestRun } from "../../session/types.js";
-import { clip } from "../markdown.js";
+import { clip } from "../../safety/markdown.js";
 import { bullets, code, heading, strong, type Block, type Inline } from "./doc.js";
 import type { SessionView } from "./session-view.js";
 import { countsSuffix } from "./test-counts.js";

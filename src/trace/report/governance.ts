@@ -1,5 +1,5 @@
 import { TERMINAL_PHASES, type PendingCall } from "../../session/types.js";
-import { clip } from "../markdown.js";
+import { clip } from "../../safety/markdown.js";
 import { bullets, code, heading, joined, para, strong, type Block, type Inline } from "./doc.js";
 import type { BatchView, CallView, SessionView } from "./session-view.js";
 import { approval, byWhom, plural, shortHash, when } from "./words.js";

@@ -1,5 +1,5 @@
 import type { Phase } from "../../session/types.js";
-import { clip } from "../markdown.js";
+import { clip } from "../../safety/markdown.js";
 import { code, joined, para, strong, withCode, type Block, type Inline } from "./doc.js";
 import type { SessionView } from "./session-view.js";
 import { blockedWords, failureWords, pushesToGitHub, shortHash, shortSha, when } from "./words.js";

@@ -1,5 +1,5 @@
 import type { Plan, Todo } from "../../session/types.js";
-import { clip } from "../markdown.js";
+import { clip } from "../../safety/markdown.js";
 import { heading, numbered, para, withCode, type Block, type Inline } from "./doc.js";
 import type { SessionView } from "./session-view.js";
 import { shortHash } from "./words.js";

@@ -1,4 +1,4 @@
-import { clip } from "../markdown.js";
+import { clip } from "../../safety/markdown.js";
 import { plainText } from "./doc.js";
 import { fileChanges } from "./file-changes.js";
 import type { CallView, SessionView } from "./session-view.js";

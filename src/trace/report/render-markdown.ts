@@ -1,4 +1,4 @@
-import { codeBlock, inlineCode } from "../markdown.js";
+import { codeBlock, inlineCode } from "../../safety/markdown.js";
 import type { Block, Inline } from "./doc.js";
 import { htmlText, literalLineStart, markdownText } from "./literal.js";
 

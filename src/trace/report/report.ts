@@ -1,6 +1,6 @@
 import type { StoredEvent } from "../../session/events.js";
 import type { SessionState } from "../../session/state.js";
-import { CHECK_RUN_MAX_BYTES, truncateUtf8, utf8Bytes } from "../byte-limit.js";
+import { CHECK_RUN_MAX_BYTES, truncateUtf8, utf8Bytes } from "../../safety/byte-limit.js";
 import { redact, redactDeep } from "../../safety/redact.js";
 import { changeBlocks } from "./change.js";
 import { costBlocks } from "./cost.js";

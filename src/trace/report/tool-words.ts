@@ -1,4 +1,4 @@
-import { clip } from "../markdown.js";
+import { clip } from "../../safety/markdown.js";
 import { code, type Inline } from "./doc.js";
 import type { CallView } from "./session-view.js";
 import { countsSuffix } from "./test-counts.js";

@@ -1,6 +1,6 @@
 import type { StoredEvent } from "../../session/events.js";
 import type { ToolchainRecord, UnmetToolchain } from "../../session/types.js";
-import { clip } from "../markdown.js";
+import { clip } from "../../safety/markdown.js";
 import { code, joined, strong, type Inline } from "./doc.js";
 
 /**

@@ -1,7 +1,7 @@
 import { buildContext } from "../../../src/agent/context/build-context.js";
 import { systemPrompt } from "../../../src/agent/context/system-prompt.js";
 import { FRESH_TOOL_OUTPUT_BYTES } from "../../../src/agent/context/truncate-output.js";
-import { utf8Bytes } from "../../../src/trace/byte-limit.js";
+import { utf8Bytes } from "../../../src/safety/byte-limit.js";
 import { SessionScript } from "../../trace/fixtures/session-script.js";
 import { pairProblems } from "./conversations.js";
 import type { Message } from "../../../src/session/messages.js";

@@ -1,5 +1,5 @@
-import { capText } from "../../../src/agent/context/truncate-output.js";
-import { utf8Bytes } from "../../../src/trace/byte-limit.js";
+import { capText } from "../../../src/safety/byte-limit.js";
+import { utf8Bytes } from "../../../src/safety/byte-limit.js";
 
 describe("capText", () => {
   it("returns text that fits unchanged", () => {

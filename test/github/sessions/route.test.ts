@@ -1,9 +1,9 @@
-import { parseCommand } from "../../src/github/inbound/command.js";
-import type { Intent, Thread } from "../../src/github/inbound/intent.js";
-import { actsOnSession, addressesSession, route, type SessionCommand } from "../../src/github/session-work/route.js";
-import { emptyState } from "../../src/session/empty-state.js";
-import type { SessionState } from "../../src/session/state.js";
-import type { Phase } from "../../src/session/types.js";
+import { parseCommand } from "../../../src/github/inbound/command.js";
+import type { Intent, Thread } from "../../../src/github/inbound/intent.js";
+import { actsOnSession, addressesSession, route, type SessionCommand } from "../../../src/github/session-work/route.js";
+import { emptyState } from "../../../src/session/empty-state.js";
+import type { SessionState } from "../../../src/session/state.js";
+import type { Phase } from "../../../src/session/types.js";
 
 /** Which human word is accepted in which phase: every intent against no session and every phase. */
 const ISSUE: Thread = { number: 7, isPullRequest: false, title: "Parser drops tabs", body: "Tabs vanish." };

@@ -49,3 +49,29 @@ export function truncateUtf8(text: string, maxBytes: number, marker = "\n\n… t
   if (markerBytes >= maxBytes) return headUtf8(marker, maxBytes);
   return headUtf8(safe, maxBytes - markerBytes) + marker;
 }
+
+/** Share of the kept bytes given to the head; the rest goes to the tail. */
+const HEAD_SHARE = 0.6;
+
+export interface CappedText {
+  text: string;
+  truncated: boolean;
+}
+
+/**
+ * `text` if it fits in `maxBytes` (UTF-8); otherwise head + a `[truncated …]` marker + tail, the
+ * whole at most `maxBytes`. Cuts fall on code point boundaries.
+ */
+export function capText(text: string, maxBytes: number, note = ""): CappedText {
+  const total = utf8Bytes(text);
+  if (total <= maxBytes) return { text, truncated: false };
+  // The marker's own length depends on the count it reports; size it for the largest count.
+  const markerFor = (omitted: number): string => `\n…[truncated: ${omitted} of ${total} bytes omitted${note}]…\n`;
+  const room = Math.max(0, maxBytes - utf8Bytes(markerFor(total)));
+  const head = headUtf8(text, Math.floor(room * HEAD_SHARE));
+  const tail = tailUtf8(text, room - utf8Bytes(head));
+  const omitted = total - utf8Bytes(head) - utf8Bytes(tail);
+  const out = head + markerFor(omitted) + tail;
+  // Only a budget smaller than the marker itself can overflow; then the marker alone, cut, is the answer.
+  return { text: utf8Bytes(out) <= maxBytes ? out : headUtf8(markerFor(omitted), maxBytes), truncated: true };
+}

@@ -1,4 +1,4 @@
-import { headUtf8, tailUtf8, truncateUtf8, utf8Bytes, wellFormed } from "../../src/trace/byte-limit.js";
+import { headUtf8, tailUtf8, truncateUtf8, utf8Bytes, wellFormed } from "../../src/safety/byte-limit.js";
 
 /** Valid UTF-8 with no replacement characters introduced: decoding the encoding gives the string back. */
 function roundTrips(s: string): boolean {
