@@ -10,7 +10,7 @@
 import { availableParallelism } from "node:os";
 import { processOperatorEnv, type OperatorEnv } from "../config/operator-env.js";
 import { Semaphore } from "./semaphore.js";
-import { FatalError } from "../errors/patchgate-error.js";
+import { FatalError } from "../errors/index.js";
 
 export interface ResourceLimitSizes {
   clones: number;

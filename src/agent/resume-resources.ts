@@ -1,4 +1,4 @@
-import { openMcpForResume } from "../mcp/open.js";
+import { openMcpForResume } from "../mcp/index.js";
 import { startBaseline } from "./baseline.js";
 import { callEnvOf, type ResumeEnv } from "./resume-steps.js";
 import { cancelSession } from "./session-endings.js";

@@ -1,5 +1,5 @@
 import type { Ledger } from "../store/ledger.js";
-import type { McpSession } from "../mcp/session-tools.js";
+import type { McpSession } from "../mcp/index.js";
 import { NO_BASELINE, type BaselineRun } from "./baseline.js";
 import type { CallEnv } from "./call-env.js";
 import type { ResumeOutcome } from "./outcome.js";

@@ -5,7 +5,7 @@ import type { OnRun } from "../runs/run-progress.js";
 import type { ToolDefinition } from "../tools/tool.js";
 import type { Workspace } from "../workspace/types.js";
 import type { LLMClient } from "./llm/types.js";
-import type { McpRuntime } from "../mcp/config.js";
+import type { McpRuntime } from "../mcp/index.js";
 import type { HostFacts } from "../toolchain/types.js";
 import type { OperatorToolchain } from "../toolchain/operator.js";
 

@@ -2,7 +2,7 @@ import type { Ledger } from "../store/ledger.js";
 import { TERMINAL_PHASES } from "../session/types.js";
 import { emitSpans } from "../trace/otel.js";
 import { secretsFromEnv } from "../safety/secrets.js";
-import { hostEnvironment } from "../process/host-env.js";
+import { hostEnvironment } from "../process/index.js";
 
 const watched = new WeakSet<Ledger>();
 

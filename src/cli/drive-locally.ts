@@ -6,7 +6,7 @@ import type { Workspace } from "../workspace/types.js";
 import { secretsFromEnv } from "../safety/secrets.js";
 import type { Approver, BlockedWork } from "../session/types.js";
 import { keepBlockedWorkInClone, publishLocally } from "./local-publisher.js";
-import { hostEnvironment } from "../process/host-env.js";
+import { hostEnvironment } from "../process/index.js";
 
 /** How a human answers at the terminal; `null` = nobody can answer now (non-interactive): leave it parked. */
 export interface TerminalApprover {

@@ -1,6 +1,6 @@
 import { openStore } from "../store/open-store.js";
 import { stringify } from "yaml";
-import { scriptFromEvents } from "../eval/script-from-events.js";
+import { scriptFromEvents } from "../eval/index.js";
 import { redactDeep } from "../safety/redact.js";
 import { fold } from "../session/reducer.js";
 import { checkRunTitle } from "../trace/check-run.js";
@@ -11,7 +11,7 @@ import { parseCommandArgs } from "./cli-args.js";
 import { resolveSessionId } from "./session-id.js";
 import { formatTimelineRow, timelineRows } from "./timeline-format.js";
 import { dataDir, UsageError } from "./runtime-env.js";
-import { hostEnvironment } from "../process/host-env.js";
+import { hostEnvironment } from "../process/index.js";
 import { processOperatorEnv, type OperatorEnv } from "../config/operator-env.js";
 
 export const SHOW_USAGE = "patchgate show <session|prefix> [--markdown|--events] [--data-dir <d>]";

@@ -4,7 +4,7 @@ import { secretsFromEnv } from "../safety/secrets.js";
 import { parseCommandArgs, positiveInt } from "./cli-args.js";
 import { help } from "./inspect-commands.js";
 import { dataDir } from "./runtime-env.js";
-import { hostEnvironment } from "../process/host-env.js";
+import { hostEnvironment } from "../process/index.js";
 import { processOperatorEnv, type OperatorEnv } from "../config/operator-env.js";
 
 export const LIST_USAGE = "patchgate list [--limit <n>] [--data-dir <d>]";

@@ -4,7 +4,7 @@ import { processOperatorEnv } from "../config/operator-env.js";
 import { secretsFromEnv } from "../safety/secrets.js";
 import { redactedOutput } from "./redacted-output.js";
 import { exitAfterDrain, ignoreClosedReader } from "./exit-after-drain.js";
-import { hostEnvironment } from "../process/host-env.js";
+import { hostEnvironment } from "../process/index.js";
 import { setupTracing } from "../trace/otel-setup.js";
 
 // Each command is loaded when it runs: `patchgate mcp-server`, started by MCP clients and then idle,

@@ -1,5 +1,5 @@
-import type { McpRuntime } from "../mcp/config.js";
-import { loadMcpConfig, McpConfigError } from "../mcp/config.js";
+import type { McpRuntime } from "../mcp/index.js";
+import { loadMcpConfig, McpConfigError } from "../mcp/index.js";
 import { processOperatorEnv, type OperatorEnv } from "../config/operator-env.js";
 import { UsageError } from "./runtime-env.js";
 

@@ -1,5 +1,5 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { serveProject } from "../mcp/server/own-server.js";
+import { serveProject } from "../mcp/index.js";
 import { parseCommandArgs } from "./cli-args.js";
 import { UsageError } from "./runtime-env.js";
 

@@ -4,7 +4,7 @@ import { parseTestFailures } from "../sandbox/test-report/parse.js";
 import { totalsText } from "../sandbox/test-summary.js";
 import type { OnRun, RunStarted } from "../runs/run-progress.js";
 import type { Heartbeat } from "./heartbeat.js";
-import { hostEnvironment } from "../process/host-env.js";
+import { hostEnvironment } from "../process/index.js";
 
 /** Lines of a run shown when it ends, unless --verbose showed them all as they came. */
 const TAIL_LINES = 5;

@@ -7,7 +7,7 @@ import { checkEndpoint, EndpointCheckError } from "../agent/llm/endpoint-check.j
 import { ephemeralVault, vaultFromEnv, type ReasoningVault } from "../agent/llm/reasoning-vault.js";
 import type { LLMClient } from "../agent/llm/types.js";
 import { processOperatorEnv, type OperatorEnv } from "../config/operator-env.js";
-import { FatalError } from "../errors/patchgate-error.js";
+import { FatalError } from "../errors/index.js";
 
 /** A problem the user can fix (missing key, bad flag, broken config): printed plainly, no stack trace. */
 export class UsageError extends FatalError {

@@ -1,5 +1,5 @@
 import { REPO_CONFIG_PATH } from "./repo-config.js";
-import { FatalError } from "../errors/patchgate-error.js";
+import { FatalError } from "../errors/index.js";
 
 /**
  * What is wrong with `.github/patchgate.yml`. Its message goes into a comment for the maintainer,

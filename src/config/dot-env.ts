@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseEnv } from "node:util";
-import { hostEnvironment } from "../process/host-env.js";
-import { FatalError } from "../errors/patchgate-error.js";
+import { hostEnvironment } from "../process/index.js";
+import { FatalError } from "../errors/index.js";
 
 /** `.env` cannot be read or parsed: one line naming the file. */
 export class DotEnvError extends FatalError {

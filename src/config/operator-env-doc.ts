@@ -1,4 +1,4 @@
-import { FatalError } from "../errors/patchgate-error.js";
+import { FatalError } from "../errors/index.js";
 import { OperatorEnvSchema } from "./operator-env-schema.js";
 
 /** The lines around the generated table in docs/configuration.md. */

@@ -4,7 +4,7 @@ import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { operatorRefusal } from "../toolchain/operator.js";
 import { DEFAULT_DEPENDENCY_CACHE_MB, NO_OPERATOR_SETTINGS, type OperatorSettings } from "./operator-defaults.js";
-import { FatalError } from "../errors/patchgate-error.js";
+import { FatalError } from "../errors/index.js";
 
 /**
  * The operator's settings: one YAML (or JSON) file on the host, named by `PATCHGATE_SETTINGS` or the

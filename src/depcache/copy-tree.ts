@@ -1,6 +1,6 @@
 import { lstat, mkdir, realpath } from "node:fs/promises";
 import path from "node:path";
-import { runProcess } from "../process/run-process.js";
+import { runProcess } from "../process/index.js";
 
 /**
  * Copies for the dependency cache. Never hardlinks: a session owns its files and may write into one in

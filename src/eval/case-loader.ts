@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { EvalCaseSchema, type EvalCase } from "./case-schema.js";
-import { FatalError } from "../errors/patchgate-error.js";
+import { FatalError } from "../errors/index.js";
 
 const CASE_FILES = ["case.yaml", "case.yml", "case.json"];
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { RepoConfigSchema } from "../config/repo-config.js";
-import { McpConfigSchema } from "../mcp/config.js";
+import { McpConfigSchema } from "../mcp/index.js";
 import { ApprovalFallbackSchema, ApprovalStepSchema } from "./approval-schema.js";
 import { CheckSchema, EventCountSchema } from "./check-schema.js";
 import { FAILURE_CLASS_NAMES, SESSION_OUTCOMES } from "./classes.js";

@@ -14,7 +14,7 @@ import { judgedTree } from "./published-tree.js";
 import type { CaseResult } from "./report.js";
 import { findLeakedSecrets, type Secret } from "./secret-scan.js";
 import { changedPaths, readTree } from "./tree.js";
-import { setHostVariables } from "../process/host-env.js";
+import { setHostVariables } from "../process/index.js";
 
 export type LLMMode = "scripted" | "openai";
 

@@ -1,5 +1,5 @@
 import type { SessionEvent } from "../session/events.js";
-import { hostEnvironment } from "../process/host-env.js";
+import { hostEnvironment } from "../process/index.js";
 
 /** A named secret value that must never reach the model's output, a tool result, or the diff. */
 export interface Secret {

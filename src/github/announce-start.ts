@@ -1,7 +1,7 @@
 import { accessSync, constants } from "node:fs";
 import { delimiter, join } from "node:path";
 import type { OperatorEnv } from "../config/operator-env.js";
-import { hostEnvironment } from "../process/host-env.js";
+import { hostEnvironment } from "../process/index.js";
 import type { PatchgateDeps } from "./deps.js";
 import { missingKeyWarning, startupLine } from "./startup-env.js";
 

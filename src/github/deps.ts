@@ -3,7 +3,7 @@ import type { RepoConfig } from "../config/repo-config.js";
 import type { CompactionSettings } from "../agent/context/compaction-thresholds.js";
 import type { LLMClient } from "../agent/llm/types.js";
 import type { ResumeOptions } from "../agent/runtime-options.js";
-import type { McpConfig } from "../mcp/config.js";
+import type { McpConfig } from "../mcp/index.js";
 import type { AbortRegistry } from "../queue/abort-registry.js";
 import type { Queue } from "../queue/types.js";
 import type { Sandbox } from "../sandbox/types.js";

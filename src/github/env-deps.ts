@@ -15,7 +15,7 @@ import { gitBaseUrl } from "./outbound/git-remote.js";
 import { dependencyCacheIn, NO_OPERATOR_SETTINGS } from "../config/operator-defaults.js";
 import { hostFacts } from "../toolchain/host-facts.js";
 import { processOperatorEnv, type OperatorEnv } from "../config/operator-env.js";
-import { hostEnvironment } from "../process/host-env.js";
+import { hostEnvironment } from "../process/index.js";
 import { redactedLog, type LogSink } from "./app-log.js";
 import { diskGuardFromEnv, housekeepingFromEnv, mirrorsFromEnv } from "./session-work/housekeeping-env.js";
 
@@ -35,6 +35,7 @@ export async function depsFromEnv(
 ): Promise<PatchgateDeps> {
   // A broken MCP config stops the app here, naming the field: better than running without the servers.
   // Lazy: the parser and its schemas are loaded only when a config is given.
+  // eslint-disable-next-line import-x/no-restricted-paths -- loaded lazily: through the face it would load at once
   const mcpModule = env.PATCHGATE_MCP_CONFIG ? await import("../mcp/config.js") : null;
   const mcp = mcpModule?.loadMcpConfig(env.PATCHGATE_MCP_CONFIG!) ?? null;
   const reconcile = reconcileFromEnv(env);

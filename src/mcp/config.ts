@@ -3,7 +3,7 @@ import path from "node:path";
 import picomatch from "picomatch";
 import { z } from "zod";
 import { MIN_SECRET_LENGTH, secretsFromEnv } from "../safety/secrets.js";
-import { FatalError } from "../errors/patchgate-error.js";
+import { FatalError } from "../errors/index.js";
 
 /**
  * The operator's MCP servers (DESIGN §7): one JSON file on the host, named by `PATCHGATE_MCP_CONFIG` or

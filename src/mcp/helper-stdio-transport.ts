@@ -3,7 +3,7 @@ import { PassThrough } from "node:stream";
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { startProcess, type StartedProcess } from "../process/start-process.js";
+import { startProcess, type StartedProcess } from "../process/index.js";
 
 export interface HelperStdioServer {
   command: string;

@@ -2,7 +2,7 @@ import type { Ledger } from "../store/ledger.js";
 import { secretsFromEnv } from "../safety/secrets.js";
 import { mcpConfigSecrets, type McpRuntime } from "./config.js";
 import { McpSession } from "./session-tools.js";
-import { hostEnvironment } from "../process/host-env.js";
+import { hostEnvironment } from "../process/index.js";
 
 /** The MCP tools of one resume, or null when the operator configured none. */
 export async function openMcpForResume(ledger: Ledger, mcp: McpRuntime | undefined, workspaceRoot: string): Promise<McpSession | null> {

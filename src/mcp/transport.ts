@@ -2,7 +2,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { HelperStdioTransport } from "./helper-stdio-transport.js";
 import { isStdio, type McpServerConfig, type StdioServerConfig } from "./config.js";
-import { hostEnvironment } from "../process/host-env.js";
+import { hostEnvironment } from "../process/index.js";
 
 /**
  * The transport to one configured server. A stdio server is a child process on the host — never in

@@ -1,4 +1,4 @@
-import { FatalError } from "../errors/patchgate-error.js";
+import { FatalError } from "../errors/index.js";
 
 /**
  * Why a process could not be run to its end through the spawn helper. A command that fails is a

@@ -2,7 +2,7 @@ import type { SessionState } from "../session/state.js";
 import { executableConfigPath } from "../policy/executable-config.js";
 import type { Ledger } from "../store/ledger.js";
 import type { Workspace } from "../workspace/types.js";
-import { FatalError } from "../errors/patchgate-error.js";
+import { FatalError } from "../errors/index.js";
 
 /** The tree about to be published is not the one the test gate accepted, or holds unapproved executable configuration. Fatal: nothing is pushed. */
 class PublicationRefusedError extends FatalError {

@@ -1,5 +1,5 @@
 import { performance } from "node:perf_hooks";
-import { openSetupCache, type SetupCacheContext } from "../depcache/setup-cache.js";
+import { openSetupCache, type SetupCacheContext } from "../depcache/index.js";
 import type { SetupCacheRecord } from "../session/types.js";
 import type { RunResult } from "./sandbox-run.js";
 

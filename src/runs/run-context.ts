@@ -1,4 +1,4 @@
-import type { DependencyCacheHandle } from "../depcache/dependency-store.js";
+import type { DependencyCacheHandle } from "../depcache/index.js";
 import type { Sandbox, SandboxLimits } from "../sandbox/types.js";
 import type { SessionState } from "../session/state.js";
 import type { Workspace } from "../workspace/types.js";

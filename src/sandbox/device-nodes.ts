@@ -1,7 +1,7 @@
 import { chown, lstat, mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { runProcess } from "../process/run-process.js";
+import { runProcess } from "../process/index.js";
 
 /** The nodes bwrap's `--dev` binds from the host, with their device numbers. */
 const NODES: readonly (readonly [name: string, major: number, minor: number])[] = [

@@ -1,6 +1,6 @@
 import { SANDBOX_WORKSPACE, type PreparedRun } from "./prepare-run.js";
 import type { Mount } from "./toolchain-binding.js";
-import { hostEnvironment } from "../process/host-env.js";
+import { hostEnvironment } from "../process/index.js";
 
 export interface DockerRunTarget {
   image: string;

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { runProcess } from "../process/run-process.js";
+import { runProcess } from "../process/index.js";
 import { decodeLimitSignal } from "./disk-quota.js";
 import { buildDockerArgv, dockerClientEnv } from "./docker-argv.js";
 import { withEgress } from "./egress/egress-run.js";

@@ -1,4 +1,4 @@
-import { FatalError } from "../errors/patchgate-error.js";
+import { FatalError } from "../errors/index.js";
 
 /**
  * The only ways `Sandbox.run` rejects. A command that fails is a result; these mean the run never

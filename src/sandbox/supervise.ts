@@ -1,7 +1,7 @@
 import { performance } from "node:perf_hooks";
 import type { Readable } from "node:stream";
-import { ProcessError } from "../process/process-error.js";
-import { startProcess, type StartedProcess } from "../process/start-process.js";
+import { ProcessError } from "../process/index.js";
+import { startProcess, type StartedProcess } from "../process/index.js";
 import { DISK_KILL_GRACE_MS, watchDiskQuota, type DiskQuota } from "./disk-quota.js";
 import { outputSink, type HeadTailCapture } from "./output-capture.js";
 import { SandboxError } from "./sandbox-error.js";

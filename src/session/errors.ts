@@ -1,5 +1,5 @@
 import type { Phase } from "./types.js";
-import { FatalError, HandledError } from "../errors/patchgate-error.js";
+import { FatalError, HandledError } from "../errors/index.js";
 
 /** An event that does not fit the session's current state. Never applied; the caller sees why. */
 export class IllegalTransitionError extends FatalError {

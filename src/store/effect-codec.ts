@@ -1,5 +1,5 @@
 import type { SessionStore } from "./types.js";
-import { FatalError } from "../errors/patchgate-error.js";
+import { FatalError } from "../errors/index.js";
 
 /**
  * How an effect's value is written and read back. Hand-written rather than zod: effects are read

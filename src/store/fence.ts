@@ -1,4 +1,4 @@
-import { HandledError } from "../errors/patchgate-error.js";
+import { HandledError } from "../errors/index.js";
 
 /**
  * A worker's lease on a lane (src/queue/pg): `epoch` changes whenever the lane changes hands, so a

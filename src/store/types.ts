@@ -1,6 +1,6 @@
 import type { SessionEvent, StoredEvent } from "../session/events.js";
 import type { Phase } from "../session/types.js";
-import { FatalError } from "../errors/patchgate-error.js";
+import { FatalError } from "../errors/index.js";
 
 export interface SessionSummary {
   id: string;

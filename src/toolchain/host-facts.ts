@@ -1,7 +1,7 @@
 import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import type { HostFacts } from "./types.js";
-import { hostEnvironment } from "../process/host-env.js";
+import { hostEnvironment } from "../process/index.js";
 
 /**
  * This host as the resolver sees it: Patchgate's own environment (HOME, PATH and the version

@@ -7,7 +7,7 @@ import type { SessionState } from "../session/state.js";
 import type { Decision, ExecutableConfigHit, PermissionMode, ToolError, ToolResult } from "../session/types.js";
 import type { McpCallAudit } from "../session/mcp-records.js";
 import type { Workspace } from "../workspace/types.js";
-import type { DependencyCacheHandle } from "../depcache/dependency-store.js";
+import type { DependencyCacheHandle } from "../depcache/index.js";
 import type { OnRun } from "../runs/run-progress.js";
 
 /**

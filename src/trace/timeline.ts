@@ -7,7 +7,7 @@ import type { StoredEvent } from "../session/events.js";
 import { clip, formatUsd, oneLine } from "../safety/markdown.js";
 import { redact } from "../safety/redact.js";
 import { toolchainsLine } from "./toolchains-line.js";
-import { dependencyCacheText } from "../depcache/cache-text.js";
+import { dependencyCacheText } from "../depcache/index.js";
 import { instructionsLine } from "./instructions-line.js";
 import { withheldText } from "../session/setup-withheld.js";
 import { killText } from "../session/run-kill-text.js";

@@ -1,7 +1,7 @@
 import { vulnerabilityCheck, type VulnerabilityCategoryFlags } from "@simple-git/argv-parser";
 import type { GitAuth } from "./types.js";
-import { hostEnvironment } from "../process/host-env.js";
-import { FatalError } from "../errors/patchgate-error.js";
+import { hostEnvironment } from "../process/index.js";
+import { FatalError } from "../errors/index.js";
 
 /**
  * Passed on every call (as `-c`, first on argv), overriding whatever the clone's

@@ -1,4 +1,4 @@
-import { runProcess } from "../process/run-process.js";
+import { runProcess } from "../process/index.js";
 import { gitEnv, HARDENING_CONFIG, refuseUnsafe, unsafeOptIns } from "./git-hardening.js";
 import type { GitAuth } from "./types.js";
 import { withDeadline } from "./deadline.js";

@@ -1,4 +1,4 @@
-import { FatalError } from "../errors/patchgate-error.js";
+import { FatalError } from "../errors/index.js";
 
 /**
  * Why a workspace operation could not be done. Fatal for the session (it fails as `workspace_error`):

@@ -1,6 +1,6 @@
 import type { ToolCall } from "../../session/messages.js";
 import type { WireReasoning } from "./wire-messages.js";
-import { HandledError } from "../../errors/patchgate-error.js";
+import { HandledError } from "../../errors/index.js";
 
 /** A provider's answer, read from a whole completion or assembled from stream chunks. */
 export interface CompletionParts {

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { processOperatorEnv, type OperatorEnv } from "../../config/operator-env.js";
 import type { TokenUsage } from "../../session/types.js";
-import { FatalError } from "../../errors/patchgate-error.js";
+import { FatalError } from "../../errors/index.js";
 
 interface ModelPrice {
   /** USD per 1 000 000 prompt (input) tokens. */

@@ -1,6 +1,6 @@
 import type { LLMConfig } from "./llm-config.js";
 import { unreachableMessage } from "./connection-cause.js";
-import { FatalError } from "../../errors/patchgate-error.js";
+import { FatalError } from "../../errors/index.js";
 
 /** The endpoint or the model cannot serve a session; the message is one line naming the URL and what to change. */
 export class EndpointCheckError extends FatalError {

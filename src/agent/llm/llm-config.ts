@@ -1,7 +1,7 @@
 import type { OperatorEnv } from "../../config/operator-env.js";
 import type { OpenAIClientOptions } from "./openai-client.js";
 import type { ReasoningVault } from "./reasoning-vault.js";
-import { FatalError } from "../../errors/patchgate-error.js";
+import { FatalError } from "../../errors/index.js";
 
 /**
  * The model connection, from the environment: the same variables for `patchgate run` and the app

@@ -1,4 +1,4 @@
-import { HandledError } from "../../errors/patchgate-error.js";
+import { HandledError } from "../../errors/index.js";
 
 /** A model request that stopped making progress; retried like any transient failure. */
 export class TransientLLMError extends HandledError {

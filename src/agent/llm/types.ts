@@ -1,6 +1,6 @@
 import type { Message, SealedReasoning, ToolCall } from "../../session/messages.js";
 import type { TokenUsage } from "../../session/types.js";
-import { FatalError } from "../../errors/patchgate-error.js";
+import { FatalError } from "../../errors/index.js";
 
 // The tools layer owns the shape; the client only carries it.
 import type { ToolSpec } from "../../tools/tool-spec.js";

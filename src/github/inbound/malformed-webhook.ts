@@ -1,4 +1,4 @@
-import { HandledError } from "../../errors/patchgate-error.js";
+import { HandledError } from "../../errors/index.js";
 
 /**
  * A signed delivery whose payload lacks a field its event always has. It is GitHub's (or a proxy's)

@@ -1,7 +1,7 @@
 import type { BranchRemote } from "../../publish/branch-lease.js";
 import type { Repo } from "../inbound/intent.js";
 import type { Octokit } from "../octokit.js";
-import { HandledError } from "../../errors/patchgate-error.js";
+import { HandledError } from "../../errors/index.js";
 
 /**
  * The lease's remote (publish/branch-lease.ts) over GitHub's refs API: the head read with `GET git/ref`, a

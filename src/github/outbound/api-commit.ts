@@ -1,7 +1,7 @@
 import { blobBase64, commitParts } from "../../workspace/commit-changes.js";
 import type { Repo } from "../inbound/intent.js";
 import type { Octokit } from "../octokit.js";
-import { FatalError } from "../../errors/patchgate-error.js";
+import { FatalError } from "../../errors/index.js";
 
 /**
  * The session's commit, made again through GitHub's Git Data API so that GitHub signs it: the blobs

@@ -3,7 +3,7 @@ import type { PendingCall, Todo } from "../../session/types.js";
 import { clip, codeBlock, inlineCode, oneLine } from "../../safety/markdown.js";
 import { inert } from "../../safety/inert.js";
 import { pathList } from "../../trace/publish-list.js";
-import { isMcpName } from "../../mcp/tool-names.js";
+import { isMcpName } from "../../mcp/index.js";
 
 /**
  * The bodies Patchgate writes on GitHub (PR, comments). Pure: state in, markdown out. The plan and

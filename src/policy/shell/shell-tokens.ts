@@ -1,5 +1,5 @@
 import { parse, type ParseEntry } from "shell-quote";
-import { HandledError } from "../../errors/patchgate-error.js";
+import { HandledError } from "../../errors/index.js";
 
 /**
  * Turns command text into a flat token list for the grammar in command-line.ts. shell-quote does the

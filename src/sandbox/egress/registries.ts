@@ -3,7 +3,7 @@ import path from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { readHead } from "../../toolchain/layouts/fs.js";
 import { readRepoFile } from "../../toolchain/repo-file.js";
-import { hostEnvironment } from "../../process/host-env.js";
+import { hostEnvironment } from "../../process/index.js";
 
 /**
  * The package registries a networked setup may reach, from the package managers' own configuration:

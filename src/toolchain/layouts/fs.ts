@@ -1,7 +1,7 @@
 import { constants as fsc } from "node:fs";
 import { access, constants, open, readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
-import { hostEnvironment } from "../../process/host-env.js";
+import { hostEnvironment } from "../../process/index.js";
 
 /** Small, failure-tolerant reads of the host's layout: a missing piece is an absent toolchain, not an error. */
 
