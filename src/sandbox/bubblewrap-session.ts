@@ -1,7 +1,6 @@
-import { bubblewrapSetup, prlimitArgv } from "./bubblewrap-argv.js";
-import { bubblewrapLayout, prepareBubblewrapRun } from "./bubblewrap-layout.js";
+import { bubblewrapSetup } from "./bubblewrap-argv.js";
+import { bubblewrapLayout, longLivedCommand, prepareBubblewrapRun } from "./bubblewrap-layout.js";
 import { decodeLimitSignal } from "./disk-quota.js";
-import { refusedEnvNotice } from "./env-policy.js";
 import type { BwrapHostSetup } from "./host-layout.js";
 import { LongLivedSandbox, SUPERVISOR_INSIDE } from "./long-lived-sandbox.js";
 import { SUPERVISOR_SYSCALLS } from "./supervisor-script.js";
@@ -63,17 +62,7 @@ export class BubblewrapSession implements SessionSandbox {
     }
     const box = await entry;
     if (box === null || !box.available || this.closed) return this.runOnce(req);
-    const result = await box.run({
-      cwd: run.cwd,
-      env: run.env,
-      argv: [...prlimitArgv(this.host.prlimit, run.limits), ...run.argv],
-      timeoutMs: run.timeoutMs,
-      maxOutputBytes: run.limits.maxOutputBytes,
-      signal: req.signal,
-      onOutput: req.onOutput,
-      stderrPrefix: refusedEnvNotice(run.refusedEnv),
-      diskQuota: { path: run.workspace, maxBytes: run.limits.diskBytes },
-    });
+    const result = await box.run(longLivedCommand(this.host, run, req));
     if (result === null) return this.runOnce(req);
     this.longLivedRuns++;
     return decodeLimitSignal(result);

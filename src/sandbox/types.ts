@@ -46,9 +46,9 @@ export interface SandboxLimits {
   maxProcesses?: number;
   memoryBytes?: number;
   /**
-   * How much the run may add to the disk: /tmp and HOME (tmpfs) are this big, no single file may grow
-   * beyond it (RLIMIT_FSIZE), and the run is killed when the workspace's filesystem has lost more
-   * than this much free space since it started.
+   * How much the run may write: /tmp and HOME (tmpfs) are this big, no single file may grow beyond it
+   * (RLIMIT_FSIZE), and its writes to the workspace land in a layer of this size, kept only when
+   * within it (bubblewrap: run-overlay.ts; docker: the workspace's filesystem is watched).
    */
   diskBytes?: number;
   /** CPU seconds per process (RLIMIT_CPU): a process that spends them gets SIGXCPU. */
@@ -68,6 +68,11 @@ export interface SandboxResult {
   /** Set when a limit other than the wall clock stopped the run; `signal` says how it was stopped. */
   limitExceeded?: SandboxLimitHit;
   durationMs: number;
+  /**
+   * How much the workspace grew by what the run wrote (bytes of files kept less those they replaced
+   * or it deleted); set by backends that account a run's writes exactly (bubblewrap).
+   */
+  diskBytesAdded?: number;
 }
 
 export interface Sandbox {
