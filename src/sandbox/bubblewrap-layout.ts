@@ -39,6 +39,6 @@ export function longLivedCommand(host: BwrapHostSetup, run: PreparedRun, req: Sa
     signal: req.signal,
     onOutput: req.onOutput,
     stderrPrefix: refusedEnvNotice(run.refusedEnv),
-    diskBytes: run.limits.diskBytes,
+    disk: { runBytes: run.limits.diskBytes, leftBytes: Math.min(run.limits.diskBytes, req.diskLeftBytes ?? Infinity) },
   };
 }

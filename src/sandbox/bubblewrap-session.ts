@@ -37,7 +37,22 @@ export class BubblewrapSession implements SessionSandbox {
     private readonly host: BwrapHostSetup,
   ) {}
 
+  /**
+   * What the session's runs left in the workspace, net: files they wrote less those they replaced or
+   * deleted. Bounded by the disk limit for the whole session, so that output in ignored paths, which
+   * no rollback removes, cannot pile up run after run.
+   */
+  private grownBytes = 0;
+
   async run(req: SandboxRunRequest): Promise<SandboxResult> {
+    if (req.readOnlyWorkspace === true) return this.runBounded(req);
+    const limit = prepareBubblewrapRun(this.host, req).limits.diskBytes;
+    const result = await this.runBounded({ ...req, diskLeftBytes: Math.max(0, limit - this.grownBytes) });
+    this.grownBytes = Math.max(0, this.grownBytes + (result.diskBytesAdded ?? 0));
+    return result;
+  }
+
+  private async runBounded(req: SandboxRunRequest): Promise<SandboxResult> {
     const syscalls = SUPERVISOR_SYSCALLS[process.arch];
     const perl = this.host.perl;
     if (req.network === true || this.closed || !perl || syscalls === undefined || this.fallbackReason !== null || req.signal?.aborted) return this.runOnce(req);

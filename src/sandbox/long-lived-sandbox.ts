@@ -9,7 +9,16 @@ import type { BwrapHostSetup } from "./host-layout.js";
 import { outputSink, type OutputSinkOptions } from "./output-capture.js";
 import { FencedStream } from "./output-fence.js";
 import { PidsCgroup } from "./pids-cgroup.js";
-import { mountRunOverlay, OWN_USER_NS, overlayTools, settleRunOverlay, supervisorPid, type LayerOutcome, type OverlayTarget } from "./run-overlay.js";
+import {
+  mountRunOverlay,
+  OWN_USER_NS,
+  overlayTools,
+  settleRunOverlay,
+  supervisorPid,
+  type LayerOutcome,
+  type OverlayTarget,
+  type RunDiskLimits,
+} from "./run-overlay.js";
 import type { PreparedRun } from "./prepare-run.js";
 import { SandboxError } from "./sandbox-error.js";
 import { CONTROL_FD, SUPERVISOR_PERL, supervisorArgs, type SupervisorSyscalls } from "./supervisor-script.js";
@@ -27,8 +36,8 @@ export interface LongLivedCommand extends OutputSinkOptions {
   argv: string[];
   timeoutMs: number;
   signal?: AbortSignal;
-  /** What the command may write to the workspace (its overlay layer's size; see run-overlay.ts). */
-  diskBytes: number;
+  /** What the command may write (its layer's size) and how much the workspace may grow by what it keeps (run-overlay.ts). */
+  disk: RunDiskLimits;
 }
 
 /**
@@ -128,7 +137,7 @@ export class LongLivedSandbox {
       this.destroy();
     };
     try {
-      if (this.overlay) await mountRunOverlay(this.overlay, cmd.diskBytes);
+      if (this.overlay) await mountRunOverlay(this.overlay, cmd.disk.runBytes);
     } catch (e) {
       this.busy = false;
       await this.close();
@@ -151,7 +160,7 @@ export class LongLivedSandbox {
       if (report === null || report.fence !== fence || !(await this.onlySupervisorLeft())) this.destroy();
       clearTimeout(timer);
       // Nothing of the command runs any more (the supervisor killed the rest): its layer is settled now.
-      const layer = this.overlay && !this.dead ? await this.settle(cmd.diskBytes) : null;
+      const layer = this.overlay && !this.dead ? await this.settle(cmd.disk) : null;
       if (report !== null && !report.clean) this.destroy();
       if (this.dead) await this.channel.closed;
       this.stdout.flush();
@@ -159,7 +168,7 @@ export class LongLivedSandbox {
       out.end();
       err.end();
       const result = this.result(report?.fence === fence ? report : null, killedBy, out.kept, err.kept, started);
-      return layer === null ? result : withLayer(result, layer, cmd.diskBytes);
+      return layer === null ? result : withLayer(result, layer, cmd.disk);
     } finally {
       clearTimeout(timer);
       cmd.signal?.removeEventListener("abort", onAbort);
@@ -169,10 +178,10 @@ export class LongLivedSandbox {
   }
 
   /** The command's writes kept in the workspace, or not when over the limit; a failure here ends the sandbox. */
-  private async settle(diskBytes: number): Promise<LayerOutcome> {
+  private async settle(disk: RunDiskLimits): Promise<LayerOutcome> {
     const overlay = this.overlay as OverlayTarget & { workspace: string };
     try {
-      return await settleRunOverlay(overlay, diskBytes, overlay.workspace);
+      return await settleRunOverlay(overlay, disk, overlay.workspace);
     } catch (e) {
       this.destroy();
       throw new SandboxError("backend_lost", `cannot keep the run's writes: ${(e as Error).message}`);
@@ -235,8 +244,10 @@ const MIB = 1024 * 1024;
  * A command over the disk limit kept nothing and did not finish within its limits, whatever its exit
  * status (a writer that swallows ENOSPC may still exit 0): no exit code, the limit named.
  */
-function withLayer(result: SandboxResult, layer: LayerOutcome, diskBytes: number): SandboxResult {
+function withLayer(result: SandboxResult, layer: LayerOutcome, disk: RunDiskLimits): SandboxResult {
   if (!layer.exceeded) return { ...result, diskBytesAdded: layer.grownBytes };
-  const note = `\npatchgate-sandbox: the run tried to write more than the disk limit (${(diskBytes / MIB).toFixed(1)} MiB); none of its writes were kept\n`;
+  const mib = (n: number): string => `${(n / MIB).toFixed(1)} MiB`;
+  const left = disk.leftBytes < disk.runBytes ? `, of which the session's earlier runs left ${mib(disk.leftBytes)} to keep` : "";
+  const note = `\npatchgate-sandbox: the run tried to write more than the disk limit (${mib(disk.runBytes)}${left}); none of its writes were kept\n`;
   return { ...result, exitCode: null, stderr: result.stderr + note, limitExceeded: "disk", diskBytesAdded: 0 };
 }

@@ -23,10 +23,12 @@ export interface MergePlan {
   steps: Step[];
   /** Bytes the kept files hold, each inode once: what the copy writes, holes of sparse files included. */
   bytes: number;
+  /** Bytes of the workspace's files that the copy replaces or removes. */
+  replaced: number;
 }
 
 export async function planMerge(upper: string, merged: string, workspace: string): Promise<MergePlan> {
-  const plan: MergePlan = { steps: [], bytes: 0 };
+  const plan: MergePlan = { steps: [], bytes: 0, replaced: 0 };
   await walk(plan, { upper, merged, workspace }, "", true, new Set());
   return plan;
 }
@@ -41,14 +43,20 @@ async function walk(
   const shown = new Set(await readdir(path.join(roots.merged, rel)));
   // Below a name the run replaced, the workspace's entry is not a real directory: it has nothing to remove.
   const lower = lowerIsDir ? await readdir(path.join(roots.workspace, rel)).catch(() => []) : [];
-  for (const name of lower) if (!shown.has(name) && !isGit(rel, name)) plan.steps.push({ op: "remove", rel: path.join(rel, name) });
+  for (const name of lower) {
+    if (shown.has(name) || isGit(rel, name)) continue;
+    plan.steps.push({ op: "remove", rel: path.join(rel, name) });
+    plan.replaced += await sizeOf(path.join(roots.workspace, rel, name));
+  }
   for (const entry of await readdir(path.join(roots.upper, rel))) {
     if (isGit(rel, entry)) continue;
     const p = path.join(rel, entry);
     const st = await lstat(path.join(roots.upper, p));
+    const was = lowerIsDir ? await lstat(path.join(roots.workspace, p)).catch(() => null) : null;
+    // A directory kept as one keeps its entries; anything else the run put there replaces the old entry whole.
+    if (was !== null && !(st.isDirectory() && was.isDirectory())) plan.replaced += await sizeOf(path.join(roots.workspace, p));
     if (st.isDirectory()) {
       plan.steps.push({ op: "dir", rel: p, mode: st.mode & 0o777 });
-      const was = lowerIsDir ? await lstat(path.join(roots.workspace, p)).catch(() => null) : null;
       await walk(plan, roots, p, was?.isDirectory() === true, inodes);
     } else if (st.isFile()) {
       plan.steps.push({ op: "file", rel: p, mode: st.mode & 0o777, ino: st.ino, atime: st.atime, mtime: st.mtime });
@@ -64,29 +72,21 @@ async function walk(
 const isGit = (rel: string, name: string): boolean => rel === "" && name === ".git";
 
 /**
- * Applies `plan` to the workspace and returns how much the workspace grew by it (bytes of files
- * written less bytes of files replaced or removed). Nothing is followed: every entry is replaced,
- * never written through, so a symlink or hard link in the workspace cannot carry a write elsewhere.
+ * Applies `plan` to the workspace. Nothing is followed: every entry is replaced, never written
+ * through, so a symlink or hard link in the workspace cannot carry a write elsewhere.
  */
-export async function applyMerge(plan: MergePlan, upper: string, workspace: string): Promise<number> {
-  let grown = plan.bytes;
+export async function applyMerge(plan: MergePlan, upper: string, workspace: string): Promise<void> {
   const firstPath = new Map<number, string>();
   for (const step of plan.steps) {
     const dst = path.join(workspace, step.rel);
     const was = await lstat(dst).catch(() => null);
-    if (step.op === "dir") {
-      if (was?.isDirectory()) {
-        await chmod(dst, step.mode);
-        continue;
-      }
-      if (was) grown -= await sizeOf(dst);
-      await rm(dst, { recursive: true, force: true });
-      await mkdir(dst, { mode: step.mode });
+    if (step.op === "dir" && was?.isDirectory()) {
+      await chmod(dst, step.mode);
       continue;
     }
-    if (was) grown -= await sizeOf(dst);
-    if (step.op === "remove") {
+    if (step.op === "dir" || step.op === "remove") {
       await rm(dst, { recursive: true, force: true });
+      if (step.op === "dir") await mkdir(dst, { mode: step.mode });
       continue;
     }
     const tmp = path.join(path.dirname(dst), `.patchgate-merge-${randomBytes(6).toString("hex")}`);
@@ -95,7 +95,6 @@ export async function applyMerge(plan: MergePlan, upper: string, workspace: stri
     if (was?.isDirectory()) await rm(dst, { recursive: true, force: true });
     await rename(tmp, dst);
   }
-  return grown;
 }
 
 async function copyOrLink(step: Extract<Step, { op: "file" }>, src: string, tmp: string, firstPath: Map<number, string>): Promise<void> {

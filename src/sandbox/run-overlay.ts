@@ -104,15 +104,24 @@ export interface LayerOutcome {
 /**
  * After a command: judges its layer against `limitBytes` and copies what it wrote into the workspace
  * when it kept within it. A command over the limit keeps nothing: the workspace is as before it ran.
- * The limit is judged twice, on the pages and inodes the layer holds (a writer that crossed it met
- * ENOSPC) and on the bytes the copy would write (a sparse file holds no pages for its holes).
+ * The limit is judged on the pages and inodes the layer holds (a writer that crossed it met ENOSPC),
+ * on the bytes the copy would write (a sparse file holds no pages for its holes), and on how much the
+ * workspace would grow, against what the session's earlier runs left of the limit.
  */
-export async function settleRunOverlay(t: OverlayTarget, limitBytes: number, workspace: string): Promise<LayerOutcome> {
-  const exceeded = await layerExceeded(t, limitBytes);
+export async function settleRunOverlay(t: OverlayTarget, limits: RunDiskLimits, workspace: string): Promise<LayerOutcome> {
+  const exceeded = await layerExceeded(t, limits.runBytes);
   const plan = exceeded ? null : await planMerge(upperDir(t), mergedDir(t), workspace);
   await unmountRunOverlay(t);
-  if (plan === null || plan.bytes > limitBytes) return { exceeded: true, grownBytes: 0 };
-  return { exceeded: false, grownBytes: await applyMerge(plan, upperDir(t), workspace) };
+  const grownBytes = plan === null ? 0 : plan.bytes - plan.replaced;
+  if (plan === null || plan.bytes > limits.runBytes || grownBytes > limits.leftBytes) return { exceeded: true, grownBytes: 0 };
+  await applyMerge(plan, upperDir(t), workspace);
+  return { exceeded: false, grownBytes };
+}
+
+/** What one command may write (its layer), and how much the workspace may still grow by what it keeps. */
+export interface RunDiskLimits {
+  runBytes: number;
+  leftBytes: number;
 }
 
 /**

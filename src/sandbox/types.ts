@@ -21,6 +21,11 @@ export interface SandboxRunRequest {
   readOnlyWorkspace?: boolean;
   timeoutMs: number;
   limits?: SandboxLimits;
+  /**
+   * Set by a session's sandbox, never by a caller: what the session's earlier runs left of
+   * `limits.diskBytes` in the workspace (bubblewrap-session.ts); the run may write no more.
+   */
+  diskLeftBytes?: number;
   /** What the session adds to every run: its toolchains and its cache directory (session-sandbox.ts). */
   session?: SessionExtras;
   signal?: AbortSignal;
