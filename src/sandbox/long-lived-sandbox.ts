@@ -100,7 +100,7 @@ export class LongLivedSandbox {
       return box;
     } catch (e) {
       await box.close();
-      throw new SandboxError("spawn_failed", `cannot start a long-lived bubblewrap sandbox: ${(e as Error).message}`);
+      throw new SandboxError("spawn_failed", `cannot start a bubblewrap sandbox: ${(e as Error).message}`);
     }
   }
 

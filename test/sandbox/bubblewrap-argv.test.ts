@@ -79,6 +79,9 @@ describe("buildBubblewrapArgv", () => {
       ...HARDENING,
       ...ENV,
       ...SYSTEM(1 << 29),
+      // Where each command's writable layer is mounted (run-overlay.ts).
+      "--dir",
+      "/run/patchgate-disk",
       ...ETC,
       "--bind",
       "/data/ws/s1",
