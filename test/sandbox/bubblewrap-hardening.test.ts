@@ -108,10 +108,15 @@ describe.each(SANDBOX_FORMS)("bubblewrap (%s): disk and CPU limits", (form) => {
   });
 
   test("600 MB in many small files stops at the workspace limit, and none of it is kept", async () => {
-    const r = await sh(sandbox, ws.dir, "mkdir -p many; i=0; while [ $i -lt 600 ]; do head -c 1048576 /dev/urandom > many/$i 2>/dev/null; i=$((i+1)); done; echo done", {
-      limits: { diskBytes: 64 * MIB },
-      timeoutMs: 120_000,
-    });
+    const r = await sh(
+      sandbox,
+      ws.dir,
+      "mkdir -p many; i=0; while [ $i -lt 600 ]; do head -c 1048576 /dev/urandom > many/$i 2>/dev/null; i=$((i+1)); done; echo done",
+      {
+        limits: { diskBytes: 64 * MIB },
+        timeoutMs: 120_000,
+      },
+    );
     expect({ exitCode: r.exitCode, signal: r.signal, limitExceeded: r.limitExceeded, timedOut: r.timedOut, stdout: r.stdout }).toEqual({
       exitCode: null,
       signal: null,
