@@ -1,6 +1,6 @@
 import { SANDBOX_HOME } from "./env-policy.js";
 import { SANDBOX_WORKSPACE, type PreparedRun } from "./prepare-run.js";
-import { RUN_DISK_DIR } from "./run-overlay.js";
+import { RUN_DISK_DIR } from "./layer-mounter.js";
 import { SANDBOX_HOSTNAME } from "./sandbox-hosts.js";
 import type { Mount } from "./toolchain-binding.js";
 import { deviceNodeArgs } from "./device-nodes.js";

@@ -8,6 +8,7 @@ import { closingDescriptors } from "./close-fds.js";
 import type { BwrapHostSetup } from "./host-layout.js";
 import { outputSink, type OutputSinkOptions } from "./output-capture.js";
 import { FencedStream } from "./output-fence.js";
+import { LayerMounter } from "./layer-mounter.js";
 import { PidsCgroup } from "./pids-cgroup.js";
 import {
   mountRunOverlay,
@@ -95,7 +96,9 @@ export class LongLivedSandbox {
       if (cgroup) box.members = new Set(await cgroup.members());
       if (ns) {
         const userNs = ns.unshare === null ? null : `/proc/${child.pid}/ns/user`;
-        box.overlay = { nsenter: ns.nsenter, userNs, hasGit: layout.hasGit, supervisorPid: await supervisorPid(child), workspace: run.workspace };
+        const pid = await supervisorPid(child);
+        const mounter = LayerMounter.start({ nsenter: ns.nsenter, perl, syscalls: ns.syscalls, supervisorPid: pid, userNs });
+        box.overlay = { mounter, hasGit: layout.hasGit, supervisorPid: pid, workspace: run.workspace };
       }
       return box;
     } catch (e) {
@@ -220,6 +223,7 @@ export class LongLivedSandbox {
   private destroy(): void {
     if (this.dead) return;
     this.dead = true;
+    this.overlay?.mounter.close();
     if (this.child.pid !== undefined) {
       try {
         process.kill(-this.child.pid, "SIGKILL");

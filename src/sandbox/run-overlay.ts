@@ -1,14 +1,8 @@
 import { readFile, statfs } from "node:fs/promises";
-import { runProcess } from "../process/run-process.js";
+import { MOUNT_SYSCALLS, RUN_DISK_DIR, type LayerMounter, type MountSyscalls } from "./layer-mounter.js";
 import { applyMerge, planMerge } from "./overlay-merge.js";
 import { SANDBOX_WORKSPACE } from "./prepare-run.js";
 import { SandboxError } from "./sandbox-error.js";
-
-/**
- * Where each command's writable layer lives inside a long-lived sandbox: a tmpfs mounted afresh per
- * command, sized to the disk limit. bwrap makes the directory; the mounts are made from outside.
- */
-export const RUN_DISK_DIR = "/run/patchgate-disk";
 
 /** One page over the limit: a writer that would cross it is stopped there (ENOSPC), and so is seen to have tried. */
 const PAGE = 4096;
@@ -19,17 +13,11 @@ const PAGE = 4096;
  */
 const BYTES_PER_INODE = 1024;
 
-/** What is needed to reach a running sandbox's mount namespace from the host. */
+/** A running sandbox whose workspace is written through a layer per command. */
 export interface OverlayTarget {
-  /** Absolute path of nsenter (util-linux). */
-  nsenter: string;
-  /** Host pid of the sandbox's pid 1 (the supervisor): its mount namespace and root are the sandbox's. */
+  mounter: LayerMounter;
+  /** Host pid of the sandbox's pid 1 (the supervisor): its root is the sandbox's. */
   supervisorPid: number;
-  /**
-   * The user namespace Patchgate made around bwrap when it runs unprivileged (unshare), entered to
-   * hold the right to mount there; null as root, whose own namespace already holds it.
-   */
-  userNs: string | null;
   /** The workspace has a .git, bound read-only again on top of the overlay. */
   hasGit: boolean;
 }
@@ -47,29 +35,10 @@ function layerLimits(bytes: number): { sizeBytes: number; inodes: number } {
   return { sizeBytes: Math.ceil(bytes / PAGE) * PAGE + PAGE, inodes: Math.max(1024, Math.floor(bytes / BYTES_PER_INODE)) };
 }
 
-// Arguments come positionally, never inside the script text.
-const MOUNT_SCRIPT = [
-  "set -e",
-  `D=${RUN_DISK_DIR}`,
-  // What the previous command's layer held was kept until its writes were copied out.
-  'if grep -q " $D " /proc/self/mounts; then umount "$D"; fi',
-  'mount -t tmpfs -o "size=$1,nr_inodes=$2,mode=0700" patchgate-disk "$D"',
-  'mkdir "$D/upper" "$D/work"',
-  `mount -t overlay -o "lowerdir=${SANDBOX_WORKSPACE},upperdir=$D/upper,workdir=$D/work,userxattr" patchgate-run ${SANDBOX_WORKSPACE}`,
-  `if [ "$3" = 1 ]; then mount --bind -o ro ${SANDBOX_WORKSPACE}/.git ${SANDBOX_WORKSPACE}/.git; fi`,
-].join("\n");
-
-const UNMOUNT_SCRIPT = ["set -e", `if [ "$1" = 1 ]; then umount ${SANDBOX_WORKSPACE}/.git; fi`, `umount ${SANDBOX_WORKSPACE}`].join("\n");
-
 /** Puts a fresh writable layer of `limitBytes` over the workspace, for the next command. */
 export async function mountRunOverlay(t: OverlayTarget, limitBytes: number): Promise<void> {
   const { sizeBytes, inodes } = layerLimits(limitBytes);
-  await inNamespace(t, MOUNT_SCRIPT, [String(sizeBytes), String(inodes), t.hasGit ? "1" : "0"]);
-}
-
-/** Takes the layer off the workspace again; its files stay readable at upperDir until the next mount. */
-async function unmountRunOverlay(t: OverlayTarget): Promise<void> {
-  await inNamespace(t, UNMOUNT_SCRIPT, [t.hasGit ? "1" : "0"]);
+  await t.mounter.mount(sizeBytes, inodes, t.hasGit);
 }
 
 /** Whether the command tried to write more than `limitBytes` (bytes or inodes). */
@@ -78,21 +47,10 @@ async function layerExceeded(t: OverlayTarget, limitBytes: number): Promise<bool
   return (s.blocks - s.bfree) * s.bsize > limitBytes || s.ffree === 0;
 }
 
-async function inNamespace(t: OverlayTarget, script: string, args: string[]): Promise<void> {
-  // The sandbox's own root and working directory too (its mount namespace's root is the host's old
-  // one), and its pid namespace, so that its /proc shows the mount table to mount and umount.
-  const user = t.userNs ? [`--user=${t.userNs}`, "--preserve-credentials"] : [];
-  const ns = ["--target", String(t.supervisorPid), ...user, "--mount", "--pid", "--root", "--wd"];
-  const r = await runProcess({
-    command: t.nsenter,
-    args: [...ns, "--", "/bin/sh", "-c", script, "patchgate-disk", ...args],
-    env: { PATH: "/usr/bin:/bin" },
-    cwd: "/",
-  });
-  if (r.exitCode !== 0) {
-    const why = r.stderr.toString("utf8").trim().split("\n").pop() || `exit ${r.exitCode ?? r.signal}`;
-    throw new SandboxError("spawn_failed", `cannot set up the run's disk layer: ${why}`);
-  }
+/** What one command may write (its layer), and how much the workspace may still grow by what it keeps. */
+export interface RunDiskLimits {
+  runBytes: number;
+  leftBytes: number;
 }
 
 /** What a command's layer came to: over the limit (nothing kept), or kept and how much the workspace grew by it. */
@@ -102,42 +60,40 @@ export interface LayerOutcome {
 }
 
 /**
- * After a command: judges its layer against `limitBytes` and copies what it wrote into the workspace
- * when it kept within it. A command over the limit keeps nothing: the workspace is as before it ran.
- * The limit is judged on the pages and inodes the layer holds (a writer that crossed it met ENOSPC),
- * on the bytes the copy would write (a sparse file holds no pages for its holes), and on how much the
- * workspace would grow, against what the session's earlier runs left of the limit.
+ * After a command: judges its layer and copies what it wrote into the workspace when it kept within
+ * the limits. A command over them keeps nothing: the workspace is as before it ran. Judged on the
+ * pages and inodes the layer holds (a writer that crossed them met ENOSPC), on the bytes the copy
+ * would write (a sparse file holds no pages for its holes), and on how much the workspace would grow,
+ * against what the session's earlier runs left of the limit.
  */
 export async function settleRunOverlay(t: OverlayTarget, limits: RunDiskLimits, workspace: string): Promise<LayerOutcome> {
   const exceeded = await layerExceeded(t, limits.runBytes);
   const plan = exceeded ? null : await planMerge(upperDir(t), mergedDir(t), workspace);
-  await unmountRunOverlay(t);
+  await t.mounter.unmount(t.hasGit);
   const grownBytes = plan === null ? 0 : plan.bytes - plan.replaced;
   if (plan === null || plan.bytes > limits.runBytes || grownBytes > limits.leftBytes) return { exceeded: true, grownBytes: 0 };
   await applyMerge(plan, upperDir(t), workspace);
   return { exceeded: false, grownBytes };
 }
 
-/** What one command may write (its layer), and how much the workspace may still grow by what it keeps. */
-export interface RunDiskLimits {
-  runBytes: number;
-  leftBytes: number;
-}
-
 /**
  * unshare's arguments when Patchgate is not root: bwrap starts in a user namespace of Patchgate's own
- * (mapped to its uid), which nsenter enters later to mount the layer; only the uid Patchgate runs as
- * is mapped, so the sandbox holds no other host identity. As root the host's namespace holds the right.
+ * (its uid mapped to uid 0 there, no other), which the mounter enters to mount the layer. As root the
+ * host's namespace holds that right already.
  */
 export const OWN_USER_NS = ["--user", "--map-root-user", "--"];
 
-/** The binaries that mount a layer per command: nsenter always, unshare when not root. */
-export function overlayTools(host: { nsenter?: string | null; unshare?: string | null }): { nsenter: string; unshare: string | null } {
+/** What mounts a layer per command: nsenter always, unshare when not root, and the syscall numbers. */
+export function overlayTools(host: { nsenter?: string | null; unshare?: string | null }): { nsenter: string; unshare: string | null; syscalls: MountSyscalls } {
   const unprivileged = process.getuid?.() !== 0;
-  if (!host.nsenter || (unprivileged && !host.unshare)) {
-    throw new SandboxError("spawn_failed", "the disk limit needs nsenter and unshare (util-linux) under /usr: a writable run is not started without it");
+  const syscalls = MOUNT_SYSCALLS[process.arch];
+  if (!host.nsenter || (unprivileged && !host.unshare) || syscalls === undefined) {
+    throw new SandboxError(
+      "spawn_failed",
+      "the disk limit needs nsenter and unshare (util-linux) under /usr and a known architecture: no writable run starts without it",
+    );
   }
-  return { nsenter: host.nsenter, unshare: unprivileged ? (host.unshare ?? null) : null };
+  return { nsenter: host.nsenter, unshare: unprivileged ? (host.unshare ?? null) : null, syscalls };
 }
 
 /** Host pid of the sandbox's pid 1: bwrap's (the started process's) only child. */
