@@ -249,7 +249,10 @@ const MIB = 1024 * 1024;
  * status (a writer that swallows ENOSPC may still exit 0): no exit code, the limit named.
  */
 function withLayer(result: SandboxResult, layer: LayerOutcome, disk: RunDiskLimits): SandboxResult {
-  if (!layer.exceeded) return layer.grownBytes === 0 ? result : { ...result, diskBytesAdded: layer.grownBytes };
+  if (!layer.exceeded) {
+    const dropped = layer.dropped.length > 0 ? { droppedSpecial: layer.dropped } : {};
+    return { ...result, ...dropped, ...(layer.grownBytes === 0 ? {} : { diskBytesAdded: layer.grownBytes }) };
+  }
   const mib = (n: number): string => `${(n / MIB).toFixed(1)} MiB`;
   const left = disk.leftBytes < disk.runBytes ? `, of which the session's earlier runs left ${mib(disk.leftBytes)} to keep` : "";
   const note = `\npatchgate-sandbox: the run tried to write more than the disk limit (${mib(disk.runBytes)}${left}); none of its writes were kept\n`;

@@ -25,10 +25,12 @@ export interface MergePlan {
   bytes: number;
   /** Bytes of the workspace's files that the copy replaces or removes. */
   replaced: number;
+  /** FIFOs, sockets and device nodes the run made, which are not kept: "path (a kind)". */
+  dropped: string[];
 }
 
 export async function planMerge(upper: string, merged: string, workspace: string): Promise<MergePlan> {
-  const plan: MergePlan = { steps: [], bytes: 0, replaced: 0 };
+  const plan: MergePlan = { steps: [], bytes: 0, replaced: 0, dropped: [] };
   await walk(plan, { upper, merged, workspace }, "", true, new Set());
   return plan;
 }
@@ -65,11 +67,16 @@ async function walk(
     } else if (st.isSymbolicLink()) {
       plan.steps.push({ op: "symlink", rel: p, target: await readlink(path.join(roots.upper, p)) });
     }
-    // Whiteouts are the removals above; FIFOs, sockets and devices are never kept.
+    // Whiteouts (character devices 0/0) are the removals above; FIFOs, sockets and devices are never kept.
+    else if (!(st.isCharacterDevice() && st.rdev === 0)) plan.dropped.push(`${p} (a ${specialKind(st)})`);
   }
 }
 
 const isGit = (rel: string, name: string): boolean => rel === "" && name === ".git";
+
+function specialKind(st: { isFIFO(): boolean; isSocket(): boolean }): string {
+  return st.isFIFO() ? "fifo" : st.isSocket() ? "socket" : "device";
+}
 
 /**
  * Applies `plan` to the workspace. Nothing is followed: every entry is replaced, never written

@@ -57,6 +57,8 @@ export interface RunDiskLimits {
 export interface LayerOutcome {
   exceeded: boolean;
   grownBytes: number;
+  /** Special files the run made, which were not kept. */
+  dropped: string[];
 }
 
 /**
@@ -71,9 +73,9 @@ export async function settleRunOverlay(t: OverlayTarget, limits: RunDiskLimits, 
   const plan = exceeded ? null : await planMerge(upperDir(t), mergedDir(t), workspace);
   await t.mounter.unmount(t.hasGit);
   const grownBytes = plan === null ? 0 : plan.bytes - plan.replaced;
-  if (plan === null || plan.bytes > limits.runBytes || grownBytes > limits.leftBytes) return { exceeded: true, grownBytes: 0 };
+  if (plan === null || plan.bytes > limits.runBytes || grownBytes > limits.leftBytes) return { exceeded: true, grownBytes: 0, dropped: [] };
   await applyMerge(plan, upperDir(t), workspace);
-  return { exceeded: false, grownBytes };
+  return { exceeded: false, grownBytes, dropped: plan.dropped.sort() };
 }
 
 /**

@@ -78,6 +78,8 @@ export interface SandboxResult {
    * or it deleted); set by backends that account a run's writes exactly (bubblewrap).
    */
   diskBytesAdded?: number;
+  /** FIFOs, sockets and device nodes the run made, which never reached the workspace: "path (a kind)". */
+  droppedSpecial?: string[];
 }
 
 export interface Sandbox {

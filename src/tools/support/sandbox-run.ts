@@ -81,7 +81,7 @@ async function runSandboxed(
     onOutput: ctx.onOutput,
   });
   const removed = await ctx.workspace.removeSpecialFiles();
-  return { ...res, removedSpecial: removed.map((s) => `${s.rel} (a ${s.kind})`) };
+  return { ...res, removedSpecial: [...(res.droppedSpecial ?? []), ...removed.map((s) => `${s.rel} (a ${s.kind})`)] };
 }
 
 /** For a result the model reads: the special files the run left, which it must not rely on. */
