@@ -1,5 +1,6 @@
 import { bubblewrapSetup } from "./bubblewrap-argv.js";
 import { bubblewrapLayout, longLivedCommand, prepareBubblewrapRun } from "./bubblewrap-layout.js";
+import { DiskBudget } from "./disk-budget.js";
 import { decodeLimitSignal } from "./disk-quota.js";
 import type { BwrapHostSetup } from "./host-layout.js";
 import { LongLivedSandbox, SUPERVISOR_INSIDE } from "./long-lived-sandbox.js";
@@ -37,18 +38,14 @@ export class BubblewrapSession implements SessionSandbox {
     private readonly host: BwrapHostSetup,
   ) {}
 
-  /**
-   * What the session's runs left in the workspace, net: files they wrote less those they replaced or
-   * deleted. Bounded by the disk limit for the whole session, so that output in ignored paths, which
-   * no rollback removes, cannot pile up run after run.
-   */
-  private grownBytes = 0;
+  /** What the session's runs left in the workspace: bounded by the disk limit for the whole session (disk-budget.ts). */
+  private readonly budget = new DiskBudget();
 
   async run(req: SandboxRunRequest): Promise<SandboxResult> {
     if (req.readOnlyWorkspace === true) return this.runBounded(req);
-    const limit = prepareBubblewrapRun(this.host, req).limits.diskBytes;
-    const result = await this.runBounded({ ...req, diskLeftBytes: Math.max(0, limit - this.grownBytes) });
-    this.grownBytes = Math.max(0, this.grownBytes + (result.diskBytesAdded ?? 0));
+    const run = prepareBubblewrapRun(this.host, req);
+    const result = await this.runBounded({ ...req, diskLeftBytes: await this.budget.left(run.workspace, run.limits.diskBytes) });
+    await this.budget.record(run.workspace, result.diskBytesAdded ?? 0);
     return result;
   }
 

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runProcess } from "../../src/process/run-process.js";
@@ -119,6 +119,24 @@ describe("bubblewrap session: what runs leave in the workspace is bounded across
       expect(readdirSync(join(ws.dir, "build"))).toEqual(["a.o"]);
     } finally {
       await session.close();
+      ws.cleanup();
+    }
+  });
+
+  test("the bound outlives one resume's sandbox: a later session sandbox on the same workspace counts what the earlier left", async () => {
+    const ws = tempWorkspace("pg-disk-resume-");
+    mkdirSync(join(ws.dir, ".git"));
+    const limits = { diskBytes: 64 * MIB };
+    try {
+      const first = (await bubblewrap()).openSession!();
+      const r1 = await sh(first, ws.dir, "mkdir -p build && head -c 41943040 /dev/zero > build/a.o && echo ok", { limits }).finally(() => first.close());
+      expect(outcome(r1)).toEqual({ exitCode: 0, limitExceeded: undefined, timedOut: false, stdout: "ok\n" });
+      const second = (await bubblewrap()).openSession!();
+      const r2 = await sh(second, ws.dir, "head -c 41943040 /dev/zero > build/b.o; echo done", { limits }).finally(() => second.close());
+      expect({ exitCode: r2.exitCode, limitExceeded: r2.limitExceeded }).toEqual({ exitCode: null, limitExceeded: "disk" });
+      expect(r2.stderr).toContain("of which the session's earlier runs left 24.0 MiB to keep");
+      expect(readdirSync(join(ws.dir, "build"))).toEqual(["a.o"]);
+    } finally {
       ws.cleanup();
     }
   });
