@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import type { Readable, Writable } from "node:stream";
+import { ProcessError } from "../process/process-error.js";
 import { startProcess, type StartedProcess } from "../process/start-process.js";
 import { bubblewrapSetup, type BwrapHost } from "./bubblewrap-argv.js";
 import { HANDSHAKE_FDS, joinCgroupThenRelease } from "./cgroup-handshake.js";
@@ -61,7 +62,13 @@ export class LongLivedSandbox {
   ) {
     (child.stdout as Readable).on("data", (c: Buffer) => this.stdout.push(c));
     (child.stderr as Readable).on("data", (c: Buffer) => this.stderr.push(c));
+    child.on("error", (e: Error) => {
+      if (ProcessError.isInstance(e)) this.lost = e;
+    });
   }
+
+  /** Set when the spawn helper running the sandbox died: nobody can tell how a run then ended. */
+  private lost: Error | null = null;
 
   /** Starts bwrap with the supervisor for `run`'s layout; rejects (spawn_failed) when it does not come up. */
   static async start(host: BwrapHostSetup, run: PreparedRun, layout: BwrapHost, perl: string, syscalls: SupervisorSyscalls): Promise<LongLivedSandbox> {
@@ -154,6 +161,10 @@ export class LongLivedSandbox {
       (this.child.stdin as Writable).write(encodeRequest({ fence, cwd: cmd.cwd, env: cmd.env, argv: cmd.argv }));
       const line = await this.channel.next();
       const report = line === null ? null : parseReport(line);
+      if (report === null && this.lost !== null && killedBy === null) {
+        this.destroy();
+        throw new SandboxError("backend_lost", `bubblewrap: ${this.lost.message}`);
+      }
       if (report !== null && report.fence === fence && report.status === -1) {
         // Its layer stays mounted over the workspace: the sandbox is not used again.
         if (this.overlay) await this.close();
