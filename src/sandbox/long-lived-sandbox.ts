@@ -45,9 +45,10 @@ export interface LongLivedCommand extends OutputSinkOptions {
 /**
  * One bubblewrap sandbox kept for many commands (supervisor-script.ts runs them, one at a time).
  * The namespaces, mounts and the pids cgroup are made once; each command gets its own limits
- * (prlimit), its own process group and a clean /tmp. A command that ends by timeout, abort or the
- * disk quota ends the whole sandbox, as the one-shot form does; so does anything the host cannot
- * verify afterwards (a pids cgroup holding more than bwrap and the supervisor, an unclean reset).
+ * (prlimit), its own process group, a clean /tmp and, when the workspace is writable, a layer of its
+ * own over it (run-overlay.ts), copied into the workspace after it within the disk limit. A command
+ * that ends by timeout or abort ends the whole sandbox, its writes with it; so does anything the host
+ * cannot verify afterwards (a pids cgroup holding more than bwrap and the supervisor, an unclean reset).
  */
 export class LongLivedSandbox {
   private busy = false;
