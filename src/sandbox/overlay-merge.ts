@@ -51,7 +51,8 @@ async function walk(
     plan.replaced += await sizeOf(path.join(roots.workspace, rel, name));
   }
   for (const entry of await readdir(path.join(roots.upper, rel))) {
-    if (isGit(rel, entry)) continue;
+    // Not shown: a whiteout, of whichever form; the removal above is all it means.
+    if (isGit(rel, entry) || !shown.has(entry)) continue;
     const p = path.join(rel, entry);
     const st = await lstat(path.join(roots.upper, p));
     const was = lowerIsDir ? await lstat(path.join(roots.workspace, p)).catch(() => null) : null;
@@ -67,8 +68,8 @@ async function walk(
     } else if (st.isSymbolicLink()) {
       plan.steps.push({ op: "symlink", rel: p, target: await readlink(path.join(roots.upper, p)) });
     }
-    // Whiteouts (character devices 0/0) are the removals above; FIFOs, sockets and devices are never kept.
-    else if (!(st.isCharacterDevice() && st.rdev === 0)) plan.dropped.push(`${p} (a ${specialKind(st)})`);
+    // FIFOs, sockets and devices are never kept.
+    else plan.dropped.push(`${p} (a ${specialKind(st)})`);
   }
 }
 

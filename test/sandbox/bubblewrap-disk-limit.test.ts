@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runProcess } from "../../src/process/run-process.js";
@@ -36,6 +36,25 @@ describe.each(SANDBOX_FORMS)("bubblewrap (%s): the disk limit is exact and the r
     expect(outcome(r)).toEqual({ exitCode: null, limitExceeded: "disk", timedOut: false, stdout: "finished\n" });
     expect(r.stderr).toContain("more than the disk limit (128.0 MiB)");
     expect(readdirSync(ws.dir)).toEqual([]);
+  });
+
+  test("what a run kept reaches the workspace as it left it: deletions, a directory made anew, hard links, symlinks; never .git", async () => {
+    mkdirSync(join(ws.dir, ".git"));
+    mkdirSync(join(ws.dir, "dir"));
+    mkdirSync(join(ws.dir, "dir2"));
+    writeFileSync(join(ws.dir, "a.txt"), "a");
+    writeFileSync(join(ws.dir, "dir", "old.txt"), "old");
+    writeFileSync(join(ws.dir, "dir2", "x"), "x");
+    const script =
+      "rm a.txt; rm -r dir; mkdir dir; echo n > dir/new.txt; echo f > f; ln f f2; rm -r dir2; echo y > dir2; ln -s /etc/passwd sl; echo g > .git/x 2>/dev/null; echo done";
+    const r = await sh(sandbox, ws.dir, script, { limits: { diskBytes: LIMIT } });
+    expect(outcome(r)).toEqual({ exitCode: 0, limitExceeded: undefined, timedOut: false, stdout: "done\n" });
+    expect(readdirSync(ws.dir).sort()).toEqual([".git", "dir", "dir2", "f", "f2", "sl"]);
+    expect(readdirSync(join(ws.dir, "dir"))).toEqual(["new.txt"]);
+    expect(readFileSync(join(ws.dir, "dir2"), "utf8")).toBe("y\n");
+    expect(statSync(join(ws.dir, "f")).ino).toBe(statSync(join(ws.dir, "f2")).ino);
+    expect(readlinkSync(join(ws.dir, "sl"))).toBe("/etc/passwd");
+    expect(existsSync(join(ws.dir, ".git", "x"))).toBe(false);
   });
 
   test("a slow writer is stopped at the limit: it could write no more than 128 MB", async () => {
