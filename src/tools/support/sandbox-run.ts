@@ -99,7 +99,7 @@ async function runSandboxed(
     })
     .finally(() => ended?.());
   const removed = await ctx.workspace.removeSpecialFiles();
-  return { ...res, removedSpecial: removed.map((s) => `${s.rel} (a ${s.kind})`) };
+  return { ...res, removedSpecial: [...(res.droppedSpecial ?? []), ...removed.map((s) => `${s.rel} (a ${s.kind})`)] };
 }
 
 /** For a result the model reads: the special files the run left, which it must not rely on. */
@@ -122,7 +122,7 @@ export function modelOutput(res: SandboxResult): { stdout: string; stderr: strin
 
 const LIMIT_TEXT: Record<NonNullable<SandboxResult["limitExceeded"]>, string> = {
   cpu: "killed by the CPU-time limit (sandbox.cpu_seconds per process)",
-  disk: "killed by the disk quota (sandbox.disk_mb): the run wrote too much",
+  disk: "the run tried to write more than sandbox.disk_mb allows (see stderr); none of its writes were kept",
   file_size: "a file reached the size limit (sandbox.disk_mb)",
 };
 
