@@ -43,7 +43,7 @@ export class BubblewrapSession implements SessionSandbox {
 
   async run(req: SandboxRunRequest): Promise<SandboxResult> {
     if (req.readOnlyWorkspace === true) return this.runBounded(req);
-    const run = prepareBubblewrapRun(this.host, req);
+    const run = await prepareBubblewrapRun(this.host, req);
     const result = await this.runBounded({ ...req, diskLeftBytes: await this.budget.left(run.workspace, run.limits.diskBytes) });
     await this.budget.record(run.workspace, result.diskBytesAdded ?? 0);
     return result;
