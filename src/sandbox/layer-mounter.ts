@@ -25,6 +25,9 @@ export const MOUNT_SYSCALLS: Partial<Record<NodeJS.Architecture, MountSyscalls>>
  * what the host asks, line by line, with the syscalls themselves (mount(8) costs a process and a
  * parse of the mount table per call). Request `mount <bytes> <inodes> <git>` or `umount <git>`;
  * answer `ok` or `err <what failed>`. EOF ends it.
+ * The run's `.git` is the clone's own, bound from below the overlay (kept aside in the layer's folder
+ * while the overlay is put on): through the overlay, a file the host adds to `.git` during the run
+ * could stay unseen behind the overlay's cached lookups.
  * MS_BIND 4096, MS_REMOUNT 32, MS_RDONLY 1, MS_NOSUID 2, MS_NODEV 4; EINVAL from umount2 is "not mounted".
  */
 const MOUNTER_PERL = String.raw`
@@ -37,14 +40,16 @@ sub sys_umount { return syscall($UMOUNT2 + 0, $_[0], 0) == 0 || $!{EINVAL}; }
 sub layer { my ($bytes, $inodes, $git) = @_;
   sys_umount($D) or return "umount $D: $!";
   sys_mount("patchgate-disk", $D, "tmpfs", 6, "size=$bytes,nr_inodes=$inodes,mode=0700") or return "tmpfs: $!";
-  mkdir("$D/upper", 0755) && mkdir("$D/work", 0700) or return "mkdir: $!";
+  mkdir("$D/upper", 0755) && mkdir("$D/work", 0700) && mkdir("$D/git", 0700) or return "mkdir: $!";
+  if ($git) { sys_mount("$WS/.git", "$D/git", 0, 4096) or return "keep .git: $!"; }
   sys_mount("patchgate-run", $WS, "overlay", 6, "lowerdir=$WS,upperdir=$D/upper,workdir=$D/work,userxattr") or return "overlay: $!";
-  if ($git) { sys_mount("$WS/.git", "$WS/.git", 0, 4096) or return "bind .git: $!";
-    sys_mount("$WS/.git", "$WS/.git", 0, 4096 | 32 | 1 | 2 | 4) or return "read-only .git: $!"; }
+  if ($git) { sys_mount("$D/git", "$WS/.git", 0, 4096) or return "bind .git: $!";
+    sys_mount("$D/git", "$WS/.git", 0, 4096 | 32 | 1 | 2 | 4) or return "read-only .git: $!"; }
   return ""; }
 sub unlayer { my ($git) = @_;
   if ($git) { syscall($UMOUNT2 + 0, "$WS/.git", 0) == 0 or return "umount .git: $!"; }
   syscall($UMOUNT2 + 0, $WS, 0) == 0 or return "umount overlay: $!";
+  if ($git) { syscall($UMOUNT2 + 0, "$D/git", 0) == 0 or return "umount kept .git: $!"; }
   return ""; }
 while (my $line = <STDIN>) { chomp $line; my ($op, @a) = split / /, $line;
   my $err = $op eq "mount" ? layer(@a) : $op eq "umount" ? unlayer(@a) : "unknown request";
