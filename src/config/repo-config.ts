@@ -80,7 +80,9 @@ export const RepoConfigSchema = z
           .int()
           .positive()
           .default(2048)
-          .describe("Disk a run may fill: /tmp's size, the largest file, and what the workspace's disk may lose before the run is killed."),
+          .describe(
+            "Disk a run may fill: /tmp's size, the largest file, what one run may write to the workspace (a run over it keeps nothing), and what the session's runs may leave there in all.",
+          ),
         cpu_seconds: z.number().int().positive().default(300).describe("CPU time per process; beyond it the process gets SIGXCPU."),
         max_output_kb: z.number().int().positive().default(1024).describe("Output cap per stream; head and tail are kept."),
       })

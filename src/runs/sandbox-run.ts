@@ -85,5 +85,5 @@ async function runSandboxed(
     })
     .finally(() => ended?.());
   const removed = await ctx.workspace.removeSpecialFiles();
-  return { ...res, removedSpecial: removed.map((s) => `${s.rel} (a ${s.kind})`) };
+  return { ...res, removedSpecial: [...(res.droppedSpecial ?? []), ...removed.map((s) => `${s.rel} (a ${s.kind})`)] };
 }

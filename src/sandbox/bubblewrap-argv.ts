@@ -1,5 +1,6 @@
 import { SANDBOX_HOME } from "./env-policy.js";
 import { SANDBOX_WORKSPACE, type PreparedRun } from "./prepare-run.js";
+import { RUN_DISK_DIR } from "./layer-mounter.js";
 import { SANDBOX_HOSTNAME } from "./sandbox-hosts.js";
 import type { Mount } from "./toolchain-binding.js";
 import { deviceNodeArgs } from "./device-nodes.js";
@@ -90,6 +91,7 @@ export function bubblewrapSetup(run: PreparedRun, host: BwrapHost, inside: Bwrap
   // the run writes. The smaller of the two limits is their size.
   const tmpBytes = Math.min(run.limits.memoryBytes, run.limits.diskBytes);
   args.push("--size", String(tmpBytes), "--tmpfs", "/tmp", "--dir", SANDBOX_HOME);
+  if (!run.readOnlyWorkspace) args.push("--dir", RUN_DISK_DIR);
   for (const p of ETC_ALWAYS) args.push("--ro-bind-try", p, p);
   args.push("--ro-bind", host.hostsFile, "/etc/hosts");
   if (run.network) for (const p of ETC_NETWORK) args.push("--ro-bind-try", p, p);
@@ -110,8 +112,8 @@ export function bubblewrapSetup(run: PreparedRun, host: BwrapHost, inside: Bwrap
  * address space at start and each WebAssembly memory 8–10 GB, which fail under any practical AS
  * limit while using almost no memory. Shared mappings are not counted (hence the sized /tmp).
  * Docker's --memory (a cgroup) counts the whole container's resident memory instead.
- * File size (RLIMIT_FSIZE) caps any one file at the disk quota, at once, wherever it is written;
- * the total is watched from outside (supervise.ts). CPU time (RLIMIT_CPU) is per process: SIGXCPU
+ * File size (RLIMIT_FSIZE) caps any one file at the disk limit, at once, wherever it is written;
+ * the total is the size of the run's layer (run-overlay.ts). CPU time (RLIMIT_CPU) is per process: SIGXCPU
  * at the soft limit, SIGKILL a second later for a process that catches it.
  */
 export function prlimitArgv(prlimit: string, limits: PreparedRun["limits"]): string[] {

@@ -1,4 +1,6 @@
-import type { BwrapHost } from "./bubblewrap-argv.js";
+import { prlimitArgv, type BwrapHost } from "./bubblewrap-argv.js";
+import { refusedEnvNotice } from "./env-policy.js";
+import type { LongLivedCommand } from "./long-lived-sandbox.js";
 import { hasRealGit, type BwrapHostSetup } from "./host-layout.js";
 import { prepareRun, type PreparedRun } from "./prepare-run.js";
 import { withSetupHome } from "./run-state.js";
@@ -27,5 +29,20 @@ export async function bubblewrapLayout(host: BwrapHostSetup, req: SandboxRunRequ
     hostsFile: await sandboxHostsFile(),
     prlimit: host.prlimit,
     deviceNodes: await privateDeviceNodes(),
+  };
+}
+
+/** What the supervisor is asked to run for `run`: prlimit with its limits, then the command. */
+export function longLivedCommand(host: BwrapHostSetup, run: PreparedRun, req: SandboxRunRequest): LongLivedCommand {
+  return {
+    cwd: run.cwd,
+    env: run.env,
+    argv: [...prlimitArgv(host.prlimit, run.limits), ...run.argv],
+    timeoutMs: run.timeoutMs,
+    maxOutputBytes: run.limits.maxOutputBytes,
+    signal: req.signal,
+    onOutput: req.onOutput,
+    stderrPrefix: refusedEnvNotice(run.refusedEnv),
+    disk: { runBytes: run.limits.diskBytes, leftBytes: Math.min(run.limits.diskBytes, req.diskLeftBytes ?? Infinity) },
   };
 }

@@ -1,7 +1,7 @@
-import { bubblewrapSetup, prlimitArgv } from "./bubblewrap-argv.js";
-import { bubblewrapLayout, prepareBubblewrapRun } from "./bubblewrap-layout.js";
+import { bubblewrapSetup } from "./bubblewrap-argv.js";
+import { bubblewrapLayout, longLivedCommand, prepareBubblewrapRun } from "./bubblewrap-layout.js";
+import { DiskBudget } from "./disk-budget.js";
 import { decodeLimitSignal } from "./disk-quota.js";
-import { refusedEnvNotice } from "./env-policy.js";
 import type { BwrapHostSetup } from "./host-layout.js";
 import { LongLivedSandbox, SUPERVISOR_INSIDE } from "./long-lived-sandbox.js";
 import { SUPERVISOR_SYSCALLS } from "./supervisor-script.js";
@@ -38,7 +38,18 @@ export class BubblewrapSession implements SessionSandbox {
     private readonly host: BwrapHostSetup,
   ) {}
 
+  /** What the session's runs left in the workspace: bounded by the disk limit for the whole session (disk-budget.ts). */
+  private readonly budget = new DiskBudget();
+
   async run(req: SandboxRunRequest): Promise<SandboxResult> {
+    if (req.readOnlyWorkspace === true) return this.runBounded(req);
+    const run = await prepareBubblewrapRun(this.host, req);
+    const result = await this.runBounded({ ...req, diskLeftBytes: await this.budget.left(run.workspace, run.limits.diskBytes) });
+    await this.budget.record(run.workspace, result.diskBytesAdded ?? 0);
+    return result;
+  }
+
+  private async runBounded(req: SandboxRunRequest): Promise<SandboxResult> {
     const syscalls = SUPERVISOR_SYSCALLS[process.arch];
     const perl = this.host.perl;
     if (req.network === true || this.closed || !perl || syscalls === undefined || this.fallbackReason !== null || req.signal?.aborted) return this.runOnce(req);
@@ -63,17 +74,7 @@ export class BubblewrapSession implements SessionSandbox {
     }
     const box = await entry;
     if (box === null || !box.available || this.closed) return this.runOnce(req);
-    const result = await box.run({
-      cwd: run.cwd,
-      env: run.env,
-      argv: [...prlimitArgv(this.host.prlimit, run.limits), ...run.argv],
-      timeoutMs: run.timeoutMs,
-      maxOutputBytes: run.limits.maxOutputBytes,
-      signal: req.signal,
-      onOutput: req.onOutput,
-      stderrPrefix: refusedEnvNotice(run.refusedEnv),
-      diskQuota: { path: run.workspace, maxBytes: run.limits.diskBytes },
-    });
+    const result = await box.run(longLivedCommand(this.host, run, req));
     if (result === null) return this.runOnce(req);
     this.longLivedRuns++;
     return decodeLimitSignal(result);

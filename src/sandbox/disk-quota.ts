@@ -2,13 +2,12 @@ import { statfs } from "node:fs/promises";
 import type { SandboxResult } from "./types.js";
 
 /**
- * The workspace is a host directory, so no tmpfs bounds it, and bubblewrap 0.8 has no overlay to put
- * the run's writes in one. A loop-mounted image would, but needs root, loop devices and a workspace
- * that lives inside the image. So the run is watched: the free space of the filesystem holding the
- * workspace is sampled while it runs, and the run is killed once that filesystem has lost more than
- * the quota since the start. Cheap (one statfs per sample), at the price of counting every writer on
- * that filesystem: runs sharing a disk share the margin, and a kill errs on the side of the disk.
- * One file can never outgrow the quota at all (RLIMIT_FSIZE, bubblewrap-argv.ts); /tmp is a sized tmpfs.
+ * The docker backend's disk limit. Its workspace is a host directory bound into the container, and
+ * the engine offers no size limit for a bind, so the run is watched: the free space of the filesystem
+ * holding the workspace is sampled while it runs, and the run is killed once that filesystem has lost
+ * more than the limit since the start. A burst between two samples passes, and every writer on that
+ * filesystem counts; bubblewrap has the exact limit instead (run-overlay.ts).
+ * One file can never outgrow the limit at all (RLIMIT_FSIZE).
  */
 const DISK_SAMPLE_MS = 50;
 /** How long a run that spent its quota may take to end on its own (file-size signal) before it is killed. */

@@ -20,6 +20,9 @@ export interface BwrapHostSetup {
    * it every command gets a sandbox of its own.
    */
   perl?: string | null;
+  /** util-linux's nsenter and unshare under /usr, which mount each writable run's disk layer (run-overlay.ts). */
+  nsenter?: string | null;
+  unshare?: string | null;
 }
 
 const PRLIMIT_CANDIDATES = ["/usr/bin/prlimit", "/usr/sbin/prlimit"];
@@ -36,7 +39,9 @@ export async function detectBwrapHost(bwrapName = "bwrap"): Promise<BwrapHostSet
   if (processLimit.kind === "unavailable") return { reason: processLimit.reason };
   const maps = await readFile("/proc/self/maps", "utf8").catch(() => "");
   const perl = await firstExecutable(["/usr/bin/perl"]);
-  return { bwrap, prlimit, bash, node: await detectNodeLayout(process.execPath, maps), processLimit, perl };
+  const nsenter = await firstExecutable(["/usr/bin/nsenter"]);
+  const unshare = await firstExecutable(["/usr/bin/unshare"]);
+  return { bwrap, prlimit, bash, node: await detectNodeLayout(process.execPath, maps), processLimit, perl, nsenter, unshare };
 }
 
 // Shipped inside node's own prefix (lib/node_modules/<name>), linked from its bin directory.

@@ -26,6 +26,11 @@ export interface SandboxRunRequest {
   setup?: boolean;
   timeoutMs: number;
   limits?: SandboxLimits;
+  /**
+   * Set by a session's sandbox, never by a caller: what the session's earlier runs left of
+   * `limits.diskBytes` in the workspace (bubblewrap-session.ts); the run may write no more.
+   */
+  diskLeftBytes?: number;
   /** What the session adds to every run: its toolchains and its cache directory (session-sandbox.ts). */
   session?: SessionExtras;
   signal?: AbortSignal;
@@ -51,9 +56,9 @@ export interface SandboxLimits {
   maxProcesses?: number;
   memoryBytes?: number;
   /**
-   * How much the run may add to the disk: /tmp and HOME (tmpfs) are this big, no single file may grow
-   * beyond it (RLIMIT_FSIZE), and the run is killed when the workspace's filesystem has lost more
-   * than this much free space since it started.
+   * How much the run may write: /tmp and HOME (tmpfs) are this big, no single file may grow beyond it
+   * (RLIMIT_FSIZE), and its writes to the workspace land in a layer of this size, kept only when
+   * within it (bubblewrap: run-overlay.ts; docker: the workspace's filesystem is watched).
    */
   diskBytes?: number;
   /** CPU seconds per process (RLIMIT_CPU): a process that spends them gets SIGXCPU. */
@@ -73,6 +78,13 @@ export interface SandboxResult {
   /** Set when a limit other than the wall clock stopped the run; `signal` says how it was stopped. */
   limitExceeded?: SandboxLimitHit;
   durationMs: number;
+  /**
+   * How much the workspace grew by what the run wrote (bytes of files kept less those they replaced
+   * or it deleted); set by backends that account a run's writes exactly (bubblewrap).
+   */
+  diskBytesAdded?: number;
+  /** FIFOs, sockets and device nodes the run made, which never reached the workspace: "path (a kind)". */
+  droppedSpecial?: string[];
 }
 
 export interface Sandbox {

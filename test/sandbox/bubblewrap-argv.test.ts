@@ -82,6 +82,9 @@ describe("buildBubblewrapArgv", () => {
       // A run without network tells the package managers so (offline-env.ts).
       ...Object.entries(OFFLINE_ENV).flatMap(([k, v]) => ["--setenv", k, v]),
       ...SYSTEM(1 << 29),
+      // Where each command's writable layer is mounted (run-overlay.ts).
+      "--dir",
+      "/run/patchgate-disk",
       ...ETC,
       "--bind",
       "/data/ws/s1",

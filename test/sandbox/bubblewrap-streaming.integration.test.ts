@@ -18,16 +18,21 @@ describe.each(SANDBOX_FORMS)("bubblewrap (%s): streaming and abort", (form) => {
   });
 
   test("lines arrive while the command runs: it cannot finish until we have seen the first", async () => {
-    // The command blocks on a FIFO that the test writes only after onOutput delivered "first".
-    const fifo = join(ws.dir, "go.fifo");
+    // The command blocks on a FIFO that the test writes only after onOutput delivered "first". The
+    // FIFO is outside the workspace, bound as it is: through the run's overlay layer it would be a
+    // pipe of its own, which the host's writer never reaches.
+    const fifoDir = tempWorkspace("pg-fifo-");
+    const fifo = join(fifoDir.dir, "go.fifo");
     execFileSync("mkfifo", [fifo]);
     const lines: Line[] = [];
-    const r = await sh(sandbox, ws.dir, 'echo first; echo warn >&2; read x < go.fifo; echo "second $x"', {
+    const r = await sh(sandbox, ws.dir, `echo first; echo warn >&2; read x < ${fifo}; echo "second $x"`, {
+      session: { binds: [fifoDir.dir], pathDirs: [] },
       onOutput: (stream, line) => {
         lines.push([stream, line]);
         if (line === "first") void writeFile(fifo, "released\n");
       },
     });
+    fifoDir.cleanup();
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe("first\nsecond released\n");
     expect(lines.filter(([s]) => s === "stdout")).toEqual([

@@ -52,7 +52,7 @@ describe("selectSandbox", () => {
   test("bubblewrap that cannot create namespaces: null with bwrap's message", async () => {
     expect(await selectSandbox("bubblewrap", { bwrap: brokenBwrap })).toEqual({
       sandbox: null,
-      reason: "bubblewrap cannot start a sandbox: bwrap: setting up uid map: Permission denied",
+      reason: "bubblewrap cannot start a sandbox: cannot start a bubblewrap sandbox: bwrap: setting up uid map: Permission denied",
     });
   });
 

@@ -26,7 +26,7 @@ export function removedFields(res: RunResult): { removed_special_files?: { paths
 
 const LIMIT_TEXT: Record<NonNullable<SandboxResult["limitExceeded"]>, string> = {
   cpu: "killed by the CPU-time limit (sandbox.cpu_seconds per process)",
-  disk: "killed by the disk quota (sandbox.disk_mb): the run wrote too much",
+  disk: "the run tried to write more than sandbox.disk_mb allows (see stderr); none of its writes were kept",
   file_size: "a file reached the size limit (sandbox.disk_mb)",
 };
 

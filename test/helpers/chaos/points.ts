@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { readBranch } from "../../fakes/git/bare-repo.js";
 import type { ChaosModelHooks } from "./model.js";
 import { HOLD, OWNER, REPO, RUNNING, type ChaosWorld } from "./world.js";
+import { sandboxFilesNamed } from "../sandbox-file-appears.js";
 
 /**
  * The ten points of a session where the chaos driver kills the process that drives it. Each is
@@ -145,16 +146,26 @@ export class Points {
     const sid = this.w.sessionOf(issue);
     if (!h || h.reached || !sid) return;
     for (const c of this.w.clonesOf(sid)) {
-      if (!h.clones.has(c)) writeFileSync(join(c, ".git", HOLD), "");
+      // The hold names its issue: the script copies it to RUNNING, which tells whose run holds.
+      if (!h.clones.has(c)) writeFileSync(join(c, ".git", HOLD), String(issue));
       h.clones.add(c);
     }
+  }
+
+  /**
+   * Whether issue's held script runs: its RUNNING file is seen in a clone (a backend whose runs
+   * write straight into it) or through a sandboxed process's root (a run's writes stay in its own
+   * layer until it ends).
+   */
+  private running(issue: number, clones: Set<string>): boolean {
+    return [...clones].some((c) => existsSync(join(c, RUNNING))) || sandboxFilesNamed(RUNNING).includes(String(issue));
   }
 
   /** Called on each tick: a held test script shows itself by the file it leaves. */
   poll(): void {
     for (const [issue, h] of this.fileHolds) {
       this.arm(issue);
-      if (!h.reached && [...h.clones].some((c) => existsSync(join(c, RUNNING)))) {
+      if (!h.reached && this.running(issue, h.clones)) {
         h.reached = true; // reported once; release clears every clone it was put in
         this.reached(h.point);
       }

@@ -10,7 +10,7 @@ import { chaosModel, chaosTitle, type ChaosModelHooks } from "./model.js";
 
 /**
  * What a chaos test runs against: one repository on the fake GitHub with a test script a test can
- * hold (it waits while `.git/chaos-hold` exists in the clone, after leaving `.chaos-running`), the
+ * hold (it waits while `.git/chaos-hold` exists in the clone, after copying it to `.chaos-running`), the
  * chaos model on the fake provider, and `issues` open issues. Each process of the app under test
  * has a disk of its own under `root/<name>` (its clones); the sessions' ids are read from the markers
  * of the comments they post, as anyone reading the issue could.
@@ -19,7 +19,7 @@ export const OWNER = "octo-org";
 export const REPO = "calculator";
 export const HOLD = "chaos-hold";
 export const RUNNING = ".chaos-running";
-const TEST_SH = `if [ -e .git/${HOLD} ]; then : > ${RUNNING}; while [ -e .git/${HOLD} ]; do sleep 0.05; done; fi
+const TEST_SH = `if [ -e .git/${HOLD} ]; then cp .git/${HOLD} ${RUNNING}; while [ -e .git/${HOLD} ]; do sleep 0.05; done; fi
 grep -q "a + b" src/add.js || { echo "FAIL: add() subtracts"; exit 1; }
 echo ok
 `;
