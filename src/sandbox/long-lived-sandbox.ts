@@ -1,8 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import type { Readable, Writable } from "node:stream";
-import { ProcessError } from "../process/index.js";
-import { startProcess, type StartedProcess } from "../process/index.js";
+import { ProcessError, startProcess, type StartedProcess } from "../process/index.js";
 import { bubblewrapSetup, type BwrapHost } from "./bubblewrap-argv.js";
 import { HANDSHAKE_FDS, joinCgroupThenRelease } from "./cgroup-handshake.js";
 import { closingDescriptors } from "./close-fds.js";
