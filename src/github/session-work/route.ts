@@ -10,13 +10,13 @@ import type { Intent } from "../inbound/intent.js";
  * history and GitHub's ids (./binding.ts); what the repository's `approvals` rule allows is policy.
  */
 
-/** How an approval names the plan it approves; ./binding.ts turns it into a hash. */
 /** A comment's approval: the short hash it names, if any, and when and as which comment it was written. */
 export interface CommentBinding {
   ref: string | null;
   act: { at: string; commentId: number };
 }
 
+/** How an approval names the plan it approves; ./binding.ts turns it into a hash. */
 export type PlanBinding =
   | ({ by: "comment" } & CommentBinding)
   /** A review approves the plan that was pushed as the commit it reviewed. */
