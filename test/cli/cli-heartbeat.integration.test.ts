@@ -6,13 +6,13 @@ import { BUGGY_ADD_REPO, makeRepo, tempDir } from "../helpers/git-fixture.js";
 import { ROOT } from "../helpers/run-cli.js";
 
 // The test command waits until the test has seen the heartbeat and says go (a file appearing in
-// the workspace): the status line is then shown while the tests really are running, however fast
+// the clone's .git, which a run sees as the host writes it; its own writes stay in its layer): the status line is then shown while the tests really are running, however fast
 // the sandbox starts. Only the first run, the baseline at plan approval, does not wait: it leaves
 // an ignored marker (never published, never rolled back) that the model's run finds.
 const WAITING_REPO = {
   ...BUGGY_ADD_REPO,
-  ".gitignore": ".baseline-ran\ngo.flag\n",
-  "test.sh": "if [ -e .baseline-ran ]; then while [ ! -e go.flag ]; do sleep 0.05; done; fi\ntouch .baseline-ran\n" + BUGGY_ADD_REPO["test.sh"],
+  ".gitignore": ".baseline-ran\n",
+  "test.sh": "if [ -e .baseline-ran ]; then while [ ! -e .git/go.flag ]; do sleep 0.05; done; fi\ntouch .baseline-ran\n" + BUGGY_ADD_REPO["test.sh"],
 };
 
 describe("patchgate run on a terminal: a sign of life", () => {
@@ -45,7 +45,7 @@ describe("patchgate run on a terminal: a sign of life", () => {
       // eslint-disable-next-line no-control-regex -- the terminal's erase-line sequence is what is checked
       if (!released && session && /\r\x1b\[K… tests: sh test.sh \(\d+ s\)/.test(screen)) {
         released = true;
-        writeFileSync(join(data, "workspaces", session, "go.flag"), "");
+        writeFileSync(join(data, "workspaces", session, ".git", "go.flag"), "");
       }
     });
     const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
