@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "../helpers/cli-process.js";
+import { OperatorEnvSchema } from "../../src/config/operator-env-schema.js";
 
 /**
  * `.env.example` lists every variable the README and docs/ tell an operator about, so copying it is a
@@ -18,6 +19,14 @@ test("every variable the README and docs/ name is in .env.example", () => {
   const listed = new Set([...example.matchAll(/^(?:# )?([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]));
   expect(readme.size).toBeGreaterThan(20);
   expect([...readme].filter((v) => !listed.has(v)).sort()).toEqual([]);
+});
+
+test("every variable of the OperatorEnv schema is in .env.example", () => {
+  const example = readFileSync(join(ROOT, ".env.example"), "utf8");
+  const listed = new Set([...example.matchAll(/^(?:# )?([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]));
+  const declared = Object.keys(OperatorEnvSchema.shape);
+  expect(declared.length).toBeGreaterThan(30);
+  expect(declared.filter((v) => !listed.has(v)).sort()).toEqual([]);
 });
 
 test("only what a fresh app needs is set; every optional variable is commented out, not empty", () => {
