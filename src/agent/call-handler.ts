@@ -9,7 +9,7 @@ import { executableConfigPath } from "../policy/executable-config.js";
 import { commandText } from "../policy/shell/command-verdict.js";
 import { applyStandingAnswers } from "../policy/standing-answers.js";
 import { checkPlanGate } from "../policy/plan-gate.js";
-import { parseToolArguments } from "../tools/registry.js";
+import { parseToolArguments } from "../tools/define-tool.js";
 import { fail } from "../tools/tool.js";
 import { publishableAfter } from "../session/publishable.js";
 import { rerunnable } from "./interrupted.js";

@@ -1,6 +1,6 @@
 import type { Message, ToolCall } from "../session/messages.js";
 import type { PendingCall, ToolError } from "../session/types.js";
-import { parseToolArguments } from "../tools/registry.js";
+import { parseToolArguments } from "../tools/define-tool.js";
 import { batchDigest } from "./batch-digest.js";
 import { handleCall, recordAnswer, refuse } from "./call-handler.js";
 import type { CallEnv } from "./call-env.js";

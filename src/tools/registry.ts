@@ -69,4 +69,3 @@ function specOf(t: ToolDefinition): ToolSpec {
 }
 
 // Validation belongs to the tool shape; the registry offers it beside the tools it looks up.
-export { parseToolArguments } from "./define-tool.js";

@@ -1,8 +1,8 @@
 import { readResultText } from "../../src/session/result-read.js";
 import { mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { parseToolArguments, toolSpecs } from "../../src/tools/registry.js";
-import { ALL_TOOLS } from "../../src/tools/registry.js";
+import { parseToolArguments } from "../../src/tools/define-tool.js";
+import { ALL_TOOLS, toolSpecs } from "../../src/tools/registry.js";
 import type { ToolDefinition } from "../../src/tools/tool.js";
 import { mcpConfigSecrets } from "../../src/mcp/config.js";
 import { projectContext } from "../../src/mcp/server/project-context.js";

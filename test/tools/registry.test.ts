@@ -1,4 +1,5 @@
-import { ALL_TOOLS, findTool, parseToolArguments, toolSpecs, toolsForMode } from "../../src/tools/registry.js";
+import { parseToolArguments } from "../../src/tools/define-tool.js";
+import { ALL_TOOLS, findTool, toolSpecs, toolsForMode } from "../../src/tools/registry.js";
 import { readFileTool } from "../../src/tools/read-file.js";
 import { runTestsTool } from "../../src/tools/run-tests.js";
 import { editFileTool } from "../../src/tools/edit-file.js";

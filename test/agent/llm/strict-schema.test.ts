@@ -1,5 +1,6 @@
 import { strictSchema } from "../../../src/agent/llm/strict-schema.js";
-import { ALL_TOOLS, parseToolArguments, toolSpecs } from "../../../src/tools/registry.js";
+import { parseToolArguments } from "../../../src/tools/define-tool.js";
+import { ALL_TOOLS, toolSpecs } from "../../../src/tools/registry.js";
 import { checkOpenAIContract } from "../../fakes/chat/wire-contract.js";
 
 describe("strict-compatible tool schemas", () => {
