@@ -108,3 +108,17 @@ export function verifyLedgerChain(sessionId: string, links: readonly LedgerLink[
   }
   return { ok: true, head: prev };
 }
+
+/**
+ * The chain over events stored before there was one, in stored order: what both stores' migrations
+ * write. The existing seq and time are kept as they are, so the chain vouches for the ledger as found.
+ */
+export function chainOf(sessionId: string, rows: readonly { seq: number; at: string; event: unknown }[]): { seq: number; prev: string; hash: string }[] {
+  let prev = genesisHash(sessionId);
+  return rows.map((r) => {
+    const hash = linkHash(sessionId, r.seq, r.at, canonicalJson(r.event), prev);
+    const link = { seq: r.seq, prev, hash };
+    prev = hash;
+    return link;
+  });
+}

@@ -1,4 +1,14 @@
 import type pg from "pg";
+import { chainExistingPgLedgers, type PgChainedHook } from "./pg-chain-migration.js";
+
+/** A step: SQL, or code for what SQL alone cannot compute (the hash chain). */
+type Step = string | ((client: pg.ClientBase, hooks: PgMigrationHooks) => Promise<void>);
+
+export interface PgMigrationHooks {
+  /** Stop at this version (default: the newest); the tests make a database as an older Patchgate left it. */
+  to?: number;
+  chained?: PgChainedHook;
+}
 
 /**
  * Postgres migrations, applied in order at start. `patchgate_migrations` records which ran, so a
@@ -6,7 +16,7 @@ import type pg from "pg";
  * refused instead of half-understood. Append new steps; never edit a step that has shipped. The list
  * mirrors ./sqlite-schema.ts table for table, so both stores keep the same facts.
  */
-const MIGRATIONS: readonly string[] = [
+const MIGRATIONS: readonly Step[] = [
   `
   CREATE TABLE events (
     session_id TEXT    NOT NULL,
@@ -74,6 +84,8 @@ const MIGRATIONS: readonly string[] = [
     interrupt_item BIGINT
   );
   `,
+  // The ledger's hash chain (./ledger-chain.ts): existing events are chained once, as they are.
+  (client, hooks) => chainExistingPgLedgers(client, hooks.chained),
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;
@@ -85,7 +97,8 @@ const MIGRATION_LOCK = 0x7061_7463;
  * Runs the missing migrations in one transaction under an advisory lock, so that receivers and
  * workers starting together against a fresh database apply each step once.
  */
-export async function migratePg(client: pg.ClientBase): Promise<void> {
+export async function migratePg(client: pg.ClientBase, hooks: PgMigrationHooks = {}): Promise<void> {
+  const target = hooks.to ?? PG_SCHEMA_VERSION;
   await client.query("BEGIN");
   try {
     await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
@@ -95,8 +108,10 @@ export async function migratePg(client: pg.ClientBase): Promise<void> {
     if (version > PG_SCHEMA_VERSION) {
       throw new Error(`database schema version ${version} is newer than this Patchgate (${PG_SCHEMA_VERSION})`);
     }
-    for (let v = version; v < PG_SCHEMA_VERSION; v++) {
-      await client.query(MIGRATIONS[v]);
+    for (let v = version; v < target; v++) {
+      const step = MIGRATIONS[v]!;
+      if (typeof step === "string") await client.query(step);
+      else await step(client, hooks);
       await client.query("INSERT INTO patchgate_migrations (version) VALUES ($1)", [v + 1]);
     }
     await client.query("COMMIT");

@@ -1,6 +1,7 @@
 import pg from "pg";
 import type { SessionEvent, StoredEvent } from "../session/events.js";
 import { LeaseLostError, type Fence } from "./fence.js";
+import { canonicalJson, genesisHash, linkHash, type LedgerLink } from "./ledger-chain.js";
 import { migratePg } from "./pg-schema.js";
 import { toSummary, type SessionRow } from "./session-row.js";
 import { ConcurrentAppendError, type AppendAt, type DeliveryState, type InboxDelivery, type SessionStore, type SessionSummary } from "./types.js";
@@ -89,20 +90,30 @@ export class PostgresSessionStore implements SessionStore {
 
   async append(sessionId: string, events: SessionEvent[], { expectedCount, phase }: AppendAt): Promise<StoredEvent[]> {
     return this.transaction(async (c) => {
-      // The session's lock is taken before its count is read: two writers on any two processes
-      // serialise here, and the second sees the first one's events.
+      // The session's lock is taken before its count and head are read: two writers on any two
+      // processes serialise here, and the second chains onto the first one's events.
       await c.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [sessionId]);
-      const { rows } = await c.query<{ n: number }>("SELECT COALESCE(MAX(seq) + 1, 0)::int AS n FROM events WHERE session_id = $1", [sessionId]);
-      const count = rows[0].n;
+      const { rows } = await c.query<{ seq: number; hash: string | null }>("SELECT seq, hash FROM events WHERE session_id = $1 ORDER BY seq DESC LIMIT 1", [
+        sessionId,
+      ]);
+      const count = rows.length === 0 ? 0 : rows[0].seq + 1;
       if (expectedCount !== undefined && count !== expectedCount) throw new ConcurrentAppendError(sessionId, expectedCount, count);
       if (events.length === 0) return [];
+      if (rows.length > 0 && rows[0].hash === null) throw new Error(`session ${sessionId} has events without a chain hash: the ledger was not migrated`);
       const at = new Date().toISOString();
       // Serialised before anything is written: an event that cannot be stored fails the whole batch.
-      const bodies = events.map((e) => JSON.stringify(e));
+      // Canonical, because the chain hashes this very text; json (not jsonb) keeps it as written.
+      const bodies = events.map((e) => canonicalJson(e));
+      let prev = rows.length === 0 ? genesisHash(sessionId) : rows[0].hash!;
+      const prevs: string[] = [];
+      const hashes = bodies.map((b, i) => {
+        prevs.push(prev);
+        return (prev = linkHash(sessionId, count + i, at, b, prev));
+      });
       await c.query(
-        `INSERT INTO events (session_id, seq, type, at, body)
-         SELECT $1, $2::int + i - 1, t, $3, b::json FROM unnest($4::text[], $5::text[]) WITH ORDINALITY AS x(t, b, i)`,
-        [sessionId, count, at, events.map((e) => e.type), bodies],
+        `INSERT INTO events (session_id, seq, type, at, body, prev, hash)
+         SELECT $1, $2::int + i - 1, t, $3, b::json, p, h FROM unnest($4::text[], $5::text[], $6::text[], $7::text[]) WITH ORDINALITY AS x(t, b, p, h, i)`,
+        [sessionId, count, at, events.map((e) => e.type), bodies, prevs, hashes],
       );
       await c.query(
         `INSERT INTO sessions (id, key, phase, created_at, updated_at) VALUES ($1, NULL, $2, $3, $3)
@@ -118,6 +129,19 @@ export class PostgresSessionStore implements SessionStore {
       sessionId,
     ]);
     return rows.map((r) => ({ ...r.body, seq: r.seq, at: r.at }));
+  }
+
+  async loadChain(sessionId: string): Promise<LedgerLink[]> {
+    const rows = await this.query<{ seq: number; at: string; body: SessionEvent; prev: string | null; hash: string | null }>(
+      "SELECT seq, at, body, prev, hash FROM events WHERE session_id = $1 ORDER BY seq",
+      [sessionId],
+    );
+    return rows.map((r) => ({ seq: r.seq, at: r.at, event: r.body, prev: r.prev, hash: r.hash }));
+  }
+
+  async ledgerHead(sessionId: string): Promise<string | null> {
+    const rows = await this.query<{ hash: string | null }>("SELECT hash FROM events WHERE session_id = $1 ORDER BY seq DESC LIMIT 1", [sessionId]);
+    return rows[0]?.hash ?? null;
   }
 
   /** Newest first. */

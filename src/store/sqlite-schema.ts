@@ -1,11 +1,21 @@
 import type Database from "better-sqlite3";
+import { chainExistingLedgers, type ChainedHook } from "./sqlite-chain-migration.js";
+
+/** A step: SQL, or code for what SQL alone cannot compute (the hash chain). */
+type Step = string | ((db: Database.Database, hooks: MigrationHooks) => void);
+
+export interface MigrationHooks {
+  /** Stop at this version (default: the newest); the tests make a file as an older Patchgate left it. */
+  to?: number;
+  chained?: ChainedHook;
+}
 
 /**
  * Schema migrations, applied in order. The file's `user_version` is the number of migrations it has
  * seen, so an old file is brought forward on open and a file written by a newer Patchgate is refused
  * instead of being half-understood. Append new steps; never edit a step that has shipped.
  */
-const MIGRATIONS: readonly string[] = [
+const MIGRATIONS: readonly Step[] = [
   `
   CREATE TABLE events (
     session_id TEXT    NOT NULL,
@@ -46,11 +56,14 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE deliveries ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
   CREATE INDEX deliveries_by_seq ON deliveries (seq);
   `,
+  // The ledger's hash chain (./ledger-chain.ts): existing events are chained once, as they are.
+  (db, hooks) => chainExistingLedgers(db, hooks.chained),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-export function migrate(db: Database.Database): void {
+export function migrate(db: Database.Database, hooks: MigrationHooks = {}): void {
+  const target = hooks.to ?? SCHEMA_VERSION;
   // IMMEDIATE takes the write lock before reading user_version, so two processes opening a fresh
   // file at once cannot both run the same migration.
   db.transaction(() => {
@@ -58,8 +71,12 @@ export function migrate(db: Database.Database): void {
     if (version > SCHEMA_VERSION) {
       throw new Error(`database schema version ${version} is newer than this Patchgate (${SCHEMA_VERSION})`);
     }
-    for (let v = version; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]);
-    // PRAGMA takes no bound parameters; SCHEMA_VERSION is a number we control.
-    if (version !== SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    for (let v = version; v < target; v++) {
+      const step = MIGRATIONS[v]!;
+      if (typeof step === "string") db.exec(step);
+      else step(db, hooks);
+    }
+    // PRAGMA takes no bound parameters; the target is a number we control.
+    if (version < target) db.pragma(`user_version = ${Math.trunc(target)}`);
   }).immediate();
 }

@@ -1,5 +1,6 @@
 import Database from "better-sqlite3";
 import type { SessionEvent, StoredEvent } from "../session/events.js";
+import { canonicalJson, type LedgerLink } from "./ledger-chain.js";
 import { migrate } from "./sqlite-schema.js";
 import { SqliteWriter } from "./sqlite-writer.js";
 import { writesOn, type AppendAnswer, type RunWrites, type WriteOutcome, type WriteRequest } from "./sqlite-writes.js";
@@ -22,6 +23,10 @@ export class SqliteSessionStore implements SessionStore {
     // Prepared once: every load and lookup reuses the compiled statements.
     this.q = {
       loadEvents: db.prepare<[string], { seq: number; at: string; body: string }>("SELECT seq, at, body FROM events WHERE session_id = ? ORDER BY seq"),
+      loadChain: db.prepare<[string], { seq: number; at: string; body: string; prev: string | null; hash: string | null }>(
+        "SELECT seq, at, body, prev, hash FROM events WHERE session_id = ? ORDER BY seq",
+      ),
+      ledgerHead: db.prepare<[string], { hash: string | null }>("SELECT hash FROM events WHERE session_id = ? ORDER BY seq DESC LIMIT 1"),
       listSessions: db.prepare<[], SessionRow>("SELECT * FROM sessions ORDER BY created_at DESC, rowid DESC"),
       findByKey: db.prepare<[string], { id: string }>("SELECT id FROM sessions WHERE key = ? ORDER BY created_at DESC, rowid DESC LIMIT 1"),
       pendingDeliveries: db.prepare<[], InboxDelivery>("SELECT id, event, payload FROM deliveries WHERE state = 'pending' ORDER BY seq"),
@@ -60,8 +65,9 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   async append(sessionId: string, events: SessionEvent[], { expectedCount, phase }: AppendAt): Promise<StoredEvent[]> {
-    // Serialised before anything is sent: an event that cannot be stored fails its batch, which stores nothing.
-    const rows = events.map((e): [string, string] => [e.type, JSON.stringify(e)]);
+    // Serialised before anything is sent: an event that cannot be stored fails its batch, which stores
+    // nothing. Canonical, because the writer hashes this very text into the chain.
+    const rows = events.map((e): [string, string] => [e.type, canonicalJson(e)]);
     // IMMEDIATE (in the writer): the write lock is taken before the count is read, so the optimistic
     // check holds across processes too.
     const { count, at } = (await this.write({ op: "append", args: [sessionId, rows, expectedCount ?? null, phase] })) as AppendAnswer;
@@ -70,6 +76,14 @@ export class SqliteSessionStore implements SessionStore {
 
   async load(sessionId: string): Promise<StoredEvent[]> {
     return this.q.loadEvents.all(sessionId).map((r) => ({ ...(JSON.parse(r.body) as SessionEvent), seq: r.seq, at: r.at }));
+  }
+
+  async loadChain(sessionId: string): Promise<LedgerLink[]> {
+    return this.q.loadChain.all(sessionId).map((r) => ({ seq: r.seq, at: r.at, event: JSON.parse(r.body) as SessionEvent, prev: r.prev, hash: r.hash }));
+  }
+
+  async ledgerHead(sessionId: string): Promise<string | null> {
+    return this.q.ledgerHead.get(sessionId)?.hash ?? null;
   }
 
   /** Newest first. */

@@ -11,12 +11,13 @@ import { WRITES_SOURCE, type WriteOutcome, type WriteRequest } from "./sqlite-wr
 const THREAD = `
 const { parentPort, workerData } = require("node:worker_threads");
 const Database = require(workerData.driver);
+const { createHash } = require("node:crypto");
 const db = new Database(workerData.file, { timeout: 5000 });
 db.pragma("journal_mode = WAL");
 db.pragma("synchronous = FULL");
 db.pragma("wal_autocheckpoint = 0");
 ${WRITES_SOURCE}
-const run = makeWrites(db);
+const run = makeWrites(db, createHash);
 parentPort.on("message", (requests) => {
   try {
     parentPort.postMessage({ outcomes: run(requests) });

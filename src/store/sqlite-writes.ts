@@ -1,4 +1,6 @@
+import { createHash } from "node:crypto";
 import type Database from "better-sqlite3";
+import { LINK_SOURCE } from "./ledger-chain.js";
 
 /**
  * Every write the SQLite store makes, as one request type: the writer thread runs them on its own
@@ -6,7 +8,7 @@ import type Database from "better-sqlite3";
  * could open, runs the very same code in the store's thread.
  */
 export type WriteRequest =
-  /** `events` are [type, JSON body], serialised by the caller; `expectedCount` null is unguarded. */
+  /** `events` are [type, canonical JSON body], serialised by the caller; `expectedCount` null is unguarded. */
   | { op: "append"; args: [sessionId: string, events: [string, string][], expectedCount: number | null, phase: string] }
   | { op: "setKey"; args: [sessionId: string, key: string] }
   | { op: "receiveDelivery"; args: [id: string, event: string, payload: string] }
@@ -25,16 +27,19 @@ export interface AppendAnswer {
 export type WriteOutcome = { value: unknown } | { error: string; concurrent?: number };
 
 /**
- * The program (CommonJS text, so the thread needs no loader and no TypeScript): `makeWrites(db)`
+ * The program (CommonJS text, so the thread needs no loader and no TypeScript): `makeWrites(db, createHash)`
  * returns a function that runs a batch of requests in one IMMEDIATE transaction (one fsync for the
  * batch: group commit), each in a savepoint of its own, so a refused request (a stale count) leaves
  * the others in the batch. A failure that ends the transaction itself fails the whole batch.
+ * An append chains its events (./ledger-chain.ts) to the last one stored, read under the same write
+ * lock as the count: two writers cannot both extend the same head.
  */
 export const WRITES_SOURCE = `
-function makeWrites(db) {
+${LINK_SOURCE}
+function makeWrites(db, createHash) {
   const q = {
-    nextSeq: db.prepare("SELECT COALESCE(MAX(seq) + 1, 0) AS n FROM events WHERE session_id = ?"),
-    insertEvent: db.prepare("INSERT INTO events (session_id, seq, type, at, body) VALUES (?, ?, ?, ?, ?)"),
+    lastEvent: db.prepare("SELECT seq, hash FROM events WHERE session_id = ? ORDER BY seq DESC LIMIT 1"),
+    insertEvent: db.prepare("INSERT INTO events (session_id, seq, type, at, body, prev, hash) VALUES (?, ?, ?, ?, ?, ?, ?)"),
     upsertSession: db.prepare("INSERT INTO sessions (id, key, phase, created_at, updated_at) VALUES (?, NULL, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET phase = excluded.phase, updated_at = excluded.updated_at"),
     setKey: db.prepare("UPDATE sessions SET key = ?, updated_at = ? WHERE id = ?"),
     insertDelivery: db.prepare("INSERT INTO deliveries (id, event, received_at, payload, state, seq) VALUES (?, ?, ?, ?, 'pending', (SELECT COALESCE(MAX(seq), 0) + 1 FROM deliveries)) ON CONFLICT (id) DO NOTHING"),
@@ -50,11 +55,18 @@ function makeWrites(db) {
   };
   const ops = {
     append(sessionId, events, expectedCount, phase) {
-      const count = q.nextSeq.get(sessionId).n;
+      const last = q.lastEvent.get(sessionId);
+      const count = last ? last.seq + 1 : 0;
       if (expectedCount !== null && count !== expectedCount) throw Object.assign(new Error("stale count"), { concurrent: count });
       const at = new Date().toISOString();
       if (events.length === 0) return { count, at };
-      events.forEach(([type, body], i) => q.insertEvent.run(sessionId, count + i, type, at, body));
+      if (last && last.hash === null) throw new Error("session " + sessionId + " has events without a chain hash: the ledger was not migrated");
+      let prev = last ? last.hash : ledgerGenesis(createHash, sessionId);
+      events.forEach(([type, body], i) => {
+        const hash = ledgerLink(createHash, sessionId, count + i, at, body, prev);
+        q.insertEvent.run(sessionId, count + i, type, at, body, prev, hash);
+        prev = hash;
+      });
       q.upsertSession.run(sessionId, phase, at, at);
       return { count, at };
     },
@@ -93,6 +105,9 @@ export type RunWrites = (requests: WriteRequest[]) => WriteOutcome[];
 /** The same program on the caller's connection (an in-memory database): one function, not a second copy of the SQL. */
 export function writesOn(db: Database.Database): RunWrites {
   // The program is this module's constant text, never input: evaluating it here is what the thread does too.
-  const make = new Function("db", `${WRITES_SOURCE}\nreturn makeWrites(db);`) as (db: Database.Database) => RunWrites;
-  return make(db);
+  const make = new Function("db", "createHash", `${WRITES_SOURCE}\nreturn makeWrites(db, createHash);`) as (
+    db: Database.Database,
+    hash: typeof createHash,
+  ) => RunWrites;
+  return make(db, createHash);
 }

@@ -1,6 +1,7 @@
 import type { SessionEvent, StoredEvent } from "../session/events.js";
 import type { Phase } from "../session/types.js";
 import { FatalError } from "../errors/index.js";
+import type { LedgerLink } from "./ledger-chain.js";
 
 export interface SessionSummary {
   id: string;
@@ -42,6 +43,13 @@ export interface SessionStore {
    */
   append(sessionId: string, events: SessionEvent[], at: AppendAt): Promise<StoredEvent[]>;
   load(sessionId: string): Promise<StoredEvent[]>;
+  /**
+   * The events with their hash chain (./ledger-chain.ts), for verification. Kept apart from `load`:
+   * events have fields of their own named `hash`, and the chain is the store's, not the session's.
+   */
+  loadChain(sessionId: string): Promise<LedgerLink[]>;
+  /** The hash of the session's last event (what a receipt signs), or null when it has none. */
+  ledgerHead(sessionId: string): Promise<string | null>;
   list(): Promise<SessionSummary[]>;
   /** Associate a session with a lookup key (GitHub issue); the newest session for a key wins. */
   setKey(sessionId: string, key: string): Promise<void>;

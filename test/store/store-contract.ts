@@ -1,4 +1,5 @@
 import { ConcurrentAppendError, type SessionStore } from "../../src/store/types.js";
+import { canonicalJson, genesisHash, linkHash, verifyLedgerChain } from "../../src/store/ledger-chain.js";
 import type { SessionEvent } from "../../src/session/events.js";
 import { created, prepared, submitted, toExecuting } from "../helpers/session-events.js";
 
@@ -121,6 +122,28 @@ export function describeStoreContract(makeFixture: () => Promise<StoreFixture>):
         Array.from({ length: 12 }, (_, i) => stores[i % 3].append("s1", [i === 0 ? created() : prepared], { phase: i === 0 ? "queued" : "planning" })),
       );
       expect((await store.load("s1")).map((e) => e.seq)).toEqual(Array.from({ length: 12 }, (_, i) => i));
+      // One chain, not a fork: every event links to the one stored before it, whoever wrote it.
+      expect(verifyLedgerChain("s1", await store.loadChain("s1"))).toEqual({ ok: true, head: await store.ledgerHead("s1") });
+    });
+  });
+
+  describe("the hash chain", () => {
+    test("each event is chained to the one before it, from the session's genesis value, as the encoding says", async () => {
+      const stored = await store.append("s1", [created(), prepared], { phase: "planning" });
+      await store.append("s1", [submitted()], { phase: "awaiting_plan_approval" });
+      const links = await open().loadChain("s1");
+      expect(links.map((l) => l.event)).toEqual([created(), prepared, submitted()]);
+      expect(links[0]!.prev).toBe(genesisHash("s1"));
+      expect(links[0]!.hash).toBe(linkHash("s1", 0, stored[0]!.at, canonicalJson(created()), genesisHash("s1")));
+      expect(links[1]!.prev).toBe(links[0]!.hash);
+      expect(links[2]!.prev).toBe(links[1]!.hash);
+      expect(verifyLedgerChain("s1", links)).toEqual({ ok: true, head: links[2]!.hash });
+      expect(await store.ledgerHead("s1")).toBe(links[2]!.hash);
+    });
+
+    test("a session with no events has no head and an empty chain", async () => {
+      expect(await store.ledgerHead("nobody")).toBeNull();
+      expect(await store.loadChain("nobody")).toEqual([]);
     });
   });
 
