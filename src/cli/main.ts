@@ -23,6 +23,7 @@ const usage = async () => `usage:
   ${(await import("./serve-command.js")).SERVE_USAGE}
   ${(await import("./worker-command.js")).WORKER_USAGE}
   ${(await import("./status-command.js")).STATUS_USAGE}
+  ${(await import("./verify-session-command.js")).VERIFY_SESSION_USAGE}
 environment: OPENAI_API_KEY, OPENAI_BASE_URL, PATCHGATE_MODEL, PATCHGATE_DATA_DIR, PATCHGATE_MCP_CONFIG, PATCHGATE_LLM_*, DATABASE_URL (see docs/cli.md); also read from ./.env`;
 
 function readDotEnv(): string | null {
@@ -77,6 +78,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import("./retry-command.js")).retryCommand(rest, out, ENV);
     case "prune":
       return (await import("./prune-command.js")).pruneCommand(rest, out, ENV);
+    case "verify-session":
+      return (await import("./verify-session-command.js")).runVerifySession(rest, out, ENV);
     case undefined:
     case "help":
     case "--help":
