@@ -14,7 +14,7 @@ import type { SessionEvent } from "../session/events.js";
  * The header is a JSON array, so no field can run into the next; the event, last, needs no delimiter.
  * `event` is the SessionEvent as stored (without seq, at, prev, hash).
  */
-export const CHAIN_VERSION = "patchgate-ledger/1";
+const CHAIN_VERSION = "patchgate-ledger/1";
 
 /**
  * CommonJS text of the link function, for the writer thread (which loads no TypeScript) and for

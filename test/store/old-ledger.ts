@@ -8,7 +8,7 @@ import { makeRepo } from "../helpers/git-fixture.js";
  * that published a real commit of a real repository (its clone), and a short one beside it. Bodies
  * are written as that version wrote them: JSON.stringify, keys in the order the event was built.
  */
-export interface OldRow {
+interface OldRow {
   sessionId: string;
   seq: number;
   type: string;
