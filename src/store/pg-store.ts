@@ -102,13 +102,14 @@ export class PostgresSessionStore implements SessionStore {
       if (rows.length > 0 && rows[0].hash === null) throw new Error(`session ${sessionId} has events without a chain hash: the ledger was not migrated`);
       const at = new Date().toISOString();
       // Serialised before anything is written: an event that cannot be stored fails the whole batch.
-      // Canonical, because the chain hashes this very text; json (not jsonb) keeps it as written.
-      const bodies = events.map((e) => canonicalJson(e));
+      // The body is kept as the event was built (json, not jsonb, keeps its key order: what a resumed
+      // session renders again); the chain hashes the canonical form.
+      const bodies = events.map((e) => JSON.stringify(e));
       let prev = rows.length === 0 ? genesisHash(sessionId) : rows[0].hash!;
       const prevs: string[] = [];
-      const hashes = bodies.map((b, i) => {
+      const hashes = events.map((e, i) => {
         prevs.push(prev);
-        return (prev = linkHash(sessionId, count + i, at, b, prev));
+        return (prev = linkHash(sessionId, count + i, at, canonicalJson(e), prev));
       });
       await c.query(
         `INSERT INTO events (session_id, seq, type, at, body, prev, hash)

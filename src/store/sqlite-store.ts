@@ -66,8 +66,8 @@ export class SqliteSessionStore implements SessionStore {
 
   async append(sessionId: string, events: SessionEvent[], { expectedCount, phase }: AppendAt): Promise<StoredEvent[]> {
     // Serialised before anything is sent: an event that cannot be stored fails its batch, which stores
-    // nothing. Canonical, because the writer hashes this very text into the chain.
-    const rows = events.map((e): [string, string] => [e.type, canonicalJson(e)]);
+    // nothing. The canonical form is what the writer hashes into the chain.
+    const rows = events.map((e): [string, string, string] => [e.type, JSON.stringify(e), canonicalJson(e)]);
     // IMMEDIATE (in the writer): the write lock is taken before the count is read, so the optimistic
     // check holds across processes too.
     const { count, at } = (await this.write({ op: "append", args: [sessionId, rows, expectedCount ?? null, phase] })) as AppendAnswer;

@@ -8,8 +8,12 @@ import { LINK_SOURCE } from "./ledger-chain.js";
  * could open, runs the very same code in the store's thread.
  */
 export type WriteRequest =
-  /** `events` are [type, canonical JSON body], serialised by the caller; `expectedCount` null is unguarded. */
-  | { op: "append"; args: [sessionId: string, events: [string, string][], expectedCount: number | null, phase: string] }
+  /**
+   * `events` are [type, JSON body, canonical JSON], serialised by the caller: the body is stored as the
+   * event was built (its key order is what a resumed session renders again), the canonical form is
+   * what the chain hashes. `expectedCount` null is unguarded.
+   */
+  | { op: "append"; args: [sessionId: string, events: [string, string, string][], expectedCount: number | null, phase: string] }
   | { op: "setKey"; args: [sessionId: string, key: string] }
   | { op: "receiveDelivery"; args: [id: string, event: string, payload: string] }
   | { op: "completeDelivery"; args: [id: string] }
@@ -62,8 +66,8 @@ function makeWrites(db, createHash) {
       if (events.length === 0) return { count, at };
       if (last && last.hash === null) throw new Error("session " + sessionId + " has events without a chain hash: the ledger was not migrated");
       let prev = last ? last.hash : ledgerGenesis(createHash, sessionId);
-      events.forEach(([type, body], i) => {
-        const hash = ledgerLink(createHash, sessionId, count + i, at, body, prev);
+      events.forEach(([type, body, canonical], i) => {
+        const hash = ledgerLink(createHash, sessionId, count + i, at, canonical, prev);
         q.insertEvent.run(sessionId, count + i, type, at, body, prev, hash);
         prev = hash;
       });

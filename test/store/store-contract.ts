@@ -141,6 +141,21 @@ export function describeStoreContract(makeFixture: () => Promise<StoreFixture>):
       expect(await store.ledgerHead("s1")).toBe(links[2]!.hash);
     });
 
+    test("an event comes back with its keys in the order it was built: a resumed session renders it as before", async () => {
+      const built = {
+        type: "tool_result",
+        callId: "c1",
+        tool: "read_file",
+        toolVersion: "1",
+        input: { path: "a", limit: 2 },
+        result: { ok: true, data: { z: 1, a: 2 } },
+        durationMs: 1,
+      };
+      await store.append("s1", [created(), built as SessionEvent], { phase: "executing" });
+      const loaded = (await open().load("s1"))[1]!;
+      expect(JSON.stringify(loaded)).toBe(JSON.stringify({ ...built, seq: 1, at: loaded.at }));
+    });
+
     test("a session with no events has no head and an empty chain", async () => {
       expect(await store.ledgerHead("nobody")).toBeNull();
       expect(await store.loadChain("nobody")).toEqual([]);
