@@ -20,7 +20,7 @@ import type { Mount } from "./toolchain-binding.js";
 export const SANDBOX_CA_BUNDLE = "/run/patchgate-ca/ca-bundle.pem";
 
 /** Where distributions keep their bundle of trusted roots: Debian and Alpine, Fedora and RHEL, openSUSE, others. */
-export const SYSTEM_BUNDLES = ["/etc/ssl/certs/ca-certificates.crt", "/etc/pki/tls/certs/ca-bundle.crt", "/etc/ssl/ca-bundle.pem", "/etc/ssl/cert.pem"];
+const SYSTEM_BUNDLES = ["/etc/ssl/certs/ca-certificates.crt", "/etc/pki/tls/certs/ca-bundle.crt", "/etc/ssl/ca-bundle.pem", "/etc/ssl/cert.pem"];
 
 const BUNDLE_FILE = "ca-bundle.pem";
 
