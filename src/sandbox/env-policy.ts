@@ -78,8 +78,9 @@ export function withRuntimeEnv(env: Record<string, string>, runtime: Record<stri
 
 /**
  * Every variable a tool reads the CA bundle's path from, and only these, all pointing at the one file
- * (ca-bundle.ts): Node's extra roots (corepack, Yarn Berry, pnpm's own fetch), OpenSSL's default file
- * (git over https, curl, Go, Python's ssl, uv), pip and requests, cargo, git, and npm's cafile.
+ * (ca-bundle.ts): Node's extra roots (corepack, Yarn Berry, a script's fetch), OpenSSL's default file
+ * (curl, Go, Python's ssl, uv), pip and requests, cargo, git over https, and npm's and pnpm's cafile.
+ * Set after the caller's variables, so a repository's setup env cannot point them elsewhere.
  */
 export const CA_BUNDLE_VARIABLES = [
   "NODE_EXTRA_CA_CERTS",
