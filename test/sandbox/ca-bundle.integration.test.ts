@@ -43,8 +43,8 @@ describe("the operator's CA bundle reaches networked setup", () => {
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  const setup = (sandbox: Sandbox, argv: string[], network = true) =>
-    sandbox.run({ argv: ["node", "tls-registry.mjs", "registry", "--", ...argv], workspace: ws, timeoutMs: 60_000, network, setup: true });
+  const setup = (sandbox: Sandbox, argv: string[], env: Record<string, string> = {}) =>
+    sandbox.run({ argv: ["node", "tls-registry.mjs", "registry", "--", ...argv], workspace: ws, timeoutMs: 60_000, network: true, setup: true, env });
 
   test("without the bundle, Node's fetch refuses the intercepting CA", async () => {
     const r = await setup(withoutCa, ["node", "-e", FETCH]);
@@ -59,7 +59,7 @@ describe("the operator's CA bundle reaches networked setup", () => {
     expect(r.exitCode).toBe(0);
   });
 
-  test("every tool's CA variable names the bundle, bound read-only with the host's certificates", async () => {
+  test("every tool's CA variable names the bundle, bound read-only with the host's certificates, whatever the setup's env says", async () => {
     const script = `
       const fs = require("fs");
       const names = ["NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "PIP_CERT", "REQUESTS_CA_BUNDLE", "CARGO_HTTP_CAINFO", "GIT_SSL_CAINFO", "npm_config_cafile"];
@@ -68,7 +68,7 @@ describe("the operator's CA bundle reaches networked setup", () => {
       console.log(fs.readFileSync(file, "utf8") === fs.readFileSync("/workspace/expected.pem", "utf8") ? "same" : "different");
       try { fs.appendFileSync(file, "x"); console.log("written"); } catch (e) { console.log(e.code); }`;
     copyFileSync(bundle, join(ws, "expected.pem"));
-    const r = await setup(withCa, ["node", "-e", script]);
+    const r = await setup(withCa, ["node", "-e", script], { SSL_CERT_FILE: "/workspace/other.pem", npm_config_cafile: "/workspace/other.pem" });
     const [vars, same, write] = r.stdout.trim().split("\n");
     const inside = "/run/patchgate-ca/ca-bundle.pem";
     expect(JSON.parse(vars)).toEqual({
