@@ -15,8 +15,11 @@ export interface RepoSetup {
   sandboxNote: string;
 }
 
-/** Reads `.github/patchgate.yml` from the clone (its checked-out default branch), the test command and a sandbox. */
-export async function repoSetup(root: string): Promise<RepoSetup> {
+/**
+ * Reads `.github/patchgate.yml` from the clone (its checked-out default branch), the test command and
+ * a sandbox, whose networked setup gets `caBundle` (ca-bundle-option.ts).
+ */
+export async function repoSetup(root: string, caBundle: string | null = null): Promise<RepoSetup> {
   const text = await readFile(join(root, REPO_CONFIG_PATH), "utf8").catch(() => null);
   const parsed = parseRepoConfig(text);
   if (!parsed.ok) throw new UsageError(`${REPO_CONFIG_PATH} is invalid: ${parsed.error.message}`);
@@ -24,7 +27,7 @@ export async function repoSetup(root: string): Promise<RepoSetup> {
   const detected = config.test ? null : await detectTestCommand(root);
   const testCommand = config.test ?? detected?.command;
   const testCommandSource = config.test ? REPO_CONFIG_PATH : detected?.source;
-  const chosen = await selectSandbox(config.sandbox.backend);
+  const chosen = await selectSandbox(config.sandbox.backend, { caBundle });
   const sandboxNote = chosen.sandbox ? `sandbox: ${chosen.sandbox.backend}` : `no sandbox: ${chosen.reason} (commands will be refused)`;
   return {
     config: detected?.setup && !config.setup ? { ...config, setup: detected.setup } : config,

@@ -12,6 +12,7 @@ import { printEvents } from "./print-events.js";
 import { runOutput } from "./run-output.js";
 import { repoSetup } from "./repo-setup.js";
 import { report } from "./report.js";
+import { caBundleFromCli } from "./ca-bundle-option.js";
 import { dataDir, llmFromEnv, UsageError } from "./runtime-env.js";
 import { resolveSessionId } from "./session-id.js";
 import { terminalApprover } from "./terminal-approver.js";
@@ -39,6 +40,7 @@ export async function resumeCommand(argv: string[], terminal: NodeJS.WritableStr
   const mcp = mcpFromCli(values["mcp-config"], Boolean(process.stdin.isTTY), env);
   const dir = dataDir(values["data-dir"], env);
   const sandboxOpts = sandboxFromCli(values.settings, dir, env);
+  const caBundle = caBundleFromCli(dir, env);
   const interrupt = interruptNotice(out);
   const store = await openStore({ dataDir: dir });
   try {
@@ -51,7 +53,7 @@ export async function resumeCommand(argv: string[], terminal: NodeJS.WritableStr
     if (ledger.state.phase === "failed" && ledger.state.mode === "execute") await reopenSession(ledger, "cli");
     hb.doing("opening the workspace");
     const ws = await reopenWorkspace(ledger, { source: ledger.state.task.source.repo, dir: join(dir, "workspaces", sessionId) });
-    const setup = await repoSetup(ws.root);
+    const setup = await repoSetup(ws.root, caBundle);
     hb.doing(null);
     const approver = terminalApprover({ approvePlan: values["approve-plan"], approveWrites: values["approve-writes"] }, out);
     const result = await driveLocally(

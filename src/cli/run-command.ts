@@ -15,6 +15,7 @@ import { repoSetup } from "./repo-setup.js";
 import { runLine } from "./run-line.js";
 import { applyRepoLimits, cliLimits } from "./session-limits.js";
 import { report } from "./report.js";
+import { caBundleFromCli } from "./ca-bundle-option.js";
 import { checkModelEndpoint, dataDir, llmFromEnv, modelName, UsageError } from "./runtime-env.js";
 import { terminalApprover } from "./terminal-approver.js";
 import { mcpFromCli } from "./mcp-option.js";
@@ -52,6 +53,7 @@ export async function runCommand(argv: string[], terminal: NodeJS.WritableStream
   const model = modelName(values.model, env);
   const dir = dataDir(values["data-dir"], env);
   const sandboxOpts = sandboxFromCli(values.settings, dir, env);
+  const caBundle = caBundleFromCli(dir, env);
   const { llm, compaction, config } = llmFromEnv(model, env, dir);
   await checkModelEndpoint(config);
   const interrupt = interruptNotice(out);
@@ -73,7 +75,7 @@ export async function runCommand(argv: string[], terminal: NodeJS.WritableStream
     hb.doing(`cloning ${repo.source}`);
     const { ws, setup } = await failOnSetupError(ledger, async () => {
       const ws = await prepareWorkspace(ledger, { source: repo.source, ref: repo.ref, dir: join(dir, "workspaces", ledger.sessionId) });
-      return { ws, setup: await repoSetup(ws.root) };
+      return { ws, setup: await repoSetup(ws.root, caBundle) };
     });
     hb.doing(null);
     await applyRepoLimits(

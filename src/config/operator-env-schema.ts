@@ -69,6 +69,10 @@ export const OperatorEnvSchema = z.object({
     "the operator's settings (YAML or JSON; the CLI's `--settings` too): what widens the sandbox, which a repository never may — see [Toolchains](toolchains.md); a broken file stops the app, naming the field",
     "none",
   ),
+  PATCHGATE_CA_BUNDLE: variable(
+    "a PEM file of the CA certificates networked setups trust (behind a TLS-intercepting proxy: its CA plus the public roots, since npm, pip and OpenSSL replace their roots with it); copied at start to `<data dir>/ca-bundle.pem` and bound read-only into setup, see [Setup and tests](setup-and-tests.md#the-operators-ca-certificates); a missing or empty file stops the start, naming it",
+    "the host's `NODE_EXTRA_CA_CERTS` file and system bundle",
+  ),
   PATCHGATE_RECONCILE_MINUTES: variable("how often failed webhook deliveries are asked for again (`0`: never)", "`10`"),
   PATCHGATE_CHECK_RUN_THROTTLE_MS: variable("between milestones, a session's check run is updated at most once in this many milliseconds", "`5000`"),
   PATCHGATE_LLM_PROVIDER: variable(

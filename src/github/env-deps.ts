@@ -6,6 +6,7 @@ import { lazyClient } from "../agent/llm/lazy-client.js";
 import { vaultFromEnv } from "../agent/llm/reasoning-vault.js";
 import { AbortRegistry } from "../queue/abort-registry.js";
 import { InProcessQueue } from "../queue/in-process.js";
+import { writeCaBundle } from "../sandbox/ca-bundle.js";
 import { selectSandbox } from "../sandbox/select.js";
 import type { Sandbox } from "../sandbox/types.js";
 import { openStore } from "../store/open-store.js";
@@ -52,6 +53,8 @@ export async function depsFromEnv(
   // A bad PATCHGATE_LLM_* value stops the app at boot, naming the variable.
   const llmConfig = llmConfigFromEnv(env);
   const vault = vaultFromEnv(env, dataDir);
+  // The CA bundle networked setups trust, made once per start; a bad path stops the app, naming it.
+  const caBundle = writeCaBundle(dataDir, { PATCHGATE_CA_BUNDLE: env.PATCHGATE_CA_BUNDLE, NODE_EXTRA_CA_CERTS: host.NODE_EXTRA_CA_CERTS });
   return {
     store: await openStore({ dataDir, databaseUrl: env.DATABASE_URL }),
     queue: new InProcessQueue((job, error) =>
@@ -69,7 +72,7 @@ export async function depsFromEnv(
     // Without a window the runtime's default thresholds apply (agent/model-loop.ts). Lazy: sizing loads
     // the tool schemas, which an app without a known window never needs.
     compaction: llmConfig.contextTokens === undefined ? undefined : (await import("../agent/context/compaction-thresholds.js")).compactionFor(llmConfig),
-    sandbox: cachedSandbox(),
+    sandbox: cachedSandbox(caBundle),
     workspacesDir: join(dataDir, "workspaces"),
     mirrors: mirrorsFromEnv(env, dataDir),
     gitBase: gitBaseUrl(env),
@@ -93,13 +96,16 @@ export function reconcileFromEnv(env: OperatorEnv): PatchgateDeps["reconcile"] {
   return minutes === 0 ? null : { firstAfterMs: 60_000, everyMs: minutes * 60_000 };
 }
 
-/** Probing a backend costs up to seconds (docker info); once per preference and image is enough. */
-export function cachedSandbox(): (config: RepoConfig) => Promise<Sandbox | null> {
+/**
+ * Probing a backend costs up to seconds (docker info); once per preference and image is enough.
+ * `caBundle`: the CA bundle's host path (ca-bundle.ts), bound into networked setups.
+ */
+export function cachedSandbox(caBundle: string | null = null): (config: RepoConfig) => Promise<Sandbox | null> {
   const seen = new Map<string, Promise<Sandbox | null>>();
   return (config) => {
     const key = `${config.sandbox.backend}:${config.sandbox.image}`;
     let s = seen.get(key);
-    if (!s) seen.set(key, (s = selectSandbox(config.sandbox.backend, { image: config.sandbox.image }).then((r) => r.sandbox)));
+    if (!s) seen.set(key, (s = selectSandbox(config.sandbox.backend, { image: config.sandbox.image, caBundle }).then((r) => r.sandbox)));
     return s;
   };
 }

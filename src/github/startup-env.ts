@@ -3,6 +3,8 @@ import { join } from "node:path";
 import { llmConfigFromEnv } from "../agent/llm/llm-config.js";
 import { limitSizesFrom } from "../agent/resource-limits.js";
 import type { OperatorEnv } from "../config/operator-env.js";
+import { hostEnvironment } from "../process/index.js";
+import { caCertificates } from "../sandbox/ca-bundle.js";
 import { isPostgresUrl } from "../store/open-store.js";
 import { reconcileFromEnv } from "./env-deps.js";
 import { diskGuardFromEnv, housekeepingFromEnv, mirrorsFromEnv } from "./session-work/housekeeping-env.js";
@@ -11,9 +13,10 @@ import { diskGuardFromEnv, housekeepingFromEnv, mirrorsFromEnv } from "./session
  * Every variable the app reads as a number, flag or URL, read once before Probot starts: a bad one is
  * one line naming it (`PATCHGATE_LLM_RETRIES must be a whole number ≥ 0, got "lots"`), not a stack
  * trace from the middle of the app's wiring. These readers throw only for a bad value, so any error
- * from this list is the operator's to fix. Null when all are well.
+ * from this list is the operator's to fix. Null when all are well. `host`: the rest of the process's
+ * environment, for NODE_EXTRA_CA_CERTS.
  */
-export function startupEnvProblem(env: OperatorEnv): string | null {
+export function startupEnvProblem(env: OperatorEnv, host: Readonly<Record<string, string | undefined>> = hostEnvironment()): string | null {
   const dataDir = env.PATCHGATE_DATA_DIR ?? join(homedir(), ".patchgate");
   const readers: (() => unknown)[] = [
     () => llmConfigFromEnv(env),
@@ -22,6 +25,7 @@ export function startupEnvProblem(env: OperatorEnv): string | null {
     () => housekeepingFromEnv(env),
     () => diskGuardFromEnv(env),
     () => mirrorsFromEnv(env, dataDir),
+    () => caCertificates({ PATCHGATE_CA_BUNDLE: env.PATCHGATE_CA_BUNDLE, NODE_EXTRA_CA_CERTS: host.NODE_EXTRA_CA_CERTS }),
     () => {
       if (env.DATABASE_URL && !isPostgresUrl(env.DATABASE_URL)) throw new Error("DATABASE_URL must start with postgres:// or postgresql://");
     },

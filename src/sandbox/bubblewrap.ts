@@ -21,7 +21,11 @@ import type { Sandbox, SandboxResult, SandboxRunRequest, SessionSandbox } from "
 export class BubblewrapSandbox implements Sandbox {
   readonly backend = "bubblewrap" as const;
 
-  constructor(private readonly host: BwrapHostSetup) {}
+  /** `caBundle`: the host path of the CA bundle made at start (ca-bundle.ts), for networked runs. */
+  constructor(
+    private readonly host: BwrapHostSetup,
+    private readonly opts: { caBundle?: string | null } = {},
+  ) {}
 
   openSession(): SessionSandbox {
     return new BubblewrapSession(this, this.host);
@@ -35,7 +39,7 @@ export class BubblewrapSandbox implements Sandbox {
       throw new SandboxError("spawn_failed", `bubblewrap runs need /usr/bin/perl and a known architecture (this is ${process.arch}) for their supervisor`);
     }
     // The node running Patchgate is visible inside (under /usr, or bound by nodeBinding): it runs the forwarder.
-    const egress = { allowHosts: req.allowHosts, node: this.host.node?.binary ?? process.execPath };
+    const egress = { allowHosts: req.allowHosts, node: this.host.node?.binary ?? process.execPath, caBundle: this.opts.caBundle };
     return withEgress(prepared, egress, async (run, egressMounts) => {
       const layout = await bubblewrapLayout(this.host, req, run, egressMounts);
       const box = await LongLivedSandbox.start(this.host, run, layout, perl, syscalls);

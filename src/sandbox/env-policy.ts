@@ -76,6 +76,27 @@ export function withRuntimeEnv(env: Record<string, string>, runtime: Record<stri
   return out;
 }
 
+/**
+ * Every variable a tool reads the CA bundle's path from, and only these, all pointing at the one file
+ * (ca-bundle.ts): Node's extra roots (corepack, Yarn Berry, a script's fetch), OpenSSL's default file
+ * (curl, Go, Python's ssl, uv), pip and requests, cargo, git over https, and npm's and pnpm's cafile.
+ * Set after the caller's variables, so a repository's setup env cannot point them elsewhere.
+ */
+export const CA_BUNDLE_VARIABLES = [
+  "NODE_EXTRA_CA_CERTS",
+  "SSL_CERT_FILE",
+  "PIP_CERT",
+  "REQUESTS_CA_BUNDLE",
+  "CARGO_HTTP_CAINFO",
+  "GIT_SSL_CAINFO",
+  "npm_config_cafile",
+] as const;
+
+/** The CA variables, each naming `file` (the bundle's path inside the sandbox). */
+export function caBundleEnv(file: string): Record<(typeof CA_BUNDLE_VARIABLES)[number], string> {
+  return Object.fromEntries(CA_BUNDLE_VARIABLES.map((k) => [k, file])) as Record<(typeof CA_BUNDLE_VARIABLES)[number], string>;
+}
+
 export function refusedEnvNotice(refused: readonly string[]): string {
   return refused.length === 0 ? "" : `patchgate-sandbox: refused environment variables that look like secrets: ${refused.join(", ")}\n`;
 }

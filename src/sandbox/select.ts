@@ -19,6 +19,8 @@ export interface SelectSandboxOptions {
   bwrap?: string;
   /** How long `docker info` may take before the engine counts as absent. */
   dockerProbeMs?: number;
+  /** The CA bundle made at start (ca-bundle.ts): bound into networked runs. */
+  caBundle?: string | null;
 }
 
 /** Either a working sandbox or why there is none. There is no unsandboxed fallback, on purpose. */
@@ -51,7 +53,7 @@ async function tryDocker(opts: SelectSandboxOptions): Promise<SandboxSelection> 
     const why = info.timedOut ? "timed out" : firstLine(info.stderr) || `exit ${info.exitCode}`;
     return { sandbox: null, reason: `docker engine not reachable: ${why}` };
   }
-  return { sandbox: new DockerSandbox({ docker, image: opts.image ?? "node:20-bookworm" }) };
+  return { sandbox: new DockerSandbox({ docker, image: opts.image ?? "node:20-bookworm", caBundle: opts.caBundle }) };
 }
 
 // Installed is not the same as usable: user namespaces may be disabled, or AppArmor may forbid them.
@@ -59,7 +61,7 @@ async function tryDocker(opts: SelectSandboxOptions): Promise<SandboxSelection> 
 async function tryBubblewrap(opts: SelectSandboxOptions): Promise<SandboxSelection> {
   const host = await detectBwrapHost(opts.bwrap);
   if ("reason" in host) return { sandbox: null, reason: host.reason };
-  const sandbox = new BubblewrapSandbox(host);
+  const sandbox = new BubblewrapSandbox(host, { caBundle: opts.caBundle });
   const workspace = await mkdtemp(path.join(os.tmpdir(), "patchgate-probe-"));
   try {
     const r = await sandbox.run({ argv: ["true"], workspace, timeoutMs: 10_000 });

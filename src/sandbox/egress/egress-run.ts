@@ -1,6 +1,8 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { caBundleMount, SANDBOX_CA_BUNDLE } from "../ca-bundle.js";
+import { caBundleEnv } from "../env-policy.js";
 import type { PreparedRun } from "../prepare-run.js";
 import type { Mount } from "../toolchain-binding.js";
 import type { SandboxResult } from "../types.js";
@@ -13,7 +15,8 @@ import { registryUrls } from "./registries.js";
 /**
  * A networked run (the setup step) as both backends do it: its own proxy on a fresh socket, the
  * socket's directory bound at EGRESS_DIR, the command behind the forwarder, the proxy variables set,
- * and what the proxy refused appended to stderr so the setup's outcome says why a fetch failed.
+ * the operator's CA bundle bound in and named, and what the proxy refused appended to stderr so the
+ * setup's outcome says why a fetch failed.
  * A run without network gets none of it.
  */
 export interface EgressOptions {
@@ -21,6 +24,11 @@ export interface EgressOptions {
   allowHosts?: readonly string[];
   /** The node that runs the forwarder inside the sandbox. */
   node: string;
+  /**
+   * Host path of the CA bundle made at start (ca-bundle.ts), bound read-only and named by every
+   * tool's CA variable. Only networked runs get it: a run without network makes no TLS connection.
+   */
+  caBundle?: string | null;
   /** For tests; the host's resolver otherwise. */
   lookup?: Lookup;
 }
@@ -59,8 +67,9 @@ export async function withEgress(
     const rules = { allow: await allowList(run.workspace, opts.allowHosts), hostNetworks: hostNetworks(), lookup: opts.lookup ?? systemLookup };
     const proxy = await startEgressProxy(path.join(dir, "proxy.sock"), rules);
     try {
-      const wrapped = { ...run, argv: forwardedArgv(opts.node, run.argv), env: { ...run.env, ...proxyEnv() } };
-      const result = await body(wrapped, [{ kind: "bind", source: dir, path: EGRESS_DIR, readOnly: true }]);
+      const ca = opts.caBundle ? { env: caBundleEnv(SANDBOX_CA_BUNDLE), mounts: [caBundleMount(opts.caBundle)] } : { env: {}, mounts: [] };
+      const wrapped = { ...run, argv: forwardedArgv(opts.node, run.argv), env: { ...run.env, ...proxyEnv(), ...ca.env } };
+      const result = await body(wrapped, [{ kind: "bind", source: dir, path: EGRESS_DIR, readOnly: true }, ...ca.mounts]);
       return { ...result, stderr: result.stderr + refusalNotice(proxy.decisions) };
     } finally {
       await proxy.close();
