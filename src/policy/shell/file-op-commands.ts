@@ -14,11 +14,20 @@ function fileOpOf(argv: readonly string[]): "delete" | "move" | null {
   if (DELETERS.has(program)) return "delete";
   if (MOVERS.has(program)) return "move";
   if (program === "git") {
-    const sub = argv.slice(1).find((w) => !w.startsWith("-"));
+    const sub = gitSubcommand(argv.slice(1));
     if (sub === "rm") return "delete";
     if (sub === "mv") return "move";
   }
   return null;
+}
+
+/** The first word after git's own options (`-C dir` and `-c key=value` take the next word). */
+function gitSubcommand(words: readonly string[]): string | undefined {
+  for (let i = 0; i < words.length; i++) {
+    if (words[i] === "-C" || words[i] === "-c") i++;
+    else if (!words[i].startsWith("-")) return words[i];
+  }
+  return undefined;
 }
 
 /** A sentence added to a refused or denied command that deletes or moves files; "" for any other request. */
