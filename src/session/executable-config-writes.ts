@@ -18,7 +18,12 @@ export function executableWritesAfter(s: SessionState, e: Extract<SessionEvent, 
  * The same for any file tool's change: `recorded` maps each path it changed to what the ledger now holds
  * there (a content hash, or DELETED_CONTENT). Flagged, every one of them is recorded as approved.
  */
-export function executableRecordsAfter(s: SessionState, type: SessionEvent["type"], recorded: Record<string, string>, flagged: boolean): Record<string, string> {
+export function executableRecordsAfter(
+  s: SessionState,
+  type: SessionEvent["type"],
+  recorded: Record<string, string>,
+  flagged: boolean,
+): Record<string, string> {
   const rest = { ...s.executableConfigWrites };
   for (const p of Object.keys(recorded)) delete rest[p];
   if (!flagged) return rest;

@@ -50,7 +50,9 @@ export const deleteFileTool = defineTool({
     try {
       await unlink(s.file.abs);
     } catch (err) {
-      return { result: fail("delete_failed", `could not delete ${s.file.rel}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, { path: s.file.rel }) };
+      return {
+        result: fail("delete_failed", `could not delete ${s.file.rel}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, { path: s.file.rel }),
+      };
     }
     return {
       result: ok({ path: s.file.rel, deleted: true, bytes: s.file.bytes }),

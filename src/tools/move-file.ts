@@ -78,7 +78,12 @@ export const moveFileTool = defineTool({
       await rename(p.file.abs, p.abs);
     } catch (err) {
       // e.g. a parent "directory" that is a file: the model can pick another path.
-      return { result: fail("move_failed", `could not move ${p.file.rel} to ${p.rel}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, { from: p.file.rel, to: p.rel }) };
+      return {
+        result: fail("move_failed", `could not move ${p.file.rel} to ${p.rel}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, {
+          from: p.file.rel,
+          to: p.rel,
+        }),
+      };
     }
     return {
       result: ok({ from: p.file.rel, to: p.rel, bytes: p.file.bytes }),

@@ -136,7 +136,12 @@ describe("move_file", () => {
     const h = await setup({ "a.ts": "a\n", "b.ts": "b\n" });
     symlinkSync("a.ts", join(h.workspace.root, "link.ts"));
     const codes = [];
-    for (const [from, to] of [["a.ts", "b.ts"], ["a.ts", "./a.ts"], ["link.ts", "c.ts"]]) codes.push(codeOf((await h.call(moveFileTool, { from, to })).result));
+    for (const [from, to] of [
+      ["a.ts", "b.ts"],
+      ["a.ts", "./a.ts"],
+      ["link.ts", "c.ts"],
+    ])
+      codes.push(codeOf((await h.call(moveFileTool, { from, to })).result));
     expect(codes).toEqual(["destination_exists", "same_path", "path_denied"]);
     expect(readFileSync(join(h.workspace.root, "b.ts"), "utf8")).toBe("b\n");
   });

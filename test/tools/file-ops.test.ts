@@ -45,11 +45,9 @@ describe("delete and move: the policy judges them as writes", () => {
     expect(verdict(move("docs/a.md", "docs/b.md")).rule).toBe("ask:write");
     const docsOnly = [{ id: "allow:docs", decision: "allow" as const, kind: "write" as const, paths: ["docs/**"] }];
     const only = (r: ActionRequest) => evaluate(r, docsOnly, "execute", { workspaceRoot: "/srv/ws" });
-    expect([only(move("docs/a.md", "docs/b.md")).decision, only(move("docs/a.md", "src/b.md")).decision, only(move("src/a.md", "docs/b.md")).decision]).toEqual([
-      "allow",
-      "ask",
-      "ask",
-    ]);
+    expect([only(move("docs/a.md", "docs/b.md")).decision, only(move("docs/a.md", "src/b.md")).decision, only(move("src/a.md", "docs/b.md")).decision]).toEqual(
+      ["allow", "ask", "ask"],
+    );
   });
 
   test("pre-approved writes cover a delete and a move; a denied end stays denied", () => {
@@ -72,11 +70,11 @@ describe("a command that deletes or moves files points at the file tools", () =>
   });
 
   test("any other command, or a write, is left as it was", () => {
-    expect([withFileToolHint("Refused", cmd(["ls", "-la"])), withFileToolHint("Refused", cmd(["git", "status"])), withFileToolHint("Refused", del("a"))]).toEqual([
-      "Refused",
-      "Refused",
-      "Refused",
-    ]);
+    expect([
+      withFileToolHint("Refused", cmd(["ls", "-la"])),
+      withFileToolHint("Refused", cmd(["git", "status"])),
+      withFileToolHint("Refused", del("a")),
+    ]).toEqual(["Refused", "Refused", "Refused"]);
   });
 });
 

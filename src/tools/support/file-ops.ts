@@ -39,7 +39,11 @@ export async function fileOpPath(ctx: ToolContext, p: string): Promise<{ ok: tru
   if (!r.ok) return r;
   const lexical = lexicalRel(p);
   if (r.rel !== lexical) {
-    return refused("path_denied", `${lexical} is a symlink or lies behind one (it leads to ${r.rel}); delete_file and move_file take real file paths only.`, lexical);
+    return refused(
+      "path_denied",
+      `${lexical} is a symlink or lies behind one (it leads to ${r.rel}); delete_file and move_file take real file paths only.`,
+      lexical,
+    );
   }
   return { ok: true, abs: r.abs, rel: r.rel };
 }
@@ -51,7 +55,11 @@ export async function fileOpSource(ctx: ToolContext, p: string): Promise<{ ok: t
   const st = await lstat(t.abs).catch(() => null);
   if (st === null) return { ok: false, error: notFound(t.rel) };
   if (!st.isFile()) {
-    return refused("not_a_file", `${t.rel} is not a regular file (a directory, a symlink or a special file); delete_file and move_file act on one file at a time.`, t.rel);
+    return refused(
+      "not_a_file",
+      `${t.rel} is not a regular file (a directory, a symlink or a special file); delete_file and move_file act on one file at a time.`,
+      t.rel,
+    );
   }
   return { ok: true, file: { abs: t.abs, rel: t.rel, bytes: st.size, hash: await hashFile(t.abs) } };
 }
@@ -86,5 +94,5 @@ export async function fileOpExecutable(file: FileOpSource, to: string | null, ct
 export async function deletePreview(file: FileOpSource): Promise<string> {
   const text = await smallText(file);
   if (text === null) return `delete ${file.rel} (${file.bytes} bytes, binary or large: not shown)`;
-  return `delete ${file.rel} (${file.bytes} bytes)\n${filePatch(file.rel, text, "")}`;
+  return `delete ${file.rel} (${file.bytes} bytes)\n${filePatch(file.rel, text, "").replace(`+++ b/${file.rel}`, "+++ /dev/null")}`;
 }
