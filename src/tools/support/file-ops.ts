@@ -72,7 +72,7 @@ async function hashFile(abs: string): Promise<string> {
 }
 
 /** The file's text when it is small and not binary; null otherwise. */
-export async function smallText(file: FileOpSource): Promise<string | null> {
+async function smallText(file: FileOpSource): Promise<string | null> {
   if (file.bytes > TEXT_BYTES) return null;
   const buf = await readFile(file.abs);
   return isBinary(buf) ? null : buf.toString("utf8");
