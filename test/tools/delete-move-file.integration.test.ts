@@ -1,7 +1,9 @@
-import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { contentHash } from "../../src/policy/edit-context.js";
 import { publicationRefusal } from "../../src/publish/publication-check.js";
+import { guardedRun } from "../../src/runs/guarded-run.js";
+import type { SandboxResult } from "../../src/sandbox/types.js";
 import { deleteFileTool } from "../../src/tools/delete-file.js";
 import { editFileTool } from "../../src/tools/edit-file.js";
 import { moveFileTool } from "../../src/tools/move-file.js";
@@ -152,5 +154,29 @@ describe("move_file", () => {
     const refused = await h.call(moveFileTool, { from: "ci.yml", to: ".gitlab-ci.yml" }, { by: "human" });
     expect(codeOf(refused.result)).toBe("executable_config_not_approved");
     expect(existsSync(join(h.workspace.root, "ci.yml"))).toBe(true);
+  });
+});
+
+describe("a command after a delete or a move is rolled back to them", () => {
+  const setup = harnessFactory();
+  const done: SandboxResult = { exitCode: 0, signal: null, stdout: "", stderr: "", truncated: false, timedOut: false, durationMs: 1 };
+
+  test("a file a command puts back where one was deleted, or takes from where one was moved to, is undone", async () => {
+    const h = await setup({ "gone.ts": "g\n", "a.ts": "a\n" });
+    await h.call(deleteFileTool, { path: "gone.ts" });
+    await h.call(moveFileTool, { from: "a.ts", to: "lib/a.ts" });
+    const ws = h.workspace;
+    const run = await guardedRun({ workspace: ws, publishable: h.state.publishablePaths }, false, async () => {
+      writeFileSync(join(ws.root, "gone.ts"), "back\n");
+      rmSync(join(ws.root, "lib/a.ts"));
+      return done;
+    });
+    expect([...run.discarded].sort()).toEqual(["gone.ts", "lib/a.ts"]);
+    expect([existsSync(join(ws.root, "gone.ts")), existsSync(join(ws.root, "a.ts")), readFileSync(join(ws.root, "lib/a.ts"), "utf8")]).toEqual([
+      false,
+      false,
+      "a\n",
+    ]);
+    expect(await publicationRefusal(ws, h.state, [])).toBeNull();
   });
 });
