@@ -7,6 +7,7 @@ import { evaluate } from "../policy/approval-policy.js";
 import { askForExecutableConfig } from "../policy/executable-approval.js";
 import { executableConfigPath } from "../policy/executable-config.js";
 import { commandText } from "../policy/shell/command-verdict.js";
+import { withFileToolHint } from "../policy/shell/file-op-commands.js";
 import { applyStandingAnswers } from "../policy/standing-answers.js";
 import { checkPlanGate } from "../policy/plan-gate.js";
 import { parseToolArguments } from "../tools/define-tool.js";
@@ -81,9 +82,11 @@ export async function handleCall(call: ToolCall, env: CallEnv, waitingOn: string
       ? commandText(request.argv)
       : request.kind === "mcp"
         ? `${request.server}/${request.serverTool}`
-        : "path" in request
-          ? (request.path ?? "")
-          : "";
+        : request.kind === "write" && request.from !== undefined
+          ? `${request.from} → ${request.path}`
+          : "path" in request
+            ? (request.path ?? "")
+            : "";
   const reason = request.kind === "mcp" && verdict.reason ? { reason: verdict.reason } : {};
   // The decision is stored in the same commit as what follows it (one fsync fewer per call).
   const decided: SessionEvent = {
@@ -106,7 +109,7 @@ export async function handleCall(call: ToolCall, env: CallEnv, waitingOn: string
       call.name,
       tool.version,
       input,
-      fail(code, `Refused by policy rule ${verdict.rule}${why}: ${subject}`, verdict.parts),
+      fail(code, withFileToolHint(`Refused by policy rule ${verdict.rule}${why}: ${subject}`, request), verdict.parts),
       audit,
       [decided],
     );

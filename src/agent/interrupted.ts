@@ -38,7 +38,7 @@ export function interruptedAnswer(tool: ToolDefinition, input: unknown, ctx: Too
   let subject = "";
   try {
     const r = tool.request(input, ctx);
-    subject = r.kind === "write" ? ` on ${r.path}` : r.kind === "command" ? `: ${commandText(r.argv)}` : "";
+    subject = r.kind === "write" ? ` on ${r.from === undefined ? r.path : `${r.from} → ${r.path}`}` : r.kind === "command" ? `: ${commandText(r.argv)}` : "";
   } catch {
     // The answer below is still true without the subject.
   }

@@ -2,6 +2,7 @@ import type { PendingCall } from "../session/types.js";
 import type { ToolDefinition } from "../tools/tool.js";
 import { fail } from "../tools/tool.js";
 import { executableConfigNotApproved } from "../policy/executable-approval.js";
+import { withFileToolHint } from "../policy/shell/file-op-commands.js";
 import { auditFor, execute, recordAnswer } from "./call-handler.js";
 import type { CallEnv } from "./call-env.js";
 import { startedWithoutResult } from "./interrupted-calls.js";
@@ -23,7 +24,7 @@ export async function settlePending(env: CallEnv): Promise<void> {
     if (pending.status === "denied" || !tool) {
       // A tool can vanish between park and resume: a deploy that removed it, an MCP server gone.
       const result = tool
-        ? fail("denied_by_human", `A maintainer denied this request: ${pending.denyReason ?? "no reason given"}`)
+        ? fail("denied_by_human", deniedMessage(`A maintainer denied this request: ${pending.denyReason ?? "no reason given"}`, tool, call.input, env))
         : fail("unknown_tool", `The tool "${call.tool}" no longer exists; the approved call was not run.`);
       const audit = tool ? auditFor(tool, { ...fact, stage: "denied_by_human" }) : [];
       await recordAnswer(env, call.callId, call.tool, tool?.version ?? "unknown", call.input, result, audit);
@@ -59,4 +60,14 @@ function staleApproval(tool: ToolDefinition, call: PendingCall) {
     code: "tool_changed",
     message: `${tool.name} changed since this call was approved (version ${call.toolVersion} → ${tool.version}); it was not run. Call it again if it is still needed.`,
   };
+}
+
+/** For a denied command that deletes or moves files, the file tool meant instead follows the message. */
+function deniedMessage(message: string, tool: ToolDefinition, input: unknown, env: CallEnv): string {
+  try {
+    return withFileToolHint(message, tool.request(input, env.context()));
+  } catch {
+    // The denial stands without the hint.
+    return message;
+  }
 }

@@ -20,7 +20,24 @@ export function evaluate(request: ActionRequest, rules: PolicyRule[], mode: Perm
   if (planGate) return planGate;
   if (request.kind === "mcp") return evaluateMcp(request, rules, mode);
   if (request.kind === "command") return evaluateCommand(request, rules, mode, ctx);
+  if (request.kind === "write" && request.from !== undefined) return evaluateMove(request, rules, mode);
+  return byRules(request, rules, mode);
+}
+
+function byRules(request: ActionRequest, rules: PolicyRule[], mode: PermissionMode): PolicyDecision {
   return strictest(fromRules(rules.filter((r) => matchesRequest(r, request, mode)))) ?? DEFAULT_VERDICT;
+}
+
+/**
+ * A move is a write to where the file goes and to where it was: a move into a protected path and a move
+ * out of one are each what a write there is. Each end is judged as a plain write; the stricter wins, and on
+ * a tie the source's rule names the decision (a deny names the path that denied it first).
+ */
+function evaluateMove(request: Extract<ActionRequest, { kind: "write" }>, rules: PolicyRule[], mode: PermissionMode): PolicyDecision {
+  const { from, ...to } = request;
+  const source = byRules({ ...to, path: from! }, rules, mode);
+  const target = byRules(to, rules, mode);
+  return strictest([source, target]) === target ? target : source;
 }
 
 /**

@@ -6,7 +6,11 @@ export type { McpRisk, McpTrust };
 /** What a tool call asks to do, as the policy sees it. Built by each tool from its validated input. */
 export type ActionRequest =
   | { kind: "read"; tool: string; path?: string }
-  | { kind: "write"; tool: string; path: string }
+  /**
+   * `from`: a move of the file at `from` to `path`. It writes both places (one loses the file, the other
+   * gains it), so it is judged as a write to each, the stricter verdict winning.
+   */
+  | { kind: "write"; tool: string; path: string; from?: string }
   /**
    * One program and its arguments, executed without a shell: the words the policy judges are the words
    * that run. Shell syntax exists only as an explicit shell (`["sh", "-c", "…"]`), whose text the policy

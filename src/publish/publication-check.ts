@@ -6,6 +6,7 @@ import { checkExecutableConfig } from "../policy/executable-approval.js";
 import { executableConfigPath } from "../policy/executable-config.js";
 import { isManifest, judgeExecutableChange } from "../policy/install-hooks.js";
 import { git } from "../workspace/git.js";
+import { DELETED_CONTENT } from "../session/publishable.js";
 import type { SessionState } from "../session/state.js";
 import type { ExecutableConfigHit, ToolError } from "../session/types.js";
 import { pathEntry, pathKind } from "../workspace/publish-index.js";
@@ -62,13 +63,17 @@ async function workingContent(root: string, rel: string): Promise<string | null>
   return entry.kind === "file" && entry.st.isFile() ? readFile(path.join(root, rel), "utf8") : null;
 }
 
-/** Each written path's content hash now (null when it is not a regular file), for checkWrittenContent. */
+/**
+ * Each written path's content hash now, for checkWrittenContent: DELETED_CONTENT when nothing is there
+ * (what a file tool's delete or move records), null when it is something other than a regular file.
+ */
 async function currentHashes(root: string, paths: string[]): Promise<Record<string, string | null>> {
   const out: Record<string, string | null> = {};
   for (const p of paths) {
     const abs = path.join(root, p);
     const entry = pathEntry(root, p);
-    out[p] = entry.kind === "file" && entry.st.isFile() ? contentHash(await readFile(abs)) : null;
+    if (entry.kind === "absent") out[p] = DELETED_CONTENT;
+    else out[p] = entry.kind === "file" && entry.st.isFile() ? contentHash(await readFile(abs)) : null;
   }
   return out;
 }

@@ -100,6 +100,16 @@ export type SessionEvent =
    * of it (the reducer refuses the flag otherwise); only such a write makes it publishable.
    */
   | { type: "file_written"; path: string; hash: string; seen?: [number, number][]; executableConfig?: boolean }
+  /**
+   * A file tool deleted `path`; `hash` names the content it held (never the content itself). Published
+   * as deleted. `executableConfig`: as for file_written, the path was executable configuration.
+   */
+  | { type: "file_deleted"; path: string; hash: string; executableConfig?: boolean }
+  /**
+   * A file tool moved `from` to `to`, content unchanged (`hash` names it, whatever its size or kind).
+   * What the agent had seen of `from` now belongs to `to`; `from` is published as deleted.
+   */
+  | { type: "file_moved"; from: string; to: string; hash: string; executableConfig?: boolean }
   | { type: "todos_updated"; todos: Todo[] }
   | { type: "plan_updated"; plan: Plan }
   | { type: "plan_submitted"; plan: Plan; hash: string }

@@ -11,12 +11,26 @@ const EXPLICIT_APPROVALS: readonly Approver["via"][] = ["comment", "cli"];
  * any other write of the path (or a command's change) ends what was approved for it.
  */
 export function executableWritesAfter(s: SessionState, e: Extract<SessionEvent, { type: "file_written" }>): Record<string, string> {
-  const { [e.path]: _old, ...rest } = s.executableConfigWrites;
-  if (e.executableConfig !== true) return rest;
+  return executableRecordsAfter(s, e.type, { [e.path]: e.hash }, e.executableConfig === true);
+}
+
+/**
+ * The same for any file tool's change: `recorded` maps each path it changed to what the ledger now holds
+ * there (a content hash, or DELETED_CONTENT). Flagged, every one of them is recorded as approved.
+ */
+export function executableRecordsAfter(
+  s: SessionState,
+  type: SessionEvent["type"],
+  recorded: Record<string, string>,
+  flagged: boolean,
+): Record<string, string> {
+  const rest = { ...s.executableConfigWrites };
+  for (const p of Object.keys(recorded)) delete rest[p];
+  if (!flagged) return rest;
   if (s.pending?.status !== "approved" || s.pending.executableConfigApproved !== true) {
-    throw new IllegalTransitionError(e.type, s.phase, `${e.path} is executable configuration and no batch approved for it is running`);
+    throw new IllegalTransitionError(type, s.phase, `${Object.keys(recorded).join(", ")} is executable configuration and no batch approved for it is running`);
   }
-  return { ...rest, [e.path]: e.hash };
+  return { ...rest, ...recorded };
 }
 
 /** Whether a decision approves the batch's executable configuration; only an explicit human channel may. */

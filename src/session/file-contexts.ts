@@ -25,3 +25,20 @@ export function afterRead(contexts: Record<string, FileContext>, e: Extract<Sess
 export function afterWrite(e: Extract<SessionEvent, { type: "file_written" }>, step: number): FileContext {
   return e.seen === undefined ? { hash: e.hash, step } : { hash: e.hash, step, seen: e.seen.map(([a, b]) => [a, b]) };
 }
+
+/**
+ * After a move: what the agent knew of `from` is what it knows of `to`, provided it knew the content that
+ * moved (a context of other content is stale and goes with nothing). `from` is forgotten, so a later write
+ * there is judged as a new file, never against what used to be there.
+ */
+export function afterMove(contexts: Record<string, FileContext>, e: Extract<SessionEvent, { type: "file_moved" }>): Record<string, FileContext> {
+  const known = previous(contexts, e.from);
+  const { [e.from]: _from, [e.to]: _to, ...rest } = contexts;
+  return known !== undefined && known.hash === e.hash ? { ...rest, [e.to]: known } : rest;
+}
+
+/** After a delete: nothing is known of the path any more. */
+export function afterDelete(contexts: Record<string, FileContext>, rel: string): Record<string, FileContext> {
+  const { [rel]: _gone, ...rest } = contexts;
+  return rest;
+}

@@ -1,9 +1,11 @@
 import { z } from "zod";
 import type { ToolSpec } from "./tool-spec.js";
 import type { PermissionMode } from "../session/types.js";
+import { deleteFileTool } from "./delete-file.js";
 import { editFileTool } from "./edit-file.js";
 import { finishTool } from "./finish.js";
 import { listFilesTool } from "./list-files.js";
+import { moveFileTool } from "./move-file.js";
 import { readFileTool } from "./read-file.js";
 import { reportBlockedTool } from "./report-blocked.js";
 import { runCommandTool } from "./run-command.js";
@@ -27,6 +29,8 @@ export const ALL_TOOLS: ToolDefinition[] = Object.freeze<ToolDefinition[]>([
   searchCodeTool,
   writeFileTool,
   editFileTool,
+  moveFileTool,
+  deleteFileTool,
   runCommandTool,
   runTestsTool,
   updatePlanTool,

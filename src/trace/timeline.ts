@@ -82,6 +82,10 @@ function describe(e: StoredEvent): string {
     case "file_read":
     case "file_written":
       return e.path;
+    case "file_deleted":
+      return `deleted ${e.path}`;
+    case "file_moved":
+      return `renamed ${e.from} → ${e.to}`;
     case "todos_updated": {
       const count = (s: string): number => e.todos.filter((t) => t.status === s).length;
       return `${e.todos.length} todos: ${count("completed")} done, ${count("in_progress")} in progress, ${count("pending")} pending`;

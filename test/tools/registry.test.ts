@@ -36,6 +36,8 @@ describe("tool registry", () => {
       "search_code",
       "write_file",
       "edit_file",
+      "move_file",
+      "delete_file",
       "run_command",
       "run_tests",
       "update_todos",

@@ -143,11 +143,19 @@ function callBlock(c: PendingCall): string {
   return `**${inlineCode(c.tool)}** (rule ${inlineCode(c.rule)})\n\n${codeBlock(preview, lang)}`;
 }
 
-/** The paths the writes of a batch name (write_file, edit_file). */
+/** The file tools whose approved calls make paths publishable, and the input fields that name them. */
+const WRITE_PATH_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  write_file: ["path"],
+  edit_file: ["path"],
+  delete_file: ["path"],
+  move_file: ["from", "to"],
+};
+
+/** The paths the writes of a batch name (a move names both ends). */
 function batchWritePaths(calls: readonly PendingCall[]): string[] {
   return calls.flatMap((c) => {
-    const p = (c.input as { path?: unknown } | null)?.path;
-    return (c.tool === "write_file" || c.tool === "edit_file") && typeof p === "string" ? [p] : [];
+    const input = (c.input ?? {}) as Record<string, unknown>;
+    return (WRITE_PATH_FIELDS[c.tool] ?? []).map((f) => input[f]).filter((p): p is string => typeof p === "string");
   });
 }
 

@@ -73,6 +73,8 @@ const EVENT_WORDS: Table = {
   tool_result: { line: (e) => [code(e.tool), e.result.ok ? " · ok" : " · ", ...(e.result.ok ? [] : [code(e.result.error.code)])] },
   file_read: { line: (e) => ["read ", code(e.path)] },
   file_written: { line: (e) => ["wrote ", code(e.path)] },
+  file_deleted: { line: (e) => ["deleted ", code(e.path)] },
+  file_moved: { line: (e) => ["renamed ", code(e.from), " → ", code(e.to)] },
   todos_updated: { line: (e) => [`todos: ${e.todos.filter((t) => t.status === "completed").length}/${e.todos.length} done`] },
   plan_updated: { line: () => ["draft plan updated"] },
   plan_submitted: { line: (e) => ["plan ", code(shortHash(e.hash)), ` submitted (${plural(e.plan.steps.length, "step")})`] },

@@ -75,6 +75,8 @@ export interface SessionView {
 const FACT_TYPES: ReadonlySet<string> = new Set<string>([
   "file_read",
   "file_written",
+  "file_deleted",
+  "file_moved",
   "todos_updated",
   "plan_updated",
   "plan_submitted",

@@ -46,6 +46,8 @@ const TOOL_WORDS: Record<string, ToolWords> = {
   },
   edit_file: { act: (c) => ["edit ", code(arg(c, "path"))], fields: (d) => `${plural(Number(d.edits_applied), "edit")} applied` },
   write_file: { act: (c) => ["write ", code(arg(c, "path"))], fields: (d) => `${d.created ? "created, " : ""}${str(d.bytes)} bytes` },
+  delete_file: { act: (c) => ["delete ", code(arg(c, "path"))], fields: (d) => `${str(d.bytes)} bytes` },
+  move_file: { act: (c) => ["rename ", code(arg(c, "from")), " → ", code(arg(c, "to"))], fields: (d) => `${str(d.bytes)} bytes` },
   run_command: {
     act: (c) => ["ran ", code(arg(c, "command"))],
     fields: (d) => `exit ${str(d.exit_code)}${d.timed_out ? ", timed out" : ""}`,
@@ -74,7 +76,7 @@ function okData(c: CallView): Data | null {
 }
 
 /** Writes and commands: whoever let them run is part of the headline. */
-const NEEDS_PERMISSION = new Set(["edit_file", "write_file", "run_command"]);
+const NEEDS_PERMISSION = new Set(["edit_file", "write_file", "delete_file", "move_file", "run_command"]);
 
 /** The call in the step's one-line summary. */
 export function callHeadline(c: CallView): Inline[] {
