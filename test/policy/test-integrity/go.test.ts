@@ -20,11 +20,15 @@ func TestZero(t *testing.T) {
 
 describe("go.skip", () => {
   test.each(['t.Skip("flaky")', "t.SkipNow()", 't.Skipf("later: %d", 1)'])("`%s` added is found", (call) => {
-    expect(found([change("calc_test.go", TESTS, TESTS.replace("func TestAdd(t *testing.T) {\n", `func TestAdd(t *testing.T) {\n\t${call}\n`))])).toEqual(["go.skip"]);
+    expect(found([change("calc_test.go", TESTS, TESTS.replace("func TestAdd(t *testing.T) {\n", `func TestAdd(t *testing.T) {\n\t${call}\n`))])).toEqual([
+      "go.skip",
+    ]);
   });
 
   test("the finding shows the line", () => {
-    const [f] = weakening([change("calc_test.go", TESTS, TESTS.replace("func TestAdd(t *testing.T) {\n", 'func TestAdd(t *testing.T) {\n\tt.Skip("flaky")\n'))]).findings;
+    const [f] = weakening([
+      change("calc_test.go", TESTS, TESTS.replace("func TestAdd(t *testing.T) {\n", 'func TestAdd(t *testing.T) {\n\tt.Skip("flaky")\n')),
+    ]).findings;
     expect(f).toMatchObject({ kind: "skip_marker_added", path: "calc_test.go", lines: ['+\tt.Skip("flaky")'] });
   });
 
@@ -60,10 +64,20 @@ describe("go.assertions", () => {
 
 describe("go.suppression", () => {
   test("//nolint added in source is found", () => {
-    expect(found([change("calc.go", "package calc\n\nfunc Add(a, b int) int { return a + b }\n", "package calc\n\nfunc Add(a, b int) int { return a + b } //nolint:unused\n")])).toEqual(["go.suppression"]);
+    expect(
+      found([
+        change(
+          "calc.go",
+          "package calc\n\nfunc Add(a, b int) int { return a + b }\n",
+          "package calc\n\nfunc Add(a, b int) int { return a + b } //nolint:unused\n",
+        ),
+      ]),
+    ).toEqual(["go.suppression"]);
   });
 
   test("source changed without one is not", () => {
-    expect(found([change("calc.go", "package calc\n\nfunc Add(a, b int) int { return a + b }\n", "package calc\n\nfunc Add(a, b int) int { return b + a }\n")])).toEqual([]);
+    expect(
+      found([change("calc.go", "package calc\n\nfunc Add(a, b int) int { return a + b }\n", "package calc\n\nfunc Add(a, b int) int { return b + a }\n")]),
+    ).toEqual([]);
   });
 });

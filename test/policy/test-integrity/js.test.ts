@@ -74,9 +74,14 @@ describe("js.assertions", () => {
 });
 
 describe("js.suppression", () => {
-  test.each(["// @ts-ignore", "// @ts-expect-error", "// eslint-disable-next-line no-console", "/* istanbul ignore next */"])("%s added in source is found", (marker) => {
-    expect(found([change("src/add.ts", "export const add = (a, b) => a + b;\n", `${marker}\nexport const add = (a, b) => a + b;\n`)])).toEqual(["js.suppression"]);
-  });
+  test.each(["// @ts-ignore", "// @ts-expect-error", "// eslint-disable-next-line no-console", "/* istanbul ignore next */"])(
+    "%s added in source is found",
+    (marker) => {
+      expect(found([change("src/add.ts", "export const add = (a, b) => a + b;\n", `${marker}\nexport const add = (a, b) => a + b;\n`)])).toEqual([
+        "js.suppression",
+      ]);
+    },
+  );
 
   test("a suppression that was already there, moved, is not", () => {
     const before = "// @ts-expect-error untyped\nimport x from 'x';\nconst a = 1;\n";

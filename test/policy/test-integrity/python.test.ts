@@ -48,7 +48,9 @@ describe("py.assertions", () => {
   });
 
   test("an assertion replaced by a stronger one is not", () => {
-    expect(found([change("tests/test_calc.py", TESTS, TESTS.replace("assert add(1, 2) == 3", "assert add(1, 2) == 3 and isinstance(add(1, 2), int)"))])).toEqual([]);
+    expect(
+      found([change("tests/test_calc.py", TESTS, TESTS.replace("assert add(1, 2) == 3", "assert add(1, 2) == 3 and isinstance(add(1, 2), int)"))]),
+    ).toEqual([]);
   });
 });
 

@@ -31,7 +31,7 @@ describe("rust.ignore", () => {
 
   test("#[ignore] added under tests/ is found; one moved is not", () => {
     const it = "#[test]\nfn one() {\n    assert!(true);\n}\n";
-    expect(found([change("tests/it.rs", it, it.replace("#[test]", "#[test]\n#[ignore = \"slow\"]"))])).toEqual(["rust.ignore"]);
+    expect(found([change("tests/it.rs", it, it.replace("#[test]", '#[test]\n#[ignore = "slow"]'))])).toEqual(["rust.ignore"]);
     const ignored = "#[test]\n#[ignore]\nfn later() {}\n";
     expect(found([change("tests/it.rs", ignored + it, it + ignored)])).toEqual([]);
   });

@@ -32,7 +32,7 @@ describe("any.test_removed", () => {
     expect(
       found([
         change("tests/test_add.py", "def test_add():\n    assert add(1, 2) == 3\n", null),
-        change("add_test.go", "package add\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal(\"no\")\n\t}\n}\n", null),
+        change("add_test.go", 'package add\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal("no")\n\t}\n}\n', null),
         change("tests/add.rs", "#[test]\nfn adds() {\n    assert_eq!(add(1, 2), 3);\n}\n", null),
       ]),
     ).toEqual(["any.test_removed", "any.test_removed", "any.test_removed"]);

@@ -1,4 +1,10 @@
-import { DEFAULT_TEST_GLOBS, findTestWeakening, type IntegrityFile, type IntegrityInput, type IntegrityReport } from "../../../src/policy/test-integrity/index.js";
+import {
+  DEFAULT_TEST_GLOBS,
+  findTestWeakening,
+  type IntegrityFile,
+  type IntegrityInput,
+  type IntegrityReport,
+} from "../../../src/policy/test-integrity/index.js";
 
 /** A changed file: its text before and after (null = absent on that side). */
 export function change(path: string, before: string | null, after: string | null, renamedFrom?: string): IntegrityFile {

@@ -27,7 +27,13 @@ function judgeMakefile(before: string | null, after: string | null, path: string
       : [
           {
             message: `the \`${target}\` target changed in ${path}`,
-            lines: [...recipe.split("\n").map((l) => `-${l}`), ...(now.get(target) ?? "").split("\n").filter((l) => l !== "").map((l) => `+${l}`)],
+            lines: [
+              ...recipe.split("\n").map((l) => `-${l}`),
+              ...(now.get(target) ?? "")
+                .split("\n")
+                .filter((l) => l !== "")
+                .map((l) => `+${l}`),
+            ],
           },
         ],
   );
@@ -58,7 +64,15 @@ const narrowedTestCommand: Detector = {
       if (file.language !== null && file.language !== "python" && file.language !== "js") return [];
       const [was, now] = [countMatches(file.before ?? "", NARROWED_TEST_COMMAND), countMatches(file.after ?? "", NARROWED_TEST_COMMAND)];
       return now > was
-        ? [{ kind: "test_config_relaxed", detector: "go_rust.test_flags", path: file.path, message: `the test command in ${file.path} now runs fewer tests`, lines: linesShowing(file.before, file.after, NARROWED_TEST_COMMAND) }]
+        ? [
+            {
+              kind: "test_config_relaxed",
+              detector: "go_rust.test_flags",
+              path: file.path,
+              message: `the test command in ${file.path} now runs fewer tests`,
+              lines: linesShowing(file.before, file.after, NARROWED_TEST_COMMAND),
+            },
+          ]
         : [];
     }),
 };

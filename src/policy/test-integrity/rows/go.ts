@@ -8,7 +8,8 @@ const GO_BUILD_CONSTRAINT = /^\/\/\s*(?:go:build|\+build)\b/m;
  * `t.Error(…)`/`Fatal…`/`Fail…` on any receiver but the packages that share those names (`fmt.Errorf`,
  * `err.Error()` takes no argument), and testify/is-style `require.*(`/`assert.*(`.
  */
-const GO_ASSERTION = /\b(?!fmt\b|errors\b|xerrors\b|log\b)\w+\.(?:Error|Errorf|Fatal|Fatalf)\s*\((?!\s*\))|\b\w+\.(?:Fail|FailNow)\s*\(\s*\)|\b(?:require|assert|is)\.\w+\s*\(/;
+const GO_ASSERTION =
+  /\b(?!fmt\b|errors\b|xerrors\b|log\b)\w+\.(?:Error|Errorf|Fatal|Fatalf)\s*\((?!\s*\))|\b\w+\.(?:Fail|FailNow)\s*\(\s*\)|\b(?:require|assert|is)\.\w+\s*\(/;
 const GO_SUPPRESSION = /\/\/\s*nolint\b|\/\/\s*lint:ignore\b|\/\/\s*#?nosec\b/;
 
 export const goRows: readonly Detector[] = [

@@ -57,12 +57,16 @@ function judgeRunnerConfig(beforeText: string | null, afterText: string | null, 
   const changes: ConfigChange[] = [];
   for (const key of SELECTION_KEYS) {
     const [was, now] = [valuesOf(before, key), valuesOf(after, key)];
-    if (JSON.stringify(was) !== JSON.stringify(now)) changes.push({ message: `\`${key}\` changed in ${path}: which tests run, or what passes`, lines: show(key, was, now) });
+    if (JSON.stringify(was) !== JSON.stringify(now))
+      changes.push({ message: `\`${key}\` changed in ${path}: which tests run, or what passes`, lines: show(key, was, now) });
   }
   for (const key of THRESHOLD_KEYS) {
     const [was, now] = [lowestNumber(before, key), lowestNumber(after, key)];
     if (was !== undefined && (now === undefined || now < was))
-      changes.push({ message: `coverage threshold \`${key}\` lowered in ${path}: ${was} → ${now ?? "none"}`, lines: show(key, valuesOf(before, key), valuesOf(after, key)) });
+      changes.push({
+        message: `coverage threshold \`${key}\` lowered in ${path}: ${was} → ${now ?? "none"}`,
+        lines: show(key, valuesOf(before, key), valuesOf(after, key)),
+      });
   }
   for (const key of CHECK_COVERAGE) {
     const [was, now] = [valuesOf(before, key), valuesOf(after, key)];
@@ -91,7 +95,12 @@ export const jsConfigRows: readonly Detector[] = [
       return [...was].flatMap(([name, command]) =>
         now.get(name) === command
           ? []
-          : [{ message: `\`scripts.${name}\` changed in ${path}`, lines: [`-"${name}": ${JSON.stringify(command)}`, ...(now.has(name) ? [`+"${name}": ${JSON.stringify(now.get(name))}`] : [])] }],
+          : [
+              {
+                message: `\`scripts.${name}\` changed in ${path}`,
+                lines: [`-"${name}": ${JSON.stringify(command)}`, ...(now.has(name) ? [`+"${name}": ${JSON.stringify(now.get(name))}`] : [])],
+              },
+            ],
       );
     },
   }),
@@ -101,7 +110,8 @@ export const jsConfigRows: readonly Detector[] = [
     ecosystem: "JS/TS",
     looksAt:
       "jest/vitest/mocha/ava/c8/nyc configuration (its files and package.json keys): `testPathIgnorePatterns`, `testMatch`, `exclude`, `passWithNoTests`, `retry`… changed; coverage thresholds lowered",
-    names: /^(?:(?:jest|vitest|vite|vitest\.workspace|ava)\.config\.[cm]?[jt]s(?:on)?|\.mocharc\.(?:[cm]?js|jsonc?|ya?ml)|\.nycrc(?:\.json|\.ya?ml)?|\.c8rc(?:\.json)?|package\.json)$/,
+    names:
+      /^(?:(?:jest|vitest|vite|vitest\.workspace|ava)\.config\.[cm]?[jt]s(?:on)?|\.mocharc\.(?:[cm]?js|jsonc?|ya?ml)|\.nycrc(?:\.json|\.ya?ml)?|\.c8rc(?:\.json)?|package\.json)$/,
     judge: judgeRunnerConfig,
   }),
 ];

@@ -19,7 +19,8 @@ function pytestSettings(text: string | null, path: string): Map<string, string> 
 }
 
 /** addopts words that run fewer tests or stop a failing run from failing. */
-const NARROWING = /(?:^|\s)(?:-k|-m|--deselect|--ignore(?:-glob)?|--lf|--last-failed|--sw|--stepwise|-x|--exitfirst|--maxfail|--co|--collect-only|--no-cov|-p\s+no:|--continue-on-collection-errors)(?=[\s=]|$)/g;
+const NARROWING =
+  /(?:^|\s)(?:-k|-m|--deselect|--ignore(?:-glob)?|--lf|--last-failed|--sw|--stepwise|-x|--exitfirst|--maxfail|--co|--collect-only|--no-cov|-p\s+no:|--continue-on-collection-errors)(?=[\s=]|$)/g;
 /** Which files, classes and functions are collected. */
 const COLLECTION_KEYS = ["testpaths", "python_files", "python_classes", "python_functions", "norecursedirs", "collect_ignore", "xfail_strict"];
 
@@ -31,7 +32,10 @@ function judgePytest(beforeText: string | null, afterText: string | null, path: 
   if (narrowAfter > narrowBefore) changes.push({ message: `pytest \`addopts\` in ${path} now deselects or ignores tests`, lines: line("addopts") });
   for (const key of new Set([...was.keys(), ...now.keys()]))
     if ((COLLECTION_KEYS.includes(key) || key.endsWith(".commands")) && was.get(key) !== now.get(key) && was.has(key))
-      changes.push({ message: `\`${key}\` changed in ${path}: ${key.endsWith(".commands") ? "the test command" : "which tests are collected"}`, lines: line(key) });
+      changes.push({
+        message: `\`${key}\` changed in ${path}: ${key.endsWith(".commands") ? "the test command" : "which tests are collected"}`,
+        lines: line(key),
+      });
   return changes;
 }
 
@@ -75,7 +79,12 @@ export const pythonConfigRows: readonly Detector[] = [
     judge: (before, after, path) => {
       const [was, now] = [failUnder(before, path), failUnder(after, path)];
       return was !== undefined && (now === undefined || now < was)
-        ? [{ message: `coverage \`fail_under\` lowered in ${path}: ${was} → ${now ?? "none"}`, lines: [`-fail_under = ${was}`, ...(now === undefined ? [] : [`+fail_under = ${now}`])] }]
+        ? [
+            {
+              message: `coverage \`fail_under\` lowered in ${path}: ${was} → ${now ?? "none"}`,
+              lines: [`-fail_under = ${was}`, ...(now === undefined ? [] : [`+fail_under = ${now}`])],
+            },
+          ]
         : [];
     },
   }),

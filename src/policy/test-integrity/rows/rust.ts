@@ -3,7 +3,8 @@ import { countRow } from "./count-row.js";
 
 const RUST_IGNORE = /#\[ignore\b|#\[cfg_attr\([^\]]*\bignore\b/;
 /** The assert macros (proptest's too), `panic!`, and `#[should_panic]`, which asserts a panic. */
-const RUST_ASSERTION = /\b(?:assert|assert_eq|assert_ne|assert_matches|debug_assert|debug_assert_eq|debug_assert_ne|prop_assert|prop_assert_eq|prop_assert_ne|panic)!\s*[([{]|#\[should_panic\b/;
+const RUST_ASSERTION =
+  /\b(?:assert|assert_eq|assert_ne|assert_matches|debug_assert|debug_assert_eq|debug_assert_ne|prop_assert|prop_assert_eq|prop_assert_ne|panic)!\s*[([{]|#\[should_panic\b/;
 const RUST_SUPPRESSION = /#!?\[\s*(?:allow|expect)\s*\(/;
 
 export const rustRows: readonly Detector[] = [

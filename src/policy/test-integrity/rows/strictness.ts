@@ -31,7 +31,9 @@ function judgeTsconfig(before: string | null, after: string | null, path: string
   if (was === null) return [];
   return TS_STRICT_FLAGS.flatMap((flag) => {
     const [a, b] = [at(was, ["compilerOptions", flag]), at(now, ["compilerOptions", flag])];
-    return a === true && b !== true ? [{ message: `\`${flag}\` turned off in ${path}`, lines: [`-"${flag}": true`, ...(b === undefined ? [] : [`+"${flag}": ${JSON.stringify(b)}`])] }] : [];
+    return a === true && b !== true
+      ? [{ message: `\`${flag}\` turned off in ${path}`, lines: [`-"${flag}": true`, ...(b === undefined ? [] : [`+"${flag}": ${JSON.stringify(b)}`])] }]
+      : [];
   });
 }
 
@@ -51,7 +53,8 @@ function judgeEslint(beforeText: string | null, afterText: string | null, path: 
   const [before, after] = [eslintText(beforeText, path), eslintText(afterText, path)];
   const changes: ConfigChange[] = [];
   const [was, now] = [countMatches(before, ESLINT_LOWERED), countMatches(after, ESLINT_LOWERED)];
-  if (now > was) changes.push({ message: `ESLint rules turned off or to warn in ${path} (${was} → ${now})`, lines: addedMatching(before, after, ESLINT_LOWERED) });
+  if (now > was)
+    changes.push({ message: `ESLint rules turned off or to warn in ${path} (${was} → ${now})`, lines: addedMatching(before, after, ESLINT_LOWERED) });
   const [ignoredBefore, ignoredAfter] = [ignoreEntries(before), ignoreEntries(after)];
   if (ignoredAfter > ignoredBefore) changes.push({ message: `ESLint ignores more files in ${path}`, lines: addedMatching(before, after, /["'`][^"'`]+["'`]/) });
   return changes;
@@ -60,7 +63,8 @@ function judgeEslint(beforeText: string | null, afterText: string | null, path: 
 /** The number of quoted entries in the `ignores`/`ignorePatterns` values. */
 function ignoreEntries(text: string): number {
   let n = 0;
-  for (const m of text.matchAll(new RegExp(`(?:${ESLINT_IGNORES.source})["']?\\s*:\\s*\\[([^\\]]*)\\]`, "g"))) n += (m[1].match(/["'`][^"'`]*["'`]/g) ?? []).length;
+  for (const m of text.matchAll(new RegExp(`(?:${ESLINT_IGNORES.source})["']?\\s*:\\s*\\[([^\\]]*)\\]`, "g")))
+    n += (m[1].match(/["'`][^"'`]*["'`]/g) ?? []).length;
   return n;
 }
 
@@ -74,7 +78,8 @@ function addedMatching(before: string, after: string, pattern: RegExp): string[]
 }
 
 /** mypy settings that only make it stricter, and those that only make it looser. */
-const MYPY_STRICT = /^(?:strict|disallow_\w+|check_untyped_defs|warn_return_any|warn_unused_ignores|warn_unreachable|strict_optional|strict_equality|no_implicit_optional|extra_checks)$/;
+const MYPY_STRICT =
+  /^(?:strict|disallow_\w+|check_untyped_defs|warn_return_any|warn_unused_ignores|warn_unreachable|strict_optional|strict_equality|no_implicit_optional|extra_checks)$/;
 const MYPY_LOOSE = /^(?:ignore_errors|ignore_missing_imports|allow_untyped_defs|allow_untyped_calls|allow_incomplete_defs|implicit_optional)$/;
 const PYRIGHT_RANK: Readonly<Record<string, number>> = { strict: 3, standard: 2, basic: 1, off: 0 };
 /** ruff's and flake8's lists of rules not checked. */
@@ -113,7 +118,10 @@ function listSize(value: unknown): number {
 function judgePython(beforeText: string | null, afterText: string | null, path: string): ConfigChange[] {
   const [was, now] = [pythonSettings(beforeText, path), pythonSettings(afterText, path)];
   const changes: ConfigChange[] = [];
-  const lines = (key: string) => [...(was.has(key) ? [`-${key} = ${JSON.stringify(was.get(key))}`] : []), ...(now.has(key) ? [`+${key} = ${JSON.stringify(now.get(key))}`] : [])];
+  const lines = (key: string) => [
+    ...(was.has(key) ? [`-${key} = ${JSON.stringify(was.get(key))}`] : []),
+    ...(now.has(key) ? [`+${key} = ${JSON.stringify(now.get(key))}`] : []),
+  ];
   for (const key of new Set([...was.keys(), ...now.keys()])) {
     const [tool, name] = [key.slice(0, key.indexOf(".")), key.slice(key.indexOf(".") + 1)];
     const lowered =
@@ -203,7 +211,9 @@ export const strictnessRows: readonly Detector[] = [
         // A lint dropped from the table goes back to its default, which is below deny for most.
         const lowered = a === undefined ? b === 0 : b === undefined ? a >= CARGO_LINT_RANK.deny : b < a;
         const level = (rank: number | undefined) => Object.keys(CARGO_LINT_RANK).find((k) => CARGO_LINT_RANK[k] === rank) ?? "default";
-        return lowered ? [{ message: `lint \`${lint}\` lowered in ${path}: ${level(a)} → ${level(b)}`, lines: [`-${lint} = "${level(a)}"`, `+${lint} = "${level(b)}"`] }] : [];
+        return lowered
+          ? [{ message: `lint \`${lint}\` lowered in ${path}: ${level(a)} → ${level(b)}`, lines: [`-${lint} = "${level(a)}"`, `+${lint} = "${level(b)}"`] }]
+          : [];
       });
     },
   }),
