@@ -1,3 +1,4 @@
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { ResumeOptions } from "../../agent/runtime-options.js";
 import { createSession, prepareWorkspace } from "../../agent/session-service.js";
@@ -18,7 +19,7 @@ export interface ReplayInput {
   events: readonly StoredEvent[];
   /** The repository the session worked on (a path or URL): it must hold the recorded base commit. */
   source: string;
-  /** A directory of the replay's own that does not exist yet: its store and its clone go there. */
+  /** A directory of the replay's own (made if missing): its store and its clone go there. */
   dir: string;
   /** Given the fresh clone, the runtime to resume with: the same the session had. */
   runtime: (ws: Workspace) => Promise<ReplayRuntime>;
@@ -44,6 +45,7 @@ export interface ReplayResult {
  */
 export async function replaySession(input: ReplayInput): Promise<ReplayResult> {
   const rec = readRecording(input.events);
+  mkdirSync(input.dir, { recursive: true });
   const store = SqliteSessionStore.open(path.join(input.dir, "replay.sqlite"));
   try {
     const ledger = await createSession(store, { task: rec.task, model: rec.model, settings: rec.settings, ...(rec.repoConfig && { repoConfig: rec.repoConfig }) });
