@@ -40,7 +40,7 @@ test("a replay from the record reaches the same published tree through the same 
   expect({ same: r.same, divergence: r.firstDivergence ?? null }).toEqual({ same: true, divergence: null });
   expect(r.treeId).toBe(published?.type === "published" ? published.tree : "");
   // The replay really ran the gates again: its own policy decisions, approval and test run.
-  const types = new Set(r.events.map((e) => e.type));
+  const types = new Set<string>(r.events.map((e) => e.type));
   expect(["policy_decided", "approval_requested", "approval_granted", "test_run", "published"].filter((t) => !types.has(t))).toEqual([]);
 }, 300_000);
 
