@@ -7,7 +7,6 @@ import { FatalError } from "../../errors/index.js";
 export type RecordedTurn =
   | {
       kind: "answer";
-      seq: number;
       model: string;
       usage: TokenUsage;
       content: string | null;
@@ -15,8 +14,8 @@ export type RecordedTurn =
       reasoning?: SealedReasoning;
       finishReason?: string | null;
     }
-  | { kind: "empty"; seq: number; model: string; usage: TokenUsage }
-  | { kind: "error"; seq: number; message: string; retries: number };
+  | { kind: "empty"; model: string; usage: TokenUsage }
+  | { kind: "error"; message: string; retries: number };
 
 /** A call of compaction's summariser; `summary` null when the compaction failed on its answer. */
 export interface RecordedSummary {
@@ -85,7 +84,7 @@ export function readRecording(events: readonly StoredEvent[]): Recording {
     ...(created.repoConfig && { repoConfig: created.repoConfig }),
     baseCommit: prepared.baseCommit,
     preliminaries,
-    ...modelCalls(events),
+    ...recordedModelCalls(events),
     decisions: after.filter((e): e is HumanDecision => HUMAN_TYPES.has(e.type)),
   };
 }
@@ -95,7 +94,7 @@ export function readRecording(events: readonly StoredEvent[]): Recording {
  * successful call followed by anything else was compaction's summariser. A failed call is either an
  * empty answer (asked again once) or the provider's error after its retries.
  */
-function modelCalls(events: readonly StoredEvent[]): { turns: RecordedTurn[]; summaries: RecordedSummary[] } {
+export function recordedModelCalls(events: readonly SessionEvent[]): { turns: RecordedTurn[]; summaries: RecordedSummary[] } {
   const turns: RecordedTurn[] = [];
   const summaries: RecordedSummary[] = [];
   events.forEach((e, i) => {
@@ -104,7 +103,6 @@ function modelCalls(events: readonly StoredEvent[]): { turns: RecordedTurn[]; su
     if (e.ok && next?.type === "assistant_message") {
       turns.push({
         kind: "answer",
-        seq: next.seq,
         model: e.model,
         usage: e.usage,
         content: next.content,
@@ -115,9 +113,9 @@ function modelCalls(events: readonly StoredEvent[]): { turns: RecordedTurn[]; su
     } else if (e.ok) {
       summaries.push({ model: e.model, usage: e.usage, summary: next?.type === "context_compacted" ? next.summary : null });
     } else if (e.error === EMPTY_RESPONSE) {
-      turns.push({ kind: "empty", seq: e.seq, model: e.model, usage: e.usage });
+      turns.push({ kind: "empty", model: e.model, usage: e.usage });
     } else {
-      turns.push({ kind: "error", seq: e.seq, message: e.error ?? "model call failed", retries: e.retries });
+      turns.push({ kind: "error", message: e.error ?? "model call failed", retries: e.retries });
     }
   });
   return { turns, summaries };

@@ -23,11 +23,6 @@ export class ReplayLLM implements LLMClient {
     readonly model: string,
   ) {}
 
-  /** Recorded answers not asked for (a replay that stopped early). */
-  get unused(): number {
-    return this.turns.length - this.next;
-  }
-
   async complete(req: LLMRequest): Promise<LLMResponse> {
     if (req.signal?.aborted) throw req.signal.reason ?? new Error("aborted");
     if (req.tools.length === 0) return this.summary();
