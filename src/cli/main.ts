@@ -12,6 +12,7 @@ import { setupTracing } from "../trace/otel-setup.js";
 const usage = async () => `usage:
   ${(await import("./run-command.js")).RUN_USAGE}
   ${(await import("./resume-command.js")).RESUME_USAGE}
+  ${(await import("./replay-command.js")).REPLAY_USAGE}
   ${(await import("./list-command.js")).LIST_USAGE}
   ${(await import("./retry-command.js")).RETRY_USAGE}
   ${(await import("./prune-command.js")).PRUNE_USAGE}
@@ -58,6 +59,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import("./run-command.js")).runCommand(rest, out, ENV);
     case "resume":
       return (await import("./resume-command.js")).resumeCommand(rest, out, ENV);
+    case "replay":
+      return (await import("./replay-command.js")).replayCommand(rest, out, ENV);
     case "list":
       return (await import("./list-command.js")).listCommand(rest, out, ENV);
     case "show":

@@ -3,9 +3,19 @@ import { resumeSession } from "../agent/run-session.js";
 import type { ResumeOptions } from "../agent/runtime-options.js";
 import type { Ledger } from "../store/ledger.js";
 import type { Workspace } from "../workspace/types.js";
-import type { ScriptedHuman } from "./scripted-human.js";
 
 const EVAL_AUTHOR = { name: "Patchgate Eval", email: "eval@patchgate.invalid" };
+
+/** A park a human answers. */
+export type Park = "awaiting_plan_approval" | "awaiting_write_approval" | "awaiting_answer";
+
+/** Who answers the parks: a case's scripted human, or a replay's recorded one (replay/replay-human.ts). */
+export interface CaseHuman {
+  /** Appends the answer to the park; returns the resume trigger, or null to leave the session parked. */
+  answer(ledger: Ledger, park: Park): Promise<string | null>;
+  /** True right after an answer after which the runner restarts the process. */
+  readonly restartDue: boolean;
+}
 
 export type CaseDriveResult = { kind: "ended" } | { kind: "parked" } | { kind: "restart"; trigger: string };
 
@@ -14,7 +24,7 @@ export type CaseDriveResult = { kind: "ended" } | { kind: "parked" } | { kind: "
  * each human answer is appended first, then the session is resumed with that trigger. Stops with
  * "restart" (answer stored, not yet resumed) when the human says a restart is due.
  */
-export async function driveCase(ledger: Ledger, ws: Workspace, opts: ResumeOptions, human: ScriptedHuman): Promise<CaseDriveResult> {
+export async function driveCase(ledger: Ledger, ws: Workspace, opts: ResumeOptions, human: CaseHuman): Promise<CaseDriveResult> {
   for (let trigger = opts.trigger ?? "eval"; ;) {
     const outcome = await resumeSession(ledger, { ...opts, trigger });
     // The eval keeps no blocked work (keepBlockedWork unset): a blocked report ends the session.

@@ -13,6 +13,7 @@ import type { EvalCase } from "./case-schema.js";
 import { driveCase } from "./case-driver.js";
 import type { FixtureRepo } from "./fixture-repo.js";
 import { EVAL_APPROVER, ScriptedHuman } from "./scripted-human.js";
+import { replaySession, type ReplayResult } from "./replay/replay-session.js";
 import { parseMcpConfig } from "../mcp/index.js";
 import type { McpRuntime } from "../mcp/index.js";
 
@@ -33,6 +34,8 @@ export interface CaseSessionInput {
   sandbox: Sandbox;
   fallback: "stop" | "approve";
   runtime?: RuntimeVariant;
+  /** Replay the session from its record once it has run (replay/replay-session.ts), with the same runtime. */
+  replay?: boolean;
 }
 
 export interface CaseSession {
@@ -43,6 +46,7 @@ export interface CaseSession {
   workspaceRoot: string;
   restarts: number;
   notes: string[];
+  replay?: ReplayResult;
 }
 
 /**
@@ -87,8 +91,20 @@ export async function runCaseSession(input: CaseSessionInput): Promise<CaseSessi
       trigger = `${result.trigger} (after restart)`;
     }
     const events = await store.load(ledger.sessionId);
-    return { sessionId: ledger.sessionId, events, workspaceRoot: ws.root, restarts, notes: human.notes };
+    const replay = input.replay ? await replayCase(input, events) : undefined;
+    return { sessionId: ledger.sessionId, events, workspaceRoot: ws.root, restarts, notes: human.notes, ...(replay && { replay }) };
   } finally {
     await store.close();
   }
+}
+
+/** The case's session run again from its record alone, in a fresh clone of the fixture, under the same runtime. */
+function replayCase(input: CaseSessionInput, events: StoredEvent[]): Promise<ReplayResult> {
+  const { c, fixture, sandbox, runtime } = input;
+  return replaySession({
+    events,
+    source: fixture.path,
+    dir: path.join(input.dir, "replay"),
+    runtime: async () => ({ sandbox, repoConfig: fixture.repoConfig, mcp: caseMcp(c), ...runtime }),
+  });
 }

@@ -12,6 +12,7 @@ import { EMPTY_METRICS, sessionMetrics } from "./metrics.js";
 import { ownTestRun } from "./own-test-run.js";
 import { judgedTree } from "./published-tree.js";
 import type { CaseResult } from "./report.js";
+import type { ReplayResult } from "./replay/replay-session.js";
 import { findLeakedSecrets, type Secret } from "./secret-scan.js";
 import { changedPaths, readTree } from "./tree.js";
 import { setHostVariables } from "../process/index.js";
@@ -28,6 +29,8 @@ export interface RunCaseOptions {
   /** Keep the scratch directory (to inspect the session with `patchgate show`). */
   keep?: boolean;
   runtime?: RuntimeVariant;
+  /** Replay every case's session from its record and fail the case when the replay diverges. */
+  replay?: boolean;
   /** Secrets of the runner's own environment (e.g. the provider key), searched for in every case. */
   hostSecrets?: Secret[];
 }
@@ -55,6 +58,7 @@ export async function runCase(c: EvalCase, opts: RunCaseOptions): Promise<CaseRe
       sandbox: opts.sandbox,
       fallback: c.approvals_fallback ?? (opts.mode === "scripted" ? "stop" : "approve"),
       runtime: { ...runtimeOf(c), ...opts.runtime },
+      replay: opts.replay,
     });
     const events = session.events;
     const judged = await judgedTree(events, session.workspaceRoot, dir);
@@ -70,8 +74,10 @@ export async function runCase(c: EvalCase, opts: RunCaseOptions): Promise<CaseRe
     };
     const classification = classify(events, verdict);
     const { problems, waived } = judge(c.expect, classification, verdict, events, opts.mode === "scripted");
+    if (session.replay) problems.push(...replayProblems(session.replay));
     const notes = [...session.notes, ...verdict.failedChecks.map((f) => `check failed: ${f}`), ...waived.map((w) => `not required with a real model: ${w}`)];
     if (own.tests === "fail") notes.push(`own test run failed: ${own.summary.split("\n").slice(0, 4).join(" / ")}`);
+    if (session.replay?.same) notes.push(`replayed: the same decisions and tree ${session.replay.treeId ?? "(none published)"}`);
     if (session.restarts > 0) notes.push(`store restarted ${session.restarts}×`);
     if (opts.keep) notes.push(`kept: patchgate show ${session.sessionId} --data-dir ${dir}`);
     return {
@@ -95,6 +101,11 @@ export async function runCase(c: EvalCase, opts: RunCaseOptions): Promise<CaseRe
     restoreEnv();
     if (!opts.keep) rmSync(dir, { recursive: true, force: true });
   }
+}
+
+function replayProblems(r: ReplayResult): string[] {
+  const d = r.firstDivergence;
+  return d ? [`replay diverges at event ${d.seq}: ${d.what} (recorded ${d.recorded ?? "nothing"}, replayed ${d.replayed ?? "nothing"})`] : [];
 }
 
 /** The case's own runtime settings; a variant passed by the caller wins over them. */

@@ -1,35 +1,29 @@
 import type { SessionEvent } from "../session/events.js";
+import { recordedModelCalls } from "./replay/recording.js";
 import type { ScriptStepInput } from "./script-schema.js";
 
 /**
- * A session's model replies as a case script: every assistant_message, in order, with the usage its
- * provider reported. A session recorded against a real endpoint (the live suite, `patchgate run`)
- * can so be replayed offline, through `patchgate eval --cases`, with the same decisions.
- * Arguments that were not JSON stay raw text, so the replay sends them exactly as they came.
- * Compaction's summaries are not replies of the agent: CaseScriptLLM answers those itself.
+ * A session's model replies as a case script: every answer of the agent's model calls, in order, with
+ * the usage its provider reported, read as `patchgate replay` reads them (replay/recording.ts). A
+ * session recorded against a real endpoint (the live suite, `patchgate run`) can so be edited into a
+ * case and run through `patchgate eval --cases`. Arguments that were not JSON stay raw text, so the
+ * script sends them exactly as they came. Failed calls and compaction's summaries are left out: a
+ * case scripts errors by HTTP status, and CaseScriptLLM answers summaries itself.
  */
 export function scriptFromEvents(events: readonly SessionEvent[]): ScriptStepInput[] {
-  const steps: ScriptStepInput[] = [];
-  let usage: ScriptStepInput["usage"];
-  let cut = false;
-  for (const e of events) {
-    if (e.type === "llm_called") {
-      usage = e.ok ? { prompt_tokens: e.usage.promptTokens, completion_tokens: e.usage.completionTokens } : undefined;
-      cut = e.ok && e.finishReason === "length";
-    }
-    if (e.type !== "assistant_message") continue;
-    const calls = e.toolCalls.map((c) => ({ tool: c.name, args: argsOf(c.arguments) }));
-    steps.push({
-      ...(e.content !== null && e.content !== "" && { say: e.content }),
-      ...(calls.length > 0 && { calls }),
-      ...(usage && { usage }),
-      ...(cut && { cut_at_limit: true }),
-      repeat: 1,
-    });
-    usage = undefined;
-    cut = false;
-  }
-  return steps;
+  return recordedModelCalls(events).turns.flatMap((t): ScriptStepInput[] => {
+    if (t.kind !== "answer") return [];
+    const calls = t.toolCalls.map((c) => ({ tool: c.name, args: argsOf(c.arguments) }));
+    return [
+      {
+        ...(t.content !== null && t.content !== "" && { say: t.content }),
+        ...(calls.length > 0 && { calls }),
+        usage: { prompt_tokens: t.usage.promptTokens, completion_tokens: t.usage.completionTokens },
+        ...(t.finishReason === "length" && { cut_at_limit: true }),
+        repeat: 1,
+      },
+    ];
+  });
 }
 
 function argsOf(text: string): Record<string, unknown> | string {

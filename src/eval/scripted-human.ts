@@ -1,11 +1,10 @@
 import { approvePlan, approveWrites, autoApproveWrites, denyWrites, requestRevision } from "../agent/approvals.js";
 import type { Ledger } from "../store/ledger.js";
 import type { Approver } from "../session/types.js";
+import type { CaseHuman, Park } from "./case-driver.js";
 import { approvalParkKind, type Approval, type ApprovalFallback } from "./approval-schema.js";
 
 export const EVAL_APPROVER: Approver = { login: "eval-maintainer", via: "eval" };
-
-type Park = "awaiting_plan_approval" | "awaiting_write_approval" | "awaiting_answer";
 
 /**
  * The human of a case: answers each park with the next scripted approval. Every answer is an event
@@ -16,7 +15,7 @@ type Park = "awaiting_plan_approval" | "awaiting_write_approval" | "awaiting_ans
  * `restartAt` — the answer is stored, the resume has not happened — which is what a crash between a
  * webhook's write and its resume leaves behind. The new process must pick the answer up from the store.
  */
-export class ScriptedHuman {
+export class ScriptedHuman implements CaseHuman {
   private next = 0;
   private parks = 0;
   /** Why the human stopped answering, when it did (reported with the case). */
