@@ -201,7 +201,8 @@ export class Payloads {
     const p = this.base("pull_request", "synchronize", o.by);
     p.pull_request = this.pull(p, o.pr);
     const base = this.w.pulls.find((x) => x.number === o.pr)!.base.ref;
-    p.pull_request.base = { ...p.pull_request.base, ref: base, sha: this.headSha(base) };
+    p.pull_request.base = { ...p.pull_request.base, ref: base, sha: this.headSha(base), repo: p.repository };
+    p.pull_request.head = { ...p.pull_request.head, repo: p.repository };
     p.number = o.pr;
     p.before = o.before;
     p.after = p.pull_request.head.sha;
