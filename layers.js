@@ -24,6 +24,7 @@ export const LAYERS = [
   { name: "places", folders: ["workspace/", "sandbox/", "queue/"], about: "the clone the agent edits; where commands run; one job per session at a time" },
   { name: "settings", folders: ["config/"], about: "the repository's .github/patchgate.yml and the operator's settings" },
   { name: "caches", folders: ["depcache/"], about: "installed dependencies kept across sessions" },
+  { name: "receipts", folders: ["receipt/"], about: "signed receipts of published commits: the key, the DSSE envelope, git notes, verification" },
   { name: "work", folders: ["runs/", "publish/"], about: "sandboxed runs (setup, tests, baseline); what publishing is, whoever publishes" },
   { name: "services", folders: ["tools/", "trace/"], about: "what the model may call; what a session leaves behind (report, spans)" },
   { name: "mcp", folders: ["mcp/"], about: "MCP servers beside the loop, and Patchgate's own server" },

@@ -43,6 +43,7 @@ export function emptyState(): SessionState {
     finishedTree: null,
     finishedPaths: null,
     published: null,
+    receipts: [],
     toolVersions: {},
     lease: null,
     instructions: null,

@@ -179,6 +179,11 @@ export type SessionEvent =
   /** `tree` is the pushed commit's own tree, read back from git: the evidence that it is the tested one. */
   | { type: "published"; branch: string; commit: string; url?: string; tree?: string }
   /**
+   * A signed receipt (src/receipt/) of a commit Patchgate made, written as its git note: `digest` is
+   * sha256 of the note's text, `envelope` that text (a DSSE envelope; hashes and ids, no content).
+   */
+  | { type: "receipt_recorded"; commit: string; kind: "plan" | "result"; digest: string; envelope: string }
+  /**
    * The branch this session publishes to, and what Patchgate knows of it: the head it last saw there
    * (null: the branch must not exist yet) and the commits Patchgate itself pushed to it in earlier
    * sessions. A later push may replace only those (see publish/branch-lease.ts).

@@ -238,6 +238,9 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
     case "published":
       requirePhase(s, e, ["publishing"]);
       return { ...next, phase: "done", published: { branch: e.branch, commit: e.commit, url: e.url, ...(e.tree ? { tree: e.tree } : {}) } };
+    case "receipt_recorded":
+      // A record of what was signed, in any phase: a receipt may follow the publication it describes.
+      return { ...next, receipts: [...s.receipts, { commit: e.commit, kind: e.kind, digest: e.digest }] };
     case "branch_claimed":
       requireLive(s, e);
       return { ...next, lease: { branch: e.branch, head: e.head, ours: e.ours } };

@@ -107,6 +107,8 @@ export interface SessionState {
   /** The paths that tree changes against the base, as finish listed them. */
   finishedPaths: string[] | null;
   published: { branch: string; commit: string; url?: string; tree?: string } | null;
+  /** The receipts recorded for the session's commits (`receipt_recorded`), oldest first. */
+  receipts: { commit: string; kind: "plan" | "result"; digest: string }[];
   /** The tool versions last recorded (`tool_versions`): what a resume compares its tools with. */
   toolVersions: Record<string, string>;
   /** The session's branch and the lease on it (events branch_claimed / branch_push_intended / branch_pushed / branch_rebased). */

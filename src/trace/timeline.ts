@@ -124,6 +124,8 @@ function describe(e: StoredEvent): string {
       return `${short(e.treeHash)}: ${e.summary}`;
     case "published":
       return `${e.branch} @ ${short(e.commit)}${e.url ? ` ${e.url}` : ""}`;
+    case "receipt_recorded":
+      return `${e.kind} commit ${short(e.commit)}: receipt ${short(e.digest.replace(/^sha256:/, ""))}`;
     case "branch_claimed":
       return `${e.branch}${e.head ? ` expected at ${short(e.head)}` : " (new)"}`;
     case "branch_pushed":

@@ -144,6 +144,9 @@ const EVENT_WORDS: Table = {
     line: (e) => [e.url ? "pushed " : "committed ", code(shortSha(e.commit)), e.url ? " to " : " on ", code(e.branch)],
     headline: (e) => [e.url ? "pushed " : "committed ", code(shortSha(e.commit))],
   },
+  receipt_recorded: {
+    line: (e) => [`signed a receipt of the ${e.kind} commit `, code(shortSha(e.commit)), " (git note ", code("refs/notes/patchgate"), ")"],
+  },
   // The push lease (publish/branch-lease.ts) is bookkeeping; a rebuild on commits a human pushed is news.
   branch_claimed: folded,
   branch_pushed: folded,
