@@ -2,6 +2,7 @@ import type { ApplicationFunction, ApplicationFunctionOptions, Context, Probot }
 import { anyBootCandidate } from "./session-work/boot-candidates.js";
 import type { AppContext, PatchgateDeps } from "./deps.js";
 import { healthHandler } from "./health-route.js";
+import { keysHandler } from "./keys-route.js";
 import { startHousekeeping } from "./session-work/housekeeping.js";
 import { AppIdentity } from "./identity.js";
 import { Inbox } from "./inbound/inbox.js";
@@ -9,6 +10,7 @@ import { SessionIndex } from "./session-work/session-index.js";
 import { LIFECYCLE_EVENTS } from "./inbound/lifecycle-events.js";
 import { everyInterval, reconcileDeliveries } from "./inbound/reconciler.js";
 import { HANDLED_EVENTS } from "./inbound/triggers.js";
+import { PULL_PUSH_EVENTS } from "./inbound/pull-push.js";
 import { rootWebhookHandler } from "./inbound/root-webhook.js";
 
 /** The app's own clients and the session index around `deps`: what every job builds on, made once. */
@@ -35,10 +37,11 @@ export function patchgateApp(deps: PatchgateDeps): ApplicationFunction {
   return async (app: Probot, options?: ApplicationFunctionOptions) => {
     // Probot 14's way to serve a route beside the webhooks (it replaced `getRouter`).
     options?.addHandler?.(healthHandler(deps));
+    options?.addHandler?.(keysHandler(deps));
     options?.addHandler?.(rootWebhookHandler(app));
     const access = appContext(app, deps);
     const inbox = new Inbox(access);
-    app.on([...HANDLED_EVENTS, ...LIFECYCLE_EVENTS], async (context: Context) => {
+    app.on([...HANDLED_EVENTS, ...LIFECYCLE_EVENTS, ...PULL_PUSH_EVENTS], async (context: Context) => {
       // Not context.octokit: a job builds its own client when it runs (./inbound/inbox.ts).
       await inbox.receive({ id: context.id, event: context.name, payload: context.payload });
     });
@@ -57,7 +60,7 @@ export function patchgateApp(deps: PatchgateDeps): ApplicationFunction {
     // A receiver runs no session: under a durable queue the workers clean their own disks.
     if (!deps.queue.durable) startHousekeeping(deps);
     if (deps.reconcile) {
-      const handles = (name: string) => ([...HANDLED_EVENTS, ...LIFECYCLE_EVENTS] as string[]).includes(name);
+      const handles = (name: string) => ([...HANDLED_EVENTS, ...LIFECYCLE_EVENTS, ...PULL_PUSH_EVENTS] as string[]).includes(name);
       const pass = () => reconcileDeliveries({ app: access.appOctokit, store: deps.store, log: deps.log, handles });
       everyInterval(pass, { ...deps.reconcile, log: deps.log });
     }

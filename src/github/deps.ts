@@ -17,6 +17,7 @@ import type { Octokit } from "./octokit.js";
 import type { Outbound } from "./outbound/outbound.js";
 import type { AppLog } from "./app-log.js";
 import type { SessionIndex } from "./session-work/session-index.js";
+import type { ReceiptSettings } from "./receipt-settings.js";
 
 /** Everything the GitHub side needs from the rest of Patchgate, built once by `src/index.ts` (or a test). */
 export interface PatchgateDeps {
@@ -61,6 +62,11 @@ export interface PatchgateDeps {
   diskGuard?: { minFreeBytes: number; freeBytes?: FreeSpaceReader } | null;
   /** PATCHGATE_HEALTH_TOKEN: the bearer token `/patchgate/health` wants for details (./health-route.ts); absent: counts only. */
   healthToken?: string | null;
+  /**
+   * Receipts (./receipt-settings.ts): the key that signs a note on every commit the app publishes and
+   * verifies them for the `patchgate/receipt` status, served at `/patchgate/keys`. Absent: none.
+   */
+  receipts?: ReceiptSettings | null;
   /** One line per thing that happened, for logs and the demo's printed timeline; failures at `error`. */
   log: AppLog;
 }

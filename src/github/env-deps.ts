@@ -19,6 +19,7 @@ import { processOperatorEnv, type OperatorEnv } from "../config/operator-env.js"
 import { hostEnvironment } from "../process/index.js";
 import { redactedLog, type LogSink } from "./app-log.js";
 import { diskGuardFromEnv, housekeepingFromEnv, mirrorsFromEnv } from "./session-work/housekeeping-env.js";
+import { receiptSettings } from "./receipt-settings.js";
 
 /**
  * The production wiring from the environment (DESIGN §7): SQLite under PATCHGATE_DATA_DIR (or the
@@ -40,10 +41,17 @@ export async function depsFromEnv(
   const mcpModule = env.PATCHGATE_MCP_CONFIG ? await import("../mcp/config.js") : null;
   const mcp = mcpModule?.loadMcpConfig(env.PATCHGATE_MCP_CONFIG!) ?? null;
   const reconcile = reconcileFromEnv(env);
-  const secrets = [...secretsFromEnv({ ...host, ...env }), ...(mcpModule?.mcpConfigSecrets(mcp) ?? [])];
+  const dataDir = env.PATCHGATE_DATA_DIR ?? join(homedir(), ".patchgate");
+  // Loaded (or created, once for all workers sharing the data directory) before the first delivery;
+  // its private half is one more value nothing posts or logs.
+  const receipts = receiptSettings(dataDir, env);
+  const secrets = [
+    ...secretsFromEnv({ ...host, ...env }),
+    ...(mcpModule?.mcpConfigSecrets(mcp) ?? []),
+    receipts.keys.current.privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+  ];
   // Logs leave the process too: the same redaction as comments and check runs (tokens by pattern).
   const log = redactedLog(sink, secrets);
-  const dataDir = env.PATCHGATE_DATA_DIR ?? join(homedir(), ".patchgate");
   // Like a broken MCP config, broken operator settings stop the app, naming the field. Lazy: their
   // parser is loaded only when settings are given.
   const facts = hostFacts({ dataDir });
@@ -84,6 +92,7 @@ export async function depsFromEnv(
     healthToken: env.PATCHGATE_HEALTH_TOKEN || null,
     housekeeping: housekeepingFromEnv(env),
     diskGuard: diskGuardFromEnv(env),
+    receipts,
     log,
   };
 }

@@ -24,6 +24,8 @@ export interface RenderOptions {
   secrets?: readonly string[];
   /** The session's pull request (its Files tab is linked from the summary). */
   pullUrl?: string;
+  /** Where the deployment's public keys are served (the Receipt section's verification line). */
+  keysUrl?: string;
   /** Defaults to GitHub's limit; smaller values are for tests. */
   maxBytes?: number;
 }

@@ -67,6 +67,8 @@ export interface AppSettings {
   /** Workspace retention and the disk-low guard (PATCHGATE_WORKSPACE_RETENTION_HOURS, PATCHGATE_MIN_FREE_DISK_GB); absent: off. */
   housekeeping?: PatchgateDeps["housekeeping"];
   diskGuard?: PatchgateDeps["diskGuard"];
+  /** The deployment's receipt keys and clones; absent: no receipts (tests that count API calls). */
+  receipts?: PatchgateDeps["receipts"];
 }
 
 /**
@@ -112,6 +114,7 @@ export async function startApp(s: AppSettings): Promise<AppInstance> {
     healthToken: s.healthToken ?? null,
     housekeeping: s.housekeeping ? { ...s.housekeeping, signal: running.signal } : null,
     diskGuard: s.diskGuard ?? null,
+    receipts: s.receipts ?? null,
     log: s.log,
   };
   if (s.scaleOut?.role === "worker") {

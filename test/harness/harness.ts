@@ -39,6 +39,7 @@ export interface HarnessOptions {
   reconcile?: { firstAfterMs: number; everyMs: number };
   housekeeping?: AppSettings["housekeeping"];
   diskGuard?: AppSettings["diskGuard"];
+  receipts?: AppSettings["receipts"];
 }
 
 export interface Harness {
@@ -118,6 +119,7 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
     reconcile: o.reconcile,
     housekeeping: o.housekeeping,
     diskGuard: o.diskGuard,
+    receipts: o.receipts,
     log,
   };
   let app = await startApp(settings);

@@ -1,7 +1,8 @@
 import type { DeliveryState } from "../../store/types.js";
-import type { Delivery } from "./intent.js";
+import { issueKey, type Delivery } from "./intent.js";
 import type { Job } from "../../queue/types.js";
 import { lifecycleOf, type Lifecycle } from "./lifecycle-events.js";
+import { pullPushOf, type PullPush } from "./pull-push.js";
 import { MalformedWebhookError } from "./malformed-webhook.js";
 import type { AppContext, Intake } from "../deps.js";
 import { toDelivery } from "./triggers.js";
@@ -60,8 +61,7 @@ export class Inbox {
       this.deps.log(`redelivery ${raw.id} ignored (${state === "done" ? "already done" : "already running"})`);
       return;
     }
-    if ("intent" in parsed) await this.dispatch(parsed);
-    else this.dispatchLifecycle(raw.id, parsed);
+    await this.route(raw.id, parsed);
     // A durable queue stores the job asynchronously: it is stored before the webhook is answered.
     await this.deps.queue.flushed?.();
   }
@@ -77,17 +77,22 @@ export class Inbox {
         continue;
       }
       this.deps.log(`delivery ${row.id} (${row.event}.${payload?.action ?? ""}) was not done when the app stopped → queued again`);
-      if ("intent" in parsed) await this.dispatch(parsed);
-      else this.dispatchLifecycle(row.id, parsed);
+      await this.route(row.id, parsed);
       n += 1;
     }
     return n;
   }
 
-  private parse(raw: RawDelivery): Delivery | Lifecycle | null {
+  private async route(id: string, parsed: Delivery | Lifecycle | PullPush): Promise<void> {
+    if ("intent" in parsed) await this.dispatch(parsed);
+    else if (parsed.kind === "pull_pushed") this.dispatchPullPush(parsed);
+    else this.dispatchLifecycle(id, parsed);
+  }
+
+  private parse(raw: RawDelivery): Delivery | Lifecycle | PullPush | null {
     const name = `${raw.event}.${(raw.payload as { action?: string } | null)?.action ?? ""}`;
     try {
-      return lifecycleOf(raw.id, name, raw.payload) ?? toDelivery(raw.id, name, raw.payload);
+      return lifecycleOf(raw.id, name, raw.payload) ?? pullPushOf(raw.id, name, raw.payload) ?? toDelivery(raw.id, name, raw.payload);
     } catch (e) {
       if (!MalformedWebhookError.isInstance(e)) throw e;
       this.deps.log(e.message);
@@ -117,6 +122,37 @@ export class Inbox {
       spec: { kind: "delivery", id },
       group: `installation:${e.kind === "moved" ? e.repo.installationId : e.installationId}`,
     });
+  }
+
+  /**
+   * In the PR's own receipt lane, not its session's: a status is judged while the session works, and
+   * two pushes of one PR are judged one after the other.
+   */
+  private dispatchPullPush(p: PullPush): void {
+    this.deps.log(`#${p.pull} moved to ${p.head.slice(0, 7)} → receipt status queued`);
+    this.deps.queue.enqueue({
+      key: `receipt:${issueKey(p.repo, p.pull)}`,
+      name: `receipt status ${p.id}`,
+      run: this.pullPushRun(p),
+      spec: { kind: "delivery", id: p.id },
+      group: `installation:${p.repo.installationId}`,
+    });
+  }
+
+  private pullPushRun(p: PullPush): () => Promise<void> {
+    const finish = this.finisher(p.id);
+    return async () => {
+      try {
+        // Lazy, like the work modules: only a PR push loads the receipt checks.
+        const { runReceiptStatus } = await import("../session-work/receipt-job.js");
+        await runReceiptStatus(this.access, p);
+      } catch (err) {
+        // Not judged (GitHub unreachable?): the row stays pending, for a redelivery or the next boot.
+        this.running.delete(p.id);
+        throw err;
+      }
+      await finish();
+    };
   }
 
   private lifecycleRun(id: string, e: Lifecycle): () => Promise<void> {
@@ -193,7 +229,7 @@ export class Inbox {
     if (!row) return this.deps.log(`delivery ${id} is done already; nothing to run`);
     const parsed = this.parse({ id: row.id, event: row.event, payload: JSON.parse(row.payload) as unknown });
     if (!parsed) return this.deps.store.completeDelivery(row.id);
-    if (!("intent" in parsed)) return this.lifecycleRun(id, parsed)();
+    if (!("intent" in parsed)) return parsed.kind === "pull_pushed" ? this.pullPushRun(parsed)() : this.lifecycleRun(id, parsed)();
     const job = await this.deliveryJob(parsed);
     if (job) await job.run();
   }

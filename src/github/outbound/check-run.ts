@@ -20,6 +20,8 @@ import { shortHash } from "./render.js";
 export interface CheckRunOptions {
   secrets: string[];
   throttleMs: number;
+  /** Where `/patchgate/keys` is reachable, for the Receipt section's verification line. */
+  keysUrl?: string;
   /** Called for each run that becomes current, so its button leads back to the session. */
   onCurrent?: (id: number) => Promise<void>;
 }
@@ -156,7 +158,12 @@ export class CheckRunPublisher {
   }
 
   private output(): { title: string; summary: string; text: string } {
-    return renderCheckRun(this.ledger.state, this.ledger.history, { sessionId: this.ledger.sessionId, secrets: this.opts.secrets, pullUrl: this.pullUrl });
+    return renderCheckRun(this.ledger.state, this.ledger.history, {
+      sessionId: this.ledger.sessionId,
+      secrets: this.opts.secrets,
+      pullUrl: this.pullUrl,
+      keysUrl: this.opts.keysUrl,
+    });
   }
 
   /** The Approve plan button, bound to the plan hash (an identifier is at most 20 characters). */

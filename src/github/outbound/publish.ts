@@ -15,6 +15,7 @@ import type { BranchLease } from "../../session/state.js";
 import { nextBranchName } from "../../publish/branch-lease.js";
 import { continueFromTwin, pushCommit, signedTwin } from "./signed-push.js";
 import { replyInReviewThreads } from "./review-replies.js";
+import { publishReceipt } from "./publish-receipt.js";
 
 /**
  * The two publications of a session: the plan (a branch with an empty commit and a draft PR) and
@@ -128,6 +129,7 @@ export async function publishPlan(jc: SessionWork, ledger: Ledger, ws: PushableW
   const pushed = await pushLeased(jc, ledger, ws, planCommit);
   if (pushed.kind !== "pushed") return "ended";
   const { commit: sha, branch } = pushed;
+  await publishReceipt(jc, ledger, pushed.ws, sha, "plan");
   // The PR shows the checks of its head: the session's check run follows the push (with the button).
   await followHead(jc, checkRun, sha);
   // A review or label on this commit approves exactly this plan.
@@ -234,6 +236,7 @@ export async function publishResult(
   if (pushed.kind === "rebuilt") return "rebuilt";
   if (pushed.kind === "conflict") return "ended";
   const { commit: sha, branch } = pushed;
+  await publishReceipt(jc, ledger, pushed.ws, sha, "result");
   await followHead(jc, checkRun, sha);
   const pr = await ensurePullRequest(jc.octokit, jc.outbound, jc.deps.store, ledger.sessionId, jc.delivery.repo, pullText(s, issue, branch));
   await jc.index.linkPull(jc.delivery.repo, pr.number, issue);

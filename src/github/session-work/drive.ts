@@ -28,7 +28,12 @@ export function checkRunFor(work: SessionWork, ledger: Ledger): CheckRunPublishe
   const issue = ledger.state.task.source.issueNumber ?? 0;
   // Every run that becomes current may carry the Approve plan button, which must find the session.
   const onCurrent = (id: number) => work.index.linkCheckRun(work.delivery.repo, id, issue);
-  return new CheckRunPublisher(work.outbound, work.deps.store, ledger, { secrets, throttleMs: work.deps.checkRunThrottleMs, onCurrent });
+  return new CheckRunPublisher(work.outbound, work.deps.store, ledger, {
+    secrets,
+    throttleMs: work.deps.checkRunThrottleMs,
+    keysUrl: work.deps.receipts?.keysUrl ?? undefined,
+    onCurrent,
+  });
 }
 
 export function workspaceDir(work: SessionWork, sessionId: string): string {

@@ -9,6 +9,7 @@ import { evidenceBlocks } from "./evidence.js";
 import { governanceBlocks } from "./governance.js";
 import { outcomeBlocks } from "./outcome.js";
 import { planBlocks, todoBlocks } from "./plan.js";
+import { receiptBlocks } from "./receipt.js";
 import { renderMarkdown, type Scrub } from "./render-markdown.js";
 import { renderText } from "./render-text.js";
 import { buildView, type SessionView } from "./session-view.js";
@@ -28,6 +29,8 @@ export interface ReportOptions {
   secrets?: readonly string[];
   /** The session's pull request, for the Files-tab link before `published` records it. */
   pullUrl?: string;
+  /** Where the deployment's public keys are served, for the receipt's verification line. */
+  keysUrl?: string;
   maxBytes?: number;
 }
 
@@ -38,7 +41,7 @@ export interface Report {
 
 const traceCommand = (id: string): string => `patchgate trace ${id}`;
 
-function summaryBlocks(v: SessionView, opts: Pick<ReportOptions, "sessionId" | "pullUrl">): Block[] {
+function summaryBlocks(v: SessionView, opts: Pick<ReportOptions, "sessionId" | "pullUrl" | "keysUrl">): Block[] {
   return [
     ...outcomeBlocks(v),
     ...evidenceBlocks(v),
@@ -47,6 +50,7 @@ function summaryBlocks(v: SessionView, opts: Pick<ReportOptions, "sessionId" | "
     ...planBlocks(v),
     ...todoBlocks(v),
     ...costBlocks(v),
+    ...receiptBlocks(v, opts.keysUrl),
     para("Session ", code(v.sessionId || opts.sessionId), " · every event: ", code(traceCommand(opts.sessionId))),
   ];
 }

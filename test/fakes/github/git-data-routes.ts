@@ -16,7 +16,7 @@ const invalid = (message: string, status = 422): RouteResult => ({ status, body:
 /** GitHub's own limit for one blob. */
 const MAX_BLOB_BYTES = 100 * 1024 * 1024;
 
-function git(w: GitHubWorld, args: string[], opts: { input?: string | Buffer; env?: Record<string, string> } = {}): { ok: boolean; out: string } {
+export function bareGit(w: GitHubWorld, args: string[], opts: { input?: string | Buffer; env?: Record<string, string> } = {}): { ok: boolean; out: string } {
   try {
     const out = execFileSync("git", args, {
       cwd: w.bareRepo ?? ".",
@@ -34,14 +34,14 @@ function git(w: GitHubWorld, args: string[], opts: { input?: string | Buffer; en
 
 const isSha = (v: unknown): v is string => typeof v === "string" && /^[0-9a-f]{40}$/.test(v);
 const typeOf = (w: GitHubWorld, sha: string): string | null => {
-  const r = git(w, ["cat-file", "-t", sha]);
+  const r = bareGit(w, ["cat-file", "-t", sha]);
   return r.ok ? r.out : null;
 };
 
 function createBlob(w: GitHubWorld, b: any): RouteResult {
   const data = b.encoding === "base64" ? Buffer.from(String(b.content), "base64") : Buffer.from(String(b.content), "utf8");
   if (data.length > MAX_BLOB_BYTES) return invalid("content is too large (maximum is 100 MB)");
-  const r = git(w, ["hash-object", "-w", "--stdin"], { input: data });
+  const r = bareGit(w, ["hash-object", "-w", "--stdin"], { input: data });
   return r.ok
     ? { status: 201, body: { sha: r.out, url: `${w.htmlBase}/api/v3/repos/${w.owner}/${w.repo}/git/blobs/${r.out}` } }
     : invalid("could not store the blob", 500);
@@ -52,7 +52,7 @@ function createTree(w: GitHubWorld, b: any): RouteResult {
   const env = { GIT_INDEX_FILE: join(dir, "index") };
   try {
     if (b.base_tree !== undefined && (!isSha(b.base_tree) || typeOf(w, b.base_tree) !== "tree")) return invalid("base_tree is not a valid tree");
-    git(w, b.base_tree ? ["read-tree", b.base_tree] : ["read-tree", "--empty"], { env });
+    bareGit(w, b.base_tree ? ["read-tree", b.base_tree] : ["read-tree", "--empty"], { env });
     // One index-info line per entry; mode 0 removes the path (there is no work tree to consult).
     const lines: string[] = [];
     for (const e of b.tree as { path: string; mode: string; type: string; sha: string | null }[]) {
@@ -66,8 +66,8 @@ function createTree(w: GitHubWorld, b: any): RouteResult {
       if (!isSha(e.sha) || (want !== "commit" && typeOf(w, e.sha) !== want)) return invalid(`tree.sha ${e.sha} is not a valid ${want}`);
       lines.push(`${e.mode} ${e.sha}\t${e.path}`);
     }
-    if (!git(w, ["update-index", "--index-info"], { env, input: `${lines.join("\n")}\n` }).ok) return invalid("tree could not be built");
-    const tree = git(w, ["write-tree"], { env });
+    if (!bareGit(w, ["update-index", "--index-info"], { env, input: `${lines.join("\n")}\n` }).ok) return invalid("tree could not be built");
+    const tree = bareGit(w, ["write-tree"], { env });
     return tree.ok
       ? { status: 201, body: { sha: tree.out, url: `${w.htmlBase}/api/v3/repos/${w.owner}/${w.repo}/git/trees/${tree.out}`, tree: [], truncated: false } }
       : invalid("could not write the tree", 500);
@@ -85,7 +85,7 @@ function createCommit(w: GitHubWorld, b: any): RouteResult {
   const author = b.author ?? { name: bot.login, email: `${bot.id}+${bot.login}@users.noreply.github.com` };
   const committer = b.committer ?? { name: "GitHub", email: "noreply@github.com" };
   const env = { GIT_AUTHOR_NAME: author.name, GIT_AUTHOR_EMAIL: author.email, GIT_COMMITTER_NAME: committer.name, GIT_COMMITTER_EMAIL: committer.email };
-  const r = git(w, ["commit-tree", b.tree, ...parents.flatMap((p) => ["-p", p]), "-F", "-"], { input: String(b.message), env });
+  const r = bareGit(w, ["commit-tree", b.tree, ...parents.flatMap((p) => ["-p", p]), "-F", "-"], { input: String(b.message), env });
   if (!r.ok) return invalid("could not create the commit", 500);
   const signed = b.author === undefined && b.committer === undefined && b.signature === undefined;
   w.apiCommits.push({ sha: r.out, author, committer, message: String(b.message), tree: b.tree, parents, verified: signed });
@@ -114,7 +114,7 @@ function refView(w: GitHubWorld, ref: string, sha: string): unknown {
 }
 
 function headOf(w: GitHubWorld, ref: string): string | null {
-  const r = git(w, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
+  const r = bareGit(w, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
   return r.ok && r.out ? r.out : null;
 }
 
@@ -122,6 +122,19 @@ export const GIT_DATA_ROUTES: [string, string, Handler][] = [
   ["POST", "/repos/:o/:r/git/blobs", (w, _p, b) => createBlob(w, b)],
   ["POST", "/repos/:o/:r/git/trees", (w, _p, b) => createTree(w, b)],
   ["POST", "/repos/:o/:r/git/commits", (w, _p, b) => createCommit(w, b)],
+  [
+    "GET",
+    "/repos/:o/:r/git/commits/:sha",
+    (w, p) => {
+      if (!isSha(p.sha) || typeOf(w, p.sha) !== "commit") return notFound;
+      const [tree, parents, ...message] = bareGit(w, ["show", "-s", "--format=%T%n%P%n%B", p.sha]).out.split("\n");
+      const parentList = parents.split(" ").filter(Boolean);
+      return {
+        status: 200,
+        body: { sha: p.sha, tree: { sha: tree, url: "" }, parents: parentList.map((sha) => ({ sha, url: "", html_url: "" })), message: message.join("\n") },
+      };
+    },
+  ],
   [
     "GET",
     "/repos/:o/:r/git/ref/:ref*",
@@ -135,10 +148,11 @@ export const GIT_DATA_ROUTES: [string, string, Handler][] = [
     "/repos/:o/:r/git/refs",
     (w, _p, b) => {
       const ref = String(b.ref);
-      if (!/^refs\/[^/]+\/.+/.test(ref) || !git(w, ["check-ref-format", ref]).ok) return invalid("ref must start with 'refs' and have at least two slashes.");
+      if (!/^refs\/[^/]+\/.+/.test(ref) || !bareGit(w, ["check-ref-format", ref]).ok)
+        return invalid("ref must start with 'refs' and have at least two slashes.");
       if (!isSha(b.sha) || typeOf(w, b.sha) !== "commit") return invalid("Object does not exist");
       if (headOf(w, ref)) return invalid("Reference already exists");
-      git(w, ["update-ref", ref, b.sha, ""]);
+      bareGit(w, ["update-ref", ref, b.sha, ""]);
       return { status: 201, body: refView(w, ref, b.sha) };
     },
   ],
@@ -150,8 +164,8 @@ export const GIT_DATA_ROUTES: [string, string, Handler][] = [
       const current = headOf(w, ref);
       if (!current) return invalid("Reference does not exist");
       if (!isSha(b.sha) || typeOf(w, b.sha) !== "commit") return invalid("Object does not exist");
-      if (b.force !== true && !git(w, ["merge-base", "--is-ancestor", current, b.sha]).ok) return invalid("Update is not a fast forward");
-      git(w, ["update-ref", ref, b.sha, current]);
+      if (b.force !== true && !bareGit(w, ["merge-base", "--is-ancestor", current, b.sha]).ok) return invalid("Update is not a fast forward");
+      bareGit(w, ["update-ref", ref, b.sha, current]);
       return { status: 200, body: refView(w, ref, b.sha) };
     },
   ],

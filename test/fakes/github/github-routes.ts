@@ -1,5 +1,6 @@
 import { APP_ROUTES } from "./app-routes.js";
 import { CHECK_RUN_ROUTES } from "./check-run-routes.js";
+import { COMMIT_ROUTES } from "./commit-routes.js";
 import { invalid, notFound } from "./route-errors.js";
 import { REVIEW_COMMENT_ROUTES } from "./review-comment-routes.js";
 import { GIT_DATA_ROUTES } from "./git-data-routes.js";
@@ -129,6 +130,7 @@ const ROUTES: [string, string, Handler][] = [
   ...CHECK_RUN_ROUTES,
   ...REVIEW_COMMENT_ROUTES,
   ...GIT_DATA_ROUTES,
+  ...COMMIT_ROUTES,
   [
     "GET",
     "/repos/:o/:r/issues/:n/comments",

@@ -74,6 +74,19 @@ export interface FakePull {
   html_url: string;
 }
 
+/** A commit status as GitHub keeps it (`sha` is the commit it is on). */
+export interface FakeStatus {
+  id: number;
+  sha: string;
+  state: "error" | "failure" | "pending" | "success";
+  description: string | null;
+  target_url: string | null;
+  context: string;
+  created_at: string;
+  updated_at: string;
+  creator: FakeUser;
+}
+
 /** One API call as the server saw it: the ordered log tests assert on. */
 export interface CallRecord {
   method: string;
@@ -111,6 +124,10 @@ export class GitHubWorld {
   readonly labels = new Map<number, Set<string>>();
   readonly issues = new Map<number, { id: number; number: number; title: string; body: string; user: FakeUser; created_at: string; updated_at: string }>();
   readonly pulls: FakePull[] = [];
+  /** Commit statuses, oldest first. */
+  readonly statuses: FakeStatus[] = [];
+  /** Emails GitHub knows as an account's (verified): a commit with one is attributed to that login. */
+  readonly emails = new Map<string, string>();
   /** Repository files on the default branch, served by the contents API (repo config). */
   readonly files = new Map<string, string>();
   readonly calls: CallRecord[] = [];

@@ -193,6 +193,22 @@ export class Payloads {
       });
   }
 
+  /**
+   * `pull_request.synchronize`: the PR's branch moved from `before` to its head now. `by` is who
+   * pushed (a bot's push is delivered too).
+   */
+  prSynchronize(o: { pr: number; before: string; by: string }): Record<string, any> {
+    const p = this.base("pull_request", "synchronize", o.by);
+    p.pull_request = this.pull(p, o.pr);
+    const base = this.w.pulls.find((x) => x.number === o.pr)!.base.ref;
+    p.pull_request.base = { ...p.pull_request.base, ref: base, sha: this.headSha(base), repo: p.repository };
+    p.pull_request.head = { ...p.pull_request.head, repo: p.repository };
+    p.number = o.pr;
+    p.before = o.before;
+    p.after = p.pull_request.head.sha;
+    return p;
+  }
+
   prLabeled(o: { pr: number; label: string; by: string }): Record<string, any> {
     const p = this.base("pull_request", "labeled", o.by);
     p.pull_request = this.pull(p, o.pr);

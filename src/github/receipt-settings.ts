@@ -1,0 +1,33 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { TrustedKey } from "../receipt/envelope.js";
+import { loadSigningKeys, type SigningKeys } from "../receipt/signing-key.js";
+
+/**
+ * What the app needs for receipts: the deployment's signing keys (loaded once at start from the shared
+ * data directory or the environment; several workers share one key) and where its receipt clones
+ * live, one bare repository per tenant.
+ */
+export interface ReceiptSettings {
+  keys: SigningKeys;
+  /** `<dataDir>/receipts`. */
+  dir: string;
+  /** Where `GET /patchgate/keys` is reachable from outside, for the check run's verification line; unknown: null. */
+  keysUrl: string | null;
+  /** Patchgate's version, as each receipt records it. */
+  version: string;
+}
+
+export function receiptSettings(dataDir: string, env: NodeJS.ProcessEnv): ReceiptSettings {
+  return { keys: loadSigningKeys({ dataDir, env }), dir: join(dataDir, "receipts"), keysUrl: null, version: packageVersion() };
+}
+
+/** The package's version, from package.json two levels up, in src/ and in dist/ alike. */
+export function packageVersion(): string {
+  return (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+}
+
+/** Every key a receipt of this deployment may be signed with: the current one and the retired ones. */
+export function trustedKeys(keys: SigningKeys): TrustedKey[] {
+  return [keys.current, ...keys.retired].map((k) => ({ keyId: k.keyId, publicKeyPem: k.publicKeyPem }));
+}
