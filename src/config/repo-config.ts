@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { INTEGRITY_ALLOWANCES } from "../policy/test-integrity/allowances.js";
 import { parseAllowEntry } from "../sandbox/egress/allow-rule.js";
 
 /**
@@ -36,6 +37,38 @@ const AllowCommandSchema = z.union(
   { error: "the words of a command (`prettier --check`), or `{command, extra_args: [globs]}`" },
 );
 
+/** A glob of paths in the repository, as `tests.paths` and `tests.golden` take them. */
+const RepoGlobSchema = z
+  .string()
+  .min(1)
+  .max(300)
+  .refine((p) => !p.startsWith("/") && !p.split("/").includes(".."), { message: "a glob relative to the repository, without `..`" });
+
+/**
+ * `tests`: what the test-integrity check reads as tests, and what it may let through. Without it the
+ * check uses the ecosystems' conventions and asks about every finding.
+ */
+const TestsSchema = z
+  .object({
+    paths: z
+      .array(RepoGlobSchema)
+      .min(1)
+      .max(100)
+      .optional()
+      .describe(
+        "Globs of the test files, instead of the defaults (`**/*.test.*`, `**/*.spec.*`, `**/test/**`, `**/tests/**`, `**/__tests__/**`, `**/*_test.go`, `**/test_*.py`, `**/*_test.py`).",
+      ),
+    allow: z
+      .array(z.enum(INTEGRITY_ALLOWANCES))
+      .max(INTEGRITY_ALLOWANCES.length)
+      .optional()
+      .describe(
+        "Changes to the tests expected in every session, published without a test_integrity approval: snapshots, test_config, fewer_tests, skips, deleted_tests.",
+      ),
+    golden: z.array(RepoGlobSchema).max(100).optional().describe("Globs of golden files, judged like snapshots (`__snapshots__/**`, `*.snap`)."),
+  })
+  .strict();
+
 /**
  * `.github/patchgate.yml`, read from the default branch only. Every field optional: an empty file is valid.
  * Names are snake_case because maintainers write them in YAML.
@@ -44,6 +77,7 @@ export const RepoConfigSchema = z
   .object({
     setup: z.string().min(1).optional().describe("Command that installs dependencies, e.g. `npm ci`. Runs before tests."),
     test: z.string().min(1).optional().describe("Command whose exit code 0 means the tests pass, e.g. `npm test`."),
+    tests: TestsSchema.optional().describe("What the test-integrity check reads as tests and golden files, and which changes to them it lets through."),
     gate: z
       .enum(["all_pass", "no_new_failures"])
       .default("all_pass")
