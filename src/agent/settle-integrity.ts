@@ -18,7 +18,14 @@ export async function settleIntegrity(env: CallEnv): Promise<void> {
   const tool = env.tools.find((t) => t.name === "finish");
   const parsed = call && tool ? parseToolArguments(tool, call.arguments) : null;
   if (!tool || !parsed?.ok) {
-    await recordAnswer(env, request.callId, "finish", tool?.version ?? "unknown", call?.arguments ?? null, fail("unknown_tool", "finish could not be run again."));
+    await recordAnswer(
+      env,
+      request.callId,
+      "finish",
+      tool?.version ?? "unknown",
+      call?.arguments ?? null,
+      fail("unknown_tool", "finish could not be run again."),
+    );
     return;
   }
   if (request.status === "denied") {
