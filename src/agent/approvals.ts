@@ -28,6 +28,18 @@ export function denyWrites(ledger: Ledger, by: Approver, digest: string, reason:
   return ledger.append({ type: "approval_denied", digest, by, reason });
 }
 
+/**
+ * The decision on a `test_integrity` request, bound to its digest (the findings). Only a human shown
+ * the findings approves: the reducer refuses an approval by a label, a flag or an automation.
+ */
+export function approveIntegrity(ledger: Ledger, by: Approver, digest: string) {
+  return ledger.append({ type: "integrity_approved", digest, by });
+}
+
+export function denyIntegrity(ledger: Ledger, by: Approver, digest: string, reason: string) {
+  return ledger.append({ type: "integrity_denied", digest, by, reason });
+}
+
 /** Every later `ask` write is allowed; a batch already waiting is approved with it (never its executable configuration). */
 export async function autoApproveWrites(ledger: Ledger, by: Approver) {
   const pending = ledger.state.pending;

@@ -1,6 +1,6 @@
 import { summarizeTestRun } from "../sandbox/test-summary.js";
 import { configuredTestCommand } from "../tools/run-tests.js";
-import { failingOf } from "../runs/failing-tests.js";
+import { failingOf, runTotals } from "../runs/failing-tests.js";
 import { guardedRun, guardedRunEvents } from "../runs/guarded-run.js";
 import { runShell } from "../runs/sandbox-run.js";
 import { runKillOf } from "../runs/run-kill.js";
@@ -88,6 +88,7 @@ async function runBaseline(env: CallEnv): Promise<void> {
     summary: summarizeTestRun(res.stdout, res.stderr, res.exitCode, undefined, killed),
     failing: failingOf(res.stdout, res.stderr, res.exitCode, res.timedOut),
     ...(killed ? { killed } : {}),
+    ...runTotals(res.stdout, res.stderr),
   };
   // A session that ended while its tests ran (stopped) has no use for them: its timeline is closed.
   if (TERMINAL_PHASES.includes(env.ledger.state.phase)) return;

@@ -2,7 +2,7 @@ import type { ToolCall } from "../session/messages.js";
 import type { ExecutableConfigHit, PendingCall, ToolError, ToolResult } from "../session/types.js";
 import type { SessionEvent } from "../session/events.js";
 import type { ActionRequest } from "../policy/types.js";
-import type { CallFact, CallGrant, ToolContext, ToolDefinition } from "../tools/tool.js";
+import type { CallFact, CallGrant, ToolContext, ToolDefinition, ToolOutcome } from "../tools/tool.js";
 import { evaluate } from "../policy/approval-policy.js";
 import { askForExecutableConfig } from "../policy/executable-approval.js";
 import { executableConfigPath } from "../policy/executable-config.js";
@@ -168,12 +168,16 @@ export async function execute(
   if (before.length > 0) await env.ledger.append(...before);
   const ctx = { ...env.context(), grant };
   const started = Date.now();
-  let outcome: { result: ToolResult; events?: SessionEvent[] };
+  let outcome: ToolOutcome;
   try {
     outcome = await tool.execute(input, ctx);
   } catch (err) {
     if (ctx.signal?.aborted) throw err;
     outcome = { result: fail("tool_failed", `${tool.name} failed: ${(err as Error).message}`) };
+  }
+  if (outcome.hold) {
+    await env.ledger.append({ type: "integrity_requested", callId, ...outcome.hold });
+    return;
   }
   const facts = outcome.events ?? [];
   const diff = tool.mutatesWorkspace && outcome.result.ok ? await changedDiff(env, ctx, facts) : [];

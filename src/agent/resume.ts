@@ -10,6 +10,7 @@ import { cancelOnAbort, openMcp, openSandbox, startBaselineBeside } from "./resu
 import { callEnvOf, type ResumeEnv, type ResumeStep } from "./resume-steps.js";
 import { outcomeOf } from "./session-endings.js";
 import { settlePending } from "./settle-pending.js";
+import { settleIntegrity } from "./settle-integrity.js";
 import { resolveToolchainsOnce } from "./toolchains-once.js";
 import { toolVersionsEvent } from "./tool-versions.js";
 import { traceOnEnd } from "./trace-on-end.js";
@@ -127,6 +128,11 @@ export const RESUME_STEPS: readonly ResumeStep[] = [
     name: "settlePending",
     doc: "Runs the approved calls of a decided batch and answers the denied ones, then closes the batch.",
     run: goOnAfter((env) => settlePending(callEnvOf(env))),
+  },
+  {
+    name: "settleIntegrity",
+    doc: "Answers the finish a decided test_integrity request held: denied, with each finding named; approved, by running finish again on the tree as it is.",
+    run: goOnAfter((env) => settleIntegrity(callEnvOf(env))),
   },
   {
     name: "answerOpenCalls",

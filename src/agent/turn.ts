@@ -37,7 +37,8 @@ export async function runTurn(calls: readonly ToolCall[], env: CallEnv, opts: { 
  */
 export async function answerOpenCalls(env: CallEnv): Promise<void> {
   const s = env.ledger.state;
-  const batched = new Set(s.pending?.calls.map((c) => c.callId) ?? []);
+  // A finish waiting on (or decided by) a test_integrity request is settleIntegrity's, like a batch's calls.
+  const batched = new Set([...(s.pending?.calls.map((c) => c.callId) ?? []), ...(s.integrity ? [s.integrity.callId] : [])]);
   const open = s.openCalls.filter((c) => !batched.has(c.id));
   if (open.length === 0) return;
   const turn = lastTurn(s.conversation);
@@ -71,7 +72,7 @@ function outputTruncated(call: ToolCall): ToolError {
   };
 }
 
-function lastTurn(conversation: readonly Message[]): ToolCall[] {
+export function lastTurn(conversation: readonly Message[]): ToolCall[] {
   for (let i = conversation.length - 1; i >= 0; i--) {
     const m = conversation[i];
     if (m.role === "assistant") return m.toolCalls;

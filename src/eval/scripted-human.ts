@@ -1,4 +1,4 @@
-import { approvePlan, approveWrites, autoApproveWrites, denyWrites, requestRevision } from "../agent/approvals.js";
+import { approveIntegrity, approvePlan, approveWrites, autoApproveWrites, denyIntegrity, denyWrites, requestRevision } from "../agent/approvals.js";
 import type { Ledger } from "../store/ledger.js";
 import type { Approver } from "../session/types.js";
 import type { CaseHuman, Park } from "./case-driver.js";
@@ -38,11 +38,11 @@ export class ScriptedHuman implements CaseHuman {
       this.notes.push("the agent asked a question (ask_human); a case's scripted human answers approvals only");
       return null;
     }
-    const kind = park === "awaiting_plan_approval" ? "plan" : "writes";
+    const kind = park === "awaiting_plan_approval" ? "plan" : park === "awaiting_integrity_approval" ? "integrity" : "writes";
     const a = this.take(kind);
     if (a === null) return null;
     this.parks += 1;
-    const { planHash, pending } = ledger.state;
+    const { planHash, pending, integrity } = ledger.state;
     switch (a.action) {
       case "approve_plan":
         await approvePlan(ledger, EVAL_APPROVER, planHash ?? "");
@@ -59,18 +59,25 @@ export class ScriptedHuman implements CaseHuman {
       case "deny_writes":
         await denyWrites(ledger, EVAL_APPROVER, pending?.digest ?? "", a.reason);
         return "writes denied";
+      case "approve_integrity":
+        await approveIntegrity(ledger, EVAL_APPROVER, integrity?.digest ?? "");
+        return "test integrity approved";
+      case "deny_integrity":
+        await denyIntegrity(ledger, EVAL_APPROVER, integrity?.digest ?? "", a.reason);
+        return "test integrity denied";
     }
   }
 
   /** The next approval if it fits this park, else the fallback's answer, or null. */
-  private take(kind: "plan" | "writes"): Approval | null {
+  private take(kind: "plan" | "writes" | "integrity"): Approval | null {
     const a = this.approvals[this.next];
     if (a !== undefined && approvalParkKind(a) === kind) {
       this.next += 1;
       return a;
     }
     const why = a === undefined ? "no scripted approval left" : `the next scripted approval is ${a.action}`;
-    if (this.fallback === "stop") {
+    // Weakened tests are never approved by default: only a scripted step says yes to them.
+    if (this.fallback === "stop" || kind === "integrity") {
       this.notes.push(`left parked at ${kind} park ${this.parks + 1}: ${why}`);
       return null;
     }

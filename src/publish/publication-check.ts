@@ -53,12 +53,12 @@ async function executableChanges(ws: Workspace, changes: readonly ChangedPath[],
   return hits;
 }
 
-async function baseContent(ws: Workspace, rel: string): Promise<string | null> {
+export async function baseContent(ws: Workspace, rel: string): Promise<string | null> {
   const r = await git(["cat-file", "blob", `${ws.baseCommit}:${rel}`], { cwd: ws.root });
   return r.exitCode === 0 ? r.stdout : null;
 }
 
-async function workingContent(root: string, rel: string): Promise<string | null> {
+export async function workingContent(root: string, rel: string): Promise<string | null> {
   const entry = pathEntry(root, rel);
   return entry.kind === "file" && entry.st.isFile() ? readFile(path.join(root, rel), "utf8") : null;
 }

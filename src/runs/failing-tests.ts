@@ -1,4 +1,6 @@
 import { parseTestFailures } from "../sandbox/test-report/parse.js";
+import type { ParsedTestRun } from "../sandbox/test-report/types.js";
+import type { TestRun } from "../session/types.js";
 
 /** More names than this and the list is not trusted to be whole: the run counts as unparseable. */
 const MAX_FAILING_NAMES = 500;
@@ -15,4 +17,22 @@ export function failingOf(stdout: string, stderr: string, exitCode: number | nul
   const { failures } = parseTestFailures(`${stdout}\n${stderr}`);
   const names = [...new Set(failures.map((f) => (f.file && !f.name.includes(f.file) ? `${f.file}: ${f.name}` : f.name)))];
   return names.length === 0 || names.length > MAX_FAILING_NAMES ? null : names;
+}
+
+/** The counts a run's output gives (total, passed, skipped), for the test-integrity gate; absent when the runner printed none. */
+export function totalsOf(parsed: ParsedTestRun): { totals?: NonNullable<TestRun["totals"]> } {
+  const t = parsed.totals;
+  if (t === undefined || (t.total === undefined && t.passed === undefined && t.skipped === undefined)) return {};
+  return {
+    totals: {
+      ...(t.total !== undefined && { total: t.total }),
+      ...(t.passed !== undefined && { passed: t.passed }),
+      ...(t.skipped !== undefined && { skipped: t.skipped }),
+    },
+  };
+}
+
+/** totalsOf, read from a run's whole output. */
+export function runTotals(stdout: string, stderr: string): { totals?: NonNullable<TestRun["totals"]> } {
+  return totalsOf(parseTestFailures(`${stdout}\n${stderr}`));
 }

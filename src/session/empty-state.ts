@@ -17,6 +17,8 @@ export function emptyState(): SessionState {
     approvedPlanHash: null,
     todos: [],
     pending: null,
+    integrity: null,
+    integrityChecked: null,
     autoApproveWrites: false,
     fileContexts: {},
     latestDiff: null,

@@ -21,6 +21,7 @@ import type {
   ToolResult,
   UnmetToolchain,
 } from "./types.js";
+import type { IntegrityReportRecord } from "./test-integrity.js";
 import type { McpCallAudit, McpToolRecord, McpTrust } from "./mcp-records.js";
 
 /**
@@ -130,6 +131,16 @@ export type SessionEvent =
   | { type: "writes_auto_approved"; by: Approver }
   /** All calls of the pending batch have a recorded result; the batch is closed. */
   | { type: "approval_settled"; digest: string }
+  /**
+   * finish found the tests weakened on the tree to publish: the call `callId` waits, open, for a human's
+   * decision bound to `digest` (the findings), apart from any write batch.
+   */
+  | { type: "integrity_requested"; callId: string; digest: string; report: IntegrityReportRecord }
+  /** Only a human who was shown the findings (never a label, a flag or an automatic approval: the reducer refuses those). */
+  | { type: "integrity_approved"; digest: string; by: Approver }
+  | { type: "integrity_denied"; digest: string; by: Approver; reason: string }
+  /** The test-integrity verdict finish is accepted with (written with finish_accepted): the report and who approved its findings. */
+  | { type: "integrity_checked"; treeHash: string; digest: string; report: IntegrityReportRecord; approvedBy?: Approver }
   | { type: "diff_updated"; diff: DiffInfo }
   | ({ type: "test_run" } & TestRun)
   /**

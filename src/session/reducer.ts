@@ -10,6 +10,7 @@ import { requireLive, requirePhase } from "./phase-guards.js";
 import { withOurs } from "./lease-ours.js";
 import { reopenPhase } from "./reopen-phase.js";
 import { addCall } from "./usage.js";
+import { reduceIntegrity } from "./integrity-transitions.js";
 import { executableConfigApproval, executableRecordsAfter, executableWritesAfter, forgetWrites } from "./executable-config-writes.js";
 
 /** Pure transition: returns a new state or throws a typed error; never mutates `s`. */
@@ -195,6 +196,11 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
         throw new IllegalTransitionError(e.type, s.phase, "some calls of the batch have no result yet");
       }
       return { ...next, pending: null };
+    case "integrity_requested":
+    case "integrity_approved":
+    case "integrity_denied":
+    case "integrity_checked":
+      return reduceIntegrity(s, next, e);
     case "writes_auto_approved":
       requireLive(s, e);
       return { ...next, autoApproveWrites: true };
@@ -282,7 +288,9 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
         ...next,
         baseCommit: e.onto,
         lease: { ...s.lease, head: e.onto },
-        ...(republishing ? { phase: "executing" as const, finishedTree: null, finishedPaths: null, finishSummary: null, preExistingFailures: [] } : {}),
+        ...(republishing
+          ? { phase: "executing" as const, finishedTree: null, finishedPaths: null, finishSummary: null, preExistingFailures: [], integrityChecked: null }
+          : {}),
         conversation: [...s.conversation, rebasedMessage(e.branch, e.foreign, republishing)],
       };
     }
@@ -294,7 +302,8 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
       const phase = reopenPhase(s);
       if (e.phase !== phase) throw new IllegalTransitionError(e.type, s.phase, `the session continues in ${phase}, not ${e.phase}`);
       // A failed publication goes back to executing: finish must be accepted again on the tree as it is.
-      const finish = s.failedIn === "publishing" ? { finishedTree: null, finishSummary: null, finishedPaths: null, preExistingFailures: [] } : {};
+      const finish =
+        s.failedIn === "publishing" ? { finishedTree: null, finishSummary: null, finishedPaths: null, preExistingFailures: [], integrityChecked: null } : {};
       return { ...next, ...finish, phase, failure: null, failedIn: null };
     }
     case "session_cancelled":

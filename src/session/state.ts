@@ -1,4 +1,5 @@
 import type { Message } from "./messages.js";
+import type { IntegrityChecked, IntegrityRequest } from "./test-integrity.js";
 import type { SessionSettings } from "./events.js";
 import type {
   BlockedWork,
@@ -53,6 +54,10 @@ export interface SessionState {
   approvedPlanHash: string | null;
   todos: Todo[];
   pending: PendingApproval | null;
+  /** The last `test_integrity` request and its decision (a new request replaces it). */
+  integrity: IntegrityRequest | null;
+  /** The test-integrity verdict of the accepted finish; null before one (or after a rebase sends the session back). */
+  integrityChecked: IntegrityChecked | null;
   autoApproveWrites: boolean;
   /** path → content hash + step of the agent's last read or write of it. */
   fileContexts: Record<string, FileContext>;

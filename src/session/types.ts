@@ -10,6 +10,8 @@ export type Phase =
   | "awaiting_answer"
   | "executing"
   | "awaiting_write_approval"
+  /** finish found the tests weakened (a `test_integrity` request); its call waits for a human's decision. */
+  | "awaiting_integrity_approval"
   | "publishing"
   | "done"
   | "failed"
@@ -256,6 +258,8 @@ export interface TestRun {
   failing?: string[] | null;
   /** Set when the run did not end by itself. Absent in older ledgers. */
   killed?: RunKill;
+  /** The counts the runner printed (sandbox/test-report), when it printed them: what the test-integrity gate compares. */
+  totals?: { total?: number; passed?: number; skipped?: number };
 }
 
 export type ToolResult = { ok: true; data: unknown; truncated?: boolean } | { ok: false; error: ToolError; truncated?: boolean };

@@ -3,6 +3,9 @@ import type { ToolError } from "../session/types.js";
 import { judgeTestGate, type GateRule } from "../policy/test-gate.js";
 import type { ChangedPath } from "../workspace/types.js";
 import { publicationRefusal } from "../publish/publication-check.js";
+import { integrityInput } from "../publish/integrity-input.js";
+import { findTestWeakening } from "../policy/test-integrity/index.js";
+import { judgeIntegrity } from "../policy/test-integrity-gate.js";
 import { defineTool } from "./define-tool.js";
 import { ok, type ToolContext } from "./tool.js";
 
@@ -10,6 +13,7 @@ const DESCRIPTION = `Finish the task: your changes are committed and proposed to
 - Accepted only if run_tests passed on exactly the files that will be published (their tree hash). Any change after the last passing run requires another run_tests first.
 - Where the repository's gate is no_new_failures, a run whose failing tests all failed on the base tree too (the baseline) is enough; they are listed as pre-existing.
 - What is published is the base commit plus exactly the files you wrote with write_file / edit_file (and that approved commands changed); the result lists them (published_paths).
+- If the change weakens the tests (a test skipped, deleted or emptied, assertions removed, snapshots or test configuration changed, fewer tests run), finish waits for a maintainer's own approval of exactly that; a denial comes back naming each finding: restore the tests and fix the code.
 - summary is shown to the maintainers: say what changed and how it was tested.`;
 
 const input = z.strictObject({
@@ -41,7 +45,7 @@ async function gate(ctx: ToolContext): Promise<Gate> {
 // Judging the gate again changes nothing (idempotent); only the accepting events make it take effect.
 export const finishTool = defineTool({
   name: "finish",
-  version: "2",
+  version: "3",
   description: DESCRIPTION,
   input,
   effect: { risk: "meta", mutatesWorkspace: false, idempotent: true },
@@ -55,6 +59,11 @@ export const finishTool = defineTool({
   async execute(args, ctx) {
     const { treeHash, changes, error, preExisting } = await gate(ctx);
     if (error) return { result: { ok: false, error } };
+    // The tests pass on this tree; whether they still test what they tested is judged on the same tree.
+    const report = findTestWeakening(await integrityInput(ctx.workspace, ctx.state, ctx.repoConfig.tests, treeHash));
+    const integrity = judgeIntegrity(report, ctx.state.integrity, { unattended: ctx.state.settings.unattended === true });
+    if (integrity.kind === "refused") return { result: { ok: false, error: integrity.error } };
+    if (integrity.kind === "ask") return { result: ok({ accepted: false, waiting_for: "test_integrity" }), hold: { digest: integrity.digest, report } };
     const diff = await ctx.workspace.diff(ctx.state.publishablePaths);
     const paths = changes.map((c) => c.path);
     const known = preExisting.length > 0 ? { pre_existing_failures: preExisting } : {};
@@ -71,6 +80,7 @@ export const finishTool = defineTool({
       result: ok(data),
       events: [
         { type: "diff_updated", diff },
+        { type: "integrity_checked", treeHash, digest: integrity.digest, report },
         { type: "finish_accepted", summary: args.summary, treeHash, paths, ...(preExisting.length > 0 ? { preExisting } : {}) },
       ],
     };

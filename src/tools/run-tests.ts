@@ -5,7 +5,7 @@ import type { ParsedTestRun, TestFailure, TestTotals } from "../sandbox/test-rep
 import type { SessionEvent } from "../session/events.js";
 import type { TestRun, ToolError } from "../session/types.js";
 import { noNewFailures } from "../policy/test-gate.js";
-import { failingOf } from "../runs/failing-tests.js";
+import { failingOf, totalsOf } from "../runs/failing-tests.js";
 import { runShell } from "../runs/sandbox-run.js";
 import { discardedNote, limitFields, removedFields, sandboxUnavailable } from "./support/run-fields.js";
 import { runContextOf, setupContextOf } from "./support/run-context.js";
@@ -137,6 +137,7 @@ export const runTestsTool = defineTool({
       summary,
       failing,
       ...(killed ? { killed } : {}),
+      ...totalsOf(parsed),
     };
     events.push({ type: "test_run", ...run });
 

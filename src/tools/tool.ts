@@ -6,6 +6,7 @@ import type { SessionEvent } from "../session/events.js";
 import type { SessionState } from "../session/state.js";
 import type { Decision, ExecutableConfigHit, PermissionMode, ToolError, ToolResult } from "../session/types.js";
 import type { McpCallAudit } from "../session/mcp-records.js";
+import type { IntegrityReportRecord } from "../session/test-integrity.js";
 import type { Workspace } from "../workspace/types.js";
 import type { DependencyCacheHandle } from "../depcache/index.js";
 import type { OnRun } from "../runs/run-progress.js";
@@ -37,6 +38,11 @@ export interface ToolContext {
 export interface ToolOutcome {
   result: ToolResult;
   events?: SessionEvent[];
+  /**
+   * The call waits for a human instead of being answered: finish found the tests weakened, a
+   * `test_integrity` request. The call stays open, `result` is not recorded, and the session parks.
+   */
+  hold?: { digest: string; report: IntegrityReportRecord };
 }
 
 /**

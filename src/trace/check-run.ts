@@ -37,6 +37,7 @@ const PHASE_TITLES: Record<Phase, string> = {
   awaiting_answer: "Waiting for an answer",
   executing: "Executing",
   awaiting_write_approval: "Waiting for write approval",
+  awaiting_integrity_approval: "Waiting for test-integrity approval",
   publishing: "Publishing",
   done: "Done",
   failed: "Failed",

@@ -72,7 +72,7 @@ describe("finish (test gate)", () => {
     expect((await h.call(finishTool, { summary: "done" })).result.ok).toBe(false);
   });
 
-  test("a passing run on the current tree → accepted, with diff_updated and finish_accepted", async () => {
+  test("a passing run on the current tree → accepted, with diff_updated, the test-integrity verdict and finish_accepted", async () => {
     const h = await make({ "a.js": "bug\n" });
     const tree = await changed(h);
     h.push({ type: "test_run", ...run(tree, 0) });
@@ -81,6 +81,12 @@ describe("finish (test gate)", () => {
     expect(result).toEqual({ ok: true, data: { accepted: true, tree_hash: tree, published_paths: ["a.js"], files_changed: 1, insertions: 1, deletions: 1 } });
     expect(events).toEqual([
       { type: "diff_updated", diff },
+      {
+        type: "integrity_checked",
+        treeHash: tree,
+        digest: expect.stringMatching(/^[0-9a-f]{64}$/),
+        report: { findings: [], detectorsRun: expect.any(Number), testFilesExamined: 0 },
+      },
       { type: "finish_accepted", summary: "fixed a.js", treeHash: tree, paths: ["a.js"] },
     ]);
     expect(diff.patch).toContain("-bug\n+fixed\n");

@@ -93,6 +93,17 @@ const EVENT_WORDS: Table = {
     line: (e) => ["batch ", code(shortHash(e.digest)), ` ${approvedBy(e.by)}${e.executableConfig ? ", executable configuration included" : ""}`],
   },
   approval_denied: { line: (e) => ["batch ", code(shortHash(e.digest)), ` denied by ${byWhom(e.by)}: `, quoted(e.reason)] },
+  integrity_requested: {
+    line: (e) => ["test_integrity approval asked for ", code(shortHash(e.digest)), ` (${plural(e.report.findings.length, "finding")})`],
+  },
+  integrity_approved: { line: (e) => ["test_integrity ", code(shortHash(e.digest)), ` ${approvedBy(e.by)}`] },
+  integrity_denied: { line: (e) => ["test_integrity ", code(shortHash(e.digest)), ` denied by ${byWhom(e.by)}: `, quoted(e.reason)] },
+  integrity_checked: {
+    line: (e) =>
+      e.report.findings.length === 0
+        ? [`test integrity: no weakening found (${plural(e.report.detectorsRun, "detector")} on ${plural(e.report.testFilesExamined, "test file")})`]
+        : [`test integrity: ${plural(e.report.findings.length, "finding")} approved`],
+  },
   writes_auto_approved: {
     line: (e) => [`all writes of the session approved by ${byWhom(e.by)}`],
     headline: (e) => [`all writes approved by ${byWhom(e.by)}`],

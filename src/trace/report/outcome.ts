@@ -2,7 +2,7 @@ import type { Phase } from "../../session/types.js";
 import { clip } from "../../safety/markdown.js";
 import { code, joined, para, strong, withCode, type Block, type Inline } from "./doc.js";
 import type { SessionView } from "./session-view.js";
-import { blockedWords, failureWords, pushesToGitHub, shortHash, shortSha, when } from "./words.js";
+import { blockedWords, failureWords, plural, pushesToGitHub, shortHash, shortSha, when } from "./words.js";
 
 /**
  * The first line of the summary: how the session stands, with the reason in words. One entry per
@@ -49,6 +49,12 @@ const OUTCOME: Record<Phase, (v: SessionView) => Inline[]> = {
     ": ",
     ...pendingWork(v),
     ".",
+  ],
+  awaiting_integrity_approval: (v) => [
+    strong("⏸ Waiting for test-integrity approval"),
+    " — ",
+    code(shortHash(v.state.integrity?.digest ?? "")),
+    `: ${plural(v.state.integrity?.report.findings.length ?? 0, "finding")} that the change weakens the tests.`,
   ],
   publishing: (v) => [strong("Publishing"), " — finish accepted on tree ", code(shortHash(v.state.finishedTree ?? "")), "."],
   done: (v) => {

@@ -1,0 +1,35 @@
+import { DEFAULT_TEST_GLOBS, type IntegrityFile, type IntegrityInput, type IntegrityTestRun } from "../policy/test-integrity/index.js";
+import type { RepoConfig } from "../config/repo-config.js";
+import type { SessionState } from "../session/state.js";
+import type { TestRun } from "../session/types.js";
+import type { Workspace } from "../workspace/types.js";
+import { baseContent, workingContent } from "./publication-check.js";
+
+const DELETED = "000000";
+
+/**
+ * What the test-integrity detectors judge, read from the trees and the ledger: every path the tree to
+ * publish changes, as it is on the base commit and as it will be published; the baseline run and the
+ * passing run on that exact tree; the repository's `tests` block.
+ */
+export async function integrityInput(ws: Workspace, state: SessionState, tests: RepoConfig["tests"], treeHash: string): Promise<IntegrityInput> {
+  const files: IntegrityFile[] = [];
+  for (const c of await ws.changedPaths(state.publishablePaths)) {
+    const after = c.mode === DELETED ? null : await workingContent(ws.root, c.path);
+    files.push({ path: c.path, before: await baseContent(ws, c.path), after });
+  }
+  const final = state.testRuns.filter((r) => r.treeHash === treeHash).at(-1);
+  return {
+    files,
+    testGlobs: tests?.paths ?? DEFAULT_TEST_GLOBS,
+    goldenGlobs: tests?.golden ?? [],
+    allow: tests?.allow ?? [],
+    ...runOf("baseline", state.baseline),
+    ...runOf("final", final ?? null),
+  };
+}
+
+function runOf(key: "baseline" | "final", run: TestRun | null): { baseline?: IntegrityTestRun } | { final?: IntegrityTestRun } {
+  if (run?.totals === undefined) return {};
+  return { [key]: run.totals };
+}
