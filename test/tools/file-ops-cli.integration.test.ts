@@ -83,4 +83,25 @@ describe("patchgate run: delete_file and move_file, unattended, writes approved"
     expect(events.stdout).toMatch(/renamed src\/add\.js → lib\/add\.js/);
     expect(events.stdout).toMatch(/deleted src\/old-helper\.js/);
   });
+
+  test("unattended, a rm is refused with a pointer to delete_file", async () => {
+    const repo = makeRepo(REPO);
+    const data = tempDir("pg-cli-fileops-");
+    cleanups.push(repo.cleanup, () => rmSync(data, { recursive: true, force: true }));
+    server = await startFakeOpenAI([
+      { toolCalls: [{ name: "submit_plan", arguments: { summary: "drop the helper", steps: ["delete it"] } }] },
+      { toolCalls: [{ name: "run_command", arguments: { argv: ["rm", "src/old-helper.js"] } }] },
+      { toolCalls: [{ name: "report_blocked", arguments: { reason: "cannot delete" } }] },
+    ]);
+    const env = { OPENAI_API_KEY: "sk-cli-test-key", OPENAI_BASE_URL: server.baseURL, PATCHGATE_DATA_DIR: data, PATCHGATE_MODEL: "fake-model" };
+    const r = await cli(["run", "--repo", repo.dir, "--approve-plan", "--unattended", "Delete the old helper"], env);
+    const sessionId = /session (\S+)/.exec(r.stdout)![1];
+    const events = await cli(["trace", sessionId, "--jsonl"], { PATCHGATE_DATA_DIR: data });
+    const results = events.stdout
+      .split("\n")
+      .filter((l) => l.includes('"tool_result"') && l.includes("run_command"))
+      .join("\n");
+    expect(results).toContain("deny:unattended");
+    expect(results).toContain("To delete a file use delete_file {path}");
+  });
 });

@@ -88,6 +88,11 @@ describe("delete_file and move_file through a write batch on the GitHub App, acr
     const events = await c.events();
     expect(events.filter((e) => e.type === "file_moved")).toHaveLength(1);
     expect(events.filter((e) => e.type === "published")).toHaveLength(1);
+    const shown = c.github.world.checkRuns.map((r) => `${r.output.summary ?? ""}\n${r.output.text ?? ""}`).join("\n");
+    expect(shown).toContain("| `src/add.js` → `lib/add.js` | renamed |");
+    expect(shown).toContain("| `src/old-helper.js` | deleted |");
+    expect(shown).toContain("`move_file` `src/add.js → lib/add.js`, `delete_file` `src/old-helper.js`");
+    expect(shown).toContain("rename <code>src/add.js</code> → <code>lib/add.js</code>");
     expect(c.openai.violations).toEqual([]);
   }, 240_000);
 });

@@ -42,7 +42,8 @@ const planPart: Part = (v) => {
 
 function target(c: PendingCall): Inline[] {
   const input = (c.input ?? {}) as Record<string, unknown>;
-  const subject = typeof input.path === "string" ? input.path : typeof input.command === "string" ? input.command : "";
+  const moved = typeof input.from === "string" && typeof input.to === "string" ? `${input.from} → ${input.to}` : "";
+  const subject = typeof input.path === "string" ? input.path : typeof input.command === "string" ? input.command : moved;
   return subject ? [code(c.tool), " ", code(subject)] : [code(c.tool)];
 }
 
