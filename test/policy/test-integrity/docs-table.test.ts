@@ -15,7 +15,9 @@ const END = "<!-- end of detector table -->";
 const code = (s: string) => `\`${s}\``;
 
 function renderTable(): string {
-  const rows = DETECTORS.map((d) => `| ${code(d.id)} | ${d.ecosystem} | ${code(d.kind)} | ${d.looksAt} | ${ALLOWED_BY[d.kind] ? code(ALLOWED_BY[d.kind] ?? "") : "never"} |`);
+  const rows = DETECTORS.map(
+    (d) => `| ${code(d.id)} | ${d.ecosystem} | ${code(d.kind)} | ${d.looksAt} | ${ALLOWED_BY[d.kind] ? code(ALLOWED_BY[d.kind] ?? "") : "never"} |`,
+  );
   return ["| row | ecosystem | finding | what it looks at | `tests.allow` that lets it through |", "|---|---|---|---|---|", ...rows].join("\n");
 }
 
