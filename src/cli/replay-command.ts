@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { readRecording, UnreplayableSessionError } from "../eval/replay/recording.js";
-import { replaySession, type ReplayResult } from "../eval/replay/replay-session.js";
+import { readRecording, UnreplayableSessionError } from "../eval/index.js";
+import { replaySession } from "../eval/index.js";
+import type { ReplayResult } from "../eval/index.js";
 import { openStore } from "../store/open-store.js";
 import type { StoredEvent } from "../session/events.js";
 import { parseCommandArgs } from "./cli-args.js";
