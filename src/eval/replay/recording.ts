@@ -40,7 +40,7 @@ const HUMAN_TYPES: ReadonlySet<string> = new Set([
 ]);
 
 /** What the session was started with, before its first resume: given again, as it was, to the replay. */
-export type Preliminary = Extract<SessionEvent, { type: "writes_auto_approved" | "limits_configured" }>;
+type Preliminary = Extract<SessionEvent, { type: "writes_auto_approved" | "limits_configured" }>;
 
 export interface Recording {
   sessionId: string;

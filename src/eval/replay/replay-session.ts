@@ -12,7 +12,7 @@ import { ReplayHuman } from "./replay-human.js";
 import { ReplayLLM } from "./replay-llm.js";
 
 /** What a resume needs besides the model and the clone: the sandbox, the repository's config, the runtime's variants. */
-export type ReplayRuntime = Omit<ResumeOptions, "llm" | "workspace" | "trigger">;
+type ReplayRuntime = Omit<ResumeOptions, "llm" | "workspace" | "trigger">;
 
 export interface ReplayInput {
   /** The recorded session, as the store holds it. */
