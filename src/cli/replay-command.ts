@@ -79,7 +79,12 @@ function sourceOf({ task }: Recording): string {
 function lineOf(sessionId: string, r: ReplayResult): string {
   const d = r.firstDivergence;
   if (!d) return `replay of ${sessionId}: the same decisions, tree ${r.treeId ?? "(none published)"}`;
-  return `replay of ${sessionId} diverges at event ${d.seq}: ${d.what}; recorded ${d.recorded ?? "nothing"}, replayed ${d.replayed ?? "nothing"}`;
+  return `replay of ${sessionId} diverges at event ${d.seq}: ${d.what}; recorded ${short(d.recorded)}, replayed ${short(d.replayed)}`;
+}
+
+/** One side of a divergence for the one line: hashes cut to 12 characters (`--json` keeps them whole). */
+function short(side: string | null): string {
+  return side === null ? "nothing" : side.replace(/\b[0-9a-f]{16,}\b/g, (h) => `${h.slice(0, 12)}…`);
 }
 
 function jsonOf(sessionId: string, r: ReplayResult) {
