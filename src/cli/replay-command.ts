@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { readRecording, UnreplayableSessionError } from "../eval/replay/recording.js";
-import { replaySession, type ReplayResult } from "../eval/replay/replay-session.js";
+import { readRecording, UnreplayableSessionError } from "../eval/index.js";
+import { replaySession } from "../eval/index.js";
+import type { Recording, ReplayResult } from "../eval/index.js";
 import { openStore } from "../store/open-store.js";
 import type { StoredEvent } from "../session/events.js";
 import { parseCommandArgs } from "./cli-args.js";
@@ -9,6 +10,7 @@ import { help } from "./inspect-commands.js";
 import { repoSetup } from "./repo-setup.js";
 import { dataDir, UsageError } from "./runtime-env.js";
 import { resolveSessionId } from "./session-id.js";
+import { RepoConfigSchema } from "../config/repo-config.js";
 import { processOperatorEnv, type OperatorEnv } from "../config/operator-env.js";
 
 export const REPLAY_USAGE = "patchgate replay <session|prefix> [--repo <path|url>] [--json] [--data-dir <d>]";
@@ -30,8 +32,8 @@ export async function replayCommand(argv: string[], out: NodeJS.WritableStream, 
   const { values, positionals } = parsed;
   if (positionals.length !== 1) throw new UsageError(`a session id (or a prefix of one) is required\nusage: ${REPLAY_USAGE}`);
   const dir = dataDir(values["data-dir"], env);
-  const { sessionId, events } = await loadSession(positionals[0], dir);
-  const source = values.repo ?? sourceOf(events);
+  const { sessionId, events, rec } = await loadSession(positionals[0], dir);
+  const source = values.repo ?? sourceOf(rec);
   const scratch = mkdtempSync(join(dir, `replay-${sessionId.slice(0, 8)}-`));
   try {
     const result = await replaySession({
@@ -40,8 +42,9 @@ export async function replayCommand(argv: string[], out: NodeJS.WritableStream, 
       dir: scratch,
       runtime: async (ws) => {
         const setup = await repoSetup(ws.root);
-        const testCommand = readRecording(events).settings.testCommand ?? setup.testCommand;
-        return { sandbox: setup.sandbox, repoConfig: { ...setup.config, test: testCommand } };
+        // A session from GitHub recorded the config it started under and kept its rules: so does its replay.
+        const config = rec.repoConfig ? RepoConfigSchema.parse(rec.repoConfig) : setup.config;
+        return { sandbox: setup.sandbox, repoConfig: { ...config, test: rec.settings.testCommand ?? config.test ?? setup.testCommand } };
       },
     });
     out.write(values.json ? `${JSON.stringify(jsonOf(sessionId, result), null, 2)}\n` : `${lineOf(sessionId, result)}\n`);
@@ -51,26 +54,24 @@ export async function replayCommand(argv: string[], out: NodeJS.WritableStream, 
   }
 }
 
-async function loadSession(given: string, dir: string): Promise<{ sessionId: string; events: StoredEvent[] }> {
+async function loadSession(given: string, dir: string): Promise<{ sessionId: string; events: StoredEvent[]; rec: Recording }> {
   const store = await openStore({ dataDir: dir });
   try {
     const sessionId = await resolveSessionId(store, given, dir);
     const events = await store.load(sessionId);
     try {
-      readRecording(events);
+      return { sessionId, events, rec: readRecording(events) };
     } catch (e) {
       if (UnreplayableSessionError.isInstance(e)) throw new UsageError(`cannot replay: ${e.message}`);
       throw e;
     }
-    return { sessionId, events };
   } finally {
     await store.close();
   }
 }
 
 /** A local session recorded the repository it cloned; one from GitHub recorded only its name, so --repo is needed. */
-function sourceOf(events: readonly StoredEvent[]): string {
-  const task = readRecording(events).task;
+function sourceOf({ task }: Recording): string {
   if (task.source.kind === "cli") return task.source.repo;
   throw new UsageError(`the session came from ${task.source.kind}: give the repository to clone with --repo\nusage: ${REPLAY_USAGE}`);
 }
@@ -78,7 +79,12 @@ function sourceOf(events: readonly StoredEvent[]): string {
 function lineOf(sessionId: string, r: ReplayResult): string {
   const d = r.firstDivergence;
   if (!d) return `replay of ${sessionId}: the same decisions, tree ${r.treeId ?? "(none published)"}`;
-  return `replay of ${sessionId} diverges at event ${d.seq}: ${d.what}; recorded ${d.recorded ?? "nothing"}, replayed ${d.replayed ?? "nothing"}`;
+  return `replay of ${sessionId} diverges at event ${d.seq}: ${d.what}; recorded ${short(d.recorded)}, replayed ${short(d.replayed)}`;
+}
+
+/** One side of a divergence for the one line: hashes cut to 12 characters (`--json` keeps them whole). */
+function short(side: string | null): string {
+  return side === null ? "nothing" : side.replace(/\b[0-9a-f]{16,}\b/g, (h) => `${h.slice(0, 12)}…`);
 }
 
 function jsonOf(sessionId: string, r: ReplayResult) {

@@ -4,6 +4,10 @@
 export { builtinCasesDir } from "./builtin-cases.js";
 export { loadCases } from "./case-loader.js";
 export type { EvalCase } from "./case-schema.js";
+export { readRecording, UnreplayableSessionError } from "./replay/recording.js";
+export type { Recording } from "./replay/recording.js";
+export { replaySession } from "./replay/replay-session.js";
+export type { ReplayResult } from "./replay/replay-session.js";
 export { formatDuration, renderMarkdown } from "./report-markdown.js";
 export type { CaseResult } from "./report.js";
 export type { LLMMode } from "./runner.js";

@@ -39,7 +39,16 @@ describe("which facts a replay must reproduce", () => {
   });
 
   test("a model call that failed is compared by its error", () => {
-    const failed: SessionEvent = { type: "llm_called", model: "m", usage: { promptTokens: 0, completionTokens: 0, estimated: false }, latencyMs: 0, retries: 2, costUsd: 0, ok: false, error: "502 bad gateway" };
+    const failed: SessionEvent = {
+      type: "llm_called",
+      model: "m",
+      usage: { promptTokens: 0, completionTokens: 0, estimated: false },
+      latencyMs: 0,
+      retries: 2,
+      costUsd: 0,
+      ok: false,
+      error: "502 bad gateway",
+    };
     expect(comparable(stored([failed]))).toEqual([{ seq: 1, type: "llm_called", facts: "failed: 502 bad gateway" }]);
   });
 });
@@ -68,13 +77,21 @@ describe("the first divergence", () => {
 
   test("a write of other content is reported at the write, not later", () => {
     const replayed = RECORDED.map((e) => (e.type === "file_written" ? { ...e, hash: "h2" } : e));
-    expect(firstDivergence(stored(RECORDED), stored(replayed))).toMatchObject({ seq: 7, what: "file_written differs", recorded: "file_written: src/a.js h1", replayed: "file_written: src/a.js h2" });
+    expect(firstDivergence(stored(RECORDED), stored(replayed))).toMatchObject({
+      seq: 7,
+      what: "file_written differs",
+      recorded: "file_written: src/a.js h1",
+      replayed: "file_written: src/a.js h2",
+    });
   });
 
   test("another event in the same place names both types", () => {
     const failed: SessionEvent = { type: "session_failed", reason: "llm_error", message: "no answer" };
     const replayed = [...RECORDED.slice(0, 6), failed];
-    expect(firstDivergence(stored(RECORDED), stored(replayed))).toMatchObject({ seq: 7, what: "the recording has file_written where the replay has session_failed" });
+    expect(firstDivergence(stored(RECORDED), stored(replayed))).toMatchObject({
+      seq: 7,
+      what: "the recording has file_written where the replay has session_failed",
+    });
   });
 
   test("a replay that stops early, or goes on past the recording, is a divergence", () => {

@@ -18,7 +18,13 @@ const called = (promptTokens: number, extra: Partial<Extract<SessionEvent, { typ
 const ANA = { login: "ana", via: "comment" } as const;
 
 const EVENTS = stored([
-  { type: "session_created", sessionId: "s-1", task: { title: "t", body: "b", source: { kind: "cli", repo: "/r" } }, model: "gpt-x", settings: { maxStepsPerResume: 9, limits: {} } },
+  {
+    type: "session_created",
+    sessionId: "s-1",
+    task: { title: "t", body: "b", source: { kind: "cli", repo: "/r" } },
+    model: "gpt-x",
+    settings: { maxStepsPerResume: 9, limits: {} },
+  },
   { type: "workspace_prepared", baseCommit: "b4se", workdir: "/w" },
   { type: "limits_configured", limits: { maxCostUsd: 2 }, source: ".github/patchgate.yml" },
   { type: "writes_auto_approved", by: ANA },
@@ -37,7 +43,8 @@ const EVENTS = stored([
   { type: "published", branch: "b", commit: "c", tree: "tree-2" },
 ]);
 
-const request = (tools: boolean): LLMRequest => ({ messages: [], tools: tools ? [{ name: "read_file", description: "", parameters: {} }] : [] }) as unknown as LLMRequest;
+const request = (tools: boolean): LLMRequest =>
+  ({ messages: [], tools: tools ? [{ name: "read_file", description: "", parameters: {} }] : [] }) as unknown as LLMRequest;
 
 describe("what a replay reads from a record", () => {
   test("how the session started, its base commit, what it was given before its first resume, and the human decisions after", () => {
@@ -66,7 +73,9 @@ describe("what a replay reads from a record", () => {
       ["answer", ["call_B"], "length"],
       ["error"],
     ]);
-    expect(rec.summaries).toEqual([{ model: "gpt-mini", usage: usage(30), summary: { goals: ["g"], facts: [], decisions: [], files_touched: [], open_questions: [] } }]);
+    expect(rec.summaries).toEqual([
+      { model: "gpt-mini", usage: usage(30), summary: { goals: ["g"], facts: [], decisions: [], files_touched: [], open_questions: [] } },
+    ]);
   });
 
   test("the published tree wins over the finish's; none when neither was recorded", () => {
@@ -86,7 +95,12 @@ describe("the replay's model", () => {
     const rec = readRecording(EVENTS);
     const llm = new ReplayLLM(rec.turns, rec.summaries, rec.model);
     const first = await llm.complete(request(true));
-    expect(first).toMatchObject({ content: "Plan first.", toolCalls: [{ id: "call_A", name: "submit_plan", arguments: '{"summary":"s"}' }], usage: usage(10), model: "gpt-x" });
+    expect(first).toMatchObject({
+      content: "Plan first.",
+      toolCalls: [{ id: "call_A", name: "submit_plan", arguments: '{"summary":"s"}' }],
+      usage: usage(10),
+      model: "gpt-x",
+    });
     expect(await llm.complete(request(true))).toMatchObject({ content: null, toolCalls: [], usage: usage(3) });
     // The summariser's request has no tools: it gets the recorded summary, and takes no agent answer.
     const summary = await llm.complete(request(false));

@@ -55,7 +55,10 @@ describe("the recorded human of a replay", () => {
 
   test("a decision for another kind of park is not given, and nothing is after it", async () => {
     const ledger = await planPark();
-    const human = new ReplayHuman([at(7, { type: "approval_denied", digest: "d1", by: alice, reason: "no" }), at(8, { type: "plan_approved", hash: "h1", by: alice })]);
+    const human = new ReplayHuman([
+      at(7, { type: "approval_denied", digest: "d1", by: alice, reason: "no" }),
+      at(8, { type: "plan_approved", hash: "h1", by: alice }),
+    ]);
     expect(await human.answer(ledger, "awaiting_plan_approval")).toBeNull();
     expect(await human.answer(ledger, "awaiting_plan_approval")).toBeNull();
     expect(human.mismatch).toEqual({ seq: 7, recorded: "approval_denied for d1", replayed: "awaiting_plan_approval" });

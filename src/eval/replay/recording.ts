@@ -40,7 +40,7 @@ const HUMAN_TYPES: ReadonlySet<string> = new Set([
 ]);
 
 /** What the session was started with, before its first resume: given again, as it was, to the replay. */
-export type Preliminary = Extract<SessionEvent, { type: "writes_auto_approved" | "limits_configured" }>;
+type Preliminary = Extract<SessionEvent, { type: "writes_auto_approved" | "limits_configured" }>;
 
 export interface Recording {
   sessionId: string;
@@ -73,7 +73,11 @@ export function readRecording(events: readonly StoredEvent[]): Recording {
   const firstResume = events.findIndex((e) => e.type === "resumed");
   const before = firstResume < 0 ? events : events.slice(0, firstResume);
   const preliminaries = before.flatMap((e): Preliminary[] =>
-    e.type === "writes_auto_approved" ? [{ type: e.type, by: e.by }] : e.type === "limits_configured" ? [{ type: e.type, limits: e.limits, source: e.source }] : [],
+    e.type === "writes_auto_approved"
+      ? [{ type: e.type, by: e.by }]
+      : e.type === "limits_configured"
+        ? [{ type: e.type, limits: e.limits, source: e.source }]
+        : [],
   );
   const after = firstResume < 0 ? [] : events.slice(firstResume);
   return {

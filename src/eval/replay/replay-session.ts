@@ -12,7 +12,7 @@ import { ReplayHuman } from "./replay-human.js";
 import { ReplayLLM } from "./replay-llm.js";
 
 /** What a resume needs besides the model and the clone: the sandbox, the repository's config, the runtime's variants. */
-export type ReplayRuntime = Omit<ResumeOptions, "llm" | "workspace" | "trigger">;
+type ReplayRuntime = Omit<ResumeOptions, "llm" | "workspace" | "trigger">;
 
 export interface ReplayInput {
   /** The recorded session, as the store holds it. */
@@ -48,7 +48,12 @@ export async function replaySession(input: ReplayInput): Promise<ReplayResult> {
   mkdirSync(input.dir, { recursive: true });
   const store = SqliteSessionStore.open(path.join(input.dir, "replay.sqlite"));
   try {
-    const ledger = await createSession(store, { task: rec.task, model: rec.model, settings: rec.settings, ...(rec.repoConfig && { repoConfig: rec.repoConfig }) });
+    const ledger = await createSession(store, {
+      task: rec.task,
+      model: rec.model,
+      settings: rec.settings,
+      ...(rec.repoConfig && { repoConfig: rec.repoConfig }),
+    });
     const ws = await prepareWorkspace(ledger, { source: input.source, dir: path.join(input.dir, "workspace"), ref: rec.baseCommit });
     if (rec.preliminaries.length > 0) await ledger.append(...rec.preliminaries);
     const human = new ReplayHuman(rec.decisions);
