@@ -6,12 +6,13 @@ import { BUGGY_ADD_REPO, makeRepo, tempDir } from "../helpers/git-fixture.js";
 import { runCli } from "../helpers/cli-process.js";
 import { signEnvelope, type Envelope } from "../../src/receipt/envelope.js";
 import { keyIdOf } from "../../src/receipt/key-id.js";
+import { RECEIPT_NOTES_REF } from "../../src/receipt/notes.js";
 import { loadSigningKeys } from "../../src/receipt/signing-key.js";
 import type { ReceiptStatement } from "../../src/receipt/statement.js";
 import { generateKeyPairSync } from "node:crypto";
 
 const ROOT = join(import.meta.dirname, "../..");
-const NOTES = "refs/notes/patchgate";
+const NOTES = RECEIPT_NOTES_REF;
 const git = (dir: string, ...args: string[]) =>
   execFileSync("git", ["-c", "core.hooksPath=/dev/null", "-c", "user.name=Maintainer", "-c", "user.email=m@example.invalid", ...args], {
     cwd: dir,
