@@ -43,6 +43,10 @@ export async function verifyCommand(argv: string[], out: NodeJS.WritableStream, 
       botLogins: parsed.values.bot ?? [],
       requireNonRequester: await approvalRulesAt(gitDir, base),
     });
+    if (verdicts.length === 0) {
+      out.write(`${range}: no commits to verify\n`);
+      return 1;
+    }
     const failed = verdicts.some((v) => v.findings.length > 0);
     if (parsed.values.json) out.write(`${JSON.stringify({ ok: !failed, commits: verdicts }, null, 2)}\n`);
     else
@@ -50,7 +54,7 @@ export async function verifyCommand(argv: string[], out: NodeJS.WritableStream, 
         if (v.findings.length === 0) out.write(`${v.commit.slice(0, 12)}: ok, signed by ${v.keyId}\n`);
         for (const f of v.findings) out.write(`${f.code}: ${f.message}\n`);
       }
-    return failed || verdicts.length === 0 ? 1 : 0;
+    return failed ? 1 : 0;
   } catch (e) {
     if (ReceiptError.isInstance(e)) throw new UsageError(e.message);
     throw e;

@@ -156,6 +156,14 @@ describe("patchgate verify on a fresh clone of a CLI session's result", () => {
       `blob_mismatch: ${commit.slice(0, 12)}: src/add.js is blob ${realBlob.slice(0, 12)} in the commit; the receipt has blob ${otherBlob.slice(0, 12)}\n`,
     ]);
 
+    // The receipt lists other paths, or another tree, than the commit has.
+    const paths = await resigned((s) => (s.predicate.paths = [{ path: "README.md", blob: otherBlob, seq: null }]));
+    expect([paths.code, paths.stdout]).toEqual([
+      1,
+      `path_not_receipted: ${commit.slice(0, 12)}: src/add.js is changed by the commit but not in the receipt\n` +
+        `receipted_path_unchanged: ${commit.slice(0, 12)}: README.md is in the receipt but the commit does not change it\n`,
+    ]);
+
     // (d) The receipted test run is on another tree.
     const baseTree = git(fresh, "rev-parse", `${commit}~1^{tree}`);
     const tree = git(fresh, "rev-parse", `${commit}^{tree}`);
@@ -166,6 +174,12 @@ describe("patchgate verify on a fresh clone of a CLI session's result", () => {
     ]);
 
     // (e) The plan approved by the app itself, and by a flag given before anyone saw it.
+    const wrongTree = await resigned((s) => (s.predicate.tree = baseTree));
+    expect([wrongTree.code, wrongTree.stdout]).toEqual([
+      1,
+      `tree_mismatch: ${commit.slice(0, 12)}: its tree is ${tree.slice(0, 12)}; the receipt's is ${baseTree.slice(0, 12)}\n`,
+    ]);
+
     const e = await resigned((s) => (s.predicate.plan!.approvedBy = { ...s.predicate.plan!.approvedBy!, login: "patchgate-app[bot]", via: "check_run" }));
     const planHash = statement.predicate.plan!.hash.slice(0, 12);
     expect([e.code, e.stdout]).toEqual([
