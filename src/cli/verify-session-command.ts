@@ -12,7 +12,7 @@ import { dataDir, UsageError } from "./runtime-env.js";
 import { processOperatorEnv, type OperatorEnv } from "../config/operator-env.js";
 
 export const VERIFY_SESSION_USAGE =
-  "patchgate verify-session --session <session|prefix> [--repo <dir>] [--head <hash>] [--json] [--data-dir <d>]  (the ledger's hash chain, and what it published)";
+  "patchgate verify --session <session|prefix> [--repo <dir>] [--head <hash>] [--json] [--data-dir <d>]  (the ledger's hash chain, and what it published)";
 
 const OPTIONS = {
   session: { type: "string" },

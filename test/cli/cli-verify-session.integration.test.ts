@@ -7,7 +7,7 @@ import { BUGGY_ADD_REPO, makeRepo, tempDir } from "../helpers/git-fixture.js";
 import { cli } from "../helpers/run-cli.js";
 
 /**
- * `patchgate verify-session` on a session the CLI really ran (model, approvals by flag, tests,
+ * `patchgate verify --session` on a session the CLI really ran (model, approvals by flag, tests,
  * a commit on the clone's branch): its ledger verifies, commit and tree included; then one byte of
  * the stored plan changed on disk is named by seq and type.
  */
@@ -36,7 +36,7 @@ test("a real session's ledger verifies against its clone; a byte changed in its 
   const branch = `patchgate/${sessionId.slice(0, 8)}`;
   const commit = execFileSync("git", ["-C", join(data, "workspaces", sessionId), "rev-parse", branch], { encoding: "utf8" }).trim();
 
-  const ok = await cli(["verify-session", "--session", sessionId.slice(0, 8)], { PATCHGATE_DATA_DIR: data });
+  const ok = await cli(["verify", "--session", sessionId.slice(0, 8)], { PATCHGATE_DATA_DIR: data });
   expect(ok.stderr).toBe("");
   expect(ok.stdout).toMatch(/^ok {3}chain: \d+ events, every link holds; head [0-9a-f]{64}$/m);
   expect(ok.stdout).toContain("ok   state: folds to phase done");
@@ -50,7 +50,7 @@ test("a real session's ledger verifies against its clone; a byte changed in its 
     db.prepare("UPDATE events SET body = replace(body, 'make add add', 'make add adD') WHERE session_id = ? AND seq = ?").run(sessionId, row.seq).changes,
   ).toBe(1);
   db.close();
-  const tampered = await cli(["verify-session", "--session", sessionId, "--json"], { PATCHGATE_DATA_DIR: data });
+  const tampered = await cli(["verify", "--session", sessionId, "--json"], { PATCHGATE_DATA_DIR: data });
   expect(tampered.code).toBe(1);
   const report = JSON.parse(tampered.stdout) as { session: string; ok: boolean; findings: { check: string; status: string; message: string }[] };
   expect(report).toMatchObject({ session: sessionId, ok: false });

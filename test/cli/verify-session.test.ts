@@ -4,7 +4,7 @@ import { chainOf, type LedgerLink } from "../../src/store/ledger-chain.js";
 import { approved, created, submitted } from "../helpers/session-events.js";
 
 /**
- * The checks `patchgate verify-session` makes on a ledger read from the store, with no repository
+ * The checks `patchgate verify --session` makes on a ledger read from the store, with no repository
  * to compare with (the session's clone is not on this machine): the published record against the
  * tree finish was accepted on, a ledger the reducer refuses, a head given from elsewhere.
  */

@@ -9,7 +9,7 @@ import { oldLedgers, OTHER, PUBLISHED, type OldLedgers } from "./old-ledger.js";
 
 /**
  * The same as the SQLite file's (ledger-chain-sqlite.integration.test.ts) on a real PostgreSQL: a
- * database of the version before the chain is chained once at start, verify-session names an event
+ * database of the version before the chain is chained once at start, verify --session names an event
  * changed by hand, and a process killed inside the migration leaves the old database for the next start.
  */
 const cluster = postgresForTests("the ledger chain on PostgreSQL");
@@ -79,13 +79,13 @@ if (!cluster) {
     expect(await versions()).toEqual(Array.from({ length: PG_SCHEMA_VERSION }, (_, i) => i + 1));
   });
 
-  test("one byte changed in an old event in the database: verify-session names that event, and exits 1", async () => {
+  test("one byte changed in an old event in the database: verify --session names that event, and exits 1", async () => {
     await new PostgresSessionStore(db.url, { poolSize: 1 }).close(); // migrated
-    const ok = await runCli(["verify-session", "--session", PUBLISHED], { DATABASE_URL: db.url });
+    const ok = await runCli(["verify", "--session", PUBLISHED], { DATABASE_URL: db.url });
     expect(ok.stdout).toContain("ok   chain: 6 events, every link holds");
     expect(ok.code).toBe(0);
     await sql("UPDATE events SET body = replace(body::text, 'Fix it', 'Fix iT')::json WHERE session_id = $1 AND seq = 2", [PUBLISHED]);
-    const r = await runCli(["verify-session", "--session", PUBLISHED], { DATABASE_URL: db.url });
+    const r = await runCli(["verify", "--session", PUBLISHED], { DATABASE_URL: db.url });
     expect(r.stdout).toContain(
       "fail chain: broken at event 2 (plan_submitted): its content, seq or time does not match its hash: it was changed after it was stored",
     );

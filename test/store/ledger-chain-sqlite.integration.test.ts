@@ -12,7 +12,7 @@ import { oldLedgers, OTHER, PUBLISHED, type OldLedgers } from "./old-ledger.js";
 
 /**
  * A SQLite file written by the schema version before the chain: opened by this version it is chained
- * once, as found; `patchgate verify-session` then passes, and names the event a hand edit on disk
+ * once, as found; `patchgate verify --session` then passes, and names the event a hand edit on disk
  * changed. A process killed inside the migration leaves the old file, and the next open migrates it.
  */
 const OLD_VERSION = SCHEMA_VERSION - 1;
@@ -48,7 +48,7 @@ function raw<T>(query: (db: Database.Database) => T): T {
   }
 }
 
-const verify = (...args: string[]) => runCli(["verify-session", "--data-dir", dataDir, ...args], {});
+const verify = (...args: string[]) => runCli(["verify", "--data-dir", dataDir, ...args], {});
 
 beforeEach(() => {
   dataDir = mkdtempSync(join(tmpdir(), "pg-chain-"));
@@ -82,7 +82,7 @@ test("an old file is chained once on open, its events as they were; appends exte
   expect(raw((db) => db.pragma("user_version", { simple: true }))).toBe(SCHEMA_VERSION);
 });
 
-test("verify-session passes on the migrated ledger: chain, state, and the published commit in the session's clone", async () => {
+test("verify --session passes on the migrated ledger: chain, state, and the published commit in the session's clone", async () => {
   const r = await verify("--session", PUBLISHED);
   expect(r.stderr).toBe("");
   expect(r.stdout).toContain("ok   chain: 6 events, every link holds");
@@ -91,7 +91,7 @@ test("verify-session passes on the migrated ledger: chain, state, and the publis
   expect(r.code).toBe(0);
 });
 
-test("one byte changed in an old event on disk: verify-session names that event, and exits 1", async () => {
+test("one byte changed in an old event on disk: verify --session names that event, and exits 1", async () => {
   SqliteSessionStore.open(file).close(); // migrated
   const changed = raw((db) => db.prepare("UPDATE events SET body = replace(body, 'Fix it', 'Fix iT') WHERE session_id = ? AND seq = 2").run(PUBLISHED).changes);
   expect(changed).toBe(1);
