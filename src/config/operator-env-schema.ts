@@ -99,6 +99,11 @@ export const OperatorEnvSchema = z.object({
     "64 hex characters: the key that seals provider reasoning in the ledger (set it where several machines share one store)",
     "a key file `reasoning.key` in `PATCHGATE_DATA_DIR`",
   ),
+  PATCHGATE_SIGNING_KEY: variable(
+    "the Ed25519 private key (PEM; literal `\\n` accepted) that signs the receipt of every published commit (see [Receipts](receipts.md)); set it, or the file below, where several machines publish. Never the GitHub App's key",
+    "a key created on first use in `PATCHGATE_DATA_DIR/signing-key/`",
+  ),
+  PATCHGATE_SIGNING_KEY_FILE: variable("a file holding that key (PEM), instead of the variable", "as above"),
   OTEL_EXPORTER_OTLP_ENDPOINT: variable("OpenTelemetry collector to export spans to (`/v1/traces` is appended); unset, no tracing is loaded", "no tracing"),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: variable("the traces URL itself, used as given (wins over `OTEL_EXPORTER_OTLP_ENDPOINT`)", "no tracing"),
   OTEL_SERVICE_NAME: variable("the service name on exported spans", "`patchgate`"),
