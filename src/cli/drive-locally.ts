@@ -7,6 +7,7 @@ import { secretsFromEnv } from "../safety/secrets.js";
 import type { Approver, BlockedWork } from "../session/types.js";
 import { keepBlockedWorkInClone, publishLocally } from "./local-publisher.js";
 import { hostEnvironment } from "../process/index.js";
+import type { ReceiptSigner } from "../receipt/record-receipt.js";
 
 /** How a human answers at the terminal; `null` = nobody can answer now (non-interactive): leave it parked. */
 export interface TerminalApprover {
@@ -28,7 +29,13 @@ export type LocalDriveResult =
  * Resumes until the session ends, answering parks through `approver` and publishing to a local branch.
  * Each answer is an event in the ledger before the next resume, exactly as a webhook would record it.
  */
-export async function driveLocally(ledger: Ledger, ws: Workspace, opts: ResumeOptions, approver: TerminalApprover): Promise<LocalDriveResult> {
+export async function driveLocally(
+  ledger: Ledger,
+  ws: Workspace,
+  opts: ResumeOptions,
+  approver: TerminalApprover,
+  receipt?: ReceiptSigner,
+): Promise<LocalDriveResult> {
   for (let trigger = opts.trigger ?? "cli"; ;) {
     const outcome = await resumeSession(ledger, { ...opts, trigger, keepBlockedWork: true });
     if (outcome.kind === "keep_blocked_work")
@@ -41,7 +48,7 @@ export async function driveLocally(ledger: Ledger, ws: Workspace, opts: ResumeOp
       return { kind: phase === "cancelled" ? "cancelled" : "failed" };
     }
     if (outcome.kind === "ready_to_publish") {
-      await publishLocally(ledger, ws);
+      await publishLocally(ledger, ws, receipt);
       return doneResult(ledger);
     }
     if (outcome.phase === "awaiting_plan_approval") {

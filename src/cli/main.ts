@@ -23,6 +23,8 @@ const usage = async () => `usage:
   ${(await import("./serve-command.js")).SERVE_USAGE}
   ${(await import("./worker-command.js")).WORKER_USAGE}
   ${(await import("./status-command.js")).STATUS_USAGE}
+  ${(await import("./verify-command.js")).VERIFY_USAGE}
+  ${(await import("./keys-command.js")).KEYS_USAGE}
 environment: OPENAI_API_KEY, OPENAI_BASE_URL, PATCHGATE_MODEL, PATCHGATE_DATA_DIR, PATCHGATE_MCP_CONFIG, PATCHGATE_LLM_*, DATABASE_URL (see docs/cli.md); also read from ./.env`;
 
 function readDotEnv(): string | null {
@@ -77,6 +79,10 @@ async function main(argv: string[]): Promise<number> {
       return (await import("./retry-command.js")).retryCommand(rest, out, ENV);
     case "prune":
       return (await import("./prune-command.js")).pruneCommand(rest, out, ENV);
+    case "verify":
+      return (await import("./verify-command.js")).verifyCommand(rest, out, ENV);
+    case "keys":
+      return (await import("./keys-command.js")).keysCommand(rest, out, ENV);
     case undefined:
     case "help":
     case "--help":

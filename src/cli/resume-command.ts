@@ -5,6 +5,7 @@ import { Ledger } from "../store/ledger.js";
 import { openStore } from "../store/open-store.js";
 import { parseCommandArgs } from "./cli-args.js";
 import { driveLocally } from "./drive-locally.js";
+import { cliReceiptSigner } from "./receipt-signer.js";
 import { heartbeat } from "./heartbeat.js";
 import { help } from "./inspect-commands.js";
 import { interruptNotice } from "./interrupt.js";
@@ -39,6 +40,7 @@ export async function resumeCommand(argv: string[], terminal: NodeJS.WritableStr
   const mcp = mcpFromCli(values["mcp-config"], Boolean(process.stdin.isTTY), env);
   const dir = dataDir(values["data-dir"], env);
   const sandboxOpts = sandboxFromCli(values.settings, dir, env);
+  const receipt = cliReceiptSigner(dir, env);
   const interrupt = interruptNotice(out);
   const store = await openStore({ dataDir: dir });
   try {
@@ -69,6 +71,7 @@ export async function resumeCommand(argv: string[], terminal: NodeJS.WritableStr
         ...sandboxOpts,
       },
       approver,
+      receipt,
     );
     return await report(result, { sessionId, root: ws.root, baseCommit: ws.baseCommit, stat: ledger.state.latestDiff?.stat ?? "", patchOut: values.out }, out);
   } finally {

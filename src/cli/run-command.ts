@@ -4,6 +4,7 @@ import { DEFAULT_MAX_COST_USD, REPO_CONFIG_PATH } from "../config/repo-config.js
 import { openStore } from "../store/open-store.js";
 import { parseCommandArgs, positiveInt, positiveNumber } from "./cli-args.js";
 import { driveLocally } from "./drive-locally.js";
+import { cliReceiptSigner } from "./receipt-signer.js";
 import { heartbeat } from "./heartbeat.js";
 import { help } from "./inspect-commands.js";
 import { interruptNotice } from "./interrupt.js";
@@ -52,6 +53,7 @@ export async function runCommand(argv: string[], terminal: NodeJS.WritableStream
   const model = modelName(values.model, env);
   const dir = dataDir(values["data-dir"], env);
   const sandboxOpts = sandboxFromCli(values.settings, dir, env);
+  const receipt = cliReceiptSigner(dir, env);
   const { llm, compaction, config } = llmFromEnv(model, env, dir);
   await checkModelEndpoint(config);
   const interrupt = interruptNotice(out);
@@ -97,6 +99,7 @@ export async function runCommand(argv: string[], terminal: NodeJS.WritableStream
         ...sandboxOpts,
       },
       approver,
+      receipt,
     );
     return await report(
       result,

@@ -4,6 +4,7 @@ import { publication, publishableOrFail } from "./publish-guard.js";
 import type { BlockedWork } from "../session/types.js";
 import type { GitWorkspace } from "../workspace/git-workspace.js";
 import { failingNow, judgeBlockedWork, untestedCommitMessage } from "./blocked-work.js";
+import { recordReceipt, type ReceiptSigner } from "../receipt/record-receipt.js";
 
 export interface LocalPublishOptions {
   /** Branch prefix; the session id's first 8 characters complete it. */
@@ -11,6 +12,8 @@ export interface LocalPublishOptions {
   author: { name: string; email: string };
   /** Last line of the commit message, e.g. "Patchgate session <id>". */
   trailer: string;
+  /** Signs a receipt of the result commit, kept as its git note (src/receipt/). */
+  receipt?: ReceiptSigner;
 }
 
 /**
@@ -29,6 +32,7 @@ export async function publishToLocalBranch(ledger: Ledger, ws: Workspace, opts: 
     allowEmpty: true,
     ...publication(s),
   });
+  if (opts.receipt) await recordReceipt(ledger, ws.root, commit, "result", opts.receipt);
   await ledger.append({ type: "published", branch, commit, tree: await ws.treeOf(commit) });
 }
 
