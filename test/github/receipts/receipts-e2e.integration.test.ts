@@ -8,8 +8,8 @@ import type { Harness } from "../../harness/harness.js";
 import { storySteps } from "../../harness/story.js";
 import { storyHarness, theCheckRun } from "../../harness/story-helpers.js";
 import { tempDir } from "../../helpers/git-fixture.js";
+import { cli } from "../../helpers/run-cli.js";
 import { receiptSettings } from "../../../src/github/receipt-settings.js";
-import { verifyCommits } from "../../../src/receipt/verify-commit.js";
 
 /**
  * Receipts on the fake GitHub, end to end: the demo story's session publishes its plan and result
@@ -70,11 +70,12 @@ describe("receipts on GitHub", () => {
     execFileSync("git", ["fetch", "--quiet", "origin", "refs/notes/patchgate:refs/notes/patchgate", `+refs/heads/${BRANCH}:refs/heads/${BRANCH}`], {
       cwd: clone,
     });
-    const verdicts = await verifyCommits({ gitDir: clone, range: `${plan}^..${result.sha}`, publicKeys: keys.keys });
-    expect(verdicts).toEqual([
-      { commit: plan, keyId: keys.current, findings: [] },
-      { commit: result.sha, keyId: keys.current, findings: [] },
-    ]);
+    const verified = await cli(["verify", `${plan}^..${result.sha}`, "--key", keysUrl(), "--repo", clone], {});
+    expect(verified).toEqual({
+      code: 0,
+      stdout: `${plan.slice(0, 12)}: ok, signed by ${keys.current}\n${result.sha.slice(0, 12)}: ok, signed by ${keys.current}\n`,
+      stderr: "",
+    });
 
     // The check run's folded Receipt section names the key and the verification line.
     const summary = theCheckRun(h).output.summary ?? "";
