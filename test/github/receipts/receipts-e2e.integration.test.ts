@@ -59,6 +59,13 @@ describe("receipts on GitHub", () => {
     for (const sha of [plan, result.sha])
       expect(JSON.parse(bareGit("notes", "--ref=refs/notes/patchgate", "show", sha))).toHaveProperty("payloadType", "application/vnd.in-toto+json");
 
+    // Each note is on GitHub before the branch moves to its commit: the push event GitHub sends then
+    // (pull_request.synchronize) is judged with the note there.
+    const refMoves = h.github.world.calls
+      .filter((c) => c.path.includes("/git/refs") && c.method !== "GET" && c.status < 300)
+      .map((c) => (decodeURIComponent(c.path).includes("/notes/") || String((c.body as { ref?: string }).ref).startsWith("refs/notes/") ? "notes" : "branch"));
+    expect(refMoves).toEqual(["notes", "branch", "notes", "branch"]);
+
     // The keys route serves the public key the receipts verify with.
     const keys = (await (await fetch(keysUrl())).json()) as { current: string; keys: { keyId: string; publicKeyPem: string }[] };
     expect(keys.current).toMatch(/^sha256:[0-9a-f]{64}$/);
