@@ -21,6 +21,10 @@ export async function report(result: LocalDriveResult, r: ReportInput, out: Node
   if (result.kind === "done") {
     out.write(`\ndone: branch ${result.branch} at ${result.commit.slice(0, 12)} in ${r.root}\n${r.stat}\n`);
     out.write(`fetch it into your repository with:\n  ${fetchCommand(r.root, result.branch)}\n`);
+    // The receipt is a note in the clone; merging keeps the notes the repository already has.
+    out.write(
+      `and its signed receipt (check it with patchgate verify ${result.branch}):\n  git fetch ${r.root} refs/notes/patchgate && git notes --ref=patchgate merge FETCH_HEAD\n`,
+    );
     if (r.patchOut) {
       const patch = await gitOk(["format-patch", "--stdout", `${r.baseCommit}..${result.commit}`], { cwd: r.root });
       await writeFile(resolve(r.patchOut), patch);

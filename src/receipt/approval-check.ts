@@ -28,7 +28,7 @@ export function approvalProblem(what: string, approval: ReceiptApproval | null, 
   return null;
 }
 
-export function isBot(login: string, botLogins: readonly string[]): boolean {
+function isBot(login: string, botLogins: readonly string[]): boolean {
   const l = login.toLowerCase();
   return l.endsWith("[bot]") || botLogins.some((b) => b.toLowerCase() === l);
 }

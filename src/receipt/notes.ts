@@ -39,15 +39,27 @@ export interface CommitFacts {
 
 const NUL = "\u0000";
 
-/** The facts a receipt is checked against, read from git (never from the receipt). */
+/**
+ * The facts a receipt is checked against, read from git (never from the receipt), in one call: the
+ * header fields, then the changes against the first parent (`--always`: a commit changing nothing
+ * still prints its header).
+ */
 export async function commitFacts(gitDir: string, rev: string): Promise<CommitFacts> {
-  const header = await gitOk(["log", "-1", "--no-show-signature", `--format=%H%x00%T%x00%P%x00%an%x00%ae%x00%cn%x00%ce`, rev, "--"], { cwd: gitDir });
-  const [commit, tree, parents, an, ae, cn, ce] = header.replace(/\n$/, "").split(NUL);
+  const format = "--format=%H%x00%T%x00%P%x00%an%x00%ae%x00%cn%x00%ce%x00";
+  const out = await gitOk(["diff-tree", "-r", "-z", "--no-renames", "--root", "--always", format, "--end-of-options", rev], { cwd: gitDir });
+  const fields = out.split(NUL);
+  const [commit, tree, parents, an, ae, cn, ce] = fields;
+  const rest = fields.slice(7).join(NUL);
+  const start = rest.indexOf(":");
   const parent = parents.split(" ").filter(Boolean)[0] ?? null;
-  const diff = await gitOk(["diff-tree", "-r", "-z", "--no-renames", "--no-commit-id", ...(parent === null ? ["--root", commit] : [parent, commit])], {
-    cwd: gitDir,
-  });
-  return { commit, tree, parent, author: { name: an, email: ae }, committer: { name: cn, email: ce }, changes: parseDiffTree(diff) };
+  return {
+    commit,
+    tree,
+    parent,
+    author: { name: an, email: ae },
+    committer: { name: cn, email: ce },
+    changes: start < 0 ? [] : parseDiffTree(rest.slice(start)),
+  };
 }
 
 /** `:<old mode> <new mode> <old id> <new id> <status>\0<path>\0` records; a deletion's new id is all zeros. */

@@ -15,7 +15,7 @@ export interface SigningKeys {
   retired: RetiredKey[];
 }
 
-export interface RetiredKey {
+interface RetiredKey {
   keyId: string;
   publicKeyPem: string;
   /** ISO 8601: from then on another key signs. */

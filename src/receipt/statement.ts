@@ -13,7 +13,7 @@ export interface ReceiptStatement {
 }
 
 /** `git+<repository>`: the repository as the session named it (owner/name, or a local path's name). */
-export function subjectName(repository: string): string {
+function subjectName(repository: string): string {
   return `git+${repository}`;
 }
 

@@ -5,7 +5,7 @@ import { commitFacts, commitsOf, readReceiptNote, type CommitFacts } from "./not
 import type { ReceiptPredicate } from "./predicate-schema.js";
 import { readReceiptStatement } from "./read-statement.js";
 
-export type FindingCode =
+type FindingCode =
   | "no_receipt"
   | "bad_signature"
   | "wrong_subject"
@@ -17,7 +17,7 @@ export type FindingCode =
   | "no_passing_test"
   | "not_approved_by_a_person";
 
-export interface Finding {
+interface Finding {
   code: FindingCode;
   message: string;
 }

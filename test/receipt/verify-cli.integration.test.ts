@@ -6,12 +6,13 @@ import { BUGGY_ADD_REPO, makeRepo, tempDir } from "../helpers/git-fixture.js";
 import { runCli } from "../helpers/cli-process.js";
 import { signEnvelope, type Envelope } from "../../src/receipt/envelope.js";
 import { keyIdOf } from "../../src/receipt/key-id.js";
+import { RECEIPT_NOTES_REF } from "../../src/receipt/notes.js";
 import { loadSigningKeys } from "../../src/receipt/signing-key.js";
 import type { ReceiptStatement } from "../../src/receipt/statement.js";
 import { generateKeyPairSync } from "node:crypto";
 
 const ROOT = join(import.meta.dirname, "../..");
-const NOTES = "refs/notes/patchgate";
+const NOTES = RECEIPT_NOTES_REF;
 const git = (dir: string, ...args: string[]) =>
   execFileSync("git", ["-c", "core.hooksPath=/dev/null", "-c", "user.name=Maintainer", "-c", "user.email=m@example.invalid", ...args], {
     cwd: dir,
@@ -180,5 +181,44 @@ describe("patchgate verify on a fresh clone of a CLI session's result", () => {
       1,
       `not_approved_by_a_person: ${commit.slice(0, 12)}: the plan ${planHash} was approved in advance by the flag --approve-plan: nobody saw it before it was approved\n`,
     ]);
+  }, 240_000);
+
+  test("approvals given by flags are reported as nobody's; a rotated key's receipts still verify with the machine's keys", async () => {
+    const repo = makeRepo(BUGGY_ADD_REPO);
+    const data = tempDir("pg-receipt-flags-");
+    cleanups.push(repo.cleanup, () => rmSync(data, { recursive: true, force: true }));
+    server = await startFakeOpenAI([
+      { toolCalls: [{ name: "read_file", arguments: { path: "src/add.js" } }] },
+      { toolCalls: [{ name: "submit_plan", arguments: { summary: "make add add", steps: ["fix the operator"] } }] },
+      { toolCalls: [{ name: "edit_file", arguments: { path: "src/add.js", edits: [{ search: "a - b", replace: "a + b" }] } }] },
+      { toolCalls: [{ name: "run_tests", arguments: {} }] },
+      { toolCalls: [{ name: "finish", arguments: { summary: "add now adds" } }] },
+    ]);
+    const env = { OPENAI_API_KEY: "sk-receipt-test-key", OPENAI_BASE_URL: server.baseURL, PATCHGATE_DATA_DIR: data, PATCHGATE_MODEL: "fake-model" };
+    const run = await runCli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "Fix add"], env);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("git notes --ref=patchgate merge FETCH_HEAD");
+    const sessionId = /session (\S+)/.exec(run.stdout)![1];
+    const clone = join(data, "workspaces", sessionId);
+    const commit = git(clone, "rev-parse", `patchgate/${sessionId.slice(0, 8)}`);
+    const { statement } = readStatement(clone, commit);
+    const plan = statement.predicate.plan!.hash.slice(0, 12);
+    const batch = statement.predicate.writeBatches[0].digest.slice(0, 12);
+    const expected = [
+      `not_approved_by_a_person: ${commit.slice(0, 12)}: the plan ${plan} was approved in advance by the flag --approve-plan: nobody saw it before it was approved`,
+      `not_approved_by_a_person: ${commit.slice(0, 12)}: the write batch ${batch} was approved in advance by the flag --approve-writes: nobody saw it before it was approved`,
+      "",
+    ].join("\n");
+
+    const before = await runCli(["verify", commit, "--repo", clone], { PATCHGATE_DATA_DIR: data });
+    expect([before.code, before.stdout]).toEqual([1, expected]);
+    const rotated = await runCli(["keys", "--rotate"], { PATCHGATE_DATA_DIR: data });
+    expect(rotated.code).toBe(0);
+    expect(rotated.stdout).toMatch(
+      /^current {2}sha256:[0-9a-f]{64} {2}ed25519\n-----BEGIN PUBLIC KEY-----[\s\S]*\nretired \d{4}-\d\d-\d\dT[\d:.]+Z {2}sha256:/,
+    );
+    // Signed by the retired key: the signature still checks out, and only the approvals are reported.
+    const after = await runCli(["verify", commit, "--repo", clone], { PATCHGATE_DATA_DIR: data });
+    expect([after.code, after.stdout]).toEqual([1, expected]);
   }, 240_000);
 });
