@@ -23,7 +23,7 @@ export function receiptSettings(dataDir: string, env: NodeJS.ProcessEnv): Receip
 }
 
 /** The package's version, from package.json two levels up, in src/ and in dist/ alike. */
-export function packageVersion(): string {
+function packageVersion(): string {
   return (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
 }
 

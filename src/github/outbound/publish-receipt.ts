@@ -9,21 +9,30 @@ import { authFor, remoteUrl } from "./git-remote.js";
 import { NOTES_REF, pushReceiptNote } from "./receipt-note.js";
 
 /**
- * The receipt of a commit the app published (plan or result): built from the ledger, signed with the
- * deployment's key, recorded in the ledger (`receipt_recorded`) before it leaves, then written as the
- * commit's note on GitHub (./receipt-note.ts). A publication that runs again finds it recorded and
+ * The receipt of a commit the app publishes (plan or result), before the branch moves to it: built
+ * from the ledger, signed with the deployment's key, recorded in the ledger (`receipt_recorded`)
+ * before it leaves, then written as the commit's note on GitHub (./receipt-note.ts). `local` is the
+ * clone's twin of `commit` (GitHub's signed commit is not fetched yet): same parent, same tree, so
+ * what the commit changes is read from it. A publication that runs again finds it recorded and
  * pushes the same note, which changes nothing when it is there already. A follow-up's receipt names the
  * receipt of the commit it builds on: from this ledger, or from the note GitHub holds for that commit.
  */
 const REMOTE_NOTES = "refs/patchgate/remote-notes";
 
-export async function publishReceipt(jc: SessionWork, ledger: Ledger, ws: PushableWorkspace, commit: string, kind: "plan" | "result"): Promise<void> {
+export async function publishReceipt(
+  jc: SessionWork,
+  ledger: Ledger,
+  ws: PushableWorkspace,
+  commit: string,
+  kind: "plan" | "result",
+  local: string = commit,
+): Promise<void> {
   const receipts = jc.deps.receipts;
   if (!receipts) return;
   const recorded = recordedEnvelope(ledger, commit);
   let envelope = recorded;
   if (envelope === null) {
-    const facts = await commitFacts(ws.root, commit);
+    const facts = await commitFacts(ws.root, local);
     const statement = receiptStatementFor({
       state: ledger.state,
       events: ledger.history,

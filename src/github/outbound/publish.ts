@@ -13,7 +13,7 @@ import { inert } from "../../safety/inert.js";
 import { publication } from "../../publish/publish-guard.js";
 import type { BranchLease } from "../../session/state.js";
 import { nextBranchName } from "../../publish/branch-lease.js";
-import { continueFromTwin, pushCommit, signedTwin } from "./signed-push.js";
+import { continueFromTwin, pushCommit, signedTwin, type BeforeMove } from "./signed-push.js";
 import { replyInReviewThreads } from "./review-replies.js";
 import { publishReceipt } from "./publish-receipt.js";
 
@@ -50,6 +50,7 @@ export async function pushLeased(
   ledger: Ledger,
   ws: PushableWorkspace,
   commit: (ws: PushableWorkspace, branch: string) => Promise<string>,
+  beforeMove?: BeforeMove,
 ): Promise<Pushed> {
   const original = branchFor(ledger.state.task.source.issueNumber ?? 0);
   for (let round = 0; round < 10; round++) {
@@ -60,7 +61,7 @@ export async function pushLeased(
     const remote = ws.branchRemote(remoteUrl(jc.deps.gitBase, jc.delivery.repo), authFor(jc.token));
     await continueFromTwin(jc, ledger.sessionId, ws, lease.branch, remote);
     const local = await commit(ws, lease.branch);
-    const { out, via, commit: sha, unsigned } = await pushCommit(jc, ledger, ws, lease, local, remote);
+    const { out, via, commit: sha, unsigned } = await pushCommit(jc, ledger, ws, lease, local, remote, beforeMove);
     if (out.kind === "pushed") {
       await ledger.append({ type: "branch_pushed", branch: lease.branch, commit: sha, via, ...(unsigned ? { unsigned } : {}) });
       jc.deps.log(`pushed ${lease.branch} (${via === "api" ? "signed, through the Git Data API" : `with git: ${unsigned}`})`);
@@ -126,10 +127,10 @@ export async function publishPlan(jc: SessionWork, ledger: Ledger, ws: PushableW
     (w) => w.commitTree(w.baseCommit),
     (w, branch) => w.commit({ branch, message, author, allowEmpty: true, paths: [] }),
   );
-  const pushed = await pushLeased(jc, ledger, ws, planCommit);
+  // The receipt's note is on GitHub before the branch moves: the push's status check finds it.
+  const pushed = await pushLeased(jc, ledger, ws, planCommit, (w, sha, local) => publishReceipt(jc, ledger, w, sha, "plan", local));
   if (pushed.kind !== "pushed") return "ended";
   const { commit: sha, branch } = pushed;
-  await publishReceipt(jc, ledger, pushed.ws, sha, "plan");
   // The PR shows the checks of its head: the session's check run follows the push (with the button).
   await followHead(jc, checkRun, sha);
   // A review or label on this commit approves exactly this plan.
@@ -232,11 +233,11 @@ export async function publishResult(
     ledger,
     ws,
     resultCommit(jc, ledger, (w, branch) => w.commit({ branch, message, author, coAuthors, ...publication(ledger.state) })),
+    (w, commit, local) => publishReceipt(jc, ledger, w, commit, "result", local),
   );
   if (pushed.kind === "rebuilt") return "rebuilt";
   if (pushed.kind === "conflict") return "ended";
   const { commit: sha, branch } = pushed;
-  await publishReceipt(jc, ledger, pushed.ws, sha, "result");
   await followHead(jc, checkRun, sha);
   const pr = await ensurePullRequest(jc.octokit, jc.outbound, jc.deps.store, ledger.sessionId, jc.delivery.repo, pullText(s, issue, branch));
   await jc.index.linkPull(jc.delivery.repo, pr.number, issue);

@@ -25,6 +25,12 @@ const apiUnusable = (e: unknown): number | null => {
   return s === 403 || s === 404 || s === 501 ? s : null;
 };
 
+/**
+ * What goes to GitHub about a commit before the branch moves to it (its receipt note): `commit` is
+ * what the branch will hold, `local` its twin in the clone (same parent, same tree).
+ */
+export type BeforeMove = (ws: PushableWorkspace, commit: string, local: string) => Promise<void>;
+
 export async function pushCommit(
   jc: SessionWork,
   ledger: Ledger,
@@ -32,12 +38,14 @@ export async function pushCommit(
   lease: BranchLease,
   local: string,
   git: GitBranchRemote,
+  beforeMove: BeforeMove = async () => {},
 ): Promise<SignedPush> {
   const sessionId = ledger.sessionId;
   // Recorded before the ref moves (and fenced): a holder that dies right after the move leaves a head
   // the next holder knows is ours, and one that lost the session fails here, before touching the ref.
   const intend = (commit: string) => ledger.append({ type: "branch_push_intended", branch: lease.branch, commit });
   const viaGit = async (unsigned: string): Promise<SignedPush> => {
+    await beforeMove(ws, local, local);
     await intend(local);
     return { out: await pushUnderLease(git, lease, local), via: "git", commit: local, unsigned };
   };
@@ -58,6 +66,7 @@ export async function pushCommit(
   }
   const remote = new ApiBranchRemote(jc.octokit, jc.delivery.repo, git, new Map([[signed, local]]));
   let out: LeaseOutcome;
+  await beforeMove(ws, signed, local);
   await intend(signed);
   try {
     out = await pushUnderLease(remote, lease, signed);

@@ -16,7 +16,7 @@ import { judgeReceipts, RECEIPT_CONTEXT, type PullCommit, type ReceiptCheck, typ
  */
 
 /** GitHub lists at most this many commits of a pull request: beyond it, the rest cannot be judged. */
-export const MAX_PULL_COMMITS = 250;
+const MAX_PULL_COMMITS = 250;
 
 /** Reads and verifies the receipt of each commit, in a git directory that has them and the notes. */
 export type ReceiptChecker = (gitDir: string, commits: readonly string[]) => Promise<ReceiptCheck[]>;

@@ -10,6 +10,11 @@ import type { Octokit as AppOctokit } from "../../../src/github/octokit.js";
 import type { PullPush } from "../../../src/github/inbound/pull-push.js";
 import { postReceiptStatus, type ReceiptChecker } from "../../../src/github/session-work/receipt-status.js";
 import { tempDir } from "../../helpers/git-fixture.js";
+import { generateKeyPairSync } from "node:crypto";
+import { signEnvelope } from "../../../src/receipt/envelope.js";
+import { keyIdOf, publicPemOf } from "../../../src/receipt/key-id.js";
+import { pushReceiptNote } from "../../../src/github/outbound/receipt-note.js";
+import { receiptChecker } from "../../../src/github/session-work/receipt-checker.js";
 
 /**
  * The `patchgate/receipt` status against the fake GitHub over a real bare repository: the PR's
@@ -52,7 +57,7 @@ describe("postReceiptStatus", () => {
     return commit.sha;
   }
 
-  const run = () =>
+  const run = (check: ReceiptChecker = checker) =>
     postReceiptStatus(
       {
         octokit: rest as unknown as AppOctokit,
@@ -60,7 +65,7 @@ describe("postReceiptStatus", () => {
         url: `http://${gh.host}/${repo.owner}/${repo.repo}.git`,
         auth: authFor(TOKEN),
         appLogin: "patchgate[bot]",
-        check: checker,
+        check,
         log: () => {},
       },
       push,
@@ -105,6 +110,23 @@ describe("postReceiptStatus", () => {
     expect((await combined()).statuses).toHaveLength(1);
     expect(gh.world.statuses.filter((s) => s.sha === unreceipted)).toHaveLength(2);
     expect(gh.world.invalidRequests).toEqual([]);
+  });
+
+  test("the real checker: a note signed by a key this deployment does not hold fails the status, naming why", async () => {
+    const ours = generateKeyPairSync("ed25519").publicKey;
+    const theirs = generateKeyPairSync("ed25519").privateKey;
+    const sha = await appCommit("e.txt", "e\n");
+    const envelope = signEnvelope({ _type: "https://in-toto.io/Statement/v1" }, { keyId: keyIdOf(theirs), privateKey: theirs });
+    await pushReceiptNote(rest as unknown as AppOctokit, repo, sha, JSON.stringify(envelope));
+    const real = receiptChecker([{ keyId: keyIdOf(ours), publicKeyPem: publicPemOf(ours) }], ["patchgate[bot]"]);
+    // Every earlier commit passes here: only the new one is judged by its note.
+    const earlier: ReceiptChecker = async (dir, commits) => [
+      ...(await checker(dir, commits.slice(0, -1))).map(() => ({ kind: "valid" as const })),
+      ...(await real(dir, commits.slice(-1))),
+    ];
+    const v = await run(earlier);
+    expect(v?.state).toBe("failure");
+    expect(v?.description).toMatch(new RegExp(`^${sha.slice(0, 7)}: signed by a key that is not trusted`));
   });
 
   test("a commit by an email GitHub cannot attribute is not taken for a human's", async () => {

@@ -8,8 +8,8 @@ import type { Harness } from "../../harness/harness.js";
 import { storySteps } from "../../harness/story.js";
 import { storyHarness, theCheckRun } from "../../harness/story-helpers.js";
 import { tempDir } from "../../helpers/git-fixture.js";
+import { cli } from "../../helpers/run-cli.js";
 import { receiptSettings } from "../../../src/github/receipt-settings.js";
-import { verifyCommits } from "../../../src/receipt/verify-commit.js";
 
 /**
  * Receipts on the fake GitHub, end to end: the demo story's session publishes its plan and result
@@ -59,6 +59,13 @@ describe("receipts on GitHub", () => {
     for (const sha of [plan, result.sha])
       expect(JSON.parse(bareGit("notes", "--ref=refs/notes/patchgate", "show", sha))).toHaveProperty("payloadType", "application/vnd.in-toto+json");
 
+    // Each note is on GitHub before the branch moves to its commit: the push event GitHub sends then
+    // (pull_request.synchronize) is judged with the note there.
+    const refMoves = h.github.world.calls
+      .filter((c) => c.path.includes("/git/refs") && c.method !== "GET" && c.status < 300)
+      .map((c) => (decodeURIComponent(c.path).includes("/notes/") || String((c.body as { ref?: string }).ref).startsWith("refs/notes/") ? "notes" : "branch"));
+    expect(refMoves).toEqual(["notes", "branch", "notes", "branch"]);
+
     // The keys route serves the public key the receipts verify with.
     const keys = (await (await fetch(keysUrl())).json()) as { current: string; keys: { keyId: string; publicKeyPem: string }[] };
     expect(keys.current).toMatch(/^sha256:[0-9a-f]{64}$/);
@@ -70,11 +77,12 @@ describe("receipts on GitHub", () => {
     execFileSync("git", ["fetch", "--quiet", "origin", "refs/notes/patchgate:refs/notes/patchgate", `+refs/heads/${BRANCH}:refs/heads/${BRANCH}`], {
       cwd: clone,
     });
-    const verdicts = await verifyCommits({ gitDir: clone, range: `${plan}^..${result.sha}`, publicKeys: keys.keys });
-    expect(verdicts).toEqual([
-      { commit: plan, keyId: keys.current, findings: [] },
-      { commit: result.sha, keyId: keys.current, findings: [] },
-    ]);
+    const verified = await cli(["verify", `${plan}^..${result.sha}`, "--key", keysUrl(), "--repo", clone], {});
+    expect(verified).toEqual({
+      code: 0,
+      stdout: `${plan.slice(0, 12)}: ok, signed by ${keys.current}\n${result.sha.slice(0, 12)}: ok, signed by ${keys.current}\n`,
+      stderr: "",
+    });
 
     // The check run's folded Receipt section names the key and the verification line.
     const summary = theCheckRun(h).output.summary ?? "";
