@@ -45,3 +45,8 @@ function integrityUnattended(report: IntegrityReport): ToolError {
     details: { findings: report.findings },
   };
 }
+
+/** The findings as a maintainer reads them before deciding: each one, with the diff lines that show it. */
+export function findingsText(report: { findings: readonly { message: string; lines: readonly string[] }[] }): string {
+  return report.findings.map((f) => [`- ${f.message}`, ...f.lines.map((l) => `    ${l}`)].join("\n")).join("\n");
+}
