@@ -5,7 +5,7 @@ import { DETECTORS } from "./table.js";
 import type { IntegrityAllowance, IntegrityFindingKind, IntegrityInput, IntegrityReport } from "./types.js";
 
 /** What each `tests.allow` entry lets through without asking: the repository said to expect it. */
-const ALLOWED_BY: Readonly<Partial<Record<IntegrityFindingKind, IntegrityAllowance>>> = {
+export const ALLOWED_BY: Readonly<Partial<Record<IntegrityFindingKind, IntegrityAllowance>>> = {
   snapshot_changed: "snapshots",
   test_config_relaxed: "test_config",
   fewer_tests: "fewer_tests",

@@ -2,4 +2,3 @@ export type { IntegrityAllowance, IntegrityFile, IntegrityFinding, IntegrityFind
 export { findTestWeakening } from "./find-weakening.js";
 export { DEFAULT_TEST_GLOBS } from "./globs.js";
 export { integrityDigest } from "./digest.js";
-export { INTEGRITY_ALLOWANCES } from "./allowances.js";
