@@ -5,7 +5,7 @@ import { fold } from "../../src/session/reducer.js";
 import { approved, created, prepared, submitted } from "../helpers/session-events.js";
 
 export const DIGEST = "a".repeat(64);
-export const TREE = "t".repeat(40);
+const TREE = "t".repeat(40);
 export const maintainer: Approver = { login: "alice", via: "comment" };
 
 export const SKIP_REPORT: IntegrityReportRecord = {
