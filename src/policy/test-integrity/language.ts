@@ -16,8 +16,8 @@ export function languageOf(path: string): TestLanguage | null {
 /**
  * The text with its comments blanked (newlines kept, so line numbers hold): a marker or an assertion
  * that only sits in a comment does not run. Strings are skipped over so `"http://x"` stays whole.
- * A scanner, not a parser: regular-expression literals and raw strings are read as code, which can
- * only make a comment look like code, never hide code.
+ * A scanner, not a parser: a regular-expression literal is read as code, so one holding `//`, `/*`
+ * or a quote can be misread; test code seldom holds one, and a misread only moves a count.
  */
 export function withoutComments(language: TestLanguage, text: string): string {
   return language === "python" ? pythonWithoutComments(text) : cLikeWithoutComments(text);

@@ -17,7 +17,7 @@ describe("js.skip", () => {
         kind: "skip_marker_added",
         detector: "js.skip",
         path: "test/add.test.ts",
-        message: "`it.skip(` added in test/add.test.ts (0 → 1 skip marker)",
+        message: "`it.skip` added in test/add.test.ts (0 → 1 skip marker)",
         lines: ['+  it.skip("adds", () => {'],
       },
     ]);

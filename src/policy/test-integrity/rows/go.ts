@@ -1,7 +1,8 @@
 import type { Detector } from "../detector.js";
 import { countRow } from "./count-row.js";
 
-const GO_SKIP = /\b\w+\s*\.\s*(?:Skip|Skipf|SkipNow)\s*\(/;
+/** Called, or taken as a value (`skip := t.Skip`). */
+const GO_SKIP = /\b\w+\s*\.\s*(?:Skip|Skipf|SkipNow)\b/;
 /** A build constraint on a test file takes it out of a plain `go test`. */
 const GO_BUILD_CONSTRAINT = /^\/\/\s*(?:go:build|\+build)\b/m;
 /**
@@ -17,7 +18,7 @@ export const goRows: readonly Detector[] = [
     id: "go.skip",
     kind: "skip_marker_added",
     ecosystem: "Go",
-    looksAt: "`t.Skip(`, `t.Skipf(`, `t.SkipNow(` (any receiver) in test code",
+    looksAt: "`t.Skip`, `t.Skipf`, `t.SkipNow` (any receiver, called or aliased) in test code",
     language: "go",
     pattern: GO_SKIP,
     scope: "tests",

@@ -3,9 +3,14 @@ import { countRow } from "./count-row.js";
 
 const plural = (n: number) => (n === 1 ? "" : "s");
 
-/** Jest, Vitest, Mocha, Jasmine, node:test: `.skip(`/`.todo(`/`.skipIf(`, `xit(`…, Jasmine's `pending(`, Mocha's `this.skip()`. */
-const JS_SKIP = /(?:\b\w+\s*)?\.\s*(?:skip|todo|skipIf|runIf)\s*\(|\bx(?:it|describe|test|context|specify)\s*\(|\bpending\s*\(|\{\s*skip\s*:\s*(?!false\b)/;
-const JS_FOCUS = /(?:\b\w+\s*)?\.\s*only\s*\(|\bf(?:it|describe)\s*\(|\{\s*only\s*:\s*true\b/;
+/**
+ * Jest, Vitest, Mocha, Jasmine, node:test: `.skip`/`.todo`/`.skipIf` (called, or taken as a value:
+ * `const later = it.skip`), `["skip"]`, `xit`…, Jasmine's `pending(`, Mocha's `this.skip()`, and a
+ * test file that ends the process with success before its tests fail.
+ */
+const JS_SKIP =
+  /(?:\b\w+\s*)?\.\s*(?:skip|todo|skipIf|runIf)\b|\[\s*["'`](?:skip|todo|skipIf)["'`]\s*\]|\bx(?:it|describe|test|context|specify)\b|\bpending\s*\(|\{\s*skip\s*:\s*(?!false\b)|\bprocess\.exit\s*\(\s*0?\s*\)/;
+const JS_FOCUS = /(?:\b\w+\s*)?\.\s*only\b|\[\s*["'`]only["'`]\s*\]|\bf(?:it|describe)\s*\(|\{\s*only\s*:\s*true\b/;
 /** expect, node:assert and chai's assert, chai's should, ava/tap's `t.is(`… */
 const JS_ASSERTION =
   /\bexpect(?:\s*\.\s*\w+)?\s*\(|\bassert(?:\s*\.\s*\w+)*\s*\(|\.should\b|\bt\s*\.\s*(?:is|not|deepEqual|notDeepEqual|equal|notEqual|ok|notOk|truthy|falsy|true|false|throws\w*|notThrows\w*|same|strictSame|match|fail|rejects|resolves)\s*\(/;
@@ -17,7 +22,8 @@ export const jsRows: readonly Detector[] = [
     id: "js.skip",
     kind: "skip_marker_added",
     ecosystem: "JS/TS",
-    looksAt: "`.skip(`, `.todo(`, `.skipIf(`, `xit(`/`xdescribe(`/`xtest(`, `pending(`, `{ skip: … }` in test code, counted before and after",
+    looksAt:
+      '`.skip`, `.todo`, `.skipIf` (called or aliased, `["skip"]` too), `xit`/`xdescribe`/`xtest`, `pending(`, `{ skip: … }`, `process.exit(0)` in test code, counted before and after',
     language: "js",
     pattern: JS_SKIP,
     scope: "tests",
@@ -30,7 +36,7 @@ export const jsRows: readonly Detector[] = [
     id: "js.focus",
     kind: "focus_marker_added",
     ecosystem: "JS/TS",
-    looksAt: "`.only(`, `fit(`/`fdescribe(`, `{ only: true }` in test code: every other test stops running",
+    looksAt: "`.only` (called or aliased), `fit(`/`fdescribe(`, `{ only: true }` in test code: every other test stops running",
     language: "js",
     pattern: JS_FOCUS,
     scope: "tests",

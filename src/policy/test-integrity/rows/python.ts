@@ -3,7 +3,7 @@ import { countRow } from "./count-row.js";
 
 /** pytest's marks and calls, unittest's decorators and exceptions. */
 const PY_SKIP =
-  /(?:@|\b)pytest\.mark\.(?:skip|skipif|xfail)\b|@(?:unittest\.)?(?:skip(?:If|Unless)?|expectedFailure)\b|\bpytest\.(?:skip|xfail|importorskip)\s*\(|\.skipTest\s*\(|\bSkipTest\b/;
+  /(?:@|\b)pytest\.mark\.(?:skip|skipif|xfail)\b|@(?:unittest\.)?(?:skip(?:If|Unless)?|expectedFailure)\b|\bpytest\.(?:skip|xfail|importorskip)\s*\(|\.skipTest\s*\(|\bSkipTest\b|\bpytest\.exit\s*\(/;
 /** The assert statement, unittest's `self.assert…(`/`self.fail(`, pytest's `raises`/`warns`/`fail`. */
 const PY_ASSERTION = /^[ \t]*assert\b|\.assert\w*\s*\(|\bpytest\.(?:raises|warns|fail)\s*\(|\bself\.fail\s*\(/m;
 const PY_SUPPRESSION =
@@ -15,7 +15,7 @@ export const pythonRows: readonly Detector[] = [
     kind: "skip_marker_added",
     ecosystem: "Python",
     looksAt:
-      "`@pytest.mark.skip`/`skipif`/`xfail`, `@unittest.skip*`, `@expectedFailure`, `pytest.skip(`/`xfail(`/`importorskip(`, `self.skipTest(`, `SkipTest` in test code",
+      "`@pytest.mark.skip`/`skipif`/`xfail`, `@unittest.skip*`, `@expectedFailure`, `pytest.skip(`/`xfail(`/`importorskip(`, `self.skipTest(`, `SkipTest`, `pytest.exit(` in test code",
     language: "python",
     pattern: PY_SKIP,
     scope: "tests",

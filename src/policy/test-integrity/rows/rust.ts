@@ -1,7 +1,8 @@
 import type { Detector } from "../detector.js";
 import { countRow } from "./count-row.js";
 
-const RUST_IGNORE = /#\[ignore\b|#\[cfg_attr\([^\]]*\bignore\b/;
+/** `#[ignore]`, and a cfg that is never true, which compiles the test out. */
+const RUST_IGNORE = /#\[ignore\b|#\[cfg_attr\([^\]]*\bignore\b|#\[cfg\(\s*(?:any\(\s*\)|FALSE|false|not\(\s*test\s*\))\s*\)\]/;
 /** The assert macros (proptest's too), `panic!`, and `#[should_panic]`, which asserts a panic. */
 const RUST_ASSERTION =
   /\b(?:assert|assert_eq|assert_ne|assert_matches|debug_assert|debug_assert_eq|debug_assert_ne|prop_assert|prop_assert_eq|prop_assert_ne|panic)!\s*[([{]|#\[should_panic\b/;
@@ -12,13 +13,13 @@ export const rustRows: readonly Detector[] = [
     id: "rust.ignore",
     kind: "skip_marker_added",
     ecosystem: "Rust",
-    looksAt: "`#[ignore]` (also through `cfg_attr`) in test code: `tests/**` and `#[cfg(test)]` modules",
+    looksAt: "`#[ignore]` (also through `cfg_attr`), `#[cfg(any())]`/`#[cfg(FALSE)]` in test code: `tests/**` and `#[cfg(test)]` modules",
     language: "rust",
     pattern: RUST_IGNORE,
     scope: "tests",
     comments: "ignored",
     finding: "up",
-    message: (path, before, after) => `\`#[ignore]\` added in ${path} (${before} → ${after})`,
+    message: (path, before, after, example) => `\`${example?.startsWith("#[cfg(") ? example : "#[ignore]"}\` added in ${path} (${before} → ${after})`,
   }),
   countRow({
     id: "rust.assertions",

@@ -23,7 +23,7 @@ function removedLines(text: string | null): string[] {
 export const testFileRemoved: Detector = {
   id: "any.test_removed",
   kind: "test_file_removed",
-  ecosystem: "any",
+  ecosystem: "JS/TS, Python, Go, Rust",
   looksAt: "a test file that declared tests deleted, or renamed out of the test globs (a rename inside them is not a finding)",
   detect: (ctx) =>
     ctx.files.flatMap((file): IntegrityFinding[] => {
