@@ -1,5 +1,5 @@
 import { resumeSession } from "../agent/run-session.js";
-import { answerQuestion, approvePlan, approveWrites, denyWrites, requestRevision } from "../agent/approvals.js";
+import { answerQuestion, approveIntegrity, approvePlan, approveWrites, denyIntegrity, denyWrites, requestRevision } from "../agent/approvals.js";
 import type { ResumeOptions } from "../agent/runtime-options.js";
 import type { Ledger } from "../store/ledger.js";
 import type { Workspace } from "../workspace/types.js";
@@ -15,6 +15,8 @@ export interface TerminalApprover {
   plan(ledger: Ledger): Promise<{ approve: true; flag?: string } | { approve: false; feedback: string } | null>;
   /** `executableConfig`: the human said yes to the batch's executable configuration too, in a question of its own. */
   writes(ledger: Ledger): Promise<{ approve: true; flag?: string; executableConfig?: boolean } | { approve: false; reason: string } | null>;
+  /** The decision on a test_integrity request: only a human at the terminal gives it, never a flag; absent or null: it stays parked. */
+  integrity?(ledger: Ledger): Promise<{ approve: true } | { approve: false; reason: string } | null>;
   /** The answer to the agent's question (ask_human); absent or null: the session stays parked. */
   answer?(ledger: Ledger): Promise<string | null>;
 }
@@ -64,6 +66,15 @@ export async function driveLocally(
       if (answer === null) return { kind: "parked" };
       await answerQuestion(ledger, { login: "cli", via: "cli" }, answer);
       trigger = "question answered";
+      continue;
+    }
+    if (outcome.phase === "awaiting_integrity_approval") {
+      const answer = (await approver.integrity?.(ledger)) ?? null;
+      if (answer === null) return { kind: "parked" };
+      const digest = ledger.state.integrity?.digest ?? "";
+      if (answer.approve) await approveIntegrity(ledger, { login: "cli", via: "cli" }, digest);
+      else await denyIntegrity(ledger, { login: "cli", via: "cli" }, digest, answer.reason);
+      trigger = answer.approve ? "test integrity approved" : "test integrity denied";
       continue;
     }
     const digest = ledger.state.pending?.digest ?? "";

@@ -1,6 +1,7 @@
 import { createInterface } from "node:readline/promises";
 import type { Ledger } from "../store/ledger.js";
 import type { TerminalApprover } from "./drive-locally.js";
+import { findingsText } from "../policy/test-integrity-gate.js";
 
 /** Answers from flags first; then asks on the terminal; without a terminal it leaves the session parked. */
 export function terminalApprover(flags: { approvePlan: boolean; approveWrites: boolean }, out: NodeJS.WritableStream): TerminalApprover {
@@ -29,6 +30,14 @@ export function terminalApprover(flags: { approvePlan: boolean; approveWrites: b
       if (!interactive) return null;
       const a = await ask("Your answer: ");
       return a || null;
+    },
+    // No flag answers this one: weakened tests are published only when someone at the terminal read the findings.
+    async integrity(ledger: Ledger) {
+      const report = ledger.state.integrity?.report;
+      out.write(`\nThe change weakens the tests (test_integrity; --approve-writes never approves it):\n${report ? findingsText(report) : ""}\n`);
+      if (!interactive) return null;
+      const a = await ask("Publish the tests weakened like this? [yes = approve / anything else = reason to deny] ");
+      return a.toLowerCase() === "yes" ? { approve: true } : { approve: false, reason: a || "denied at the terminal" };
     },
     async writes(ledger: Ledger) {
       const calls = ledger.state.pending?.calls ?? [];

@@ -16,6 +16,8 @@ const FAILURE_CLASSES = {
   tests_not_run: "finish was attempted without a passing test run on the current tree.",
   tests_failed: "The tests failed: the agent's last run never passed, or the runner's own run failed after finish.",
   wrong_result: "The tests pass but a check of the case (file content, summary) fails.",
+  tests_weakened:
+    "The tests passed because the change weakened them (a skip, a deleted or emptied test, fewer assertions, relaxed test configuration, fewer tests run): finish held it as a test_integrity request that no human approved.",
   secret_leaked: "A secret from the runner's environment appeared in the trace or the diff.",
   loop_limit: "The session used all its model calls for one resume without finishing.",
   budget_exceeded: "The session exceeded its token, cost or step budget.",
@@ -42,6 +44,8 @@ export const TOOL_ERROR_CLASS: Readonly<Record<string, FailureClass>> = {
   mcp_denied: "mcp_denied",
   mcp_server_unavailable: "mcp_server_failed",
   tests_not_passed: "tests_not_run",
+  test_integrity_denied: "tests_weakened",
+  test_integrity_refused: "tests_weakened",
   unknown_tool: "invalid_tool_call",
   invalid_arguments: "invalid_tool_call",
 };

@@ -1,6 +1,6 @@
 import type { IntegrityRequest } from "../session/test-integrity.js";
 import type { ToolError } from "../session/types.js";
-import { integrityDigest, type IntegrityReport } from "./test-integrity/index.js";
+import { integrityDigest, type IntegrityFinding, type IntegrityReport } from "./test-integrity/index.js";
 
 /**
  * What finish does with the test-integrity report of the tree it would publish (the tests already
@@ -22,7 +22,7 @@ export function judgeIntegrity(report: IntegrityReport, last: IntegrityRequest |
   return { kind: "ask", digest };
 }
 
-function findingList(report: { findings: readonly { message: string }[] }): string {
+function findingList(report: { findings: readonly Pick<IntegrityFinding, "message">[] }): string {
   return report.findings.map((f) => f.message).join("; ");
 }
 
@@ -44,4 +44,9 @@ function integrityUnattended(report: IntegrityReport): ToolError {
     message: `finish refused: the change weakens the tests (${findingList(report)}), which only a maintainer can approve, and this session runs unattended. Restore the tests and fix the code instead; then run_tests and finish again.`,
     details: { findings: report.findings },
   };
+}
+
+/** The findings as a maintainer reads them before deciding: each one, with the diff lines that show it. */
+export function findingsText(report: { findings: readonly Pick<IntegrityFinding, "message" | "lines">[] }): string {
+  return report.findings.map((f) => [`- ${f.message}`, ...f.lines.map((l) => `    ${l}`)].join("\n")).join("\n");
 }

@@ -5,7 +5,7 @@
 export type AgentCommand =
   | { kind: "start"; task: string | null }
   /** `executableConfig`: `/agent approve executable-config`, which approves a batch's executable configuration too. */
-  | { kind: "approve"; ref: string | null; executableConfig?: true }
+  | { kind: "approve"; ref: string | null; executableConfig?: true; integrity?: true }
   | { kind: "deny"; reason: string }
   | { kind: "revise"; feedback: string }
   | { kind: "stop" }
@@ -74,6 +74,7 @@ export function parseCommand(body: string): AgentCommand | null {
       return /^this\.?$/i.test(words.join(" ").trim()) && rest === "" ? { kind: "start", task: null } : { kind: "start", task: head };
     case "approve":
       if (words[0]?.toLowerCase() === EXECUTABLE_CONFIG) return approveExecutableConfig(words.slice(1), rest);
+      if (words[0]?.toLowerCase() === INTEGRITY) return approveIntegrity(words.slice(1), rest);
       if (arg === "") return { kind: "approve", ref: null };
       if (words.length === 1 && rest === "" && REF.test(words[0].toLowerCase())) return { kind: "approve", ref: words[0].toLowerCase() };
       return { kind: "help", why: "`approve` takes no text (optionally the short hash it approves)" };
@@ -94,6 +95,14 @@ export function parseCommand(body: string): AgentCommand | null {
 }
 
 const EXECUTABLE_CONFIG = "executable-config";
+const INTEGRITY = "integrity";
+
+/** `/agent approve integrity [ref]`: the test_integrity request, named so that nobody approves weakened tests by habit. */
+function approveIntegrity(words: string[], rest: string): AgentCommand {
+  if (rest === "" && words.length === 0) return { kind: "approve", ref: null, integrity: true };
+  if (rest === "" && words.length === 1 && REF.test(words[0].toLowerCase())) return { kind: "approve", ref: words[0].toLowerCase(), integrity: true };
+  return { kind: "help", why: "`approve integrity` takes no text (optionally the short hash of the request)" };
+}
 
 /** `/agent approve executable-config [ref]`: said in words, since no label or plain approval gives it. */
 function approveExecutableConfig(words: string[], rest: string): AgentCommand {
@@ -108,6 +117,7 @@ export const HELP_TEXT = [
   "- `/agent fix this` — work on this issue; `/agent <task>` — work on the given task",
   "- `/agent approve` — approve the current plan or the pending batch of writes (its executable configuration excepted)",
   "- `/agent approve executable-config` — approve the pending batch including the executable configuration it lists apart",
+  "- `/agent approve integrity` — publish the change although it weakens the tests as the test_integrity request lists (`/agent deny <reason>` sends it back)",
   "- `/agent deny <reason>` — refuse the pending batch; the reason goes back to the agent",
   "- `/agent revise <feedback>` — send the plan back with feedback",
   "- `/agent stop` — cancel the session; `/agent status` — where it stands; `/agent retry` — restart from the last checkpoint",

@@ -2,7 +2,19 @@ import type { Ledger } from "../../store/ledger.js";
 import type { JobContext } from "../deps.js";
 import { answer } from "../outbound/replies.js";
 import { abortInFlight, requestStop, retry, status } from "./control.js";
-import { answerWith, approveAllWrites, approvePlanAs, approver, decideWrites, digestOf, planHashOf, revise, type Where } from "./decisions.js";
+import {
+  answerWith,
+  approveAllWrites,
+  approvePlanAs,
+  approver,
+  decideIntegrity,
+  decideWrites,
+  digestOf,
+  integrityDigestOf,
+  planHashOf,
+  revise,
+  type Where,
+} from "./decisions.js";
 import { reviewFollowUp } from "./review-followup.js";
 import type { SessionCommand } from "./route.js";
 import { startSession } from "./start.js";
@@ -53,6 +65,8 @@ export async function apply(jc: JobContext, command: SessionCommand, t: Target):
       return approvePlanAs(jc, ledger, approver(jc, command.via), await planHashOf(jc, ledger, command.hash), w);
     case "decideBatch":
       return decideWrites(jc, ledger, approver(jc, "comment"), await digestOf(jc, ledger, command.digest), command.deny ?? null, w, command.executableConfig);
+    case "decideIntegrity":
+      return decideIntegrity(jc, ledger, approver(jc, "comment"), integrityDigestOf(ledger, command.digest), command.deny ?? null, w);
     case "approveAllWrites":
       return approveAllWrites(jc, ledger, command.at, command.resume, w);
     case "revise":

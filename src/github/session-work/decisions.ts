@@ -1,4 +1,13 @@
-import { answerQuestion, approvePlan, approveWrites, autoApproveWrites, denyWrites, requestRevision } from "../../agent/approvals.js";
+import {
+  answerQuestion,
+  approveIntegrity,
+  approvePlan,
+  approveWrites,
+  autoApproveWrites,
+  denyIntegrity,
+  denyWrites,
+  requestRevision,
+} from "../../agent/approvals.js";
 import { StaleApprovalError } from "../../session/errors.js";
 import { approverRefusal, type ApprovalKind } from "../../policy/approval-rule.js";
 import type { Approver } from "../../session/types.js";
@@ -76,6 +85,27 @@ export async function decideWrites(
   else await denyWrites(ledger, by, digest, sanitizeUntrusted(deny));
   jc.deps.log(`batch ${shortHash(digest)} ${deny === null ? "approved" : "denied"} by @${by.login}`);
   await drive(jc, ledger, `writes ${deny === null ? "approved" : "denied"} by @${by.login}`);
+}
+
+/**
+ * A test_integrity request decided by a comment: approved only in words that name it (`/agent approve`
+ * while it waits, or `/agent approve integrity`), never by a label or a batch's approval.
+ */
+export async function decideIntegrity(jc: JobContext, ledger: Ledger, by: Approver, digest: string | null, deny: string | null, w: Where): Promise<void> {
+  const current = ledger.state.integrity?.status === "pending" ? ledger.state.integrity.digest : null;
+  if (!digest || digest !== current) return stale(jc, ledger, w, "test_integrity request", digest, current);
+  if (deny === null && (await refusedApprover(jc, ledger, "writes", by, w))) return;
+  if (deny === null) await approveIntegrity(ledger, by, digest);
+  else await denyIntegrity(ledger, by, digest, sanitizeUntrusted(deny));
+  jc.deps.log(`test_integrity ${shortHash(digest)} ${deny === null ? "approved" : "denied"} by @${by.login}`);
+  await drive(jc, ledger, `test integrity ${deny === null ? "approved" : "denied"} by @${by.login}`);
+}
+
+/** The request a comment decides: the one it names by a prefix of its digest, else the one waiting when it was written. */
+export function integrityDigestOf(ledger: Ledger, b: CommentBinding): string | null {
+  const current = ledger.state.integrity?.digest ?? null;
+  if (b.ref !== null) return current?.startsWith(b.ref) ? current : b.ref;
+  return currentAt(ledger.history, b.act.at, (e) => (e.type === "integrity_requested" ? e.digest : null));
 }
 
 /** This session's comments asking for approval under `name`: on its issue, or on its PR once there is one. */

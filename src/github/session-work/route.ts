@@ -40,6 +40,8 @@ export type SessionCommand =
   | { kind: "approvePlan"; via: Approver["via"]; hash: PlanBinding }
   /** `deny`: the reason, when the batch is denied. */
   | { kind: "decideBatch"; digest: CommentBinding; deny?: string; executableConfig: boolean }
+  /** The test_integrity request, approved or (`deny`) denied by a comment; never by a label or a batch's approval. */
+  | { kind: "decideIntegrity"; digest: CommentBinding; deny?: string }
   /** `agent:writes-approved`, added at `at`; `resume`: a batch waits, and runs now. */
   | { kind: "approveAllWrites"; at: string; resume: boolean }
   | { kind: "revise"; via: "comment" | "review"; feedback: string }
@@ -128,6 +130,8 @@ function routeCommand(i: Extract<Intent, { kind: "command" }>, s: SessionState |
   if (s === null) return { kind: "status" };
   if (c.kind === "approve") {
     const executableConfig = c.executableConfig === true;
+    if (s.phase === "awaiting_integrity_approval" && !executableConfig) return { kind: "decideIntegrity", digest: { ref: c.ref, act } };
+    if (c.integrity) return nothing(`No test_integrity request is waiting (phase \`${s.phase}\`).`);
     if (s.phase === "awaiting_plan_approval" && !executableConfig) return { kind: "approvePlan", via: "comment", hash: { by: "comment", ref: c.ref, act } };
     if (s.phase === "awaiting_write_approval") return { kind: "decideBatch", digest: { ref: c.ref, act }, executableConfig };
     if (!executableConfig) return nothing(`There is nothing waiting for approval (phase \`${s.phase}\`).`);
@@ -135,6 +139,7 @@ function routeCommand(i: Extract<Intent, { kind: "command" }>, s: SessionState |
     return nothing(s.phase === "awaiting_plan_approval" ? `${what} To approve the plan, use \`/agent approve\`.` : what);
   }
   if (c.kind === "deny") {
+    if (s.phase === "awaiting_integrity_approval") return { kind: "decideIntegrity", digest: { ref: null, act }, deny: c.reason };
     if (s.phase === "awaiting_write_approval") return { kind: "decideBatch", digest: { ref: null, act }, deny: c.reason, executableConfig: false };
     return nothing(`There is no batch of writes to deny (phase \`${s.phase}\`). To change the plan use \`/agent revise <feedback>\`.`);
   }

@@ -6,6 +6,7 @@ import { countsSuffix } from "./test-counts.js";
 import { toolchainItems } from "./toolchains.js";
 import { instructionsLine } from "../instructions-line.js";
 import { baselineItems } from "./baseline-items.js";
+import { integrityEvidenceItems } from "./test-integrity.js";
 import { duration, pushesToGitHub, shortHash, shortSha, when } from "./words.js";
 
 /**
@@ -69,6 +70,7 @@ export function evidenceBlocks(v: SessionView): Block[] {
   items.push(...baselineItems(s));
   const { line, run } = decidingLine(v);
   items.push(line);
+  items.push(...integrityEvidenceItems(v));
   const signing = signingLine(v);
   if (signing) items.push(signing);
   if (s.testRuns.length > 1) {

@@ -42,6 +42,8 @@ function word(c: SessionCommand): string {
       return `plan/${c.via}`;
     case "decideBatch":
       return c.deny !== undefined ? "deny" : c.executableConfig ? "batch+exec" : "batch";
+    case "decideIntegrity":
+      return c.deny !== undefined ? "integrity-deny" : "integrity";
     case "approveAllWrites":
       return c.resume ? "allWrites+resume" : "allWrites";
     case "revise":
@@ -65,6 +67,7 @@ const PHASES: (Phase | null)[] = [
   "awaiting_answer",
   "executing",
   "awaiting_write_approval",
+  "awaiting_integrity_approval",
   "publishing",
   "done",
   "failed",
@@ -72,28 +75,28 @@ const PHASES: (Phase | null)[] = [
   "blocked",
 ];
 
-// Columns: none, queued, planning, plan?, answer?, executing, writes?, publishing, done, failed, cancelled, blocked
+// Columns: none, queued, planning, plan?, answer?, executing, writes?, integrity?, publishing, done, failed, cancelled, blocked
 const TABLE: [string, Intent, string[]][] = [
   [
     "issue opened with /agent",
     { kind: "issue_opened", command: { kind: "start", task: null }, thread: ISSUE, at: AT },
-    ["start", "busy", "busy", "busy", "busy", "busy", "busy", "busy", "start", "start", "start", "start"],
+    ["start", "busy", "busy", "busy", "busy", "busy", "busy", "busy", "busy", "start", "start", "start", "start"],
   ],
-  ["label `agent`", label("agent"), ["start", "busy", "busy", "busy", "busy", "busy", "busy", "busy", "start", "start", "start", "start"]],
+  ["label `agent`", label("agent"), ["start", "busy", "busy", "busy", "busy", "busy", "busy", "busy", "busy", "start", "start", "start", "start"]],
   [
     "/agent fix this (issue)",
     command("/agent fix this"),
-    ["start", "busy", "busy", "busy", "busy", "busy", "busy", "busy", "start", "start", "start", "start"],
+    ["start", "busy", "busy", "busy", "busy", "busy", "busy", "busy", "busy", "start", "start", "start", "start"],
   ],
   [
     "/agent <task> (issue)",
     command("/agent fix the parser"),
-    ["start", "busy", "busy", "busy", "answer", "busy", "busy", "busy", "start", "start", "start", "start"],
+    ["start", "busy", "busy", "busy", "answer", "busy", "busy", "busy", "busy", "start", "start", "start", "start"],
   ],
   [
     "/agent fix this (PR)",
     command("/agent fix this", PR),
-    ["start", "busy", "busy", "busy", "busy", "busy", "busy", "busy", "start+branch", "start", "start", "start"],
+    ["start", "busy", "busy", "busy", "busy", "busy", "busy", "busy", "busy", "start+branch", "start", "start", "start"],
   ],
   [
     "/agent approve",
@@ -106,6 +109,7 @@ const TABLE: [string, Intent, string[]][] = [
       "tell:nothing",
       "tell:nothing",
       "batch",
+      "integrity",
       "tell:nothing",
       "tell:nothing",
       "tell:nothing",
@@ -129,6 +133,7 @@ const TABLE: [string, Intent, string[]][] = [
       "tell:nothing",
       "tell:nothing",
       "tell:nothing",
+      "tell:nothing",
     ],
   ],
   [
@@ -142,6 +147,7 @@ const TABLE: [string, Intent, string[]][] = [
       "tell:nothing",
       "tell:nothing",
       "deny",
+      "integrity-deny",
       "tell:nothing",
       "tell:nothing",
       "tell:nothing",
@@ -165,52 +171,72 @@ const TABLE: [string, Intent, string[]][] = [
       "tell:nothing",
       "tell:nothing",
       "tell:nothing",
+      "tell:nothing",
     ],
   ],
-  ["/agent stop", command("/agent stop"), Array(12).fill("stop")],
-  ["/agent status", command("/agent status"), Array(12).fill("status")],
-  ["/agent retry", command("/agent retry"), Array(12).fill("retry")],
-  ["/agent (help)", command("/agent"), Array(12).fill("tell:help")],
+  [
+    "/agent approve integrity",
+    command("/agent approve integrity"),
+    ["status", ...Array<string>(6).fill("tell:nothing"), "integrity", ...Array<string>(5).fill("tell:nothing")],
+  ],
+  ["/agent stop", command("/agent stop"), Array(13).fill("stop")],
+  ["/agent status", command("/agent status"), Array(13).fill("status")],
+  ["/agent retry", command("/agent retry"), Array(13).fill("retry")],
+  ["/agent (help)", command("/agent"), Array(13).fill("tell:help")],
   [
     "a reply without /agent",
     { kind: "reply", body: "Use tabs.", thread: ISSUE, commentId: 42, at: AT },
-    ["ignore", "ignore", "ignore", "ignore", "answer", "ignore", "ignore", "ignore", "ignore", "ignore", "ignore", "ignore"],
+    ["ignore", "ignore", "ignore", "ignore", "answer", "ignore", "ignore", "ignore", "ignore", "ignore", "ignore", "ignore", "ignore"],
   ],
   [
     "the Approve plan button",
     { kind: "button", identifier: "approve:0123456789ab", checkRunId: 3, at: AT },
-    ["ignore", ...Array<string>(11).fill("plan/check_run")],
+    ["ignore", ...Array<string>(12).fill("plan/check_run")],
   ],
   [
     "review: approve",
     review("approved"),
-    ["ignore", "ignore", "ignore", "plan/review", "ignore", "ignore", "ignore", "ignore", "ignore", "ignore", "ignore", "ignore"],
+    ["ignore", "ignore", "ignore", "plan/review", "ignore", "ignore", "ignore", "ignore", "ignore", "ignore", "ignore", "ignore", "ignore"],
   ],
   [
     "review: request changes",
     review("changes_requested", "Smaller, please."),
-    ["ignore", "ignore", "revise/review", "revise/review", "ignore", "ignore", "ignore", "ignore", "followUp", "ignore", "ignore", "ignore"],
+    ["ignore", "ignore", "revise/review", "revise/review", "ignore", "ignore", "ignore", "ignore", "ignore", "followUp", "ignore", "ignore", "ignore"],
   ],
   [
     "review: request changes, no words",
     review("changes_requested"),
-    ["ignore", "ignore", "tell:revise", "tell:revise", "ignore", "ignore", "ignore", "ignore", "followUp", "ignore", "ignore", "ignore"],
+    ["ignore", "ignore", "tell:revise", "tell:revise", "ignore", "ignore", "ignore", "ignore", "ignore", "followUp", "ignore", "ignore", "ignore"],
   ],
   [
     "review: comment",
     review("commented", "Nice."),
-    ["ignore", "ignore", "ignore", "ignore", "ignore", "ignore", "ignore", "ignore", "followUp", "ignore", "ignore", "ignore"],
+    ["ignore", "ignore", "ignore", "ignore", "ignore", "ignore", "ignore", "ignore", "ignore", "followUp", "ignore", "ignore", "ignore"],
   ],
-  ["a review's line comment", { kind: "line_comment", reviewId: 5, commentId: 6, body: "here", thread: PR, at: AT }, Array(12).fill("ignore")],
+  ["a review's line comment", { kind: "line_comment", reviewId: 5, commentId: 6, body: "here", thread: PR, at: AT }, Array(13).fill("ignore")],
   [
     "label `agent:plan-approved`",
     label("agent:plan-approved"),
-    ["ignore", "ignore", "ignore", "plan/label", "ignore", "ignore", "ignore", "ignore", "ignore", "ignore", "ignore", "ignore"],
+    ["ignore", "ignore", "ignore", "plan/label", "ignore", "ignore", "ignore", "ignore", "ignore", "ignore", "ignore", "ignore", "ignore"],
   ],
   [
     "label `agent:writes-approved`",
     label("agent:writes-approved"),
-    ["ignore", "allWrites", "allWrites", "allWrites", "allWrites", "allWrites", "allWrites+resume", "allWrites", "ignore", "ignore", "ignore", "ignore"],
+    [
+      "ignore",
+      "allWrites",
+      "allWrites",
+      "allWrites",
+      "allWrites",
+      "allWrites",
+      "allWrites+resume",
+      "allWrites",
+      "allWrites",
+      "ignore",
+      "ignore",
+      "ignore",
+      "ignore",
+    ],
   ],
 ];
 

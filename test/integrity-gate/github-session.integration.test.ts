@@ -1,0 +1,67 @@
+import { storyHarness } from "../harness/story-helpers.js";
+import { storySteps } from "../harness/story.js";
+import { Ledger } from "../../src/store/ledger.js";
+import { readBranch } from "../fakes/git/bare-repo.js";
+import { JS_ADD_REPO, SKIPPED_TEST } from "./js-repo.js";
+
+const FIXED = "export function add(a, b) {\n  return a + b;\n}\n";
+const call = (name: string, args: Record<string, unknown> = {}) => ({ toolCalls: [{ name, arguments: args }] });
+const script = [
+  {
+    toolCalls: [
+      { name: "read_file", arguments: { path: "test/add.test.js" } },
+      { name: "read_file", arguments: { path: "src/add.js" } },
+    ],
+  },
+  call("submit_plan", { summary: "Make add's test pass.", steps: ["Change the test", "Run the tests"] }),
+  call("write_file", { path: "test/add.test.js", content: SKIPPED_TEST }),
+  call("run_tests"),
+  call("finish", { summary: "The tests pass." }),
+  call("write_file", { path: "test/add.test.js", content: JS_ADD_REPO["test/add.test.js"] }),
+  call("write_file", { path: "src/add.js", content: FIXED }),
+  call("run_tests"),
+  call("finish", { summary: "add() adds; the test runs unchanged." }),
+];
+
+/**
+ * On the fake GitHub: the agent's skip parks finish as a test_integrity request, which the label that
+ * approves every write does not approve; a maintainer's `/agent deny` sends it back, and the real fix
+ * is what reaches the branch.
+ */
+test("GitHub: a skipped test is caught before publication; denied by a comment, the agent's real fix is published", async () => {
+  const h = await storyHarness({ script, files: JS_ADD_REPO });
+  try {
+    h.github.world.files.set(".github/patchgate.yml", JS_ADD_REPO[".github/patchgate.yml"]);
+    await storySteps.ask(h);
+    await h.send("pull_request", h.payloads.prLabeled({ pr: 2, label: "agent:writes-approved", by: "maintainer" }));
+    await h.settle();
+    await storySteps.approvePlan(h);
+    const ledger = async () => Ledger.open(h.app.deps.store, (await h.app.deps.store.list())[0].id);
+    let l = await ledger();
+    expect(l.state.phase).toBe("awaiting_integrity_approval");
+    expect(l.state.integrity?.report.findings.map((f) => f.detector)).toContain("js.skip");
+    expect(readBranch(h.bare, "patchgate/issue-1")?.files["test/add.test.js"]).not.toBe(SKIPPED_TEST);
+    const checkRun = h.github.world.checkRuns.at(-1);
+    expect(JSON.stringify(checkRun)).toContain("waiting for a maintainer");
+
+    const pr = h.github.world.pulls[0];
+    const deny = h.payloads.comment({
+      number: pr.number,
+      pr: true,
+      title: pr.title,
+      body: "/agent deny fix add() instead of skipping its test",
+      by: "maintainer",
+    });
+    await h.send("issue_comment", deny);
+    await h.settle();
+    l = await ledger();
+    expect(l.state.phase).toBe("done");
+    expect(l.state.integrity).toMatchObject({ status: "denied", decidedBy: { login: "maintainer", via: "comment" } });
+    const files = readBranch(h.bare, "patchgate/issue-1")!.files;
+    expect(files["src/add.js"]).toBe(FIXED);
+    expect(files["test/add.test.js"]).toBe(JS_ADD_REPO["test/add.test.js"]);
+    expect(h.app.errors).toEqual([]);
+  } finally {
+    await h.close();
+  }
+}, 300_000);
