@@ -5,6 +5,7 @@ import { ReceiptError } from "../receipt/receipt-error.js";
 import { publicKeysDocument } from "../receipt/signing-key.js";
 import { parseTrustedKeys } from "../receipt/trusted-keys.js";
 import { verifyCommits } from "../receipt/verify-commit.js";
+import { WorkspaceError } from "../workspace/workspace-error.js";
 import { processOperatorEnv, type OperatorEnv } from "../config/operator-env.js";
 import { parseCommandArgs } from "./cli-args.js";
 import { help } from "./inspect-commands.js";
@@ -56,7 +57,8 @@ export async function verifyCommand(argv: string[], out: NodeJS.WritableStream, 
       }
     return failed ? 1 : 0;
   } catch (e) {
-    if (ReceiptError.isInstance(e)) throw new UsageError(e.message);
+    // A key that does not parse, a revision git does not know: one line, not a stack.
+    if (ReceiptError.isInstance(e) || WorkspaceError.isInstance(e)) throw new UsageError(e.message.split("\n")[0]);
     throw e;
   }
 }
