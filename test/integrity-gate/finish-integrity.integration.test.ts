@@ -59,7 +59,7 @@ describe("finish with weakened tests: a test_integrity request of its own", () =
     await denyIntegrity(h.ledger, cli, request.digest, "fix the code instead");
     expect(await h.resume(llm)).toEqual({ kind: "ready_to_publish" });
     expect(denial).toMatch(
-      /^test_integrity denied by maintainer \(fix the code instead\): `test\.skip\(` added in test\/add\.test\.js .*restore the tests and fix the code instead/,
+      /^test_integrity denied by maintainer \(fix the code instead\): `test\.skip\(?` added in test\/add\.test\.js .*restore the tests and fix the code instead/,
     );
     expect(h.results().map((r) => `${r.tool}:${r.ok ? "ok" : r.code}`)).toEqual([
       "read_file:ok",
@@ -110,7 +110,7 @@ describe("finish with weakened tests: a test_integrity request of its own", () =
     expect(await untilFinishWaits(llm, { unattended: true })).toEqual({ kind: "ready_to_publish" });
     const refusal = h.ledger.history.find((e) => e.type === "tool_result" && e.tool === "finish" && !e.result.ok);
     expect(refusal?.type === "tool_result" && !refusal.result.ok ? refusal.result.error.message : "").toMatch(
-      /^finish refused: the change weakens the tests \(`test\.skip\(` added in test\/add\.test\.js.*this session runs unattended/,
+      /^finish refused: the change weakens the tests \(`test\.skip\(?` added in test\/add\.test\.js.*this session runs unattended/,
     );
     expect(h.ledger.history.some((e) => e.type === "integrity_requested")).toBe(false);
   });

@@ -65,3 +65,24 @@ test("GitHub: a skipped test is caught before publication; denied by a comment, 
     await h.close();
   }
 }, 300_000);
+
+test("GitHub: an approving review while the request waits approves it, bound to the request then waiting; the skip is published with who approved it", async () => {
+  const h = await storyHarness({ script: script.slice(0, 5), files: JS_ADD_REPO });
+  try {
+    h.github.world.files.set(".github/patchgate.yml", JS_ADD_REPO[".github/patchgate.yml"]);
+    await storySteps.ask(h);
+    await h.send("pull_request", h.payloads.prLabeled({ pr: 2, label: "agent:writes-approved", by: "maintainer" }));
+    await h.settle();
+    await storySteps.approvePlan(h);
+    const pr = h.github.world.pulls[0];
+    await h.send("pull_request_review", h.payloads.review({ pr: pr.number, state: "approved", body: "The skip is intended.", by: "reviewer" }));
+    await h.settle();
+    const l = await Ledger.open(h.app.deps.store, (await h.app.deps.store.list())[0].id);
+    expect(l.state.phase).toBe("done");
+    expect(l.state.integrityChecked?.approvedBy).toMatchObject({ login: "reviewer", via: "review" });
+    expect(readBranch(h.bare, "patchgate/issue-1")!.files["test/add.test.js"]).toBe(SKIPPED_TEST);
+    expect(h.app.errors).toEqual([]);
+  } finally {
+    await h.close();
+  }
+}, 300_000);

@@ -41,7 +41,7 @@ export type SessionCommand =
   /** `deny`: the reason, when the batch is denied. */
   | { kind: "decideBatch"; digest: CommentBinding; deny?: string; executableConfig: boolean }
   /** The test_integrity request, approved or (`deny`) denied by a comment; never by a label or a batch's approval. */
-  | { kind: "decideIntegrity"; digest: CommentBinding; deny?: string }
+  | { kind: "decideIntegrity"; via: "comment" | "review"; digest: CommentBinding; deny?: string }
   /** `agent:writes-approved`, added at `at`; `resume`: a batch waits, and runs now. */
   | { kind: "approveAllWrites"; at: string; resume: boolean }
   | { kind: "revise"; via: "comment" | "review"; feedback: string }
@@ -130,7 +130,7 @@ function routeCommand(i: Extract<Intent, { kind: "command" }>, s: SessionState |
   if (s === null) return { kind: "status" };
   if (c.kind === "approve") {
     const executableConfig = c.executableConfig === true;
-    if (s.phase === "awaiting_integrity_approval" && !executableConfig) return { kind: "decideIntegrity", digest: { ref: c.ref, act } };
+    if (s.phase === "awaiting_integrity_approval" && !executableConfig) return { kind: "decideIntegrity", via: "comment", digest: { ref: c.ref, act } };
     if (c.integrity) return nothing(`No test_integrity request is waiting (phase \`${s.phase}\`).`);
     if (s.phase === "awaiting_plan_approval" && !executableConfig) return { kind: "approvePlan", via: "comment", hash: { by: "comment", ref: c.ref, act } };
     if (s.phase === "awaiting_write_approval") return { kind: "decideBatch", digest: { ref: c.ref, act }, executableConfig };
@@ -139,7 +139,7 @@ function routeCommand(i: Extract<Intent, { kind: "command" }>, s: SessionState |
     return nothing(s.phase === "awaiting_plan_approval" ? `${what} To approve the plan, use \`/agent approve\`.` : what);
   }
   if (c.kind === "deny") {
-    if (s.phase === "awaiting_integrity_approval") return { kind: "decideIntegrity", digest: { ref: null, act }, deny: c.reason };
+    if (s.phase === "awaiting_integrity_approval") return { kind: "decideIntegrity", via: "comment", digest: { ref: null, act }, deny: c.reason };
     if (s.phase === "awaiting_write_approval") return { kind: "decideBatch", digest: { ref: null, act }, deny: c.reason, executableConfig: false };
     return nothing(`There is no batch of writes to deny (phase \`${s.phase}\`). To change the plan use \`/agent revise <feedback>\`.`);
   }
@@ -157,6 +157,9 @@ function routeReview(i: Review, s: SessionState): SessionCommand {
       return { kind: "tell", tag: "revise", text: "To send the plan back, say what to change in the review's comment (or `/agent revise <feedback>`)." };
     return { kind: "revise", via: "review", feedback: i.body };
   }
+  // An approving review while a test_integrity request waits approves the request that waited when it was submitted.
+  if (s.phase === "awaiting_integrity_approval")
+    return { kind: "decideIntegrity", via: "review", digest: { ref: null, act: { at: i.at, commentId: i.reviewId } } };
   if (s.phase !== "awaiting_plan_approval") return ignore(`no plan waits for approval (${s.phase})`);
   return { kind: "approvePlan", via: "review", hash: { by: "commit", commitId: i.commitId } };
 }

@@ -43,7 +43,7 @@ function word(c: SessionCommand): string {
     case "decideBatch":
       return c.deny !== undefined ? "deny" : c.executableConfig ? "batch+exec" : "batch";
     case "decideIntegrity":
-      return c.deny !== undefined ? "integrity-deny" : "integrity";
+      return c.deny !== undefined ? "integrity-deny" : c.via === "review" ? "integrity/review" : "integrity";
     case "approveAllWrites":
       return c.resume ? "allWrites+resume" : "allWrites";
     case "revise":
@@ -196,7 +196,7 @@ const TABLE: [string, Intent, string[]][] = [
   [
     "review: approve",
     review("approved"),
-    ["ignore", "ignore", "ignore", "plan/review", "ignore", "ignore", "ignore", "ignore", "ignore", "ignore", "ignore", "ignore", "ignore"],
+    ["ignore", "ignore", "ignore", "plan/review", "ignore", "ignore", "ignore", "integrity/review", "ignore", "ignore", "ignore", "ignore", "ignore"],
   ],
   [
     "review: request changes",
