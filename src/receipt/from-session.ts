@@ -73,6 +73,7 @@ export function receiptStatementFor(input: ReceiptInput): ReceiptStatement {
     patchgateVersion: input.version,
     ledgerHead: input.ledgerHead,
     previousReceipt: input.previousReceipt,
+    testIntegrity: integrityOf(events, input.tree),
   };
   return receiptStatement(input.repository, input.commit, predicate);
 }
@@ -109,8 +110,28 @@ function planOf(s: SessionState, events: readonly StoredEvent[]): ReceiptPredica
 
 /** The ledger event that last wrote `path`: a file tool's write or an approved command's change. */
 function lastWriteOf(events: readonly StoredEvent[], path: string): number | null {
-  const e = events.filter((x) => (x.type === "file_written" && x.path === path) || (x.type === "command_changed" && x.paths.includes(path))).at(-1);
+  const e = events
+    .filter(
+      (x) =>
+        ((x.type === "file_written" || x.type === "file_deleted") && x.path === path) ||
+        (x.type === "file_moved" && (x.from === path || x.to === path)) ||
+        (x.type === "command_changed" && x.paths.includes(path)),
+    )
+    .at(-1);
   return e?.seq ?? null;
+}
+
+/** The test-integrity verdict finish was accepted with on `tree`, without the diff lines (content). */
+function integrityOf(events: readonly StoredEvent[], tree: string): ReceiptPredicate["testIntegrity"] {
+  const e = events.filter((x) => x.type === "integrity_checked" && x.treeHash === tree).at(-1);
+  if (e?.type !== "integrity_checked") return null;
+  return {
+    digest: e.digest,
+    detectorsRun: e.report.detectorsRun,
+    testFilesExamined: e.report.testFilesExamined,
+    findings: e.report.findings.map((f) => ({ kind: f.kind, detector: f.detector, path: f.path, message: f.message })),
+    approvedBy: e.approvedBy === undefined ? null : approval(e.approvedBy, e),
+  };
 }
 
 function firstOf<T extends StoredEvent["type"], R>(events: readonly StoredEvent[], type: T, f: (e: Extract<StoredEvent, { type: T }>) => R): R | null {

@@ -80,7 +80,17 @@ export const ReceiptPredicateSchema = z.object({
   patchgateVersion: z.string(),
   ledgerHead: z.string().nullable().describe("the hash of the ledger's last event when the receipt was made"),
   previousReceipt: z.string().nullable().describe("sha256 of the envelope on the commit this one builds on, if it had one"),
-  testIntegrity: z.record(z.string(), z.unknown()).optional(),
+  testIntegrity: z
+    .object({
+      digest: z.string().describe("what the approval of the findings is bound to"),
+      detectorsRun: z.number().int(),
+      testFilesExamined: z.number().int(),
+      findings: z.array(z.object({ kind: z.string(), detector: z.string(), path: z.string().nullable(), message: z.string() })),
+      approvedBy: Approval.nullable().describe("who approved the findings; null when there were none"),
+    })
+    .nullable()
+    .optional()
+    .describe("the test-integrity verdict finish was accepted with on this tree (no diff lines: they are content)"),
 });
 
 export type ReceiptPredicate = z.infer<typeof ReceiptPredicateSchema>;

@@ -8,8 +8,6 @@ export interface ReceiptSigner {
   keys: SigningKeys;
   /** Patchgate's version, as `patchgate --version` prints it. */
   version: string;
-  /** The ledger's head hash when it is chained; null until then. */
-  ledgerHead?: (ledger: Ledger) => string | null;
   /** Values redacted from command lines besides the recognised shapes. */
   secrets?: readonly string[];
 }
@@ -26,7 +24,7 @@ export async function recordReceipt(ledger: Ledger, gitDir: string, commit: stri
     commit,
     repository: ledger.state.task.source.repo,
     version: signer.version,
-    ledgerHead: signer.ledgerHead?.(ledger) ?? null,
+    ledgerHead: await ledger.head(),
     keys: signer.keys,
     gitDir,
     ...(signer.secrets ? { secrets: signer.secrets } : {}),

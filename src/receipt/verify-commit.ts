@@ -132,6 +132,12 @@ function approvalFindings(p: ReceiptPredicate, opts: VerifyOptions): Finding[] {
   }
   if (p.writesAutoApproved !== null)
     problems.push(approvalProblem("every later write (writes approved at once)", p.writesAutoApproved, rules(opts.requireNonRequester?.writes === true)));
+  // Weakened tests are published only with a person's approval of exactly those findings.
+  const integrity = p.testIntegrity;
+  if (integrity && integrity.findings.length > 0)
+    problems.push(
+      approvalProblem(`the test-integrity findings ${short(integrity.digest)}`, integrity.approvedBy, rules(opts.requireNonRequester?.writes === true)),
+    );
   return problems.filter((x): x is string => x !== null).map((message) => ({ code: "not_approved_by_a_person", message }));
 }
 

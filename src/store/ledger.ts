@@ -42,6 +42,12 @@ export class Ledger {
     return this.events;
   }
 
+  /** The hash of the last stored event (the chain's head), once appends in flight are stored: what a receipt signs. */
+  async head(): Promise<string | null> {
+    await this.tail.catch(() => undefined);
+    return this.store.ledgerHead(this.sessionId);
+  }
+
   onEvent(listener: EventListener): void {
     this.listeners.push(listener);
   }

@@ -42,7 +42,7 @@ export async function publishReceipt(
       changes: facts.changes,
       repository: `${jc.delivery.repo.owner}/${jc.delivery.repo.repo}`,
       version: receipts.version,
-      ledgerHead: null,
+      ledgerHead: await ledger.head(),
       previousReceipt: facts.parent === null ? null : await previousReceipt(jc, ledger, ws, facts.parent),
       secrets: jc.deps.secrets,
     });
