@@ -27,7 +27,17 @@ export interface RecordedSummary {
 /** A decision a human (or a flag standing for one) recorded; the replay gives it back at the same park. */
 export type HumanDecision = Extract<
   StoredEvent,
-  { type: "plan_approved" | "plan_revision_requested" | "approval_granted" | "approval_denied" | "writes_auto_approved" | "question_answered" }
+  {
+    type:
+      | "plan_approved"
+      | "plan_revision_requested"
+      | "approval_granted"
+      | "approval_denied"
+      | "writes_auto_approved"
+      | "question_answered"
+      | "integrity_approved"
+      | "integrity_denied";
+  }
 >;
 
 const HUMAN_TYPES: ReadonlySet<string> = new Set([
@@ -37,6 +47,8 @@ const HUMAN_TYPES: ReadonlySet<string> = new Set([
   "approval_denied",
   "writes_auto_approved",
   "question_answered",
+  "integrity_approved",
+  "integrity_denied",
 ]);
 
 /** What the session was started with, before its first resume: given again, as it was, to the replay. */

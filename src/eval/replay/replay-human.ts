@@ -1,4 +1,13 @@
-import { answerQuestion, approvePlan, approveWrites, autoApproveWrites, denyWrites, requestRevision } from "../../agent/approvals.js";
+import {
+  answerQuestion,
+  approveIntegrity,
+  approvePlan,
+  approveWrites,
+  autoApproveWrites,
+  denyIntegrity,
+  denyWrites,
+  requestRevision,
+} from "../../agent/approvals.js";
 import type { Ledger } from "../../store/ledger.js";
 import type { CaseHuman, Park } from "../case-driver.js";
 import type { HumanDecision } from "./recording.js";
@@ -17,6 +26,8 @@ const PARK_OF: Record<HumanDecision["type"], Park> = {
   approval_denied: "awaiting_write_approval",
   writes_auto_approved: "awaiting_write_approval",
   question_answered: "awaiting_answer",
+  integrity_approved: "awaiting_integrity_approval",
+  integrity_denied: "awaiting_integrity_approval",
 };
 
 /**
@@ -37,7 +48,12 @@ export class ReplayHuman implements CaseHuman {
     if (d === undefined || this.mismatch) return null;
     if (PARK_OF[d.type] !== park) return this.refuse(d, park);
     const bound = boundTo(d);
-    const asked = park === "awaiting_plan_approval" ? ledger.state.planHash : ledger.state.pending?.digest;
+    const asked =
+      park === "awaiting_plan_approval"
+        ? ledger.state.planHash
+        : park === "awaiting_integrity_approval"
+          ? ledger.state.integrity?.digest
+          : ledger.state.pending?.digest;
     if (bound !== null && bound !== asked) return this.refuse(d, `${park} for ${asked ?? "nothing"}`);
     this.next += 1;
     switch (d.type) {
@@ -61,6 +77,12 @@ export class ReplayHuman implements CaseHuman {
       case "question_answered":
         await answerQuestion(ledger, d.by, d.answer);
         return "replay: question answered";
+      case "integrity_approved":
+        await approveIntegrity(ledger, d.by, d.digest);
+        return "replay: test-integrity findings approved";
+      case "integrity_denied":
+        await denyIntegrity(ledger, d.by, d.digest, d.reason);
+        return "replay: test-integrity findings denied";
     }
   }
 
@@ -77,6 +99,8 @@ function boundTo(d: HumanDecision): string | null {
       return d.hash;
     case "approval_granted":
     case "approval_denied":
+    case "integrity_approved":
+    case "integrity_denied":
       return d.digest;
     default:
       return null;
