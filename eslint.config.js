@@ -53,7 +53,10 @@ export default tseslint.config(
   { files: ["**/*.ts"], rules: { "no-undef": "off" } },
   // Webhook payloads are read field by field on purpose: a missing field throws a TypeError, which
   // becomes a MalformedWebhookError naming the delivery (see src/github/inbound/triggers.ts).
-  { files: ["src/github/inbound/triggers.ts", "src/github/inbound/lifecycle-events.ts", "src/github/inbound/pull-push.ts"], rules: { "@typescript-eslint/no-explicit-any": "off" } },
+  {
+    files: ["src/github/inbound/triggers.ts", "src/github/inbound/lifecycle-events.ts", "src/github/inbound/pull-push.ts"],
+    rules: { "@typescript-eslint/no-explicit-any": "off" },
+  },
   // The fake GitHub takes request bodies and builds payloads as loosely as GitHub's JSON is: it checks
   // fields itself (with GitHub's error answers) rather than through types.
   { files: ["test/fakes/github/**"], rules: { "@typescript-eslint/no-explicit-any": "off" } },
