@@ -1,8 +1,6 @@
 import { IllegalTransitionError, StaleApprovalError } from "./errors.js";
 import type { SessionEvent } from "./events.js";
 import type { SessionState } from "./state.js";
-import { afterDelete, afterMove, afterRead, afterWrite } from "./file-contexts.js";
-import { DELETED_CONTENT, publishableAfter } from "./publishable.js";
 import { answerMessage, approvalMessage, rebasedMessage, revisionMessage, taskMessage, toolResultMessage } from "./conversation.js";
 import { closeCall, markStarted, openTurn, requireNoOpenCalls, requireOpen } from "./open-calls.js";
 import { emptyState } from "./empty-state.js";
@@ -11,7 +9,8 @@ import { withOurs } from "./lease-ours.js";
 import { reopenPhase } from "./reopen-phase.js";
 import { addCall } from "./usage.js";
 import { reduceIntegrity } from "./integrity-transitions.js";
-import { executableConfigApproval, executableRecordsAfter, executableWritesAfter, forgetWrites } from "./executable-config-writes.js";
+import { executableConfigApproval } from "./executable-config-writes.js";
+import { reduceFileChange } from "./file-transitions.js";
 
 /** Pure transition: returns a new state or throws a typed error; never mutates `s`. */
 export function reduce(s: SessionState, e: SessionEvent): SessionState {
@@ -89,44 +88,11 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
       };
     }
     case "file_read":
-      requireLive(s, e);
-      return { ...next, fileContexts: { ...s.fileContexts, [e.path]: afterRead(s.fileContexts, e, s.step) } };
     case "file_written":
-      requireLive(s, e);
-      return {
-        ...next,
-        fileContexts: { ...s.fileContexts, [e.path]: afterWrite(e, s.step) },
-        publishablePaths: publishableAfter(s.publishablePaths, [e]),
-        writtenHashes: { ...s.writtenHashes, [e.path]: e.hash },
-        executableConfigWrites: executableWritesAfter(s, e),
-      };
-    case "file_deleted": {
-      requireLive(s, e);
-      const recorded = { [e.path]: DELETED_CONTENT };
-      return {
-        ...next,
-        fileContexts: afterDelete(s.fileContexts, e.path),
-        publishablePaths: publishableAfter(s.publishablePaths, [e]),
-        writtenHashes: { ...s.writtenHashes, ...recorded },
-        executableConfigWrites: executableRecordsAfter(s, e.type, recorded, e.executableConfig === true),
-      };
-    }
-    case "file_moved": {
-      requireLive(s, e);
-      if (e.from === e.to) throw new IllegalTransitionError(e.type, s.phase, `${e.from} cannot be moved onto itself`);
-      const recorded = { [e.from]: DELETED_CONTENT, [e.to]: e.hash };
-      return {
-        ...next,
-        fileContexts: afterMove(s.fileContexts, e),
-        publishablePaths: publishableAfter(s.publishablePaths, [e]),
-        writtenHashes: { ...s.writtenHashes, ...recorded },
-        executableConfigWrites: executableRecordsAfter(s, e.type, recorded, e.executableConfig === true),
-      };
-    }
-    case "command_changed": {
-      requireLive(s, e);
-      return { ...next, publishablePaths: publishableAfter(s.publishablePaths, [e]), ...forgetWrites(s, e.paths) };
-    }
+    case "file_deleted":
+    case "file_moved":
+    case "command_changed":
+      return reduceFileChange(s, next, e);
     case "todos_updated": {
       requireLive(s, e);
       const active = e.todos.filter((t) => t.status === "in_progress").length;
