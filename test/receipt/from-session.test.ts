@@ -1,7 +1,7 @@
 import { emptyState } from "../../src/session/empty-state.js";
 import type { SessionEvent, StoredEvent } from "../../src/session/events.js";
 import type { SessionState } from "../../src/session/state.js";
-import { policyDigest, receiptStatementFor } from "../../src/receipt/from-session.js";
+import { policyDigest, receiptStatementFor, type ReceiptInput } from "../../src/receipt/from-session.js";
 import { ReceiptPredicateSchema } from "../../src/receipt/predicate-schema.js";
 import { readReceiptStatement } from "../../src/receipt/read-statement.js";
 
@@ -49,22 +49,24 @@ const STATE: SessionState = {
   usage: { promptTokens: 100, completionTokens: 20, estimated: false, calls: 3, costUsd: 0.5 },
 };
 
+const INPUT: ReceiptInput = {
+  state: STATE,
+  events: EVENTS,
+  kind: "result",
+  commit: COMMIT,
+  tree: TREE,
+  changes: [
+    { path: "src/b.js", blob: null },
+    { path: "src/a.js", blob: BLOB },
+  ],
+  repository: "octo/demo",
+  version: "patchgate 0.1.0",
+  ledgerHead: null,
+  previousReceipt: null,
+};
+
 describe("receiptStatementFor", () => {
-  const statement = receiptStatementFor({
-    state: STATE,
-    events: EVENTS,
-    kind: "result",
-    commit: COMMIT,
-    tree: TREE,
-    changes: [
-      { path: "src/b.js", blob: null },
-      { path: "src/a.js", blob: BLOB },
-    ],
-    repository: "octo/demo",
-    version: "patchgate 0.1.0",
-    ledgerHead: null,
-    previousReceipt: null,
-  });
+  const statement = receiptStatementFor(INPUT);
 
   it("is the in-toto statement of the commit with everything derived from the ledger", () => {
     const at = (seq: number) => EVENTS[seq].at;
@@ -99,8 +101,34 @@ describe("receiptStatementFor", () => {
         patchgateVersion: "patchgate 0.1.0",
         ledgerHead: null,
         previousReceipt: null,
+        testIntegrity: null,
       },
     });
+  });
+
+  it("carries the test-integrity verdict of the published tree, without the diff lines", () => {
+    const finding = {
+      kind: "skip_marker_added",
+      detector: "js.skip",
+      path: "test/a.test.js",
+      message: "`it.skip(` added",
+      lines: ["+  it.skip('adds', () => {"],
+    };
+    const report = { findings: [finding], detectorsRun: 32, testFilesExamined: 1 };
+    const events = stored([
+      ...EVENTS,
+      { type: "integrity_checked", treeHash: OTHER_TREE, digest: "other", report: { findings: [], detectorsRun: 32, testFilesExamined: 0 } },
+      { type: "integrity_checked", treeHash: TREE, digest: "findings-1", report, approvedBy: human },
+    ]);
+    const p = receiptStatementFor({ ...INPUT, events }).predicate;
+    expect(p.testIntegrity).toEqual({
+      digest: "findings-1",
+      detectorsRun: 32,
+      testFilesExamined: 1,
+      findings: [{ kind: "skip_marker_added", detector: "js.skip", path: "test/a.test.js", message: "`it.skip(` added" }],
+      approvedBy: { login: "octocat", via: "comment", source: "comment:7", at: events.at(-1)?.at, seq: events.length - 1 },
+    });
+    expect(JSON.stringify(p)).not.toContain("it.skip('adds'");
   });
 
   it("holds no prompt text and no secret, and matches its own schema", () => {
