@@ -108,6 +108,10 @@ export const OperatorEnvSchema = z.object({
     "a key created on first use in `PATCHGATE_DATA_DIR/signing-key/`",
   ),
   PATCHGATE_SIGNING_KEY_FILE: variable("a file holding that key (PEM), instead of the variable", "as above"),
+  PATCHGATE_PUBLIC_URL: variable(
+    "the app's public base URL (`https://patchgate.example.com`): the check run's receipt section points verifiers at `<it>/patchgate/keys`; a value that is not an http(s) URL stops the app",
+    "the section says to take the key from `patchgate keys --json` on the deployment",
+  ),
   OTEL_EXPORTER_OTLP_ENDPOINT: variable("OpenTelemetry collector to export spans to (`/v1/traces` is appended); unset, no tracing is loaded", "no tracing"),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: variable("the traces URL itself, used as given (wins over `OTEL_EXPORTER_OTLP_ENDPOINT`)", "no tracing"),
   OTEL_SERVICE_NAME: variable("the service name on exported spans", "`patchgate`"),

@@ -19,7 +19,31 @@ export interface ReceiptSettings {
 }
 
 export function receiptSettings(dataDir: string, env: NodeJS.ProcessEnv): ReceiptSettings {
-  return { keys: loadSigningKeys({ dataDir, env }), dir: join(dataDir, "receipts"), keysUrl: null, version: packageVersion() };
+  const base = publicUrlFromEnv(env);
+  const keysUrl = base === null ? null : new URL("patchgate/keys", base.endsWith("/") ? base : `${base}/`).href;
+  return { keys: loadSigningKeys({ dataDir, env }), dir: join(dataDir, "receipts"), keysUrl, version: packageVersion() };
+}
+
+/**
+ * PATCHGATE_PUBLIC_URL: where the app is reachable from outside (a path prefix kept), or null when
+ * unset. Only an http(s) URL is accepted: anything else would be printed in every check run as the
+ * place to fetch the key from, so it stops the app at start, naming the variable.
+ */
+export function publicUrlFromEnv(env: Readonly<Record<string, string | undefined>>): string | null {
+  const raw = env.PATCHGATE_PUBLIC_URL;
+  if (raw === undefined || raw.trim() === "") return null;
+  const url = URL.canParse(raw.trim()) ? new URL(raw.trim()) : null;
+  if (
+    url === null ||
+    (url.protocol !== "https:" && url.protocol !== "http:") ||
+    url.username !== "" ||
+    url.password !== "" ||
+    url.search !== "" ||
+    url.hash !== ""
+  ) {
+    throw new Error(`PATCHGATE_PUBLIC_URL must be the app's http(s) base URL (no credentials, query or fragment), not ${JSON.stringify(raw)}`);
+  }
+  return url.href;
 }
 
 /** The package's version, from package.json two levels up, in src/ and in dist/ alike. */

@@ -7,6 +7,7 @@ import { hostEnvironment } from "../process/index.js";
 import { caCertificates } from "../sandbox/ca-bundle.js";
 import { isPostgresUrl } from "../store/open-store.js";
 import { reconcileFromEnv } from "./env-deps.js";
+import { publicUrlFromEnv } from "./receipt-settings.js";
 import { diskGuardFromEnv, housekeepingFromEnv, mirrorsFromEnv } from "./session-work/housekeeping-env.js";
 
 /**
@@ -25,6 +26,7 @@ export function startupEnvProblem(env: OperatorEnv, host: Readonly<Record<string
     () => housekeepingFromEnv(env),
     () => diskGuardFromEnv(env),
     () => mirrorsFromEnv(env, dataDir),
+    () => publicUrlFromEnv(env),
     () => caCertificates({ PATCHGATE_CA_BUNDLE: env.PATCHGATE_CA_BUNDLE, NODE_EXTRA_CA_CERTS: host.NODE_EXTRA_CA_CERTS }),
     () => {
       if (env.DATABASE_URL && !isPostgresUrl(env.DATABASE_URL)) throw new Error("DATABASE_URL must start with postgres:// or postgresql://");

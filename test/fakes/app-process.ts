@@ -1,18 +1,28 @@
+import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { createOpenAIClient } from "../../src/agent/llm/openai-client.js";
+import { receiptSettings } from "../../src/github/receipt-settings.js";
 import { startApp, type AppSettings } from "../harness/app-instance.js";
 
 /**
  * A real Patchgate process for crash tests: the app of test/harness/app-instance.ts (Probot, its HTTP
  * server, the SQLite store) configured from `PATCHGATE_TEST_APP` (JSON), talking to the test's fake
- * GitHub and fake model. It prints `listening <webhook url>` once it takes deliveries, then each log
- * line, so the test can wait on what happened — and kill it with SIGKILL wherever it likes.
+ * GitHub and fake model, signing receipts when asked. It prints `listening <webhook url>` once it
+ * takes deliveries, then each log line, so the test can wait on what happened — and kill it with
+ * SIGKILL wherever it likes.
  */
-type Settings = Omit<AppSettings, "llm" | "log"> & { openaiBaseURL: string; apiKey: string };
+type Settings = Omit<AppSettings, "llm" | "log" | "receipts"> & {
+  openaiBaseURL: string;
+  apiKey: string;
+  /** Receipts on: the signing key is loaded (created by the first process) from this directory, as every restart finds it. */
+  receiptsDataDir?: string;
+};
 
 const s = JSON.parse(process.env.PATCHGATE_TEST_APP ?? "{}") as Settings;
+const receipts = s.receiptsDataDir ? { ...receiptSettings(s.receiptsDataDir, {}), dir: join(s.receiptsDataDir, "receipt-clones") } : undefined;
 const app = await startApp({
   ...s,
+  receipts,
   llm: () => createOpenAIClient({ apiKey: s.apiKey, baseURL: s.openaiBaseURL, model: s.model }),
   log: (line) => process.stdout.write(`log ${line}\n`),
 });

@@ -32,8 +32,8 @@ export class CrashWorld {
     readonly settings: Record<string, unknown>,
   ) {}
 
-  /** The story's repository and script, or others (`files` over the story's). */
-  static async create(opts: { files?: Record<string, string>; script?: FakeStep[] } = {}): Promise<CrashWorld> {
+  /** The story's repository and script, or others (`files` over the story's); `receipts`: every process signs with one key. */
+  static async create(opts: { files?: Record<string, string>; script?: FakeStep[]; receipts?: boolean } = {}): Promise<CrashWorld> {
     const root = mkdtempSync(join(tmpdir(), "pg-crash-"));
     const files = { ...STORY_FILES, ...opts.files };
     const bare = createBareRepo(join(root, "remote"), "octo-org", "calculator", files);
@@ -49,6 +49,7 @@ export class CrashWorld {
       openaiBaseURL: openai.baseURL,
       apiKey: "sk-test-crash-key-0123456789",
       secrets: [SECRET],
+      ...(opts.receipts ? { receiptsDataDir: join(root, "receipts-data") } : {}),
     };
     const world = new CrashWorld(root, bare, github, openai, payloads, settings);
     await world.start();

@@ -11,7 +11,14 @@ const TEST_ONLY = new Set(["PATCHGATE_CI", "RUN_LIVE_TESTS", "PATCHGATE_TEST_DAT
 const NAMES =
   /\b(?:APP_ID|PRIVATE_KEY(?:_PATH)?|WEBHOOK_SECRET|WEBHOOK_PROXY_URL|GHE_HOST|GHE_PROTOCOL|NO_SMEE_SETUP|DATABASE_URL|(?:PATCHGATE|OPENAI)_[A-Z0-9]+(?:_[A-Z0-9]+)*)\b/g;
 
-const documentation = ["README.md", ...readdirSync(join(ROOT, "docs")).map((f) => join("docs", f))].map((f) => readFileSync(join(ROOT, f), "utf8")).join("\n");
+const documentation = [
+  "README.md",
+  ...readdirSync(join(ROOT, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => join("docs", f)),
+]
+  .map((f) => readFileSync(join(ROOT, f), "utf8"))
+  .join("\n");
 
 test("every variable the README and docs/ name is in .env.example", () => {
   const readme = new Set((documentation.match(NAMES) ?? []).filter((v) => !TEST_ONLY.has(v) && !v.endsWith("_")));

@@ -59,7 +59,7 @@ export async function pushLeased(
     const pushedHere = ledger.history.some((e) => e.type === "branch_pushed" && e.commit === lease.head);
     if (lease.head && pushedHere) await ws.continueBranch(lease.branch, lease.head);
     const remote = ws.branchRemote(remoteUrl(jc.deps.gitBase, jc.delivery.repo), authFor(jc.token));
-    await continueFromTwin(jc, ledger.sessionId, ws, lease.branch, remote);
+    await continueFromTwin(jc, ledger, ws, lease.branch, remote);
     const local = await commit(ws, lease.branch);
     const { out, via, commit: sha, unsigned } = await pushCommit(jc, ledger, ws, lease, local, remote, beforeMove);
     if (out.kind === "pushed") {

@@ -86,14 +86,21 @@ export async function pushCommit(
  * The clone's `branch` put on what GitHub has before anything is committed on it. A process killed
  * after GitHub made the signed twin of the clone's head, and before the clone took it in its place,
  * left the clone on a commit GitHub never had: a commit on top would name an unknown parent (422).
- * The clone takes the twin when GitHub's branch has it (the ref moved before the kill); otherwise
- * the ref never moved, and the clone goes back to the twin's parent, which GitHub has, and commits again.
+ * The clone takes the twin when GitHub's branch has it (the ref moved before the kill). Otherwise the
+ * ref never moved: when the twin's receipt is recorded, the clone stays on its head, so the push that
+ * was cut runs again with the same twin and the same receipt (a receipt, once signed, names the one
+ * commit the branch gets); without one, the clone goes back to the twin's parent, which GitHub has,
+ * and commits again.
  */
-export async function continueFromTwin(jc: SessionWork, sessionId: string, ws: PushableWorkspace, branch: string, git: GitBranchRemote): Promise<void> {
+export async function continueFromTwin(jc: SessionWork, ledger: Ledger, ws: PushableWorkspace, branch: string, git: GitBranchRemote): Promise<void> {
   const head = await ws.branchHead(branch);
-  const twin = head && (await signedTwin(jc, sessionId, head));
+  const twin = head && (await signedTwin(jc, ledger.sessionId, head));
   if (!head || !twin || twin === head) return;
   const onGitHub = (await git.head(branch)) !== null && (await ws.commitTree(twin)) !== null;
+  if (!onGitHub && ledger.history.some((e) => e.type === "receipt_recorded" && e.commit === twin)) {
+    jc.deps.log(`${branch}: the clone's ${head.slice(0, 7)} has a receipted signed twin ${twin.slice(0, 7)} not on the branch yet; pushing it again`);
+    return;
+  }
   const to = onGitHub ? twin : await ws.firstParent(head);
   if (!to) throw new Error(`${branch}: ${head.slice(0, 7)} has a signed twin but no parent in the clone`);
   jc.deps.log(`${branch}: the clone was left on ${head.slice(0, 7)}, which GitHub never had; continuing from ${to.slice(0, 7)}`);

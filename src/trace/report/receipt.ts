@@ -18,7 +18,6 @@ function keyIdOf(envelope: string): string {
 export function receiptBlocks(v: SessionView, keysUrl: string | undefined): Block[] {
   const last = [...v.events].reverse().find((e) => e.type === "receipt_recorded");
   if (last?.type !== "receipt_recorded") return [];
-  const key = keysUrl ?? "<this app's URL>/patchgate/keys";
   return [
     details(
       ["Receipt"],
@@ -32,7 +31,11 @@ export function receiptBlocks(v: SessionView, keysUrl: string | undefined): Bloc
           "Check it from a clone: ",
           code("git fetch origin refs/notes/patchgate:refs/notes/patchgate"),
           ", then ",
-          code(`npx patchgate verify ${last.commit} --key ${key}`),
+          code(`npx patchgate verify ${last.commit} --key ${keysUrl ?? "keys.json"}`),
+          // Without the app's public URL there is no address to print: say where the key comes from instead.
+          ...(keysUrl === undefined
+            ? [", with ", code("keys.json"), " the output of ", code("patchgate keys --json"), " on the deployment (its public URL is not configured)"]
+            : []),
         ),
       ],
     ),

@@ -69,6 +69,7 @@ function route(
       headers: { "retry-after": String(f.retryAfter) },
     };
   }
+  if (w.notesRefApiRefused && isNotesRefCall(method, path, body)) return { status: 404, body: { message: "Not Found" } };
   if (method === "POST" && /^\/app\/installations\/\d+\/access_tokens$/.test(path)) {
     if (!w.installed) return { status: 404, body: { message: "Not Found" } };
     const token = `ghs_fake${w.tokens.length + 1}${"x".repeat(28)}`;
@@ -92,6 +93,13 @@ function route(
   const refused = method === "GET" ? null : tooLong(body);
   if (refused) return refused;
   return found.handler(w, found.params, body, query, String(req.headers.accept ?? ""));
+}
+
+/** A Git Data call on a notes ref: `GET …/git/ref/notes/…`, `PATCH …/git/refs/notes/…`, or `POST …/git/refs` creating one. */
+function isNotesRefCall(method: string, path: string, body: any): boolean {
+  const p = decodeURIComponent(path);
+  if (/^\/repos\/[^/]+\/[^/]+\/git\/refs?\/notes\//.test(p)) return true;
+  return method === "POST" && /^\/repos\/[^/]+\/[^/]+\/git\/refs$/.test(p) && typeof body?.ref === "string" && body.ref.startsWith("refs/notes/");
 }
 
 /** A test asked for the next `method` call under a path prefix to wait (git requests are method `GIT`). */

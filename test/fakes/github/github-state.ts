@@ -145,6 +145,11 @@ export class GitHubWorld {
    * the parsed body, when set) calls `reached` (and `caller` with the client's port), then waits for `until`.
    */
   readonly holdNext: HeldCall[] = [];
+  /**
+   * True: the Git Data API answers 404 for `refs/notes/*` (reading, creating or moving such a ref), as a
+   * GitHub whose API does not reach notes refs; git pushes to them still work.
+   */
+  notesRefApiRefused = false;
   private nextId = 1000;
   private clock = Date.parse("2026-01-01T00:00:00Z");
 

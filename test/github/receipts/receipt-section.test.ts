@@ -22,6 +22,16 @@ describe("the Receipt section", () => {
     expect(section).toContain("</details>");
   });
 
+  test("without the app's public URL, says where the key comes from instead of a placeholder", () => {
+    const s = OUTCOMES.done().add({ type: "receipt_recorded", commit: COMMIT, kind: "result", digest: DIGEST, envelope });
+    const { summary } = renderCheckRun(s.state, s.events, { sessionId: s.sessionId });
+    const section = summary.slice(summary.indexOf("<details><summary>Receipt</summary>"));
+    expect(section).toContain(`\`npx patchgate verify ${COMMIT} --key keys.json\``);
+    expect(section).toContain("`patchgate keys --json` on the deployment");
+    expect(section).not.toContain("/patchgate/keys");
+    expect(section).not.toContain("<this app");
+  });
+
   test("absent while no commit has a receipt", () => {
     const s = OUTCOMES.done();
     expect(renderCheckRun(s.state, s.events, { sessionId: s.sessionId }).summary).not.toContain("Receipt");
