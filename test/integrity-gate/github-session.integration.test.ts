@@ -45,6 +45,15 @@ test("GitHub: a skipped test is caught before publication; denied by a comment, 
     expect(JSON.stringify(checkRun)).toContain("waiting for a maintainer");
 
     const pr = h.github.world.pulls[0];
+    // One request comment on the PR, apart from the batch: the finding in words, its diff line fenced, how to decide.
+    const asked = h.github.world.comments.filter((c) => c.body.includes("test_integrity request"));
+    expect(asked).toHaveLength(1);
+    expect(asked[0].issue_number).toBe(pr.number);
+    expect(asked[0].body).toContain("`js.skip`");
+    expect(asked[0].body).toMatch(/```diff\n\+test\.skip\("adds", \(\) => \{\n```/);
+    expect(asked[0].body).toContain("/agent approve integrity");
+    expect(asked[0].body).toContain("/agent deny <reason>");
+    expect(asked[0].body).toContain("does not approve it");
     const deny = h.payloads.comment({
       number: pr.number,
       pr: true,
@@ -60,6 +69,8 @@ test("GitHub: a skipped test is caught before publication; denied by a comment, 
     const files = readBranch(h.bare, "patchgate/issue-1")!.files;
     expect(files["src/add.js"]).toBe(FIXED);
     expect(files["test/add.test.js"]).toBe(JS_ADD_REPO["test/add.test.js"]);
+    // The resume after the denial asks nothing again: still the one request comment.
+    expect(h.github.world.comments.filter((c) => c.body.includes("test_integrity request"))).toHaveLength(1);
     expect(h.app.errors).toEqual([]);
   } finally {
     await h.close();
