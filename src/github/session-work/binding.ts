@@ -102,3 +102,10 @@ export function planHashForButton(s: SessionState, identifier: string): string |
   if (!m) return null;
   return s.planHash?.startsWith(m[1]) ? s.planHash : m[1];
 }
+
+/** The test_integrity request the Approve tests button names (../outbound/integrity-button.ts): the waiting one when it is that, else the prefix itself (stale). */
+export function integrityDigestForButton(s: SessionState, identifier: string): string | null {
+  const m = /^integrity:([0-9a-f]{10})$/.exec(identifier);
+  if (!m) return null;
+  return s.integrity?.digest.startsWith(m[1]) ? s.integrity.digest : m[1];
+}
