@@ -96,6 +96,17 @@ export async function digestForComment(
   return seenBy(history, act, (e) => (e.type === "approval_requested" ? e.digest : null), asked);
 }
 
+export async function integrityDigestForComment(
+  s: SessionState,
+  history: readonly StoredEvent[],
+  ref: string | null,
+  act: CommentAct,
+  asked: RequestComments,
+): Promise<string | null> {
+  if (ref) return s.integrity?.digest.startsWith(ref) ? s.integrity.digest : ref;
+  return seenBy(history, act, (e) => (e.type === "integrity_requested" ? e.digest : null), asked);
+}
+
 /** `approve:<first 12 hex of the plan hash>` — GitHub caps identifiers at 20 characters. */
 export function planHashForButton(s: SessionState, identifier: string): string | null {
   const m = /^approve:([0-9a-f]{12})$/.exec(identifier);

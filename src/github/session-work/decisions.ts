@@ -13,7 +13,15 @@ import { approverRefusal, type ApprovalKind } from "../../policy/approval-rule.j
 import type { Approver } from "../../session/types.js";
 import type { Ledger } from "../../store/ledger.js";
 import { sanitizeUntrusted } from "../../safety/sanitize.js";
-import { currentAt, digestForComment, integrityDigestForButton, planHashForButton, planHashForComment, type RequestComments } from "./binding.js";
+import {
+  currentAt,
+  digestForComment,
+  integrityDigestForButton,
+  integrityDigestForComment,
+  planHashForButton,
+  planHashForComment,
+  type RequestComments,
+} from "./binding.js";
 import { readEffect } from "../../store/effect-codec.js";
 import { effect } from "../../store/effects.js";
 import type { CommentBinding, IntegrityBinding, PlanBinding } from "./route.js";
@@ -22,7 +30,7 @@ import { drive } from "./drive.js";
 import { shortHash } from "../outbound/render.js";
 import { answer } from "../outbound/replies.js";
 import { sessionRepoConfig } from "./repo-config.js";
-import { batchRequest, planRequest, requestCommentId } from "../outbound/request-comments.js";
+import { batchRequest, integrityRequest, planRequest, requestCommentId } from "../outbound/request-comments.js";
 import { storedPullRequest } from "../outbound/pull-request.js";
 
 /**
@@ -103,14 +111,14 @@ export async function decideIntegrity(jc: JobContext, ledger: Ledger, by: Approv
 }
 
 /**
- * The request an approval decides: the button's, by the digest prefix it carries; a comment's, the one
- * it names by a prefix of its digest, else the one waiting when it was written.
+ * The request an approval decides: the button's, by the digest prefix it carries; a review's, the one
+ * waiting when it was submitted; a comment's, the one it names by a prefix of its digest, else the
+ * one it saw asked for (by time, and within the second by the request comment's id).
  */
-export function integrityDigestOf(ledger: Ledger, b: IntegrityBinding): string | null {
-  if (b.by === "button") return integrityDigestForButton(ledger.state, b.identifier);
-  const current = ledger.state.integrity?.digest ?? null;
-  if (b.ref !== null) return current?.startsWith(b.ref) ? current : b.ref;
-  return currentAt(ledger.history, b.act.at, (e) => (e.type === "integrity_requested" ? e.digest : null));
+export function integrityDigestOf(jc: JobContext, ledger: Ledger, b: IntegrityBinding): Promise<string | null> {
+  if (b.by === "button") return Promise.resolve(integrityDigestForButton(ledger.state, b.identifier));
+  if (b.by === "review") return Promise.resolve(currentAt(ledger.history, b.at, (e) => (e.type === "integrity_requested" ? e.digest : null)));
+  return integrityDigestForComment(ledger.state, ledger.history, b.ref, b.act, requestComments(jc, ledger, integrityRequest));
 }
 
 /** This session's comments asking for approval under `name`: on its issue, or on its PR once there is one. */

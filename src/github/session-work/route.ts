@@ -27,7 +27,11 @@ export type PlanBinding =
   | { by: "button"; identifier: string };
 
 /** How an approval names the test_integrity request it decides; ./decisions.ts turns it into a digest. */
-export type IntegrityBinding = ({ by: "comment" } & CommentBinding) | { by: "button"; identifier: string };
+export type IntegrityBinding =
+  | ({ by: "comment" } & CommentBinding)
+  /** A review decides the request waiting when it was submitted (its id is of another sequence than comments'). */
+  | { by: "review"; at: string }
+  | { by: "button"; identifier: string };
 
 /** A session's task as a new session takes it on. `followUp`: it starts from the issue's branch. */
 interface StartSpec {
@@ -174,8 +178,7 @@ function routeReview(i: Review, s: SessionState): SessionCommand {
     return { kind: "revise", via: "review", feedback: i.body };
   }
   // An approving review while a test_integrity request waits approves the request that waited when it was submitted.
-  if (s.phase === "awaiting_integrity_approval")
-    return { kind: "decideIntegrity", via: "review", digest: { by: "comment", ref: null, act: { at: i.at, commentId: i.reviewId } } };
+  if (s.phase === "awaiting_integrity_approval") return { kind: "decideIntegrity", via: "review", digest: { by: "review", at: i.at } };
   if (s.phase !== "awaiting_plan_approval") return ignore(`no plan waits for approval (${s.phase})`);
   return { kind: "approvePlan", via: "review", hash: { by: "commit", commitId: i.commitId } };
 }
