@@ -51,7 +51,7 @@ export interface Delivery {
   intent: Intent;
   /**
    * The GitHub object this delivery is about — `comment:<id>`, `review:<id>`, `issue:<id>`,
-   * `label:<issue>:<name>` (the labeled event, once re-read, names it exactly), `check_run:<id>:<action>`
+   * `label:<issue>:<name>` (the labeled event, once re-read, names it exactly), `check_run:<id>:<action>:<presser's id>`
    * — which a command is deduplicated on, and which the ledger records with the decision.
    */
   source: string;

@@ -138,6 +138,8 @@ function sourceOf(i: Intent, p: any): string {
     case "label":
       return `label:${i.thread.number}:${i.label}`;
     case "button":
-      return `check_run:${i.checkRunId}:${i.identifier}`;
+      // A press is no object GitHub keeps: each person's press of a button is its own act, so a
+      // press refused for its presser does not use the button up for a maintainer.
+      return `check_run:${i.checkRunId}:${i.identifier}:${p.sender.id}`;
   }
 }

@@ -8,6 +8,7 @@ import { CheckRunRecords } from "./check-run-records.js";
 import type { CheckRunAction, Outbound } from "./outbound.js";
 import { storedPullRequest } from "./pull-request.js";
 import { shortHash } from "./render.js";
+import { integrityButton } from "./integrity-button.js";
 
 /**
  * The session's `Patchgate` check run, kept on the PR's head. GitHub shows a PR the runs of its head
@@ -166,8 +167,15 @@ export class CheckRunPublisher {
     });
   }
 
-  /** The Approve plan button, bound to the plan hash (an identifier is at most 20 characters). */
+  /**
+   * The button for what waits: Approve plan, bound to the plan hash, or Approve tests, bound to the
+   * test_integrity request's digest (an identifier is at most 20 characters, a label 20, a description 40).
+   */
   private actions(s: SessionState): CheckRunAction[] {
+    if (s.phase === "awaiting_integrity_approval" && s.integrity?.status === "pending")
+      return [
+        { label: "Approve tests", description: `Accept test_integrity ${shortHash(s.integrity.digest)}`, identifier: integrityButton(s.integrity.digest) },
+      ];
     if (s.phase !== "awaiting_plan_approval" || !s.planHash) return [];
     return [{ label: "Approve plan", description: `Approve plan ${shortHash(s.planHash)}`, identifier: `approve:${shortHash(s.planHash)}` }];
   }

@@ -5,11 +5,12 @@ import { shortHash } from "./render.js";
 
 /**
  * Patchgate's comments that ask for an approval, by the effect name they are posted and remembered
- * under (./replies.ts): one name per plan hash or batch digest, so a plan submitted again updates
+ * under (./replies.ts): one name per plan hash, batch digest or test_integrity digest, so a plan submitted again updates
  * its earlier comment instead of posting a new one.
  */
 export const planRequest = (hash: string): string => `plan-${shortHash(hash)}`;
 export const batchRequest = (digest: string): string => `batch-${shortHash(digest)}`;
+export const integrityRequest = (digest: string): string => `integrity-${shortHash(digest)}`;
 
 /**
  * The id GitHub gave the comment session `sessionId` posted as `name` in any of `threads` (a batch is

@@ -66,7 +66,7 @@ export async function apply(jc: JobContext, command: SessionCommand, t: Target):
     case "decideBatch":
       return decideWrites(jc, ledger, approver(jc, "comment"), await digestOf(jc, ledger, command.digest), command.deny ?? null, w, command.executableConfig);
     case "decideIntegrity":
-      return decideIntegrity(jc, ledger, approver(jc, command.via), integrityDigestOf(ledger, command.digest), command.deny ?? null, w);
+      return decideIntegrity(jc, ledger, approver(jc, command.via), await integrityDigestOf(jc, ledger, command.digest), command.deny ?? null, w);
     case "approveAllWrites":
       return approveAllWrites(jc, ledger, command.at, command.resume, w);
     case "revise":

@@ -96,9 +96,27 @@ export async function digestForComment(
   return seenBy(history, act, (e) => (e.type === "approval_requested" ? e.digest : null), asked);
 }
 
+export async function integrityDigestForComment(
+  s: SessionState,
+  history: readonly StoredEvent[],
+  ref: string | null,
+  act: CommentAct,
+  asked: RequestComments,
+): Promise<string | null> {
+  if (ref) return s.integrity?.digest.startsWith(ref) ? s.integrity.digest : ref;
+  return seenBy(history, act, (e) => (e.type === "integrity_requested" ? e.digest : null), asked);
+}
+
 /** `approve:<first 12 hex of the plan hash>` — GitHub caps identifiers at 20 characters. */
 export function planHashForButton(s: SessionState, identifier: string): string | null {
   const m = /^approve:([0-9a-f]{12})$/.exec(identifier);
   if (!m) return null;
   return s.planHash?.startsWith(m[1]) ? s.planHash : m[1];
+}
+
+/** The test_integrity request the Approve tests button names (../outbound/integrity-button.ts): the waiting one when it is that, else the prefix itself (stale). */
+export function integrityDigestForButton(s: SessionState, identifier: string): string | null {
+  const m = /^integrity:([0-9a-f]{10})$/.exec(identifier);
+  if (!m) return null;
+  return s.integrity?.digest.startsWith(m[1]) ? s.integrity.digest : m[1];
 }

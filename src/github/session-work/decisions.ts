@@ -13,16 +13,24 @@ import { approverRefusal, type ApprovalKind } from "../../policy/approval-rule.j
 import type { Approver } from "../../session/types.js";
 import type { Ledger } from "../../store/ledger.js";
 import { sanitizeUntrusted } from "../../safety/sanitize.js";
-import { currentAt, digestForComment, planHashForButton, planHashForComment, type RequestComments } from "./binding.js";
+import {
+  currentAt,
+  digestForComment,
+  integrityDigestForButton,
+  integrityDigestForComment,
+  planHashForButton,
+  planHashForComment,
+  type RequestComments,
+} from "./binding.js";
 import { readEffect } from "../../store/effect-codec.js";
 import { effect } from "../../store/effects.js";
-import type { CommentBinding, PlanBinding } from "./route.js";
+import type { CommentBinding, IntegrityBinding, PlanBinding } from "./route.js";
 import type { JobContext } from "../deps.js";
 import { drive } from "./drive.js";
 import { shortHash } from "../outbound/render.js";
 import { answer } from "../outbound/replies.js";
 import { sessionRepoConfig } from "./repo-config.js";
-import { batchRequest, planRequest, requestCommentId } from "../outbound/request-comments.js";
+import { batchRequest, integrityRequest, planRequest, requestCommentId } from "../outbound/request-comments.js";
 import { storedPullRequest } from "../outbound/pull-request.js";
 
 /**
@@ -88,8 +96,9 @@ export async function decideWrites(
 }
 
 /**
- * A test_integrity request decided by a comment: approved only in words that name it (`/agent approve`
- * while it waits, or `/agent approve integrity`), never by a label or a batch's approval.
+ * A test_integrity request decided by a human who was shown it: approved only in words that name it
+ * (`/agent approve` while it waits, or `/agent approve integrity`), a review, or its own button; never
+ * by a label or a batch's approval.
  */
 export async function decideIntegrity(jc: JobContext, ledger: Ledger, by: Approver, digest: string | null, deny: string | null, w: Where): Promise<void> {
   const current = ledger.state.integrity?.status === "pending" ? ledger.state.integrity.digest : null;
@@ -101,11 +110,15 @@ export async function decideIntegrity(jc: JobContext, ledger: Ledger, by: Approv
   await drive(jc, ledger, `test integrity ${deny === null ? "approved" : "denied"} by @${by.login}`);
 }
 
-/** The request a comment decides: the one it names by a prefix of its digest, else the one waiting when it was written. */
-export function integrityDigestOf(ledger: Ledger, b: CommentBinding): string | null {
-  const current = ledger.state.integrity?.digest ?? null;
-  if (b.ref !== null) return current?.startsWith(b.ref) ? current : b.ref;
-  return currentAt(ledger.history, b.act.at, (e) => (e.type === "integrity_requested" ? e.digest : null));
+/**
+ * The request an approval decides: the button's, by the digest prefix it carries; a review's, the one
+ * waiting when it was submitted; a comment's, the one it names by a prefix of its digest, else the
+ * one it saw asked for (by time, and within the second by the request comment's id).
+ */
+export function integrityDigestOf(jc: JobContext, ledger: Ledger, b: IntegrityBinding): Promise<string | null> {
+  if (b.by === "button") return Promise.resolve(integrityDigestForButton(ledger.state, b.identifier));
+  if (b.by === "review") return Promise.resolve(currentAt(ledger.history, b.at, (e) => (e.type === "integrity_requested" ? e.digest : null)));
+  return integrityDigestForComment(ledger.state, ledger.history, b.ref, b.act, requestComments(jc, ledger, integrityRequest));
 }
 
 /** This session's comments asking for approval under `name`: on its issue, or on its PR once there is one. */

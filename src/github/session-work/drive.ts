@@ -13,8 +13,9 @@ import { sessionRepoConfig } from "./repo-config.js";
 import { keepBlockedWork } from "./blocked-work.js";
 import { publishableOrFail } from "../../publish/publish-guard.js";
 import { batchComment, endedComment } from "../outbound/render.js";
+import { integrityComment } from "../outbound/integrity-comment.js";
 import { postComment, postEndComment } from "../outbound/replies.js";
-import { batchRequest } from "../outbound/request-comments.js";
+import { batchRequest, integrityRequest } from "../outbound/request-comments.js";
 import { storedPullRequest } from "../outbound/pull-request.js";
 import { postQuestion } from "./questions.js";
 import { ABANDON_AFTER_ABORT_MS, settleOrAbandon } from "../../queue/abandon.js";
@@ -118,7 +119,8 @@ async function driveOnce(
     } else if (outcome.kind === "keep_blocked_work") {
       await keepBlockedWork(work, ledger, workspace, run, repoConfig);
       await finishEnded(work, ledger, run);
-    } else if (outcome.kind === "parked") await postBatch(work, ledger, issue, run);
+    } else if (outcome.kind === "parked" && outcome.phase === "awaiting_integrity_approval") await postIntegrity(work, ledger, issue, run);
+    else if (outcome.kind === "parked") await postBatch(work, ledger, issue, run);
     else if (outcome.kind === "ready_to_publish") {
       if (!(await publishableOrFail(ledger, workspace))) return finishEnded(work, ledger, run);
       const published = await publishResult(work, ledger, workspace, run);
@@ -138,6 +140,16 @@ async function postBatch(work: SessionWork, ledger: Ledger, issue: number, run: 
   // The batch is reviewed beside the plan, on the PR; before a PR exists, on the issue.
   const pr = await storedPullRequest(work.deps.store, ledger.sessionId);
   await postComment(work, pr?.number ?? issue, ledger.sessionId, batchRequest(s.pending?.digest ?? ""), batchComment(s));
+  await run.update();
+}
+
+/**
+ * The test_integrity request, asked where the batch would be: its own comment, one per digest, so a
+ * resume or a redelivery updates it and a new set of findings asks anew.
+ */
+async function postIntegrity(work: SessionWork, ledger: Ledger, issue: number, run: CheckRunPublisher): Promise<void> {
+  const pr = await storedPullRequest(work.deps.store, ledger.sessionId);
+  await postComment(work, pr?.number ?? issue, ledger.sessionId, integrityRequest(ledger.state.integrity?.digest ?? ""), integrityComment(ledger.state));
   await run.update();
 }
 

@@ -2,6 +2,7 @@ import type { SessionState } from "../../session/state.js";
 import { TERMINAL_PHASES, type Approver } from "../../session/types.js";
 import { HELP_TEXT } from "../inbound/command.js";
 import type { Intent } from "../inbound/intent.js";
+import { INTEGRITY_BUTTON } from "../outbound/integrity-button.js";
 
 /**
  * Which human word is accepted in which phase of a session, decided here and nowhere else. Pure:
@@ -25,6 +26,13 @@ export type PlanBinding =
   | { by: "label"; at: string }
   | { by: "button"; identifier: string };
 
+/** How an approval names the test_integrity request it decides; ./decisions.ts turns it into a digest. */
+export type IntegrityBinding =
+  | ({ by: "comment" } & CommentBinding)
+  /** A review decides the request waiting when it was submitted (its id is of another sequence than comments'). */
+  | { by: "review"; at: string }
+  | { by: "button"; identifier: string };
+
 /** A session's task as a new session takes it on. `followUp`: it starts from the issue's branch. */
 interface StartSpec {
   title: string;
@@ -40,8 +48,8 @@ export type SessionCommand =
   | { kind: "approvePlan"; via: Approver["via"]; hash: PlanBinding }
   /** `deny`: the reason, when the batch is denied. */
   | { kind: "decideBatch"; digest: CommentBinding; deny?: string; executableConfig: boolean }
-  /** The test_integrity request, approved or (`deny`) denied by a comment; never by a label or a batch's approval. */
-  | { kind: "decideIntegrity"; via: "comment" | "review"; digest: CommentBinding; deny?: string }
+  /** The test_integrity request, approved or (`deny`) denied by a human who saw it; never by a label or a batch's approval. */
+  | { kind: "decideIntegrity"; via: "comment" | "review" | "check_run"; digest: IntegrityBinding; deny?: string }
   /** `agent:writes-approved`, added at `at`; `resume`: a batch waits, and runs now. */
   | { kind: "approveAllWrites"; at: string; resume: boolean }
   | { kind: "revise"; via: "comment" | "review"; feedback: string }
@@ -100,7 +108,7 @@ export function route(i: Intent, s: SessionState | null): SessionCommand {
   if (i.kind === "command") return routeCommand(i, s);
   if (s === null) return ignore("no session on this issue");
   if (i.kind === "reply") return s.phase === "awaiting_answer" ? { kind: "answer", text: i.body, at: i.at } : ignore("no question waits");
-  if (i.kind === "button") return { kind: "approvePlan", via: "check_run", hash: { by: "button", identifier: i.identifier } };
+  if (i.kind === "button") return routeButton(i.identifier);
   // Verification reads a line comment back as its review: only the review acts.
   if (i.kind === "line_comment") return ignore("a line comment acts as its review");
   if (i.kind === "review") return routeReview(i, s);
@@ -130,7 +138,8 @@ function routeCommand(i: Extract<Intent, { kind: "command" }>, s: SessionState |
   if (s === null) return { kind: "status" };
   if (c.kind === "approve") {
     const executableConfig = c.executableConfig === true;
-    if (s.phase === "awaiting_integrity_approval" && !executableConfig) return { kind: "decideIntegrity", via: "comment", digest: { ref: c.ref, act } };
+    if (s.phase === "awaiting_integrity_approval" && !executableConfig)
+      return { kind: "decideIntegrity", via: "comment", digest: { by: "comment", ref: c.ref, act } };
     if (c.integrity) return nothing(`No test_integrity request is waiting (phase \`${s.phase}\`).`);
     if (s.phase === "awaiting_plan_approval" && !executableConfig) return { kind: "approvePlan", via: "comment", hash: { by: "comment", ref: c.ref, act } };
     if (s.phase === "awaiting_write_approval") return { kind: "decideBatch", digest: { ref: c.ref, act }, executableConfig };
@@ -139,12 +148,23 @@ function routeCommand(i: Extract<Intent, { kind: "command" }>, s: SessionState |
     return nothing(s.phase === "awaiting_plan_approval" ? `${what} To approve the plan, use \`/agent approve\`.` : what);
   }
   if (c.kind === "deny") {
-    if (s.phase === "awaiting_integrity_approval") return { kind: "decideIntegrity", via: "comment", digest: { ref: null, act }, deny: c.reason };
+    if (s.phase === "awaiting_integrity_approval")
+      return { kind: "decideIntegrity", via: "comment", digest: { by: "comment", ref: null, act }, deny: c.reason };
     if (s.phase === "awaiting_write_approval") return { kind: "decideBatch", digest: { ref: null, act }, deny: c.reason, executableConfig: false };
     return nothing(`There is no batch of writes to deny (phase \`${s.phase}\`). To change the plan use \`/agent revise <feedback>\`.`);
   }
   if (!revisable(s)) return nothing(`The plan can only be revised before it is approved (phase \`${s.phase}\`).`);
   return { kind: "revise", via: "comment", feedback: c.feedback };
+}
+
+/**
+ * A check run button: the Approve tests button names its test_integrity request, any other is the
+ * Approve plan button, whose identifier ./binding.ts checks. In any phase: what the press names is
+ * compared with what waits when it is applied, and a stale press is answered there.
+ */
+function routeButton(identifier: string): SessionCommand {
+  if (identifier.startsWith(INTEGRITY_BUTTON)) return { kind: "decideIntegrity", via: "check_run", digest: { by: "button", identifier } };
+  return { kind: "approvePlan", via: "check_run", hash: { by: "button", identifier } };
 }
 
 /** Reviews on a parked session are ignored silently: approving a finished PR is normal GitHub use. */
@@ -158,8 +178,7 @@ function routeReview(i: Review, s: SessionState): SessionCommand {
     return { kind: "revise", via: "review", feedback: i.body };
   }
   // An approving review while a test_integrity request waits approves the request that waited when it was submitted.
-  if (s.phase === "awaiting_integrity_approval")
-    return { kind: "decideIntegrity", via: "review", digest: { ref: null, act: { at: i.at, commentId: i.reviewId } } };
+  if (s.phase === "awaiting_integrity_approval") return { kind: "decideIntegrity", via: "review", digest: { by: "review", at: i.at } };
   if (s.phase !== "awaiting_plan_approval") return ignore(`no plan waits for approval (${s.phase})`);
   return { kind: "approvePlan", via: "review", hash: { by: "commit", commitId: i.commitId } };
 }

@@ -1,6 +1,12 @@
 import type { StoredEvent } from "../../../src/session/events.js";
 import type { SessionState } from "../../../src/session/state.js";
-import { digestForComment, planHashForButton, planHashForComment } from "../../../src/github/session-work/binding.js";
+import {
+  digestForComment,
+  integrityDigestForButton,
+  integrityDigestForComment,
+  planHashForButton,
+  planHashForComment,
+} from "../../../src/github/session-work/binding.js";
 
 const H1 = "a".repeat(64);
 const H2 = "b".repeat(64);
@@ -79,5 +85,27 @@ describe("what an approval approves", () => {
       expect(await digestForComment(state, events, null, { at: "2026-01-01T10:00:00Z", commentId: 51 }, posted({ d1: 50 }))).toBe("d1");
       expect(await digestForComment(state, events, null, { at: "2026-01-01T10:00:00Z", commentId: 49 }, posted({ d1: 50 }))).toBeNull();
     });
+    test("a comment after a test_integrity request's comment decides that request; one before it, none", async () => {
+      const events = [
+        { type: "integrity_requested", callId: "f", digest: "i1", report: {}, seq: 3, at: "2026-01-01T10:00:00.900Z" },
+      ] as unknown as StoredEvent[];
+      const waiting = { integrity: { digest: "i1", status: "pending" } } as unknown as SessionState;
+      expect(await integrityDigestForComment(waiting, events, null, { at: "2026-01-01T10:00:00Z", commentId: 51 }, posted({ i1: 50 }))).toBe("i1");
+      expect(await integrityDigestForComment(waiting, events, null, { at: "2026-01-01T10:00:00Z", commentId: 49 }, posted({ i1: 50 }))).toBeNull();
+      expect(await integrityDigestForComment(waiting, events, null, act("2026-01-01T10:00:01Z"), none)).toBe("i1");
+    });
+  });
+});
+
+describe("the Approve tests button", () => {
+  const D = "c".repeat(64);
+  const waiting = { integrity: { digest: D, status: "pending" } } as unknown as SessionState;
+  test("names the waiting request by the 10 hex in its identifier", () => {
+    expect(integrityDigestForButton(waiting, `integrity:${"c".repeat(10)}`)).toBe(D);
+  });
+  test("an older request's press names that one (refused as stale), and a malformed identifier names none", () => {
+    expect(integrityDigestForButton(waiting, "integrity:0123456789")).toBe("0123456789");
+    expect(integrityDigestForButton(waiting, "integrity:cccc")).toBeNull();
+    expect(integrityDigestForButton(waiting, `approve:${"c".repeat(12)}`)).toBeNull();
   });
 });

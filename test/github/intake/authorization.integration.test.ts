@@ -110,7 +110,7 @@ describe("who is obeyed", () => {
     expect(h.github.world.comments.at(-1)!.body).toContain("Sorry @maintainer, Patchgate only takes commands from people with write access");
   });
 
-  test("the Approve plan button pressed by a read user is refused; the plan stays unapproved", async () => {
+  test("the Approve plan button pressed by a read user is refused; the plan stays unapproved, and the button still works for a maintainer", async () => {
     await storySteps.ask(h);
     const run = h.github.world.checkRuns.find((r) => r.actions.length > 0)!;
     await h.send("check_run", h.payloads.checkRunAction({ checkRunId: run.id, identifier: run.actions[0].identifier, by: "reader" }));
@@ -123,5 +123,9 @@ describe("who is obeyed", () => {
       1,
       "Sorry @reader, Patchgate only takes approvals from people with write access to this repository (your role here is `read`). Nothing was changed.",
     ]);
+    await h.send("check_run", h.payloads.checkRunAction({ checkRunId: run.id, identifier: run.actions[0].identifier, by: "maintainer" }));
+    await h.settle();
+    const after = (await Ledger.open(h.app.deps.store, (await h.app.deps.store.list())[0].id)).state;
+    expect(after.approvedPlanHash).toBe(after.planHash);
   });
 });

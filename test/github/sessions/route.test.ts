@@ -43,7 +43,7 @@ function word(c: SessionCommand): string {
     case "decideBatch":
       return c.deny !== undefined ? "deny" : c.executableConfig ? "batch+exec" : "batch";
     case "decideIntegrity":
-      return c.deny !== undefined ? "integrity-deny" : c.via === "review" ? "integrity/review" : "integrity";
+      return c.deny !== undefined ? "integrity-deny" : c.via === "comment" ? "integrity" : `integrity/${c.via}`;
     case "approveAllWrites":
       return c.resume ? "allWrites+resume" : "allWrites";
     case "revise":
@@ -192,6 +192,11 @@ const TABLE: [string, Intent, string[]][] = [
     "the Approve plan button",
     { kind: "button", identifier: "approve:0123456789ab", checkRunId: 3, at: AT },
     ["ignore", ...Array<string>(12).fill("plan/check_run")],
+  ],
+  [
+    "the Approve tests button (bound to its request: a stale press is answered when applied)",
+    { kind: "button", identifier: "integrity:0123456789", checkRunId: 3, at: AT },
+    ["ignore", ...Array<string>(12).fill("integrity/check_run")],
   ],
   [
     "review: approve",

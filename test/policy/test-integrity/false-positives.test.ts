@@ -47,6 +47,14 @@ type Args = Record<string, unknown>;
  * changes nothing, as in the session.
  */
 function applyWrite(tree: Map<string, string>, tool: string, args: Args): void {
+  if (tool === "move_file" && typeof args.from === "string" && typeof args.to === "string") {
+    const moved = tree.get(args.from);
+    if (moved !== undefined && !tree.has(args.to)) {
+      tree.delete(args.from);
+      tree.set(args.to, moved);
+    }
+    return;
+  }
   const p = typeof args.path === "string" ? args.path : null;
   if (p === null) return;
   if (tool === "write_file" && typeof args.content === "string") tree.set(p, args.content);
