@@ -8,7 +8,9 @@ import { builtinCases, realSandbox, scriptedModel } from "./run-helpers.js";
 
 /**
  * The whole built-in suite through the real runtime (SQLite store, policy, tools, bubblewrap),
- * exactly as `patchgate eval` runs it in CI: one suite run, one test per case. Each test waits only
+ * exactly as `patchgate eval` runs it in CI, each case then replayed from its stored events alone in a
+ * fresh clone of its fixture (the runner's `replay` option): the replay must make the same decisions
+ * and reach the same tree. One suite run, one test per case. Each test waits only
  * for its own case, so jest's timeout bounds one case rather than the whole suite (which took
  * 108–300 s depending on the machine's load).
  */
@@ -25,6 +27,7 @@ function startSuite(): Promise<EvalReport> {
       casesDir: builtinCasesDir(),
       llm: scriptedModel,
       sandbox: await realSandbox(),
+      replay: true,
       onCase: (r) => settled.get(r.id)?.resolve(r),
     }))();
   suite.catch((err) => {
@@ -34,7 +37,7 @@ function startSuite(): Promise<EvalReport> {
 }
 
 test.each(cases.map((c) => [c.id, c] as const))(
-  "%s ends in its expected outcome and class",
+  "%s ends in its expected outcome and class, and replays to the same decisions and tree",
   async (_id, c) => {
     void startSuite();
     const r = await settled.get(c.id)!.promise;
@@ -46,8 +49,9 @@ test.each(cases.map((c) => [c.id, c] as const))(
     });
     // The scripted session really ran: it made model calls and tool calls.
     expect([r.metrics.steps > 0, r.metrics.toolCalls > 0]).toEqual([true, true]);
+    expect(r.notes.filter((n) => n.startsWith("replayed: the same decisions and tree"))).toHaveLength(1);
   },
-  300_000,
+  600_000,
 );
 
 test("the suite's report counts every case and is written as JSON and markdown", async () => {
