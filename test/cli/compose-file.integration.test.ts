@@ -17,6 +17,7 @@ interface Service {
 }
 const compose = parse(readFileSync(join(ROOT, "deploy/docker-compose.yml"), "utf8"), { merge: true }) as { services: Record<string, Service> };
 const docs = readdirSync(join(ROOT, "docs"))
+  .filter((f) => f.endsWith(".md"))
   .map((f) => readFileSync(join(ROOT, "docs", f), "utf8"))
   .join("\n");
 

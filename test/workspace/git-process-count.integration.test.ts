@@ -11,9 +11,10 @@ import { cli } from "../helpers/run-cli.js";
  * clone, plan, edit, test run, finish, commit — so a change that brings back a snapshot per operation
  * fails here, not in a benchmark nobody reads.
  */
-// The session's 25, and 3 for the result's receipt (src/receipt/): the commit read once, its parent's
-// note looked up (a follow-up's receipt names it), the note written.
-const BOUND = 28;
+// The session's 25, 3 for the result's receipt (src/receipt/): the commit read once, its parent's
+// note looked up (a follow-up's receipt names it), the note written; and 1 per changed path for the
+// test-integrity gate at finish (src/publish/integrity-input.ts reads its content on the base commit).
+const BOUND = 29;
 
 describe("git processes per session", () => {
   let server: FakeOpenAIServer | undefined;
