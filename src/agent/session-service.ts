@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { cutWritePaths } from "../session/cut-write-paths.js";
 import { rm } from "node:fs/promises";
 import { randomUUID } from "node:crypto";
 import { Ledger, type EventListener } from "../store/ledger.js";
@@ -74,7 +75,7 @@ export async function reopenWorkspace(ledger: Ledger, src: WorkspaceSource): Pro
   }
   const patch = latestDiff?.patch ?? "";
   if (existsSync(`${src.dir}/.git`)) {
-    const kept = await keptClone(src.dir, baseCommit, patch, publishablePaths);
+    const kept = await keptClone(src.dir, baseCommit, patch, [...new Set([...publishablePaths, ...cutWritePaths(ledger.state)])]);
     if (kept) return kept;
     await rm(src.dir, { recursive: true, force: true });
   }

@@ -59,6 +59,23 @@ describe("reopening a clone that is behind the ledger", () => {
     expect((await ws.diff(h.ledger.state.publishablePaths)).patch).toBe(h.ledger.state.latestDiff!.patch);
   });
 
+  test("a file tool's write cut by a crash before the ledger took it, on a path nothing recorded, is put back", async () => {
+    await h.resume(new ScriptedLLM(PLAN));
+    await approvePlan(h.ledger, cli, h.ledger.state.planHash!);
+    const edit = { path: "./src/add.js", edits: [{ search: "a - b", replace: "a + b" }] };
+    await h.ledger.append(
+      { type: "assistant_message", content: null, toolCalls: [{ id: "cut-1", name: "edit_file", arguments: JSON.stringify(edit) }] },
+      { type: "tool_started", callId: "cut-1" },
+    );
+    // The edit reached the disk; the process died before its result and file_written were stored.
+    const file = join(h.workdir, "src/add.js");
+    writeFileSync(file, readFileSync(file, "utf8").replace("a - b", "a + b"));
+    expect(h.ledger.state.publishablePaths).toEqual([]);
+    const ws = await reopenWorkspace(h.ledger, { source: h.source, dir: h.workdir });
+    expect(readFileSync(file, "utf8")).toContain("a - b");
+    expect((await ws.diff(["src/add.js"])).patch).toBe("");
+  });
+
   test("a clone without the recorded base commit is replaced by a fresh one", async () => {
     const stale = join(elsewhere, "clone");
     cpSync(h.workdir, stale, { recursive: true });
