@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { redact } from "../safety/redact.js";
+import { canonicalJson } from "../store/ledger-chain.js";
 import type { StoredEvent } from "../session/events.js";
 import type { SessionState } from "../session/state.js";
 import type { Approver } from "../session/types.js";
@@ -85,16 +86,6 @@ export function receiptStatementFor(input: ReceiptInput): ReceiptStatement {
 export function policyDigest(repoConfig: Record<string, unknown> | null): string {
   const policy = repoConfig?.policy ?? null;
   return `sha256:${createHash("sha256").update(canonicalJson(policy)).digest("hex")}`;
-}
-
-function canonicalJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(",")}]`;
-  if (v !== null && typeof v === "object") {
-    const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined);
-    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${canonicalJson(x)}`).join(",")}}`;
-  }
-  return JSON.stringify(v ?? null);
 }
 
 function approval(by: Approver, e: StoredEvent): ReceiptApproval {
