@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import path from "node:path";
 import { cutWritePaths } from "../session/cut-write-paths.js";
 import { rm } from "node:fs/promises";
 import { randomUUID } from "node:crypto";
@@ -8,6 +9,7 @@ import type { SessionSettings } from "../session/events.js";
 import type { TaskInput } from "../session/types.js";
 import type { GitAuth, Workspace } from "../workspace/types.js";
 import { cloneWorkspace, openWorkspace } from "../workspace/clone.js";
+import { gitLockFiles } from "../workspace/git-locks.js";
 import { type GitWorkspace } from "../workspace/git-workspace.js";
 import type { MirrorUse } from "../workspace/mirror-settings.js";
 import { resourceLimits } from "./resource-limits.js";
@@ -88,6 +90,9 @@ export async function reopenWorkspace(ledger: Ledger, src: WorkspaceSource): Pro
 async function keptClone(dir: string, baseCommit: string, patch: string, paths: readonly string[]): Promise<GitWorkspace | null> {
   try {
     // A clone that reads objects from outside itself (an older Patchgate's, by reference to a mirror) is cloned again below.
+    // So is one holding git's lock files: a git process died mid-write in it, and nothing of this
+    // session's runs there now (its lease is ours), so the clone is a cache cut short, not state.
+    if ((await gitLockFiles(path.join(dir, ".git"))).length > 0) return null;
     const ws = await openWorkspace(dir, baseCommit);
     if ((await ws.diff(paths)).patch !== patch) await ws.restore(patch, paths);
     return ws;

@@ -2,6 +2,7 @@ import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from "node:fs/pro
 import path from "node:path";
 import { gitOk } from "./git.js";
 import { withMirrorLock } from "./mirror-lock.js";
+import { gitLockFiles } from "./git-locks.js";
 import type { GitAuth } from "./types.js";
 import { tenantKey, type Tenant } from "../session/tenant.js";
 import { DEFAULT_MIRROR_MAX_AGE_MS, DEFAULT_MIRROR_MAX_BYTES, type MirrorSettings } from "./mirror-settings.js";
@@ -35,6 +36,9 @@ export async function refreshMirror(settings: MirrorSettings, tenant: Tenant, ur
   await mkdir(settings.root, { recursive: true });
   await withMirrorLock(dir, signal, async () => {
     if (await stat(path.join(dir, "HEAD")).catch(() => null)) {
+      // Under the mirror's lock no other git process writes here: git's own locks left by a fetch
+      // killed mid-write are stale, and would refuse every later fetch of those refs.
+      for (const lock of await gitLockFiles(dir)) await rm(lock, { force: true });
       await gitOk([...NO_GC, "fetch", "--quiet", "--prune", "--no-write-fetch-head", "--", url, ...REFSPECS], { cwd: dir, auth, signal });
     } else {
       // Made beside and renamed into place: a mirror half-cloned by a killed process is never used.

@@ -1,4 +1,4 @@
-import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { approvePlan, approveWrites } from "../../src/agent/approvals.js";
 import { reopenWorkspace } from "../../src/agent/session-service.js";
@@ -74,6 +74,18 @@ describe("reopening a clone that is behind the ledger", () => {
     const ws = await reopenWorkspace(h.ledger, { source: h.source, dir: h.workdir });
     expect(readFileSync(file, "utf8")).toContain("a - b");
     expect((await ws.diff(["src/add.js"])).patch).toBe("");
+  });
+
+  test("a clone left with git's lock files by a git process killed mid-write is cloned again: the next ref update succeeds", async () => {
+    await parkedAfterEdit(h);
+    // What `git update-ref` and `git add` killed -9 leave behind: their locks, never removed.
+    mkdirSync(join(h.workdir, ".git/refs/heads/patchgate"), { recursive: true });
+    writeFileSync(join(h.workdir, ".git/refs/heads/patchgate/issue-4.lock"), "");
+    writeFileSync(join(h.workdir, ".git/index.lock"), "");
+    const ws = await reopenWorkspace(h.ledger, { source: h.source, dir: h.workdir });
+    expect((await ws.diff(h.ledger.state.publishablePaths)).patch).toBe(h.ledger.state.latestDiff!.patch);
+    expect((await git(["update-ref", "refs/heads/patchgate/issue-4", "HEAD"], { cwd: h.workdir })).exitCode).toBe(0);
+    expect((await git(["add", "-A"], { cwd: h.workdir })).exitCode).toBe(0);
   });
 
   test("a clone without the recorded base commit is replaced by a fresh one", async () => {

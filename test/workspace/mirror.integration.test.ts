@@ -39,6 +39,21 @@ afterEach(async () => {
 
 const clone = (name: string) => cloneWorkspace({ source: repoUrl, dir: join(tempDir(), name), auth, mirror: { settings: mirrors, tenant: TENANT } });
 
+test("a mirror left with git's ref locks by a fetch killed mid-write is fetched again, not locked out for good", async () => {
+  await clone("ws1");
+  const mirror = mirrorPath(mirrors.root, TENANT);
+  // What a `git fetch` killed -9 while moving refs leaves: its lock files, never removed.
+  writeFileSync(join(mirror, "refs/heads/main.lock"), "");
+  writeFileSync(join(mirror, "packed-refs.lock"), "");
+  write(src.dir, "src/parse.txt", "after the cut fetch\n");
+  sh(src.dir, "commit", "--quiet", "-am", "second");
+  sh(src.dir, "push", "--quiet", bare, "main");
+
+  const second = await clone("ws2");
+  expect(second.baseCommit).toBe(sh(src.dir, "rev-parse", "HEAD"));
+  expect(sh(mirror, "rev-parse", "refs/heads/main")).toBe(second.baseCommit);
+});
+
 test("a second session fetches the mirror and takes its objects as its own; the token is sent on every request and written nowhere", async () => {
   const first = await clone("ws1");
   const mirror = mirrorPath(mirrors.root, TENANT);
