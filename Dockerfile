@@ -4,13 +4,12 @@
 # runs this file's build commands and its CMD on this machine (no Docker engine needed).
 
 FROM node:24-bookworm-slim AS build
-# python3/make/g++ build better-sqlite3 when no prebuilt binary matches; none of it ships.
-RUN apt-get update \
- && apt-get install -y --no-install-recommends python3 make g++ \
- && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
-COPY package.json package-lock.json .npmrc ./
-RUN npm ci --no-audit --no-fund
+# No compiler: better-sqlite3 ships its addon built for each platform. npm's postinstall
+# (bin/link-node-24.sh) does nothing on Node 24; --engine-strict refuses a package that needs more.
+COPY package.json package-lock.json ./
+COPY bin/link-node-24.sh ./bin/
+RUN npm ci --engine-strict --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY bin ./bin

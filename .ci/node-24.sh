@@ -1,13 +1,12 @@
-# Sourced by .ci/run (and by a developer's shell: `. .ci/node-24.sh`): puts Node 24 LTS first on PATH.
+# Sourced by .ci/run, by bin/link-node-24.sh (npm's postinstall) and by a developer's shell
+# (`. .ci/node-24.sh && use_node_24`): puts Node 24 LTS first on PATH.
 # Where the node on PATH is older (a Debian machine whose system node is 20), Node 24 comes from the
 # npm registry as the package `node-<platform>-<arch>@24`, installed once outside the checkout, so
 # nothing of it reaches package.json, the lockfile or the image. Everything started afterwards runs
 # on it: npm itself and every `#!/usr/bin/env node` tool, since they find node through PATH.
-# better-sqlite3 builds against the headers of the node that runs the build: npm_config_nodedir
-# names the directory that holds them (the package ships them in its include/).
 
 use_node_24() {
-  local major home pkg prefix
+  local major home pkg
   major="$(node -p 'process.versions.node.split(".")[0]')"
   if [ "$major" -lt 24 ]; then
     pkg="node-$(node -p 'process.platform + "-" + process.arch')"
@@ -21,7 +20,5 @@ use_node_24() {
     fi
     export PATH="$home/node_modules/$pkg/bin:$PATH"
   fi
-  prefix="$(dirname "$(dirname "$(command -v node)")")"
-  if [ -f "$prefix/include/node/node_version.h" ]; then export npm_config_nodedir="$prefix"; fi
   echo "node $(node --version) from $(command -v node)"
 }

@@ -3,8 +3,8 @@
  * Loaded by otel-setup.ts only when an endpoint is configured: the SDK and the exporter cost an
  * idle process about 7 MB it does not need otherwise.
  *
- * Versions: the SDK 2.x line (sdk-trace-base 2.12, exporter 0.223) is the last that supports Node 20;
- * it requires @opentelemetry/api < 1.10, hence api ~1.9.
+ * Versions: the SDK 2.x line (sdk-trace-base 2.12, exporter 0.223) requires @opentelemetry/api
+ * < 1.10, hence api ~1.9.
  */
 import { trace } from "@opentelemetry/api";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";

@@ -1,6 +1,6 @@
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
-import PgBoss from "pg-boss";
+import { PgBoss } from "pg-boss";
 import type pg from "pg";
 import type { Job, Queue } from "../types.js";
 import { DEFAULT_BACKOFF, type Backoff } from "./backoff.js";
@@ -40,10 +40,10 @@ function processOwner(): string {
  * The scale-out queue (DATABASE_URL): jobs are rows in lanes (src/queue/pg/lane-table.ts), a lane
  * is run by one worker at a time under a lease, and pg-boss carries the wake-ups between processes
  * (a sweep every `sweepMs` finds what no wake-up announced: a dead worker's lane, a backoff ended).
- * pg-boss does not order the work itself: its `singleton` policy makes a fetch fail for every lane
- * while the oldest job's key is active, and its handler timeout frees a worker slot while the
- * handler still runs — so the order, the lease, the slots and the attempts are ours. Jobs must
- * carry a `spec`: a closure cannot cross processes.
+ * The order, the lease, the slots and the attempts are ours, not pg-boss's: its per-key FIFO lets a
+ * failed job hold its key back, its retries count a thrown error like a dead worker, and a job it
+ * hands over after a missed heartbeat carries no epoch to fence the old worker's writes with
+ * (docs/dependencies.md). Jobs must carry a `spec`: a closure cannot cross processes.
  */
 export class DurableQueue implements Queue {
   readonly durable = true;
@@ -149,7 +149,7 @@ export class DurableQueue implements Queue {
     clearInterval(this.timer);
     await Promise.allSettled([...this.enqueues]);
     await Promise.allSettled([...this.drains]);
-    await this.boss.stop({ graceful: false, wait: true, close: true });
+    await this.boss.stop({ graceful: false, close: true });
   }
 
   /** Takes lanes, fairly, while slots are free. */
