@@ -15,7 +15,7 @@ export interface MadeReceipt {
 }
 
 /** Where the receipt of the commit a new one builds on is found; null: that commit has none. */
-export type ParentReceipt = (parent: string) => Promise<string | null>;
+type ParentReceipt = (parent: string) => Promise<string | null>;
 
 export interface ReceiptOptions {
   /**
