@@ -1,6 +1,7 @@
 import { execFileSync, spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { FakeStep } from "../fakes/chat/turns.js";
 import { cliSessions } from "../helpers/cli-sessions.js";
 import { runCli } from "../helpers/cli-process.js";
 import { signEnvelope, type Envelope } from "../../src/receipt/envelope.js";
@@ -17,6 +18,15 @@ const git = (dir: string, ...args: string[]) =>
     cwd: dir,
     encoding: "utf8",
   }).trim();
+
+/** The model's side of a session that fixes BUGGY_ADD_REPO and publishes the fix. */
+const FIX_ADD: FakeStep[] = [
+  { toolCalls: [{ name: "read_file", arguments: { path: "src/add.js" } }] },
+  { toolCalls: [{ name: "submit_plan", arguments: { summary: "make add add", steps: ["fix the operator"] } }] },
+  { toolCalls: [{ name: "edit_file", arguments: { path: "src/add.js", edits: [{ search: "a - b", replace: "a + b" }] } }] },
+  { toolCalls: [{ name: "run_tests", arguments: {} }] },
+  { toolCalls: [{ name: "finish", arguments: { summary: "add now adds" } }] },
+];
 
 /** The real CLI under a pseudo-terminal (`script`), a person typing `y` at each prompt as it appears. */
 async function runApprovedAtTerminal(repo: string, env: Record<string, string>): Promise<{ code: number | null; screen: string }> {
@@ -54,16 +64,7 @@ describe("patchgate verify on a fresh clone of a CLI session's result", () => {
 
   test("passes as published, and fails naming the reason for each kind of tampering", async () => {
     const scratch = sessions.tempDir("pg-receipt-clones-");
-    const { repo, data, env } = await sessions.start(
-      [
-        { toolCalls: [{ name: "read_file", arguments: { path: "src/add.js" } }] },
-        { toolCalls: [{ name: "submit_plan", arguments: { summary: "make add add", steps: ["fix the operator"] } }] },
-        { toolCalls: [{ name: "edit_file", arguments: { path: "src/add.js", edits: [{ search: "a - b", replace: "a + b" }] } }] },
-        { toolCalls: [{ name: "run_tests", arguments: {} }] },
-        { toolCalls: [{ name: "finish", arguments: { summary: "add now adds" } }] },
-      ],
-      { prefix: "pg-receipt-", key: "sk-receipt-test-key" },
-    );
+    const { repo, data, env } = await sessions.start(FIX_ADD, { prefix: "pg-receipt-", key: "sk-receipt-test-key" });
     const run = await runApprovedAtTerminal(repo, env);
     expect(run.code).toBe(0);
     const sessionId = /session (\S+)/.exec(run.screen)![1];
@@ -186,16 +187,7 @@ describe("patchgate verify on a fresh clone of a CLI session's result", () => {
   }, 240_000);
 
   test("approvals given by flags are reported as nobody's; a rotated key's receipts still verify with the machine's keys", async () => {
-    const { repo, data, env } = await sessions.start(
-      [
-        { toolCalls: [{ name: "read_file", arguments: { path: "src/add.js" } }] },
-        { toolCalls: [{ name: "submit_plan", arguments: { summary: "make add add", steps: ["fix the operator"] } }] },
-        { toolCalls: [{ name: "edit_file", arguments: { path: "src/add.js", edits: [{ search: "a - b", replace: "a + b" }] } }] },
-        { toolCalls: [{ name: "run_tests", arguments: {} }] },
-        { toolCalls: [{ name: "finish", arguments: { summary: "add now adds" } }] },
-      ],
-      { prefix: "pg-receipt-flags-", key: "sk-receipt-test-key" },
-    );
+    const { repo, data, env } = await sessions.start(FIX_ADD, { prefix: "pg-receipt-flags-", key: "sk-receipt-test-key" });
     const run = await runCli(["run", "--repo", repo, "--approve-plan", "--approve-writes", "Fix add"], env);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("git notes --ref=patchgate merge FETCH_HEAD");
