@@ -1,7 +1,7 @@
 import { processOperatorEnv, type OperatorEnv } from "../config/operator-env.js";
 import { hostEnvironment } from "../process/index.js";
 import { CaBundleError, writeCaBundle } from "../sandbox/ca-bundle.js";
-import { UsageError } from "./runtime-env.js";
+import { UsageError } from "./usage-error.js";
 
 /**
  * The CA bundle a CLI session's networked setup trusts, made in the data directory before the

@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { UsageError } from "./runtime-env.js";
+import { UsageError } from "./usage-error.js";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 

@@ -12,7 +12,8 @@ import { hostSecrets } from "../eval/index.js";
 import { runSuite, writeReport } from "../eval/index.js";
 import { parseCommandArgs } from "./cli-args.js";
 import { help } from "./inspect-commands.js";
-import { llmFromEnv, modelName, UsageError } from "./runtime-env.js";
+import { UsageError } from "./usage-error.js";
+import { llmFromEnv, modelName } from "./runtime-env.js";
 
 export const EVAL_USAGE = `patchgate eval [--cases <dir>] [--out <dir>] [--llm scripted|openai] [--messy] [--model <m>] [--case <id>]… [--keep]`;
 

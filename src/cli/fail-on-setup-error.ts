@@ -1,6 +1,6 @@
 import type { Ledger } from "../store/ledger.js";
 import { WorkspaceError } from "../workspace/workspace-error.js";
-import { UsageError } from "./runtime-env.js";
+import { UsageError } from "./usage-error.js";
 
 /**
  * Clone and config reading can still fail after the session exists (an unreachable URL, a broken

@@ -1,6 +1,5 @@
 import { openStore } from "../store/open-store.js";
 import { stringify } from "yaml";
-import { scriptFromEvents } from "../eval/index.js";
 import { redactDeep } from "../safety/redact.js";
 import { fold } from "../session/reducer.js";
 import { checkRunTitle } from "../trace/check-run.js";
@@ -10,7 +9,8 @@ import { secretsFromEnv } from "../safety/secrets.js";
 import { parseCommandArgs } from "./cli-args.js";
 import { resolveSessionId } from "./session-id.js";
 import { formatTimelineRow, timelineRows } from "./timeline-format.js";
-import { dataDir, UsageError } from "./runtime-env.js";
+import { UsageError } from "./usage-error.js";
+import { dataDir } from "./data-dir.js";
 import { hostEnvironment } from "../process/index.js";
 import { processOperatorEnv, type OperatorEnv } from "../config/operator-env.js";
 
@@ -70,6 +70,9 @@ export async function traceCommand(argv: string[], out: NodeJS.WritableStream, e
   const loaded = await loadEvents(argv, TRACE_USAGE, env);
   if (loaded === null) return help(out, TRACE_USAGE);
   if (loaded.values.script) {
+    // Loaded here, not at the top: the eval runner behind it is most of the code, and `show`, `list`
+    // and `trace` without --script need none of it.
+    const { scriptFromEvents } = await import("../eval/index.js");
     out.write(stringify({ script: redactDeep(scriptFromEvents(loaded.events), secretsFromEnv(hostEnvironment())) }));
     return 0;
   }

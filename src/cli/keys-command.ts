@@ -5,7 +5,8 @@ import { loadSigningKeys, publicKeysDocument, rotateSigningKey, signingKeyDir, t
 import { processOperatorEnv, type OperatorEnv } from "../config/operator-env.js";
 import { parseCommandArgs } from "./cli-args.js";
 import { help } from "./inspect-commands.js";
-import { dataDir, UsageError } from "./runtime-env.js";
+import { UsageError } from "./usage-error.js";
+import { dataDir } from "./data-dir.js";
 
 export const KEYS_USAGE = "patchgate keys [--rotate] [--json] [--data-dir <d>]";
 

@@ -3,7 +3,7 @@ import { redact } from "../safety/redact.js";
 import { secretsFromEnv } from "../safety/secrets.js";
 import { parseCommandArgs, positiveInt } from "./cli-args.js";
 import { help } from "./inspect-commands.js";
-import { dataDir } from "./runtime-env.js";
+import { dataDir } from "./data-dir.js";
 import { hostEnvironment } from "../process/index.js";
 import { processOperatorEnv, type OperatorEnv } from "../config/operator-env.js";
 

@@ -1,4 +1,4 @@
-import { UsageError } from "./runtime-env.js";
+import { UsageError } from "./usage-error.js";
 import { applyDotEnv, DotEnvError } from "../config/dot-env.js";
 import { processOperatorEnv } from "../config/operator-env.js";
 import { secretsFromEnv } from "../safety/secrets.js";

@@ -1,7 +1,7 @@
 import type { McpRuntime } from "../mcp/index.js";
 import { loadMcpConfig, McpConfigError } from "../mcp/index.js";
 import { processOperatorEnv, type OperatorEnv } from "../config/operator-env.js";
-import { UsageError } from "./runtime-env.js";
+import { UsageError } from "./usage-error.js";
 
 /**
  * The operator's MCP servers for a CLI session: `--mcp-config <file>`, else PATCHGATE_MCP_CONFIG, else

@@ -1,7 +1,7 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { serveProject } from "../mcp/index.js";
 import { parseCommandArgs } from "./cli-args.js";
-import { UsageError } from "./runtime-env.js";
+import { UsageError } from "./usage-error.js";
 
 export const MCP_SERVER_USAGE = "patchgate mcp-server --repo <path>";
 

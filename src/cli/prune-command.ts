@@ -5,7 +5,8 @@ import { SqliteSessionStore } from "../store/sqlite-store.js";
 import { expired, sweepEndedSessions } from "../workspace/housekeeping.js";
 import { parseCommandArgs } from "./cli-args.js";
 import { help } from "./inspect-commands.js";
-import { dataDir, UsageError } from "./runtime-env.js";
+import { UsageError } from "./usage-error.js";
+import { dataDir } from "./data-dir.js";
 import { processOperatorEnv, type OperatorEnv } from "../config/operator-env.js";
 
 export const PRUNE_USAGE = "patchgate prune [--older-than <age: 30m, 12h, 7d>] [--data-dir <d>]";

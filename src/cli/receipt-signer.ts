@@ -4,7 +4,7 @@ import type { ReceiptSigner } from "../receipt/record-receipt.js";
 import { ReceiptError } from "../receipt/receipt-error.js";
 import { loadSigningKeys } from "../receipt/signing-key.js";
 import { secretsFromEnv } from "../safety/secrets.js";
-import { UsageError } from "./runtime-env.js";
+import { UsageError } from "./usage-error.js";
 import { versionLine } from "./version.js";
 
 /**

@@ -2,7 +2,7 @@ import { lstat, mkdtemp, realpath, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve, sep } from "node:path";
 import { git } from "../workspace/git.js";
-import { UsageError } from "./runtime-env.js";
+import { UsageError } from "./usage-error.js";
 
 /** What `patchgate run` clones: the source as given, and the commit to start from when not its HEAD. */
 export interface CheckedRepo {

@@ -5,7 +5,7 @@ import { parseRepoConfig } from "../config/load-repo-config.js";
 import { detectTestCommand } from "../config/detect-test-command.js";
 import { selectSandbox } from "../sandbox/select.js";
 import type { Sandbox } from "../sandbox/types.js";
-import { UsageError } from "./runtime-env.js";
+import { UsageError } from "./usage-error.js";
 
 export interface RepoSetup {
   config: RepoConfig;

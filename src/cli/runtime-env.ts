@@ -1,5 +1,3 @@
-import { homedir } from "node:os";
-import { join } from "node:path";
 import { compactionFor, type CompactionSettings } from "../agent/context/compaction-thresholds.js";
 import { clientOptions, DEFAULT_MODEL, llmConfigFromEnv, LLMConfigError, type LLMConfig } from "../agent/llm/llm-config.js";
 import { createOpenAIClient } from "../agent/llm/openai-client.js";
@@ -7,22 +5,7 @@ import { checkEndpoint, EndpointCheckError } from "../agent/llm/endpoint-check.j
 import { ephemeralVault, vaultFromEnv, type ReasoningVault } from "../agent/llm/reasoning-vault.js";
 import type { LLMClient } from "../agent/llm/types.js";
 import { processOperatorEnv, type OperatorEnv } from "../config/operator-env.js";
-import { FatalError } from "../errors/index.js";
-
-/** A problem the user can fix (missing key, bad flag, broken config): printed plainly, no stack trace. */
-export class UsageError extends FatalError {
-  readonly kind = "usage";
-  constructor(
-    message: string,
-    readonly exitCode = 2,
-  ) {
-    super(message);
-  }
-}
-
-export function dataDir(flag?: string, env: OperatorEnv = processOperatorEnv()): string {
-  return flag ?? env.PATCHGATE_DATA_DIR ?? join(homedir(), ".patchgate");
-}
+import { UsageError } from "./usage-error.js";
 
 export function modelName(flag?: string, env: OperatorEnv = processOperatorEnv()): string {
   return flag ?? env.PATCHGATE_MODEL ?? DEFAULT_MODEL;

@@ -1,6 +1,6 @@
 import { isPostgresUrl } from "../store/open-store.js";
 import { processOperatorEnv, type OperatorEnv } from "../config/operator-env.js";
-import { UsageError } from "./runtime-env.js";
+import { UsageError } from "./usage-error.js";
 
 /** DATABASE_URL for a scale-out command, or a usage error that says what to do instead. */
 export function scaleOutUrl(command: string, env: OperatorEnv = processOperatorEnv()): string {

@@ -1,5 +1,5 @@
 import type { SessionStore } from "../store/types.js";
-import { UsageError } from "./runtime-env.js";
+import { UsageError } from "./usage-error.js";
 
 /**
  * The session a user means: the full id, or any unambiguous prefix of it (the branch name

@@ -4,7 +4,7 @@ import { dependencyCacheIn } from "../config/operator-defaults.js";
 import { OperatorSettingsError, operatorSettingsFrom } from "../config/operator-settings.js";
 import { hostFacts } from "../toolchain/host-facts.js";
 import { processOperatorEnv, type OperatorEnv } from "../config/operator-env.js";
-import { UsageError } from "./runtime-env.js";
+import { UsageError } from "./usage-error.js";
 
 /**
  * The operator's part of a CLI session's sandbox: `--settings <file>` (else PATCHGATE_SETTINGS) for

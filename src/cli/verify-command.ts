@@ -10,7 +10,8 @@ import { processOperatorEnv, type OperatorEnv } from "../config/operator-env.js"
 import { parseCommandArgs } from "./cli-args.js";
 import { help } from "./inspect-commands.js";
 import { localSigningKeys } from "./keys-command.js";
-import { dataDir, UsageError } from "./runtime-env.js";
+import { UsageError } from "./usage-error.js";
+import { dataDir } from "./data-dir.js";
 
 export const VERIFY_USAGE = "patchgate verify <commit|range> [--key <file|url>]... [--bot <login>]... [--json] [--repo <dir>]";
 

@@ -8,7 +8,8 @@ import { git } from "../workspace/git.js";
 import { parseCommandArgs } from "./cli-args.js";
 import { help } from "./inspect-commands.js";
 import { resolveSessionId } from "./session-id.js";
-import { dataDir, UsageError } from "./runtime-env.js";
+import { UsageError } from "./usage-error.js";
+import { dataDir } from "./data-dir.js";
 import { processOperatorEnv, type OperatorEnv } from "../config/operator-env.js";
 
 export const VERIFY_SESSION_USAGE =

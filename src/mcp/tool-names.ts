@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { canonicalJson } from "../tools/support/plan-hash.js";
+import { canonicalJson } from "../session/canonical-json.js";
 
 /**
  * Names the model calls: `mcp__<server>__<tool>`. Server names have no `__` (config.ts) and built-in

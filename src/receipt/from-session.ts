@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { redact } from "../safety/redact.js";
-import { canonicalJson } from "../store/ledger-chain.js";
+import { canonicalJson } from "../session/canonical-json.js";
 import type { StoredEvent } from "../session/events.js";
 import type { SessionState } from "../session/state.js";
 import type { Approver } from "../session/types.js";

@@ -17,18 +17,21 @@ export interface ReceiptSigner {
  * records it in the ledger, in that order: a receipt the ledger names is one the repository holds.
  */
 export async function recordReceipt(ledger: Ledger, gitDir: string, commit: string, kind: "plan" | "result", signer: ReceiptSigner): Promise<string> {
-  const made = await makeReceipt({
-    state: ledger.state,
-    events: ledger.history,
-    kind,
-    commit,
-    repository: ledger.state.task.source.repo,
-    version: signer.version,
-    ledgerHead: await ledger.head(),
-    keys: signer.keys,
-    gitDir,
-    ...(signer.secrets ? { secrets: signer.secrets } : {}),
-  });
+  const made = await makeReceipt(
+    {
+      state: ledger.state,
+      events: ledger.history,
+      kind,
+      commit,
+      repository: ledger.state.task.source.repo,
+      version: signer.version,
+      ledgerHead: await ledger.head(),
+      keys: signer.keys,
+      gitDir,
+      ...(signer.secrets ? { secrets: signer.secrets } : {}),
+    },
+    { trailingNewline: true },
+  );
   await writeReceiptNote(gitDir, commit, made.envelopeJson);
   await ledger.append({ type: "receipt_recorded", commit, kind, digest: made.digest, envelope: made.envelopeJson });
   return made.digest;

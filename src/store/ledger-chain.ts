@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { canonicalJson } from "../session/canonical-json.js";
 import type { SessionEvent } from "../session/events.js";
 
 /**
@@ -42,35 +43,6 @@ export function genesisHash(sessionId: string): string {
 /** The hash of one event given its place (seq, at), its canonical JSON and the hash before it. */
 export function linkHash(sessionId: string, seq: number, at: string, canonicalEvent: string, prev: string): string {
   return compiled.ledgerLink(createHash, sessionId, seq, at, canonicalEvent, prev);
-}
-
-/**
- * JSON with object keys sorted by code unit and no whitespace; everything else as JSON.stringify
- * writes it (undefined members dropped, non-finite numbers null, toJSON honoured). So an event gives
- * the same text whether it is the object being appended or the one parsed back from either store.
- */
-export function canonicalJson(value: unknown): string {
-  const text = encode(value);
-  if (text === undefined) throw new TypeError("canonicalJson: the value has no JSON form");
-  return text;
-}
-
-function encode(value: unknown): string | undefined {
-  if (value !== null && typeof value === "object" && typeof (value as { toJSON?: unknown }).toJSON === "function") {
-    value = (value as { toJSON: () => unknown }).toJSON();
-  }
-  if (value === null || typeof value !== "object") {
-    // Primitives exactly as JSON.stringify writes them: undefined for undefined and functions, and a
-    // throw for BigInt, as the stores' own serialisation does.
-    return JSON.stringify(value) as string | undefined;
-  }
-  if (Array.isArray(value)) return `[${value.map((v) => encode(v) ?? "null").join(",")}]`;
-  const members: string[] = [];
-  for (const key of Object.keys(value).sort()) {
-    const v = encode((value as Record<string, unknown>)[key]);
-    if (v !== undefined) members.push(`${JSON.stringify(key)}:${v}`);
-  }
-  return `{${members.join(",")}}`;
 }
 
 /** One stored event with its chain fields, as the store reads it back (null: a row never chained). */

@@ -1,7 +1,8 @@
 import pg from "pg";
 import type { SessionEvent, StoredEvent } from "../session/events.js";
 import { LeaseLostError, type Fence } from "./fence.js";
-import { canonicalJson, genesisHash, linkHash, type LedgerLink } from "./ledger-chain.js";
+import { canonicalJson } from "../session/canonical-json.js";
+import { genesisHash, linkHash, type LedgerLink } from "./ledger-chain.js";
 import { migratePg } from "./pg-schema.js";
 import { toSummary, type SessionRow } from "./session-row.js";
 import { ConcurrentAppendError, type AppendAt, type DeliveryState, type InboxDelivery, type SessionStore, type SessionSummary } from "./types.js";

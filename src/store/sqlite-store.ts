@@ -1,6 +1,7 @@
 import Database from "better-sqlite3";
 import type { SessionEvent, StoredEvent } from "../session/events.js";
-import { canonicalJson, type LedgerLink } from "./ledger-chain.js";
+import { canonicalJson } from "../session/canonical-json.js";
+import type { LedgerLink } from "./ledger-chain.js";
 import { migrate } from "./sqlite-schema.js";
 import { SqliteWriter } from "./sqlite-writer.js";
 import { writesOn, type AppendAnswer, type RunWrites, type WriteOutcome, type WriteRequest } from "./sqlite-writes.js";

@@ -1,5 +1,5 @@
 import { parseCommandArgs, positiveInt, positiveNumber } from "../../src/cli/cli-args.js";
-import { UsageError } from "../../src/cli/runtime-env.js";
+import { UsageError } from "../../src/cli/usage-error.js";
 
 const usageMessage = (f: () => unknown): string => {
   try {

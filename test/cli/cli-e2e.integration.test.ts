@@ -1,32 +1,20 @@
 import { execFileSync } from "node:child_process";
-import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/chat/server.js";
-import { BUGGY_ADD_REPO, makeRepo, tempDir } from "../helpers/git-fixture.js";
+import { cliSessions } from "../helpers/cli-sessions.js";
 import { cli } from "../helpers/run-cli.js";
 
 describe("patchgate CLI, end to end", () => {
-  let server: FakeOpenAIServer | undefined;
-  const cleanups: (() => void)[] = [];
-  afterEach(async () => {
-    expect(server?.violations ?? []).toEqual([]);
-    await server?.close();
-    for (const c of cleanups.splice(0)) c();
-  });
+  const sessions = cliSessions();
 
   test("run: plan, approved edit, passing tests, finish → a commit on a branch in the clone", async () => {
-    const repo = makeRepo(BUGGY_ADD_REPO);
-    const data = tempDir("pg-cli-");
-    cleanups.push(repo.cleanup, () => rmSync(data, { recursive: true, force: true }));
-    server = await startFakeOpenAI([
+    const { repo, data, server, env } = await sessions.start([
       { toolCalls: [{ name: "read_file", arguments: { path: "src/add.js" } }] },
       { toolCalls: [{ name: "submit_plan", arguments: { summary: "make add add", steps: ["fix the operator", "run tests"] } }] },
       { toolCalls: [{ name: "edit_file", arguments: { path: "src/add.js", edits: [{ search: "a - b", replace: "a + b" }] } }] },
       { toolCalls: [{ name: "run_tests", arguments: {} }] },
       { toolCalls: [{ name: "finish", arguments: { summary: "add now adds" } }] },
     ]);
-    const env = { OPENAI_API_KEY: "sk-cli-test-key", OPENAI_BASE_URL: server.baseURL, PATCHGATE_DATA_DIR: data, PATCHGATE_MODEL: "fake-model" };
-    const r = await cli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "Fix add: add(2, 3) should be 5"], env);
+    const r = await cli(["run", "--repo", repo, "--approve-plan", "--approve-writes", "Fix add: add(2, 3) should be 5"], env);
 
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
@@ -73,34 +61,26 @@ describe("patchgate CLI, end to end", () => {
   });
 
   test("every line printed is redacted: a token planted in the plan never reaches the terminal whole", async () => {
-    const repo = makeRepo(BUGGY_ADD_REPO);
-    const data = tempDir("pg-cli-");
-    cleanups.push(repo.cleanup, () => rmSync(data, { recursive: true, force: true }));
     const token = ["ghp", "_", "Q".repeat(6), "r7".repeat(15)].join("");
-    server = await startFakeOpenAI([
+    const { repo, env } = await sessions.start([
       { toolCalls: [{ name: "submit_plan", arguments: { summary: `rotate ${token} first`, steps: [`then use ${token}`] } }] },
       { toolCalls: [{ name: "report_blocked", arguments: { reason: "stop here" } }] },
     ]);
-    const env = { OPENAI_API_KEY: "sk-cli-test-key", OPENAI_BASE_URL: server.baseURL, PATCHGATE_DATA_DIR: data, PATCHGATE_MODEL: "fake-model" };
-    const r = await cli(["run", "--repo", repo.dir, "--approve-plan", "Fix add"], env);
+    const r = await cli(["run", "--repo", repo, "--approve-plan", "Fix add"], env);
     expect(r.stdout).toContain("Plan (");
     expect(r.stdout).toContain("rotate [REDACTED:github_token] first");
     expect(r.stdout + r.stderr).not.toContain(token);
   });
 
   test("blocked with work written: the untested work is committed on a branch of the clone, and the exact git fetch is printed", async () => {
-    const repo = makeRepo(BUGGY_ADD_REPO);
-    const data = tempDir("pg-cli-");
-    cleanups.push(repo.cleanup, () => rmSync(data, { recursive: true, force: true }));
-    server = await startFakeOpenAI([
+    const { repo, data, env } = await sessions.start([
       { toolCalls: [{ name: "read_file", arguments: { path: "src/add.js" } }] },
       { toolCalls: [{ name: "submit_plan", arguments: { summary: "make add add", steps: ["fix the operator"] } }] },
       { toolCalls: [{ name: "edit_file", arguments: { path: "src/add.js", edits: [{ search: "a - b", replace: "a * b" }] } }] },
       { toolCalls: [{ name: "run_tests", arguments: {} }] },
       { toolCalls: [{ name: "report_blocked", arguments: { reason: "I cannot make the test pass" } }] },
     ]);
-    const env = { OPENAI_API_KEY: "sk-cli-test-key", OPENAI_BASE_URL: server.baseURL, PATCHGATE_DATA_DIR: data, PATCHGATE_MODEL: "fake-model" };
-    const r = await cli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "Fix add"], env);
+    const r = await cli(["run", "--repo", repo, "--approve-plan", "--approve-writes", "Fix add"], env);
     expect(r.code).toBe(1);
     const sessionId = /session (\S+)/.exec(r.stdout)![1]!;
     const clone = join(data, "workspaces", sessionId);
@@ -115,9 +95,7 @@ describe("patchgate CLI, end to end", () => {
   });
 
   test("without OPENAI_API_KEY it says so and exits non-zero, no stack trace", async () => {
-    const repo = makeRepo(BUGGY_ADD_REPO);
-    cleanups.push(repo.cleanup);
-    const r = await cli(["run", "--repo", repo.dir, "do something"], { PATCHGATE_DATA_DIR: tempDir("pg-cli-") });
+    const r = await cli(["run", "--repo", sessions.repo(), "do something"], { PATCHGATE_DATA_DIR: sessions.tempDir("pg-cli-") });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe("patchgate: OPENAI_API_KEY is not set. Set it (and OPENAI_BASE_URL for any OpenAI-compatible server) to run a session.\n");
     expect(r.stderr).not.toMatch(/\n\s+at /);

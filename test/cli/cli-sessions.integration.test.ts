@@ -4,7 +4,7 @@ import { PassThrough } from "node:stream";
 import { showCommand, traceCommand } from "../../src/cli/inspect-commands.js";
 import { listCommand } from "../../src/cli/list-command.js";
 import { resumeCommand } from "../../src/cli/resume-command.js";
-import { UsageError } from "../../src/cli/runtime-env.js";
+import { UsageError } from "../../src/cli/usage-error.js";
 import type { SessionEvent } from "../../src/session/events.js";
 import { SqliteSessionStore } from "../../src/store/sqlite-store.js";
 import { tempDir } from "../helpers/git-fixture.js";

@@ -1,8 +1,6 @@
 import { execFileSync } from "node:child_process";
-import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/chat/server.js";
-import { makeRepo, tempDir } from "../helpers/git-fixture.js";
+import { cliSessions } from "../helpers/cli-sessions.js";
 import { cli } from "../helpers/run-cli.js";
 import { FORMATTED_ADD, plantRepo, type PlantRoute } from "../helpers/state-plant.js";
 
@@ -20,27 +18,20 @@ const PLANTS: { route: PlantRoute; argv: string[] }[] = [
  * the formatter. Whatever the plants are, the published tree is the base plus the formatter's change.
  */
 describe("patchgate run: state planted by commands never reaches an approved command", () => {
-  let server: FakeOpenAIServer | undefined;
-  const cleanups: (() => void)[] = [];
-  afterEach(async () => {
-    expect(server?.violations ?? []).toEqual([]);
-    await server?.close();
-    for (const c of cleanups.splice(0)) c();
-  });
+  const sessions = cliSessions();
 
   test("every planting route, then the approved formatter and tests: the published tree is exactly base + the formatter's change", async () => {
-    const repo = makeRepo(plantRepo());
-    const data = tempDir("pg-cli-plant-");
-    cleanups.push(repo.cleanup, () => rmSync(data, { recursive: true, force: true }));
-    server = await startFakeOpenAI([
-      { toolCalls: [{ name: "submit_plan", arguments: { summary: "format add.js", steps: ["run the formatter", "run tests"] } }] },
-      ...PLANTS.map(({ argv }) => ({ toolCalls: [{ name: "run_command", arguments: { argv } }] })),
-      { toolCalls: [{ name: "run_command", arguments: { argv: ["npm", "run", "fmt"] } }] },
-      { toolCalls: [{ name: "run_tests", arguments: {} }] },
-      { toolCalls: [{ name: "finish", arguments: { summary: "formatted" } }] },
-    ]);
-    const env = { OPENAI_API_KEY: "sk-cli-test-key", OPENAI_BASE_URL: server.baseURL, PATCHGATE_DATA_DIR: data, PATCHGATE_MODEL: "fake-model" };
-    const r = await cli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "Format src/add.js"], env);
+    const { repo, data, server, env } = await sessions.start(
+      [
+        { toolCalls: [{ name: "submit_plan", arguments: { summary: "format add.js", steps: ["run the formatter", "run tests"] } }] },
+        ...PLANTS.map(({ argv }) => ({ toolCalls: [{ name: "run_command", arguments: { argv } }] })),
+        { toolCalls: [{ name: "run_command", arguments: { argv: ["npm", "run", "fmt"] } }] },
+        { toolCalls: [{ name: "run_tests", arguments: {} }] },
+        { toolCalls: [{ name: "finish", arguments: { summary: "formatted" } }] },
+      ],
+      { files: plantRepo(), prefix: "pg-cli-plant-" },
+    );
+    const r = await cli(["run", "--repo", repo, "--approve-plan", "--approve-writes", "Format src/add.js"], env);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(server.remaining()).toBe(0);

@@ -1,8 +1,6 @@
 import { spawn } from "node:child_process";
-import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/chat/server.js";
-import { BUGGY_ADD_REPO, makeRepo, tempDir } from "../helpers/git-fixture.js";
+import { cliSessions } from "../helpers/cli-sessions.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 const plan = (summary: string) => ({ toolCalls: [{ name: "submit_plan", arguments: { summary, steps: ["fix the operator"] } }] });
@@ -12,30 +10,24 @@ const plan = (summary: string) => ({ toolCalls: [{ name: "submit_plan", argument
  * answers typed when each prompt appears on the screen — never on a timer.
  */
 describe("patchgate run at a terminal", () => {
-  let server: FakeOpenAIServer | undefined;
-  const cleanups: (() => void)[] = [];
-  afterEach(async () => {
-    expect(server?.violations ?? []).toEqual([]);
-    await server?.close();
-    for (const c of cleanups.splice(0)) c();
-  });
+  const sessions = cliSessions();
 
   test("feedback at the plan prompt revises the plan; y approves it and then the writes", async () => {
-    const repo = makeRepo(BUGGY_ADD_REPO);
-    const data = tempDir("pg-tty-");
-    cleanups.push(repo.cleanup, () => rmSync(data, { recursive: true, force: true }));
-    server = await startFakeOpenAI([
-      plan("first draft"),
-      (req) => {
-        const feedback = req.messages.filter((m) => m.role === "user").at(-1);
-        return plan(feedback?.content.includes("mention the test") ? "revised: fix and mention the test" : "feedback lost");
-      },
-      { toolCalls: [{ name: "read_file", arguments: { path: "src/add.js" } }] },
-      { toolCalls: [{ name: "edit_file", arguments: { path: "src/add.js", edits: [{ search: "a - b", replace: "a + b" }] } }] },
-      { toolCalls: [{ name: "run_tests", arguments: {} }] },
-      { toolCalls: [{ name: "finish", arguments: { summary: "fixed" } }] },
-    ]);
-    const cmd = `node --import tsx src/cli/main.ts run --repo ${repo.dir} "Fix add"`;
+    const { repo, data, server } = await sessions.start(
+      [
+        plan("first draft"),
+        (req) => {
+          const feedback = req.messages.filter((m) => m.role === "user").at(-1);
+          return plan(feedback?.content.includes("mention the test") ? "revised: fix and mention the test" : "feedback lost");
+        },
+        { toolCalls: [{ name: "read_file", arguments: { path: "src/add.js" } }] },
+        { toolCalls: [{ name: "edit_file", arguments: { path: "src/add.js", edits: [{ search: "a - b", replace: "a + b" }] } }] },
+        { toolCalls: [{ name: "run_tests", arguments: {} }] },
+        { toolCalls: [{ name: "finish", arguments: { summary: "fixed" } }] },
+      ],
+      { prefix: "pg-tty-" },
+    );
+    const cmd = `node --import tsx src/cli/main.ts run --repo ${repo} "Fix add"`;
     const child = spawn("script", ["-qfec", cmd, "/dev/null"], {
       cwd: ROOT,
       env: { ...process.env, OPENAI_API_KEY: "sk-tty-test-key", OPENAI_BASE_URL: server.baseURL, PATCHGATE_DATA_DIR: data },

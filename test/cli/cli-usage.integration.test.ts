@@ -7,7 +7,7 @@ import { showCommand, traceCommand } from "../../src/cli/inspect-commands.js";
 import { listCommand } from "../../src/cli/list-command.js";
 import { resumeCommand } from "../../src/cli/resume-command.js";
 import { runCommand } from "../../src/cli/run-command.js";
-import { UsageError } from "../../src/cli/runtime-env.js";
+import { UsageError } from "../../src/cli/usage-error.js";
 import { SqliteSessionStore } from "../../src/store/sqlite-store.js";
 import { startFakeOpenAI } from "../fakes/chat/server.js";
 import { BUGGY_ADD_REPO, makeRepo, tempDir } from "../helpers/git-fixture.js";

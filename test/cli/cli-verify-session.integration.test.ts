@@ -1,9 +1,7 @@
 import { execFileSync } from "node:child_process";
-import { rmSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/chat/server.js";
-import { BUGGY_ADD_REPO, makeRepo, tempDir } from "../helpers/git-fixture.js";
+import { cliSessions } from "../helpers/cli-sessions.js";
 import { cli } from "../helpers/run-cli.js";
 
 /**
@@ -11,26 +9,20 @@ import { cli } from "../helpers/run-cli.js";
  * a commit on the clone's branch): its ledger verifies, commit and tree included; then one byte of
  * the stored plan changed on disk is named by seq and type.
  */
-let server: FakeOpenAIServer | undefined;
-const cleanups: (() => void)[] = [];
-afterEach(async () => {
-  await server?.close();
-  for (const c of cleanups.splice(0)) c();
-});
+const sessions = cliSessions();
 
 test("a real session's ledger verifies against its clone; a byte changed in its plan is named", async () => {
-  const repo = makeRepo(BUGGY_ADD_REPO);
-  const data = tempDir("pg-verify-");
-  cleanups.push(repo.cleanup, () => rmSync(data, { recursive: true, force: true }));
-  server = await startFakeOpenAI([
-    { toolCalls: [{ name: "read_file", arguments: { path: "src/add.js" } }] },
-    { toolCalls: [{ name: "submit_plan", arguments: { summary: "make add add", steps: ["fix the operator", "run tests"] } }] },
-    { toolCalls: [{ name: "edit_file", arguments: { path: "src/add.js", edits: [{ search: "a - b", replace: "a + b" }] } }] },
-    { toolCalls: [{ name: "run_tests", arguments: {} }] },
-    { toolCalls: [{ name: "finish", arguments: { summary: "add now adds" } }] },
-  ]);
-  const env = { OPENAI_API_KEY: "sk-cli-test-key", OPENAI_BASE_URL: server.baseURL, PATCHGATE_DATA_DIR: data, PATCHGATE_MODEL: "fake-model" };
-  const run = await cli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "Fix add"], env);
+  const { repo, data, env } = await sessions.start(
+    [
+      { toolCalls: [{ name: "read_file", arguments: { path: "src/add.js" } }] },
+      { toolCalls: [{ name: "submit_plan", arguments: { summary: "make add add", steps: ["fix the operator", "run tests"] } }] },
+      { toolCalls: [{ name: "edit_file", arguments: { path: "src/add.js", edits: [{ search: "a - b", replace: "a + b" }] } }] },
+      { toolCalls: [{ name: "run_tests", arguments: {} }] },
+      { toolCalls: [{ name: "finish", arguments: { summary: "add now adds" } }] },
+    ],
+    { prefix: "pg-verify-" },
+  );
+  const run = await cli(["run", "--repo", repo, "--approve-plan", "--approve-writes", "Fix add"], env);
   expect(run.code).toBe(0);
   const sessionId = /session (\S+)/.exec(run.stdout)![1]!;
   const branch = `patchgate/${sessionId.slice(0, 8)}`;

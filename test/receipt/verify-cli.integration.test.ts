@@ -1,8 +1,8 @@
 import { execFileSync, spawn } from "node:child_process";
-import { rmSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/chat/server.js";
-import { BUGGY_ADD_REPO, makeRepo, tempDir } from "../helpers/git-fixture.js";
+import type { FakeStep } from "../fakes/chat/turns.js";
+import { cliSessions } from "../helpers/cli-sessions.js";
 import { runCli } from "../helpers/cli-process.js";
 import { signEnvelope, type Envelope } from "../../src/receipt/envelope.js";
 import { keyIdOf } from "../../src/receipt/key-id.js";
@@ -18,6 +18,15 @@ const git = (dir: string, ...args: string[]) =>
     cwd: dir,
     encoding: "utf8",
   }).trim();
+
+/** The model's side of a session that fixes BUGGY_ADD_REPO and publishes the fix. */
+const FIX_ADD: FakeStep[] = [
+  { toolCalls: [{ name: "read_file", arguments: { path: "src/add.js" } }] },
+  { toolCalls: [{ name: "submit_plan", arguments: { summary: "make add add", steps: ["fix the operator"] } }] },
+  { toolCalls: [{ name: "edit_file", arguments: { path: "src/add.js", edits: [{ search: "a - b", replace: "a + b" }] } }] },
+  { toolCalls: [{ name: "run_tests", arguments: {} }] },
+  { toolCalls: [{ name: "finish", arguments: { summary: "add now adds" } }] },
+];
 
 /** The real CLI under a pseudo-terminal (`script`), a person typing `y` at each prompt as it appears. */
 async function runApprovedAtTerminal(repo: string, env: Record<string, string>): Promise<{ code: number | null; screen: string }> {
@@ -51,32 +60,12 @@ function writeNote(dir: string, commit: string, envelope: Envelope): void {
 }
 
 describe("patchgate verify on a fresh clone of a CLI session's result", () => {
-  let server: FakeOpenAIServer | undefined;
-  const cleanups: (() => void)[] = [];
-  afterEach(async () => {
-    expect(server?.violations ?? []).toEqual([]);
-    await server?.close();
-    for (const c of cleanups.splice(0)) c();
-  });
+  const sessions = cliSessions();
 
   test("passes as published, and fails naming the reason for each kind of tampering", async () => {
-    const repo = makeRepo(BUGGY_ADD_REPO);
-    const data = tempDir("pg-receipt-");
-    const scratch = tempDir("pg-receipt-clones-");
-    cleanups.push(
-      repo.cleanup,
-      () => rmSync(data, { recursive: true, force: true }),
-      () => rmSync(scratch, { recursive: true, force: true }),
-    );
-    server = await startFakeOpenAI([
-      { toolCalls: [{ name: "read_file", arguments: { path: "src/add.js" } }] },
-      { toolCalls: [{ name: "submit_plan", arguments: { summary: "make add add", steps: ["fix the operator"] } }] },
-      { toolCalls: [{ name: "edit_file", arguments: { path: "src/add.js", edits: [{ search: "a - b", replace: "a + b" }] } }] },
-      { toolCalls: [{ name: "run_tests", arguments: {} }] },
-      { toolCalls: [{ name: "finish", arguments: { summary: "add now adds" } }] },
-    ]);
-    const env = { OPENAI_API_KEY: "sk-receipt-test-key", OPENAI_BASE_URL: server.baseURL, PATCHGATE_DATA_DIR: data, PATCHGATE_MODEL: "fake-model" };
-    const run = await runApprovedAtTerminal(repo.dir, env);
+    const scratch = sessions.tempDir("pg-receipt-clones-");
+    const { repo, data, env } = await sessions.start(FIX_ADD, { prefix: "pg-receipt-", key: "sk-receipt-test-key" });
+    const run = await runApprovedAtTerminal(repo, env);
     expect(run.code).toBe(0);
     const sessionId = /session (\S+)/.exec(run.screen)![1];
     const clone = join(data, "workspaces", sessionId);
@@ -85,7 +74,7 @@ describe("patchgate verify on a fresh clone of a CLI session's result", () => {
 
     // The published commit carries its note, and the ledger records the receipt.
     const { statement } = readStatement(clone, commit);
-    expect(statement.subject).toEqual([{ name: `git+${repo.dir}`, digest: { gitCommit: commit } }]);
+    expect(statement.subject).toEqual([{ name: `git+${repo}`, digest: { gitCommit: commit } }]);
     expect(statement.predicate.paths.map((p) => p.path)).toEqual(["src/add.js"]);
     expect(statement.predicate.plan?.approvedBy).toMatchObject({ login: "cli", via: "cli" });
     const events = await runCli(["show", sessionId, "--events"], { PATCHGATE_DATA_DIR: data });
@@ -198,18 +187,8 @@ describe("patchgate verify on a fresh clone of a CLI session's result", () => {
   }, 240_000);
 
   test("approvals given by flags are reported as nobody's; a rotated key's receipts still verify with the machine's keys", async () => {
-    const repo = makeRepo(BUGGY_ADD_REPO);
-    const data = tempDir("pg-receipt-flags-");
-    cleanups.push(repo.cleanup, () => rmSync(data, { recursive: true, force: true }));
-    server = await startFakeOpenAI([
-      { toolCalls: [{ name: "read_file", arguments: { path: "src/add.js" } }] },
-      { toolCalls: [{ name: "submit_plan", arguments: { summary: "make add add", steps: ["fix the operator"] } }] },
-      { toolCalls: [{ name: "edit_file", arguments: { path: "src/add.js", edits: [{ search: "a - b", replace: "a + b" }] } }] },
-      { toolCalls: [{ name: "run_tests", arguments: {} }] },
-      { toolCalls: [{ name: "finish", arguments: { summary: "add now adds" } }] },
-    ]);
-    const env = { OPENAI_API_KEY: "sk-receipt-test-key", OPENAI_BASE_URL: server.baseURL, PATCHGATE_DATA_DIR: data, PATCHGATE_MODEL: "fake-model" };
-    const run = await runCli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "Fix add"], env);
+    const { repo, data, env } = await sessions.start(FIX_ADD, { prefix: "pg-receipt-flags-", key: "sk-receipt-test-key" });
+    const run = await runCli(["run", "--repo", repo, "--approve-plan", "--approve-writes", "Fix add"], env);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("git notes --ref=patchgate merge FETCH_HEAD");
     const sessionId = /session (\S+)/.exec(run.stdout)![1];

@@ -1,5 +1,6 @@
 import { ConcurrentAppendError, type SessionStore } from "../../src/store/types.js";
-import { canonicalJson, genesisHash, linkHash, verifyLedgerChain } from "../../src/store/ledger-chain.js";
+import { canonicalJson } from "../../src/session/canonical-json.js";
+import { genesisHash, linkHash, verifyLedgerChain } from "../../src/store/ledger-chain.js";
 import type { SessionEvent } from "../../src/session/events.js";
 import { created, prepared, submitted, toExecuting } from "../helpers/session-events.js";
 

@@ -1,8 +1,6 @@
 import { execFileSync } from "node:child_process";
-import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/chat/server.js";
-import { makeRepo, tempDir } from "../helpers/git-fixture.js";
+import { cliSessions } from "../helpers/cli-sessions.js";
 import { cli } from "../helpers/run-cli.js";
 
 /** A module long enough that git sees a one-line fix of a moved file as a rename, not a delete and an add. */
@@ -38,34 +36,27 @@ const REPO = {
  * No terminal: the flag is the only approver.
  */
 describe("patchgate run: delete_file and move_file, unattended, writes approved", () => {
-  let server: FakeOpenAIServer | undefined;
-  const cleanups: (() => void)[] = [];
-  afterEach(async () => {
-    expect(server?.violations ?? []).toEqual([]);
-    await server?.close();
-    for (const c of cleanups.splice(0)) c();
-  });
+  const sessions = cliSessions();
 
   test("the branch holds exactly the rename with its change and the delete", async () => {
-    const repo = makeRepo(REPO);
-    const data = tempDir("pg-cli-fileops-");
-    cleanups.push(repo.cleanup, () => rmSync(data, { recursive: true, force: true }));
-    server = await startFakeOpenAI([
-      { toolCalls: [{ name: "read_file", arguments: { path: "src/add.js" } }] },
-      { toolCalls: [{ name: "submit_plan", arguments: { summary: "move add to lib and fix it", steps: ["move", "fix", "test"] } }] },
-      {
-        toolCalls: [
-          { name: "move_file", arguments: { from: "src/add.js", to: "lib/add.js" } },
-          { name: "delete_file", arguments: { path: "src/old-helper.js" } },
-        ],
-      },
-      // Read at its old path only: the edit context moved with the file.
-      { toolCalls: [{ name: "edit_file", arguments: { path: "lib/add.js", edits: [{ search: "a - b", replace: "a + b" }] } }] },
-      { toolCalls: [{ name: "run_tests", arguments: {} }] },
-      { toolCalls: [{ name: "finish", arguments: { summary: "add lives in lib and adds" } }] },
-    ]);
-    const env = { OPENAI_API_KEY: "sk-cli-test-key", OPENAI_BASE_URL: server.baseURL, PATCHGATE_DATA_DIR: data, PATCHGATE_MODEL: "fake-model" };
-    const r = await cli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "Move add to lib/ and fix it"], env);
+    const { repo, data, env } = await sessions.start(
+      [
+        { toolCalls: [{ name: "read_file", arguments: { path: "src/add.js" } }] },
+        { toolCalls: [{ name: "submit_plan", arguments: { summary: "move add to lib and fix it", steps: ["move", "fix", "test"] } }] },
+        {
+          toolCalls: [
+            { name: "move_file", arguments: { from: "src/add.js", to: "lib/add.js" } },
+            { name: "delete_file", arguments: { path: "src/old-helper.js" } },
+          ],
+        },
+        // Read at its old path only: the edit context moved with the file.
+        { toolCalls: [{ name: "edit_file", arguments: { path: "lib/add.js", edits: [{ search: "a - b", replace: "a + b" }] } }] },
+        { toolCalls: [{ name: "run_tests", arguments: {} }] },
+        { toolCalls: [{ name: "finish", arguments: { summary: "add lives in lib and adds" } }] },
+      ],
+      { files: REPO, prefix: "pg-cli-fileops-" },
+    );
+    const r = await cli(["run", "--repo", repo, "--approve-plan", "--approve-writes", "Move add to lib/ and fix it"], env);
 
     if (r.code !== 0) throw new Error(`exit ${r.code}\n${r.stdout}\n${r.stderr}`);
     const sessionId = /session (\S+)/.exec(r.stdout)![1];
@@ -85,16 +76,15 @@ describe("patchgate run: delete_file and move_file, unattended, writes approved"
   });
 
   test("unattended, a rm is refused with a pointer to delete_file", async () => {
-    const repo = makeRepo(REPO);
-    const data = tempDir("pg-cli-fileops-");
-    cleanups.push(repo.cleanup, () => rmSync(data, { recursive: true, force: true }));
-    server = await startFakeOpenAI([
-      { toolCalls: [{ name: "submit_plan", arguments: { summary: "drop the helper", steps: ["delete it"] } }] },
-      { toolCalls: [{ name: "run_command", arguments: { argv: ["rm", "src/old-helper.js"] } }] },
-      { toolCalls: [{ name: "report_blocked", arguments: { reason: "cannot delete" } }] },
-    ]);
-    const env = { OPENAI_API_KEY: "sk-cli-test-key", OPENAI_BASE_URL: server.baseURL, PATCHGATE_DATA_DIR: data, PATCHGATE_MODEL: "fake-model" };
-    const r = await cli(["run", "--repo", repo.dir, "--approve-plan", "--unattended", "Delete the old helper"], env);
+    const { repo, data, env } = await sessions.start(
+      [
+        { toolCalls: [{ name: "submit_plan", arguments: { summary: "drop the helper", steps: ["delete it"] } }] },
+        { toolCalls: [{ name: "run_command", arguments: { argv: ["rm", "src/old-helper.js"] } }] },
+        { toolCalls: [{ name: "report_blocked", arguments: { reason: "cannot delete" } }] },
+      ],
+      { files: REPO, prefix: "pg-cli-fileops-" },
+    );
+    const r = await cli(["run", "--repo", repo, "--approve-plan", "--unattended", "Delete the old helper"], env);
     const sessionId = /session (\S+)/.exec(r.stdout)![1];
     const events = await cli(["trace", sessionId, "--jsonl"], { PATCHGATE_DATA_DIR: data });
     const results = events.stdout

@@ -1,6 +1,5 @@
-import { signEnvelope } from "../../receipt/envelope.js";
-import { receiptStatementFor } from "../../receipt/from-session.js";
-import { commitFacts, RECEIPT_NOTES_REF, writeReceiptNote } from "../../receipt/notes.js";
+import { makeReceipt } from "../../receipt/make-receipt.js";
+import { RECEIPT_NOTES_REF, writeReceiptNote } from "../../receipt/notes.js";
 import { receiptDigest } from "../../receipt/verify-commit.js";
 import type { Ledger } from "../../store/ledger.js";
 import { git, gitOk } from "../../workspace/git.js";
@@ -32,22 +31,23 @@ export async function publishReceipt(
   const recorded = recordedEnvelope(ledger, commit);
   let envelope = recorded;
   if (envelope === null) {
-    const facts = await commitFacts(ws.root, local);
-    const statement = receiptStatementFor({
-      state: ledger.state,
-      events: ledger.history,
-      kind,
-      commit,
-      tree: facts.tree,
-      changes: facts.changes,
-      repository: `${jc.delivery.repo.owner}/${jc.delivery.repo.repo}`,
-      version: receipts.version,
-      ledgerHead: await ledger.head(),
-      previousReceipt: facts.parent === null ? null : await previousReceipt(jc, ledger, ws, facts.parent),
-      secrets: jc.deps.secrets,
-    });
-    envelope = JSON.stringify(signEnvelope(statement, receipts.keys.current));
-    await ledger.append({ type: "receipt_recorded", commit, kind, digest: receiptDigest(envelope), envelope });
+    const made = await makeReceipt(
+      {
+        state: ledger.state,
+        events: ledger.history,
+        kind,
+        commit,
+        repository: `${jc.delivery.repo.owner}/${jc.delivery.repo.repo}`,
+        version: receipts.version,
+        ledgerHead: await ledger.head(),
+        secrets: jc.deps.secrets,
+        gitDir: ws.root,
+        keys: receipts.keys,
+      },
+      { twin: local, parentReceipt: (parent) => previousReceipt(jc, ledger, ws, parent), trailingNewline: false },
+    );
+    envelope = made.envelopeJson;
+    await ledger.append({ type: "receipt_recorded", commit, kind, digest: made.digest, envelope });
   }
   try {
     const pushed = await pushReceiptNote(jc.octokit, jc.delivery.repo, commit, envelope);
