@@ -58,6 +58,16 @@ export async function downloadVerified(registry: string, dist: PackageDist, file
   if (got !== sri) throw new ToolchainFetchError("integrity", `the tarball of ${dist.version} is ${clip(got)}, the registry publishes ${clip(sri)}`);
 }
 
+/** The sha512 of an integrity string (`sha512-…`, possibly among others); null when it has none. */
+export function sha512Integrity(integrity: string): string | null {
+  return (
+    integrity
+      .trim()
+      .split(/\s+/)
+      .find((s) => SHA512.test(s)) ?? null
+  );
+}
+
 async function get(url: URL, headers: Record<string, string>, signal?: AbortSignal): Promise<Response> {
   if (url.protocol !== "https:" && !isLoopback(url)) throw new ToolchainFetchError("registry", `${url.href} is not an https URL`);
   let res: Response;
