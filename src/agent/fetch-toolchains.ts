@@ -57,7 +57,8 @@ export function withFetchRecord(t: ToolchainRecord, fetched: readonly Fetched[])
     cache: "from the dependency cache, checked against the manifest made when it was downloaded",
     refetched: `downloaded again, its sha512 checked against the registry's (${f.refused ?? "the cached copy was refused"})`,
   }[f.from];
-  const pinned = t.how.replace(/^fetched \S+/, "").replace(/^, /, "");
+  // choose.ts says `fetched 22.23.5, pinned by .node-version (22)`: the pin is kept, the rest said here.
+  const pinned = t.how.replace(/^fetched [^\s,]+,? ?/, "");
   return {
     ...t,
     how: `${f.package} from ${f.registry}, ${words}${pinned ? `; ${pinned}` : ""}`,
