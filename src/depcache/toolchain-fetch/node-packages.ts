@@ -1,4 +1,4 @@
-import { matchesPrefix, newestFirst, numericParts } from "../../toolchain/versions.js";
+import { atLeast, matchesPrefix, newestFirst, numericParts } from "../../toolchain/versions.js";
 import type { Pin } from "../../toolchain/types.js";
 
 /**
@@ -31,20 +31,31 @@ const LTS_LINES: Record<string, number> = {
 
 /**
  * The newest published release a Node pin takes, or why none is fetched for it. A version or its
- * prefix (`22`, `22.14`, `v22.14.0`) and an LTS line by name (`lts/jod`) name releases; `lts/*`,
- * `node` or `latest` name whatever is newest on the day, which a fetch would turn into a different
- * toolchain from one session to the next, so they are not fetched.
+ * prefix (`22`, `22.14`, `v22.14.0`), an LTS line by name (`lts/jod`) and a floor (engines' `>=20.9`:
+ * the newest release of the least line that meets it) name releases; `lts/*`, `node` or `latest`
+ * name whatever is newest on the day, which a fetch would turn into a different toolchain from one
+ * session to the next, so they are not fetched.
  */
 export function nodeVersionFor(pin: Pin, published: readonly string[]): { version: string } | { unsupported: string } {
   const spec = pin.spec.trim();
-  if (pin.rule === "at_least")
-    return { unsupported: `${pin.source} asks for Node ${spec} or later, which names no one release: pin a version to have it fetched` };
   const lts = /^lts\/([a-z]+)$/.exec(spec);
   const prefix = lts ? (LTS_LINES[lts[1]] === undefined ? null : String(LTS_LINES[lts[1]])) : /^v?\d+(\.\d+){0,2}$/.test(spec) ? spec : null;
   if (prefix === null)
     return { unsupported: `${pin.source} asks for ${JSON.stringify(spec)}, which names no fixed release line: pin a version (e.g. 22) to have it fetched` };
   const releases = published.filter((v) => /^\d+\.\d+\.\d+$/.test(v));
-  const fits = releases.filter((v) => (pin.rule === "major" ? numericParts(v)?.[0] === numericParts(prefix)?.[0] : matchesPrefix(prefix, v)));
+  const major = (v: string) => numericParts(v)?.[0];
+  let fits: string[];
+  if (pin.rule === "major") fits = releases.filter((v) => major(v) === major(prefix));
+  else if (pin.rule === "prefix") fits = releases.filter((v) => matchesPrefix(prefix, v));
+  else {
+    const above = releases.filter((v) => atLeast(v, prefix));
+    const least = Math.min(...above.map((v) => major(v)!));
+    fits = above.filter((v) => major(v) === least);
+  }
   const newest = newestFirst(fits.map((version) => ({ version })))[0];
-  return newest ? newest : { unsupported: `no release of Node matches ${JSON.stringify(spec)} (${pin.source})` };
+  if (newest) return newest;
+  return {
+    unsupported:
+      pin.rule === "at_least" ? `no release of Node is ${spec} or later (${pin.source})` : `no release of Node matches ${JSON.stringify(spec)} (${pin.source})`,
+  };
 }
