@@ -5,7 +5,7 @@ import { nodePackageName, nodeVersionFor } from "./node-packages.js";
 import { publishedVersions } from "./registry-download.js";
 import { FetchedToolchainStore, type FetchedEntry } from "./toolchain-store.js";
 
-export const NPM_REGISTRY = "https://registry.npmjs.org/";
+const NPM_REGISTRY = "https://registry.npmjs.org/";
 
 export interface NodeFetcherOptions {
   /** The dependency cache's directory: fetched toolchains live in its `toolchains/`. */

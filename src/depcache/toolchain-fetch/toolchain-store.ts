@@ -6,7 +6,7 @@ import { treeDifference } from "./tree-manifest.js";
 import { unpackTarball, type TreeFile } from "./unpack.js";
 
 /** What `<root>/toolchains/<package>@<version>/meta.json` records of one fetched toolchain. */
-export interface FetchedMeta {
+interface FetchedMeta {
   package: string;
   version: string;
   registry: string;
