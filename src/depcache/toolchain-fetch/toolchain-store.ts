@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readdir, readFile, realpath, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { downloadVerified, type PackageDist } from "./registry-download.js";
-import { treeDifference } from "./tree-manifest.js";
+import { rememberUnpacked, treeDifference } from "./tree-manifest.js";
 import { unpackTarball, type TreeFile } from "./unpack.js";
 
 /** What `<root>/toolchains/<package>@<version>/meta.json` records of one fetched toolchain. */
@@ -83,7 +83,12 @@ export class FetchedToolchainStore {
       const meta: FetchedMeta = { package: pkg, version: dist.version, registry, integrity: dist.integrity, files, storedAt: new Date().toISOString() };
       await writeFile(path.join(staging, "meta.json"), JSON.stringify(meta));
       await mkdir(path.dirname(target), { recursive: true });
-      await rename(staging, target).catch(() => undefined);
+      // Another session may have stored the same version meanwhile: theirs stands and is checked below.
+      const ours = await rename(staging, target).then(
+        () => true,
+        () => false,
+      );
+      if (ours) await rememberUnpacked(path.join(target, "tree"), files);
     } finally {
       await rm(staging, { recursive: true, force: true });
     }

@@ -21,9 +21,7 @@ const wholeTrees = new Map<string, string>();
  */
 export async function treeDifference(dir: string, files: readonly TreeFile[]): Promise<string | null> {
   const expected = new Map(files.map((f) => [f.path, f]));
-  const entries: [string, BigIntStats][] = [];
-  for (const rel of await walk(dir, "")) entries.push([rel, await lstat(path.join(dir, rel), { bigint: true })]);
-  const identity = JSON.stringify([files.length, ...entries.map(([rel, st]) => `${rel} ${st.ino} ${st.size} ${st.mode} ${st.ctimeNs}`)]);
+  const { entries, identity } = await identityOf(dir, files);
   if (wholeTrees.get(dir) === identity) return null;
   wholeTrees.delete(dir);
   const seen = new Set<string>();
@@ -41,6 +39,21 @@ export async function treeDifference(dir: string, files: readonly TreeFile[]): P
   if (missing) return `${missing.path} is missing`;
   wholeTrees.set(dir, identity);
   return null;
+}
+
+/**
+ * Records a tree this process has just unpacked from a verified tarball as whole, so that its first
+ * use is not a second hash of every file: the manifest was computed from those very bytes.
+ */
+export async function rememberUnpacked(dir: string, files: readonly TreeFile[]): Promise<void> {
+  wholeTrees.set(dir, (await identityOf(dir, files)).identity);
+}
+
+async function identityOf(dir: string, files: readonly TreeFile[]): Promise<{ entries: [string, BigIntStats][]; identity: string }> {
+  const entries: [string, BigIntStats][] = [];
+  for (const rel of await walk(dir, "")) entries.push([rel, await lstat(path.join(dir, rel), { bigint: true })]);
+  const identity = JSON.stringify([files.length, ...entries.map(([rel, st]) => `${rel} ${st.ino} ${st.size} ${st.mode} ${st.ctimeNs}`)]);
+  return { entries, identity };
 }
 
 /** Every entry below `dir`, relative, directories before what they hold; links are listed, never followed. */
