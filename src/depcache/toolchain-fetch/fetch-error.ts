@@ -7,7 +7,9 @@ export type FetchErrorKind =
   /** The tarball's sha512 is not the one the registry publishes for it. */
   | "integrity"
   /** The tarball holds something a toolchain package never needs (a link, a device, a path leaving it). */
-  | "archive";
+  | "archive"
+  /** What was fetched could not be kept in the dependency cache, or was not found there whole after. */
+  | "cache";
 
 export class ToolchainFetchError extends HandledError {
   constructor(

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, readdir, readFile, realpath, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { ToolchainFetchError } from "./fetch-error.js";
 import { downloadVerified, type PackageDist } from "./registry-download.js";
 import { rememberUnpacked, treeDifference } from "./tree-manifest.js";
 import { unpackTarball, type TreeFile } from "./unpack.js";
@@ -94,7 +95,10 @@ export class FetchedToolchainStore {
     }
     const stored = await this.open(pkg, dist.version);
     if (stored.kind !== "ok")
-      throw new Error(`the fetched ${pkg}@${dist.version} is not in the cache after storing it (${stored.kind === "refused" ? stored.why : "absent"})`);
+      throw new ToolchainFetchError(
+        "cache",
+        `the fetched ${pkg}@${dist.version} is not in the cache after storing it (${stored.kind === "refused" ? stored.why : "absent"})`,
+      );
     return stored.entry;
   }
 
