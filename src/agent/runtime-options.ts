@@ -8,6 +8,7 @@ import type { LLMClient } from "./llm/types.js";
 import type { McpRuntime } from "../mcp/index.js";
 import type { HostFacts } from "../toolchain/types.js";
 import type { OperatorToolchain } from "../toolchain/operator.js";
+import type { ToolchainFetcher } from "../depcache/index.js";
 
 /** Everything a resume needs besides the ledger. Built fresh on every resume; nothing of it is persisted. */
 export interface ResumeOptions {
@@ -45,4 +46,6 @@ export interface ResumeOptions {
   cacheRoot?: string;
   /** Installed dependencies across sessions (src/depcache): where, and how many bytes at most; absent = none. */
   dependencyCache?: { root: string; maxBytes: number };
+  /** Who fetches a pinned toolchain the host lacks; default: Node from the npm registry into the dependency cache. */
+  toolchainFetchers?: readonly ToolchainFetcher[];
 }

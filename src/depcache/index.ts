@@ -6,3 +6,6 @@ export { DependencyStore } from "./dependency-store.js";
 export type { DependencyCacheHandle } from "./dependency-store.js";
 export { openSetupCache } from "./setup-cache.js";
 export type { SetupCacheContext } from "./setup-cache.js";
+export { ToolchainFetchError } from "./toolchain-fetch/fetch-error.js";
+export type { Fetched, ToolchainFetcher } from "./toolchain-fetch/fetcher.js";
+export { nodeFetcher } from "./toolchain-fetch/node-fetcher.js";

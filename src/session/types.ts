@@ -145,6 +145,11 @@ export interface ToolchainRecord {
   binds: string[];
   /** How it was found: the manager, the pin that chose it, the shim that was followed. */
   how: string;
+  /**
+   * Fetched into the dependency cache because the host lacked the pinned version: the package, the
+   * registry's sha512 it was checked against, and whether this session downloaded it or found it cached.
+   */
+  fetched?: { package: string; registry: string; integrity: string; from: "downloaded" | "cache" | "refetched" };
 }
 
 /** A toolchain the repository needs that the host does not have. */

@@ -15,10 +15,11 @@ export interface Candidates {
   all: Installed[];
 }
 
-export async function candidatesFor(name: string, h: HostFacts, nodeBin: string | null): Promise<Candidates> {
+/** `fetched`: toolchains fetched into the dependency cache for this session, after the host's own. */
+export async function candidatesFor(name: string, h: HostFacts, nodeBin: string | null, fetched: readonly Installed[] = []): Promise<Candidates> {
   const views = (await Promise.all(viewsFor(name, h))).filter((v): v is ManagerView => v !== null);
   const system = ["pnpm", "yarn", "npm"].includes(name) ? await packageManagerInstalled(name, h, nodeBin) : await systemInstalled(name, h);
-  return { views, all: [...views.flatMap((v) => v.installed), ...system] };
+  return { views, all: [...views.flatMap((v) => v.installed), ...system, ...fetched.filter((i) => i.name === name)] };
 }
 
 function viewsFor(name: string, h: HostFacts): Promise<ManagerView | null>[] {

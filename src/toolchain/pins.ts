@@ -6,7 +6,7 @@ import type { Pin } from "./types.js";
  * The versions a repository pins, from the files its developers' tools read. A pin only ever
  * selects among toolchains installed on the host: a pin that names a path is refused, never bound.
  * The first pin of a toolchain wins, in this order: the toolchain's own file, then `.tool-versions`,
- * then `mise.toml`.
+ * then `mise.toml`, then package.json (Volta's `volta.node`, then `engines.node`).
  */
 export async function readPins(root: string): Promise<Pin[]> {
   const found = [
@@ -18,6 +18,7 @@ export async function readPins(root: string): Promise<Pin[]> {
     ...(await toolVersionsPins(root)),
     ...(await misePins(root)),
     ...(await packageManagerPin(root)),
+    ...(await packageJsonNodePins(root)),
   ];
   const byName = new Map<string, Pin>();
   for (const pin of found) {
@@ -123,16 +124,40 @@ async function misePins(root: string): Promise<Pin[]> {
   return [];
 }
 
+async function packageJson(root: string): Promise<Record<string, unknown> | null> {
+  const text = await readRepoFile(root, "package.json");
+  if (text === null) return null;
+  try {
+    const doc: unknown = JSON.parse(text);
+    return doc && typeof doc === "object" ? (doc as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
 // `"packageManager": "pnpm@8.15.0+sha512.…"` — corepack's field.
 async function packageManagerPin(root: string): Promise<Pin[]> {
-  const text = await readRepoFile(root, "package.json");
-  if (text === null) return [];
-  let field: unknown;
-  try {
-    field = (JSON.parse(text) as { packageManager?: unknown }).packageManager;
-  } catch {
-    return [];
-  }
+  const field = (await packageJson(root))?.packageManager;
   const m = typeof field === "string" ? /^(npm|pnpm|yarn)@([0-9][^+\s]*)/.exec(field) : null;
   return m ? [pin(m[1], m[2], "package.json packageManager", "major")] : [];
+}
+
+/**
+ * Volta's `"volta": {"node": "22.14.0"}` (an exact version), and `engines.node` in the forms that name
+ * one line: `22`, `22.x`, `^22.14.0` (that major), `~22.14` (that minor), `>=20.9` (that or later).
+ * A range of alternatives (`^18 || ^20`) or anything else pins nothing: it is read by npm, not here.
+ */
+async function packageJsonNodePins(root: string): Promise<Pin[]> {
+  const doc = await packageJson(root);
+  const field = (o: unknown, k: string): unknown => (o && typeof o === "object" ? (o as Record<string, unknown>)[k] : undefined);
+  const volta = field(doc?.volta, "node");
+  if (typeof volta === "string") return [pin("node", volta, "package.json volta")];
+  const engines = field(doc?.engines, "node");
+  const range = typeof engines === "string" ? engines.trim() : "";
+  const source = "package.json engines";
+  const m = /^(>=|\^|~)?\s*v?(\d+(?:\.\d+){0,2})(\.x)?$/.exec(range);
+  if (!m) return [];
+  if (m[1] === ">=") return [pin("node", m[2], source, "at_least")];
+  if (m[1] === "~") return [pin("node", m[2].split(".").slice(0, 2).join("."), source)];
+  return [pin("node", m[2], source, m[1] === "^" || m[3] ? "major" : "prefix")];
 }

@@ -9,7 +9,7 @@ import { bindRefusal } from "./narrow.js";
 import { operatorRecords, type OperatorToolchain } from "./operator.js";
 import { readPins } from "./pins.js";
 import { programsOf, type ProgramUse } from "./programs.js";
-import type { HostFacts, Pin, ToolchainRecord, ToolchainResolution, UnmetToolchain } from "./types.js";
+import type { HostFacts, Installed, Pin, ToolchainRecord, ToolchainResolution, UnmetToolchain } from "./types.js";
 
 export interface ResolveInput {
   /** The session's clone: where the pins are read. */
@@ -18,6 +18,8 @@ export interface ResolveInput {
   commands: { text: string; source: string }[];
   host: HostFacts;
   operator?: readonly OperatorToolchain[];
+  /** Toolchains fetched for this session because the host lacked what a pin asks (src/depcache/toolchain-fetch). */
+  fetched?: readonly Installed[];
 }
 
 // Node before the package managers, which may live in its prefix.
@@ -42,7 +44,7 @@ export async function resolveToolchains(input: ResolveInput): Promise<ToolchainR
   const unmet: UnmetToolchain[] = [];
   for (const name of names) {
     const nodeBin = toolchains.find((t) => t.name === "node")?.path ?? null;
-    const got = await resolveOne(name, pins, uses, input.host, nodeBin);
+    const got = await resolveOne(name, pins, uses, input.host, nodeBin, input.fetched ?? []);
     if ("record" in got) toolchains.push(got.record);
     else if (got.unmet) unmet.push(got.unmet);
   }
@@ -53,14 +55,21 @@ export async function resolveToolchains(input: ResolveInput): Promise<ToolchainR
 
 type One = { record: ToolchainRecord } | { unmet: UnmetToolchain | null };
 
-async function resolveOne(name: string, pins: readonly Pin[], uses: readonly ProgramUse[], h: HostFacts, nodeBin: string | null): Promise<One> {
+async function resolveOne(
+  name: string,
+  pins: readonly Pin[],
+  uses: readonly ProgramUse[],
+  h: HostFacts,
+  nodeBin: string | null,
+  fetched: readonly Installed[],
+): Promise<One> {
   const pin = pins.find((p) => p.name === name && !p.optional);
   const usedBy = uses.find((u) => u.toolchain === name);
   // Pins of the toolchains Patchgate knows are requirements; a package manager's, when a line runs it;
   // another tool of .tool-versions is bound when installed, and noted when not.
   const required = KNOWN.has(name) && (!PACKAGE_MANAGERS.includes(name) || usedBy !== undefined);
   if (pin?.error) return { unmet: { name, wanted: pin.spec, source: pin.source, install: pin.error, required } };
-  const c = await candidatesFor(name, h, nodeBin);
+  const c = await candidatesFor(name, h, nodeBin, fetched);
   // What the user's own shell runs for the toolchain's main program (node, not the npm beside it).
   const program = DEFAULT_DRIVER[name] ?? usedBy?.program ?? name;
   const onPath = await hostPathChoice(program, c, h);

@@ -28,6 +28,26 @@ describe("the versions a repository pins", () => {
     ]);
   });
 
+  test("package.json: Volta's node before engines.node; engines only in the forms that name one line", async () => {
+    const nodePin = async (pkg: object) => {
+      write({ "package.json": JSON.stringify(pkg) });
+      return (await readPins(ws.dir)).filter((p) => p.name === "node");
+    };
+    expect(await nodePin({ volta: { node: "22.14.0" }, engines: { node: ">=18" } })).toEqual([
+      { name: "node", spec: "22.14.0", source: "package.json volta", rule: "prefix" },
+    ]);
+    const engines = async (range: string) => (await nodePin({ engines: { node: range } })).map((p) => `${p.spec} ${p.rule}`);
+    expect(await engines(">=20.9.0")).toEqual(["20.9.0 at_least"]);
+    expect(await engines("^22.14.0")).toEqual(["22.14.0 major"]);
+    expect(await engines("22.x")).toEqual(["22 major"]);
+    expect(await engines("~22.14.1")).toEqual(["22.14 prefix"]);
+    expect(await engines("22")).toEqual(["22 prefix"]);
+    for (const range of ["^18 || ^20", ">=18 <21", "*", "latest"]) expect(await engines(range)).toEqual([]);
+    // A file of the toolchain's own wins over package.json.
+    write({ ".nvmrc": "20\n", "package.json": JSON.stringify({ volta: { node: "22.14.0" } }) });
+    expect((await readPins(ws.dir)).filter((p) => p.name === "node").map((p) => p.source)).toEqual([".nvmrc"]);
+  });
+
   test("the old rust-toolchain file, .node-version, asdf's .tool-versions and mise.toml; the first pin of a toolchain wins", async () => {
     write({
       "rust-toolchain": "nightly-2026-05-19\n",
