@@ -5,7 +5,7 @@ import { classifyAddress, type HostNetwork } from "./address-class.js";
 import type { Lookup } from "./destination.js";
 import type { EgressDecision } from "./egress-proxy.js";
 import { loopbackOrigin, type PrivateRegistry } from "./private-registry.js";
-import { isRewritable, rewriteLocation, rewriteOrigin, withoutCargoAuthRequired } from "./registry-rewrite.js";
+import { credentialForms, isRewritable, rewriteLocation, rewriteOrigin, withoutCargoAuthRequired, withoutCredential } from "./registry-rewrite.js";
 
 /**
  * The host half of the operator's private registries. The sandbox asks
@@ -19,7 +19,8 @@ import { isRewritable, rewriteLocation, rewriteOrigin, withoutCargoAuthRequired 
  * hands it back, under the loopback when it stays on the origin, as it is otherwise, so the client
  * follows it through the egress proxy without the credential), and what the client sent as
  * `Authorization` or cookies is dropped. Answers come back uncompressed so their URLs can be put
- * under the loopback (registry-rewrite.ts); a cookie the registry sets never reaches the sandbox.
+ * under the loopback (registry-rewrite.ts), and the credential taken out of any that quotes it; a
+ * cookie the registry sets never reaches the sandbox.
  */
 export interface GatewayOptions {
   registries: readonly PrivateRegistry[];
@@ -65,7 +66,9 @@ async function resolveRegistry(r: PrivateRegistry, host: string, opts: GatewayOp
   if (!r.privateAddress) {
     for (const address of addresses) {
       const verdict = classifyAddress(address, opts.hostNetworks);
-      if (!verdict.ok) return { ok: false, reason: `${host} is at ${address}, which is ${verdict.reason} (declare the registry with private_address: true)` };
+      if (verdict.ok) continue;
+      const where = address === host ? `${host} is ${verdict.reason}` : `${host} is at ${address}, which is ${verdict.reason}`;
+      return { ok: false, reason: `${where} (declare the registry with private_address: true)` };
     }
   }
   return { ok: true, address: addresses[0] };
@@ -135,7 +138,7 @@ export async function startRegistryGateway(socketPath: string, opts: GatewayOpti
       up.on("data", (c: Buffer) => chunks.push(c));
       up.once("error", () => res.destroy());
       up.once("end", () => {
-        let text = rewriteOrigin(Buffer.concat(chunks).toString("utf8"), origin, loopback);
+        let text = withoutCredential(rewriteOrigin(Buffer.concat(chunks).toString("utf8"), origin, loopback), credentialForms(authorization));
         if (registry.kind === "cargo" && target.pathname.endsWith("/config.json")) text = withoutCargoAuthRequired(text);
         const body = Buffer.from(text, "utf8");
         res.writeHead(up.statusCode ?? 502, { ...out, "content-length": String(body.length) }).end(body);

@@ -3,7 +3,8 @@
  * absolute URLs on the registry's own origin (npm's tarball URLs in package metadata, links of a
  * PEP 503 page, cargo's `dl` and `api`, a redirect's Location) become the same path under the
  * loopback origin. A URL of any other host is left alone: the client follows it through the egress
- * proxy, without the credential, which only the declared origin ever gets. Pure.
+ * proxy, without the credential, which only the declared origin ever gets. A text answer that quotes
+ * the credential has it taken out. Pure.
  */
 
 function escapeRegExp(s: string): string {
@@ -48,4 +49,25 @@ export function isRewritable(contentType: string | undefined): boolean {
  */
 export function withoutCargoAuthRequired(text: string): string {
   return text.replace(/("auth-required"\s*:\s*)true/g, "$1false");
+}
+
+/**
+ * Every form a credential takes in an `Authorization` value: the value, what follows its scheme, and
+ * for Basic the decoded `user:password` and the password. A registry that echoes what it was sent
+ * (an error page quoting the header) must not hand it to the sandbox.
+ */
+export function credentialForms(authorization: string): string[] {
+  const space = authorization.indexOf(" ");
+  const forms = [authorization, space < 0 ? authorization : authorization.slice(space + 1)];
+  if (/^basic /i.test(authorization)) {
+    const decoded = Buffer.from(authorization.slice(6).trim(), "base64").toString("utf8");
+    forms.push(decoded, decoded.slice(decoded.indexOf(":") + 1));
+  }
+  // Too short to be told from ordinary text: redacting it would garble answers, and it is no credential worth the name.
+  return [...new Set(forms)].filter((f) => f.length >= 6).sort((a, b) => b.length - a.length);
+}
+
+/** `text` with every form of the credential replaced. */
+export function withoutCredential(text: string, forms: readonly string[]): string {
+  return forms.reduce((out, form) => out.split(form).join("[REDACTED]"), text);
 }
