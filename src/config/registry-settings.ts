@@ -19,6 +19,8 @@ const GO_PATTERN = /^[A-Za-z0-9.*/_~-]+$/;
 const CredentialSchema = z.union([
   z.object({ env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be a variable name") }).strict(),
   z.object({ file: z.string().refine((p) => path.isAbsolute(p), "must be an absolute path") }).strict(),
+  // GitHub Packages: the session's installation token (the app asks for `packages: read`).
+  z.object({ github_app: z.literal(true) }).strict(),
 ]);
 
 export const RegistrySchema = z
@@ -73,7 +75,11 @@ export class RegistrySettingError extends FatalError {
 }
 
 /** The credential's value, read now; trailing newlines of a file are not part of it. */
-function readCredential(r: RegistrySetting, field: string, env: Readonly<Record<string, string | undefined>>): string {
+function readCredential(
+  r: RegistrySetting & { credential: { env: string } | { file: string } },
+  field: string,
+  env: Readonly<Record<string, string | undefined>>,
+): string {
   if ("env" in r.credential) {
     const value = env[r.credential.env]?.trim();
     if (!value) throw new RegistrySettingError(`${field}.credential.env`, `${r.credential.env} is not set`);
@@ -119,9 +125,19 @@ export function resolveRegistries(
     seen.add(r.name);
     const misfit = registryMisfit(r);
     if (misfit) throw new RegistrySettingError(`${field}.${misfit.split(":")[0]}`, misfit.slice(misfit.indexOf(":") + 2));
-    const credential = readCredential(r, field, env);
-    const value = header(r, credential);
-    secrets.push(credential, value, value.slice(value.indexOf(" ") + 1));
+    let authorization: PrivateRegistry["authorization"];
+    if ("github_app" in r.credential) {
+      if ((r.auth ?? "bearer") !== "bearer") throw new RegistrySettingError(`${field}.auth`, "must be bearer with a github_app credential");
+      authorization = ({ installationToken }) =>
+        installationToken
+          ? Promise.resolve(`Bearer ${installationToken}`)
+          : Promise.reject(new Error("a github_app credential is the GitHub App's installation token, and this session has none"));
+    } else {
+      const credential = readCredential({ ...r, credential: r.credential }, field, env);
+      const value = header(r, credential);
+      secrets.push(credential, value, value.slice(value.indexOf(" ") + 1));
+      authorization = () => Promise.resolve(value);
+    }
     registries.push({
       name: r.name,
       kind: r.type,
@@ -130,7 +146,7 @@ export function resolveRegistries(
       ...(r.modules ? { modules: r.modules } : {}),
       ...(r.replaces_crates_io ? { replacesCratesIo: true } : {}),
       privateAddress: r.private_address,
-      authorization: () => Promise.resolve(value),
+      authorization,
     });
   });
   return { registries, secrets: [...new Set(secrets)] };

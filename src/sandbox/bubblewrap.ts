@@ -28,8 +28,12 @@ export class BubblewrapSandbox implements Sandbox {
    */
   constructor(
     private readonly host: BwrapHostSetup,
-    private readonly opts: { caBundle?: string | null; registries?: readonly PrivateRegistry[] } = {},
+    private readonly opts: { caBundle?: string | null; registries?: readonly PrivateRegistry[]; installationToken?: string } = {},
   ) {}
+
+  withInstallationToken(token: string): BubblewrapSandbox {
+    return new BubblewrapSandbox(this.host, { ...this.opts, installationToken: token });
+  }
 
   openSession(): SessionSandbox {
     return new BubblewrapSession(this, this.host);
@@ -48,6 +52,7 @@ export class BubblewrapSandbox implements Sandbox {
       node: this.host.node?.binary ?? process.execPath,
       caBundle: this.opts.caBundle,
       registries: this.opts.registries,
+      installationToken: this.opts.installationToken,
     };
     return withEgress(prepared, egress, async (run, egressMounts) => {
       const layout = await bubblewrapLayout(this.host, req, run, egressMounts);

@@ -20,6 +20,8 @@ export interface DockerSandboxOptions {
   caBundle?: string | null;
   /** The operator's private registries, reached by networked runs through their gateway. */
   registries?: readonly PrivateRegistry[];
+  /** The session's GitHub installation token, for registries whose credential it is. */
+  installationToken?: string;
 }
 
 /**
@@ -32,9 +34,19 @@ export class DockerSandbox implements Sandbox {
 
   constructor(private readonly opts: DockerSandboxOptions) {}
 
+  withInstallationToken(token: string): DockerSandbox {
+    return new DockerSandbox({ ...this.opts, installationToken: token });
+  }
+
   async run(req: SandboxRunRequest): Promise<SandboxResult> {
     const prepared = await withSetupHome(prepareRun(req, req.session?.pathDirs), req.session?.cacheDir);
-    const egress = { allowHosts: req.allowHosts, node: "node", caBundle: this.opts.caBundle, registries: this.opts.registries };
+    const egress = {
+      allowHosts: req.allowHosts,
+      node: "node",
+      caBundle: this.opts.caBundle,
+      registries: this.opts.registries,
+      installationToken: this.opts.installationToken,
+    };
     return withEgress(prepared, egress, async (run, egressMounts) => {
       const name = `patchgate-${randomBytes(6).toString("hex")}`;
       const args = buildDockerArgv(run, {

@@ -24,8 +24,17 @@ describe("operator settings: sandbox.registries", () => {
       { name: "corp-pypi", kind: "pip", scope: undefined, privateAddress: false },
     ]);
     const basic = Buffer.from("ci:pypi-password-from-file").toString("base64");
-    expect(await Promise.all(settings.registries.map((r) => r.authorization()))).toEqual(["Bearer npm-token-from-env", `Basic ${basic}`]);
+    expect(await Promise.all(settings.registries.map((r) => r.authorization({})))).toEqual(["Bearer npm-token-from-env", `Basic ${basic}`]);
     expect(settings.registrySecrets).toEqual(expect.arrayContaining(["npm-token-from-env", "Bearer npm-token-from-env", "pypi-password-from-file", basic]));
+  });
+
+  test("GitHub Packages: the session's installation token, given on the host per session; none, no request", async () => {
+    const [gh] = load([{ name: "gh", type: "npm", url: "https://npm.pkg.github.com/", scope: "@octo", credential: { github_app: true } }])().registries;
+    await expect(gh.authorization({ installationToken: "ghs_installation0123" })).resolves.toBe("Bearer ghs_installation0123");
+    await expect(gh.authorization({})).rejects.toThrow("a github_app credential is the GitHub App's installation token, and this session has none");
+    expect(load([{ name: "gh", type: "npm", url: "https://npm.pkg.github.com/", auth: "basic", username: "x", credential: { github_app: true } }])).toThrow(
+      "`sandbox.registries.0.auth` must be bearer with a github_app credential",
+    );
   });
 
   test("a bad registry is one line naming its field", () => {

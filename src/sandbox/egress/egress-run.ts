@@ -34,6 +34,8 @@ export interface EgressOptions {
   caBundle?: string | null;
   /** The operator's private registries (operator settings): reached through the gateway, with their credentials added on the host. */
   registries?: readonly PrivateRegistry[];
+  /** The session's GitHub installation token: the credential of registries declared with `github_app`. */
+  installationToken?: string;
   /** For tests; the host's resolver otherwise. */
   lookup?: Lookup;
 }
@@ -52,7 +54,7 @@ async function registrySide(dir: string, opts: EgressOptions, rules: Pick<Gatewa
   const registries = opts.registries ?? [];
   if (registries.length === 0) return { gateway: null, env: {}, mounts: [] };
   const ca = opts.caBundle ? await readFile(opts.caBundle, "utf8") : undefined;
-  const gateway = await startRegistryGateway(path.join(dir, REGISTRY_SOCKET_NAME), { ...rules, registries, ca });
+  const gateway = await startRegistryGateway(path.join(dir, REGISTRY_SOCKET_NAME), { ...rules, registries, ca, installationToken: opts.installationToken });
   const config = clientConfig(registries);
   const mounts: Mount[] = [];
   if (config.npmrc !== null) await writeFile(path.join(dir, NPMRC_NAME), config.npmrc, { mode: 0o444 });

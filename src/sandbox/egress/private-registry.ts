@@ -25,7 +25,12 @@ export interface PrivateRegistry {
   /** Its host may resolve to a loopback, private or link-local address: only when the operator says so. */
   privateAddress: boolean;
   /** The `Authorization` header's value, made on the host for each request (a token may rotate). */
-  authorization: () => Promise<string>;
+  authorization: (from: CredentialContext) => Promise<string>;
+}
+
+/** What a credential may be made from besides the operator's own: the session's GitHub installation token (GitHub Packages). */
+export interface CredentialContext {
+  installationToken?: string;
 }
 
 /**

@@ -28,6 +28,8 @@ export interface GatewayOptions {
   lookup: Lookup;
   /** PEM of the certificates trusted for the registries (ca-bundle.ts); Node's roots when absent. */
   ca?: string;
+  /** The session's GitHub installation token, for registries whose credential it is (GitHub Packages). */
+  installationToken?: string;
 }
 
 export interface RegistryGateway {
@@ -102,7 +104,7 @@ export async function startRegistryGateway(socketPath: string, opts: GatewayOpti
     const headers: OutgoingHttpHeaders = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !DROPPED_REQUEST_HEADERS.has(k)));
     let authorization: string;
     try {
-      authorization = await registry.authorization();
+      authorization = await registry.authorization({ installationToken: opts.installationToken });
     } catch (e) {
       return fail(res, 502, `${registry.name}: no credential (${(e as Error).message})`);
     }
