@@ -53,7 +53,7 @@ function isHttpsUrl(text: string): boolean {
 const DEFAULT_AUTH: Record<RegistryKind, "bearer" | "basic" | "raw"> = { npm: "bearer", pip: "basic", go: "bearer", cargo: "raw" };
 
 /** What does not fit a registry of its type, as `field: why`; null when it all fits. */
-export function registryMisfit(r: RegistrySetting): string | null {
+function registryMisfit(r: RegistrySetting): string | null {
   const auth = r.auth ?? DEFAULT_AUTH[r.type];
   if (auth === "basic" && r.username === undefined) return "username: is required for basic auth";
   if (auth !== "basic" && r.username !== undefined) return "username: is only for basic auth";

@@ -29,7 +29,7 @@ export interface PrivateRegistry {
 }
 
 /** What a credential may be made from besides the operator's own: the session's GitHub installation token (GitHub Packages). */
-export interface CredentialContext {
+interface CredentialContext {
   installationToken?: string;
 }
 
@@ -42,7 +42,7 @@ export function loopbackOrigin(name: string): string {
 }
 
 /** What a registry's URL is called inside the sandbox: its path under the loopback origin. */
-export function loopbackUrl(r: Pick<PrivateRegistry, "name" | "url">): string {
+function loopbackUrl(r: Pick<PrivateRegistry, "name" | "url">): string {
   return `${loopbackOrigin(r.name)}${new URL(r.url).pathname}`;
 }
 
