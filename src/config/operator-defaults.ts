@@ -1,4 +1,5 @@
 import path from "node:path";
+import type { PrivateRegistry } from "../sandbox/egress/private-registry.js";
 import type { OperatorToolchain } from "../toolchain/operator.js";
 
 /**
@@ -13,9 +14,18 @@ export interface OperatorSettings {
   toolchains: OperatorToolchain[];
   /** 0 = no dependency cache. */
   dependencyCacheBytes: number;
+  /** Private registries, their credentials read (registry-settings.ts). */
+  registries: PrivateRegistry[];
+  /** Those credentials in every form they take, redacted by value wherever text leaves the process. */
+  registrySecrets: string[];
 }
 
-export const NO_OPERATOR_SETTINGS: OperatorSettings = { toolchains: [], dependencyCacheBytes: DEFAULT_DEPENDENCY_CACHE_MB * 1024 * 1024 };
+export const NO_OPERATOR_SETTINGS: OperatorSettings = {
+  toolchains: [],
+  dependencyCacheBytes: DEFAULT_DEPENDENCY_CACHE_MB * 1024 * 1024,
+  registries: [],
+  registrySecrets: [],
+};
 
 /** The runtime's dependency cache under the data directory, or none when the settings turn it off. */
 export function dependencyCacheIn(dataDir: string, settings: OperatorSettings): { root: string; maxBytes: number } | undefined {

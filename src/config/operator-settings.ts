@@ -5,6 +5,8 @@ import { z } from "zod";
 import { operatorRefusal } from "../toolchain/operator.js";
 import { DEFAULT_DEPENDENCY_CACHE_MB, NO_OPERATOR_SETTINGS, type OperatorSettings } from "./operator-defaults.js";
 import { FatalError } from "../errors/index.js";
+import { hostEnvironment } from "../process/index.js";
+import { RegistrySchema, RegistrySettingError, resolveRegistries } from "./registry-settings.js";
 
 /**
  * The operator's settings: one YAML (or JSON) file on the host, named by `PATCHGATE_SETTINGS` or the
@@ -34,9 +36,10 @@ const SettingsSchema = z
           .min(0)
           .default(DEFAULT_DEPENDENCY_CACHE_MB)
           .describe("Size of the cross-session dependency cache; 0 turns it off."),
+        registries: z.array(RegistrySchema).default([]).describe("Private registries reached through the gateway, credentials on the host."),
       })
       .strict()
-      .default({ toolchains: [], dependency_cache_mb: DEFAULT_DEPENDENCY_CACHE_MB }),
+      .default({ toolchains: [], dependency_cache_mb: DEFAULT_DEPENDENCY_CACHE_MB, registries: [] }),
   })
   .strict();
 
@@ -44,8 +47,15 @@ export class OperatorSettingsError extends FatalError {
   readonly kind = "invalid_operator_settings";
 }
 
-/** Reads and checks the file; `protectedDirs` are the directories no toolchain may contain (HOME…). */
-export function loadOperatorSettings(file: string, protectedDirs: readonly string[]): OperatorSettings {
+/**
+ * Reads and checks the file; `protectedDirs` are the directories no toolchain may contain (HOME…);
+ * `env` is where the registries' credential variables are read.
+ */
+export function loadOperatorSettings(
+  file: string,
+  protectedDirs: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = hostEnvironment(),
+): OperatorSettings {
   let raw: unknown;
   try {
     raw = parseYaml(readFileSync(file, "utf8")) ?? {};
@@ -69,7 +79,19 @@ export function loadOperatorSettings(file: string, protectedDirs: readonly strin
     const refusal = operatorRefusal(t, protectedDirs);
     if (refusal) throw new OperatorSettingsError(`operator settings ${file}: \`${field}\`: ${refusal}`);
   });
-  return { toolchains: parsed.data.sandbox.toolchains, dependencyCacheBytes: parsed.data.sandbox.dependency_cache_mb * 1024 * 1024 };
+  let resolved: ReturnType<typeof resolveRegistries>;
+  try {
+    resolved = resolveRegistries(parsed.data.sandbox.registries, env);
+  } catch (e) {
+    if (RegistrySettingError.isInstance(e)) throw new OperatorSettingsError(`operator settings ${file}: \`${e.field}\` ${e.message}`);
+    throw e;
+  }
+  return {
+    toolchains: parsed.data.sandbox.toolchains,
+    dependencyCacheBytes: parsed.data.sandbox.dependency_cache_mb * 1024 * 1024,
+    registries: resolved.registries,
+    registrySecrets: resolved.secrets,
+  };
 }
 
 /** `PATCHGATE_SETTINGS` (or a CLI flag's file), or no settings. */

@@ -8,6 +8,7 @@ import { AbortRegistry } from "../queue/abort-registry.js";
 import { InProcessQueue } from "../queue/in-process.js";
 import { writeCaBundle } from "../sandbox/ca-bundle.js";
 import { selectSandbox } from "../sandbox/select.js";
+import type { PrivateRegistry } from "../sandbox/egress/private-registry.js";
 import type { Sandbox } from "../sandbox/types.js";
 import { openStore } from "../store/open-store.js";
 import { secretsFromEnv } from "../safety/redact.js";
@@ -45,19 +46,21 @@ export async function depsFromEnv(
   // Loaded (or created, once for all workers sharing the data directory) before the first delivery;
   // its private half is one more value nothing posts or logs.
   const receipts = receiptSettings(dataDir, env);
+  // Like a broken MCP config, broken operator settings stop the app, naming the field (a private
+  // registry's missing credential among them). Lazy: their parser is loaded only when settings are
+  // given. Read before the secrets: the registries' credentials are redacted by value.
+  const facts = hostFacts({ dataDir });
+  const settings = env.PATCHGATE_SETTINGS
+    ? (await import("../config/operator-settings.js")).loadOperatorSettings(env.PATCHGATE_SETTINGS, facts.protectedDirs, { ...host, ...env })
+    : NO_OPERATOR_SETTINGS;
   const secrets = [
     ...secretsFromEnv({ ...host, ...env }),
+    ...settings.registrySecrets,
     ...(mcpModule?.mcpConfigSecrets(mcp) ?? []),
     receipts.keys.current.privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
   ];
   // Logs leave the process too: the same redaction as comments and check runs (tokens by pattern).
   const log = redactedLog(sink, secrets);
-  // Like a broken MCP config, broken operator settings stop the app, naming the field. Lazy: their
-  // parser is loaded only when settings are given.
-  const facts = hostFacts({ dataDir });
-  const settings = env.PATCHGATE_SETTINGS
-    ? (await import("../config/operator-settings.js")).loadOperatorSettings(env.PATCHGATE_SETTINGS, facts.protectedDirs)
-    : NO_OPERATOR_SETTINGS;
   // A bad PATCHGATE_LLM_* value stops the app at boot, naming the variable.
   const llmConfig = llmConfigFromEnv(env);
   const vault = vaultFromEnv(env, dataDir);
@@ -80,7 +83,7 @@ export async function depsFromEnv(
     // Without a window the runtime's default thresholds apply (agent/model-loop.ts). Lazy: sizing loads
     // the tool schemas, which an app without a known window never needs.
     compaction: llmConfig.contextTokens === undefined ? undefined : (await import("../agent/context/compaction-thresholds.js")).compactionFor(llmConfig),
-    sandbox: cachedSandbox(caBundle),
+    sandbox: cachedSandbox(caBundle, settings.registries),
     workspacesDir: join(dataDir, "workspaces"),
     mirrors: mirrorsFromEnv(env, dataDir),
     gitBase: gitBaseUrl(env),
@@ -107,14 +110,15 @@ export function reconcileFromEnv(env: OperatorEnv): PatchgateDeps["reconcile"] {
 
 /**
  * Probing a backend costs up to seconds (docker info); once per preference and image is enough.
- * `caBundle`: the CA bundle's host path (ca-bundle.ts), bound into networked setups.
+ * `caBundle`: the CA bundle's host path (ca-bundle.ts), bound into networked setups; `registries`:
+ * the operator's private registries, which networked setups reach through their gateway.
  */
-export function cachedSandbox(caBundle: string | null = null): (config: RepoConfig) => Promise<Sandbox | null> {
+export function cachedSandbox(caBundle: string | null = null, registries: readonly PrivateRegistry[] = []): (config: RepoConfig) => Promise<Sandbox | null> {
   const seen = new Map<string, Promise<Sandbox | null>>();
   return (config) => {
     const key = `${config.sandbox.backend}:${config.sandbox.image}`;
     let s = seen.get(key);
-    if (!s) seen.set(key, (s = selectSandbox(config.sandbox.backend, { image: config.sandbox.image, caBundle }).then((r) => r.sandbox)));
+    if (!s) seen.set(key, (s = selectSandbox(config.sandbox.backend, { image: config.sandbox.image, caBundle, registries }).then((r) => r.sandbox)));
     return s;
   };
 }

@@ -6,6 +6,7 @@ import type { BwrapHostSetup } from "./host-layout.js";
 import { LongLivedSandbox } from "./long-lived-sandbox.js";
 import { SandboxError } from "./sandbox-error.js";
 import { SUPERVISOR_SYSCALLS } from "./supervisor-script.js";
+import type { PrivateRegistry } from "./egress/private-registry.js";
 import type { Sandbox, SandboxResult, SandboxRunRequest, SessionSandbox } from "./types.js";
 
 /**
@@ -21,11 +22,18 @@ import type { Sandbox, SandboxResult, SandboxRunRequest, SessionSandbox } from "
 export class BubblewrapSandbox implements Sandbox {
   readonly backend = "bubblewrap" as const;
 
-  /** `caBundle`: the host path of the CA bundle made at start (ca-bundle.ts), for networked runs. */
+  /**
+   * `caBundle`: the host path of the CA bundle made at start (ca-bundle.ts), for networked runs;
+   * `registries`: the operator's private registries, reached by networked runs through their gateway.
+   */
   constructor(
     private readonly host: BwrapHostSetup,
-    private readonly opts: { caBundle?: string | null } = {},
+    private readonly opts: { caBundle?: string | null; registries?: readonly PrivateRegistry[]; installationToken?: string } = {},
   ) {}
+
+  withInstallationToken(token: string): BubblewrapSandbox {
+    return new BubblewrapSandbox(this.host, { ...this.opts, installationToken: token });
+  }
 
   openSession(): SessionSandbox {
     return new BubblewrapSession(this, this.host);
@@ -39,7 +47,13 @@ export class BubblewrapSandbox implements Sandbox {
       throw new SandboxError("spawn_failed", `bubblewrap runs need /usr/bin/perl and a known architecture (this is ${process.arch}) for their supervisor`);
     }
     // The node running Patchgate is visible inside (under /usr, or bound by nodeBinding): it runs the forwarder.
-    const egress = { allowHosts: req.allowHosts, node: this.host.node?.binary ?? process.execPath, caBundle: this.opts.caBundle };
+    const egress = {
+      allowHosts: req.allowHosts,
+      node: this.host.node?.binary ?? process.execPath,
+      caBundle: this.opts.caBundle,
+      registries: this.opts.registries,
+      installationToken: this.opts.installationToken,
+    };
     return withEgress(prepared, egress, async (run, egressMounts) => {
       const layout = await bubblewrapLayout(this.host, req, run, egressMounts);
       const box = await LongLivedSandbox.start(this.host, run, layout, perl, syscalls);

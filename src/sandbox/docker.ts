@@ -9,6 +9,7 @@ import { prepareRun } from "./prepare-run.js";
 import { withSetupHome } from "./run-state.js";
 import { sessionMounts } from "./session-mounts.js";
 import { supervise } from "./supervise.js";
+import type { PrivateRegistry } from "./egress/private-registry.js";
 import type { Sandbox, SandboxResult, SandboxRunRequest } from "./types.js";
 
 export interface DockerSandboxOptions {
@@ -17,6 +18,10 @@ export interface DockerSandboxOptions {
   image: string;
   /** The host path of the CA bundle made at start (ca-bundle.ts), for networked runs. */
   caBundle?: string | null;
+  /** The operator's private registries, reached by networked runs through their gateway. */
+  registries?: readonly PrivateRegistry[];
+  /** The session's GitHub installation token, for registries whose credential it is. */
+  installationToken?: string;
 }
 
 /**
@@ -29,9 +34,20 @@ export class DockerSandbox implements Sandbox {
 
   constructor(private readonly opts: DockerSandboxOptions) {}
 
+  withInstallationToken(token: string): DockerSandbox {
+    return new DockerSandbox({ ...this.opts, installationToken: token });
+  }
+
   async run(req: SandboxRunRequest): Promise<SandboxResult> {
     const prepared = await withSetupHome(prepareRun(req, req.session?.pathDirs), req.session?.cacheDir);
-    return withEgress(prepared, { allowHosts: req.allowHosts, node: "node", caBundle: this.opts.caBundle }, async (run, egressMounts) => {
+    const egress = {
+      allowHosts: req.allowHosts,
+      node: "node",
+      caBundle: this.opts.caBundle,
+      registries: this.opts.registries,
+      installationToken: this.opts.installationToken,
+    };
+    return withEgress(prepared, egress, async (run, egressMounts) => {
       const name = `patchgate-${randomBytes(6).toString("hex")}`;
       const args = buildDockerArgv(run, {
         image: this.opts.image,

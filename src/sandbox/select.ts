@@ -7,6 +7,7 @@ import { DockerSandbox } from "./docker.js";
 import { which } from "../toolchain/layouts/fs.js";
 import { detectBwrapHost } from "./host-layout.js";
 import { supervise } from "./supervise.js";
+import type { PrivateRegistry } from "./egress/private-registry.js";
 import type { Sandbox } from "./types.js";
 
 export type SandboxPreference = "auto" | "bubblewrap" | "docker";
@@ -21,6 +22,8 @@ export interface SelectSandboxOptions {
   dockerProbeMs?: number;
   /** The CA bundle made at start (ca-bundle.ts): bound into networked runs. */
   caBundle?: string | null;
+  /** The operator's private registries (operator settings): reached by networked runs through their gateway. */
+  registries?: readonly PrivateRegistry[];
 }
 
 /** Either a working sandbox or why there is none. There is no unsandboxed fallback, on purpose. */
@@ -53,7 +56,7 @@ async function tryDocker(opts: SelectSandboxOptions): Promise<SandboxSelection> 
     const why = info.timedOut ? "timed out" : firstLine(info.stderr) || `exit ${info.exitCode}`;
     return { sandbox: null, reason: `docker engine not reachable: ${why}` };
   }
-  return { sandbox: new DockerSandbox({ docker, image: opts.image ?? "node:20-bookworm", caBundle: opts.caBundle }) };
+  return { sandbox: new DockerSandbox({ docker, image: opts.image ?? "node:20-bookworm", caBundle: opts.caBundle, registries: opts.registries }) };
 }
 
 // Installed is not the same as usable: user namespaces may be disabled, or AppArmor may forbid them.
@@ -61,7 +64,7 @@ async function tryDocker(opts: SelectSandboxOptions): Promise<SandboxSelection> 
 async function tryBubblewrap(opts: SelectSandboxOptions): Promise<SandboxSelection> {
   const host = await detectBwrapHost(opts.bwrap);
   if ("reason" in host) return { sandbox: null, reason: host.reason };
-  const sandbox = new BubblewrapSandbox(host, { caBundle: opts.caBundle });
+  const sandbox = new BubblewrapSandbox(host, { caBundle: opts.caBundle, registries: opts.registries });
   const workspace = await mkdtemp(path.join(os.tmpdir(), "patchgate-probe-"));
   try {
     const r = await sandbox.run({ argv: ["true"], workspace, timeoutMs: 10_000 });

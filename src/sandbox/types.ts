@@ -96,6 +96,12 @@ export interface Sandbox {
    * on its own.
    */
   openSession?(): SessionSandbox;
+  /**
+   * The same sandbox, whose networked runs have the session's GitHub installation token for the
+   * private registries whose credential it is (GitHub Packages); it stays on the host, like every
+   * registry credential. Backends without private registries have no need of it.
+   */
+  withInstallationToken?(token: string): Sandbox;
 }
 
 /** A session's sandbox: runs like any other, and is closed when the session ends or parks. */

@@ -4,6 +4,7 @@ import type { MirrorUse } from "../../workspace/mirror-settings.js";
 import { reopenWorkspace } from "../../agent/session-service.js";
 import { resumeSession } from "../../agent/run-session.js";
 import type { Ledger } from "../../store/ledger.js";
+import type { Sandbox } from "../../sandbox/types.js";
 import { CheckRunPublisher } from "../outbound/check-run.js";
 import type { PushableWorkspace, SessionWork } from "../deps.js";
 import { authFor, remoteUrl } from "../outbound/git-remote.js";
@@ -35,6 +36,11 @@ export function checkRunFor(work: SessionWork, ledger: Ledger): CheckRunPublishe
     keysUrl: work.deps.receipts?.keysUrl ?? undefined,
     onCurrent,
   });
+}
+
+/** The sandbox with the job's installation token for the operator's GitHub Packages registries (it stays on the host). */
+function withInstallationToken(sandbox: Sandbox | null, token: string): Sandbox | null {
+  return sandbox?.withInstallationToken?.(token) ?? sandbox;
 }
 
 export function workspaceDir(work: SessionWork, sessionId: string): string {
@@ -102,7 +108,7 @@ async function driveOnce(
       llm: work.deps.llm(),
       compaction: work.deps.compaction,
       keepBlockedWork: true,
-      sandbox: await work.deps.sandbox(repoConfig),
+      sandbox: withInstallationToken(await work.deps.sandbox(repoConfig), work.token),
       workspace,
       repoConfig,
       signal,

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { caBundleMount, SANDBOX_CA_BUNDLE } from "../ca-bundle.js";
@@ -9,14 +9,17 @@ import type { SandboxResult } from "../types.js";
 import { allowEntryFromUrl, parseAllowEntry, type AllowEntry } from "./allow-rule.js";
 import { hostNetworks, systemLookup, type Lookup } from "./destination.js";
 import { startEgressProxy, type EgressDecision } from "./egress-proxy.js";
-import { EGRESS_DIR, FORWARDER_SOURCE, forwardedArgv, proxyEnv } from "./forwarder.js";
+import { EGRESS_DIR, FORWARDER_SOURCE, forwardedArgv, proxyEnv, REGISTRY_SOCKET_NAME } from "./forwarder.js";
+import { clientConfig, NPMRC_NAME, type PrivateRegistry } from "./private-registry.js";
 import { registryUrls } from "./registries.js";
+import { startRegistryGateway, type GatewayOptions, type RegistryGateway } from "./registry-gateway.js";
 
 /**
  * A networked run (the setup step) as both backends do it: its own proxy on a fresh socket, the
  * socket's directory bound at EGRESS_DIR, the command behind the forwarder, the proxy variables set,
  * the operator's CA bundle bound in and named, and what the proxy refused appended to stderr so the
- * setup's outcome says why a fetch failed.
+ * setup's outcome says why a fetch failed. With the operator's private registries, also their
+ * gateway (registry-gateway.ts) on a second socket, and the package managers pointed at it.
  * A run without network gets none of it.
  */
 export interface EgressOptions {
@@ -29,8 +32,37 @@ export interface EgressOptions {
    * tool's CA variable. Only networked runs get it: a run without network makes no TLS connection.
    */
   caBundle?: string | null;
+  /** The operator's private registries (operator settings): reached through the gateway, with their credentials added on the host. */
+  registries?: readonly PrivateRegistry[];
+  /** The session's GitHub installation token: the credential of registries declared with `github_app`. */
+  installationToken?: string;
   /** For tests; the host's resolver otherwise. */
   lookup?: Lookup;
+}
+
+/** Cargo reads the configuration of every directory above the workspace: this one is the sandbox root's. */
+const SANDBOX_CARGO_CONFIG = "/.cargo/config.toml";
+
+interface RegistrySide {
+  gateway: RegistryGateway | null;
+  env: Record<string, string>;
+  mounts: Mount[];
+}
+
+/** The gateway on `dir`'s second socket, the client settings that point at it and cargo's file. */
+async function registrySide(dir: string, opts: EgressOptions, rules: Pick<GatewayOptions, "hostNetworks" | "lookup">): Promise<RegistrySide> {
+  const registries = opts.registries ?? [];
+  if (registries.length === 0) return { gateway: null, env: {}, mounts: [] };
+  const ca = opts.caBundle ? await readFile(opts.caBundle, "utf8") : undefined;
+  const gateway = await startRegistryGateway(path.join(dir, REGISTRY_SOCKET_NAME), { ...rules, registries, ca, installationToken: opts.installationToken });
+  const config = clientConfig(registries);
+  const mounts: Mount[] = [];
+  if (config.npmrc !== null) await writeFile(path.join(dir, NPMRC_NAME), config.npmrc, { mode: 0o444 });
+  if (config.cargoConfig !== null) {
+    await writeFile(path.join(dir, "cargo-config.toml"), config.cargoConfig, { mode: 0o444 });
+    mounts.push({ kind: "bind", source: path.join(dir, "cargo-config.toml"), path: SANDBOX_CARGO_CONFIG, readOnly: true });
+  }
+  return { gateway, env: config.env, mounts };
 }
 
 async function allowList(workspace: string, allowHosts: readonly string[] = []): Promise<AllowEntry[]> {
@@ -66,12 +98,17 @@ export async function withEgress(
     await writeFile(path.join(dir, "forward.cjs"), FORWARDER_SOURCE, { mode: 0o444 });
     const rules = { allow: await allowList(run.workspace, opts.allowHosts), hostNetworks: hostNetworks(), lookup: opts.lookup ?? systemLookup };
     const proxy = await startEgressProxy(path.join(dir, "proxy.sock"), rules);
+    let registries: RegistrySide | null = null;
     try {
+      registries = await registrySide(dir, opts, rules);
       const ca = opts.caBundle ? { env: caBundleEnv(SANDBOX_CA_BUNDLE), mounts: [caBundleMount(opts.caBundle)] } : { env: {}, mounts: [] };
-      const wrapped = { ...run, argv: forwardedArgv(opts.node, run.argv), env: { ...run.env, ...proxyEnv(), ...ca.env } };
-      const result = await body(wrapped, [{ kind: "bind", source: dir, path: EGRESS_DIR, readOnly: true }, ...ca.mounts]);
-      return { ...result, stderr: result.stderr + refusalNotice(proxy.decisions) };
+      const env = { ...run.env, ...proxyEnv(), ...registries.env, ...ca.env };
+      const wrapped = { ...run, argv: forwardedArgv(opts.node, run.argv, registries.gateway !== null), env };
+      const mounts: Mount[] = [{ kind: "bind", source: dir, path: EGRESS_DIR, readOnly: true }, ...ca.mounts, ...registries.mounts];
+      const result = await body(wrapped, mounts);
+      return { ...result, stderr: result.stderr + refusalNotice([...proxy.decisions, ...(registries.gateway?.decisions ?? [])]) };
     } finally {
+      await registries?.gateway?.close();
       await proxy.close();
     }
   } finally {

@@ -3,7 +3,9 @@
  * has a loopback and nothing else; the proxy's unix socket is bound in read-only (connecting to a
  * socket needs no write access to the mount). Package managers speak TCP to an HTTP proxy, so a
  * small node program listens on the sandbox's 127.0.0.1:EGRESS_PORT, relays each connection to the
- * socket, and runs the setup command once it listens, exiting as that command did.
+ * socket, and runs the setup command once it listens, exiting as that command did. The operator's
+ * private registries (registry-gateway.ts), when there are any, get a second listener on
+ * REGISTRY_PORT, relayed the same way to the gateway's own socket.
  *
  * It is plain CommonJS for the node inside the sandbox (the one running Patchgate, or the image's),
  * written next to the socket for each run.
@@ -13,21 +15,28 @@ const EGRESS_SOCKET = `${EGRESS_DIR}/proxy.sock`;
 const FORWARDER = `${EGRESS_DIR}/forward.cjs`;
 /** Squid's port, the one people expect a proxy on; the sandbox's loopback is its own, so nothing else holds it. */
 const EGRESS_PORT = 3128;
+/** Where the sandbox's package managers find the operator's private registries, without a credential. */
+export const REGISTRY_PORT = 3129;
+export const REGISTRY_SOCKET_NAME = "registries.sock";
 
 export const FORWARDER_SOURCE = `"use strict";
 const net = require("net");
 const { spawn } = require("child_process");
-const [port, socketPath, ...argv] = process.argv.slice(2);
+const [pairs, ...argv] = process.argv.slice(2);
 const fail = (code, what) => { process.stderr.write("patchgate-egress: " + what + "\\n"); process.exit(code); };
-const server = net.createServer((client) => {
+const relay = (socketPath) => (client) => {
   const up = net.connect(socketPath);
   const done = () => { client.destroy(); up.destroy(); };
   client.on("error", done); up.on("error", done);
   client.on("close", done); up.on("close", done);
   client.pipe(up); up.pipe(client);
+};
+const listen = ([port, socketPath]) => new Promise((resolve) => {
+  const server = net.createServer(relay(socketPath));
+  server.on("error", (e) => fail(125, "cannot listen on 127.0.0.1:" + port + ": " + e.message));
+  server.listen(Number(port), "127.0.0.1", resolve);
 });
-server.on("error", (e) => fail(125, "cannot listen on 127.0.0.1:" + port + ": " + e.message));
-server.listen(Number(port), "127.0.0.1", () => {
+Promise.all(pairs.split(",").map((p) => listen(p.split("=")))).then(() => {
   const child = spawn(argv[0], argv.slice(1), { stdio: "inherit" });
   child.on("error", (e) => fail(127, argv[0] + ": " + e.message));
   child.on("exit", (code, signal) => {
@@ -63,7 +72,11 @@ export function proxyEnv(): Record<string, string> {
   };
 }
 
-/** The setup command behind the forwarder: `node forward.cjs PORT SOCKET argv…`. */
-export function forwardedArgv(node: string, argv: readonly string[]): string[] {
-  return [node, FORWARDER, String(EGRESS_PORT), EGRESS_SOCKET, ...argv];
+/**
+ * The setup command behind the forwarder: `node forward.cjs PORT=SOCKET[,PORT=SOCKET] argv…`, the
+ * registries' listener only when the operator declares private registries.
+ */
+export function forwardedArgv(node: string, argv: readonly string[], registries = false): string[] {
+  const pairs = [`${EGRESS_PORT}=${EGRESS_SOCKET}`, ...(registries ? [`${REGISTRY_PORT}=${EGRESS_DIR}/${REGISTRY_SOCKET_NAME}`] : [])];
+  return [node, FORWARDER, pairs.join(","), ...argv];
 }
