@@ -6,7 +6,7 @@
  * broken down by phase from the session's own ledger (./session-phases.ts).
  * Run alone: `npx tsx bench/session-overhead.ts [project…]`.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
@@ -66,6 +66,9 @@ async function oneSession(project: RealProject, root: string): Promise<ProjectRu
       throw new Error(`${project.name}: the session did not publish (exit ${code}):\n${output.slice(-3000)}`);
     const phases = breakdown(events, startedAt, endedAt);
     console.error(`session_overhead: ${project.name}: longest gaps between events: ${longestGaps(events, 6).join("; ")}`);
+    // For a closer look: the whole timeline, one file per project.
+    const keep = process.env.PATCHGATE_BENCH_TIMELINES;
+    if (keep) writeFileSync(path.join(keep, `${project.name}.json`), JSON.stringify({ startedAt, endedAt, events }, null, 1));
     // The model answers at once here; its few ms stay in the wall time, as the issue's figure has them.
     const workMs = (phases.setup ?? 0) + (phases.tests ?? 0);
     const wallMs = endedAt - startedAt;
