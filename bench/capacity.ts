@@ -37,7 +37,10 @@ class LatencyModel implements LLMClient {
   async complete(_req: LLMRequest): Promise<LLMResponse> {
     await new Promise((r) => setTimeout(r, LATENCY_MS));
     this.n += 1;
-    const call = this.n === CALLS / 2 ? { name: "run_tests", arguments: "{}" } : { name: "read_file", arguments: JSON.stringify({ path: this.n % 2 ? "src/add.js" : "test/t1.test.mjs" }) };
+    const call =
+      this.n === CALLS / 2
+        ? { name: "run_tests", arguments: "{}" }
+        : { name: "read_file", arguments: JSON.stringify({ path: this.n % 2 ? "src/add.js" : "test/t1.test.mjs" }) };
     return {
       content: null,
       toolCalls: [{ id: `call_${this.n}`, ...call }],
@@ -50,7 +53,11 @@ class LatencyModel implements LLMClient {
 }
 
 async function oneSession(store: SqliteSessionStore, root: string, source: string, sandbox: Sandbox, id: string): Promise<void> {
-  const ledger = await createSession(store, { task: { title: "bench", body: "bench", source: { kind: "cli", repo: source } }, model: "latency", sessionId: id });
+  const ledger = await createSession(store, {
+    task: { title: "bench", body: "bench", source: { kind: "cli", repo: source } },
+    model: "latency",
+    sessionId: id,
+  });
   const workspace = await prepareWorkspace(ledger, { source, dir: path.join(root, id) });
   await ledger.append(
     { type: "plan_submitted", plan: { summary: "bench", steps: ["read", "test"] }, hash: HASH },
@@ -75,7 +82,13 @@ function rssMb(pid: number): number {
 const workerRss = (): number => rssMb(process.pid) + rssMb(helper().pid!);
 
 /** N sessions at once: the makespan, and the peak growth of the worker's RSS (sampled every 100 ms) per session. */
-async function round(n: number, store: SqliteSessionStore, root: string, source: string, sandbox: Sandbox): Promise<{ makespanMs: number; rssPerSessionMb: number }> {
+async function round(
+  n: number,
+  store: SqliteSessionStore,
+  root: string,
+  source: string,
+  sandbox: Sandbox,
+): Promise<{ makespanMs: number; rssPerSessionMb: number }> {
   const dir = path.join(root, `n${n}`);
   mkdirSync(dir);
   global.gc?.();

@@ -63,6 +63,27 @@ export const SUITES: Suite[] = [
     load: () => optional("./concurrency.js", "benchConcurrency"),
   },
   {
+    name: "session-overhead",
+    figures: [
+      { id: "session_overhead", title: "whole session on a real project / its setup + test runs (median of the projects)", goal: 1.1 },
+      { id: "session_overhead_max", title: "the same, the worst project", goal: 1.2 },
+    ],
+    load: async () => (await import("./session-overhead.js")).benchSessionOverhead,
+  },
+  {
+    name: "capacity",
+    figures: [
+      {
+        id: "capacity_latency_bound",
+        title: "sessions one worker holds at once (10 model calls of 3 s, 2 test runs) within 1.15× one alone",
+        goal: 100,
+        better: "higher",
+      },
+      { id: "capacity_rss_per_session_mb", title: "worker RSS per active session at that load (MB)", goal: 8 },
+    ],
+    load: async () => (await import("./capacity.js")).benchCapacity,
+  },
+  {
     name: "webhook",
     figures: [{ id: "webhook_p99", title: "webhook p99 time-to-2xx at 200/s / its floor (bare Probot + one fsync + one thread hop)", goal: 1.2 }],
     load: async () => (await import("./webhook.js")).benchWebhook,

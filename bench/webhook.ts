@@ -96,7 +96,11 @@ export async function benchWebhook(): Promise<Figures> {
       const rh = await hopSamples(DELIVERIES / ROUNDS, 1000 / RATE_PER_SECOND);
       fsyncs.push(...rf);
       hops.push(...rh);
-      const p99 = (xs: number[]) => pct([...xs].sort((x, y) => x - y), 99);
+      const p99 = (xs: number[]) =>
+        pct(
+          [...xs].sort((x, y) => x - y),
+          99,
+        );
       rounds.push(p99(rp) / (p99(rb) + p99(rf) + p99(rh)));
     }
     for (const xs of [b, p, v, fsyncs, hops]) xs.sort((x, y) => x - y);
