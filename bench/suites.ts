@@ -84,6 +84,11 @@ export const SUITES: Suite[] = [
     load: async () => (await import("./capacity.js")).benchCapacity,
   },
   {
+    name: "fairness",
+    figures: [{ id: "fairness", title: "lowest Jain's index of starts per installation in a window of 100 (1,000 queued, one installation half)", goal: 0.95, better: "higher" }],
+    load: async () => (await import("./fairness.js")).benchFairness,
+  },
+  {
     name: "webhook",
     figures: [{ id: "webhook_p99", title: "webhook p99 time-to-2xx at 200/s / its floor (bare Probot + one fsync + one thread hop)", goal: 1.2 }],
     load: async () => (await import("./webhook.js")).benchWebhook,

@@ -32,6 +32,7 @@ describe("the bench table", () => {
         "session_overhead_max",
         "capacity_latency_bound",
         "capacity_rss_per_session_mb",
+        "fairness",
         "webhook_p99",
         "rss_idle",
         "rss_parked_10_mb",
@@ -40,8 +41,8 @@ describe("the bench table", () => {
       ]),
     );
     expect(FIGURE_IDS).not.toContain("concurrency_ideal_fraction");
-    expect(FIGURE_IDS).toHaveLength(16);
-    expect(new Set(FIGURE_IDS).size).toBe(16);
+    expect(FIGURE_IDS).toHaveLength(17);
+    expect(new Set(FIGURE_IDS).size).toBe(17);
     expect(SUITES.every((s) => s.figures.length > 0)).toBe(true);
   });
 
