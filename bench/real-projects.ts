@@ -91,11 +91,11 @@ export const REAL_PROJECTS: RealProject[] = [
   },
   {
     name: "side-channel",
-    origin: "npm side-channel@1.0.6",
+    origin: "npm side-channel@1.0.4",
     edit: { path: "index.js", comment: "//" },
     config: TAPE("test/*.js"),
     ignore: NODE_IGNORE,
-    fetch: npmPackage("side-channel@1.0.6"),
+    fetch: npmPackage("side-channel@1.0.4"),
   },
   {
     name: "resolve",
