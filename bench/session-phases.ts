@@ -15,6 +15,7 @@ export type Phase =
   | "start"
   | "clone"
   | "toolchains"
+  | "resume (repository config, sandbox choice, limits)"
   | "around setup (sandbox, dependency cache)"
   | "around baseline (sandbox, snapshot)"
   | "steps (prompt, policy, ledger)"
@@ -36,7 +37,11 @@ function phaseBefore(type: StoredEvent["type"]): Phase {
       return "clone";
     case "toolchains_resolved":
     case "tool_versions":
+    case "instructions_loaded":
       return "toolchains";
+    case "resumed":
+    case "limits_configured":
+      return "resume (repository config, sandbox choice, limits)";
     case "setup_run":
       return "around setup (sandbox, dependency cache)";
     case "baseline_run":

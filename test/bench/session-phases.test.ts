@@ -9,6 +9,7 @@ const at = (s: number, e: Record<string, unknown>): StoredEvent => ({ seq: seq++
 const SESSION: StoredEvent[] = [
   at(0.5, { type: "session_created" }),
   at(1.5, { type: "workspace_prepared" }),
+  at(1.8, { type: "resumed" }),
   at(12, { type: "setup_run", durationMs: 10_000 }),
   at(12.1, { type: "llm_called", latencyMs: 50 }),
   at(15, { type: "baseline_run", durationMs: 2_500 }),
@@ -25,7 +26,8 @@ describe("a session's wall time by phase, from its ledger", () => {
     expect(b.start).toBeCloseTo(500, 6);
     expect(b.clone).toBeCloseTo(1000, 6);
     expect(b.setup).toBe(10_000);
-    expect(b["around setup (sandbox, dependency cache)"]).toBeCloseTo(500, 6);
+    expect(b["resume (repository config, sandbox choice, limits)"]).toBeCloseTo(300, 6);
+    expect(b["around setup (sandbox, dependency cache)"]).toBeCloseTo(200, 6);
     expect(b.model).toBe(50);
     expect(b.tests).toBe(5_500);
     expect(b["around baseline (sandbox, snapshot)"]).toBeCloseTo(400, 6);
@@ -49,6 +51,6 @@ describe("a session's wall time by phase, from its ledger", () => {
   });
 
   test("the longest gaps name the two events around them", () => {
-    expect(longestGaps(SESSION, 2)).toEqual(["workspace_prepared → setup_run 10.50 s", "tool_started → test_run 3.10 s"]);
+    expect(longestGaps(SESSION, 2)).toEqual(["resumed → setup_run 10.20 s", "tool_started → test_run 3.10 s"]);
   });
 });
