@@ -11,7 +11,7 @@ import path from "node:path";
 
 export interface RealProject {
   name: string;
-  /** Where its sources come from, e.g. "npm qs@6.13.0". */
+  /** Where its sources come from, e.g. "npm minimist@1.2.8". */
   origin: string;
   /** The file the scripted model reads and edits, and how a comment starts in its language. */
   edit: { path: string; comment: string };
@@ -74,12 +74,12 @@ export const REAL_PROJECTS: RealProject[] = [
     fetch: npmPackage("minimist@1.2.8"),
   },
   {
-    name: "qs",
-    origin: "npm qs@6.13.0",
-    edit: { path: "lib/utils.js", comment: "//" },
+    name: "call-bind",
+    origin: "npm call-bind@1.0.7",
+    edit: { path: "index.js", comment: "//" },
     config: TAPE("test/*.js"),
     ignore: NODE_IGNORE,
-    fetch: npmPackage("qs@6.13.0"),
+    fetch: npmPackage("call-bind@1.0.7"),
   },
   {
     name: "object-inspect",
