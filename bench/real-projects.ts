@@ -98,14 +98,6 @@ export const REAL_PROJECTS: RealProject[] = [
     fetch: npmPackage("side-channel@1.0.4"),
   },
   {
-    name: "resolve",
-    origin: "npm resolve@1.22.8",
-    edit: { path: "lib/caller.js", comment: "//" },
-    config: TAPE("test/*.js"),
-    ignore: NODE_IGNORE,
-    fetch: npmPackage("resolve@1.22.8"),
-  },
-  {
     name: "toolz",
     origin: "Debian python3-toolz",
     edit: { path: "toolz/utils.py", comment: "#" },
