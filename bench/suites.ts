@@ -85,7 +85,14 @@ export const SUITES: Suite[] = [
   },
   {
     name: "fairness",
-    figures: [{ id: "fairness", title: "lowest Jain's index of starts per installation in a window of 100 (1,000 queued, one installation half)", goal: 0.95, better: "higher" }],
+    figures: [
+      {
+        id: "fairness",
+        title: "lowest Jain's index of starts per installation in a window of 100 (1,000 queued, one installation half)",
+        goal: 0.95,
+        better: "higher",
+      },
+    ],
     load: async () => (await import("./fairness.js")).benchFairness,
   },
   {
