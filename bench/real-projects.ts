@@ -74,14 +74,6 @@ export const REAL_PROJECTS: RealProject[] = [
     fetch: npmPackage("minimist@1.2.8"),
   },
   {
-    name: "call-bind",
-    origin: "npm call-bind@1.0.7",
-    edit: { path: "index.js", comment: "//" },
-    config: TAPE("test/*.js"),
-    ignore: NODE_IGNORE,
-    fetch: npmPackage("call-bind@1.0.7"),
-  },
-  {
     name: "object-inspect",
     origin: "npm object-inspect@1.13.2",
     edit: { path: "index.js", comment: "//" },
