@@ -3,7 +3,8 @@ import type { RepoConfig } from "../config/repo-config.js";
 import type { SessionState } from "../session/state.js";
 import type { TestRun } from "../session/types.js";
 import type { Workspace } from "../workspace/types.js";
-import { baseContent, workingContent } from "./publication-check.js";
+import { blobsAt } from "../workspace/blobs-at.js";
+import { workingContent } from "./publication-check.js";
 
 const DELETED = "000000";
 
@@ -14,9 +15,16 @@ const DELETED = "000000";
  */
 export async function integrityInput(ws: Workspace, state: SessionState, tests: RepoConfig["tests"], treeHash: string): Promise<IntegrityInput> {
   const files: IntegrityFile[] = [];
-  for (const c of await ws.changedPaths(state.publishablePaths)) {
+  const changed = await ws.changedPaths(state.publishablePaths);
+  // Every base version in one git process: a change of many files must not cost a process each.
+  const before = await blobsAt(
+    ws.root,
+    ws.baseCommit,
+    changed.map((c) => c.path),
+  );
+  for (const c of changed) {
     const after = c.mode === DELETED ? null : await workingContent(ws.root, c.path);
-    files.push({ path: c.path, before: await baseContent(ws, c.path), after });
+    files.push({ path: c.path, before: before.get(c.path) ?? null, after });
   }
   const final = state.testRuns.filter((r) => r.treeHash === treeHash).at(-1);
   return {

@@ -53,7 +53,7 @@ async function executableChanges(ws: Workspace, changes: readonly ChangedPath[],
   return hits;
 }
 
-export async function baseContent(ws: Workspace, rel: string): Promise<string | null> {
+async function baseContent(ws: Workspace, rel: string): Promise<string | null> {
   const r = await git(["cat-file", "blob", `${ws.baseCommit}:${rel}`], { cwd: ws.root });
   return r.exitCode === 0 ? r.stdout : null;
 }

@@ -1,5 +1,6 @@
 import { lstat, readdir, stat } from "node:fs/promises";
 import path from "node:path";
+import { runProcess } from "../process/index.js";
 
 /**
  * Files and directories that hold credentials where tools look for configuration, by name, wherever
@@ -43,8 +44,10 @@ export interface CredentialEntry {
 
 /**
  * A toolchain tree holds tens of thousands of files (a rust toolchain ~60,000), so each directory is
- * walked once per process; the entries right below it, where a credential file usually lands
- * (`npm config set --global` writes `<prefix>/etc/npmrc`), are looked at again for every run.
+ * walked once per process, by `find` where the host has it (a walk in this process costs seconds of
+ * its time there, and the first sandbox start of a session waits for it); the entries right below
+ * it, where a credential file usually lands (`npm config set --global` writes `<prefix>/etc/npmrc`),
+ * are looked at again for every run.
  */
 const walked = new Map<string, Promise<CredentialEntry[]>>();
 
@@ -52,7 +55,7 @@ const walked = new Map<string, Promise<CredentialEntry[]>>();
 export async function credentialMasks(dir: string): Promise<CredentialEntry[]> {
   let deep = walked.get(dir);
   if (deep === undefined) {
-    deep = walk(dir);
+    deep = findWalk(dir).then((found) => found ?? walk(dir));
     walked.set(dir, deep);
   }
   const found = new Map((await deep).map((e) => [e.path, e]));
@@ -60,7 +63,32 @@ export async function credentialMasks(dir: string): Promise<CredentialEntry[]> {
   return [...found.values()].sort((a, b) => a.path.localeCompare(b.path));
 }
 
-async function walk(dir: string): Promise<CredentialEntry[]> {
+/**
+ * The same walk as `walk`, by find(1): names matched at any depth below `dir` (symlinks not
+ * followed, `-P`), a matching directory not entered. Null where find cannot run or did not finish
+ * its walk (a signal), so the walk in this process answers instead. An unreadable directory makes
+ * find exit 1 after walking the rest, as `walk` skips it.
+ */
+export async function findWalk(dir: string): Promise<CredentialEntry[] | null> {
+  const names = [...CREDENTIAL_NAMES].flatMap((n, i) => (i === 0 ? ["-name", n] : ["-o", "-name", n]));
+  const r = await runProcess({
+    command: "find",
+    args: ["-P", dir, "-mindepth", "1", "(", ...names, ")", "-prune", "-print0"],
+    env: { PATH: "/usr/bin:/bin", LC_ALL: "C" },
+  }).catch(() => null);
+  if (r === null || (r.exitCode !== 0 && r.exitCode !== 1)) return null;
+  const out: CredentialEntry[] = [];
+  for (const p of r.stdout.toString("utf8").split("\0").filter(Boolean)) {
+    // find matched the name; the set is checked again so nothing else can come from its output.
+    if (!CREDENTIAL_NAMES.has(path.basename(p)) || !p.startsWith(dir + path.sep)) continue;
+    const kind = await kindOf(p);
+    if (kind !== null) out.push({ path: p, kind });
+  }
+  return out;
+}
+
+/** The walk in this process: where find cannot run. */
+export async function walk(dir: string): Promise<CredentialEntry[]> {
   const out: CredentialEntry[] = [];
   const pending = [dir];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {

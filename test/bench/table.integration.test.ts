@@ -7,12 +7,12 @@ import { renderTable, toJson } from "../../bench/table.js";
 const run = promisify(execFile);
 
 const measured: FigureResult = { measured: "bubblewrap 30 ms", baseline: "bare 25 ms", ratio: 1.2, goal: 1.1, min: 1.1, median: 1.2, max: 1.4 };
-const higher: FigureResult = { measured: "makespan 2.4 s", baseline: "ideal 2.0 s", ratio: 0.83, goal: 0.8, better: "higher" };
+const higher: FigureResult = { measured: "120 sessions", baseline: "N=120: 1.1×", ratio: 120, goal: 100, better: "higher" };
 // A module claiming `met` does not make it so: the table decides from ratio and goal.
 const claims: FigureResult = { ...measured, met: true };
 const rows = [
   { id: "sandbox_node", title: "sandboxed node", result: measured },
-  { id: "concurrency_ideal_fraction", title: "ideal / makespan", result: higher },
+  { id: "capacity_latency_bound", title: "sessions within 1.15× one alone", result: higher },
   { id: "sandbox_node_test", title: "claims", result: claims },
   { id: "snapshot_diff", title: "diff", result: notMeasured("module not landed", 1.2) },
 ];
@@ -27,8 +27,12 @@ describe("the bench table", () => {
         "snapshot_treehash",
         "snapshot_diff",
         "step_overhead_ms",
-        "concurrency_ideal_fraction",
         "event_loop_p99_ms",
+        "session_overhead",
+        "session_overhead_max",
+        "capacity_latency_bound",
+        "capacity_rss_per_session_mb",
+        "fairness",
         "webhook_p99",
         "rss_idle",
         "rss_parked_10_mb",
@@ -36,8 +40,9 @@ describe("the bench table", () => {
         "context_max_over_median",
       ]),
     );
-    expect(FIGURE_IDS).toHaveLength(13);
-    expect(new Set(FIGURE_IDS).size).toBe(13);
+    expect(FIGURE_IDS).not.toContain("concurrency_ideal_fraction");
+    expect(FIGURE_IDS).toHaveLength(17);
+    expect(new Set(FIGURE_IDS).size).toBe(17);
     expect(SUITES.every((s) => s.figures.length > 0)).toBe(true);
   });
 
@@ -48,7 +53,7 @@ describe("the bench table", () => {
     expect(lines[1]).toBe("|---|---|---|---|---|---|");
     expect(lines.slice(2).every((l) => l.startsWith("| ") && l.endsWith(" |") && l.split(" | ").length === 6)).toBe(true);
     expect(lines[2]).toContain("1.200 (1.100–1.400) | ≤ 1.1 | **not met** |");
-    expect(lines[3]).toContain("| ≥ 0.8 | met |");
+    expect(lines[3]).toContain("| ≥ 100 | met |");
     expect(lines[4]).toContain("**not met**");
     expect(lines[5]).toContain("not measured: module not landed");
     expect(lines[5]).toMatch(/\| — \| ≤ 1.2 \| not measured \|$/);
@@ -58,7 +63,7 @@ describe("the bench table", () => {
     const json = toJson(rows) as Record<string, { ratio: number | null; goal: number; met: boolean; status?: string; min?: number; max?: number }>;
     expect(Object.keys(json)).toEqual(rows.map((r) => r.id));
     expect(json.sandbox_node).toMatchObject({ ratio: 1.2, goal: 1.1, met: false, min: 1.1, max: 1.4 });
-    expect(json.concurrency_ideal_fraction).toMatchObject({ ratio: 0.83, goal: 0.8, met: true, better: "higher" });
+    expect(json.capacity_latency_bound).toMatchObject({ ratio: 120, goal: 100, met: true, better: "higher" });
     expect(json.sandbox_node_test!.met).toBe(false);
     expect(json.snapshot_diff).toMatchObject({ ratio: null, met: false, status: "not measured" });
   });

@@ -13,7 +13,8 @@ import { cli } from "../helpers/run-cli.js";
  */
 // The session's 25, 3 for the result's receipt (src/receipt/): the commit read once, its parent's
 // note looked up (a follow-up's receipt names it), the note written; and 1 per changed path for the
-// test-integrity gate at finish (src/publish/integrity-input.ts reads its content on the base commit).
+// test-integrity gate at finish (src/publish/integrity-input.ts reads every changed path's content on
+// the base commit in one `cat-file --batch`).
 const BOUND = 29;
 
 describe("git processes per session", () => {
@@ -24,7 +25,8 @@ describe("git processes per session", () => {
     for (const c of cleanups.splice(0)) c();
   });
 
-  test(`the add.js session runs at most ${BOUND} git processes`, async () => {
+  /** The git command lines of one session that writes `extra` files beside the fix (after the `-c` options). */
+  async function sessionGitCalls(extra: string[]): Promise<string[]> {
     const repo = makeRepo(BUGGY_ADD_REPO);
     const data = tempDir("pg-gitcount-");
     cleanups.push(repo.cleanup, () => rmSync(data, { recursive: true, force: true }));
@@ -40,6 +42,7 @@ describe("git processes per session", () => {
       { toolCalls: [{ name: "read_file", arguments: { path: "src/add.js" } }] },
       { toolCalls: [{ name: "submit_plan", arguments: { summary: "make add add", steps: ["fix the operator", "run tests"] } }] },
       { toolCalls: [{ name: "edit_file", arguments: { path: "src/add.js", edits: [{ search: "a - b", replace: "a + b" }] } }] },
+      ...extra.map((p) => ({ toolCalls: [{ name: "write_file", arguments: { path: p, content: `// ${p}\n` } }] })),
       { toolCalls: [{ name: "run_tests", arguments: {} }] },
       { toolCalls: [{ name: "finish", arguments: { summary: "add now adds" } }] },
     ]);
@@ -55,9 +58,21 @@ describe("git processes per session", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("done: branch ");
     const calls = readFileSync(log, "utf8").split("\n").filter(Boolean);
-    // The shim must have seen the session's git at all, or the bound below proves nothing.
+    // The shim must have seen the session's git at all, or the bounds below prove nothing.
     expect(calls.some((c) => c.includes("commit-tree"))).toBe(true);
+    return calls;
+  }
+
+  test(`the add.js session runs at most ${BOUND} git processes`, async () => {
+    const calls = await sessionGitCalls([]);
     if (calls.length > BOUND) console.log(`git calls (${calls.length}):\n${calls.map((c) => c.replace(/^(-c \S+ )+/, "")).join("\n")}`);
     expect(calls.length).toBeLessThanOrEqual(BOUND);
+  });
+
+  test("the test-integrity gate reads the base of every changed path in one git process, however many changed", async () => {
+    const calls = await sessionGitCalls(["src/one.js", "src/two.js", "src/three.js"]);
+    const reads = calls.map((c) => c.replace(/^(-c \S+ )+/, "")).filter((c) => c.startsWith("cat-file"));
+    expect(reads.filter((c) => /^cat-file blob [0-9a-f]{40}:/.test(c))).toEqual([]);
+    expect(reads.filter((c) => c === "cat-file --batch")).toHaveLength(1);
   });
 });

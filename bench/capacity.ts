@@ -1,0 +1,166 @@
+/**
+ * capacity_latency_bound and capacity_rss_per_session_mb: one worker process (this one), N sessions
+ * at once, each 10 model calls of 3 s and two runs of a small real suite in bubblewrap (the baseline,
+ * and one run_tests call). The figure is the largest N tried whose makespan stays within 1.15× one
+ * session alone; the RSS is what this process and its spawn helper grow by per active session at
+ * that N (the sandboxes' own processes are not counted). Sizes: PATCHGATE_BENCH_CAPACITY_N, a list
+ * tried in order until one is over the bound (default 25,50,100,150,200).
+ * Run alone: `npx tsx bench/capacity.ts`.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { createSession, prepareWorkspace } from "../src/agent/session-service.js";
+import { resumeSession } from "../src/agent/run-session.js";
+import type { LLMClient, LLMRequest, LLMResponse } from "../src/agent/llm/types.js";
+import { parseRepoConfig } from "../src/config/load-repo-config.js";
+import { helper } from "../src/process/helper-connection.js";
+import { selectSandbox } from "../src/sandbox/select.js";
+import type { Sandbox } from "../src/sandbox/types.js";
+import { SqliteSessionStore } from "../src/store/sqlite-store.js";
+import { makeRepo } from "./concurrency.js";
+import { notMeasured, type Figures } from "./figure.js";
+
+const CALLS = 10;
+const LATENCY_MS = 3000;
+const BOUND = 1.15;
+const GOAL_N = 100;
+const GOAL_RSS_MB = 8;
+const TEST = "node --test test/";
+const HASH = "d".repeat(64);
+
+/** Answers each call after LATENCY_MS: reads, and the tests once, midway. */
+class LatencyModel implements LLMClient {
+  readonly model = "latency";
+  private n = 0;
+  async complete(_req: LLMRequest): Promise<LLMResponse> {
+    await new Promise((r) => setTimeout(r, LATENCY_MS));
+    this.n += 1;
+    const call =
+      this.n === CALLS / 2
+        ? { name: "run_tests", arguments: "{}" }
+        : { name: "read_file", arguments: JSON.stringify({ path: this.n % 2 ? "src/add.js" : "test/t1.test.mjs" }) };
+    return {
+      content: null,
+      toolCalls: [{ id: `call_${this.n}`, ...call }],
+      usage: { promptTokens: 1000, completionTokens: 20, estimated: false },
+      model: this.model,
+      latencyMs: LATENCY_MS,
+      retries: 0,
+    };
+  }
+}
+
+async function oneSession(store: SqliteSessionStore, root: string, source: string, sandbox: Sandbox, id: string): Promise<void> {
+  const ledger = await createSession(store, {
+    task: { title: "bench", body: "bench", source: { kind: "cli", repo: source } },
+    model: "latency",
+    sessionId: id,
+  });
+  const workspace = await prepareWorkspace(ledger, { source, dir: path.join(root, id) });
+  await ledger.append(
+    { type: "plan_submitted", plan: { summary: "bench", steps: ["read", "test"] }, hash: HASH },
+    { type: "plan_approved", hash: HASH, by: { login: "bench", via: "comment" } },
+  );
+  const cfg = parseRepoConfig(`test: ${TEST}\n`);
+  if (!cfg.ok) throw new Error(cfg.error.message);
+  await resumeSession(ledger, { llm: new LatencyModel(), sandbox, workspace, repoConfig: cfg.config, maxSteps: CALLS });
+  const calls = ledger.history.filter((e) => e.type === "llm_called").length;
+  const runs = ledger.history.filter((e) => (e.type === "baseline_run" || e.type === "test_run") && e.exitCode === 0).length;
+  if (calls !== CALLS || runs !== 2) throw new Error(`session ${id}: ${calls} model calls, ${runs} passing test runs (expected ${CALLS} and 2)`);
+}
+
+/** VmRSS of a process, in MB. */
+function rssMb(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, "utf8")
+    .split("\n")
+    .find((l) => l.startsWith("VmRSS:"));
+  return Number(line?.split(/\s+/)[1] ?? Number.NaN) / 1024;
+}
+
+const workerRss = (): number => rssMb(process.pid) + rssMb(helper().pid!);
+
+/** N sessions at once: the makespan, and the peak growth of the worker's RSS (sampled every 100 ms) per session. */
+async function round(
+  n: number,
+  store: SqliteSessionStore,
+  root: string,
+  source: string,
+  sandbox: Sandbox,
+): Promise<{ makespanMs: number; rssPerSessionMb: number }> {
+  const dir = path.join(root, `n${n}`);
+  mkdirSync(dir);
+  global.gc?.();
+  const before = workerRss();
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, workerRss())), 100);
+  const started = performance.now();
+  try {
+    await Promise.all(Array.from({ length: n }, (_, i) => oneSession(store, dir, source, sandbox, `n${n}-${i}`)));
+  } finally {
+    clearInterval(sampler);
+  }
+  return { makespanMs: performance.now() - started, rssPerSessionMb: (peak - before) / n };
+}
+
+export function capacitySizes(text: string | undefined): number[] {
+  const sizes = (text ?? "25,50,100,150,200").split(",").map((s) => Number(s.trim()));
+  if (sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`PATCHGATE_BENCH_CAPACITY_N: not a list of session counts: ${text}`);
+  return sizes;
+}
+
+export async function benchCapacity(): Promise<Figures> {
+  const chosen = await selectSandbox("bubblewrap");
+  if (chosen.sandbox === null) {
+    const why = `no bubblewrap: ${chosen.reason}`;
+    return { capacity_latency_bound: notMeasured(why, GOAL_N, "higher"), capacity_rss_per_session_mb: notMeasured(why, GOAL_RSS_MB) };
+  }
+  const sandbox = chosen.sandbox;
+  const root = mkdtempSync(path.join(os.tmpdir(), "pg-bench-capacity-"));
+  const store = SqliteSessionStore.open(path.join(root, "bench.sqlite"));
+  try {
+    const source = path.join(root, "source");
+    mkdirSync(source);
+    makeRepo(source);
+    const alone = (await round(1, store, root, source, sandbox)).makespanMs;
+    const tried: string[] = [];
+    let best: { n: number; rssPerSessionMb: number } | null = null;
+    let last: { n: number; rssPerSessionMb: number } | null = null;
+    for (const n of capacitySizes(process.env.PATCHGATE_BENCH_CAPACITY_N)) {
+      const r = await round(n, store, root, source, sandbox);
+      const ratio = r.makespanMs / alone;
+      tried.push(`N=${n}: ${(r.makespanMs / 1000).toFixed(1)} s = ${ratio.toFixed(3)}×, ${r.rssPerSessionMb.toFixed(2)} MB each`);
+      console.error(`capacity: ${tried.at(-1)}`);
+      last = { n, rssPerSessionMb: r.rssPerSessionMb };
+      if (ratio > BOUND) break;
+      best = last;
+    }
+    const rss = best ?? last!;
+    const setting = `one session alone ${(alone / 1000).toFixed(1)} s; each ${CALLS} model calls of ${LATENCY_MS / 1000} s and 2 runs of \`${TEST}\` in bubblewrap`;
+    return {
+      capacity_latency_bound: {
+        measured: best ? `${best.n} sessions within ${BOUND}× one alone` : `none of the sizes tried within ${BOUND}× one alone`,
+        baseline: tried.join("; "),
+        ratio: best?.n ?? 0,
+        goal: GOAL_N,
+        better: "higher",
+        note: `${setting}; the largest size tried is the ceiling of this figure`,
+      },
+      capacity_rss_per_session_mb: {
+        measured: `+${rss.rssPerSessionMb.toFixed(2)} MB per active session at N=${rss.n}`,
+        baseline: "— (absolute)",
+        ratio: rss.rssPerSessionMb,
+        goal: GOAL_RSS_MB,
+        note: "peak VmRSS of this process and its spawn helper over the round, less before it, per session; the sandboxes' processes are the sandbox's own",
+      },
+    };
+  } finally {
+    await store.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  console.log(JSON.stringify(await benchCapacity(), null, 2));
+}
