@@ -59,12 +59,15 @@ function intentOf(name: string, p: any): Intent | null {
     }
     case "issues.opened": {
       const command = parseCommand(p.issue.body ?? "");
-      // Only a start counts in an issue body: a body cannot approve or stop anything.
-      if (command?.kind !== "start") return null;
+      // Only a start counts in an issue body: a body cannot approve or stop anything. Without one,
+      // the opening may still be what an automation waits for.
+      if (command?.kind !== "start") return { kind: "issue_event", event: "issue_opened", label: null, thread: thread(p.issue, false), at: p.issue.created_at };
       return { kind: "issue_opened", command, thread: thread(p.issue, false), at: p.issue.created_at };
     }
     case "issues.labeled":
-      if (p.label?.name !== "agent" || p.issue.pull_request) return null;
+      if (p.issue.pull_request || typeof p.label?.name !== "string") return null;
+      if (p.label.name !== "agent")
+        return { kind: "issue_event", event: "issue_labeled", label: p.label.name, thread: thread(p.issue, false), at: p.issue.updated_at };
       return { kind: "label", label: "agent", thread: thread(p.issue, false), headSha: null, at: p.issue.updated_at };
     case "pull_request_review.submitted": {
       const state = String(p.review.state).toLowerCase();
@@ -131,6 +134,8 @@ function sourceOf(i: Intent, p: any): string {
       return `comment:${i.commentId}`;
     case "issue_opened":
       return `issue:${p.issue.id}`;
+    case "issue_event":
+      return i.event === "issue_opened" ? `issue:${p.issue.id}` : `label:${i.thread.number}:${i.label}`;
     case "review":
     case "line_comment":
       // One review, however many deliveries tell of it: the first to arrive acts for all.

@@ -18,6 +18,7 @@ import {
 import { reviewFollowUp } from "./review-followup.js";
 import type { SessionCommand } from "./route.js";
 import { startSession } from "./start.js";
+import { startByAutomation } from "./automation-start.js";
 
 /**
  * Carries out the one command ./route.ts chose for a delivery: the only place a delivery's job
@@ -48,6 +49,8 @@ export async function apply(jc: JobContext, command: SessionCommand, t: Target):
       );
     case "start":
       return startSession(jc, session, { issue, ...command.start });
+    case "automation":
+      return startByAutomation(jc, session, command.event);
     case "status":
       return status(jc, session, reply);
     case "stop":

@@ -74,7 +74,7 @@ function appliedIn(ledger: Ledger, source: string): boolean {
   });
 }
 
-function what(i: Intent): string {
+function what(i: Exclude<Intent, { kind: "issue_event" }>): string {
   return i.kind === "review" ? "reviews" : i.kind === "label" ? "labels" : i.kind === "button" ? "approvals" : i.kind === "reply" ? "answers" : "commands";
 }
 
@@ -120,6 +120,8 @@ async function runDelivery(received: Intake, issue: number): Promise<void> {
   const reply = i.kind === "button" ? issue : i.thread.number;
   if (!verdict.allowed) {
     intake.deps.log(`refused @${sender.login} (${verdict.role})`);
+    // Opening or labeling an issue asked nothing of Patchgate: an automation that does not start says nothing.
+    if (i.kind === "issue_event") return;
     await answer(intake, reply, null, "refused", refusalText(sender.login, verdict.role, what(i)));
     return;
   }

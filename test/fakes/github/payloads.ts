@@ -83,9 +83,14 @@ export class Payloads {
     return p;
   }
 
-  issueOpened(o: { number: number; title: string; body: string; by: string }): Record<string, any> {
+  issueOpened(o: { number: number; title: string; body: string; by: string; labels?: string[] }): Record<string, any> {
     const p = this.base("issues", "opened", o.by);
     p.issue = this.issue(p, o.number, o.title, o.body, false, o.by);
+    if (o.labels) {
+      // An issue opened with labels carries them from the start (GitHub also sends a `labeled` event for each).
+      this.w.labels.set(o.number, new Set(o.labels));
+      p.issue.labels = o.labels.map((name, i) => ({ id: i + 1, node_id: `LA_${i + 1}`, name, color: "ededed", default: false, description: null }));
+    }
     return p;
   }
 

@@ -78,18 +78,23 @@ describe("toDelivery", () => {
     expect(toDelivery("d", "issue_comment.created", p.comment({ number: 3, body, by: "alice" }))).toBeNull();
   });
 
-  test("an issue opened with an `/agent` line starts; other commands in a body do not", () => {
+  test("an issue opened with an `/agent` line starts; other commands in a body do not, the opening is only an automation's event", () => {
     const start = toDelivery("d", "issues.opened", p.issueOpened({ number: 4, title: "T", body: "Details\n/agent fix this", by: "alice" }));
     expect(start?.intent).toMatchObject({ kind: "issue_opened", command: { kind: "start", task: null } });
-    expect(toDelivery("d", "issues.opened", p.issueOpened({ number: 5, title: "T", body: "/agent approve", by: "alice" }))).toBeNull();
+    const other = toDelivery("d", "issues.opened", p.issueOpened({ number: 5, title: "T", body: "/agent approve", by: "alice" }));
+    expect(other?.intent).toMatchObject({ kind: "issue_event", event: "issue_opened", label: null });
+    expect(toDelivery("d", "issues.opened", p.issueOpened({ number: 15, title: "T", body: "", by: "renovate[bot]" }))).toBeNull();
   });
 
-  test("only the `agent` label on an issue starts", () => {
+  test("the `agent` label on an issue starts; another label is only an automation's event", () => {
     expect(toDelivery("d", "issues.labeled", p.issueLabeled({ number: 6, title: "T", body: "", label: "agent", by: "alice" }))?.intent).toMatchObject({
       kind: "label",
       label: "agent",
     });
-    expect(toDelivery("d", "issues.labeled", p.issueLabeled({ number: 6, title: "T", body: "", label: "bug", by: "alice" }))).toBeNull();
+    expect(toDelivery("d", "issues.labeled", p.issueLabeled({ number: 6, title: "T", body: "", label: "bug", by: "alice" }))).toMatchObject({
+      intent: { kind: "issue_event", event: "issue_labeled", label: "bug" },
+      source: "label:6:bug",
+    });
   });
 
   test("a check-run button carries its identifier and check run", () => {
