@@ -78,6 +78,9 @@ async function verify(octokit: Octokit, d: Delivery): Promise<Verdict> {
       };
       return same(who(r.user), { intent: review });
     }
+    case "ci_failed":
+      // Read back by session-work/ci-followup.ts, which needs the run's jobs anyway.
+      return { ok: true, delivery: d };
     case "issue_event": {
       if (i.event === "issue_opened") {
         const { data: issue } = await octokit.rest.issues.get({ ...base, issue_number: i.thread.number });

@@ -74,7 +74,7 @@ function appliedIn(ledger: Ledger, source: string): boolean {
   });
 }
 
-function what(i: Exclude<Intent, { kind: "issue_event" }>): string {
+function what(i: Exclude<Intent, { kind: "issue_event" | "ci_failed" }>): string {
   return i.kind === "review" ? "reviews" : i.kind === "label" ? "labels" : i.kind === "button" ? "approvals" : i.kind === "reply" ? "answers" : "commands";
 }
 
@@ -116,6 +116,11 @@ async function runDelivery(received: Intake, issue: number): Promise<void> {
     return;
   }
   if (alreadyApplied(intake, session)) return;
+  // No person asked: a CI failure acts for the session's requester, under what ./ci-followup.ts checks.
+  if (i.kind === "ci_failed") {
+    const jc = withToken(intake, await freshGitToken(await intake.appOctokit(), repo));
+    return apply(jc, route(i, session?.state ?? null), { issue, reply: i.thread.number, session });
+  }
   const verdict = await checkPermission(intake.octokit, repo, sender);
   const reply = i.kind === "button" ? issue : i.thread.number;
   if (!verdict.allowed) {

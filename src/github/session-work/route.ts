@@ -56,6 +56,8 @@ export type SessionCommand =
   | { kind: "answer"; text: string; at: string }
   /** An issue opened or labeled without `/agent`, with no session working on it: a start if an automation names it. */
   | { kind: "automation"; event: IssueEvent }
+  /** CI failed on the head of a finished session's PR: a follow-up if a `ci_failed` automation asks for one. */
+  | { kind: "ciFollowUp"; failure: CiFailure }
   /** A review with line comments on a finished session's PR: one follow-up session. */
   | { kind: "reviewFollowUp"; review: Review }
   | { kind: "stop" }
@@ -67,6 +69,7 @@ export type SessionCommand =
 
 type Review = Extract<Intent, { kind: "review" }>;
 type IssueEvent = Extract<Intent, { kind: "issue_event" }>;
+type CiFailure = Extract<Intent, { kind: "ci_failed" }>;
 
 /** Words that only matter in one state of a session: otherwise they are conversation, not commands. */
 function isConversation(i: Intent): boolean {
@@ -112,6 +115,7 @@ export function route(i: Intent, s: SessionState | null): SessionCommand {
   if (i.kind === "label" && i.label === "agent") return start(s, { title: i.thread.title, body: i.thread.body, instruction: null, followUp: false });
   if (i.kind === "command") return routeCommand(i, s);
   if (s === null) return ignore("no session on this issue");
+  if (i.kind === "ci_failed") return s.phase === "done" ? { kind: "ciFollowUp", failure: i } : ignore(`CI failed while the session is ${s.phase}`);
   if (i.kind === "reply") return s.phase === "awaiting_answer" ? { kind: "answer", text: i.body, at: i.at } : ignore("no question waits");
   if (i.kind === "button") return routeButton(i.identifier);
   // Verification reads a line comment back as its review: only the review acts.
