@@ -25,7 +25,7 @@ const CronSchema = z.string().superRefine((text, ctx) => {
 });
 
 /** ci_failed's attempts: enough to fix what the first fix missed, few enough that a loop ends. */
-export const DEFAULT_CI_ATTEMPTS = 2;
+const DEFAULT_CI_ATTEMPTS = 2;
 
 const TriggerSchema = z
   .object({
