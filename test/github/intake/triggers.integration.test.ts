@@ -97,6 +97,22 @@ describe("toDelivery", () => {
     });
   });
 
+  test("CI that failed on a pull request is a ci_failed event whoever sent it; a success, or a run on no pull request, is nothing", () => {
+    world.workflowRuns.push({ id: 900, checkSuiteId: 901, headSha: "a".repeat(40), conclusion: "failure", jobs: [] });
+    const failed = toDelivery("d", "workflow_run.completed", p.ciCompleted({ via: "workflow_run", runId: 900, pr: 8, by: "patchgate[bot]" }));
+    expect(failed).toMatchObject({
+      intent: { kind: "ci_failed", via: "workflow_run", id: 900, headSha: "a".repeat(40), thread: { number: 8, isPullRequest: true } },
+      source: `ci:8:${"a".repeat(40)}`,
+    });
+    // The run and its check suite are one failure of one head: the same source, so one of them acts.
+    expect(toDelivery("d", "check_suite.completed", p.ciCompleted({ via: "check_suite", runId: 900, pr: 8, by: "alice" }))?.source).toBe(failed?.source);
+    world.workflowRuns.push({ id: 910, checkSuiteId: 911, headSha: "b".repeat(40), conclusion: "success", jobs: [] });
+    expect(toDelivery("d", "workflow_run.completed", p.ciCompleted({ via: "workflow_run", runId: 910, pr: 8, by: "alice" }))).toBeNull();
+    const elsewhere = p.ciCompleted({ via: "workflow_run", runId: 900, pr: 8, by: "alice" });
+    elsewhere.workflow_run.pull_requests = [];
+    expect(toDelivery("d", "workflow_run.completed", elsewhere)).toBeNull();
+  });
+
   test("a check-run button carries its identifier and check run", () => {
     const d = toDelivery("d", "check_run.requested_action", p.checkRunAction({ checkRunId: 99, identifier: "approve:0123456789ab", by: "alice" }));
     expect(d?.intent).toMatchObject({ kind: "button", identifier: "approve:0123456789ab", checkRunId: 99 });
