@@ -56,13 +56,13 @@ function valueAt(value: unknown, path: string[]): unknown {
 function allowedKeys(path: string[]): string[] {
   let schema: unknown = RepoConfigSchema;
   for (const key of path) {
-    const obj = unwrap(schema);
-    schema = obj instanceof z.ZodObject ? obj.shape[key] : undefined;
+    const inner = unwrap(schema);
+    schema = inner instanceof z.ZodObject ? inner.shape[key] : inner instanceof z.ZodArray && /^\d+$/.test(key) ? inner.element : undefined;
   }
   const obj = unwrap(schema);
   return obj instanceof z.ZodObject ? Object.keys(obj.shape) : [];
 }
 
 function unwrap(schema: unknown): unknown {
-  return schema instanceof z.ZodDefault || schema instanceof z.ZodOptional ? unwrap(schema.unwrap()) : schema;
+  return schema instanceof z.ZodDefault || schema instanceof z.ZodOptional || schema instanceof z.ZodNullable ? unwrap(schema.unwrap()) : schema;
 }

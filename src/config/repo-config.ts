@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { INTEGRITY_ALLOWANCES } from "../policy/test-integrity/allowances.js";
 import { parseAllowEntry } from "../sandbox/egress/allow-rule.js";
+import { AutomationsSchema } from "./automations.js";
 
 /**
  * Without a cap a model stuck in a loop spends until someone notices; every session gets one unless
@@ -185,6 +186,7 @@ export const RepoConfigSchema = z
       })
       .strict()
       .default({ max_cost_usd: DEFAULT_MAX_COST_USD, max_questions: DEFAULT_MAX_QUESTIONS }),
+    automations: AutomationsSchema.optional(),
   })
   .strict();
 

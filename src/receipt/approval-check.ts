@@ -19,6 +19,7 @@ export function approvalProblem(what: string, approval: ReceiptApproval | null, 
   if (approval === null) return `${what} has no recorded approval`;
   const who = approval.login;
   if (approval.via === "flag") return `${what} was approved in advance by the flag ${who}: nobody saw it before it was approved`;
+  if (approval.via === "automation") return `${what} was approved by ${approval.how ?? who}, not by a person`;
   if (!BY_A_PERSON.has(approval.via))
     return `${what} was approved ${approval.via === "auto" ? "automatically" : `by the ${approval.via} runner`} (${who}), not by a person`;
   if (isBot(who, rules.botLogins ?? [])) return `${what} was approved by ${who}, a bot or the app itself`;

@@ -89,7 +89,14 @@ export function policyDigest(repoConfig: Record<string, unknown> | null): string
 }
 
 function approval(by: Approver, e: StoredEvent): ReceiptApproval {
-  return { login: by.login, via: by.via, ...(by.source === undefined ? {} : { source: by.source }), at: e.at, seq: e.seq };
+  return {
+    login: by.login,
+    via: by.via,
+    ...(by.source === undefined ? {} : { source: by.source }),
+    ...(by.how === undefined ? {} : { how: by.how }),
+    at: e.at,
+    seq: e.seq,
+  };
 }
 
 function planOf(s: SessionState, events: readonly StoredEvent[]): ReceiptPredicate["plan"] {

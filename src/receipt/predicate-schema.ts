@@ -8,8 +8,9 @@ import { z } from "zod";
 
 const Approval = z.object({
   login: z.string().describe("who decided: a GitHub login, the terminal's user, or the flag's name"),
-  via: z.enum(["cli", "flag", "comment", "review", "label", "check_run", "eval", "auto"]).describe("how the decision was given"),
+  via: z.enum(["cli", "flag", "comment", "review", "label", "check_run", "eval", "auto", "automation"]).describe("how the decision was given"),
   source: z.string().optional().describe("the GitHub object it came from (`comment:<id>`…)"),
+  how: z.string().optional().describe("an automation's approval in words: `automation <name> in .github/patchgate.yml@<sha>, last changed by @<login>`"),
   at: z.string().describe("when it was recorded (ISO 8601)"),
   seq: z.number().int().describe("the ledger event that recorded it"),
 });

@@ -11,6 +11,7 @@ import { addCall } from "./usage.js";
 import { reduceIntegrity } from "./integrity-transitions.js";
 import { executableConfigApproval } from "./executable-config-writes.js";
 import { reduceFileChange } from "./file-transitions.js";
+import { requireAutomationMayApprove } from "./automation-approval.js";
 
 /** Pure transition: returns a new state or throws a typed error; never mutates `s`. */
 export function reduce(s: SessionState, e: SessionEvent): SessionState {
@@ -107,6 +108,7 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
       return { ...next, plan: e.plan, planHash: e.hash, phase: "awaiting_plan_approval" };
     case "plan_approved":
       requirePhase(s, e, ["awaiting_plan_approval"]);
+      requireAutomationMayApprove(s, e);
       if (e.hash !== s.planHash) throw new StaleApprovalError(s.planHash, e.hash);
       return {
         ...next,
@@ -148,6 +150,7 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
         throw new IllegalTransitionError(e.type, s.phase, "nothing is pending");
       }
       if (e.digest !== s.pending.digest) throw new StaleApprovalError(s.pending.digest, e.digest);
+      if (e.type === "approval_granted") requireAutomationMayApprove(s, e);
       const status = e.type === "approval_granted" ? "approved" : "denied";
       const denyReason = e.type === "approval_denied" ? e.reason : undefined;
       const executableConfigApproved = executableConfigApproval(s, e);
@@ -169,6 +172,7 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
       return reduceIntegrity(s, next, e);
     case "writes_auto_approved":
       requireLive(s, e);
+      requireAutomationMayApprove(s, e);
       return { ...next, autoApproveWrites: true };
     case "diff_updated":
       requireLive(s, e);

@@ -130,7 +130,22 @@ export interface TaskInput {
     repoId?: number;
     /** The GitHub object that started the session (`comment:<id>`, `issue:<id>`, `label:<n>:agent`). */
     trigger?: string;
+    /** The automation of `.github/patchgate.yml` that started it, when no `/agent` did. */
+    automation?: AutomationSource;
   };
+}
+
+/** Which automation started a session, and the file it was declared in, as read when it fired. */
+export interface AutomationSource {
+  name: string;
+  /** What fired it, in words: `issue_labeled bug`, `issue_opened`, `schedule 0 3 * * *`, `ci_failed`. */
+  on: string;
+  /** The default branch's last commit that changed `.github/patchgate.yml`: the file was read at it. */
+  configCommit: string;
+  /** Who made that commit (a GitHub login), or null when GitHub links it to no account. */
+  lastChangedBy: string | null;
+  /** `approve_plan: auto`: the automation approves the plan it made; never a write. */
+  approvePlan: boolean;
 }
 
 /** A toolchain the sandbox sees, as chosen on the host before the first run (src/toolchain). */
@@ -287,10 +302,12 @@ export interface DiffInfo {
 export interface Approver {
   login: string;
   /** `flag`: given in advance on the command line (`--approve-plan`), `login` then names the flag: nobody saw what was approved. */
-  via: "cli" | "flag" | "comment" | "review" | "label" | "check_run" | "eval" | "auto";
+  via: "cli" | "flag" | "comment" | "review" | "label" | "check_run" | "eval" | "auto" | "automation";
   /**
    * The GitHub object the decision came from (`comment:<id>`, `review:<id>`, `label-event:<id>`…):
    * a delivery that runs again after a crash finds it applied and does nothing twice.
    */
   source?: string;
+  /** An automation's approval in words (`automation triage in .github/patchgate.yml@abc1234, last changed by @alice`): nobody's login. */
+  how?: string;
 }

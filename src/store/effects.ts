@@ -96,6 +96,8 @@ export const effect = {
   repoLocation: (repoId: number) => location(INDEX, `where:${repoId}`),
   /** The delivery that acted on a GitHub object (a comment, a review, a label event): one ever does. */
   claim: (repoId: number, source: string) => at(text)(INDEX, `claim:${repoId}:${source}`),
+  /** How many follow-ups a `ci_failed` automation started on PR `pull` of tenant `t`. */
+  ciAttempts: (t: Tenant, pull: number) => at(count)(INDEX, `ci-attempts:${tenantKey(t)}!${pull}`),
   /** How many redeliveries of delivery `guid` were asked of GitHub. */
   redeliveries: (guid: string) => at(count)(INDEX, `redelivery:${guid}`),
   /** The last of them: until GitHub records an attempt after it, it is still in flight. */

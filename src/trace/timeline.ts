@@ -95,7 +95,7 @@ function describe(e: StoredEvent): string {
     case "plan_submitted":
       return `${short(e.hash)}: ${e.plan.summary} (${e.plan.steps.length} steps)`;
     case "plan_approved":
-      return `${short(e.hash)} by @${e.by.login} via ${e.by.via}`;
+      return `${short(e.hash)} by ${e.by.how ?? `@${e.by.login} via ${e.by.via}`}`;
     case "plan_revision_requested":
       return `by @${e.by.login}: ${e.feedback}`;
     case "question_asked":

@@ -39,7 +39,17 @@ export type Intent =
    */
   | { kind: "line_comment"; reviewId: number; commentId: number; body: string; thread: Thread; at: string }
   | { kind: "label"; label: ApprovalLabel | "agent"; thread: Thread; headSha: string | null; at: string }
-  | { kind: "button"; identifier: string; checkRunId: number; at: string };
+  | { kind: "button"; identifier: string; checkRunId: number; at: string }
+  /**
+   * An issue opened, or a label added to one, without `/agent`: it starts a session only when an
+   * automation of the default branch's `.github/patchgate.yml` names it (session-work/automation-start.ts).
+   */
+  | { kind: "issue_event"; event: "issue_opened" | "issue_labeled"; label: string | null; thread: Thread; at: string }
+  /**
+   * CI failed on a pull request's head: a workflow run (`id` is the run's) or a check suite (the
+   * suite's). A `ci_failed` automation may follow up on it (session-work/ci-followup.ts).
+   */
+  | { kind: "ci_failed"; via: "workflow_run" | "check_suite"; id: number; headSha: string; thread: Thread; at: string };
 
 type ApprovalLabel = "agent:plan-approved" | "agent:writes-approved";
 

@@ -16,6 +16,8 @@ export const HANDLED_EVENTS = [
   "pull_request_review_comment.created",
   "pull_request.labeled",
   "check_run.requested_action",
+  "workflow_run.completed",
+  "check_suite.completed",
 ] as const;
 
 const APPROVAL_LABELS = ["agent:plan-approved", "agent:writes-approved"] as const;
@@ -59,12 +61,15 @@ function intentOf(name: string, p: any): Intent | null {
     }
     case "issues.opened": {
       const command = parseCommand(p.issue.body ?? "");
-      // Only a start counts in an issue body: a body cannot approve or stop anything.
-      if (command?.kind !== "start") return null;
+      // Only a start counts in an issue body: a body cannot approve or stop anything. Without one,
+      // the opening may still be what an automation waits for.
+      if (command?.kind !== "start") return { kind: "issue_event", event: "issue_opened", label: null, thread: thread(p.issue, false), at: p.issue.created_at };
       return { kind: "issue_opened", command, thread: thread(p.issue, false), at: p.issue.created_at };
     }
     case "issues.labeled":
-      if (p.label?.name !== "agent" || p.issue.pull_request) return null;
+      if (p.issue.pull_request || typeof p.label?.name !== "string") return null;
+      if (p.label.name !== "agent")
+        return { kind: "issue_event", event: "issue_labeled", label: p.label.name, thread: thread(p.issue, false), at: p.issue.updated_at };
       return { kind: "label", label: "agent", thread: thread(p.issue, false), headSha: null, at: p.issue.updated_at };
     case "pull_request_review.submitted": {
       const state = String(p.review.state).toLowerCase();
@@ -119,9 +124,24 @@ function parseDelivery(id: string, name: string, p: any): Delivery | null {
   const repo = repoOf(p);
   if (!repo || !p.sender) return null;
   const sender = senderOf(p);
+  // CI is run by bots and for bots (Patchgate's own pushes): what a failure may start is judged on
+  // GitHub's record of the run and of the branch's commits, never on who the sender is.
+  const ci = ciFailureOf(name, p);
+  if (ci) return { id, event: name, repo, sender, intent: ci, source: `ci:${ci.thread.number}:${ci.headSha}` };
   if (isBot(sender)) return null;
   const intent = intentOf(name, p);
   return intent ? { id, event: name, repo, sender, intent, source: sourceOf(intent, p) } : null;
+}
+
+/** A completed run or suite that failed on the head of one of the repository's own pull requests. */
+function ciFailureOf(name: string, p: any): Extract<Intent, { kind: "ci_failed" }> | null {
+  const via = name === "workflow_run.completed" ? "workflow_run" : name === "check_suite.completed" ? "check_suite" : null;
+  if (via === null) return null;
+  const run = p[via];
+  const pull = (run.pull_requests ?? [])[0];
+  if (run.conclusion !== "failure" || typeof pull?.number !== "number") return null;
+  const thread = { number: pull.number, isPullRequest: true, title: "", body: "" };
+  return { kind: "ci_failed", via, id: run.id, headSha: run.head_sha, thread, at: run.updated_at ?? run.created_at };
 }
 
 function sourceOf(i: Intent, p: any): string {
@@ -131,6 +151,10 @@ function sourceOf(i: Intent, p: any): string {
       return `comment:${i.commentId}`;
     case "issue_opened":
       return `issue:${p.issue.id}`;
+    case "ci_failed":
+      return `ci:${i.thread.number}:${i.headSha}`;
+    case "issue_event":
+      return i.event === "issue_opened" ? `issue:${p.issue.id}` : `label:${i.thread.number}:${i.label}`;
     case "review":
     case "line_comment":
       // One review, however many deliveries tell of it: the first to arrive acts for all.

@@ -78,12 +78,22 @@ async function verify(octokit: Octokit, d: Delivery): Promise<Verdict> {
       };
       return same(who(r.user), { intent: review });
     }
+    case "ci_failed":
+      // Read back by session-work/ci-followup.ts, which needs the run's jobs anyway.
+      return { ok: true, delivery: d };
+    case "issue_event": {
+      if (i.event === "issue_opened") {
+        const { data: issue } = await octokit.rest.issues.get({ ...base, issue_number: i.thread.number });
+        return same(who(issue.user));
+      }
+      const found = await labelStillOn(octokit, base, i.thread.number, i.label ?? "", d.sender.login);
+      if (typeof found === "string") return { ok: false, why: found };
+      return same(who(found.actor), { source: `label-event:${found.id}`, intent: { ...i, at: found.created_at } });
+    }
     case "label": {
-      const event = await lastLabeled(octokit, base, i.thread.number, i.label, d.sender.login);
-      if (!event) return { ok: false, why: `no \`${i.label}\` labeled event by @${d.sender.login} on #${i.thread.number}` };
-      const { data: labels } = await octokit.rest.issues.listLabelsOnIssue({ ...base, issue_number: i.thread.number, per_page: 100 });
-      if (!labels.some((l) => l.name === i.label)) return { ok: false, why: `\`${i.label}\` is no longer on #${i.thread.number}` };
-      return same(who(event.actor), { source: `label-event:${event.id}`, intent: { ...i, at: event.created_at } });
+      const found = await labelStillOn(octokit, base, i.thread.number, i.label, d.sender.login);
+      if (typeof found === "string") return { ok: false, why: found };
+      return same(who(found.actor), { source: `label-event:${found.id}`, intent: { ...i, at: found.created_at } });
     }
     case "button": {
       // The button names the plan it approves (./binding.ts), which the ledger checks; here only that
@@ -99,6 +109,21 @@ interface LabeledEvent {
   id: number;
   created_at: string;
   actor: { login: string; id: number; type?: string } | null;
+}
+
+/** The newest `labeled` event for `label` by `login`, while the label is still on the issue; otherwise why not. */
+async function labelStillOn(
+  octokit: Octokit,
+  base: { owner: string; repo: string },
+  issue: number,
+  label: string,
+  login: string,
+): Promise<LabeledEvent | string> {
+  const event = await lastLabeled(octokit, base, issue, label, login);
+  if (!event) return `no \`${label}\` labeled event by @${login} on #${issue}`;
+  const { data: labels } = await octokit.rest.issues.listLabelsOnIssue({ ...base, issue_number: issue, per_page: 100 });
+  if (!labels.some((l) => l.name === label)) return `\`${label}\` is no longer on #${issue}`;
+  return event;
 }
 
 /** The newest `labeled` event for `label` by `login` (bounded: 10 pages of 100 events). */

@@ -18,6 +18,8 @@ import {
 import { reviewFollowUp } from "./review-followup.js";
 import type { SessionCommand } from "./route.js";
 import { startSession } from "./start.js";
+import { startByAutomation } from "./automation-start.js";
+import { ciFollowUp } from "./ci-followup.js";
 
 /**
  * Carries out the one command ./route.ts chose for a delivery: the only place a delivery's job
@@ -48,6 +50,8 @@ export async function apply(jc: JobContext, command: SessionCommand, t: Target):
       );
     case "start":
       return startSession(jc, session, { issue, ...command.start });
+    case "automation":
+      return startByAutomation(jc, session, command.event);
     case "status":
       return status(jc, session, reply);
     case "stop":
@@ -71,6 +75,8 @@ export async function apply(jc: JobContext, command: SessionCommand, t: Target):
       return approveAllWrites(jc, ledger, command.at, command.resume, w);
     case "revise":
       return revise(jc, ledger, approver(jc, command.via), command.feedback);
+    case "ciFollowUp":
+      return ciFollowUp(jc, ledger, command.failure, issue);
     case "reviewFollowUp":
       return reviewFollowUp(jc, ledger, command.review, issue);
   }

@@ -19,6 +19,7 @@ import { postComment, postEndComment } from "../outbound/replies.js";
 import { batchRequest, integrityRequest } from "../outbound/request-comments.js";
 import { storedPullRequest } from "../outbound/pull-request.js";
 import { postQuestion } from "./questions.js";
+import { approvePlanByAutomation } from "./automation-approval.js";
 import { ABANDON_AFTER_ABORT_MS, settleOrAbandon } from "../../queue/abandon.js";
 
 /**
@@ -102,8 +103,10 @@ async function driveOnce(
   let workspace = ws ?? (await openSessionWorkspace(work, ledger));
   const repoConfig = sessionRepoConfig(ledger.state);
   const mcp = work.deps.mcp ? { config: work.deps.mcp, secrets: work.deps.secrets } : undefined;
+  let why = trigger;
   for (let round = 0; ; round++) {
-    work.deps.log(`resume (${round === 0 ? trigger : "rebuilt on the branch's new commits"})`);
+    work.deps.log(`resume (${why})`);
+    why = "rebuilt on the branch's new commits";
     const outcome = await resumeSession(ledger, {
       llm: work.deps.llm(),
       compaction: work.deps.compaction,
@@ -122,6 +125,10 @@ async function driveOnce(
       await run.update();
     } else if (outcome.kind === "parked" && outcome.phase === "awaiting_plan_approval") {
       if ((await publishPlan(work, ledger, workspace, run)) === "ended") await finishEnded(work, ledger, run);
+      else if (await approvePlanByAutomation(work, ledger)) {
+        why = "plan approved by its automation";
+        continue;
+      }
     } else if (outcome.kind === "keep_blocked_work") {
       await keepBlockedWork(work, ledger, workspace, run, repoConfig);
       await finishEnded(work, ledger, run);

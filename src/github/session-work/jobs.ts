@@ -74,7 +74,7 @@ function appliedIn(ledger: Ledger, source: string): boolean {
   });
 }
 
-function what(i: Intent): string {
+function what(i: Exclude<Intent, { kind: "issue_event" | "ci_failed" }>): string {
   return i.kind === "review" ? "reviews" : i.kind === "label" ? "labels" : i.kind === "button" ? "approvals" : i.kind === "reply" ? "answers" : "commands";
 }
 
@@ -116,10 +116,17 @@ async function runDelivery(received: Intake, issue: number): Promise<void> {
     return;
   }
   if (alreadyApplied(intake, session)) return;
+  // No person asked: a CI failure acts for the session's requester, under what ./ci-followup.ts checks.
+  if (i.kind === "ci_failed") {
+    const jc = withToken(intake, await freshGitToken(await intake.appOctokit(), repo));
+    return apply(jc, route(i, session?.state ?? null), { issue, reply: i.thread.number, session });
+  }
   const verdict = await checkPermission(intake.octokit, repo, sender);
   const reply = i.kind === "button" ? issue : i.thread.number;
   if (!verdict.allowed) {
     intake.deps.log(`refused @${sender.login} (${verdict.role})`);
+    // Opening or labeling an issue asked nothing of Patchgate: an automation that does not start says nothing.
+    if (i.kind === "issue_event") return;
     await answer(intake, reply, null, "refused", refusalText(sender.login, verdict.role, what(i)));
     return;
   }

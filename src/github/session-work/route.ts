@@ -54,6 +54,10 @@ export type SessionCommand =
   | { kind: "approveAllWrites"; at: string; resume: boolean }
   | { kind: "revise"; via: "comment" | "review"; feedback: string }
   | { kind: "answer"; text: string; at: string }
+  /** An issue opened or labeled without `/agent`, with no session working on it: a start if an automation names it. */
+  | { kind: "automation"; event: IssueEvent }
+  /** CI failed on the head of a finished session's PR: a follow-up if a `ci_failed` automation asks for one. */
+  | { kind: "ciFollowUp"; failure: CiFailure }
   /** A review with line comments on a finished session's PR: one follow-up session. */
   | { kind: "reviewFollowUp"; review: Review }
   | { kind: "stop" }
@@ -64,6 +68,8 @@ export type SessionCommand =
   | { kind: "ignore"; why: string };
 
 type Review = Extract<Intent, { kind: "review" }>;
+type IssueEvent = Extract<Intent, { kind: "issue_event" }>;
+type CiFailure = Extract<Intent, { kind: "ci_failed" }>;
 
 /** Words that only matter in one state of a session: otherwise they are conversation, not commands. */
 function isConversation(i: Intent): boolean {
@@ -104,9 +110,12 @@ const revisable = (s: SessionState) => s.phase === "awaiting_plan_approval" || s
 export function route(i: Intent, s: SessionState | null): SessionCommand {
   if (i.kind === "issue_opened")
     return start(s, { title: i.thread.title, body: i.thread.body, instruction: i.command.kind === "start" ? i.command.task : null, followUp: false });
+  // An automation never interrupts a session: a busy reply would answer words nobody addressed to Patchgate.
+  if (i.kind === "issue_event") return live(s) ? ignore(`a session works on this issue (${s.phase})`) : { kind: "automation", event: i };
   if (i.kind === "label" && i.label === "agent") return start(s, { title: i.thread.title, body: i.thread.body, instruction: null, followUp: false });
   if (i.kind === "command") return routeCommand(i, s);
   if (s === null) return ignore("no session on this issue");
+  if (i.kind === "ci_failed") return s.phase === "done" ? { kind: "ciFollowUp", failure: i } : ignore(`CI failed while the session is ${s.phase}`);
   if (i.kind === "reply") return s.phase === "awaiting_answer" ? { kind: "answer", text: i.body, at: i.at } : ignore("no question waits");
   if (i.kind === "button") return routeButton(i.identifier);
   // Verification reads a line comment back as its review: only the review acts.

@@ -1,5 +1,5 @@
 import { createSession } from "../../agent/session-service.js";
-import type { ReviewComment, TaskInput } from "../../session/types.js";
+import type { AutomationSource, ReviewComment, TaskInput } from "../../session/types.js";
 import type { Ledger } from "../../store/ledger.js";
 import type { BranchLease } from "../../session/state.js";
 import { sanitizeUntrusted } from "../../safety/sanitize.js";
@@ -26,6 +26,8 @@ export interface StartRequest {
   followUp: boolean;
   /** A follow-up started by a review: its line comments, already sanitised. */
   reviewComments?: ReviewComment[];
+  /** The automation that starts it, when no `/agent` did. */
+  automation?: AutomationSource;
 }
 
 /**
@@ -69,6 +71,7 @@ export async function startSession(jc: JobContext, prior: Ledger | null, req: St
       installationId: repo.installationId,
       repoId: repo.id,
       trigger: jc.delivery.source,
+      ...(req.automation ? { automation: req.automation } : {}),
     },
   };
   const c = config.config;

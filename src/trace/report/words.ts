@@ -46,12 +46,13 @@ const VIA: Record<Approver["via"], string> = {
   check_run: "the check run button",
   eval: "the eval script",
   auto: "auto-approval",
+  automation: "an automation",
 };
 
 const via = (by: Approver): string => VIA[by.via] ?? by.via;
 
-/** `@alice via review`; a runtime actor (no login) is named as such. */
-export const byWhom = (by: Approver): string => `@${by.login} via ${via(by)}`;
+/** `@alice via review`; an automation by the words of its approval, which name no person. */
+export const byWhom = (by: Approver): string => (by.via === "automation" ? (by.how ?? by.login) : `@${by.login} via ${via(by)}`);
 
 /**
  * An approval in words: `approved` by `@alice via review`, or — a flag given before anything existed —

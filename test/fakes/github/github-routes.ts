@@ -1,6 +1,7 @@
 import { APP_ROUTES } from "./app-routes.js";
 import { CHECK_RUN_ROUTES } from "./check-run-routes.js";
 import { COMMIT_ROUTES } from "./commit-routes.js";
+import { AUTOMATION_ROUTES } from "./automation-routes.js";
 import { invalid, notFound } from "./route-errors.js";
 import { REVIEW_COMMENT_ROUTES } from "./review-comment-routes.js";
 import { GIT_DATA_ROUTES } from "./git-data-routes.js";
@@ -131,6 +132,7 @@ const ROUTES: [string, string, Handler][] = [
   ...REVIEW_COMMENT_ROUTES,
   ...GIT_DATA_ROUTES,
   ...COMMIT_ROUTES,
+  ...AUTOMATION_ROUTES,
   [
     "GET",
     "/repos/:o/:r/issues/:n/comments",

@@ -1,3 +1,4 @@
+import { jobLogDownload } from "./automation-routes.js";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -130,6 +131,13 @@ async function serve(w: GitHubWorld, gitRoot: string, origin: string, req: Incom
       req,
       res,
     );
+    return;
+  }
+  const download = jobLogDownload(w, url);
+  if (download) {
+    w.calls.push({ method: "GET", path: url.split("?")[0], query: {}, body: null, status: download.status });
+    res.writeHead(download.status, { "content-type": "text/plain; charset=utf-8" });
+    res.end(download.text);
     return;
   }
   const raw = await readBody(req);

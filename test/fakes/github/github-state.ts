@@ -130,6 +130,16 @@ export class GitHubWorld {
   readonly emails = new Map<string, string>();
   /** Repository files on the default branch, served by the contents API (repo config). */
   readonly files = new Map<string, string>();
+  /** Commits on the default branch that changed `files`, oldest first, as the commits API lists them by path. */
+  /** GitHub Actions runs: each with its check suite and jobs, a job's log text served through a redirect. */
+  readonly workflowRuns: {
+    id: number;
+    checkSuiteId: number;
+    headSha: string;
+    conclusion: string;
+    jobs: { id: number; name: string; conclusion: string; log: string }[];
+  }[] = [];
+  readonly fileCommits: { sha: string; paths: string[]; author: FakeUser | null; message: string; date: string }[] = [];
   readonly calls: CallRecord[] = [];
   /** Requests refused because their body breaks GitHub's OpenAPI description, with the reasons. */
   readonly invalidRequests: { method: string; path: string; errors: string[] }[] = [];

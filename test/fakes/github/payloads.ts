@@ -83,9 +83,26 @@ export class Payloads {
     return p;
   }
 
-  issueOpened(o: { number: number; title: string; body: string; by: string }): Record<string, any> {
+  issueOpened(o: { number: number; title: string; body: string; by: string; labels?: string[] }): Record<string, any> {
     const p = this.base("issues", "opened", o.by);
     p.issue = this.issue(p, o.number, o.title, o.body, false, o.by);
+    if (o.labels) {
+      // An issue opened with labels carries them from the start (GitHub also sends a `labeled` event for each).
+      this.w.labels.set(o.number, new Set(o.labels));
+      p.issue.labels = o.labels.map((name, i) => ({ id: i + 1, node_id: `LA_${i + 1}`, name, color: "ededed", default: false, description: null }));
+    }
+    return p;
+  }
+
+  /** A workflow run or check suite completed on a pull request's head (the run must be in `world.workflowRuns`). */
+  ciCompleted(o: { via: "workflow_run" | "check_suite"; runId: number; pr: number; by: string }): Record<string, any> {
+    const run = this.w.workflowRuns.find((r) => r.id === o.runId);
+    if (!run) throw new Error(`the fake GitHub has no run ${o.runId}`);
+    const p = this.base(o.via, "completed", o.by);
+    const pr = this.w.pulls.find((x) => x.number === o.pr);
+    const pulls = [{ number: o.pr, id: o.pr, url: "", head: { ref: pr?.head.ref ?? "", sha: run.headSha }, base: { ref: "main", sha: "0".repeat(40) } }];
+    const id = o.via === "workflow_run" ? run.id : run.checkSuiteId;
+    p[o.via] = { ...p[o.via], id, head_sha: run.headSha, head_branch: pr?.head.ref, conclusion: run.conclusion, status: "completed", pull_requests: pulls };
     return p;
   }
 

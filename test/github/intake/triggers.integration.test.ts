@@ -78,18 +78,39 @@ describe("toDelivery", () => {
     expect(toDelivery("d", "issue_comment.created", p.comment({ number: 3, body, by: "alice" }))).toBeNull();
   });
 
-  test("an issue opened with an `/agent` line starts; other commands in a body do not", () => {
+  test("an issue opened with an `/agent` line starts; other commands in a body do not, the opening is only an automation's event", () => {
     const start = toDelivery("d", "issues.opened", p.issueOpened({ number: 4, title: "T", body: "Details\n/agent fix this", by: "alice" }));
     expect(start?.intent).toMatchObject({ kind: "issue_opened", command: { kind: "start", task: null } });
-    expect(toDelivery("d", "issues.opened", p.issueOpened({ number: 5, title: "T", body: "/agent approve", by: "alice" }))).toBeNull();
+    const other = toDelivery("d", "issues.opened", p.issueOpened({ number: 5, title: "T", body: "/agent approve", by: "alice" }));
+    expect(other?.intent).toMatchObject({ kind: "issue_event", event: "issue_opened", label: null });
+    expect(toDelivery("d", "issues.opened", p.issueOpened({ number: 15, title: "T", body: "", by: "renovate[bot]" }))).toBeNull();
   });
 
-  test("only the `agent` label on an issue starts", () => {
+  test("the `agent` label on an issue starts; another label is only an automation's event", () => {
     expect(toDelivery("d", "issues.labeled", p.issueLabeled({ number: 6, title: "T", body: "", label: "agent", by: "alice" }))?.intent).toMatchObject({
       kind: "label",
       label: "agent",
     });
-    expect(toDelivery("d", "issues.labeled", p.issueLabeled({ number: 6, title: "T", body: "", label: "bug", by: "alice" }))).toBeNull();
+    expect(toDelivery("d", "issues.labeled", p.issueLabeled({ number: 6, title: "T", body: "", label: "bug", by: "alice" }))).toMatchObject({
+      intent: { kind: "issue_event", event: "issue_labeled", label: "bug" },
+      source: "label:6:bug",
+    });
+  });
+
+  test("CI that failed on a pull request is a ci_failed event whoever sent it; a success, or a run on no pull request, is nothing", () => {
+    world.workflowRuns.push({ id: 900, checkSuiteId: 901, headSha: "a".repeat(40), conclusion: "failure", jobs: [] });
+    const failed = toDelivery("d", "workflow_run.completed", p.ciCompleted({ via: "workflow_run", runId: 900, pr: 8, by: "patchgate[bot]" }));
+    expect(failed).toMatchObject({
+      intent: { kind: "ci_failed", via: "workflow_run", id: 900, headSha: "a".repeat(40), thread: { number: 8, isPullRequest: true } },
+      source: `ci:8:${"a".repeat(40)}`,
+    });
+    // The run and its check suite are one failure of one head: the same source, so one of them acts.
+    expect(toDelivery("d", "check_suite.completed", p.ciCompleted({ via: "check_suite", runId: 900, pr: 8, by: "alice" }))?.source).toBe(failed?.source);
+    world.workflowRuns.push({ id: 910, checkSuiteId: 911, headSha: "b".repeat(40), conclusion: "success", jobs: [] });
+    expect(toDelivery("d", "workflow_run.completed", p.ciCompleted({ via: "workflow_run", runId: 910, pr: 8, by: "alice" }))).toBeNull();
+    const elsewhere = p.ciCompleted({ via: "workflow_run", runId: 900, pr: 8, by: "alice" });
+    elsewhere.workflow_run.pull_requests = [];
+    expect(toDelivery("d", "workflow_run.completed", elsewhere)).toBeNull();
   });
 
   test("a check-run button carries its identifier and check run", () => {
