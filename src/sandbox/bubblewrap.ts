@@ -39,7 +39,12 @@ export class BubblewrapSandbox implements Sandbox {
       throw new SandboxError("spawn_failed", `bubblewrap runs need /usr/bin/perl and a known architecture (this is ${process.arch}) for their supervisor`);
     }
     // The node running Patchgate is visible inside (under /usr, or bound by nodeBinding): it runs the forwarder.
-    const egress = { allowHosts: req.allowHosts, node: this.host.node?.binary ?? process.execPath, caBundle: this.opts.caBundle };
+    const egress = {
+      allowHosts: req.allowHosts,
+      registries: req.registries !== false,
+      node: this.host.node?.binary ?? process.execPath,
+      caBundle: this.opts.caBundle,
+    };
     return withEgress(prepared, egress, async (run, egressMounts) => {
       const layout = await bubblewrapLayout(this.host, req, run, egressMounts);
       const box = await LongLivedSandbox.start(this.host, run, layout, perl, syscalls);

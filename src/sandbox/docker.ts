@@ -31,7 +31,7 @@ export class DockerSandbox implements Sandbox {
 
   async run(req: SandboxRunRequest): Promise<SandboxResult> {
     const prepared = await withSetupHome(prepareRun(req, req.session?.pathDirs), req.session?.cacheDir);
-    return withEgress(prepared, { allowHosts: req.allowHosts, node: "node", caBundle: this.opts.caBundle }, async (run, egressMounts) => {
+    return withEgress(prepared, { allowHosts: req.allowHosts, registries: req.registries !== false, node: "node", caBundle: this.opts.caBundle }, async (run, egressMounts) => {
       const name = `patchgate-${randomBytes(6).toString("hex")}`;
       const args = buildDockerArgv(run, {
         image: this.opts.image,

@@ -22,6 +22,8 @@ import { registryUrls } from "./registries.js";
 export interface EgressOptions {
   /** `sandbox.allow_hosts` of the repository config. */
   allowHosts?: readonly string[];
+  /** false: `allowHosts` alone, without the package registries (a session's granted hosts). */
+  registries?: boolean;
   /** The node that runs the forwarder inside the sandbox. */
   node: string;
   /**
@@ -33,8 +35,8 @@ export interface EgressOptions {
   lookup?: Lookup;
 }
 
-async function allowList(workspace: string, allowHosts: readonly string[] = []): Promise<AllowEntry[]> {
-  const fromRegistries = (await registryUrls(workspace)).map(allowEntryFromUrl);
+async function allowList(workspace: string, allowHosts: readonly string[] = [], registries = true): Promise<AllowEntry[]> {
+  const fromRegistries = registries ? (await registryUrls(workspace)).map(allowEntryFromUrl) : [];
   const fromConfig = allowHosts.map(parseAllowEntry);
   return [...fromRegistries, ...fromConfig].filter((e): e is AllowEntry => e !== null);
 }
@@ -64,7 +66,7 @@ export async function withEgress(
   const dir = await mkdtemp(path.join(tmpdir(), "patchgate-egress-"));
   try {
     await writeFile(path.join(dir, "forward.cjs"), FORWARDER_SOURCE, { mode: 0o444 });
-    const rules = { allow: await allowList(run.workspace, opts.allowHosts), hostNetworks: hostNetworks(), lookup: opts.lookup ?? systemLookup };
+    const rules = { allow: await allowList(run.workspace, opts.allowHosts, opts.registries !== false), hostNetworks: hostNetworks(), lookup: opts.lookup ?? systemLookup };
     const proxy = await startEgressProxy(path.join(dir, "proxy.sock"), rules);
     try {
       const ca = opts.caBundle ? { env: caBundleEnv(SANDBOX_CA_BUNDLE), mounts: [caBundleMount(opts.caBundle)] } : { env: {}, mounts: [] };
