@@ -41,7 +41,7 @@ export type Intent =
   | { kind: "label"; label: ApprovalLabel | "agent"; thread: Thread; headSha: string | null; at: string }
   | { kind: "button"; identifier: string; checkRunId: number; at: string };
 
-type ApprovalLabel = "agent:plan-approved" | "agent:writes-approved";
+type ApprovalLabel = "agent:plan-approved" | "agent:writes-approved" | "agent:grant-approved";
 
 export interface Delivery {
   id: string;
