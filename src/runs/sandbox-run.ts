@@ -75,7 +75,12 @@ async function runSandboxed(
   const ended = ctx.onRun?.(started);
   // The setup's network reaches the registries and allow_hosts; any other run, only what a human granted.
   const granted = !mode.network && mode.granted !== undefined && mode.granted.length > 0 ? mode.granted : null;
-  const network = mode.network === true ? { network: true, allowHosts: ctx.allowHosts } : granted ? { network: true, allowHosts: granted, registries: false } : { network: false };
+  const network =
+    mode.network === true
+      ? { network: true, allowHosts: ctx.allowHosts }
+      : granted
+        ? { network: true, allowHosts: granted, registries: false }
+        : { network: false };
   const res = await ctx.sandbox
     .run({
       argv,

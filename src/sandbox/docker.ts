@@ -31,29 +31,33 @@ export class DockerSandbox implements Sandbox {
 
   async run(req: SandboxRunRequest): Promise<SandboxResult> {
     const prepared = await withSetupHome(prepareRun(req, req.session?.pathDirs), req.session?.cacheDir);
-    return withEgress(prepared, { allowHosts: req.allowHosts, registries: req.registries !== false, node: "node", caBundle: this.opts.caBundle }, async (run, egressMounts) => {
-      const name = `patchgate-${randomBytes(6).toString("hex")}`;
-      const args = buildDockerArgv(run, {
-        image: this.opts.image,
-        name,
-        user: `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`,
-        hasGit: await hasRealGit(run.workspace),
-        mounts: [...(await sessionMounts(req.session, run.access)), ...egressMounts],
-      });
-      const result = await supervise({
-        command: this.opts.docker,
-        args,
-        hostEnv: dockerClientEnv(),
-        timeoutMs: run.timeoutMs,
-        maxOutputBytes: run.limits.maxOutputBytes,
-        signal: req.signal,
-        onOutput: req.onOutput,
-        stderrPrefix: refusedEnvNotice(run.refusedEnv),
-        killExtra: () => this.kill(name),
-        diskQuota: { path: run.workspace, maxBytes: run.limits.diskBytes },
-      });
-      return decodeLimitSignal(result);
-    });
+    return withEgress(
+      prepared,
+      { allowHosts: req.allowHosts, registries: req.registries !== false, node: "node", caBundle: this.opts.caBundle },
+      async (run, egressMounts) => {
+        const name = `patchgate-${randomBytes(6).toString("hex")}`;
+        const args = buildDockerArgv(run, {
+          image: this.opts.image,
+          name,
+          user: `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`,
+          hasGit: await hasRealGit(run.workspace),
+          mounts: [...(await sessionMounts(req.session, run.access)), ...egressMounts],
+        });
+        const result = await supervise({
+          command: this.opts.docker,
+          args,
+          hostEnv: dockerClientEnv(),
+          timeoutMs: run.timeoutMs,
+          maxOutputBytes: run.limits.maxOutputBytes,
+          signal: req.signal,
+          onOutput: req.onOutput,
+          stderrPrefix: refusedEnvNotice(run.refusedEnv),
+          killExtra: () => this.kill(name),
+          diskQuota: { path: run.workspace, maxBytes: run.limits.diskBytes },
+        });
+        return decodeLimitSignal(result);
+      },
+    );
   }
 
   // The container belongs to the engine, not to our process group; it has to be killed by name.

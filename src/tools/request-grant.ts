@@ -60,7 +60,12 @@ function grantDigest(request: GrantRequestRecord, s: SessionState): string {
 }
 
 /** The target in its canonical form, or why it cannot be asked for. */
-function judgeTarget(kind: GrantRequestRecord["kind"], target: string, s: SessionState, config: Parameters<typeof runTimeouts>[0]): { target: string } | ToolError {
+function judgeTarget(
+  kind: GrantRequestRecord["kind"],
+  target: string,
+  s: SessionState,
+  config: Parameters<typeof runTimeouts>[0],
+): { target: string } | ToolError {
   if (kind === "host") {
     const entry = parseAllowEntry(target);
     if (entry === null || entry.wildcard) return { code: "invalid_grant", message: `"${target}" is not one host name or host:port (no wildcards).` };
@@ -71,13 +76,18 @@ function judgeTarget(kind: GrantRequestRecord["kind"], target: string, s: Sessio
   const n = Number(target);
   if (kind === "budget") {
     if (s.settings.limits.maxCostUsd === undefined) return { code: "invalid_grant", message: "This session has no cost budget to raise." };
-    if (!(Number.isFinite(n) && n > 0 && n <= MAX_BUDGET_USD)) return { code: "invalid_grant", message: `"${target}" is not an amount of US dollars between 0 and ${MAX_BUDGET_USD}.` };
+    if (!(Number.isFinite(n) && n > 0 && n <= MAX_BUDGET_USD))
+      return { code: "invalid_grant", message: `"${target}" is not an amount of US dollars between 0 and ${MAX_BUDGET_USD}.` };
     return { target: String(Math.round(n * 100) / 100) };
   }
-  if (!(Number.isInteger(n) && n > 0 && n <= MAX_SECONDS)) return { code: "invalid_grant", message: `"${target}" is not a whole number of seconds up to ${MAX_SECONDS}.` };
+  if (!(Number.isInteger(n) && n > 0 && n <= MAX_SECONDS))
+    return { code: "invalid_grant", message: `"${target}" is not a whole number of seconds up to ${MAX_SECONDS}.` };
   const now = runTimeouts(config, s.grants);
-  if (n <= Math.max(now.testSeconds, now.commandSeconds)) {
-    return { code: "invalid_grant", message: `Runs may already take ${now.testSeconds} s (tests) and ${now.commandSeconds} s (commands); ask for more than that.` };
+  if (n <= Math.min(now.testSeconds, now.commandSeconds)) {
+    return {
+      code: "invalid_grant",
+      message: `Runs may already take ${now.testSeconds} s (tests) and ${now.commandSeconds} s (commands); ask for more than that.`,
+    };
   }
   return { target: String(n) };
 }

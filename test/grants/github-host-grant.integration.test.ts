@@ -9,8 +9,7 @@ const plan = call("submit_plan", { summary: "Check that the service answers.", s
 const grantHost = call("request_grant", { kind: "host", target: "grant-target.test", reason: "net.js fetches http://grant-target.test/" });
 
 type Data = { stdout: string; stderr: string; passed: boolean; grant_hint?: string };
-const results = (l: Ledger, tool: string): ToolResult[] =>
-  l.history.flatMap((e) => (e.type === "tool_result" && e.tool === tool ? [e.result] : []));
+const results = (l: Ledger, tool: string): ToolResult[] => l.history.flatMap((e) => (e.type === "tool_result" && e.tool === tool ? [e.result] : []));
 const data = (r: ToolResult | undefined): Data => (r?.ok ? (r.data as Data) : { stdout: "", stderr: "", passed: false });
 
 /**
@@ -59,7 +58,9 @@ test("GitHub: a host grant asked by the agent and approved by a comment reaches 
     await h.send("issue_comment", h.payloads.comment({ number: pr.number, pr: true, title: pr.title, body: "/agent approve", by: "reviewer" }));
     await h.settle();
     [l] = await sessions();
-    expect(l.state.grants).toEqual([expect.objectContaining({ kind: "host", target: "grant-target.test", by: expect.objectContaining({ login: "reviewer", via: "comment" }) })]);
+    expect(l.state.grants).toEqual([
+      expect.objectContaining({ kind: "host", target: "grant-target.test", by: expect.objectContaining({ login: "reviewer", via: "comment" }) }),
+    ]);
     const answer = results(l, "request_grant")[0];
     expect(answer).toMatchObject({ ok: true, data: { granted: { kind: "host", target: "grant-target.test" }, until: "the end of this session" } });
     // The run now has the proxy, and the proxy let the granted name past its allow list: what stops it is the name itself, which resolves nowhere.

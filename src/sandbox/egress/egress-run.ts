@@ -66,7 +66,11 @@ export async function withEgress(
   const dir = await mkdtemp(path.join(tmpdir(), "patchgate-egress-"));
   try {
     await writeFile(path.join(dir, "forward.cjs"), FORWARDER_SOURCE, { mode: 0o444 });
-    const rules = { allow: await allowList(run.workspace, opts.allowHosts, opts.registries !== false), hostNetworks: hostNetworks(), lookup: opts.lookup ?? systemLookup };
+    const rules = {
+      allow: await allowList(run.workspace, opts.allowHosts, opts.registries !== false),
+      hostNetworks: hostNetworks(),
+      lookup: opts.lookup ?? systemLookup,
+    };
     const proxy = await startEgressProxy(path.join(dir, "proxy.sock"), rules);
     try {
       const ca = opts.caBundle ? { env: caBundleEnv(SANDBOX_CA_BUNDLE), mounts: [caBundleMount(opts.caBundle)] } : { env: {}, mounts: [] };

@@ -21,7 +21,14 @@ export function runHosts(state: Pick<SessionState, "grants">): string[] {
 }
 
 // What a client prints when a run without network tries to reach a host by name.
-const OFFLINE_SIGNS = [/\bENOTFOUND\b/, /\bEAI_AGAIN\b/, /Could not resolve host/i, /Temporary failure in name resolution/i, /Name or service not known/i, /getaddrinfo/];
+const OFFLINE_SIGNS = [
+  /\bENOTFOUND\b/,
+  /\bEAI_AGAIN\b/,
+  /Could not resolve host/i,
+  /Temporary failure in name resolution/i,
+  /Name or service not known/i,
+  /getaddrinfo/,
+];
 
 /** For a result the model reads: how to ask for what stopped the run, when a person could allow it. */
 export function grantHint(res: { stderr: string; stdout: string; timedOut: boolean }, seconds: number): { grant_hint?: string } {
