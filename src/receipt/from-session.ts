@@ -75,6 +75,7 @@ export function receiptStatementFor(input: ReceiptInput): ReceiptStatement {
     ledgerHead: input.ledgerHead,
     previousReceipt: input.previousReceipt,
     testIntegrity: integrityOf(events, input.tree),
+    grants: grantsOf(events),
   };
   return receiptStatement(input.repository, input.commit, predicate);
 }
@@ -143,4 +144,14 @@ function approvedCommands(events: readonly StoredEvent[], secrets: readonly stri
           .map((c) => ({ digest: e.digest, tool: c.tool, command: redact(subjects.get(c.callId) ?? c.preview, secrets) }))
       : [],
   );
+}
+
+/** The grants approved in the session (its reason is the agent's words: left out, like content). */
+function grantsOf(events: readonly StoredEvent[]): NonNullable<ReceiptPredicate["grants"]> {
+  return events.flatMap((e) => {
+    if (e.type !== "grant_approved") return [];
+    const asked = events.find((r) => r.type === "grant_requested" && r.digest === e.digest);
+    if (asked?.type !== "grant_requested") return [];
+    return [{ kind: asked.request.kind, target: asked.request.target, digest: e.digest, approvedBy: approval(e.by, e) }];
+  });
 }

@@ -4,6 +4,7 @@ import { bullets, code, heading, joined, para, strong, type Block, type Inline }
 import type { BatchView, CallView, SessionView } from "./session-view.js";
 import { approval, byWhom, plural, shortHash, when } from "./words.js";
 import { integrityGovernance } from "./test-integrity.js";
+import { grantsGovernance, untrustedGovernance } from "./grants.js";
 
 /**
  * Governance: who allowed what. Each part reads the joined-up ledger and returns its blocks (none
@@ -171,7 +172,18 @@ const rollbacksPart: Part = (v) => section("Rolled back", commandChanges(v, "cha
 /** Changes of a command a human approved: kept, and published with the file tools' writes. */
 const keptPart: Part = (v) => section("Kept from approved commands", commandChanges(v, "command_changed", " — kept, published"));
 
-const GOVERNANCE_PARTS: Part[] = [planPart, writesPart, integrityGovernance, commandsPart, refusalsPart, rollbacksPart, keptPart, mcpPart];
+const GOVERNANCE_PARTS: Part[] = [
+  planPart,
+  writesPart,
+  integrityGovernance,
+  grantsGovernance,
+  commandsPart,
+  refusalsPart,
+  rollbacksPart,
+  keptPart,
+  mcpPart,
+  untrustedGovernance,
+];
 
 export function governanceBlocks(v: SessionView): Block[] {
   const parts = GOVERNANCE_PARTS.flatMap((p) => p(v));
