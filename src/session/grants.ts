@@ -6,7 +6,7 @@ import type { Approver } from "./types.js";
  * Nothing else can be granted, and nothing is granted by the repository's own files.
  */
 export const GRANT_KINDS = ["host", "budget", "time"] as const;
-export type GrantKind = (typeof GRANT_KINDS)[number];
+type GrantKind = (typeof GRANT_KINDS)[number];
 
 /**
  * One request as recorded. `target`: a `host` or `host:port` (host), US dollars to add to the cost

@@ -36,7 +36,7 @@ export function grantsGovernance(v: SessionView): Block[] {
  * repository's files, command and test output, MCP results. While any of it is there, the
  * repository's `allow_hosts` reach the setup step only; a later run reaches only what a human granted.
  */
-export function untrustedSources(v: SessionView): string[] {
+function untrustedSources(v: SessionView): string[] {
   const s = v.state;
   const files = new Set(v.events.flatMap((e) => (e.type === "file_read" ? [e.path] : [])));
   const outputs = v.events.filter((e) => e.type === "tool_result" && OUTPUT_TOOLS.has(e.tool)).length;
