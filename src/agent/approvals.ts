@@ -57,3 +57,16 @@ export function reopenSession(ledger: Ledger, by: string) {
 export function cancelSession(ledger: Ledger, by: string, reason?: string, source?: string) {
   return ledger.append({ type: "session_cancelled", by, reason, ...(source ? { source } : {}) });
 }
+
+/**
+ * The decision on a grant request (request_grant), bound to its digest. Only a human shown the
+ * request approves: the reducer refuses a flag or an automation, and the requester where the
+ * repository's config asks for another approver.
+ */
+export function approveGrant(ledger: Ledger, by: Approver, digest: string) {
+  return ledger.append({ type: "grant_approved", digest, by });
+}
+
+export function denyGrant(ledger: Ledger, by: Approver, digest: string, reason: string) {
+  return ledger.append({ type: "grant_denied", digest, by, reason });
+}

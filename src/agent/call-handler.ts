@@ -179,6 +179,10 @@ export async function execute(
     await env.ledger.append({ type: "integrity_requested", callId, ...outcome.hold });
     return;
   }
+  if (outcome.grant) {
+    await env.ledger.append({ type: "grant_requested", callId, ...outcome.grant });
+    return;
+  }
   const facts = outcome.events ?? [];
   const diff = tool.mutatesWorkspace && outcome.result.ok ? await changedDiff(env, ctx, facts) : [];
   const durationMs = Date.now() - started;

@@ -11,6 +11,7 @@ import { callEnvOf, type ResumeEnv, type ResumeStep } from "./resume-steps.js";
 import { outcomeOf } from "./session-endings.js";
 import { settlePending } from "./settle-pending.js";
 import { settleIntegrity } from "./settle-integrity.js";
+import { settleGrant } from "./settle-grant.js";
 import { resolveToolchainsOnce } from "./toolchains-once.js";
 import { toolVersionsEvent } from "./tool-versions.js";
 import { traceOnEnd } from "./trace-on-end.js";
@@ -133,6 +134,11 @@ export const RESUME_STEPS: readonly ResumeStep[] = [
     name: "settleIntegrity",
     doc: "Answers the finish a decided test_integrity request held: denied, with each finding named; approved, by running finish again on the tree as it is.",
     run: goOnAfter((env) => settleIntegrity(callEnvOf(env))),
+  },
+  {
+    name: "settleGrant",
+    doc: "Answers the request_grant call a decided grant request held: approved, with what the session may now use until it ends; denied, with the human's reason.",
+    run: goOnAfter((env) => settleGrant(callEnvOf(env))),
   },
   {
     name: "answerOpenCalls",

@@ -37,8 +37,10 @@ export async function runTurn(calls: readonly ToolCall[], env: CallEnv, opts: { 
  */
 export async function answerOpenCalls(env: CallEnv): Promise<void> {
   const s = env.ledger.state;
-  // A finish waiting on (or decided by) a test_integrity request is settleIntegrity's, like a batch's calls.
-  const batched = new Set([...(s.pending?.calls.map((c) => c.callId) ?? []), ...(s.integrity ? [s.integrity.callId] : [])]);
+  // A finish waiting on (or decided by) a test_integrity request is settleIntegrity's, like a batch's calls;
+  // a request_grant waiting on (or decided by) a human is settleGrant's.
+  const held = [...(s.integrity ? [s.integrity.callId] : []), ...(s.grantRequest ? [s.grantRequest.callId] : [])];
+  const batched = new Set([...(s.pending?.calls.map((c) => c.callId) ?? []), ...held]);
   const open = s.openCalls.filter((c) => !batched.has(c.id));
   if (open.length === 0) return;
   const turn = lastTurn(s.conversation);

@@ -1,5 +1,15 @@
 import { resumeSession } from "../agent/run-session.js";
-import { answerQuestion, approveIntegrity, approvePlan, approveWrites, denyIntegrity, denyWrites, requestRevision } from "../agent/approvals.js";
+import {
+  answerQuestion,
+  approveGrant,
+  approveIntegrity,
+  approvePlan,
+  approveWrites,
+  denyGrant,
+  denyIntegrity,
+  denyWrites,
+  requestRevision,
+} from "../agent/approvals.js";
 import type { ResumeOptions } from "../agent/runtime-options.js";
 import type { Ledger } from "../store/ledger.js";
 import type { Workspace } from "../workspace/types.js";
@@ -17,6 +27,8 @@ export interface TerminalApprover {
   writes(ledger: Ledger): Promise<{ approve: true; flag?: string; executableConfig?: boolean } | { approve: false; reason: string } | null>;
   /** The decision on a test_integrity request: only a human at the terminal gives it, never a flag; absent or null: it stays parked. */
   integrity?(ledger: Ledger): Promise<{ approve: true } | { approve: false; reason: string } | null>;
+  /** The decision on a grant request (request_grant): only a human at the terminal gives it, never a flag; absent or null: it stays parked. */
+  grant?(ledger: Ledger): Promise<{ approve: true } | { approve: false; reason: string } | null>;
   /** The answer to the agent's question (ask_human); absent or null: the session stays parked. */
   answer?(ledger: Ledger): Promise<string | null>;
 }
@@ -75,6 +87,15 @@ export async function driveLocally(
       if (answer.approve) await approveIntegrity(ledger, { login: "cli", via: "cli" }, digest);
       else await denyIntegrity(ledger, { login: "cli", via: "cli" }, digest, answer.reason);
       trigger = answer.approve ? "test integrity approved" : "test integrity denied";
+      continue;
+    }
+    if (outcome.phase === "awaiting_grant") {
+      const answer = (await approver.grant?.(ledger)) ?? null;
+      if (answer === null) return { kind: "parked" };
+      const digest = ledger.state.grantRequest?.digest ?? "";
+      if (answer.approve) await approveGrant(ledger, { login: "cli", via: "cli" }, digest);
+      else await denyGrant(ledger, { login: "cli", via: "cli" }, digest, answer.reason);
+      trigger = answer.approve ? "grant approved" : "grant denied";
       continue;
     }
     const digest = ledger.state.pending?.digest ?? "";

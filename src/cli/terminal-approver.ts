@@ -39,6 +39,14 @@ export function terminalApprover(flags: { approvePlan: boolean; approveWrites: b
       const a = await ask("Publish the tests weakened like this? [yes = approve / anything else = reason to deny] ");
       return a.toLowerCase() === "yes" ? { approve: true } : { approve: false, reason: a || "denied at the terminal" };
     },
+    // No flag answers this one either: a grant opens what the sandbox refused, so someone reads what and why.
+    async grant(ledger: Ledger) {
+      const req = ledger.state.grantRequest?.request;
+      out.write(`\nThe agent asks for a grant, for this session only: ${req?.kind} ${req?.target}\nIts reason: ${req?.reason}\n`);
+      if (!interactive) return null;
+      const a = await ask("Grant it? [yes = grant / anything else = reason to deny] ");
+      return a.toLowerCase() === "yes" ? { approve: true } : { approve: false, reason: a || "denied at the terminal" };
+    },
     async writes(ledger: Ledger) {
       const calls = ledger.state.pending?.calls ?? [];
       for (const call of calls.filter((c) => !c.executableConfig)) out.write(`\n${call.tool} (rule ${call.rule}):\n${call.preview}\n`);

@@ -160,9 +160,15 @@ export const RepoConfigSchema = z
           .enum(["any", "not_requester"])
           .default("any")
           .describe("not_requester: whoever asked for the session cannot approve its writes (a batch, or the agent:writes-approved label)."),
+        grants: z
+          .enum(["any", "not_requester"])
+          .default("any")
+          .describe(
+            "not_requester: whoever asked for the session cannot approve a grant the agent asks for (a host, budget or time); another person with write access must.",
+          ),
       })
       .strict()
-      .default({ plan: "any", writes: "any" }),
+      .default({ plan: "any", writes: "any", grants: "any" }),
     instructions: z
       .string()
       .regex(/^(?!\/)(?!.*(?:^|\/)\.\.?(?:\/|$))[\w./-]+$/, "a relative path inside the repository, e.g. docs/agents.md")

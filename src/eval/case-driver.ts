@@ -7,7 +7,7 @@ import type { Workspace } from "../workspace/types.js";
 const EVAL_AUTHOR = { name: "Patchgate Eval", email: "eval@patchgate.invalid" };
 
 /** A park a human answers. */
-export type Park = "awaiting_plan_approval" | "awaiting_write_approval" | "awaiting_integrity_approval" | "awaiting_answer";
+export type Park = "awaiting_plan_approval" | "awaiting_write_approval" | "awaiting_integrity_approval" | "awaiting_grant" | "awaiting_answer";
 
 /** Who answers the parks: a case's scripted human, or a replay's recorded one (replay/replay-human.ts). */
 export interface CaseHuman {

@@ -38,6 +38,10 @@ export class ScriptedHuman implements CaseHuman {
       this.notes.push("the agent asked a question (ask_human); a case's scripted human answers approvals only");
       return null;
     }
+    if (park === "awaiting_grant") {
+      this.notes.push("the agent asked for a grant (request_grant); a case's scripted human answers approvals only");
+      return null;
+    }
     const kind = park === "awaiting_plan_approval" ? "plan" : park === "awaiting_integrity_approval" ? "integrity" : "writes";
     const a = this.take(kind);
     if (a === null) return null;

@@ -75,6 +75,8 @@ export function receiptStatementFor(input: ReceiptInput): ReceiptStatement {
     ledgerHead: input.ledgerHead,
     previousReceipt: input.previousReceipt,
     testIntegrity: integrityOf(events, input.tree),
+    // Absent when nothing was granted, so receipts of sessions without grants keep their shape.
+    ...grantsOf(events),
   };
   return receiptStatement(input.repository, input.commit, predicate);
 }
@@ -150,4 +152,15 @@ function approvedCommands(events: readonly StoredEvent[], secrets: readonly stri
           .map((c) => ({ digest: e.digest, tool: c.tool, command: redact(subjects.get(c.callId) ?? c.preview, secrets) }))
       : [],
   );
+}
+
+/** The grants approved in the session (its reason is the agent's words: left out, like content). */
+function grantsOf(events: readonly StoredEvent[]): Pick<ReceiptPredicate, "grants"> {
+  const grants = events.flatMap((e) => {
+    if (e.type !== "grant_approved") return [];
+    const asked = events.find((r) => r.type === "grant_requested" && r.digest === e.digest);
+    if (asked?.type !== "grant_requested") return [];
+    return [{ kind: asked.request.kind, target: asked.request.target, digest: e.digest, approvedBy: approval(e.by, e) }];
+  });
+  return grants.length === 0 ? {} : { grants };
 }

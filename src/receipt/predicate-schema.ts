@@ -92,6 +92,17 @@ export const ReceiptPredicateSchema = z.object({
     .nullable()
     .optional()
     .describe("the test-integrity verdict finish was accepted with on this tree (no diff lines: they are content)"),
+  grants: z
+    .array(
+      z.object({
+        kind: z.enum(["host", "budget", "time"]),
+        target: z.string().describe("the host, the dollars added to the cost budget, or the seconds per run"),
+        digest: z.string().describe("what the approval is bound to"),
+        approvedBy: Approval,
+      }),
+    )
+    .optional()
+    .describe("what a human granted the session when its agent asked (request_grant); each lasted for this session only"),
 });
 
 export type ReceiptPredicate = z.infer<typeof ReceiptPredicateSchema>;

@@ -17,6 +17,8 @@ export interface ShellRun {
   network?: boolean;
   /** The repository's setup step: the one run that writes the session's cache and HOME. */
   setup?: boolean;
+  /** Hosts a human granted the session (tests): the run reaches these alone, through the egress proxy. */
+  grantedHosts?: readonly string[];
 }
 
 export interface ArgvRun {
@@ -24,6 +26,8 @@ export interface ArgvRun {
   timeoutSeconds: number;
   /** The workspace is mounted read-only (the policy allowed the command as a reader). */
   readOnly: boolean;
+  /** Hosts a human granted the session: the run reaches these alone, through the egress proxy. */
+  grantedHosts?: readonly string[];
 }
 
 /** The repository's per-run limits (its config's sandbox.*) in the sandbox's units. */
@@ -43,7 +47,7 @@ export type RunResult = SandboxResult & { removedSpecial: string[] };
 /** Runs one of the maintainer's shell lines in the sandbox. */
 export function runShell(ctx: RunContext, run: ShellRun): Promise<RunResult> {
   const started = { kind: run.kind, command: run.command, network: run.network ?? false };
-  const mode = { network: run.network ?? false, setup: run.kind === "setup" };
+  const mode = { network: run.network ?? false, setup: run.kind === "setup", granted: run.grantedHosts };
   return runSandboxed(ctx, ["/bin/sh", "-c", run.command], run.timeoutSeconds, started, mode);
 }
 
@@ -53,7 +57,7 @@ export function runShell(ctx: RunContext, run: ShellRun): Promise<RunResult> {
  */
 export function runArgv(ctx: RunContext, run: ArgvRun): Promise<RunResult> {
   const started = { kind: "command" as const, command: run.argv.join(" "), network: false };
-  if (!run.readOnly) return runSandboxed(ctx, run.argv, run.timeoutSeconds, started, {});
+  if (!run.readOnly) return runSandboxed(ctx, run.argv, run.timeoutSeconds, started, { granted: run.grantedHosts });
   return runSandboxed(ctx, readOnlyArgv(run.argv), run.timeoutSeconds, started, { readOnlyWorkspace: true, env: READ_ONLY_GIT_ENV });
 }
 
@@ -66,16 +70,23 @@ async function runSandboxed(
   argv: string[],
   timeoutSeconds: number,
   started: RunStarted,
-  mode: { network?: boolean; readOnlyWorkspace?: boolean; setup?: boolean; env?: Readonly<Record<string, string>> },
+  mode: { network?: boolean; readOnlyWorkspace?: boolean; setup?: boolean; env?: Readonly<Record<string, string>>; granted?: readonly string[] },
 ): Promise<RunResult> {
   const ended = ctx.onRun?.(started);
+  // The setup's network reaches the registries and allow_hosts; any other run, only what a human granted.
+  const granted = !mode.network && mode.granted !== undefined && mode.granted.length > 0 ? mode.granted : null;
+  const network =
+    mode.network === true
+      ? { network: true, allowHosts: ctx.allowHosts }
+      : granted
+        ? { network: true, allowHosts: granted, packageRegistries: false }
+        : { network: false };
   const res = await ctx.sandbox
     .run({
       argv,
       ...(mode.env === undefined ? {} : { env: { ...mode.env } }),
       workspace: ctx.workspace.root,
-      network: mode.network === true,
-      ...(mode.network === true ? { allowHosts: ctx.allowHosts } : {}),
+      ...network,
       readOnlyWorkspace: mode.readOnlyWorkspace === true,
       setup: mode.setup === true,
       timeoutMs: timeoutSeconds * 1000,

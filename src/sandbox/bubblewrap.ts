@@ -49,6 +49,7 @@ export class BubblewrapSandbox implements Sandbox {
     // The node running Patchgate is visible inside (under /usr, or bound by nodeBinding): it runs the forwarder.
     const egress = {
       allowHosts: req.allowHosts,
+      packageRegistries: req.packageRegistries !== false,
       node: this.host.node?.binary ?? process.execPath,
       caBundle: this.opts.caBundle,
       registries: this.opts.registries,

@@ -42,6 +42,7 @@ export class DockerSandbox implements Sandbox {
     const prepared = await withSetupHome(prepareRun(req, req.session?.pathDirs), req.session?.cacheDir);
     const egress = {
       allowHosts: req.allowHosts,
+      packageRegistries: req.packageRegistries !== false,
       node: "node",
       caBundle: this.opts.caBundle,
       registries: this.opts.registries,

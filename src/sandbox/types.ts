@@ -15,6 +15,11 @@ export interface SandboxRunRequest {
   /** With `network`: hosts allowed besides the registries (`sandbox.allow_hosts`), as allow-rule.ts reads them. */
   allowHosts?: readonly string[];
   /**
+   * With `network`: whether the package registries are allowed besides `allowHosts` (the setup step).
+   * false for a command or test run that reaches only the hosts a human granted the session. Default true.
+   */
+  packageRegistries?: boolean;
+  /**
    * Mount the workspace read-only: for commands the policy allowed as readers, so that a reader rule
    * that is wrong about a program still cannot change a file.
    */

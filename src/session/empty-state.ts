@@ -19,6 +19,8 @@ export function emptyState(): SessionState {
     pending: null,
     integrity: null,
     integrityChecked: null,
+    grantRequest: null,
+    grants: [],
     autoApproveWrites: false,
     fileContexts: {},
     latestDiff: null,

@@ -22,6 +22,7 @@ import type {
   UnmetToolchain,
 } from "./types.js";
 import type { IntegrityReportRecord } from "./test-integrity.js";
+import type { GrantRequestRecord } from "./grants.js";
 import type { McpCallAudit, McpToolRecord, McpTrust } from "./mcp-records.js";
 
 /**
@@ -141,6 +142,14 @@ export type SessionEvent =
   | { type: "integrity_denied"; digest: string; by: Approver; reason: string }
   /** The test-integrity verdict finish is accepted with (written with finish_accepted): the report and who approved its findings. */
   | { type: "integrity_checked"; treeHash: string; digest: string; report: IntegrityReportRecord; approvedBy?: Approver }
+  /**
+   * request_grant asked a human for a host, more budget or more time: the call `callId` waits, open,
+   * for a decision bound to `digest` (the request). Never in an unattended session.
+   */
+  | { type: "grant_requested"; callId: string; digest: string; request: GrantRequestRecord }
+  /** Only a human shown the request (never a flag or an automatic approval: the reducer refuses those); in force for this session only. */
+  | { type: "grant_approved"; digest: string; by: Approver }
+  | { type: "grant_denied"; digest: string; by: Approver; reason: string }
   | { type: "diff_updated"; diff: DiffInfo }
   | ({ type: "test_run" } & TestRun)
   /**

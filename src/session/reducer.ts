@@ -9,6 +9,7 @@ import { withOurs } from "./lease-ours.js";
 import { reopenPhase } from "./reopen-phase.js";
 import { addCall } from "./usage.js";
 import { reduceIntegrity } from "./integrity-transitions.js";
+import { reduceGrant } from "./grant-transitions.js";
 import { executableConfigApproval } from "./executable-config-writes.js";
 import { reduceFileChange } from "./file-transitions.js";
 import { requireAutomationMayApprove } from "./automation-approval.js";
@@ -170,6 +171,10 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
     case "integrity_denied":
     case "integrity_checked":
       return reduceIntegrity(s, next, e);
+    case "grant_requested":
+    case "grant_approved":
+    case "grant_denied":
+      return reduceGrant(s, next, e);
     case "writes_auto_approved":
       requireLive(s, e);
       requireAutomationMayApprove(s, e);

@@ -1,6 +1,7 @@
 import type { Message } from "./messages.js";
 import type { IntegrityChecked, IntegrityRequest } from "./test-integrity.js";
 import type { SessionSettings } from "./events.js";
+import type { Grant, GrantRequest } from "./grants.js";
 import type {
   BlockedWork,
   DiffInfo,
@@ -58,6 +59,10 @@ export interface SessionState {
   integrity: IntegrityRequest | null;
   /** The test-integrity verdict of the accepted finish; null before one (or after a rebase sends the session back). */
   integrityChecked: IntegrityChecked | null;
+  /** The last grant request (request_grant) and its decision (a new request replaces it). */
+  grantRequest: GrantRequest | null;
+  /** Grants approved in this session, oldest first: they end with it. */
+  grants: Grant[];
   autoApproveWrites: boolean;
   /** path → content hash + step of the agent's last read or write of it. */
   fileContexts: Record<string, FileContext>;

@@ -12,6 +12,8 @@ export type Phase =
   | "awaiting_write_approval"
   /** finish found the tests weakened (a `test_integrity` request); its call waits for a human's decision. */
   | "awaiting_integrity_approval"
+  /** request_grant asked for a host, budget or time a human may allow; its call waits for the decision. */
+  | "awaiting_grant"
   | "publishing"
   | "done"
   | "failed"

@@ -13,6 +13,7 @@ import { runTestsTool } from "./run-tests.js";
 import { searchCodeTool } from "./search-code.js";
 import { submitPlanTool } from "./submit-plan.js";
 import { askHumanTool } from "./ask-human.js";
+import { requestGrantTool } from "./request-grant.js";
 import type { ToolDefinition } from "./tool.js";
 import { offeredIn } from "../policy/plan-gate.js";
 import { updatePlanTool } from "./update-plan.js";
@@ -36,6 +37,7 @@ export const ALL_TOOLS: ToolDefinition[] = Object.freeze<ToolDefinition[]>([
   updatePlanTool,
   submitPlanTool,
   askHumanTool,
+  requestGrantTool,
   updateTodosTool,
   finishTool,
   reportBlockedTool,

@@ -3,11 +3,12 @@ import { commandText, shellScript } from "../policy/shell/command-verdict.js";
 import { runArgv } from "../runs/sandbox-run.js";
 import { discardedNote, limitFields, removedFields, sandboxUnavailable } from "./support/run-fields.js";
 import { runContextOf } from "./support/run-context.js";
+import { grantHint, runHosts, runTimeouts } from "./support/granted-limits.js";
 import { guardedRun, guardedRunEvents } from "../runs/guarded-run.js";
 import { defineTool } from "./define-tool.js";
 import { ok, type ToolOutcome } from "./tool.js";
 
-const DESCRIPTION = `Run one program in the repository root, inside a sandbox: no network, time and output are limited.
+const DESCRIPTION = `Run one program in the repository root, inside a sandbox: no network (only hosts a maintainer granted with request_grant), time and output are limited.
 - argv is the program and its arguments, executed as they are, without a shell: no pipes, redirections, globs, variables or $(…). ["git", "log", "--oneline", "-5"], ["rg", "-n", "TODO", "src"].
 - Shell syntax needs an explicit shell, ["sh", "-c", "…"]: a maintainer must approve every such command (it may be refused outright when nobody is watching).
 - Every command goes through the approval policy: dangerous ones are refused, others may wait for a maintainer. Commands allowed as readers see the repository read-only.
@@ -25,7 +26,7 @@ const input = z.strictObject({
 
 export const runCommandTool = defineTool({
   name: "run_command",
-  version: "3",
+  version: "4",
   description: DESCRIPTION,
   input,
   effect: { risk: "command", mutatesWorkspace: true, idempotent: false },
@@ -48,7 +49,8 @@ export const runCommandTool = defineTool({
     const grant = ctx.grant ?? { by: "policy", readOnly: false };
     const readOnly = grant.by === "policy" && grant.readOnly;
     const runs = runContextOf(ctx);
-    const run = () => runArgv(runs, { argv: args.argv, timeoutSeconds: ctx.repoConfig.timeouts.command_seconds, readOnly });
+    const seconds = runTimeouts(ctx.repoConfig, ctx.state.grants).commandSeconds;
+    const run = () => runArgv(runs, { argv: args.argv, timeoutSeconds: seconds, readOnly, grantedHosts: runHosts(ctx.state) });
     const guarded = await guardedRun(runs, grant.by === "human", run);
     const { res, discarded } = guarded;
     const data = {
@@ -65,6 +67,7 @@ export const runCommandTool = defineTool({
       ...discardedNote("The command", discarded),
       ...removedFields(res),
       ...(guarded.kept.length > 0 ? { changed: guarded.kept } : {}),
+      ...grantHint(res, seconds),
     };
     return { result: ok(data, res.truncated), events: guardedRunEvents(runCommandTool.name, guarded) };
   },

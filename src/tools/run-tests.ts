@@ -1,3 +1,4 @@
+import { grantHint, runHosts, runTimeouts } from "./support/granted-limits.js";
 import { z } from "zod";
 import { parseTestFailures } from "../sandbox/test-report/parse.js";
 import { summarizeTestRun } from "../sandbox/test-summary.js";
@@ -15,7 +16,7 @@ import { runKillOf } from "../runs/run-kill.js";
 import { defineTool } from "./define-tool.js";
 import { ok, type ToolContext, type ToolOutcome } from "./tool.js";
 
-const DESCRIPTION = `Run the repository's configured test command in the sandbox (no network) and record the result against the hash of the files that would be published.
+const DESCRIPTION = `Run the repository's configured test command in the sandbox (no network but the hosts a maintainer granted with request_grant) and record the result against the hash of the files that would be published.
 - Files the tests change are put back afterwards (the result lists them); ignored outputs such as build directories stay.
 - finish is accepted only after a passing run on exactly the current files: run this after your last change.
 - The repository's setup command (e.g. dependency install) runs once at the start of execute mode; a failed setup is not run again until its inputs (manifests, lockfiles) change.
@@ -65,7 +66,7 @@ function gateNote(ctx: ToolContext, run: TestRun): { gate_note?: string } {
 // A run's changes to publishable files are rolled back, so running it again on the same tree is safe (idempotent).
 export const runTestsTool = defineTool({
   name: "run_tests",
-  version: "4",
+  version: "5",
   description: DESCRIPTION,
   input,
   effect: { risk: "command", mutatesWorkspace: true, idempotent: true },
@@ -119,7 +120,8 @@ export const runTestsTool = defineTool({
 
     // The tests run on the tree as it is; whatever they change in files that are not ignored is put back.
     const runs = runContextOf(ctx);
-    const guarded = await guardedRun(runs, false, () => runShell(runs, { kind: "tests", command, timeoutSeconds: ctx.repoConfig.timeouts.test_seconds }));
+    const seconds = runTimeouts(ctx.repoConfig, ctx.state.grants).testSeconds;
+    const guarded = await guardedRun(runs, false, () => runShell(runs, { kind: "tests", command, timeoutSeconds: seconds, grantedHosts: runHosts(ctx.state) }));
     const { res, discarded } = guarded;
     events.push(...guardedRunEvents(runTestsTool.name, guarded));
     // Which tests failed, why and where, read once from the whole output (before it is cut for the model).
@@ -160,6 +162,7 @@ export const runTestsTool = defineTool({
       cached: false,
       ...discardedNote("The test run", discarded),
       ...removedFields(res),
+      ...grantHint(res, seconds),
     };
     return { result: ok(data, res.truncated), events };
   },

@@ -7,6 +7,7 @@ import type { SessionState } from "../session/state.js";
 import type { Decision, ExecutableConfigHit, PermissionMode, ToolError, ToolResult } from "../session/types.js";
 import type { McpCallAudit } from "../session/mcp-records.js";
 import type { IntegrityReportRecord } from "../session/test-integrity.js";
+import type { GrantRequestRecord } from "../session/grants.js";
 import type { Workspace } from "../workspace/types.js";
 import type { DependencyCacheHandle } from "../depcache/index.js";
 import type { OnRun } from "../runs/run-progress.js";
@@ -43,6 +44,8 @@ export interface ToolOutcome {
    * `test_integrity` request. The call stays open, `result` is not recorded, and the session parks.
    */
   hold?: { digest: string; report: IntegrityReportRecord };
+  /** The call waits for a human's grant (request_grant): held open like `hold`, and the session parks in `awaiting_grant`. */
+  grant?: { digest: string; request: GrantRequestRecord };
 }
 
 /**

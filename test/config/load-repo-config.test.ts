@@ -48,7 +48,7 @@ limits:
           max_output_kb: 1024,
         },
         policy: { allow_commands: ["npm run lint"], deny_commands: [], protected_paths: [], executable_config: [] },
-        approvals: { plan: "any", writes: "any" },
+        approvals: { plan: "any", writes: "any", grants: "any" },
         limits: { max_steps: 40, max_cost_usd: 5, max_questions: 3 },
       },
     });

@@ -40,6 +40,7 @@ describe("tool registry", () => {
       "delete_file",
       "run_command",
       "run_tests",
+      "request_grant",
       "update_todos",
       "finish",
       "report_blocked",

@@ -8,13 +8,16 @@
 
 import type { SessionState } from "../../session/state.js";
 import { formatUsd } from "../../safety/markdown.js";
+import { grantedUsd } from "../../session/grants.js";
 
 type BudgetLimit = "max_steps" | "max_tokens" | "max_cost_usd";
 
 export type BudgetCheck = { exceeded: false; note?: string } | { exceeded: true; which: BudgetLimit; message: string };
 
 export function checkBudget(state: SessionState): BudgetCheck {
-  const { maxSteps, maxTokens, maxCostUsd } = state.settings.limits;
+  const { maxSteps, maxTokens } = state.settings.limits;
+  // A human may have granted this session more (request_grant): it ends with the session.
+  const maxCostUsd = state.settings.limits.maxCostUsd === undefined ? undefined : state.settings.limits.maxCostUsd + grantedUsd(state.grants);
 
   if (maxSteps !== undefined && state.step >= maxSteps) {
     return { exceeded: true, which: "max_steps", message: `step budget spent: ${state.step} of ${maxSteps} model calls made` };

@@ -51,7 +51,7 @@ export type Intent =
    */
   | { kind: "ci_failed"; via: "workflow_run" | "check_suite"; id: number; headSha: string; thread: Thread; at: string };
 
-type ApprovalLabel = "agent:plan-approved" | "agent:writes-approved";
+type ApprovalLabel = "agent:plan-approved" | "agent:writes-approved" | "agent:grant-approved";
 
 export interface Delivery {
   id: string;

@@ -20,7 +20,7 @@ export const HANDLED_EVENTS = [
   "check_suite.completed",
 ] as const;
 
-const APPROVAL_LABELS = ["agent:plan-approved", "agent:writes-approved"] as const;
+const APPROVAL_LABELS = ["agent:plan-approved", "agent:writes-approved", "agent:grant-approved"] as const;
 
 function repoOf(p: any): Repo | null {
   if (!p.repository || !p.installation?.id) return null;

@@ -1,3 +1,4 @@
+import { grantButton } from "./grant-button.js";
 import type { Ledger } from "../../store/ledger.js";
 import type { SessionStore } from "../../store/types.js";
 import type { SessionState } from "../../session/state.js";
@@ -175,6 +176,14 @@ export class CheckRunPublisher {
     if (s.phase === "awaiting_integrity_approval" && s.integrity?.status === "pending")
       return [
         { label: "Approve tests", description: `Accept test_integrity ${shortHash(s.integrity.digest)}`, identifier: integrityButton(s.integrity.digest) },
+      ];
+    if (s.phase === "awaiting_grant" && s.grantRequest?.status === "pending")
+      return [
+        {
+          label: "Allow",
+          description: `Grant ${s.grantRequest.request.kind} ${shortHash(s.grantRequest.digest)}`,
+          identifier: grantButton(s.grantRequest.digest),
+        },
       ];
     if (s.phase !== "awaiting_plan_approval" || !s.planHash) return [];
     return [{ label: "Approve plan", description: `Approve plan ${shortHash(s.planHash)}`, identifier: `approve:${shortHash(s.planHash)}` }];

@@ -11,6 +11,7 @@ import { shortHash } from "./render.js";
 export const planRequest = (hash: string): string => `plan-${shortHash(hash)}`;
 export const batchRequest = (digest: string): string => `batch-${shortHash(digest)}`;
 export const integrityRequest = (digest: string): string => `integrity-${shortHash(digest)}`;
+export const grantRequest = (digest: string): string => `grant-${shortHash(digest)}`;
 
 /**
  * The id GitHub gave the comment session `sessionId` posted as `name` in any of `threads` (a batch is

@@ -7,9 +7,11 @@ import {
   approveAllWrites,
   approvePlanAs,
   approver,
+  decideGrant,
   decideIntegrity,
   decideWrites,
   digestOf,
+  grantDigestOf,
   integrityDigestOf,
   planHashOf,
   revise,
@@ -71,6 +73,8 @@ export async function apply(jc: JobContext, command: SessionCommand, t: Target):
       return decideWrites(jc, ledger, approver(jc, "comment"), await digestOf(jc, ledger, command.digest), command.deny ?? null, w, command.executableConfig);
     case "decideIntegrity":
       return decideIntegrity(jc, ledger, approver(jc, command.via), await integrityDigestOf(jc, ledger, command.digest), command.deny ?? null, w);
+    case "decideGrant":
+      return decideGrant(jc, ledger, approver(jc, command.via), await grantDigestOf(jc, ledger, command.digest), command.deny ?? null, w);
     case "approveAllWrites":
       return approveAllWrites(jc, ledger, command.at, command.resume, w);
     case "revise":

@@ -120,3 +120,21 @@ export function integrityDigestForButton(s: SessionState, identifier: string): s
   if (!m) return null;
   return s.integrity?.digest.startsWith(m[1]) ? s.integrity.digest : m[1];
 }
+
+export async function grantDigestForComment(
+  s: SessionState,
+  history: readonly StoredEvent[],
+  ref: string | null,
+  act: CommentAct,
+  asked: RequestComments,
+): Promise<string | null> {
+  if (ref) return s.grantRequest?.digest.startsWith(ref) ? s.grantRequest.digest : ref;
+  return seenBy(history, act, (e) => (e.type === "grant_requested" ? e.digest : null), asked);
+}
+
+/** The grant request the Allow button names (../outbound/grant-button.ts): the waiting one when it is that, else the prefix itself (stale). */
+export function grantDigestForButton(s: SessionState, identifier: string): string | null {
+  const m = /^grant:([0-9a-f]{14})$/.exec(identifier);
+  if (!m) return null;
+  return s.grantRequest?.digest.startsWith(m[1]) ? s.grantRequest.digest : m[1];
+}

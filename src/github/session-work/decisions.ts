@@ -1,9 +1,11 @@
 import {
   answerQuestion,
+  approveGrant,
   approveIntegrity,
   approvePlan,
   approveWrites,
   autoApproveWrites,
+  denyGrant,
   denyIntegrity,
   denyWrites,
   requestRevision,
@@ -16,6 +18,8 @@ import { sanitizeUntrusted } from "../../safety/sanitize.js";
 import {
   currentAt,
   digestForComment,
+  grantDigestForButton,
+  grantDigestForComment,
   integrityDigestForButton,
   integrityDigestForComment,
   planHashForButton,
@@ -24,13 +28,13 @@ import {
 } from "./binding.js";
 import { readEffect } from "../../store/effect-codec.js";
 import { effect } from "../../store/effects.js";
-import type { CommentBinding, IntegrityBinding, PlanBinding } from "./route.js";
+import type { CommentBinding, GrantBinding, IntegrityBinding, PlanBinding } from "./route.js";
 import type { JobContext } from "../deps.js";
 import { drive } from "./drive.js";
 import { shortHash } from "../outbound/render.js";
 import { answer } from "../outbound/replies.js";
 import { sessionRepoConfig } from "./repo-config.js";
-import { batchRequest, integrityRequest, planRequest, requestCommentId } from "../outbound/request-comments.js";
+import { batchRequest, grantRequest, integrityRequest, planRequest, requestCommentId } from "../outbound/request-comments.js";
 import { storedPullRequest } from "../outbound/pull-request.js";
 
 /**
@@ -119,6 +123,28 @@ export function integrityDigestOf(jc: JobContext, ledger: Ledger, b: IntegrityBi
   if (b.by === "button") return Promise.resolve(integrityDigestForButton(ledger.state, b.identifier));
   if (b.by === "review") return Promise.resolve(currentAt(ledger.history, b.at, (e) => (e.type === "integrity_requested" ? e.digest : null)));
   return integrityDigestForComment(ledger.state, ledger.history, b.ref, b.act, requestComments(jc, ledger, integrityRequest));
+}
+
+/**
+ * A grant request (request_grant) decided by a human shown it: a comment while it waits, a review, the
+ * `agent:grant-approved` label or its own button; never a batch's approval. With `approvals.grants:
+ * not_requester` the person who asked for the session cannot approve it (the reducer holds to it too).
+ */
+export async function decideGrant(jc: JobContext, ledger: Ledger, by: Approver, digest: string | null, deny: string | null, w: Where): Promise<void> {
+  const current = ledger.state.grantRequest?.status === "pending" ? ledger.state.grantRequest.digest : null;
+  if (!digest || digest !== current) return stale(jc, ledger, w, "grant request", digest, current);
+  if (deny === null && (await refusedApprover(jc, ledger, "grants", by, w))) return;
+  if (deny === null) await approveGrant(ledger, by, digest);
+  else await denyGrant(ledger, by, digest, sanitizeUntrusted(deny));
+  jc.deps.log(`grant ${shortHash(digest)} ${deny === null ? "approved" : "denied"} by @${by.login}`);
+  await drive(jc, ledger, `grant ${deny === null ? "approved" : "denied"} by @${by.login}`);
+}
+
+/** The grant request an approval decides: the button's by its prefix; a review's or a label's, the one waiting then; a comment's, as for a batch. */
+export function grantDigestOf(jc: JobContext, ledger: Ledger, b: GrantBinding): Promise<string | null> {
+  if (b.by === "button") return Promise.resolve(grantDigestForButton(ledger.state, b.identifier));
+  if (b.by === "time") return Promise.resolve(currentAt(ledger.history, b.at, (e) => (e.type === "grant_requested" ? e.digest : null)));
+  return grantDigestForComment(ledger.state, ledger.history, b.ref, b.act, requestComments(jc, ledger, grantRequest));
 }
 
 /** This session's comments asking for approval under `name`: on its issue, or on its PR once there is one. */

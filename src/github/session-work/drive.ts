@@ -15,8 +15,9 @@ import { keepBlockedWork } from "./blocked-work.js";
 import { publishableOrFail } from "../../publish/publish-guard.js";
 import { batchComment, endedComment } from "../outbound/render.js";
 import { integrityComment } from "../outbound/integrity-comment.js";
+import { grantComment } from "../outbound/grant-comment.js";
 import { postComment, postEndComment } from "../outbound/replies.js";
-import { batchRequest, integrityRequest } from "../outbound/request-comments.js";
+import { batchRequest, grantRequest, integrityRequest } from "../outbound/request-comments.js";
 import { storedPullRequest } from "../outbound/pull-request.js";
 import { postQuestion } from "./questions.js";
 import { approvePlanByAutomation } from "./automation-approval.js";
@@ -133,6 +134,7 @@ async function driveOnce(
       await keepBlockedWork(work, ledger, workspace, run, repoConfig);
       await finishEnded(work, ledger, run);
     } else if (outcome.kind === "parked" && outcome.phase === "awaiting_integrity_approval") await postIntegrity(work, ledger, issue, run);
+    else if (outcome.kind === "parked" && outcome.phase === "awaiting_grant") await postGrant(work, ledger, issue, run);
     else if (outcome.kind === "parked") await postBatch(work, ledger, issue, run);
     else if (outcome.kind === "ready_to_publish") {
       if (!(await publishableOrFail(ledger, workspace))) return finishEnded(work, ledger, run);
@@ -163,6 +165,13 @@ async function postBatch(work: SessionWork, ledger: Ledger, issue: number, run: 
 async function postIntegrity(work: SessionWork, ledger: Ledger, issue: number, run: CheckRunPublisher): Promise<void> {
   const pr = await storedPullRequest(work.deps.store, ledger.sessionId);
   await postComment(work, pr?.number ?? issue, ledger.sessionId, integrityRequest(ledger.state.integrity?.digest ?? ""), integrityComment(ledger.state));
+  await run.update();
+}
+
+/** A grant request, asked where a batch would be, in its own comment (one per digest). */
+async function postGrant(work: SessionWork, ledger: Ledger, issue: number, run: CheckRunPublisher): Promise<void> {
+  const pr = await storedPullRequest(work.deps.store, ledger.sessionId);
+  await postComment(work, pr?.number ?? issue, ledger.sessionId, grantRequest(ledger.state.grantRequest?.digest ?? ""), grantComment(ledger.state));
   await run.update();
 }
 

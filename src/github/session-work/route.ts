@@ -3,6 +3,7 @@ import { TERMINAL_PHASES, type Approver } from "../../session/types.js";
 import { HELP_TEXT } from "../inbound/command.js";
 import type { Intent } from "../inbound/intent.js";
 import { INTEGRITY_BUTTON } from "../outbound/integrity-button.js";
+import { GRANT_BUTTON } from "../outbound/grant-button.js";
 
 /**
  * Which human word is accepted in which phase of a session, decided here and nowhere else. Pure:
@@ -33,6 +34,13 @@ export type IntegrityBinding =
   | { by: "review"; at: string }
   | { by: "button"; identifier: string };
 
+/** How an approval names the grant request it decides; ./decisions.ts turns it into a digest. */
+export type GrantBinding =
+  | ({ by: "comment" } & CommentBinding)
+  /** A review or a label decides the request waiting when it was given (their ids are of other sequences than comments'). */
+  | { by: "time"; at: string }
+  | { by: "button"; identifier: string };
+
 /** A session's task as a new session takes it on. `followUp`: it starts from the issue's branch. */
 interface StartSpec {
   title: string;
@@ -50,6 +58,8 @@ export type SessionCommand =
   | { kind: "decideBatch"; digest: CommentBinding; deny?: string; executableConfig: boolean }
   /** The test_integrity request, approved or (`deny`) denied by a human who saw it; never by a label or a batch's approval. */
   | { kind: "decideIntegrity"; via: "comment" | "review" | "check_run"; digest: IntegrityBinding; deny?: string }
+  /** A grant request (request_grant), approved or (`deny`) denied by a human shown it; never by a flag or a batch's approval. */
+  | { kind: "decideGrant"; via: "comment" | "review" | "label" | "check_run"; digest: GrantBinding; deny?: string }
   /** `agent:writes-approved`, added at `at`; `resume`: a batch waits, and runs now. */
   | { kind: "approveAllWrites"; at: string; resume: boolean }
   | { kind: "revise"; via: "comment" | "review"; feedback: string }
@@ -121,6 +131,10 @@ export function route(i: Intent, s: SessionState | null): SessionCommand {
   // Verification reads a line comment back as its review: only the review acts.
   if (i.kind === "line_comment") return ignore("a line comment acts as its review");
   if (i.kind === "review") return routeReview(i, s);
+  if (i.label === "agent:grant-approved")
+    return s.phase === "awaiting_grant"
+      ? { kind: "decideGrant", via: "label", digest: { by: "time", at: i.at } }
+      : ignore(`no grant request waits (${s.phase})`);
   if (i.label === "agent:writes-approved")
     return TERMINAL_PHASES.includes(s.phase)
       ? ignore(`the session has ended (${s.phase})`)
@@ -150,6 +164,7 @@ function routeCommand(i: Extract<Intent, { kind: "command" }>, s: SessionState |
     if (s.phase === "awaiting_integrity_approval" && !executableConfig)
       return { kind: "decideIntegrity", via: "comment", digest: { by: "comment", ref: c.ref, act } };
     if (c.integrity) return nothing(`No test_integrity request is waiting (phase \`${s.phase}\`).`);
+    if (s.phase === "awaiting_grant" && !executableConfig) return { kind: "decideGrant", via: "comment", digest: { by: "comment", ref: c.ref, act } };
     if (s.phase === "awaiting_plan_approval" && !executableConfig) return { kind: "approvePlan", via: "comment", hash: { by: "comment", ref: c.ref, act } };
     if (s.phase === "awaiting_write_approval") return { kind: "decideBatch", digest: { ref: c.ref, act }, executableConfig };
     if (!executableConfig) return nothing(`There is nothing waiting for approval (phase \`${s.phase}\`).`);
@@ -160,6 +175,7 @@ function routeCommand(i: Extract<Intent, { kind: "command" }>, s: SessionState |
     if (s.phase === "awaiting_integrity_approval")
       return { kind: "decideIntegrity", via: "comment", digest: { by: "comment", ref: null, act }, deny: c.reason };
     if (s.phase === "awaiting_write_approval") return { kind: "decideBatch", digest: { ref: null, act }, deny: c.reason, executableConfig: false };
+    if (s.phase === "awaiting_grant") return { kind: "decideGrant", via: "comment", digest: { by: "comment", ref: null, act }, deny: c.reason };
     return nothing(`There is no batch of writes to deny (phase \`${s.phase}\`). To change the plan use \`/agent revise <feedback>\`.`);
   }
   if (!revisable(s)) return nothing(`The plan can only be revised before it is approved (phase \`${s.phase}\`).`);
@@ -172,6 +188,7 @@ function routeCommand(i: Extract<Intent, { kind: "command" }>, s: SessionState |
  * compared with what waits when it is applied, and a stale press is answered there.
  */
 function routeButton(identifier: string): SessionCommand {
+  if (identifier.startsWith(GRANT_BUTTON)) return { kind: "decideGrant", via: "check_run", digest: { by: "button", identifier } };
   if (identifier.startsWith(INTEGRITY_BUTTON)) return { kind: "decideIntegrity", via: "check_run", digest: { by: "button", identifier } };
   return { kind: "approvePlan", via: "check_run", hash: { by: "button", identifier } };
 }
@@ -188,6 +205,7 @@ function routeReview(i: Review, s: SessionState): SessionCommand {
   }
   // An approving review while a test_integrity request waits approves the request that waited when it was submitted.
   if (s.phase === "awaiting_integrity_approval") return { kind: "decideIntegrity", via: "review", digest: { by: "review", at: i.at } };
+  if (s.phase === "awaiting_grant") return { kind: "decideGrant", via: "review", digest: { by: "time", at: i.at } };
   if (s.phase !== "awaiting_plan_approval") return ignore(`no plan waits for approval (${s.phase})`);
   return { kind: "approvePlan", via: "review", hash: { by: "commit", commitId: i.commitId } };
 }

@@ -25,6 +25,8 @@ import { startRegistryGateway, type GatewayOptions, type RegistryGateway } from 
 export interface EgressOptions {
   /** `sandbox.allow_hosts` of the repository config. */
   allowHosts?: readonly string[];
+  /** false: `allowHosts` alone, without any package registry, public or private (a session's granted hosts). */
+  packageRegistries?: boolean;
   /** The node that runs the forwarder inside the sandbox. */
   node: string;
   /**
@@ -51,7 +53,7 @@ interface RegistrySide {
 
 /** The gateway on `dir`'s second socket, the client settings that point at it and cargo's file. */
 async function registrySide(dir: string, opts: EgressOptions, rules: Pick<GatewayOptions, "hostNetworks" | "lookup">): Promise<RegistrySide> {
-  const registries = opts.registries ?? [];
+  const registries = opts.packageRegistries === false ? [] : (opts.registries ?? []);
   if (registries.length === 0) return { gateway: null, env: {}, mounts: [] };
   const ca = opts.caBundle ? await readFile(opts.caBundle, "utf8") : undefined;
   const gateway = await startRegistryGateway(path.join(dir, REGISTRY_SOCKET_NAME), { ...rules, registries, ca, installationToken: opts.installationToken });
@@ -65,8 +67,8 @@ async function registrySide(dir: string, opts: EgressOptions, rules: Pick<Gatewa
   return { gateway, env: config.env, mounts };
 }
 
-async function allowList(workspace: string, allowHosts: readonly string[] = []): Promise<AllowEntry[]> {
-  const fromRegistries = (await registryUrls(workspace)).map(allowEntryFromUrl);
+async function allowList(workspace: string, allowHosts: readonly string[] = [], packageRegistries = true): Promise<AllowEntry[]> {
+  const fromRegistries = packageRegistries ? (await registryUrls(workspace)).map(allowEntryFromUrl) : [];
   const fromConfig = allowHosts.map(parseAllowEntry);
   return [...fromRegistries, ...fromConfig].filter((e): e is AllowEntry => e !== null);
 }
@@ -96,7 +98,11 @@ export async function withEgress(
   const dir = await mkdtemp(path.join(tmpdir(), "patchgate-egress-"));
   try {
     await writeFile(path.join(dir, "forward.cjs"), FORWARDER_SOURCE, { mode: 0o444 });
-    const rules = { allow: await allowList(run.workspace, opts.allowHosts), hostNetworks: hostNetworks(), lookup: opts.lookup ?? systemLookup };
+    const rules = {
+      allow: await allowList(run.workspace, opts.allowHosts, opts.packageRegistries !== false),
+      hostNetworks: hostNetworks(),
+      lookup: opts.lookup ?? systemLookup,
+    };
     const proxy = await startEgressProxy(path.join(dir, "proxy.sock"), rules);
     let registries: RegistrySide | null = null;
     try {

@@ -104,6 +104,18 @@ const EVENT_WORDS: Table = {
         ? [`test integrity: no weakening found (${plural(e.report.detectorsRun, "detector")} on ${plural(e.report.testFilesExamined, "test file")})`]
         : [`test integrity: ${plural(e.report.findings.length, "finding")} approved`],
   },
+  grant_requested: {
+    line: (e) => [
+      `grant of ${e.request.kind} `,
+      code(clip(e.request.target, MAX_TEXT)),
+      " asked for ",
+      code(shortHash(e.digest)),
+      ": ",
+      quoted(e.request.reason),
+    ],
+  },
+  grant_approved: { line: (e) => ["grant ", code(shortHash(e.digest)), ` ${approvedBy(e.by)}, for this session`] },
+  grant_denied: { line: (e) => ["grant ", code(shortHash(e.digest)), ` denied by ${byWhom(e.by)}: `, quoted(e.reason)] },
   writes_auto_approved: {
     line: (e) => [`all writes of the session approved by ${byWhom(e.by)}`],
     headline: (e) => [`all writes approved by ${byWhom(e.by)}`],

@@ -5,6 +5,7 @@ import type { BatchView, CallView, SessionView } from "./session-view.js";
 import { approval, byWhom, plural, shortHash, when } from "./words.js";
 import { integrityGovernance } from "./test-integrity.js";
 import { automationGovernance } from "./automation-part.js";
+import { grantsGovernance, untrustedGovernance } from "./grants.js";
 
 /**
  * Governance: who allowed what. Each part reads the joined-up ledger and returns its blocks (none
@@ -177,11 +178,13 @@ const GOVERNANCE_PARTS: Part[] = [
   planPart,
   writesPart,
   integrityGovernance,
+  grantsGovernance,
   commandsPart,
   refusalsPart,
   rollbacksPart,
   keptPart,
   mcpPart,
+  untrustedGovernance,
 ];
 
 export function governanceBlocks(v: SessionView): Block[] {

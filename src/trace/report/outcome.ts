@@ -56,6 +56,14 @@ const OUTCOME: Record<Phase, (v: SessionView) => Inline[]> = {
     code(shortHash(v.state.integrity?.digest ?? "")),
     `: ${plural(v.state.integrity?.report.findings.length ?? 0, "finding")} that the change weakens the tests.`,
   ],
+  awaiting_grant: (v) => [
+    strong("⏸ Waiting for a grant"),
+    " — ",
+    code(shortHash(v.state.grantRequest?.digest ?? "")),
+    `: the agent asks for ${v.state.grantRequest?.request.kind ?? "?"} `,
+    code(clip(v.state.grantRequest?.request.target ?? "", MAX_REASON)),
+    ", for this session only.",
+  ],
   publishing: (v) => [strong("Publishing"), " — finish accepted on tree ", code(shortHash(v.state.finishedTree ?? "")), "."],
   done: (v) => {
     const p = v.state.published;
