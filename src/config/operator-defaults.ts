@@ -1,5 +1,6 @@
 import path from "node:path";
 import type { OperatorToolchain } from "../toolchain/operator.js";
+import { NO_BUDGETS, type OperatorBudgets } from "./budgets.js";
 
 /**
  * What the operator's settings (./operator-settings.ts) come to, and what they are when there is no
@@ -13,9 +14,11 @@ export interface OperatorSettings {
   toolchains: OperatorToolchain[];
   /** 0 = no dependency cache. */
   dependencyCacheBytes: number;
+  /** What installations and repositories may spend, and how many sessions a person may start a day. */
+  budgets: OperatorBudgets;
 }
 
-export const NO_OPERATOR_SETTINGS: OperatorSettings = { toolchains: [], dependencyCacheBytes: DEFAULT_DEPENDENCY_CACHE_MB * 1024 * 1024 };
+export const NO_OPERATOR_SETTINGS: OperatorSettings = { toolchains: [], dependencyCacheBytes: DEFAULT_DEPENDENCY_CACHE_MB * 1024 * 1024, budgets: NO_BUDGETS };
 
 /** The runtime's dependency cache under the data directory, or none when the settings turn it off. */
 export function dependencyCacheIn(dataDir: string, settings: OperatorSettings): { root: string; maxBytes: number } | undefined {

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { operatorRefusal } from "../toolchain/operator.js";
 import { DEFAULT_DEPENDENCY_CACHE_MB, NO_OPERATOR_SETTINGS, type OperatorSettings } from "./operator-defaults.js";
 import { FatalError } from "../errors/index.js";
+import { BudgetsSchema, toBudgets } from "./budget-settings.js";
 
 /**
  * The operator's settings: one YAML (or JSON) file on the host, named by `PATCHGATE_SETTINGS` or the
@@ -37,6 +38,7 @@ const SettingsSchema = z
       })
       .strict()
       .default({ toolchains: [], dependency_cache_mb: DEFAULT_DEPENDENCY_CACHE_MB }),
+    budgets: BudgetsSchema,
   })
   .strict();
 
@@ -69,7 +71,11 @@ export function loadOperatorSettings(file: string, protectedDirs: readonly strin
     const refusal = operatorRefusal(t, protectedDirs);
     if (refusal) throw new OperatorSettingsError(`operator settings ${file}: \`${field}\`: ${refusal}`);
   });
-  return { toolchains: parsed.data.sandbox.toolchains, dependencyCacheBytes: parsed.data.sandbox.dependency_cache_mb * 1024 * 1024 };
+  return {
+    toolchains: parsed.data.sandbox.toolchains,
+    dependencyCacheBytes: parsed.data.sandbox.dependency_cache_mb * 1024 * 1024,
+    budgets: toBudgets(parsed.data.budgets),
+  };
 }
 
 /** `PATCHGATE_SETTINGS` (or a CLI flag's file), or no settings. */
