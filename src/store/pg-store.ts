@@ -4,7 +4,16 @@ import { LeaseLostError, type Fence } from "./fence.js";
 import { canonicalJson, genesisHash, linkHash, type LedgerLink } from "./ledger-chain.js";
 import { migratePg } from "./pg-schema.js";
 import { toSummary, type SessionRow } from "./session-row.js";
-import { SPEND_COLUMNS, spendOf, type InstallationSpend, type SpendRow, type SpendScope, type StartsScope } from "./spend-views.js";
+import {
+  SANDBOX_RUNS_SQL,
+  SPEND_COLUMNS,
+  spendOf,
+  type InstallationSpend,
+  type SandboxRunCount,
+  type SpendRow,
+  type SpendScope,
+  type StartsScope,
+} from "./ledger-views.js";
 import type { Spend } from "../policy/spend-ceiling.js";
 import { ConcurrentAppendError, type AppendAt, type DeliveryState, type InboxDelivery, type SessionStore, type SessionSummary } from "./types.js";
 
@@ -234,6 +243,11 @@ export class PostgresSessionStore implements SessionStore {
       [],
     );
     return rows.map((r) => ({ installationId: Number(r.installation_id), ...spendOf(r) }));
+  }
+
+  async sandboxRuns(): Promise<SandboxRunCount[]> {
+    const rows = await this.query<{ kind: SandboxRunCount["kind"]; limit_fired: string | null; runs: string }>(SANDBOX_RUNS_SQL, []);
+    return rows.map((r) => ({ kind: r.kind, limit: r.limit_fired, runs: Number(r.runs) }));
   }
 
   /** A fenced view leaves the pool to the store it came from. */

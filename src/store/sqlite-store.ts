@@ -5,7 +5,16 @@ import { migrate } from "./sqlite-schema.js";
 import { SqliteWriter } from "./sqlite-writer.js";
 import { writesOn, type AppendAnswer, type RunWrites, type WriteOutcome, type WriteRequest } from "./sqlite-writes.js";
 import { toSummary, type SessionRow } from "./session-row.js";
-import { SPEND_COLUMNS, spendOf, type InstallationSpend, type SpendRow, type SpendScope, type StartsScope } from "./spend-views.js";
+import {
+  SANDBOX_RUNS_SQL,
+  SPEND_COLUMNS,
+  spendOf,
+  type InstallationSpend,
+  type SandboxRunCount,
+  type SpendRow,
+  type SpendScope,
+  type StartsScope,
+} from "./ledger-views.js";
 import type { Spend } from "../policy/spend-ceiling.js";
 import { ConcurrentAppendError, type AppendAt, type DeliveryState, type InboxDelivery, type SessionStore, type SessionSummary } from "./types.js";
 
@@ -44,6 +53,7 @@ export class SqliteSessionStore implements SessionStore {
       spendByInstallation: db.prepare<[], SpendRow & { installation_id: number }>(
         `SELECT installation_id, ${SPEND_COLUMNS} FROM model_spend WHERE installation_id IS NOT NULL GROUP BY installation_id ORDER BY installation_id`,
       ),
+      sandboxRuns: db.prepare<[], { kind: SandboxRunCount["kind"]; limit_fired: string | null; runs: number }>(SANDBOX_RUNS_SQL),
     };
   }
 
@@ -160,6 +170,10 @@ export class SqliteSessionStore implements SessionStore {
 
   async spendByInstallation(): Promise<InstallationSpend[]> {
     return this.q.spendByInstallation.all().map((r) => ({ installationId: r.installation_id, ...spendOf(r) }));
+  }
+
+  async sandboxRuns(): Promise<SandboxRunCount[]> {
+    return this.q.sandboxRuns.all().map((r) => ({ kind: r.kind, limit: r.limit_fired, runs: r.runs }));
   }
 
   async close(): Promise<void> {

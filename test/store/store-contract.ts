@@ -264,6 +264,27 @@ export function describeStoreContract(makeFixture: () => Promise<StoreFixture>):
       expect(await store.startsSince({ installationId: 77, repoId: 1, requesterId: 10 }, EPOCH)).toBe(1);
       expect(await store.startsSince({ installationId: 77, repoId: 1, requesterId: 9 }, "9999-01-01T00:00:00.000Z")).toBe(0);
     });
+
+    test("sandboxed runs, by kind and the limit that stopped them", async () => {
+      const run = { command: "npm test", exitCode: 0, treeHash: "t", durationMs: 5, timedOut: false, summary: "" };
+      const killed = { signal: "SIGKILL", limit: "memory" as const };
+      await store.append(
+        "a",
+        [
+          created("a"),
+          { type: "baseline_run", ...run },
+          { type: "test_run", ...run },
+          { type: "test_run", ...run, exitCode: null, killed },
+          { type: "test_run", ...run, exitCode: null, killed },
+        ],
+        { phase: "executing" },
+      );
+      expect(await store.sandboxRuns()).toEqual([
+        { kind: "baseline_run", limit: null, runs: 1 },
+        { kind: "test_run", limit: null, runs: 1 },
+        { kind: "test_run", limit: "memory", runs: 2 },
+      ]);
+    });
   });
 
   describe("list and keys", () => {

@@ -1,6 +1,8 @@
 import type { Spend } from "../policy/spend-ceiling.js";
 
 /**
+ * Views over the ledger: what the budgets and the metrics count, read from the recorded events.
+ *
  * Spend is read from the ledger itself: one row per recorded `llm_called` event, keyed by that event
  * (session, seq), with the tenant and requester its session's first event names. A model call is
  * counted when, and only when, its record is stored: a process killed between the call and its record
@@ -9,10 +11,10 @@ import type { Spend } from "../policy/spend-ceiling.js";
  *
  * `model_spend`: installation_id, repository_id, at, tokens, cost_usd (NULL: the model had no price).
  * `session_starts`: installation_id, repository_id, requester_id, at of every session's creation.
+ * `sandbox_runs`: every recorded setup, baseline and test run (kind) and the limit that stopped it, if one did.
  */
-export const SQLITE_SPEND_VIEWS = `
-  CREATE INDEX events_llm_calls ON events (at) WHERE type = 'llm_called';
-  CREATE INDEX events_starts ON events (at) WHERE type = 'session_created';
+export const SQLITE_LEDGER_VIEWS = `
+  CREATE INDEX events_by_type ON events (type, at);
   CREATE VIEW model_spend AS
     SELECT c.session_id, c.seq, c.at,
       json_extract(s.body, '$.task.source.installationId') AS installation_id,
@@ -27,11 +29,13 @@ export const SQLITE_SPEND_VIEWS = `
       json_extract(body, '$.task.source.repoId') AS repository_id,
       json_extract(body, '$.task.source.requesterId') AS requester_id
     FROM events WHERE type = 'session_created';
+  CREATE VIEW sandbox_runs AS
+    SELECT session_id, seq, at, type AS kind, json_extract(body, '$.killed.limit') AS limit_fired
+    FROM events WHERE type IN ('setup_run', 'baseline_run', 'test_run');
 `;
 
-export const PG_SPEND_VIEWS = `
-  CREATE INDEX events_llm_calls ON events (at) WHERE type = 'llm_called';
-  CREATE INDEX events_starts ON events (at) WHERE type = 'session_created';
+export const PG_LEDGER_VIEWS = `
+  CREATE INDEX events_by_type ON events (type, at);
   CREATE VIEW model_spend AS
     SELECT c.session_id, c.seq, c.at,
       (s.body #>> '{task,source,installationId}')::bigint AS installation_id,
@@ -46,7 +50,21 @@ export const PG_SPEND_VIEWS = `
       (body #>> '{task,source,repoId}')::bigint AS repository_id,
       (body #>> '{task,source,requesterId}')::bigint AS requester_id
     FROM events WHERE type = 'session_created';
+  CREATE VIEW sandbox_runs AS
+    SELECT session_id, seq, at, type AS kind, body #>> '{killed,limit}' AS limit_fired
+    FROM events WHERE type IN ('setup_run', 'baseline_run', 'test_run');
 `;
+
+/** Recorded sandboxed runs of one kind that one limit stopped (`limit` null: none did), all time. */
+export interface SandboxRunCount {
+  kind: "setup_run" | "baseline_run" | "test_run";
+  limit: string | null;
+  runs: number;
+}
+
+/** The grouping both stores select for SandboxRunCount. */
+export const SANDBOX_RUNS_SQL =
+  "SELECT kind, limit_fired, COUNT(*) AS runs FROM sandbox_runs GROUP BY kind, limit_fired ORDER BY kind, limit_fired NULLS FIRST";
 
 /** Whose spend: an installation, or one repository of it. */
 export interface SpendScope {
@@ -67,8 +85,7 @@ export interface InstallationSpend extends Spend {
 }
 
 /** The aggregate both stores select, and how a row of it becomes a Spend. */
-export const SPEND_COLUMNS =
-  "COUNT(*) AS calls, COALESCE(SUM(tokens), 0) AS tokens, COALESCE(SUM(cost_usd), 0) AS usd, COUNT(*) - COUNT(cost_usd) AS unpriced";
+export const SPEND_COLUMNS = "COUNT(*) AS calls, COALESCE(SUM(tokens), 0) AS tokens, COALESCE(SUM(cost_usd), 0) AS usd, COUNT(*) - COUNT(cost_usd) AS unpriced";
 
 export interface SpendRow {
   calls: number | string;
