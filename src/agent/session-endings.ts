@@ -6,7 +6,13 @@ import type { ResumeOutcome } from "./outcome.js";
 export function outcomeOf(ledger: Ledger): ResumeOutcome | null {
   const phase = ledger.state.phase;
   if (phase === "done" || phase === "failed" || phase === "cancelled" || phase === "blocked") return { kind: "ended", phase };
-  if (phase === "awaiting_plan_approval" || phase === "awaiting_write_approval" || phase === "awaiting_integrity_approval" || phase === "awaiting_answer")
+  if (
+    phase === "awaiting_plan_approval" ||
+    phase === "awaiting_write_approval" ||
+    phase === "awaiting_integrity_approval" ||
+    phase === "awaiting_answer" ||
+    phase === "awaiting_budget"
+  )
     return { kind: "parked", phase };
   if (phase === "publishing") return { kind: "ready_to_publish" };
   if (phase === "queued") throw new Error(`session ${ledger.sessionId} has no workspace yet: prepare it before resuming`);

@@ -77,6 +77,8 @@ export async function driveLocally(
       trigger = answer.approve ? "test integrity approved" : "test integrity denied";
       continue;
     }
+    // The CLI drives without the operator's spend gate; a park it did not make is left for whoever made it.
+    if (outcome.phase === "awaiting_budget") return { kind: "parked" };
     const digest = ledger.state.pending?.digest ?? "";
     const answer = await approver.writes(ledger);
     if (answer === null) return { kind: "parked" };

@@ -11,6 +11,7 @@ import { addCall } from "./usage.js";
 import { reduceIntegrity } from "./integrity-transitions.js";
 import { executableConfigApproval } from "./executable-config-writes.js";
 import { reduceFileChange } from "./file-transitions.js";
+import { reduceBudget } from "./budget.js";
 
 /** Pure transition: returns a new state or throws a typed error; never mutates `s`. */
 export function reduce(s: SessionState, e: SessionEvent): SessionState {
@@ -44,6 +45,9 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
     case "resumed":
       requireLive(s, e);
       return next;
+    case "budget_parked":
+    case "budget_raised":
+      return reduceBudget(s, next, e);
     case "llm_called": {
       requireLive(s, e);
       requireNoOpenCalls(s, e.type);

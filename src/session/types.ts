@@ -12,6 +12,8 @@ export type Phase =
   | "awaiting_write_approval"
   /** finish found the tests weakened (a `test_integrity` request); its call waits for a human's decision. */
   | "awaiting_integrity_approval"
+  /** The operator's budget for the installation or repository is reached: the session waits for `/agent budget +<usd>`. */
+  | "awaiting_budget"
   | "publishing"
   | "done"
   | "failed"

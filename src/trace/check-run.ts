@@ -38,6 +38,7 @@ const PHASE_TITLES: Record<Phase, string> = {
   executing: "Executing",
   awaiting_write_approval: "Waiting for write approval",
   awaiting_integrity_approval: "Waiting for test-integrity approval",
+  awaiting_budget: "Waiting for budget",
   publishing: "Publishing",
   done: "Done",
   failed: "Failed",

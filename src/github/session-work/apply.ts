@@ -18,6 +18,7 @@ import {
 import { reviewFollowUp } from "./review-followup.js";
 import type { SessionCommand } from "./route.js";
 import { startSession } from "./start.js";
+import { raiseBudget, showBudget } from "./budget-commands.js";
 
 /**
  * Carries out the one command ./route.ts chose for a delivery: the only place a delivery's job
@@ -56,6 +57,8 @@ export async function apply(jc: JobContext, command: SessionCommand, t: Target):
       return status(jc, null, reply);
     case "retry":
       return retry(jc, session, reply);
+    case "showBudget":
+      return showBudget(jc, session, reply);
   }
   const ledger = need(session, command.kind);
   switch (command.kind) {
@@ -73,6 +76,8 @@ export async function apply(jc: JobContext, command: SessionCommand, t: Target):
       return revise(jc, ledger, approver(jc, command.via), command.feedback);
     case "reviewFollowUp":
       return reviewFollowUp(jc, ledger, command.review, issue);
+    case "raiseBudget":
+      return raiseBudget(jc, ledger, command.usd, reply);
   }
 }
 

@@ -1,7 +1,9 @@
 import { ceilingsFor, hasCeilings, NO_BUDGETS, type RepoBudgetLimits } from "../../config/budgets.js";
-import { judgeSpend, periodStarts, type BudgetScope, type Spend, type SpendVerdict, type TenantCeilings } from "../../policy/spend-ceiling.js";
+import { judgeSpend, periodStarts, raisedBy, type BudgetScope, type Spend, type SpendVerdict, type TenantCeilings } from "../../policy/spend-ceiling.js";
 import { formatUsd } from "../../safety/markdown.js";
-import type { Tenant } from "../../session/tenant.js";
+import { tenantOf, type Tenant } from "../../session/tenant.js";
+import type { SessionState } from "../../session/state.js";
+import type { BudgetPark } from "../../session/budget.js";
 import type { PatchgateDeps } from "../deps.js";
 
 /** Why a session may not start or go on: the scope whose ceiling is reached, and the words for the thread. */
@@ -60,6 +62,25 @@ export async function startRefusal(
       "",
       "Sessions already running go on. Ask again tomorrow, or ask the operator to change `requester_daily_sessions`.",
     ].join("\n"),
+  };
+}
+
+/**
+ * The loop's gate before each model call: the tenant's ceilings over this month's spend, raised by what
+ * humans added for this session. Undefined (no gate) for a session without a tenant or without budgets.
+ */
+export function spendGate(
+  deps: Pick<PatchgateDeps, "store" | "budgets">,
+  state: SessionState,
+  repo: RepoBudgetLimits,
+): ((s: SessionState) => Promise<Omit<BudgetPark, "resumeIn"> | null>) | undefined {
+  const tenant = tenantOf(state.task.source);
+  if (!tenant || !deps.budgets) return undefined;
+  return async (s) => {
+    const t = await tenantSpend(deps, tenant, repo, new Date());
+    if (!t) return null;
+    const v = judgeSpend(raisedBy(t.ceilings, s.budget.raisedUsd), t.spent);
+    return v.over ? { scope: v.scope, unit: v.unit, ceiling: v.ceiling, spent: v.spent } : null;
   };
 }
 

@@ -18,6 +18,8 @@ import { postComment, postEndComment } from "../outbound/replies.js";
 import { batchRequest, integrityRequest } from "../outbound/request-comments.js";
 import { storedPullRequest } from "../outbound/pull-request.js";
 import { postQuestion } from "./questions.js";
+import { spendGate } from "./budget-gate.js";
+import { postBudgetPark } from "./budget-commands.js";
 import { ABANDON_AFTER_ABORT_MS, settleOrAbandon } from "../../queue/abandon.js";
 
 /**
@@ -108,6 +110,7 @@ async function driveOnce(
       signal,
       trigger,
       mcp,
+      spendGate: spendGate(work.deps, ledger.state, repoConfig.limits),
       ...work.deps.sandboxExtras,
     });
     work.deps.log(`session ${outcome.kind === "parked" ? outcome.phase : outcome.kind === "ended" ? outcome.phase : "ready to publish"}`);
@@ -120,7 +123,10 @@ async function driveOnce(
       await keepBlockedWork(work, ledger, workspace, run, repoConfig);
       await finishEnded(work, ledger, run);
     } else if (outcome.kind === "parked" && outcome.phase === "awaiting_integrity_approval") await postIntegrity(work, ledger, issue, run);
-    else if (outcome.kind === "parked") await postBatch(work, ledger, issue, run);
+    else if (outcome.kind === "parked" && outcome.phase === "awaiting_budget") {
+      await postBudgetPark(work, ledger);
+      await run.update();
+    } else if (outcome.kind === "parked") await postBatch(work, ledger, issue, run);
     else if (outcome.kind === "ready_to_publish") {
       if (!(await publishableOrFail(ledger, workspace))) return finishEnded(work, ledger, run);
       const published = await publishResult(work, ledger, workspace, run);

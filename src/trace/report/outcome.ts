@@ -2,6 +2,7 @@ import type { Phase } from "../../session/types.js";
 import { clip } from "../../safety/markdown.js";
 import { code, joined, para, strong, withCode, type Block, type Inline } from "./doc.js";
 import type { SessionView } from "./session-view.js";
+import { budgetParkWords } from "../budget-words.js";
 import { blockedWords, failureWords, plural, pushesToGitHub, shortHash, shortSha, when } from "./words.js";
 
 /**
@@ -55,6 +56,12 @@ const OUTCOME: Record<Phase, (v: SessionView) => Inline[]> = {
     " — ",
     code(shortHash(v.state.integrity?.digest ?? "")),
     `: ${plural(v.state.integrity?.report.findings.length ?? 0, "finding")} that the change weakens the tests.`,
+  ],
+  awaiting_budget: (v) => [
+    strong("⏸ Waiting for budget"),
+    ` — ${v.state.budget.parked ? budgetParkWords(v.state.budget.parked) : "the operator's ceiling is reached"}; `,
+    code("/agent budget +<usd>"),
+    " by someone with write access raises it for this session.",
   ],
   publishing: (v) => [strong("Publishing"), " — finish accepted on tree ", code(shortHash(v.state.finishedTree ?? "")), "."],
   done: (v) => {
