@@ -9,7 +9,7 @@ import type { McpRuntime } from "../mcp/index.js";
 import type { HostFacts } from "../toolchain/types.js";
 import type { OperatorToolchain } from "../toolchain/operator.js";
 import type { SessionState } from "../session/state.js";
-import type { BudgetPark } from "../session/budget.js";
+import type { BudgetPark } from "../session/budget-park.js";
 
 /** Everything a resume needs besides the ledger. Built fresh on every resume; nothing of it is persisted. */
 export interface ResumeOptions {

@@ -23,7 +23,7 @@ import type {
 } from "./types.js";
 import type { IntegrityReportRecord } from "./test-integrity.js";
 import type { McpCallAudit, McpToolRecord, McpTrust } from "./mcp-records.js";
-import type { BudgetPark } from "./budget.js";
+import type { BudgetPark } from "./budget-park.js";
 
 /**
  * Every fact about a session is one of these events, appended in order.

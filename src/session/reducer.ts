@@ -11,7 +11,7 @@ import { addCall } from "./usage.js";
 import { reduceIntegrity } from "./integrity-transitions.js";
 import { executableConfigApproval } from "./executable-config-writes.js";
 import { reduceFileChange } from "./file-transitions.js";
-import { reduceBudget } from "./budget.js";
+import { reduceBudget } from "./budget-transitions.js";
 
 /** Pure transition: returns a new state or throws a typed error; never mutates `s`. */
 export function reduce(s: SessionState, e: SessionEvent): SessionState {

@@ -1,6 +1,6 @@
 import type { Message } from "./messages.js";
 import type { IntegrityChecked, IntegrityRequest } from "./test-integrity.js";
-import type { SessionBudget } from "./budget.js";
+import type { SessionBudget } from "./budget-park.js";
 import type { SessionSettings } from "./events.js";
 import type {
   BlockedWork,

@@ -1,5 +1,5 @@
 import { formatUsd } from "../safety/markdown.js";
-import type { BudgetPark } from "../session/budget.js";
+import type { BudgetPark } from "../session/budget-park.js";
 
 /** An amount of a ceiling's unit: `$12.00`, or `1200000 tokens`. */
 export function budgetAmount(unit: BudgetPark["unit"], n: number): string {

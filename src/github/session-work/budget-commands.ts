@@ -1,8 +1,7 @@
 import { formatUsd } from "../../safety/markdown.js";
 import type { Ledger } from "../../store/ledger.js";
-import { budgetParkWords } from "../../trace/budget-words.js";
-import type { JobContext, SessionWork } from "../deps.js";
-import { answer, postComment } from "../outbound/replies.js";
+import type { JobContext } from "../deps.js";
+import { answer } from "../outbound/replies.js";
 import { tenantSpend } from "./budget-gate.js";
 import { approver } from "./decisions.js";
 import { drive } from "./drive.js";
@@ -46,20 +45,6 @@ export async function raiseBudget(jc: JobContext, ledger: Ledger, usd: number, r
     `@${by.login} raised this session's budget by ${formatUsd(usd)} (${total} in all).${parked ? " It goes on." : ""}`,
   );
   if (parked) await drive(jc, ledger, `budget raised by @${by.login}`);
-}
-
-/** The comment on the issue when a running session parks at a ceiling, once per park. */
-export async function postBudgetPark(work: SessionWork, ledger: Ledger): Promise<void> {
-  const s = ledger.state;
-  const park = s.budget.parked;
-  if (!park) return;
-  work.deps.metrics?.budgetParked(park.scope);
-  const text = [
-    `⏸ Patchgate paused this session: ${budgetParkWords(park)} this month (UTC).`,
-    "",
-    "Someone with write access can raise the ceiling for this session with `/agent budget +<usd>` (for example `/agent budget +5`); it then goes on. `/agent budget` shows the spend; `/agent stop` cancels.",
-  ].join("\n");
-  await postComment(work, s.task.source.issueNumber ?? 0, ledger.sessionId, `budget-parked-${s.eventCount}`, text);
 }
 
 function spendLine(spent: Spend, ceiling: MonthlyCeiling): string {

@@ -3,7 +3,7 @@ import { judgeSpend, periodStarts, raisedBy, type BudgetScope, type Spend, type 
 import { formatUsd } from "../../safety/markdown.js";
 import { tenantOf, type Tenant } from "../../session/tenant.js";
 import type { SessionState } from "../../session/state.js";
-import type { BudgetPark } from "../../session/budget.js";
+import type { BudgetPark } from "../../session/budget-park.js";
 import type { PatchgateDeps } from "../deps.js";
 
 /** Why a session may not start or go on: the scope whose ceiling is reached, and the words for the thread. */

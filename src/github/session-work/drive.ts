@@ -19,7 +19,7 @@ import { batchRequest, integrityRequest } from "../outbound/request-comments.js"
 import { storedPullRequest } from "../outbound/pull-request.js";
 import { postQuestion } from "./questions.js";
 import { spendGate } from "./budget-gate.js";
-import { postBudgetPark } from "./budget-commands.js";
+import { postBudgetPark } from "./budget-park-comment.js";
 import { ABANDON_AFTER_ABORT_MS, settleOrAbandon } from "../../queue/abandon.js";
 
 /**
