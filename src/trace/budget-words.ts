@@ -2,7 +2,7 @@ import { formatUsd } from "../safety/markdown.js";
 import type { BudgetPark } from "../session/budget-park.js";
 
 /** An amount of a ceiling's unit: `$12.00`, or `1200000 tokens`. */
-export function budgetAmount(unit: BudgetPark["unit"], n: number): string {
+function budgetAmount(unit: BudgetPark["unit"], n: number): string {
   return unit === "usd" ? formatUsd(n) : `${n} tokens`;
 }
 

@@ -4,7 +4,7 @@
  * unescaped, values are numbers (or ±Inf / NaN), a histogram has ascending `le` buckets ending in
  * `+Inf` whose count equals `_count`. Anything else throws, naming the line.
  */
-export interface Sample {
+interface Sample {
   name: string;
   labels: Record<string, string>;
   value: number;

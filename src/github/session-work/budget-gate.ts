@@ -85,7 +85,7 @@ export function spendGate(
 }
 
 /** The ceiling and the spend in words: `$12.00 of its $10.00` or `1200000 tokens of its 1000000`. */
-export function spentOfCeiling(v: Extract<SpendVerdict, { over: true }>): string {
+function spentOfCeiling(v: Extract<SpendVerdict, { over: true }>): string {
   return v.unit === "usd" ? `${formatUsd(v.spent)} of its ${formatUsd(v.ceiling)}` : `${v.spent} tokens of its ${v.ceiling}`;
 }
 
