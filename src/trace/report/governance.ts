@@ -4,6 +4,7 @@ import { bullets, code, heading, joined, para, strong, type Block, type Inline }
 import type { BatchView, CallView, SessionView } from "./session-view.js";
 import { approval, byWhom, plural, shortHash, when } from "./words.js";
 import { integrityGovernance } from "./test-integrity.js";
+import { budgetGovernance } from "./budget-governance.js";
 
 /**
  * Governance: who allowed what. Each part reads the joined-up ledger and returns its blocks (none
@@ -171,7 +172,7 @@ const rollbacksPart: Part = (v) => section("Rolled back", commandChanges(v, "cha
 /** Changes of a command a human approved: kept, and published with the file tools' writes. */
 const keptPart: Part = (v) => section("Kept from approved commands", commandChanges(v, "command_changed", " — kept, published"));
 
-const GOVERNANCE_PARTS: Part[] = [planPart, writesPart, integrityGovernance, commandsPart, refusalsPart, rollbacksPart, keptPart, mcpPart];
+const GOVERNANCE_PARTS: Part[] = [planPart, writesPart, integrityGovernance, commandsPart, refusalsPart, rollbacksPart, keptPart, mcpPart, budgetGovernance];
 
 export function governanceBlocks(v: SessionView): Block[] {
   const parts = GOVERNANCE_PARTS.flatMap((p) => p(v));

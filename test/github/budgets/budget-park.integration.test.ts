@@ -3,7 +3,7 @@ import { NO_BUDGETS } from "../../../src/config/budgets.js";
 import { Ledger } from "../../../src/store/ledger.js";
 import { HARNESS_API_KEY, type Harness } from "../../harness/harness.js";
 import { ISSUE, storySteps } from "../../harness/story.js";
-import { storyHarness } from "../../harness/story-helpers.js";
+import { storyHarness, theCheckRun } from "../../harness/story-helpers.js";
 
 /**
  * A running session that crosses the installation's monthly ceiling parks before its next model call,
@@ -62,6 +62,12 @@ describe("a session that crosses the operator's ceiling mid-run", () => {
       calls.reduce((sum, e) => sum + (e.type === "llm_called" ? (e.costUsd ?? 0) : 0), 0),
       12,
     );
+    // Governance, in the check run: the park and who raised the ceiling, by how much.
+    const summary2 = theCheckRun(h).output.summary!;
+    expect(summary2).toContain("**Budget**");
+    // The check run's Markdown escapes `$`.
+    expect(summary2).toMatch(/- Parked at .*: the installation's monthly ceiling of \\\$0\.0002 is reached: \\\$0\.0002 spent/);
+    expect(summary2).toMatch(/- Raised by \*\*\\\$1\.00\*\* for this session by @\u2060maintainer via comment/);
     expect(h.app.errors).toEqual([]);
   });
 });
