@@ -43,6 +43,8 @@ export async function stepUntilParkedOrEnded(env: ResumeEnv): Promise<ResumeOutc
     const budget = checkBudget(ledger.state);
     if (budget.exceeded) return fail(ledger, "budget_exceeded", budget.message);
     if (steps >= maxSteps) return fail(ledger, "loop_limit", `no result after ${maxSteps} model calls in one resume`);
+    const parked = await parkOverBudget(ledger, opts);
+    if (parked) return parked;
     await maybeCompact(ledger, opts);
 
     // A server that stopped or changed its list since the last call is recorded, and offered as it is now.
@@ -84,6 +86,19 @@ export function offeredTools(env: ResumeEnv): ToolDefinition[] {
   const base = env.opts.tools ?? ALL_TOOLS;
   callEnvOf(env).tools = [...base, ...(env.mcp?.callable() ?? [])];
   return [...base, ...(env.mcp?.offered() ?? [])];
+}
+
+/**
+ * The operator's ceilings, asked before every model call (the caller's gate reads the store's spend):
+ * reached, the session parks between turns and goes on when a human raises the ceiling.
+ */
+async function parkOverBudget(ledger: Ledger, opts: ResumeOptions): Promise<ResumeOutcome | null> {
+  const phase = ledger.state.phase;
+  if (!opts.spendGate || (phase !== "planning" && phase !== "executing")) return null;
+  const over = await opts.spendGate(ledger.state);
+  if (!over) return null;
+  await ledger.append({ type: "budget_parked", ...over, resumeIn: phase });
+  return { kind: "parked", phase: "awaiting_budget" };
 }
 
 async function maybeCompact(ledger: Ledger, opts: ResumeOptions): Promise<void> {

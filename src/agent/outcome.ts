@@ -2,7 +2,10 @@ import type { Phase } from "../session/types.js";
 
 /** Where a resume left the session. Parking means: nothing waits in memory; the next event resumes it. */
 export type ResumeOutcome =
-  | { kind: "parked"; phase: "awaiting_plan_approval" | "awaiting_write_approval" | "awaiting_integrity_approval" | "awaiting_grant" | "awaiting_answer" }
+  | {
+      kind: "parked";
+      phase: "awaiting_plan_approval" | "awaiting_write_approval" | "awaiting_integrity_approval" | "awaiting_grant" | "awaiting_answer" | "awaiting_budget";
+    }
   /** finish was accepted: the caller publishes (local branch or PR) and appends `published`. */
   | { kind: "ready_to_publish" }
   /**

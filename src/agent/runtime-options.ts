@@ -9,6 +9,8 @@ import type { McpRuntime } from "../mcp/index.js";
 import type { HostFacts } from "../toolchain/types.js";
 import type { OperatorToolchain } from "../toolchain/operator.js";
 import type { ToolchainFetcher } from "../depcache/index.js";
+import type { SessionState } from "../session/state.js";
+import type { BudgetPark } from "../session/budget-park.js";
 
 /** Everything a resume needs besides the ledger. Built fresh on every resume; nothing of it is persisted. */
 export interface ResumeOptions {
@@ -24,6 +26,11 @@ export interface ResumeOptions {
    * ending the session. Absent: the session ends `blocked` and the work stays in the workspace.
    */
   keepBlockedWork?: boolean;
+  /**
+   * The operator's spend ceilings (GitHub: config/budgets.ts over the store's spend), asked before every
+   * model call: a reached one, with this session's raises applied, parks the session. Absent: none.
+   */
+  spendGate?: (state: SessionState) => Promise<Omit<BudgetPark, "resumeIn"> | null>;
   /** Overrides the session's maxStepsPerResume. */
   maxSteps?: number;
   /** Why this resume happened (for the timeline). */

@@ -11,7 +11,8 @@ export function outcomeOf(ledger: Ledger): ResumeOutcome | null {
     phase === "awaiting_write_approval" ||
     phase === "awaiting_integrity_approval" ||
     phase === "awaiting_grant" ||
-    phase === "awaiting_answer"
+    phase === "awaiting_answer" ||
+    phase === "awaiting_budget"
   )
     return { kind: "parked", phase };
   if (phase === "publishing") return { kind: "ready_to_publish" };

@@ -98,6 +98,8 @@ export async function driveLocally(
       trigger = answer.approve ? "grant approved" : "grant denied";
       continue;
     }
+    // The CLI drives without the operator's spend gate; a park it did not make is left for whoever made it.
+    if (outcome.phase === "awaiting_budget") return { kind: "parked" };
     const digest = ledger.state.pending?.digest ?? "";
     const answer = await approver.writes(ledger);
     if (answer === null) return { kind: "parked" };

@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { PrivateRegistry } from "../sandbox/egress/private-registry.js";
 import type { OperatorToolchain } from "../toolchain/operator.js";
+import { NO_BUDGETS, type OperatorBudgets } from "./budgets.js";
 
 /**
  * What the operator's settings (./operator-settings.ts) come to, and what they are when there is no
@@ -18,6 +19,8 @@ export interface OperatorSettings {
   registries: PrivateRegistry[];
   /** Those credentials in every form they take, redacted by value wherever text leaves the process. */
   registrySecrets: string[];
+  /** What installations and repositories may spend, and how many sessions a person may start a day. */
+  budgets: OperatorBudgets;
 }
 
 export const NO_OPERATOR_SETTINGS: OperatorSettings = {
@@ -25,6 +28,7 @@ export const NO_OPERATOR_SETTINGS: OperatorSettings = {
   dependencyCacheBytes: DEFAULT_DEPENDENCY_CACHE_MB * 1024 * 1024,
   registries: [],
   registrySecrets: [],
+  budgets: NO_BUDGETS,
 };
 
 /** The runtime's dependency cache under the data directory, or none when the settings turn it off. */

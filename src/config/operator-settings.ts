@@ -7,6 +7,7 @@ import { DEFAULT_DEPENDENCY_CACHE_MB, NO_OPERATOR_SETTINGS, type OperatorSetting
 import { FatalError } from "../errors/index.js";
 import { hostEnvironment } from "../process/index.js";
 import { RegistrySchema, RegistrySettingError, resolveRegistries } from "./registry-settings.js";
+import { BudgetsSchema, toBudgets } from "./budget-settings.js";
 
 /**
  * The operator's settings: one YAML (or JSON) file on the host, named by `PATCHGATE_SETTINGS` or the
@@ -40,6 +41,7 @@ const SettingsSchema = z
       })
       .strict()
       .default({ toolchains: [], dependency_cache_mb: DEFAULT_DEPENDENCY_CACHE_MB, registries: [] }),
+    budgets: BudgetsSchema,
   })
   .strict();
 
@@ -91,6 +93,7 @@ export function loadOperatorSettings(
     dependencyCacheBytes: parsed.data.sandbox.dependency_cache_mb * 1024 * 1024,
     registries: resolved.registries,
     registrySecrets: resolved.secrets,
+    budgets: toBudgets(parsed.data.budgets),
   };
 }
 

@@ -189,6 +189,14 @@ export const RepoConfigSchema = z
           .max(20)
           .default(DEFAULT_MAX_QUESTIONS)
           .describe("Questions the agent may ask the maintainers while planning (ask_human); 0 turns the tool off."),
+        monthly_cost_usd: z.number().positive().optional().describe("This repository's monthly spend ceiling; lowers the operator's, never raises it."),
+        monthly_tokens: z.number().int().positive().optional().describe("This repository's monthly token ceiling; lowers the operator's, never raises it."),
+        daily_sessions_per_requester: z
+          .number()
+          .int()
+          .positive()
+          .optional()
+          .describe("Sessions one person may start here in a UTC day; lowers the operator's, never raises it."),
       })
       .strict()
       .default({ max_cost_usd: DEFAULT_MAX_COST_USD, max_questions: DEFAULT_MAX_QUESTIONS }),

@@ -33,6 +33,8 @@ export async function driveCase(ledger: Ledger, ws: Workspace, opts: ResumeOptio
       await publishLocally(ledger, ws);
       return { kind: "ended" };
     }
+    // The eval runs without operator budgets (no spend gate): a budget park, were there one, waits for nobody.
+    if (outcome.phase === "awaiting_budget") return { kind: "parked" };
     const answered = await human.answer(ledger, outcome.phase);
     if (answered === null) return { kind: "parked" };
     if (human.restartDue) return { kind: "restart", trigger: answered };

@@ -3,6 +3,7 @@ import { anyBootCandidate } from "./session-work/boot-candidates.js";
 import type { AppContext, PatchgateDeps } from "./deps.js";
 import { healthHandler } from "./health-route.js";
 import { keysHandler } from "./keys-route.js";
+import { metricsHandler } from "./metrics/metrics-route.js";
 import { startHousekeeping } from "./session-work/housekeeping.js";
 import { AppIdentity } from "./identity.js";
 import { Inbox } from "./inbound/inbox.js";
@@ -38,12 +39,16 @@ export function patchgateApp(deps: PatchgateDeps): ApplicationFunction {
     // Probot 14's way to serve a route beside the webhooks (it replaced `getRouter`).
     options?.addHandler?.(healthHandler(deps));
     options?.addHandler?.(keysHandler(deps));
+    const metrics = deps.metrics;
+    if (metrics) options?.addHandler?.(metricsHandler({ ...deps, metrics }));
     options?.addHandler?.(rootWebhookHandler(app));
     const access = appContext(app, deps);
     const inbox = new Inbox(access);
     app.on([...HANDLED_EVENTS, ...LIFECYCLE_EVENTS, ...PULL_PUSH_EVENTS], async (context: Context) => {
       // Not context.octokit: a job builds its own client when it runs (./inbound/inbox.ts).
+      const began = performance.now();
       await inbox.receive({ id: context.id, event: context.name, payload: context.payload });
+      metrics?.webhookHandled(context.name, (performance.now() - began) / 1000);
     });
     // Under a durable queue a session that was mid-run is still a job in the queue, which a worker
     // takes over once the dead one's lease runs out: nothing to resume here. Lazy: the resume path

@@ -18,6 +18,8 @@ import type { Outbound } from "./outbound/outbound.js";
 import type { AppLog } from "./app-log.js";
 import type { SessionIndex } from "./session-work/session-index.js";
 import type { ReceiptSettings } from "./receipt-settings.js";
+import type { OperatorBudgets } from "../config/budgets.js";
+import type { AppMetrics } from "./metrics/app-metrics.js";
 
 /** Everything the GitHub side needs from the rest of Patchgate, built once by `src/index.ts` (or a test). */
 export interface PatchgateDeps {
@@ -67,6 +69,10 @@ export interface PatchgateDeps {
    * verifies them for the `patchgate/receipt` status, served at `/patchgate/keys`. Absent: none.
    */
   receipts?: ReceiptSettings | null;
+  /** The operator's budgets (PATCHGATE_SETTINGS `budgets:`): checked before a session starts; absent: none. */
+  budgets?: OperatorBudgets;
+  /** What `GET /metrics` reports of this process (./metrics/); absent: nothing is counted. */
+  metrics?: AppMetrics;
   /** One line per thing that happened, for logs and the demo's printed timeline; failures at `error`. */
   log: AppLog;
 }

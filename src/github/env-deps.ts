@@ -21,6 +21,8 @@ import { hostEnvironment } from "../process/index.js";
 import { redactedLog, type LogSink } from "./app-log.js";
 import { diskGuardFromEnv, housekeepingFromEnv, mirrorsFromEnv } from "./session-work/housekeeping-env.js";
 import { receiptSettings } from "./receipt-settings.js";
+import { AppMetrics } from "./metrics/app-metrics.js";
+import { timedQueue } from "./metrics/timed-queue.js";
 
 /**
  * The production wiring from the environment (DESIGN §7): SQLite under PATCHGATE_DATA_DIR (or the
@@ -65,11 +67,15 @@ export async function depsFromEnv(
   const llmConfig = llmConfigFromEnv(env);
   const vault = vaultFromEnv(env, dataDir);
   // The CA bundle networked setups trust, made once per start; a bad path stops the app, naming it.
+  const metrics = new AppMetrics();
   const caBundle = writeCaBundle(dataDir, { PATCHGATE_CA_BUNDLE: env.PATCHGATE_CA_BUNDLE, NODE_EXTRA_CA_CERTS: host.NODE_EXTRA_CA_CERTS });
   return {
     store: await openStore({ dataDir, databaseUrl: env.DATABASE_URL }),
-    queue: new InProcessQueue((job, error) =>
-      log(`job ${job.name} failed: ${error instanceof Error ? error.message : String(error)}`, "error", { job: job.name, lane: job.key }),
+    queue: timedQueue(
+      new InProcessQueue((job, error) =>
+        log(`job ${job.name} failed: ${error instanceof Error ? error.message : String(error)}`, "error", { job: job.name, lane: job.key }),
+      ),
+      metrics,
     ),
     aborts: new AbortRegistry(),
     llm: () => {
@@ -96,6 +102,8 @@ export async function depsFromEnv(
     housekeeping: housekeepingFromEnv(env),
     diskGuard: diskGuardFromEnv(env),
     receipts,
+    budgets: settings.budgets,
+    metrics,
     log,
   };
 }

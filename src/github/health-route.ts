@@ -38,7 +38,8 @@ export function healthHandler(deps: Pick<PatchgateDeps, "store" | "queue" | "hea
   };
 }
 
-function tokenMatches(header: string, token: string | null): boolean {
+/** Whether `header` is `Bearer <token>`, compared in constant time; never when no token is configured. */
+export function tokenMatches(header: string, token: string | null): boolean {
   if (!token) return false;
   const given = Buffer.from(/^Bearer (.+)$/i.exec(header)?.[1] ?? "");
   const want = Buffer.from(token);

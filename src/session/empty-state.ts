@@ -18,6 +18,7 @@ export function emptyState(): SessionState {
     todos: [],
     pending: null,
     integrity: null,
+    budget: { raisedUsd: 0, parked: null },
     integrityChecked: null,
     grantRequest: null,
     grants: [],

@@ -24,6 +24,7 @@ import type {
 import type { IntegrityReportRecord } from "./test-integrity.js";
 import type { GrantRequestRecord } from "./grants.js";
 import type { McpCallAudit, McpToolRecord, McpTrust } from "./mcp-records.js";
+import type { BudgetPark } from "./budget-park.js";
 
 /**
  * Every fact about a session is one of these events, appended in order.
@@ -262,6 +263,10 @@ export type SessionEvent =
    * (the CLI creates a session before it clones, so `.github/patchgate.yml`'s limits arrive late).
    */
   | { type: "limits_configured"; limits: SessionSettings["limits"]; source: string }
+  /** The operator's monthly ceiling was reached before a model call: the session parks (session/budget.ts). */
+  | ({ type: "budget_parked" } & BudgetPark)
+  /** A write-access human raised the ceiling for this session by `usd` (`/agent budget +<usd>`); a parked session goes on. */
+  | { type: "budget_raised"; usd: number; by: Approver }
   /** A resume began (after a restart, an approval, or a new webhook). */
   | { type: "resumed"; trigger: string }
   /**

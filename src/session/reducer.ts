@@ -13,6 +13,7 @@ import { reduceGrant } from "./grant-transitions.js";
 import { executableConfigApproval } from "./executable-config-writes.js";
 import { reduceFileChange } from "./file-transitions.js";
 import { requireAutomationMayApprove } from "./automation-approval.js";
+import { reduceBudget } from "./budget-transitions.js";
 
 /** Pure transition: returns a new state or throws a typed error; never mutates `s`. */
 export function reduce(s: SessionState, e: SessionEvent): SessionState {
@@ -46,6 +47,9 @@ export function reduce(s: SessionState, e: SessionEvent): SessionState {
     case "resumed":
       requireLive(s, e);
       return next;
+    case "budget_parked":
+    case "budget_raised":
+      return reduceBudget(s, next, e);
     case "llm_called": {
       requireLive(s, e);
       requireNoOpenCalls(s, e.type);

@@ -1,5 +1,6 @@
 import type { Message } from "./messages.js";
 import type { IntegrityChecked, IntegrityRequest } from "./test-integrity.js";
+import type { SessionBudget } from "./budget-park.js";
 import type { SessionSettings } from "./events.js";
 import type { Grant, GrantRequest } from "./grants.js";
 import type {
@@ -57,6 +58,8 @@ export interface SessionState {
   pending: PendingApproval | null;
   /** The last `test_integrity` request and its decision (a new request replaces it). */
   integrity: IntegrityRequest | null;
+  /** The operator's budget as it applies to this session: what humans added, and the park it waits in. */
+  budget: SessionBudget;
   /** The test-integrity verdict of the accepted finish; null before one (or after a rebase sends the session back). */
   integrityChecked: IntegrityChecked | null;
   /** The last grant request (request_grant) and its decision (a new request replaces it). */

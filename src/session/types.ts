@@ -14,6 +14,8 @@ export type Phase =
   | "awaiting_integrity_approval"
   /** request_grant asked for a host, budget or time a human may allow; its call waits for the decision. */
   | "awaiting_grant"
+  /** The operator's budget for the installation or repository is reached: the session waits for `/agent budget +<usd>`. */
+  | "awaiting_budget"
   | "publishing"
   | "done"
   | "failed"

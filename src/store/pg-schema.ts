@@ -1,5 +1,6 @@
 import type pg from "pg";
 import { chainExistingPgLedgers, type PgChainedHook } from "./pg-chain-migration.js";
+import { PG_LEDGER_VIEWS } from "./ledger-views.js";
 
 /** A step: SQL, or code for what SQL alone cannot compute (the hash chain). */
 type Step = string | ((client: pg.ClientBase, hooks: PgMigrationHooks) => Promise<void>);
@@ -86,6 +87,8 @@ const MIGRATIONS: readonly Step[] = [
   `,
   // The ledger's hash chain (./ledger-chain.ts): existing events are chained once, as they are.
   (client, hooks) => chainExistingPgLedgers(client, hooks.chained),
+  // Spend and sandbox runs (./ledger-views.ts): views over the recorded events, so what is already stored counts.
+  PG_LEDGER_VIEWS,
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;

@@ -5,6 +5,17 @@ import { canonicalJson } from "../session/canonical-json.js";
 import { genesisHash, linkHash, type LedgerLink } from "./ledger-chain.js";
 import { migratePg } from "./pg-schema.js";
 import { toSummary, type SessionRow } from "./session-row.js";
+import {
+  SANDBOX_RUNS_SQL,
+  SPEND_COLUMNS,
+  spendOf,
+  type InstallationSpend,
+  type SandboxRunCount,
+  type SpendRow,
+  type SpendScope,
+  type StartsScope,
+} from "./ledger-views.js";
+import type { Spend } from "../policy/spend-ceiling.js";
 import { ConcurrentAppendError, type AppendAt, type DeliveryState, type InboxDelivery, type SessionStore, type SessionSummary } from "./types.js";
 
 /**
@@ -209,6 +220,35 @@ export class PostgresSessionStore implements SessionStore {
   async getEffect(sessionId: string, key: string): Promise<string | null> {
     const rows = await this.query<{ value: string }>("SELECT value FROM effects WHERE session_id = $1 AND key = $2", [sessionId, key]);
     return rows[0]?.value ?? null;
+  }
+
+  async spendSince(scope: SpendScope, since: string): Promise<Spend> {
+    const [row] = await this.query<SpendRow>(
+      `SELECT ${SPEND_COLUMNS} FROM model_spend WHERE installation_id = $1 AND ($2::bigint IS NULL OR repository_id = $2) AND at >= $3`,
+      [scope.installationId, scope.repoId ?? null, since],
+    );
+    return spendOf(row);
+  }
+
+  async startsSince(scope: StartsScope, since: string): Promise<number> {
+    const [row] = await this.query<{ n: string }>(
+      "SELECT COUNT(*) AS n FROM session_starts WHERE installation_id = $1 AND repository_id = $2 AND requester_id = $3 AND at >= $4",
+      [scope.installationId, scope.repoId, scope.requesterId, since],
+    );
+    return Number(row?.n ?? 0);
+  }
+
+  async spendByInstallation(): Promise<InstallationSpend[]> {
+    const rows = await this.query<SpendRow & { installation_id: string }>(
+      `SELECT installation_id, ${SPEND_COLUMNS} FROM model_spend WHERE installation_id IS NOT NULL GROUP BY installation_id ORDER BY installation_id`,
+      [],
+    );
+    return rows.map((r) => ({ installationId: Number(r.installation_id), ...spendOf(r) }));
+  }
+
+  async sandboxRuns(): Promise<SandboxRunCount[]> {
+    const rows = await this.query<{ kind: SandboxRunCount["kind"]; limit_fired: string | null; runs: string }>(SANDBOX_RUNS_SQL, []);
+    return rows.map((r) => ({ kind: r.kind, limit: r.limit_fired, runs: Number(r.runs) }));
   }
 
   /** A fenced view leaves the pool to the store it came from. */

@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import { chainExistingLedgers, type ChainedHook } from "./sqlite-chain-migration.js";
+import { SQLITE_LEDGER_VIEWS } from "./ledger-views.js";
 
 /** A step: SQL, or code for what SQL alone cannot compute (the hash chain). */
 type Step = string | ((db: Database.Database, hooks: MigrationHooks) => void);
@@ -58,6 +59,8 @@ const MIGRATIONS: readonly Step[] = [
   `,
   // The ledger's hash chain (./ledger-chain.ts): existing events are chained once, as they are.
   (db, hooks) => chainExistingLedgers(db, hooks.chained),
+  // Spend and sandbox runs (./ledger-views.ts): views over the recorded events, so what is already in the file counts.
+  SQLITE_LEDGER_VIEWS,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -6,6 +6,17 @@ import { migrate } from "./sqlite-schema.js";
 import { SqliteWriter } from "./sqlite-writer.js";
 import { writesOn, type AppendAnswer, type RunWrites, type WriteOutcome, type WriteRequest } from "./sqlite-writes.js";
 import { toSummary, type SessionRow } from "./session-row.js";
+import {
+  SANDBOX_RUNS_SQL,
+  SPEND_COLUMNS,
+  spendOf,
+  type InstallationSpend,
+  type SandboxRunCount,
+  type SpendRow,
+  type SpendScope,
+  type StartsScope,
+} from "./ledger-views.js";
+import type { Spend } from "../policy/spend-ceiling.js";
 import { ConcurrentAppendError, type AppendAt, type DeliveryState, type InboxDelivery, type SessionStore, type SessionSummary } from "./types.js";
 
 /** The embedded default store: one SQLite file, safe to share between processes on one machine. */
@@ -33,6 +44,17 @@ export class SqliteSessionStore implements SessionStore {
       pendingDeliveries: db.prepare<[], InboxDelivery>("SELECT id, event, payload FROM deliveries WHERE state = 'pending' ORDER BY seq"),
       pendingDelivery: db.prepare<[string], InboxDelivery>("SELECT id, event, payload FROM deliveries WHERE id = ? AND state = 'pending'"),
       getEffect: db.prepare<[string, string], { value: string }>("SELECT value FROM effects WHERE session_id = ? AND key = ?"),
+      // `? IS NULL OR`: one statement for an installation and for one of its repositories.
+      spendSince: db.prepare<[number, number | null, number | null, string], SpendRow>(
+        `SELECT ${SPEND_COLUMNS} FROM model_spend WHERE installation_id = ? AND (? IS NULL OR repository_id = ?) AND at >= ?`,
+      ),
+      startsSince: db.prepare<[number, number, number, string], { n: number }>(
+        "SELECT COUNT(*) AS n FROM session_starts WHERE installation_id = ? AND repository_id = ? AND requester_id = ? AND at >= ?",
+      ),
+      spendByInstallation: db.prepare<[], SpendRow & { installation_id: number }>(
+        `SELECT installation_id, ${SPEND_COLUMNS} FROM model_spend WHERE installation_id IS NOT NULL GROUP BY installation_id ORDER BY installation_id`,
+      ),
+      sandboxRuns: db.prepare<[], { kind: SandboxRunCount["kind"]; limit_fired: string | null; runs: number }>(SANDBOX_RUNS_SQL),
     };
   }
 
@@ -136,6 +158,23 @@ export class SqliteSessionStore implements SessionStore {
 
   async getEffect(sessionId: string, key: string): Promise<string | null> {
     return this.q.getEffect.get(sessionId, key)?.value ?? null;
+  }
+
+  async spendSince(scope: SpendScope, since: string): Promise<Spend> {
+    const repo = scope.repoId ?? null;
+    return spendOf(this.q.spendSince.get(scope.installationId, repo, repo, since));
+  }
+
+  async startsSince(scope: StartsScope, since: string): Promise<number> {
+    return this.q.startsSince.get(scope.installationId, scope.repoId, scope.requesterId, since)?.n ?? 0;
+  }
+
+  async spendByInstallation(): Promise<InstallationSpend[]> {
+    return this.q.spendByInstallation.all().map((r) => ({ installationId: r.installation_id, ...spendOf(r) }));
+  }
+
+  async sandboxRuns(): Promise<SandboxRunCount[]> {
+    return this.q.sandboxRuns.all().map((r) => ({ kind: r.kind, limit: r.limit_fired, runs: r.runs }));
   }
 
   async close(): Promise<void> {

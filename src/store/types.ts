@@ -2,6 +2,8 @@ import type { SessionEvent, StoredEvent } from "../session/events.js";
 import type { Phase } from "../session/types.js";
 import { FatalError } from "../errors/index.js";
 import type { LedgerLink } from "./ledger-chain.js";
+import type { Spend } from "../policy/spend-ceiling.js";
+import type { InstallationSpend, SandboxRunCount, SpendScope, StartsScope } from "./ledger-views.js";
 
 export interface SessionSummary {
   id: string;
@@ -74,6 +76,14 @@ export interface SessionStore {
   /** Small key/value records for side-effect ids (check run id, PR number, comment ids). */
   putEffect(sessionId: string, key: string, value: string): Promise<void>;
   getEffect(sessionId: string, key: string): Promise<string | null>;
+  /** The recorded model calls of `scope` at or after `since` (ISO), summed: each call once, by its event (./ledger-views.ts). */
+  spendSince(scope: SpendScope, since: string): Promise<Spend>;
+  /** How many sessions the requester started in the repository at or after `since` (ISO). */
+  startsSince(scope: StartsScope, since: string): Promise<number>;
+  /** Every installation's recorded model calls, all time: what the metrics count. */
+  spendByInstallation(): Promise<InstallationSpend[]>;
+  /** Every recorded sandboxed run (setup, baseline, tests), by kind and the limit that stopped it. */
+  sandboxRuns(): Promise<SandboxRunCount[]>;
   close(): Promise<void>;
 }
 

@@ -39,6 +39,7 @@ const PHASE_TITLES: Record<Phase, string> = {
   awaiting_write_approval: "Waiting for write approval",
   awaiting_integrity_approval: "Waiting for test-integrity approval",
   awaiting_grant: "Waiting for a grant",
+  awaiting_budget: "Waiting for budget",
   publishing: "Publishing",
   done: "Done",
   failed: "Failed",

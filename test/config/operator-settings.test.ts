@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { dependencyCacheIn } from "../../src/config/operator-defaults.js";
 import { loadOperatorSettings } from "../../src/config/operator-settings.js";
+import { NO_BUDGETS } from "../../src/config/budgets.js";
 import { bindRefusal } from "../../src/toolchain/narrow.js";
 import { tempWorkspace } from "../sandbox/sandbox-fixture.js";
 
@@ -21,7 +22,7 @@ describe("operator settings: sandbox.toolchains", () => {
   test("a bin directory (its prefix is bound), JSON too, and an empty file", () => {
     expect(load(`sandbox:\n  toolchains:\n    - bin: ${zig}/bin\n      name: zig\n`)().toolchains).toEqual([{ bin: `${zig}/bin`, name: "zig" }]);
     expect(load(JSON.stringify({ sandbox: { toolchains: [{ bin: `${zig}/bin`, dir: zig }] } }))().toolchains).toHaveLength(1);
-    expect(load("")()).toEqual({ toolchains: [], dependencyCacheBytes: 10_240 * 1024 * 1024, registries: [], registrySecrets: [] });
+    expect(load("")()).toEqual({ toolchains: [], dependencyCacheBytes: 10_240 * 1024 * 1024, registries: [], registrySecrets: [], budgets: NO_BUDGETS });
   });
 
   test("sandbox.dependency_cache_mb: the cross-session dependency cache's size, 0 turns it off", () => {

@@ -12,6 +12,8 @@ import type { GitHubLimits } from "../../src/github/rate-limits.js";
 import { cachedSandbox } from "../../src/github/env-deps.js";
 import { AbortRegistry } from "../../src/queue/abort-registry.js";
 import { InProcessQueue } from "../../src/queue/in-process.js";
+import type { Queue } from "../../src/queue/types.js";
+import { timedQueue } from "../../src/github/metrics/timed-queue.js";
 import { OpenSessionSandboxes } from "../../src/sandbox/open-sessions.js";
 import { SqliteSessionStore } from "../../src/store/sqlite-store.js";
 import { PostgresSessionStore } from "../../src/store/pg-store.js";
@@ -69,6 +71,10 @@ export interface AppSettings {
   diskGuard?: PatchgateDeps["diskGuard"];
   /** The deployment's receipt keys and clones; absent: no receipts (tests that count API calls). */
   receipts?: PatchgateDeps["receipts"];
+  /** The operator's budgets (PATCHGATE_SETTINGS `budgets:`); absent: none. */
+  budgets?: PatchgateDeps["budgets"];
+  /** What `GET /metrics` counts; absent: no metrics route. */
+  metrics?: PatchgateDeps["metrics"];
 }
 
 /**
@@ -93,12 +99,16 @@ export async function startApp(s: AppSettings): Promise<AppInstance> {
   const running = new AbortController();
   // Ended with the instance: a resume it leaves behind (a model call that never returns) keeps its sandbox otherwise.
   const sandboxes = new OpenSessionSandboxes();
+  // As the app's environment builds it: a job's wait in the queue observed where there are metrics.
+  const timed = (q: Queue): Queue => (s.metrics ? timedQueue(q, s.metrics) : q);
   let deps: PatchgateDeps = {
     store,
-    queue: new InProcessQueue((job, e) => {
-      errors.push(e);
-      s.log(`job ${job.name} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-    }),
+    queue: timed(
+      new InProcessQueue((job, e) => {
+        errors.push(e);
+        s.log(`job ${job.name} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      }),
+    ),
     aborts: new AbortRegistry(),
     llm: s.llm,
     model: s.model,
@@ -115,6 +125,8 @@ export async function startApp(s: AppSettings): Promise<AppInstance> {
     housekeeping: s.housekeeping ? { ...s.housekeeping, signal: running.signal } : null,
     diskGuard: s.diskGuard ?? null,
     receipts: s.receipts ?? null,
+    ...(s.budgets && { budgets: s.budgets }),
+    ...(s.metrics && { metrics: s.metrics }),
     log: s.log,
   };
   if (s.scaleOut?.role === "worker") {

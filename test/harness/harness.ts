@@ -40,6 +40,9 @@ export interface HarnessOptions {
   housekeeping?: AppSettings["housekeeping"];
   diskGuard?: AppSettings["diskGuard"];
   receipts?: AppSettings["receipts"];
+  budgets?: AppSettings["budgets"];
+  metrics?: AppSettings["metrics"];
+  healthToken?: string;
 }
 
 export interface Harness {
@@ -120,6 +123,9 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
     housekeeping: o.housekeeping,
     diskGuard: o.diskGuard,
     receipts: o.receipts,
+    budgets: o.budgets,
+    metrics: o.metrics,
+    healthToken: o.healthToken,
     log,
   };
   let app = await startApp(settings);

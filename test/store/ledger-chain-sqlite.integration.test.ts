@@ -15,7 +15,8 @@ import { oldLedgers, OTHER, PUBLISHED, type OldLedgers } from "./old-ledger.js";
  * once, as found; `patchgate verify --session` then passes, and names the event a hand edit on disk
  * changed. A process killed inside the migration leaves the old file, and the next open migrates it.
  */
-const OLD_VERSION = SCHEMA_VERSION - 1;
+/** The version before the chain: the chain is the third step. */
+const OLD_VERSION = 2;
 
 let dataDir: string;
 let file: string;

@@ -2,7 +2,7 @@ import { ConcurrentAppendError, type SessionStore } from "../../src/store/types.
 import { canonicalJson } from "../../src/session/canonical-json.js";
 import { genesisHash, linkHash, verifyLedgerChain } from "../../src/store/ledger-chain.js";
 import type { SessionEvent } from "../../src/session/events.js";
-import { created, prepared, submitted, toExecuting } from "../helpers/session-events.js";
+import { created, llmCalled, prepared, submitted, toExecuting } from "../helpers/session-events.js";
 
 /**
  * What every SessionStore promises, run against each implementation (SQLite and PostgreSQL) by
@@ -224,6 +224,67 @@ export function describeStoreContract(makeFixture: () => Promise<StoreFixture>):
       expect(await store.getEffect("s1", "check_run")).toBe("102");
       expect(await open().getEffect("s2", "check_run")).toBe("201");
       expect(await store.getEffect("s1", "pr")).toBeNull();
+    });
+  });
+
+  describe("spend", () => {
+    const github = (sessionId: string, installationId: number, repoId: number, requesterId: number): SessionEvent => {
+      const c = created(sessionId);
+      return { ...c, task: { ...c.task, source: { kind: "github", repo: "acme/widgets", installationId, repoId, requesterId } } };
+    };
+    const EPOCH = "1970-01-01T00:00:00.000Z";
+
+    test("each recorded model call counts once, by installation and repository; unpriced calls in tokens only", async () => {
+      await store.append("a", [github("a", 77, 1, 9), llmCalled({ promptTokens: 100, completionTokens: 20 }, 0.5)], { phase: "planning" });
+      await store.append("a", [llmCalled({ promptTokens: 10, completionTokens: 5 }, null)], { phase: "planning" });
+      await store.append("b", [github("b", 77, 2, 9), llmCalled({ promptTokens: 1, completionTokens: 1 }, 0.25)], { phase: "planning" });
+      await store.append("c", [github("c", 78, 1, 9), llmCalled({ promptTokens: 1000, completionTokens: 0 }, 4)], { phase: "planning" });
+      await store.append("local", [created("local"), llmCalled({ promptTokens: 5, completionTokens: 5 }, 1)], { phase: "planning" });
+      // A batch that fails stores nothing, so it counts nothing.
+      await expect(store.append("a", [llmCalled({ promptTokens: 7 }, 7), unserialisable], { phase: "planning" })).rejects.toThrow();
+
+      expect(await store.spendSince({ installationId: 77 }, EPOCH)).toEqual({ usd: 0.75, tokens: 137, calls: 3, unpricedCalls: 1 });
+      expect(await store.spendSince({ installationId: 77, repoId: 1 }, EPOCH)).toEqual({ usd: 0.5, tokens: 135, calls: 2, unpricedCalls: 1 });
+      expect(await store.spendSince({ installationId: 78, repoId: 2 }, EPOCH)).toEqual({ usd: 0, tokens: 0, calls: 0, unpricedCalls: 0 });
+      expect(await store.spendSince({ installationId: 77 }, "9999-01-01T00:00:00.000Z")).toEqual({ usd: 0, tokens: 0, calls: 0, unpricedCalls: 0 });
+      expect(await store.spendByInstallation()).toEqual([
+        { installationId: 77, usd: 0.75, tokens: 137, calls: 3, unpricedCalls: 1 },
+        { installationId: 78, usd: 4, tokens: 1000, calls: 1, unpricedCalls: 0 },
+      ]);
+      // Another connection (another process) reads the same sums.
+      expect(await open().spendSince({ installationId: 77 }, EPOCH)).toEqual({ usd: 0.75, tokens: 137, calls: 3, unpricedCalls: 1 });
+    });
+
+    test("sessions started, by requester in one repository of one installation", async () => {
+      await store.append("a", [github("a", 77, 1, 9)], { phase: "queued" });
+      await store.append("b", [github("b", 77, 1, 9)], { phase: "queued" });
+      await store.append("c", [github("c", 77, 1, 10)], { phase: "queued" });
+      await store.append("d", [github("d", 77, 2, 9)], { phase: "queued" });
+      await store.append("e", [github("e", 78, 1, 9)], { phase: "queued" });
+      expect(await store.startsSince({ installationId: 77, repoId: 1, requesterId: 9 }, EPOCH)).toBe(2);
+      expect(await store.startsSince({ installationId: 77, repoId: 1, requesterId: 10 }, EPOCH)).toBe(1);
+      expect(await store.startsSince({ installationId: 77, repoId: 1, requesterId: 9 }, "9999-01-01T00:00:00.000Z")).toBe(0);
+    });
+
+    test("sandboxed runs, by kind and the limit that stopped them", async () => {
+      const run = { command: "npm test", exitCode: 0, treeHash: "t", durationMs: 5, timedOut: false, summary: "" };
+      const killed = { signal: "SIGKILL", limit: "memory" as const };
+      await store.append(
+        "a",
+        [
+          created("a"),
+          { type: "baseline_run", ...run },
+          { type: "test_run", ...run },
+          { type: "test_run", ...run, exitCode: null, killed },
+          { type: "test_run", ...run, exitCode: null, killed },
+        ],
+        { phase: "executing" },
+      );
+      expect(await store.sandboxRuns()).toEqual([
+        { kind: "baseline_run", limit: null, runs: 1 },
+        { kind: "test_run", limit: null, runs: 1 },
+        { kind: "test_run", limit: "memory", runs: 2 },
+      ]);
     });
   });
 

@@ -11,6 +11,8 @@ export type AgentCommand =
   | { kind: "stop" }
   | { kind: "status" }
   | { kind: "retry" }
+  /** `/agent budget`: the spend against the operator's ceilings; `/agent budget +<usd>`: raise them for this session. */
+  | { kind: "budget"; raiseUsd: number | null }
   | { kind: "help"; why: string };
 
 const LINE = /^\/agent(?:[ \t]+(.*))?$/;
@@ -87,11 +89,25 @@ export function parseCommand(body: string): AgentCommand | null {
     case "retry":
       // Lines after the command are commentary here ("/agent stop\nthis went wrong").
       return words.length === 0 ? { kind: verb.toLowerCase() as "stop" | "status" | "retry" } : { kind: "help", why: `\`${verb}\` takes no arguments` };
+    case "budget":
+      return budgetCommand(words, rest);
     case "help":
       return { kind: "help", why: "help requested" };
     default:
       return { kind: "start", task: [head, rest].filter(Boolean).join("\n") };
   }
+}
+
+/** At most this much in one raise: a slip of the keyboard (`+1000000`) is not a budget. */
+const MAX_RAISE_USD = 10_000;
+
+/** `/agent budget` or `/agent budget +<usd>` (a positive amount of dollars, cents at most). */
+function budgetCommand(words: string[], rest: string): AgentCommand {
+  if (words.length === 0) return { kind: "budget", raiseUsd: null };
+  const m = /^\+\$?(\d{1,5}(?:\.\d{1,2})?)$/.exec(words[0]);
+  const usd = m ? Number(m[1]) : NaN;
+  if (words.length === 1 && rest === "" && usd > 0 && usd <= MAX_RAISE_USD) return { kind: "budget", raiseUsd: usd };
+  return { kind: "help", why: `\`budget\` takes nothing, or \`+<usd>\` (more than 0, at most ${MAX_RAISE_USD})` };
 }
 
 const EXECUTABLE_CONFIG = "executable-config";
@@ -121,6 +137,7 @@ export const HELP_TEXT = [
   "- `/agent deny <reason>` — refuse the pending batch (or grant request); the reason goes back to the agent",
   "- `/agent revise <feedback>` — send the plan back with feedback",
   "- `/agent stop` — cancel the session; `/agent status` — where it stands; `/agent retry` — restart from the last checkpoint",
+  "- `/agent budget` — the spend against the operator's monthly ceilings; `/agent budget +<usd>` — raise them for this session (a parked one goes on)",
   "",
   "Labels: `agent` (start), `agent:plan-approved`, `agent:writes-approved` (approves every write for this session), `agent:grant-approved` (the waiting grant request, for this session).",
 ].join("\n");

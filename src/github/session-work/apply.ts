@@ -22,6 +22,7 @@ import type { SessionCommand } from "./route.js";
 import { startSession } from "./start.js";
 import { startByAutomation } from "./automation-start.js";
 import { ciFollowUp } from "./ci-followup.js";
+import { raiseBudget, showBudget } from "./budget-commands.js";
 
 /**
  * Carries out the one command ./route.ts chose for a delivery: the only place a delivery's job
@@ -62,6 +63,8 @@ export async function apply(jc: JobContext, command: SessionCommand, t: Target):
       return status(jc, null, reply);
     case "retry":
       return retry(jc, session, reply);
+    case "showBudget":
+      return showBudget(jc, session, reply);
   }
   const ledger = need(session, command.kind);
   switch (command.kind) {
@@ -83,6 +86,8 @@ export async function apply(jc: JobContext, command: SessionCommand, t: Target):
       return ciFollowUp(jc, ledger, command.failure, issue);
     case "reviewFollowUp":
       return reviewFollowUp(jc, ledger, command.review, issue);
+    case "raiseBudget":
+      return raiseBudget(jc, ledger, command.usd, reply);
   }
 }
 

@@ -21,6 +21,8 @@ import { batchRequest, grantRequest, integrityRequest } from "../outbound/reques
 import { storedPullRequest } from "../outbound/pull-request.js";
 import { postQuestion } from "./questions.js";
 import { approvePlanByAutomation } from "./automation-approval.js";
+import { spendGate } from "./budget-gate.js";
+import { postBudgetPark } from "./budget-park-comment.js";
 import { ABANDON_AFTER_ABORT_MS, settleOrAbandon } from "../../queue/abandon.js";
 
 /**
@@ -118,6 +120,7 @@ async function driveOnce(
       signal,
       trigger,
       mcp,
+      spendGate: spendGate(work.deps, ledger.state, repoConfig.limits),
       ...work.deps.sandboxExtras,
     });
     work.deps.log(`session ${outcome.kind === "parked" ? outcome.phase : outcome.kind === "ended" ? outcome.phase : "ready to publish"}`);
@@ -135,7 +138,10 @@ async function driveOnce(
       await finishEnded(work, ledger, run);
     } else if (outcome.kind === "parked" && outcome.phase === "awaiting_integrity_approval") await postIntegrity(work, ledger, issue, run);
     else if (outcome.kind === "parked" && outcome.phase === "awaiting_grant") await postGrant(work, ledger, issue, run);
-    else if (outcome.kind === "parked") await postBatch(work, ledger, issue, run);
+    else if (outcome.kind === "parked" && outcome.phase === "awaiting_budget") {
+      await postBudgetPark(work, ledger);
+      await run.update();
+    } else if (outcome.kind === "parked") await postBatch(work, ledger, issue, run);
     else if (outcome.kind === "ready_to_publish") {
       if (!(await publishableOrFail(ledger, workspace))) return finishEnded(work, ledger, run);
       const published = await publishResult(work, ledger, workspace, run);

@@ -73,6 +73,10 @@ export type SessionCommand =
   | { kind: "stop" }
   | { kind: "status" }
   | { kind: "retry" }
+  /** `/agent budget`: the spend, told in the thread. */
+  | { kind: "showBudget" }
+  /** `/agent budget +<usd>` on a live session: the raise is recorded; a session parked by its budget goes on. */
+  | { kind: "raiseBudget"; usd: number }
   /** A reply in the thread that asked, and nothing else happens: help, or why the command does not apply now. */
   | { kind: "tell"; tag: string; text: string }
   | { kind: "ignore"; why: string };
@@ -100,7 +104,8 @@ export function addressesSession(i: Intent, s: SessionState | null): boolean {
 
 /** Help, status and stop only read or stop: they are not held back by a pending stop. */
 export function actsOnSession(i: Intent): boolean {
-  return !(i.kind === "command" && (i.command.kind === "help" || i.command.kind === "status" || i.command.kind === "stop"));
+  const c = i.kind === "command" ? i.command : null;
+  return !(c?.kind === "help" || c?.kind === "status" || c?.kind === "stop" || (c?.kind === "budget" && c.raiseUsd === null));
 }
 
 /**
@@ -157,6 +162,12 @@ function routeCommand(i: Extract<Intent, { kind: "command" }>, s: SessionState |
     // the PR's title and body are Patchgate's own text, the old plan and how to approve it. Work
     // a blocked session pushed is continued, not replaced.
     return start(s, { title: s.task.title, body: s.task.body, instruction: c.task, followUp: continuesFromBranch(s) });
+  }
+  if (c.kind === "budget") {
+    if (c.raiseUsd === null) return { kind: "showBudget" };
+    const phase = s?.phase;
+    if (!live(s)) return nothing(`There is no running session to raise the budget for${phase ? ` (phase \`${phase}\`)` : ""}.`);
+    return { kind: "raiseBudget", usd: c.raiseUsd };
   }
   if (s === null) return { kind: "status" };
   if (c.kind === "approve") {

@@ -11,6 +11,8 @@ import { answer } from "../outbound/replies.js";
 import { continueStart, recordStartRequest } from "./start-workspace.js";
 import { reviewCommentsText } from "../outbound/review-comments-text.js";
 import { checkDisk, diskLowText } from "../../workspace/disk-guard.js";
+import { startRefusal } from "./budget-gate.js";
+import { triggerKind } from "../metrics/trigger-kind.js";
 
 /**
  * A new session for an issue: 👀, the repo config (invalid → a comment, no session), the session
@@ -50,6 +52,14 @@ export async function startSession(jc: JobContext, prior: Ledger | null, req: St
   const config = await loadRepoConfig(jc.readConfig);
   if (!config.ok) {
     await answer(jc, req.issue, null, "config", configErrorText(config));
+    return;
+  }
+  // After the config: a repository's limits may lower the operator's ceilings. Nothing is made yet.
+  const overBudget = await startRefusal(jc.deps, { installationId: repo.installationId, repoId: repo.id }, sender, config.config.limits);
+  if (overBudget) {
+    jc.deps.log(`session for #${req.issue} refused: the ${overBudget.scope} budget is reached`);
+    jc.deps.metrics?.budgetRefused(overBudget.scope);
+    await answer(jc, req.issue, null, "budget", overBudget.text);
     return;
   }
   const task: TaskInput = {
@@ -95,6 +105,7 @@ export async function startSession(jc: JobContext, prior: Ledger | null, req: St
   // that died before it stays unkeyed, and the redelivered trigger starts a new one).
   await jc.deps.store.setKey(ledger.sessionId, issueKey(repo, req.issue));
   jc.deps.log(`session ${ledger.sessionId} created for #${req.issue} by @${sender.login} (${intent.kind})`);
+  jc.deps.metrics?.sessionStarted(triggerKind(jc.delivery.source));
   await continueStart(jc, ledger, "start");
 }
 

@@ -5,6 +5,7 @@ import { withheldText } from "../../session/setup-withheld.js";
 import { code, joined, type Inline } from "./doc.js";
 import { toolchainsLine } from "../toolchains-line.js";
 import { instructionsLine } from "../instructions-line.js";
+import { budgetParkWords } from "../budget-words.js";
 import { approvedBy, blockedWords, byWhom, duration, failureWords, plural, shortHash, shortSha } from "./words.js";
 
 /**
@@ -93,6 +94,8 @@ const EVENT_WORDS: Table = {
     line: (e) => ["batch ", code(shortHash(e.digest)), ` ${approvedBy(e.by)}${e.executableConfig ? ", executable configuration included" : ""}`],
   },
   approval_denied: { line: (e) => ["batch ", code(shortHash(e.digest)), ` denied by ${byWhom(e.by)}: `, quoted(e.reason)] },
+  budget_parked: { line: (e) => [`parked: ${budgetParkWords(e)}`] },
+  budget_raised: { line: (e) => [`budget raised by ${formatUsd(e.usd)} for this session by ${byWhom(e.by)}`] },
   integrity_requested: {
     line: (e) => ["test_integrity approval asked for ", code(shortHash(e.digest)), ` (${plural(e.report.findings.length, "finding")})`],
   },

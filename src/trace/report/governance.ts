@@ -6,6 +6,7 @@ import { approval, byWhom, plural, shortHash, when } from "./words.js";
 import { integrityGovernance } from "./test-integrity.js";
 import { automationGovernance } from "./automation-part.js";
 import { grantsGovernance, untrustedGovernance } from "./grants.js";
+import { budgetGovernance } from "./budget-governance.js";
 
 /**
  * Governance: who allowed what. Each part reads the joined-up ledger and returns its blocks (none
@@ -185,6 +186,7 @@ const GOVERNANCE_PARTS: Part[] = [
   keptPart,
   mcpPart,
   untrustedGovernance,
+  budgetGovernance,
 ];
 
 export function governanceBlocks(v: SessionView): Block[] {

@@ -2,6 +2,7 @@ import type { Phase } from "../../session/types.js";
 import { clip } from "../../safety/markdown.js";
 import { code, joined, para, strong, withCode, type Block, type Inline } from "./doc.js";
 import type { SessionView } from "./session-view.js";
+import { budgetParkWords } from "../budget-words.js";
 import { blockedWords, failureWords, plural, pushesToGitHub, shortHash, shortSha, when } from "./words.js";
 
 /**
@@ -63,6 +64,12 @@ const OUTCOME: Record<Phase, (v: SessionView) => Inline[]> = {
     `: the agent asks for ${v.state.grantRequest?.request.kind ?? "?"} `,
     code(clip(v.state.grantRequest?.request.target ?? "", MAX_REASON)),
     ", for this session only.",
+  ],
+  awaiting_budget: (v) => [
+    strong("⏸ Waiting for budget"),
+    ` — ${v.state.budget.parked ? budgetParkWords(v.state.budget.parked) : "the operator's ceiling is reached"}; `,
+    code("/agent budget +<usd>"),
+    " by someone with write access raises it for this session.",
   ],
   publishing: (v) => [strong("Publishing"), " — finish accepted on tree ", code(shortHash(v.state.finishedTree ?? "")), "."],
   done: (v) => {

@@ -22,6 +22,7 @@ const NOT_AT_IDLE = [
   /\/node_modules\/@opentelemetry\/(sdk-trace-base|exporter-trace-otlp-http|resources)\//,
   /\/node_modules\/openai\//,
   /\/node_modules\/zod\//,
+  /\/node_modules\/prom-client\//,
   /\/src\/agent\/run-session\.ts$/,
   /\/src\/github\/session-work\/jobs\.ts$/,
 ];

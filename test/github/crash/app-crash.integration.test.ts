@@ -86,6 +86,17 @@ describe.each([
       expect(ledger.state.phase).toBe("done");
       const runs = ledger.history.filter((e) => e.type === "tool_result" && e.tool === "run_tests");
       expect(runs).toHaveLength(1);
+      // Spend counts each recorded call once: the call the kill cut off (sent, never recorded) counts
+      // nothing, the resume's call once, so the store's sum is the ledger's whatever the crash.
+      const calls = ledger.history.filter((e) => e.type === "llm_called");
+      const tokens = calls.reduce((n, e) => n + (e.type === "llm_called" ? e.usage.promptTokens + e.usage.completionTokens : 0), 0);
+      expect(await store.spendSince({ installationId: 77 }, "1970-01-01T00:00:00.000Z")).toEqual({
+        usd: 0,
+        tokens,
+        calls: calls.length,
+        unpricedCalls: calls.length,
+      });
+      expect(openai.requests).toHaveLength(calls.length + (where === "model" ? 1 : 0));
     } finally {
       await store.close();
     }

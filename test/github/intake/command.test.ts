@@ -1,6 +1,14 @@
 import { findAgentLine, parseCommand } from "../../../src/github/inbound/command.js";
 
 describe("parseCommand", () => {
+  test("`/agent budget` shows the spend; `+<usd>` raises it; anything else is help", () => {
+    expect(parseCommand("/agent budget")).toEqual({ kind: "budget", raiseUsd: null });
+    expect(parseCommand("/agent budget +5")).toEqual({ kind: "budget", raiseUsd: 5 });
+    expect(parseCommand("/agent budget +$2.50")).toEqual({ kind: "budget", raiseUsd: 2.5 });
+    for (const bad of ["/agent budget 5", "/agent budget +0", "/agent budget +-1", "/agent budget +20000", "/agent budget +1.005", "/agent budget +5 more"])
+      expect(parseCommand(bad)).toMatchObject({ kind: "help" });
+  });
+
   test("`/agent fix this` starts a session on the issue itself", () => {
     expect(parseCommand("/agent fix this")).toEqual({ kind: "start", task: null });
   });

@@ -1,0 +1,73 @@
+import { createOpenAIClient } from "../../../src/agent/llm/openai-client.js";
+import { NO_BUDGETS } from "../../../src/config/budgets.js";
+import { Ledger } from "../../../src/store/ledger.js";
+import { HARNESS_API_KEY, type Harness } from "../../harness/harness.js";
+import { ISSUE, storySteps } from "../../harness/story.js";
+import { storyHarness, theCheckRun } from "../../harness/story-helpers.js";
+
+/**
+ * A running session that crosses the installation's monthly ceiling parks before its next model call,
+ * with a comment; `/agent budget` shows the spend; `/agent budget +<usd>` by a write-access human is
+ * recorded with who raised it, and the session goes on to publish. The model is priced (gpt-4.1-mini's
+ * built-in price): each of the fake model's answers (100 + 20 tokens) costs $0.000072.
+ */
+describe("a session that crosses the operator's ceiling mid-run", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await storyHarness({
+      budgets: { ...NO_BUDGETS, installation: { usd: 0.0002 } },
+      llm: () => createOpenAIClient({ apiKey: HARNESS_API_KEY, baseURL: h.openai.baseURL, model: "gpt-4.1-mini" }),
+    });
+  });
+  afterAll(() => h.close());
+
+  test("parks at the ceiling, shows the spend, and goes on once raised", async () => {
+    await storySteps.ask(h);
+    await storySteps.approvePlan(h);
+    const parkedComment = h.github.world.comments.length;
+    await storySteps.approveWrites(h);
+    const [summary] = await h.app.deps.store.list();
+    let ledger = await Ledger.open(h.app.deps.store, summary.id);
+    expect(ledger.state.phase).toBe("awaiting_budget");
+    expect(ledger.state.budget.parked).toEqual({
+      scope: "installation",
+      unit: "usd",
+      ceiling: 0.0002,
+      spent: expect.closeTo(0.000216, 9),
+      resumeIn: "executing",
+    });
+    const parked = h.github.world.comments.slice(parkedComment).filter((c) => c.issue_number === ISSUE.number);
+    expect(parked.map((c) => c.body.split("\n")[0])).toContainEqual(
+      "⏸ Patchgate paused this session: the installation's monthly ceiling of $0.0002 is reached: $0.0002 spent this month (UTC).",
+    );
+
+    const shown = h.github.world.comments.length;
+    await h.send("issue_comment", h.payloads.comment({ number: ISSUE.number, body: "/agent budget", by: "reviewer" }));
+    await h.settle();
+    const [spend] = h.github.world.comments.slice(shown);
+    expect(spend.body).toContain("- this installation: $0.0002 of $0.0002, 360 tokens, 3 calls");
+
+    await h.send("issue_comment", h.payloads.comment({ number: ISSUE.number, body: "/agent budget +1", by: "maintainer" }));
+    await h.settle();
+    ledger = await Ledger.open(h.app.deps.store, summary.id);
+    expect(ledger.state.phase).toBe("done");
+    const events = await h.app.deps.store.load(summary.id);
+    const raised = events.filter((e) => e.type === "budget_raised");
+    expect(raised).toEqual([expect.objectContaining({ usd: 1, by: expect.objectContaining({ login: "maintainer", via: "comment" }) })]);
+    // The spend the store counts is the sum of the calls the ledger recorded.
+    const calls = events.filter((e) => e.type === "llm_called");
+    const spent = await h.app.deps.store.spendSince({ installationId: 77 }, "1970-01-01T00:00:00.000Z");
+    expect(spent.calls).toBe(calls.length);
+    expect(spent.usd).toBeCloseTo(
+      calls.reduce((sum, e) => sum + (e.type === "llm_called" ? (e.costUsd ?? 0) : 0), 0),
+      12,
+    );
+    // Governance, in the check run: the park and who raised the ceiling, by how much.
+    const summary2 = theCheckRun(h).output.summary!;
+    expect(summary2).toContain("**Budget**");
+    // The check run's Markdown escapes `$`.
+    expect(summary2).toMatch(/- Parked at .*: the installation's monthly ceiling of \\\$0\.0002 is reached: \\\$0\.0002 spent/);
+    expect(summary2).toMatch(/- Raised by \*\*\\\$1\.00\*\* for this session by @\u2060maintainer via comment/);
+    expect(h.app.errors).toEqual([]);
+  });
+});
