@@ -30,7 +30,7 @@ const SESSIONS = 50;
 const STEPS = 10;
 const LATENCY_MS = 200;
 const ROUNDS = 1;
-const TEST = "node --test test/";
+const TEST = "node --test";
 
 export function makeRepo(dir: string): void {
   mkdirSync(path.join(dir, ".github"), { recursive: true });

@@ -101,7 +101,14 @@ export async function startPrivateNpmRegistry(dir: string): Promise<PrivateNpmRe
     token,
     caFile,
     publish: (pkg) => {
-      execFileSync("npm", ["publish", "--userconfig", npmrc, "--registry", url, "--no-git-checks"], { cwd: pkg, stdio: ["ignore", "ignore", "pipe"] });
+      // Under `npm test`, npm hands its own settings down as npm_config_* variables, which outrank a
+      // userconfig file (a machine's `cafile` among them): the publisher's file alone decides here.
+      const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith("npm_config_")));
+      execFileSync("npm", ["publish", "--userconfig", npmrc, "--registry", url, "--cafile", caFile, "--no-git-checks"], {
+        cwd: pkg,
+        env,
+        stdio: ["ignore", "ignore", "pipe"],
+      });
     },
     stop: async () => {
       if (child.exitCode !== null) return;

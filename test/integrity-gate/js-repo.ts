@@ -11,7 +11,7 @@ export const JS_ADD_REPO: Record<string, string> = {
     "});",
     "",
   ].join("\n"),
-  ".github/patchgate.yml": "test: node --test test/\n",
+  ".github/patchgate.yml": "test: node --test\n",
 };
 
 /** The agent's shortcut: the failing test skipped instead of the code fixed. */

@@ -82,7 +82,7 @@ async function get(url: URL, headers: Record<string, string>, signal?: AbortSign
   return res;
 }
 
-// A registry on this machine (a mirror, a test's registry) may speak plain http; nothing else may.
+// A registry on the loopback (a local mirror, a test's registry) may speak plain http; nothing else may.
 function isLoopback(url: URL): boolean {
   return url.protocol === "http:" && (url.hostname === "127.0.0.1" || url.hostname === "localhost" || url.hostname === "[::1]");
 }
