@@ -21,8 +21,17 @@ const listIssues: Handler = (w, _p, _b, q) => {
 const createIssue: Handler = (w, _p, b) => {
   if (typeof b.title !== "string" || b.title === "") return invalid("title is missing");
   const number = w.nextNumber();
+  w.issueNumbers.add(number);
   const at = w.now();
-  const issue = { id: w.id(), number, title: b.title, body: typeof b.body === "string" ? b.body : "", user: w.user(w.botLogin), created_at: at, updated_at: at };
+  const issue = {
+    id: w.id(),
+    number,
+    title: b.title,
+    body: typeof b.body === "string" ? b.body : "",
+    user: w.user(w.botLogin),
+    created_at: at,
+    updated_at: at,
+  };
   w.issues.set(number, issue);
   return { status: 201, body: issueView(w, issue) };
 };
