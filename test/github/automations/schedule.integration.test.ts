@@ -1,9 +1,9 @@
 import { type Harness } from "../../harness/harness.js";
-import { STORY_FILES } from "../../harness/story.js";
+import { ISSUE, STORY_FILES } from "../../harness/story.js";
 import { storyHarness } from "../../harness/story-helpers.js";
 import { Ledger } from "../../../src/store/ledger.js";
 import { parseRepoConfig } from "../../../src/config/load-repo-config.js";
-import { rememberSchedules } from "../../../src/github/session-work/schedule-registry.js";
+import { knownSchedules, rememberSchedules } from "../../../src/github/session-work/schedule-registry.js";
 
 /**
  * Scheduled automations on the fake GitHub and a SQLite store, on a clock the test moves: each due
@@ -101,5 +101,52 @@ describe("scheduled automations", () => {
     expect(firings("hourly")).toHaveLength(2);
     expect(runIssues()).toHaveLength(1);
     expect(new Set(runs.map((r) => r.state.task.source.issueNumber))).toEqual(new Set([runIssues()[0].number]));
+  });
+});
+
+describe("which repositories have schedules", () => {
+  let h: Harness;
+  let now = new Date("2026-03-02T05:10:00Z");
+  let pass: (() => Promise<void>) | null = null;
+  beforeAll(async () => {
+    h = await storyHarness({ schedules: { now: () => now, every: (p) => void (pass = p) } });
+    h.github.world.files.set(".github/patchgate.yml", CONFIG);
+    h.github.world.fileCommits.push({
+      sha: CONFIG_COMMIT,
+      paths: [".github/patchgate.yml"],
+      author: h.github.world.user("alice"),
+      message: "s",
+      date: "2026-01-01T00:00:00Z",
+    });
+  });
+  afterAll(() => h.close());
+
+  test("a repository is learnt when a session's start reads its config, and fires from then on", async () => {
+    await pass!();
+    await h.settle();
+    expect(await knownSchedules(h.app.deps.store)).toEqual([]);
+    await h.send(
+      "issue_comment",
+      h.payloads.comment({ number: ISSUE.number, title: ISSUE.title, issueBody: ISSUE.body, body: "/agent fix this", by: "maintainer" }),
+    );
+    await h.settle();
+    const w = h.github.world;
+    expect(await knownSchedules(h.app.deps.store)).toEqual([
+      {
+        installationId: 77,
+        repoId: w.repoId,
+        owner: w.owner,
+        repo: w.repo,
+        defaultBranch: w.defaultBranch,
+        schedules: [
+          { name: "hourly", cron: "0 * * * *" },
+          { name: "readers-hour", cron: "0 * * * *" },
+        ],
+      },
+    ]);
+    now = new Date("2026-03-02T06:00:05Z");
+    await pass!();
+    await h.settle();
+    expect(h.timeline.filter((l) => l.startsWith("automation hourly fires (due 2026-03-02T06:00:00.000Z)"))).toHaveLength(1);
   });
 });
