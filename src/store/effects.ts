@@ -102,6 +102,8 @@ export const effect = {
   schedules: () => at(text)(INDEX, "schedules"),
   /** When schedule `name` of tenant `t` was last due and fired (or first seen), as an ISO time: only a later due time fires. */
   scheduleFired: (t: Tenant, name: string) => at(text)(INDEX, `schedule-fired:${tenantKey(t)}:${name}`),
+  /** The due time (ISO) schedule `name` of tenant `t` last fired for, followed by ` done` once its run started or was turned down. */
+  scheduleRun: (t: Tenant, name: string) => at(text)(INDEX, `schedule-run:${tenantKey(t)}:${name}`),
   /** How many redeliveries of delivery `guid` were asked of GitHub. */
   redeliveries: (guid: string) => at(count)(INDEX, `redelivery:${guid}`),
   /** The last of them: until GitHub records an attempt after it, it is still in flight. */

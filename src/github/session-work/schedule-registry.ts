@@ -4,6 +4,7 @@ import { claimEffect, readEffect, writeEffect } from "../../store/effect-codec.j
 import { effect } from "../../store/effects.js";
 import type { SessionStore } from "../../store/types.js";
 import type { Repo } from "../inbound/intent.js";
+import type { Tenant } from "../../session/tenant.js";
 
 /**
  * Which repositories have schedules, kept in the store so that a restarted process fires them (and
@@ -55,4 +56,21 @@ export function rememberSchedules(store: Store, repo: Repo, automations: readonl
   });
   writing = done.catch(() => {});
   return done;
+}
+
+const DONE = " done";
+
+/** A firing is recorded before its job is queued, and marked done when its run started or was turned down. */
+export async function firingBegun(store: Store, t: Tenant, name: string, due: string): Promise<void> {
+  await writeEffect(store, effect.scheduleRun(t, name), due);
+}
+
+export async function firingDone(store: Store, t: Tenant, name: string, due: string): Promise<void> {
+  await writeEffect(store, effect.scheduleRun(t, name), `${due}${DONE}`);
+}
+
+/** The due time of the last firing when it never got as far as its run (the app stopped, GitHub failed): it is tried again. */
+export async function unfinishedFiring(store: Store, t: Tenant, name: string): Promise<string | null> {
+  const run = await readEffect(store, effect.scheduleRun(t, name));
+  return run === null || run.endsWith(DONE) ? null : run;
 }

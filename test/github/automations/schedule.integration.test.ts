@@ -1,6 +1,6 @@
 import { type Harness } from "../../harness/harness.js";
 import { ISSUE, STORY_FILES } from "../../harness/story.js";
-import { storyHarness } from "../../harness/story-helpers.js";
+import { outage, storyHarness } from "../../harness/story-helpers.js";
 import { Ledger } from "../../../src/store/ledger.js";
 import { parseRepoConfig } from "../../../src/config/load-repo-config.js";
 import { knownSchedules, rememberSchedules } from "../../../src/github/session-work/schedule-registry.js";
@@ -15,6 +15,8 @@ const CONFIG = `${STORY_FILES[".github/patchgate.yml"]}automations:
     on: { schedule: { cron: "0 * * * *", task: "Update the lockfile", owner: maintainer } }
   - name: readers-hour
     on: { schedule: { cron: "0 * * * *", task: "Anything", owner: reader } }
+  - name: daily
+    on: { schedule: { cron: "30 12 * * *", task: "Refresh the docs", owner: maintainer } }
 `;
 const CONFIG_COMMIT = "5c4ed0".padEnd(40, "0");
 
@@ -102,6 +104,20 @@ describe("scheduled automations", () => {
     expect(runIssues()).toHaveLength(1);
     expect(new Set(runs.map((r) => r.state.task.source.issueNumber))).toEqual(new Set([runIssues()[0].number]));
   });
+
+  test("a firing that GitHub failed is tried again, after a restart too, and its run starts once", async () => {
+    await passAt("2026-03-02T12:05:00Z");
+    outage(h, "POST", `/repos/${h.github.world.owner}/${h.github.world.repo}/issues`, 502);
+    await passAt("2026-03-02T12:30:10Z");
+    expect(await sessionsOf("daily")).toEqual([]);
+    await h.restart();
+    await passAt("2026-03-02T12:31:00Z");
+    await passAt("2026-03-02T12:32:00Z");
+    const runs = await sessionsOf("daily");
+    expect(runs.map((r) => r.state.task.source.trigger)).toEqual(["schedule:daily@2026-03-02T12:30:00.000Z"]);
+    expect(firings("daily")).toHaveLength(1);
+    expect(runIssues().filter((i) => i.title === "Patchgate: daily")).toHaveLength(1);
+  });
 });
 
 describe("which repositories have schedules", () => {
@@ -141,6 +157,7 @@ describe("which repositories have schedules", () => {
         schedules: [
           { name: "hourly", cron: "0 * * * *" },
           { name: "readers-hour", cron: "0 * * * *" },
+          { name: "daily", cron: "30 12 * * *" },
         ],
       },
     ]);
