@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { triggerOf, type Automation } from "../../config/automations.js";
-import { claimEffect, readEffect, writeEffect } from "../../store/effect-codec.js";
+import { claimEffect, EffectDecodeError, readEffect, writeEffect } from "../../store/effect-codec.js";
 import { effect } from "../../store/effects.js";
 import type { SessionStore } from "../../store/types.js";
 import type { Repo } from "../inbound/intent.js";
@@ -33,8 +33,16 @@ let writing: Promise<unknown> = Promise.resolve();
 export async function knownSchedules(store: Store): Promise<ScheduledRepo[]> {
   const raw = await readEffect(store, effect.schedules());
   if (raw === null) return [];
-  const parsed = ListSchema.safeParse(JSON.parse(raw));
-  return parsed.success ? parsed.data : [];
+  const e = effect.schedules();
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw new EffectDecodeError(e.owner, e.key, raw, "not JSON");
+  }
+  const parsed = ListSchema.safeParse(value);
+  if (!parsed.success) throw new EffectDecodeError(e.owner, e.key, raw, parsed.error.issues[0]?.message ?? "not a list of scheduled repositories");
+  return parsed.data;
 }
 
 /**
