@@ -84,3 +84,13 @@ export function nextAfter(c: Cron, t: Date): Date | null {
   }
   return null;
 }
+
+/**
+ * The last minute in (`after`, `now`] at which `c` fires, or null when none: a schedule that missed
+ * several times while nothing ran fires once, for the latest of them.
+ */
+export function latestDue(c: Cron, after: Date, now: Date): Date | null {
+  let last: Date | null = null;
+  for (let t = nextAfter(c, after); t !== null && t.getTime() <= now.getTime(); t = nextAfter(c, t)) last = t;
+  return last;
+}

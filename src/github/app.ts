@@ -5,6 +5,7 @@ import { healthHandler } from "./health-route.js";
 import { keysHandler } from "./keys-route.js";
 import { metricsHandler } from "./metrics/metrics-route.js";
 import { startHousekeeping } from "./session-work/housekeeping.js";
+import { schedulePass } from "./session-work/schedule-pass.js";
 import { AppIdentity } from "./identity.js";
 import { Inbox } from "./inbound/inbox.js";
 import { SessionIndex } from "./session-work/session-index.js";
@@ -64,6 +65,13 @@ export function patchgateApp(deps: PatchgateDeps): ApplicationFunction {
     if (replayed > 0) deps.log(`${replayed} unfinished delivery(ies) queued again`);
     // A receiver runs no session: under a durable queue the workers clean their own disks.
     if (!deps.queue.durable) startHousekeeping(deps);
+    // Under a durable queue a firing is a job no other process could rebuild: schedules fire where the queue is this process's.
+    const schedules = deps.schedules;
+    if (schedules && !deps.queue.durable)
+      schedules.every(async () => {
+        const fired = await schedulePass(access, schedules.now());
+        if (fired > 0) deps.log(`${fired} schedule(s) fired`);
+      });
     if (deps.reconcile) {
       const handles = (name: string) => ([...HANDLED_EVENTS, ...LIFECYCLE_EVENTS, ...PULL_PUSH_EVENTS] as string[]).includes(name);
       const pass = () => reconcileDeliveries({ app: access.appOctokit, store: deps.store, log: deps.log, handles });

@@ -60,6 +60,12 @@ export interface PatchgateDeps {
    * sessions ended more than `retentionMs` ago are removed, at boot and every `everyMs`. Absent: off.
    */
   housekeeping?: { retentionMs: number; everyMs: number; signal?: AbortSignal } | null;
+  /**
+   * Scheduled automations (./session-work/schedule-pass.ts), fired where the queue runs in this
+   * process: `now` is the clock due times are judged by; `every` runs a pass at start and then each
+   * minute (./session-work/schedule-timer.ts; a test runs the passes itself). Absent: off.
+   */
+  schedules?: { now: () => Date; every: (pass: () => Promise<void>) => void } | null;
   /** The disk-low guard (../workspace/disk-guard.ts): no new session while less than `minFreeBytes` is free; absent: off. */
   diskGuard?: { minFreeBytes: number; freeBytes?: FreeSpaceReader } | null;
   /** PATCHGATE_HEALTH_TOKEN: the bearer token `/patchgate/health` wants for details (./health-route.ts); absent: counts only. */

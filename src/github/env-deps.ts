@@ -1,3 +1,4 @@
+import { wallClockSchedules } from "./session-work/schedule-timer.js";
 import { join } from "node:path";
 import { homedir } from "node:os";
 import type { RepoConfig } from "../config/repo-config.js";
@@ -100,6 +101,7 @@ export async function depsFromEnv(
     reconcile,
     healthToken: env.PATCHGATE_HEALTH_TOKEN || null,
     housekeeping: housekeepingFromEnv(env),
+    schedules: wallClockSchedules(log),
     diskGuard: diskGuardFromEnv(env),
     receipts,
     budgets: settings.budgets,

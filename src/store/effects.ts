@@ -98,6 +98,12 @@ export const effect = {
   claim: (repoId: number, source: string) => at(text)(INDEX, `claim:${repoId}:${source}`),
   /** How many follow-ups a `ci_failed` automation started on PR `pull` of tenant `t`. */
   ciAttempts: (t: Tenant, pull: number) => at(count)(INDEX, `ci-attempts:${tenantKey(t)}!${pull}`),
+  /** The repositories whose default branch declares schedules, with their crons (session-work/schedule-registry.ts). */
+  schedules: () => at(text)(INDEX, "schedules"),
+  /** When schedule `name` of tenant `t` was last due and fired (or first seen), as an ISO time: only a later due time fires. */
+  scheduleFired: (t: Tenant, name: string) => at(text)(INDEX, `schedule-fired:${tenantKey(t)}:${name}`),
+  /** The due time (ISO) schedule `name` of tenant `t` last fired for, followed by ` done` once its run started or was turned down. */
+  scheduleRun: (t: Tenant, name: string) => at(text)(INDEX, `schedule-run:${tenantKey(t)}:${name}`),
   /** How many redeliveries of delivery `guid` were asked of GitHub. */
   redeliveries: (guid: string) => at(count)(INDEX, `redelivery:${guid}`),
   /** The last of them: until GitHub records an attempt after it, it is still in flight. */

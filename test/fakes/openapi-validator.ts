@@ -32,12 +32,25 @@ ajv.addFormat("repo.nwo", /^[\w.-]+\/[\w.-]+$/);
 function load(): Spec {
   if (spec) return spec;
   spec = require("@octokit/openapi/generated/api.github.com.json") as Spec;
-  ajv.addSchema({ $id: "github", components: spec.components });
+  ajv.addSchema({ $id: "github", components: typedNullables(spec.components) });
   // Literal segments first, so `/check-runs/{id}/annotations` is not taken for a longer template.
   routes = Object.keys(spec.paths)
     .map((template) => ({ template, re: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{[^}]+\\?\}/g, "[^/]+")}$`) }))
     .sort((a, b) => a.template.split("{").length - b.template.split("{").length);
   return spec;
+}
+
+/**
+ * OpenAPI 3.0's `nullable` beside no `type` (e.g. an issue's `milestone`: a string, a number or null),
+ * which ajv refuses to compile, as the JSON Schema it means: the schema, or null.
+ */
+function typedNullables(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(typedNullables);
+  if (typeof node !== "object" || node === null) return node;
+  const out = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, typedNullables(v)]));
+  if (out.nullable !== true || "type" in out) return out;
+  delete out.nullable;
+  return { anyOf: [out, { type: "null" }] };
 }
 
 function validatorFor(method: string, path: string): ValidateFunction | null {
@@ -47,7 +60,7 @@ function validatorFor(method: string, path: string): ValidateFunction | null {
   if (compiled.has(key)) return compiled.get(key)!;
   const schema = route ? s.paths[route.template][method.toLowerCase()]?.requestBody?.content?.["application/json"]?.schema : undefined;
   // References point into the description's components, registered above under the id `github`.
-  const fn = schema ? ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"github#/components/'))) : null;
+  const fn = schema ? ajv.compile(JSON.parse(JSON.stringify(typedNullables(schema)).replaceAll('"#/components/', '"github#/components/'))) : null;
   compiled.set(key, fn);
   return fn;
 }

@@ -73,6 +73,8 @@ export interface AppSettings {
   receipts?: PatchgateDeps["receipts"];
   /** The operator's budgets (PATCHGATE_SETTINGS `budgets:`); absent: none. */
   budgets?: PatchgateDeps["budgets"];
+  /** The schedules' clock and passes (a test runs them itself); absent: off. */
+  schedules?: PatchgateDeps["schedules"];
   /** What `GET /metrics` counts; absent: no metrics route. */
   metrics?: PatchgateDeps["metrics"];
 }
@@ -126,6 +128,7 @@ export async function startApp(s: AppSettings): Promise<AppInstance> {
     diskGuard: s.diskGuard ?? null,
     receipts: s.receipts ?? null,
     ...(s.budgets && { budgets: s.budgets }),
+    ...(s.schedules && { schedules: s.schedules }),
     ...(s.metrics && { metrics: s.metrics }),
     log: s.log,
   };

@@ -41,6 +41,7 @@ export interface HarnessOptions {
   diskGuard?: AppSettings["diskGuard"];
   receipts?: AppSettings["receipts"];
   budgets?: AppSettings["budgets"];
+  schedules?: AppSettings["schedules"];
   metrics?: AppSettings["metrics"];
   healthToken?: string;
 }
@@ -124,6 +125,7 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
     diskGuard: o.diskGuard,
     receipts: o.receipts,
     budgets: o.budgets,
+    schedules: o.schedules,
     metrics: o.metrics,
     healthToken: o.healthToken,
     log,

@@ -12,6 +12,7 @@ import { continueStart, recordStartRequest } from "./start-workspace.js";
 import { reviewCommentsText } from "../outbound/review-comments-text.js";
 import { checkDisk, diskLowText } from "../../workspace/disk-guard.js";
 import { startRefusal } from "./budget-gate.js";
+import { rememberSchedules } from "./schedule-registry.js";
 import { triggerKind } from "../metrics/trigger-kind.js";
 
 /**
@@ -54,6 +55,8 @@ export async function startSession(jc: JobContext, prior: Ledger | null, req: St
     await answer(jc, req.issue, null, "config", configErrorText(config));
     return;
   }
+  // The schedules the default branch declares fire from now on, also after a restart.
+  await rememberSchedules(jc.deps.store, repo, config.config.automations ?? [], jc.deps.schedules?.now() ?? new Date());
   // After the config: a repository's limits may lower the operator's ceilings. Nothing is made yet.
   const overBudget = await startRefusal(jc.deps, { installationId: repo.installationId, repoId: repo.id }, sender, config.config.limits);
   if (overBudget) {

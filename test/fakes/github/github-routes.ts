@@ -2,6 +2,7 @@ import { APP_ROUTES } from "./app-routes.js";
 import { CHECK_RUN_ROUTES } from "./check-run-routes.js";
 import { COMMIT_ROUTES } from "./commit-routes.js";
 import { AUTOMATION_ROUTES } from "./automation-routes.js";
+import { ISSUE_ROUTES } from "./issue-routes.js";
 import { invalid, notFound } from "./route-errors.js";
 import { REVIEW_COMMENT_ROUTES } from "./review-comment-routes.js";
 import { GIT_DATA_ROUTES } from "./git-data-routes.js";
@@ -133,6 +134,7 @@ const ROUTES: [string, string, Handler][] = [
   ...GIT_DATA_ROUTES,
   ...COMMIT_ROUTES,
   ...AUTOMATION_ROUTES,
+  ...ISSUE_ROUTES,
   [
     "GET",
     "/repos/:o/:r/issues/:n/comments",
