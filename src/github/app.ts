@@ -5,7 +5,8 @@ import { healthHandler } from "./health-route.js";
 import { keysHandler } from "./keys-route.js";
 import { metricsHandler } from "./metrics/metrics-route.js";
 import { startHousekeeping } from "./session-work/housekeeping.js";
-import { schedulePass } from "./session-work/schedule-pass.js";
+import { readEffect } from "../store/effect-codec.js";
+import { effect } from "../store/effects.js";
 import { AppIdentity } from "./identity.js";
 import { Inbox } from "./inbound/inbox.js";
 import { SessionIndex } from "./session-work/session-index.js";
@@ -69,6 +70,10 @@ export function patchgateApp(deps: PatchgateDeps): ApplicationFunction {
     const schedules = deps.schedules;
     if (schedules && !deps.queue.durable)
       schedules.every(async () => {
+        // The pass reads repositories' configuration (zod, the automations' schema): an app whose
+        // store knows no repository with schedules stays as light as one without this feature.
+        if ((await readEffect(deps.store, effect.schedules())) === null) return;
+        const { schedulePass } = await import("./session-work/schedule-pass.js");
         const fired = await schedulePass(access, schedules.now());
         if (fired > 0) deps.log(`${fired} schedule(s) fired`);
       });
