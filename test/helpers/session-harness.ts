@@ -7,6 +7,7 @@ import type { LLMClient } from "../../src/agent/llm/types.js";
 import { parseRepoConfig } from "../../src/config/load-repo-config.js";
 import { OpenSessionSandboxes } from "../../src/sandbox/open-sessions.js";
 import { selectSandbox } from "../../src/sandbox/select.js";
+import { writeCaBundle } from "../../src/sandbox/ca-bundle.js";
 import type { Sandbox } from "../../src/sandbox/types.js";
 import { SqliteSessionStore } from "../../src/store/sqlite-store.js";
 import { Ledger } from "../../src/store/ledger.js";
@@ -34,7 +35,10 @@ export class SessionHarness {
   static async create(files: Record<string, string>, settings: Partial<SessionSettings> = {}, sessionId = "s-test"): Promise<SessionHarness> {
     const repo = makeRepo(files);
     const dataDir = tempDir("pg-data-");
-    const chosen = await selectSandbox("bubblewrap");
+    // As the app and the CLI do by default: networked setup trusts the host's certificates (a
+    // TLS-intercepting proxy's CA among them), which a Node from the registry does not by itself.
+    const caBundle = writeCaBundle(dataDir, { NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS });
+    const chosen = await selectSandbox("bubblewrap", { caBundle });
     const h = new SessionHarness(repo.dir, dataDir, chosen.sandbox, [repo.cleanup, () => rmSync(dataDir, { recursive: true, force: true })]);
     h.ledger = await createSession(h.store, {
       task: { title: "Fix add", body: "add(2, 3) should be 5", source: { kind: "cli", repo: repo.dir } },
