@@ -98,6 +98,17 @@ export class Outbound {
     return data;
   }
 
+  /** An issue Patchgate opens itself (a scheduled automation's runs are carried by one). */
+  async createIssue(issue: { title: string; body: string }) {
+    const p = this.policy();
+    const { data } = await this.octokit.rest.issues.create({
+      ...this.where(),
+      title: outboundTitle(issue.title, p),
+      body: outboundText(issue.body, BODY_LIMIT, p),
+    });
+    return data;
+  }
+
   async createPull(pr: { head: string; base: string; title: string; body: string; draft: boolean }, sessionId: string) {
     const p = this.policy(sessionId);
     const { data } = await this.octokit.rest.pulls.create({

@@ -45,7 +45,8 @@ export async function fireSchedule(a: AppContext, f: Firing): Promise<void> {
   const access = owner.type === "User" ? await checkPermission(octokit, repo, owner) : { allowed: false, role: owner.type };
   if (!access.allowed) return turnedDown(`@${owner.login} has no write access (${access.role})`);
   const title = `Patchgate: ${automation.name}`;
-  const issue = await scheduleIssue(octokit, repo, (await a.identity.get(octokit)).name, title, automation.name);
+  const outbound = new Outbound(octokit, repo, { secrets: a.deps.secrets, htmlBase: a.deps.gitBase });
+  const issue = await scheduleIssue(octokit, outbound, repo, (await a.identity.get(octokit)).name, title, automation.name);
   a.deps.log(`automation ${automation.name} fires (due ${f.due}) on #${issue} for @${owner.login}`);
   const delivery: Delivery = {
     id: `schedule-${f.name}-${f.due}`,
