@@ -74,67 +74,57 @@ async function seenBy(
   return null;
 }
 
-export async function planHashForComment(
-  s: SessionState,
+/**
+ * The request a comment decides: the one its `ref` names (the waiting request when the ref is its
+ * prefix, else the ref itself, which the reducer then finds stale), or without a ref the newest
+ * request of that kind that existed when the comment was written.
+ */
+async function requestForComment(
+  waiting: string | undefined,
+  requested: (e: StoredEvent) => string | null,
   history: readonly StoredEvent[],
   ref: string | null,
   act: CommentAct,
   asked: RequestComments,
 ): Promise<string | null> {
-  if (ref) return s.planHash?.startsWith(ref) ? s.planHash : ref;
-  return seenBy(history, act, (e) => (e.type === "plan_submitted" ? e.hash : null), asked);
+  if (ref) return waiting?.startsWith(ref) ? waiting : ref;
+  return seenBy(history, act, requested, asked);
 }
 
-export async function digestForComment(
-  s: SessionState,
-  history: readonly StoredEvent[],
-  ref: string | null,
-  act: CommentAct,
-  asked: RequestComments,
-): Promise<string | null> {
-  if (ref) return s.pending?.digest.startsWith(ref) ? s.pending.digest : ref;
-  return seenBy(history, act, (e) => (e.type === "approval_requested" ? e.digest : null), asked);
+/** The request a check-run button names by `<kind>:<prefix>`: the waiting one when it is that, else the prefix itself (stale). */
+function requestForButton(waiting: string | undefined, identifier: string, format: RegExp): string | null {
+  const m = format.exec(identifier);
+  if (!m) return null;
+  return waiting?.startsWith(m[1]) ? waiting : m[1];
 }
 
-export async function integrityDigestForComment(
-  s: SessionState,
-  history: readonly StoredEvent[],
-  ref: string | null,
-  act: CommentAct,
-  asked: RequestComments,
-): Promise<string | null> {
-  if (ref) return s.integrity?.digest.startsWith(ref) ? s.integrity.digest : ref;
-  return seenBy(history, act, (e) => (e.type === "integrity_requested" ? e.digest : null), asked);
+export function planHashForComment(s: SessionState, history: readonly StoredEvent[], ref: string | null, act: CommentAct, asked: RequestComments) {
+  return requestForComment(s.planHash ?? undefined, (e) => (e.type === "plan_submitted" ? e.hash : null), history, ref, act, asked);
+}
+
+export function digestForComment(s: SessionState, history: readonly StoredEvent[], ref: string | null, act: CommentAct, asked: RequestComments) {
+  return requestForComment(s.pending?.digest, (e) => (e.type === "approval_requested" ? e.digest : null), history, ref, act, asked);
+}
+
+export function integrityDigestForComment(s: SessionState, history: readonly StoredEvent[], ref: string | null, act: CommentAct, asked: RequestComments) {
+  return requestForComment(s.integrity?.digest, (e) => (e.type === "integrity_requested" ? e.digest : null), history, ref, act, asked);
+}
+
+export function grantDigestForComment(s: SessionState, history: readonly StoredEvent[], ref: string | null, act: CommentAct, asked: RequestComments) {
+  return requestForComment(s.grantRequest?.digest, (e) => (e.type === "grant_requested" ? e.digest : null), history, ref, act, asked);
 }
 
 /** `approve:<first 12 hex of the plan hash>` — GitHub caps identifiers at 20 characters. */
 export function planHashForButton(s: SessionState, identifier: string): string | null {
-  const m = /^approve:([0-9a-f]{12})$/.exec(identifier);
-  if (!m) return null;
-  return s.planHash?.startsWith(m[1]) ? s.planHash : m[1];
+  return requestForButton(s.planHash ?? undefined, identifier, /^approve:([0-9a-f]{12})$/);
 }
 
-/** The test_integrity request the Approve tests button names (../outbound/integrity-button.ts): the waiting one when it is that, else the prefix itself (stale). */
+/** The test_integrity request the Approve tests button names (../outbound/integrity-button.ts). */
 export function integrityDigestForButton(s: SessionState, identifier: string): string | null {
-  const m = /^integrity:([0-9a-f]{10})$/.exec(identifier);
-  if (!m) return null;
-  return s.integrity?.digest.startsWith(m[1]) ? s.integrity.digest : m[1];
+  return requestForButton(s.integrity?.digest, identifier, /^integrity:([0-9a-f]{10})$/);
 }
 
-export async function grantDigestForComment(
-  s: SessionState,
-  history: readonly StoredEvent[],
-  ref: string | null,
-  act: CommentAct,
-  asked: RequestComments,
-): Promise<string | null> {
-  if (ref) return s.grantRequest?.digest.startsWith(ref) ? s.grantRequest.digest : ref;
-  return seenBy(history, act, (e) => (e.type === "grant_requested" ? e.digest : null), asked);
-}
-
-/** The grant request the Allow button names (../outbound/grant-button.ts): the waiting one when it is that, else the prefix itself (stale). */
+/** The grant request the Allow button names (../outbound/grant-button.ts). */
 export function grantDigestForButton(s: SessionState, identifier: string): string | null {
-  const m = /^grant:([0-9a-f]{14})$/.exec(identifier);
-  if (!m) return null;
-  return s.grantRequest?.digest.startsWith(m[1]) ? s.grantRequest.digest : m[1];
+  return requestForButton(s.grantRequest?.digest, identifier, /^grant:([0-9a-f]{14})$/);
 }
