@@ -1,6 +1,7 @@
 import { createServer, request, type IncomingMessage, type ServerResponse } from "node:http";
-import { connect, type Socket } from "node:net";
+import { connect } from "node:net";
 import type { Duplex } from "node:stream";
+import { OpenStreams } from "./open-streams.js";
 import { resolveDestination, type DestinationRules } from "./destination.js";
 
 /**
@@ -40,11 +41,8 @@ function refuse(socket: Duplex, status: string, reason: string): void {
 
 export async function startEgressProxy(socketPath: string, rules: DestinationRules): Promise<EgressProxy> {
   const decisions: EgressDecision[] = [];
-  const sockets = new Set<Duplex>();
-  const track = (s: Duplex): void => {
-    sockets.add(s);
-    s.once("close", () => sockets.delete(s));
-  };
+  const streams = new OpenStreams();
+  const track = streams.track;
   const judge = async (method: string, host: string, port: number) => {
     const dest = await resolveDestination(host, port, rules);
     decisions.push({ method, host, port, allowed: dest.ok, ...(dest.ok ? {} : { reason: dest.reason }) });
@@ -114,17 +112,5 @@ export async function startEgressProxy(socketPath: string, rules: DestinationRul
 
   const server = createServer((req, res) => void onRequest(req, res));
   server.on("connect", (req, socket, head) => void onConnect(req, socket, head));
-  server.on("connection", (s: Socket) => track(s));
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(socketPath, () => resolve());
-  });
-  return {
-    decisions,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  return { decisions, close: await streams.listen(server, socketPath) };
 }

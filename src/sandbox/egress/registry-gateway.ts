@@ -1,10 +1,11 @@
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from "node:http";
 import { request as httpsRequest } from "node:https";
-import { isIP, type Socket } from "node:net";
+import { isIP } from "node:net";
 import { classifyAddress, type HostNetwork } from "./address-class.js";
 import type { Lookup } from "./destination.js";
 import type { EgressDecision } from "./egress-proxy.js";
 import { loopbackOrigin, type PrivateRegistry } from "./private-registry.js";
+import { OpenStreams } from "./open-streams.js";
 import { credentialForms, isRewritable, rewriteLocation, rewriteOrigin, withoutCargoAuthRequired, withoutCredential } from "./registry-rewrite.js";
 
 /**
@@ -87,7 +88,7 @@ function fail(res: ServerResponse, status: number, reason: string): void {
 export async function startRegistryGateway(socketPath: string, opts: GatewayOptions): Promise<RegistryGateway> {
   const decisions: EgressDecision[] = [];
   const byName = new Map(opts.registries.map((r) => [r.name, r]));
-  const sockets = new Set<Socket>();
+  const streams = new OpenStreams();
 
   const onRequest = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const m = /^\/([a-z0-9-]+)(\/[^#]*)?$/.exec(req.url ?? "");
@@ -121,10 +122,7 @@ export async function startRegistryGateway(socketPath: string, opts: GatewayOpti
       agent: false,
       timeout: TIMEOUT_MS,
     });
-    upstream.on("socket", (s) => {
-      sockets.add(s);
-      s.once("close", () => sockets.delete(s));
-    });
+    upstream.on("socket", streams.track);
     upstream.once("timeout", () => upstream.destroy(new Error("timed out")));
     upstream.once("error", (e) => fail(res, 502, `${registry.name}: ${e.message}`));
     upstream.once("response", (up) => {
@@ -150,20 +148,5 @@ export async function startRegistryGateway(socketPath: string, opts: GatewayOpti
   };
 
   const server = createServer((req, res) => void onRequest(req, res));
-  server.on("connection", (s: Socket) => {
-    sockets.add(s);
-    s.once("close", () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(socketPath, () => resolve());
-  });
-  return {
-    decisions,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  return { decisions, close: await streams.listen(server, socketPath) };
 }
