@@ -114,7 +114,10 @@ export async function startPrivateNpmRegistry(dir: string): Promise<PrivateNpmRe
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once("exit", resolve));
       child.kill("SIGTERM");
+      // A registry that ignores SIGTERM must not outlive the test file.
+      const kill = setTimeout(() => child.kill("SIGKILL"), 10_000);
       await exited;
+      clearTimeout(kill);
     },
   };
 }
