@@ -2,7 +2,7 @@ import { triggerOf, type Automation } from "../../config/automations.js";
 import type { Ledger } from "../../store/ledger.js";
 import type { JobContext } from "../deps.js";
 import type { Intent } from "../inbound/intent.js";
-import { automationSource, automationsOf, readAutomations } from "./automation-config.js";
+import { automationSource, automationsOf, readAutomations, type DeclaredAutomations } from "./automation-config.js";
 import { startSession } from "./start.js";
 
 /**
@@ -18,14 +18,23 @@ function matches(a: Automation, e: IssueEvent, labelsOn: readonly string[]): boo
   return t.kind === "issue_opened" && t.labels.every((l) => labelsOn.includes(l));
 }
 
+/** The automation of the default branch that names this event, or why none does. */
+export async function matchingAutomation(
+  octokit: JobContext["octokit"],
+  repo: JobContext["delivery"]["repo"],
+  e: IssueEvent,
+): Promise<{ declared: DeclaredAutomations; automation: Automation } | { none: string }> {
+  const declared = await readAutomations(octokit, repo);
+  if (!declared || automationsOf(declared).length === 0) return { none: declared?.config.ok === false ? "the config is invalid" : "no automation is declared" };
+  const labelsOn = e.event === "issue_opened" ? await labelsOfIssue(octokit, repo, e.thread.number) : [];
+  const automation = automationsOf(declared).find((x) => matches(x, e, labelsOn));
+  return automation ? { declared, automation } : { none: `${e.label ? `${e.label}: ` : ""}no automation starts on it` };
+}
+
 export async function startByAutomation(jc: JobContext, prior: Ledger | null, e: IssueEvent): Promise<void> {
-  const { repo } = jc.delivery;
-  const declared = await readAutomations(jc.octokit, repo);
-  if (!declared || automationsOf(declared).length === 0)
-    return jc.deps.log(`#${e.thread.number} ${e.event}: ${declared?.config.ok === false ? "the config is invalid" : "no automation is declared"}`);
-  const labelsOn = e.event === "issue_opened" ? await labelsOfIssue(jc, e.thread.number) : [];
-  const a = automationsOf(declared).find((x) => matches(x, e, labelsOn));
-  if (!a) return jc.deps.log(`#${e.thread.number} ${e.event}${e.label ? ` ${e.label}` : ""}: no automation starts on it`);
+  const found = await matchingAutomation(jc.octokit, jc.delivery.repo, e);
+  if ("none" in found) return jc.deps.log(`#${e.thread.number} ${e.event}: ${found.none}`);
+  const { declared, automation: a } = found;
   jc.deps.log(`automation ${a.name} starts on #${e.thread.number} (${e.event}) for @${jc.delivery.sender.login}`);
   await startSession({ ...jc, readConfig: declared.readConfig }, prior, {
     issue: e.thread.number,
@@ -37,8 +46,7 @@ export async function startByAutomation(jc: JobContext, prior: Ledger | null, e:
   });
 }
 
-async function labelsOfIssue(jc: JobContext, issue: number): Promise<string[]> {
-  const { repo } = jc.delivery;
-  const { data } = await jc.octokit.rest.issues.listLabelsOnIssue({ owner: repo.owner, repo: repo.repo, issue_number: issue, per_page: 100 });
+async function labelsOfIssue(octokit: JobContext["octokit"], repo: JobContext["delivery"]["repo"], issue: number): Promise<string[]> {
+  const { data } = await octokit.rest.issues.listLabelsOnIssue({ owner: repo.owner, repo: repo.repo, issue_number: issue, per_page: 100 });
   return data.map((l) => l.name);
 }

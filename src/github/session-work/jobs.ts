@@ -1,3 +1,4 @@
+import { matchingAutomation } from "./automation-start.js";
 import { Ledger } from "../../store/ledger.js";
 import { leaseWasLost } from "../../store/fence.js";
 import { claimEffect } from "../../store/effect-codec.js";
@@ -116,6 +117,12 @@ async function runDelivery(received: Intake, issue: number): Promise<void> {
     return;
   }
   if (alreadyApplied(intake, session)) return;
+  // An issue opened or labeled asks nothing of Patchgate: unless an automation names the event, it
+  // costs no permission check and no git token (most issue events of an installation are these).
+  if (i.kind === "issue_event") {
+    const found = await matchingAutomation(intake.octokit, repo, i);
+    if ("none" in found) return intake.deps.log(`#${i.thread.number} ${i.event}: ${found.none}`);
+  }
   // No person asked: a CI failure acts for the session's requester, under what ./ci-followup.ts checks.
   if (i.kind === "ci_failed") {
     const jc = withToken(intake, await freshGitToken(await intake.appOctokit(), repo));
