@@ -5,6 +5,7 @@ import { ReceiptError } from "../receipt/receipt-error.js";
 import { publicKeysDocument } from "../receipt/signing-key.js";
 import { parseTrustedKeys } from "../receipt/trusted-keys.js";
 import { verifyCommits } from "../receipt/verify-commit.js";
+import { budgetRaiseLines } from "./budget-raise-lines.js";
 import { WorkspaceError } from "../workspace/workspace-error.js";
 import { processOperatorEnv, type OperatorEnv } from "../config/operator-env.js";
 import { parseCommandArgs } from "./cli-args.js";
@@ -55,6 +56,7 @@ export async function verifyCommand(argv: string[], out: NodeJS.WritableStream, 
       for (const v of verdicts) {
         if (v.findings.length === 0) out.write(`${v.commit.slice(0, 12)}: ok, signed by ${v.keyId}\n`);
         for (const f of v.findings) out.write(`${f.code}: ${f.message}\n`);
+        for (const line of budgetRaiseLines(v)) out.write(`${v.commit.slice(0, 12)}: ${line}\n`);
       }
     return failed ? 1 : 0;
   } catch (e) {

@@ -3,8 +3,9 @@ import { redact } from "../safety/redact.js";
 import { canonicalJson } from "../session/canonical-json.js";
 import type { StoredEvent } from "../session/events.js";
 import type { SessionState } from "../session/state.js";
-import type { Approver } from "../session/types.js";
-import type { ReceiptApproval, ReceiptPredicate } from "./predicate-schema.js";
+import type { ReceiptPredicate } from "./predicate-schema.js";
+import { approval } from "./receipt-approval.js";
+import { budgetRaisesOf } from "./budget-raises.js";
 import { receiptStatement, type ReceiptStatement } from "./statement.js";
 
 /** A path the commit changes against its parent, as git reads it: its blob id, or null when deleted. */
@@ -77,6 +78,7 @@ export function receiptStatementFor(input: ReceiptInput): ReceiptStatement {
     testIntegrity: integrityOf(events, input.tree),
     // Absent when nothing was granted, so receipts of sessions without grants keep their shape.
     ...grantsOf(events),
+    ...budgetRaisesOf(events),
   };
   return receiptStatement(input.repository, input.commit, predicate);
 }
@@ -88,17 +90,6 @@ export function receiptStatementFor(input: ReceiptInput): ReceiptStatement {
 export function policyDigest(repoConfig: Record<string, unknown> | null): string {
   const policy = repoConfig?.policy ?? null;
   return `sha256:${createHash("sha256").update(canonicalJson(policy)).digest("hex")}`;
-}
-
-function approval(by: Approver, e: StoredEvent): ReceiptApproval {
-  return {
-    login: by.login,
-    via: by.via,
-    ...(by.source === undefined ? {} : { source: by.source }),
-    ...(by.how === undefined ? {} : { how: by.how }),
-    at: e.at,
-    seq: e.seq,
-  };
 }
 
 function planOf(s: SessionState, events: readonly StoredEvent[]): ReceiptPredicate["plan"] {

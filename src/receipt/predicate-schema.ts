@@ -103,6 +103,24 @@ export const ReceiptPredicateSchema = z.object({
     )
     .optional()
     .describe("what a human granted the session when its agent asked (request_grant); each lasted for this session only"),
+  budgetRaises: z
+    .array(
+      z.object({
+        usd: z.number().describe("the dollars added to the operator's monthly USD ceilings, for this session only"),
+        ceiling: z
+          .object({
+            scope: z.enum(["installation", "repository"]),
+            unit: z.enum(["usd", "tokens"]),
+            ceiling: z.number().describe("the operator's monthly ceiling the session was parked at"),
+            spent: z.number().describe("what the scope had spent this month when it parked"),
+          })
+          .nullable()
+          .describe("the ceiling the raise lifted; null: raised while the session ran, before it reached one"),
+        approvedBy: Approval,
+      }),
+    )
+    .optional()
+    .describe("each `/agent budget +<usd>` a write-access human gave the session past the operator's monthly ceilings"),
 });
 
 export type ReceiptPredicate = z.infer<typeof ReceiptPredicateSchema>;

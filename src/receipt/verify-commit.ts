@@ -27,6 +27,8 @@ export interface CommitVerdict {
   /** The key that signed a valid receipt, when there was one. */
   keyId: string | null;
   findings: Finding[];
+  /** What the signed receipt says people raised the operator's ceilings by for the session, when they did. */
+  budgetRaises?: ReceiptPredicate["budgetRaises"];
 }
 
 export interface VerifyOptions {
@@ -74,7 +76,13 @@ async function verifyOne(opts: VerifyOptions, commit: string): Promise<CommitVer
   const subject = statement.subject[0].digest.gitCommit;
   if (subject !== facts.commit) return fail("wrong_subject", `the receipt is for commit ${short(subject)}, not this one`);
   const findings = [...treeFindings(statement.predicate, facts), ...testFindings(statement.predicate, facts), ...approvalFindings(statement.predicate, opts)];
-  return { commit, keyId: signed.keyId, findings: findings.map((f) => ({ ...f, message: `${short(commit)}: ${f.message}` })) };
+  const raises = statement.predicate.budgetRaises;
+  return {
+    commit,
+    keyId: signed.keyId,
+    findings: findings.map((f) => ({ ...f, message: `${short(commit)}: ${f.message}` })),
+    ...(raises === undefined ? {} : { budgetRaises: raises }),
+  };
 }
 
 /** The commit's tree is its parent's plus exactly the receipted paths, each with its receipted blob. */

@@ -131,6 +131,24 @@ describe("receiptStatementFor", () => {
     expect(JSON.stringify(p)).not.toContain("it.skip('adds'");
   });
 
+  it("names each raise of the operator's ceilings with who gave it and the ceiling it lifted; none without raises", () => {
+    expect(statement.predicate).not.toHaveProperty("budgetRaises");
+    const maintainer = { login: "maintainer", via: "comment" as const, source: "comment:9" };
+    const events = stored([
+      ...EVENTS,
+      { type: "budget_parked", scope: "repository", unit: "usd", ceiling: 5, spent: 5.01, resumeIn: "executing" },
+      { type: "budget_raised", usd: 2, by: maintainer },
+      { type: "budget_raised", usd: 0.5, by: human },
+    ]);
+    const p = receiptStatementFor({ ...INPUT, events }).predicate;
+    const at = (seq: number) => events[seq].at;
+    expect(p.budgetRaises).toEqual([
+      { usd: 2, ceiling: { scope: "repository", unit: "usd", ceiling: 5, spent: 5.01 }, approvedBy: { ...maintainer, at: at(12), seq: 12 } },
+      { usd: 0.5, ceiling: null, approvedBy: { ...human, at: at(13), seq: 13 } },
+    ]);
+    expect(ReceiptPredicateSchema.safeParse(p).success).toBe(true);
+  });
+
   it("holds no prompt text and no secret, and matches its own schema", () => {
     const text = JSON.stringify(statement);
     expect(text).not.toContain("a prompt that must not appear");

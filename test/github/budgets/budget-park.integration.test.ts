@@ -1,25 +1,41 @@
+import { execFileSync } from "node:child_process";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { createOpenAIClient } from "../../../src/agent/llm/openai-client.js";
 import { NO_BUDGETS } from "../../../src/config/budgets.js";
 import { Ledger } from "../../../src/store/ledger.js";
 import { HARNESS_API_KEY, type Harness } from "../../harness/harness.js";
 import { ISSUE, storySteps } from "../../harness/story.js";
 import { storyHarness, theCheckRun } from "../../harness/story-helpers.js";
+import { readBranch } from "../../fakes/git/bare-repo.js";
+import { tempDir } from "../../helpers/git-fixture.js";
+import { cli } from "../../helpers/run-cli.js";
+import { receiptSettings } from "../../../src/github/receipt-settings.js";
+import { publicKeysDocument } from "../../../src/receipt/signing-key.js";
+import type { ReceiptStatement } from "../../../src/receipt/statement.js";
 
 /**
  * A running session that crosses the installation's monthly ceiling parks before its next model call,
  * with a comment; `/agent budget` shows the spend; `/agent budget +<usd>` by a write-access human is
- * recorded with who raised it, and the session goes on to publish. The model is priced (gpt-4.1-mini's
+ * recorded with who raised it, and the session goes on to publish; its verified receipt names the raise. The model is priced (gpt-4.1-mini's
  * built-in price): each of the fake model's answers (100 + 20 tokens) costs $0.000072.
  */
 describe("a session that crosses the operator's ceiling mid-run", () => {
   let h: Harness;
+  let root: string;
   beforeAll(async () => {
+    root = tempDir("pg-budget-receipt-");
+    const receipts = { ...receiptSettings(join(root, "data"), {}), dir: join(root, "receipt-clones") };
     h = await storyHarness({
+      receipts,
       budgets: { ...NO_BUDGETS, installation: { usd: 0.0002 } },
       llm: () => createOpenAIClient({ apiKey: HARNESS_API_KEY, baseURL: h.openai.baseURL, model: "gpt-4.1-mini" }),
     });
   });
-  afterAll(() => h.close());
+  afterAll(async () => {
+    await h.close();
+    rmSync(root, { recursive: true, force: true });
+  });
 
   test("parks at the ceiling, shows the spend, and goes on once raised", async () => {
     await storySteps.ask(h);
@@ -68,6 +84,34 @@ describe("a session that crosses the operator's ceiling mid-run", () => {
     // The check run's Markdown escapes `$`.
     expect(summary2).toMatch(/- Parked at .*: the installation's monthly ceiling of \\\$0\.0002 is reached: \\\$0\.0002 spent/);
     expect(summary2).toMatch(/- Raised by \*\*\\\$1\.00\*\* for this session by @\u2060maintainer via comment/);
+
+    // The receipt of the published result names the raise: who, how much, when, the ceiling it lifted;
+    // `patchgate verify` on a fresh clone says so. The plan's commit was made before it: it has none.
+    const result = readBranch(h.bare, "patchgate/issue-1")!;
+    const clone = join(root, "clone");
+    execFileSync("git", ["clone", "--quiet", h.bare, clone]);
+    execFileSync("git", ["fetch", "--quiet", "origin", "refs/notes/patchgate:refs/notes/patchgate"], { cwd: clone });
+    const note = JSON.parse(execFileSync("git", ["notes", "--ref=refs/notes/patchgate", "show", result.sha], { cwd: clone, encoding: "utf8" })) as {
+      payload: string;
+    };
+    const statement = JSON.parse(Buffer.from(note.payload, "base64").toString("utf8")) as ReceiptStatement;
+    const [raise] = raised;
+    expect(statement.predicate.budgetRaises).toEqual([
+      {
+        usd: 1,
+        ceiling: { scope: "installation", unit: "usd", ceiling: 0.0002, spent: expect.closeTo(0.000216, 9) },
+        approvedBy: { login: "maintainer", via: "comment", source: expect.stringMatching(/^comment:\d+$/), at: raise.at, seq: raise.seq },
+      },
+    ]);
+    const keyFile = join(root, "keys.json");
+    writeFileSync(keyFile, JSON.stringify(publicKeysDocument(h.app.deps.receipts!.keys)));
+    const verified = await cli(["verify", `${result.parents[0]}^..${result.sha}`, "--key", keyFile, "--repo", clone], {});
+    expect(verified.stderr).toBe("");
+    expect(verified.code).toBe(0);
+    expect(verified.stdout.split("\n").filter((l) => l.includes("budget"))).toEqual([
+      `${result.sha.slice(0, 12)}: budget raised by $1.00 for this session by maintainer via comment at ${raise.at}, parked at the installation's monthly ceiling of $0.0002 ($0.0002 spent)`,
+    ]);
     expect(h.app.errors).toEqual([]);
-  });
+    // A whole session, its receipts and a verify process, on a machine shared with other test runs.
+  }, 300_000);
 });
