@@ -45,7 +45,7 @@ export const RESUME_STEPS: readonly ResumeStep[] = [
   {
     name: "traceOnEnd",
     doc: "Exports the session's spans once it reaches a terminal phase (one listener per ledger).",
-    run: goOnAfter(({ ledger }) => traceOnEnd(ledger)),
+    run: goOnAfter(({ ledger, opts }) => traceOnEnd(ledger, opts.secrets)),
   },
   {
     name: "cancelOnAbort",

@@ -43,6 +43,12 @@ export interface ResumeOptions {
   onOutput?: (stream: "stdout" | "stderr", line: string) => void;
   /** Told when a sandboxed run starts and ends (the CLI's status line). */
   onRun?: OnRun;
+  /**
+   * Values redacted by value from what the session exports when it ends (its spans) and from blocked
+   * work kept on a branch: the caller's whole list (config/redaction-set.ts). Absent: the secret-looking
+   * variables of this process's environment only.
+   */
+  secrets?: readonly string[];
   /** The operator's MCP servers (never a repository's): connected for this resume, closed when it ends. */
   mcp?: McpRuntime;
   /** The operator's own toolchains (settings `sandbox.toolchains`), bound besides those resolved. */

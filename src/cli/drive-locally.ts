@@ -53,7 +53,7 @@ export async function driveLocally(
   for (let trigger = opts.trigger ?? "cli"; ;) {
     const outcome = await resumeSession(ledger, { ...opts, trigger, keepBlockedWork: true });
     if (outcome.kind === "keep_blocked_work")
-      await keepBlockedWorkInClone(ledger, ws, opts.repoConfig.policy.protected_paths, secretsFromEnv(hostEnvironment()));
+      await keepBlockedWorkInClone(ledger, ws, opts.repoConfig.policy.protected_paths, opts.secrets ?? secretsFromEnv(hostEnvironment()));
     if (outcome.kind === "ended" || outcome.kind === "keep_blocked_work") {
       const phase = ledger.state.phase;
       if (phase === "done") return doneResult(ledger);

@@ -5,17 +5,16 @@ import { fold } from "../session/reducer.js";
 import { checkRunTitle } from "../trace/check-run.js";
 import { exportTrace } from "../trace/export.js";
 import { renderReport } from "../trace/report/report.js";
-import { secretsFromEnv } from "../safety/secrets.js";
 import { parseCommandArgs } from "./cli-args.js";
 import { resolveSessionId } from "./session-id.js";
 import { formatTimelineRow, timelineRows } from "./timeline-format.js";
 import { UsageError } from "./usage-error.js";
 import { dataDir } from "./data-dir.js";
-import { hostEnvironment } from "../process/index.js";
+import { secretsFromCli } from "./cli-secrets.js";
 import { processOperatorEnv, type OperatorEnv } from "../config/operator-env.js";
 
-export const SHOW_USAGE = "patchgate show <session|prefix> [--markdown|--events] [--data-dir <d>]";
-export const TRACE_USAGE = "patchgate trace <session|prefix> [--jsonl|--json|--script] [--data-dir <d>]";
+export const SHOW_USAGE = "patchgate show <session|prefix> [--markdown|--events] [--data-dir <d>] [--settings <file>]";
+export const TRACE_USAGE = "patchgate trace <session|prefix> [--jsonl|--json|--script] [--data-dir <d>] [--settings <file>]";
 
 const OPTIONS = {
   "data-dir": { type: "string" },
@@ -24,6 +23,7 @@ const OPTIONS = {
   script: { type: "boolean" },
   markdown: { type: "boolean" },
   events: { type: "boolean" },
+  settings: { type: "string" },
 } as const;
 
 async function loadEvents(argv: string[], usage: string, env: OperatorEnv) {
@@ -35,7 +35,7 @@ async function loadEvents(argv: string[], usage: string, env: OperatorEnv) {
   const store = await openStore({ dataDir: dir });
   try {
     const events = await store.load(await resolveSessionId(store, positionals[0], dir));
-    return { events, values };
+    return { events, values, secrets: await secretsFromCli(values.settings, dir, env) };
   } finally {
     await store.close();
   }
@@ -49,8 +49,7 @@ async function loadEvents(argv: string[], usage: string, env: OperatorEnv) {
 export async function showCommand(argv: string[], out: NodeJS.WritableStream, env: OperatorEnv = processOperatorEnv()): Promise<number> {
   const loaded = await loadEvents(argv, SHOW_USAGE, env);
   if (loaded === null) return help(out, SHOW_USAGE);
-  const { events, values } = loaded;
-  const secrets = secretsFromEnv(hostEnvironment());
+  const { events, values, secrets } = loaded;
   if (values.events) {
     for (const row of timelineRows(events, secrets)) out.write(formatTimelineRow(row) + "\n");
     return 0;
@@ -73,10 +72,10 @@ export async function traceCommand(argv: string[], out: NodeJS.WritableStream, e
     // Loaded here, not at the top: the eval runner behind it is most of the code, and `show`, `list`
     // and `trace` without --script need none of it.
     const { scriptFromEvents } = await import("../eval/index.js");
-    out.write(stringify({ script: redactDeep(scriptFromEvents(loaded.events), secretsFromEnv(hostEnvironment())) }));
+    out.write(stringify({ script: redactDeep(scriptFromEvents(loaded.events), loaded.secrets) }));
     return 0;
   }
-  out.write(exportTrace(loaded.events, loaded.values.json ? "json" : "jsonl", secretsFromEnv(hostEnvironment())));
+  out.write(exportTrace(loaded.events, loaded.values.json ? "json" : "jsonl", loaded.secrets));
   out.write("\n");
   return 0;
 }

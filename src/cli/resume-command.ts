@@ -10,6 +10,7 @@ import { heartbeat } from "./heartbeat.js";
 import { help } from "./inspect-commands.js";
 import { interruptNotice } from "./interrupt.js";
 import { printEvents } from "./print-events.js";
+import { redactedOutput } from "./redacted-output.js";
 import { runOutput } from "./run-output.js";
 import { repoSetup } from "./repo-setup.js";
 import { report } from "./report.js";
@@ -34,17 +35,18 @@ const OPTIONS = SESSION_OPTIONS;
  * one whose process died mid-run, or one that failed after its plan was approved.
  */
 export async function resumeCommand(argv: string[], terminal: NodeJS.WritableStream, env: OperatorEnv = processOperatorEnv()): Promise<number> {
-  const hb = heartbeat(terminal);
-  const out = hb.out;
   const parsed = parseCommandArgs(argv, OPTIONS, RESUME_USAGE);
-  if (parsed.help) return help(out, RESUME_USAGE);
+  if (parsed.help) return help(terminal, RESUME_USAGE);
   const { values, positionals } = parsed;
   if (positionals.length !== 1) throw new UsageError(`a session id (or a prefix of one) is required\nusage: ${RESUME_USAGE}`);
   const mcp = mcpFromCli(values["mcp-config"], Boolean(process.stdin.isTTY), env);
   const dir = dataDir(values["data-dir"], env);
-  const { registries, ...sandboxOpts } = sandboxFromCli(values.settings, dir, env);
+  const { registries, secrets, ...sandboxOpts } = sandboxFromCli(values.settings, dir, env);
+  // Every line at the terminal from here on is redacted with the operator's whole list (run-command.ts).
+  const hb = heartbeat(redactedOutput(terminal, secrets));
+  const out = hb.out;
   const caBundle = caBundleFromCli(dir, env);
-  const receipt = cliReceiptSigner(dir, env);
+  const receipt = cliReceiptSigner(dir, env, secrets);
   const interrupt = interruptNotice(out);
   const store = await openStore({ dataDir: dir });
   try {
@@ -52,7 +54,7 @@ export async function resumeCommand(argv: string[], terminal: NodeJS.WritableStr
     const ledger = await Ledger.open(store, sessionId);
     interrupt.session(sessionId);
     const { llm, compaction } = llmFromEnv(ledger.state.model, env, dir);
-    printEvents(ledger, out);
+    printEvents(ledger, out, secrets);
     // Like `/agent retry`: a session that failed after plan approval continues where it failed.
     if (ledger.state.phase === "failed" && ledger.state.mode === "execute") await reopenSession(ledger, "cli");
     hb.doing("opening the workspace");
@@ -68,10 +70,11 @@ export async function resumeCommand(argv: string[], terminal: NodeJS.WritableStr
         compaction,
         sandbox: setup.sandbox,
         workspace: ws,
-        ...runOutput(out, hb, values.verbose),
+        ...runOutput(out, hb, values.verbose, secrets),
         repoConfig: { ...setup.config, test: ledger.state.settings.testCommand ?? setup.testCommand },
         trigger: "cli resume",
         mcp,
+        secrets,
         ...sandboxOpts,
       },
       approver,

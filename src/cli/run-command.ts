@@ -9,6 +9,7 @@ import { heartbeat } from "./heartbeat.js";
 import { help } from "./inspect-commands.js";
 import { interruptNotice } from "./interrupt.js";
 import { printEvents } from "./print-events.js";
+import { redactedOutput } from "./redacted-output.js";
 import { runOutput } from "./run-output.js";
 import { failOnSetupError } from "./fail-on-setup-error.js";
 import { checkRepo } from "./repo-check.js";
@@ -40,10 +41,8 @@ const OPTIONS = {
 
 /** `patchgate run`: one session on a local clone, approvals at the terminal, the result on a local branch. */
 export async function runCommand(argv: string[], terminal: NodeJS.WritableStream, env: OperatorEnv = processOperatorEnv()): Promise<number> {
-  const hb = heartbeat(terminal);
-  const out = hb.out;
   const parsed = parseCommandArgs(argv, OPTIONS, RUN_USAGE);
-  if (parsed.help) return help(out, RUN_USAGE);
+  if (parsed.help) return help(terminal, RUN_USAGE);
   const { values, positionals } = parsed;
   const task = positionals.join(" ").trim();
   if (!values.repo) throw new UsageError(`--repo is required\nusage: ${RUN_USAGE}`);
@@ -55,9 +54,13 @@ export async function runCommand(argv: string[], terminal: NodeJS.WritableStream
   const repo = await checkRepo(values.repo, values["include-uncommitted"]);
   const model = modelName(values.model, env);
   const dir = dataDir(values["data-dir"], env);
-  const { registries, ...sandboxOpts } = sandboxFromCli(values.settings, dir, env);
+  const { registries, secrets, ...sandboxOpts } = sandboxFromCli(values.settings, dir, env);
+  // From here on every line at the terminal is redacted with the operator's whole list, the
+  // registries' credentials among it (the entry point knew only the environment's).
+  const hb = heartbeat(redactedOutput(terminal, secrets));
+  const out = hb.out;
   const caBundle = caBundleFromCli(dir, env);
-  const receipt = cliReceiptSigner(dir, env);
+  const receipt = cliReceiptSigner(dir, env, secrets);
   const { llm, compaction, config } = llmFromEnv(model, env, dir);
   await checkModelEndpoint(config);
   const interrupt = interruptNotice(out);
@@ -72,7 +75,7 @@ export async function runCommand(argv: string[], terminal: NodeJS.WritableStream
         limits: { maxCostUsd: maxCostFlag ?? DEFAULT_MAX_COST_USD },
       },
     });
-    printEvents(ledger, out);
+    printEvents(ledger, out, secrets);
     interrupt.session(ledger.sessionId);
     out.write(`session ${ledger.sessionId}\n`);
     if (repo.note) out.write(`${repo.note}\n`);
@@ -97,9 +100,10 @@ export async function runCommand(argv: string[], terminal: NodeJS.WritableStream
         compaction,
         sandbox: setup.sandbox,
         workspace: ws,
-        ...runOutput(out, hb, values.verbose),
+        ...runOutput(out, hb, values.verbose, secrets),
         repoConfig: { ...setup.config, test: setup.testCommand },
         mcp,
+        secrets,
         ...sandboxOpts,
       },
       approver,

@@ -1,10 +1,8 @@
 import { redact } from "../safety/redact.js";
-import { secretsFromEnv } from "../safety/secrets.js";
 import { parseTestFailures } from "../sandbox/test-report/parse.js";
 import { totalsText } from "../sandbox/test-summary.js";
 import type { OnRun, RunStarted } from "../runs/run-progress.js";
 import type { Heartbeat } from "./heartbeat.js";
-import { hostEnvironment } from "../process/index.js";
 
 /** Lines of a run shown when it ends, unless --verbose showed them all as they came. */
 const TAIL_LINES = 5;
@@ -30,8 +28,8 @@ export function runOutput(
   out: NodeJS.WritableStream,
   hb: Heartbeat,
   verbose: boolean,
+  secrets: readonly string[],
 ): { onOutput: (stream: "stdout" | "stderr", line: string) => void; onRun: OnRun } {
-  const secrets = secretsFromEnv(hostEnvironment());
   let kept: { stream: "stdout" | "stderr"; line: string }[] = [];
   let count = 0;
   const shown = (stream: "stdout" | "stderr", line: string) => `    ${stream === "stderr" ? "!" : "│"} ${line}`;

@@ -12,7 +12,7 @@ import { selectSandbox } from "../sandbox/select.js";
 import type { PrivateRegistry } from "../sandbox/egress/private-registry.js";
 import type { Sandbox } from "../sandbox/types.js";
 import { openStore } from "../store/open-store.js";
-import { secretsFromEnv } from "../safety/redact.js";
+import { redactionSet } from "../config/redaction-set.js";
 import type { PatchgateDeps } from "./deps.js";
 import { gitBaseUrl } from "./outbound/git-remote.js";
 import { dependencyCacheIn, NO_OPERATOR_SETTINGS } from "../config/operator-defaults.js";
@@ -56,12 +56,10 @@ export async function depsFromEnv(
   const settings = env.PATCHGATE_SETTINGS
     ? (await import("../config/operator-settings.js")).loadOperatorSettings(env.PATCHGATE_SETTINGS, facts.protectedDirs, { ...host, ...env })
     : NO_OPERATOR_SETTINGS;
-  const secrets = [
-    ...secretsFromEnv({ ...host, ...env }),
-    ...settings.registrySecrets,
+  const secrets = redactionSet({ ...host, ...env }, settings, [
     ...(mcpModule?.mcpConfigSecrets(mcp) ?? []),
     receipts.keys.current.privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
-  ];
+  ]);
   // Logs leave the process too: the same redaction as comments and check runs (tokens by pattern).
   const log = redactedLog(sink, secrets);
   // A bad PATCHGATE_LLM_* value stops the app at boot, naming the variable.

@@ -120,6 +120,7 @@ async function driveOnce(
       signal,
       trigger,
       mcp,
+      secrets: [...work.deps.secrets, work.token],
       spendGate: spendGate(work.deps, ledger.state, repoConfig.limits),
       ...work.deps.sandboxExtras,
     });
