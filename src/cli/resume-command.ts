@@ -41,10 +41,11 @@ export async function resumeCommand(argv: string[], terminal: NodeJS.WritableStr
   if (positionals.length !== 1) throw new UsageError(`a session id (or a prefix of one) is required\nusage: ${RESUME_USAGE}`);
   const mcp = mcpFromCli(values["mcp-config"], Boolean(process.stdin.isTTY), env);
   const dir = dataDir(values["data-dir"], env);
-  const { registries, secrets, ...sandboxOpts } = sandboxFromCli(values.settings, dir, env);
+  const { registries, secrets, budgetNotice, ...sandboxOpts } = sandboxFromCli(values.settings, dir, env);
   // Every line at the terminal from here on is redacted with the operator's whole list (run-command.ts).
   const hb = heartbeat(redactedOutput(terminal, secrets));
   const out = hb.out;
+  if (budgetNotice) out.write(`${budgetNotice}\n`);
   const caBundle = caBundleFromCli(dir, env);
   const receipt = cliReceiptSigner(dir, env, secrets);
   const interrupt = interruptNotice(out);

@@ -54,11 +54,12 @@ export async function runCommand(argv: string[], terminal: NodeJS.WritableStream
   const repo = await checkRepo(values.repo, values["include-uncommitted"]);
   const model = modelName(values.model, env);
   const dir = dataDir(values["data-dir"], env);
-  const { registries, secrets, ...sandboxOpts } = sandboxFromCli(values.settings, dir, env);
+  const { registries, secrets, budgetNotice, ...sandboxOpts } = sandboxFromCli(values.settings, dir, env);
   // From here on every line at the terminal is redacted with the operator's whole list, the
   // registries' credentials among it (the entry point knew only the environment's).
   const hb = heartbeat(redactedOutput(terminal, secrets));
   const out = hb.out;
+  if (budgetNotice) out.write(`${budgetNotice}\n`);
   const caBundle = caBundleFromCli(dir, env);
   const receipt = cliReceiptSigner(dir, env, secrets);
   const { llm, compaction, config } = llmFromEnv(model, env, dir);

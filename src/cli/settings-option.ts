@@ -4,6 +4,7 @@ import { dependencyCacheIn } from "../config/operator-defaults.js";
 import { hostFacts } from "../toolchain/host-facts.js";
 import { processOperatorEnv, type OperatorEnv } from "../config/operator-env.js";
 import type { PrivateRegistry } from "../sandbox/egress/private-registry.js";
+import { budgetNotice } from "./budget-notice.js";
 import { cliRedactionSet } from "./cli-secrets.js";
 import { settingsFromCli } from "./settings-file.js";
 
@@ -18,7 +19,11 @@ export function sandboxFromCli(
   flag: string | undefined,
   dataDir: string,
   env: OperatorEnv = processOperatorEnv(),
-): Pick<ResumeOptions, "toolchains" | "host" | "cacheRoot" | "dependencyCache"> & { registries: PrivateRegistry[]; secrets: string[] } {
+): Pick<ResumeOptions, "toolchains" | "host" | "cacheRoot" | "dependencyCache"> & {
+  registries: PrivateRegistry[];
+  secrets: string[];
+  budgetNotice: string | null;
+} {
   const host = hostFacts({ dataDir });
   const settings = settingsFromCli(flag, host.protectedDirs, env);
   return {
@@ -28,5 +33,6 @@ export function sandboxFromCli(
     dependencyCache: dependencyCacheIn(dataDir, settings),
     registries: settings.registries,
     secrets: cliRedactionSet(settings, env),
+    budgetNotice: budgetNotice(settings.budgets),
   };
 }
