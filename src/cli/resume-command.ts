@@ -42,7 +42,7 @@ export async function resumeCommand(argv: string[], terminal: NodeJS.WritableStr
   if (positionals.length !== 1) throw new UsageError(`a session id (or a prefix of one) is required\nusage: ${RESUME_USAGE}`);
   const mcp = mcpFromCli(values["mcp-config"], Boolean(process.stdin.isTTY), env);
   const dir = dataDir(values["data-dir"], env);
-  const { registries, ...sandboxOpts } = sandboxFromCli(values.settings, dir, env);
+  const { registries, privateDestinations, ...sandboxOpts } = sandboxFromCli(values.settings, dir, env);
   const caBundle = caBundleFromCli(dir, env);
   const receipt = cliReceiptSigner(dir, env);
   const interrupt = interruptNotice(out);
@@ -57,7 +57,7 @@ export async function resumeCommand(argv: string[], terminal: NodeJS.WritableStr
     if (ledger.state.phase === "failed" && ledger.state.mode === "execute") await reopenSession(ledger, "cli");
     hb.doing("opening the workspace");
     const ws = await reopenWorkspace(ledger, { source: ledger.state.task.source.repo, dir: join(dir, "workspaces", sessionId) });
-    const setup = await repoSetup(ws.root, caBundle, registries);
+    const setup = await repoSetup(ws.root, { caBundle, registries, privateDestinations });
     hb.doing(null);
     const approver = terminalApprover({ approvePlan: values["approve-plan"], approveWrites: values["approve-writes"] }, out);
     const result = await driveLocally(

@@ -55,7 +55,7 @@ export async function runCommand(argv: string[], terminal: NodeJS.WritableStream
   const repo = await checkRepo(values.repo, values["include-uncommitted"]);
   const model = modelName(values.model, env);
   const dir = dataDir(values["data-dir"], env);
-  const { registries, ...sandboxOpts } = sandboxFromCli(values.settings, dir, env);
+  const { registries, privateDestinations, ...sandboxOpts } = sandboxFromCli(values.settings, dir, env);
   const caBundle = caBundleFromCli(dir, env);
   const receipt = cliReceiptSigner(dir, env);
   const { llm, compaction, config } = llmFromEnv(model, env, dir);
@@ -79,7 +79,7 @@ export async function runCommand(argv: string[], terminal: NodeJS.WritableStream
     hb.doing(`cloning ${repo.source}`);
     const { ws, setup } = await failOnSetupError(ledger, async () => {
       const ws = await prepareWorkspace(ledger, { source: repo.source, ref: repo.ref, dir: join(dir, "workspaces", ledger.sessionId) });
-      return { ws, setup: await repoSetup(ws.root, caBundle, registries) };
+      return { ws, setup: await repoSetup(ws.root, { caBundle, registries, privateDestinations }) };
     });
     hb.doing(null);
     await applyRepoLimits(

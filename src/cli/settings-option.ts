@@ -4,20 +4,23 @@ import { dependencyCacheIn } from "../config/operator-defaults.js";
 import { OperatorSettingsError, operatorSettingsFrom } from "../config/operator-settings.js";
 import { hostFacts } from "../toolchain/host-facts.js";
 import { processOperatorEnv, type OperatorEnv } from "../config/operator-env.js";
+import type { AllowEntry } from "../sandbox/egress/allow-rule.js";
 import type { PrivateRegistry } from "../sandbox/egress/private-registry.js";
+import { PrivateDestinationError, privateDestinationsFrom } from "../config/private-destinations.js";
 import { UsageError } from "./usage-error.js";
 
 /**
  * The operator's part of a CLI session's sandbox: `--settings <file>` (else PATCHGATE_SETTINGS) for
- * extra toolchains and private registries (their credentials read now), the host as toolchain
- * resolution sees it, and the per-session cache under the data directory. A broken settings file
- * (a registry's missing credential among them) is a usage error naming the field.
+ * extra toolchains and private registries (their credentials read now), PATCHGATE_PRIVATE_DESTINATIONS,
+ * the host as toolchain resolution sees it, and the per-session cache under the data directory. A
+ * broken settings file (a registry's missing credential among them) or a bad private destination is a
+ * usage error naming the field or the entry.
  */
 export function sandboxFromCli(
   flag: string | undefined,
   dataDir: string,
   env: OperatorEnv = processOperatorEnv(),
-): Pick<ResumeOptions, "toolchains" | "host" | "cacheRoot" | "dependencyCache"> & { registries: PrivateRegistry[] } {
+): Pick<ResumeOptions, "toolchains" | "host" | "cacheRoot" | "dependencyCache"> & { registries: PrivateRegistry[]; privateDestinations: AllowEntry[] } {
   const host = hostFacts({ dataDir });
   try {
     const settings = operatorSettingsFrom(flag ?? env.PATCHGATE_SETTINGS, host.protectedDirs);
@@ -27,9 +30,10 @@ export function sandboxFromCli(
       cacheRoot: join(dataDir, "cache"),
       dependencyCache: dependencyCacheIn(dataDir, settings),
       registries: settings.registries,
+      privateDestinations: privateDestinationsFrom(env),
     };
   } catch (e) {
-    if (OperatorSettingsError.isInstance(e)) throw new UsageError(e.message);
+    if (OperatorSettingsError.isInstance(e) || PrivateDestinationError.isInstance(e)) throw new UsageError(e.message);
     throw e;
   }
 }

@@ -19,9 +19,9 @@ describe("operator settings: sandbox.registries", () => {
 
   test("each credential is read at load, sent in its scheme, and every form of it is a secret to redact", async () => {
     const settings = load([npm, pip])();
-    expect(settings.registries.map((r) => ({ name: r.name, kind: r.kind, scope: r.scope, privateAddress: r.privateAddress }))).toEqual([
-      { name: "corp-npm", kind: "npm", scope: "@corp", privateAddress: false },
-      { name: "corp-pypi", kind: "pip", scope: undefined, privateAddress: false },
+    expect(settings.registries.map((r) => ({ name: r.name, kind: r.kind, scope: r.scope }))).toEqual([
+      { name: "corp-npm", kind: "npm", scope: "@corp" },
+      { name: "corp-pypi", kind: "pip", scope: undefined },
     ]);
     const basic = Buffer.from("ci:pypi-password-from-file").toString("base64");
     expect(await Promise.all(settings.registries.map((r) => r.authorization({})))).toEqual(["Bearer npm-token-from-env", `Basic ${basic}`]);

@@ -81,9 +81,11 @@ describe("the private registries' gateway", () => {
   async function gateway(r: Partial<PrivateRegistry>, opts: Partial<GatewayOptions> = {}): Promise<{ socket: string; gateway: RegistryGateway }> {
     const socket = join(dir, `gw-${n++}.sock`);
     const g = await startRegistryGateway(socket, {
-      registries: [{ name: "corp", kind: "npm", url: `${registry.origin}/npm/`, privateAddress: true, authorization: async () => `Bearer ${TOKEN}`, ...r }],
+      registries: [{ name: "corp", kind: "npm", url: `${registry.origin}/npm/`, authorization: async () => `Bearer ${TOKEN}`, ...r }],
       hostNetworks: [],
       lookup: async () => ["127.0.0.1"],
+      // The test registry is on loopback: declared, as an operator declares an internal registry.
+      privateDestinations: [{ host: "127.0.0.1", wildcard: false, port: Number(new URL(registry.origin).port) }],
       ca,
       ...opts,
     });
@@ -138,11 +140,11 @@ describe("the private registries' gateway", () => {
   });
 
   test("a registry on a private address is refused unless declared so, before any connection", async () => {
-    const { socket, gateway: g } = await gateway({ privateAddress: false });
+    const { socket, gateway: g } = await gateway({}, { privateDestinations: [] });
     const r = await get(socket, "/corp/npm/pkg");
     expect(r).toMatchObject({
       status: 502,
-      body: "patchgate registry gateway: corp: 127.0.0.1 is loopback (declare the registry with private_address: true)\n",
+      body: "patchgate registry gateway: corp: 127.0.0.1 is loopback (the operator declares it in PATCHGATE_PRIVATE_DESTINATIONS)\n",
     });
     expect(registry.seen).toEqual([]);
     expect(g.decisions).toEqual([
