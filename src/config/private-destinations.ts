@@ -22,7 +22,8 @@ export function privateDestinationsFrom(env: Pick<OperatorEnv, typeof VARIABLE>)
     .filter((t) => t !== "")
     .map((item) => {
       const entry = parseAllowEntry(item);
-      if (entry === null || entry.wildcard) throw new PrivateDestinationError(`${VARIABLE}: ${JSON.stringify(item)} is not an exact host or host:port (no wildcards)`);
+      if (entry === null || entry.wildcard)
+        throw new PrivateDestinationError(`${VARIABLE}: ${JSON.stringify(item)} is not an exact host or host:port (no wildcards)`);
       return entry;
     });
 }

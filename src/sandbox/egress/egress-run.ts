@@ -60,7 +60,11 @@ interface RegistrySide {
 }
 
 /** The gateway on `dir`'s second socket, the client settings that point at it and cargo's file. */
-async function registrySide(dir: string, opts: EgressOptions, rules: Pick<GatewayOptions, "hostNetworks" | "lookup" | "privateDestinations">): Promise<RegistrySide> {
+async function registrySide(
+  dir: string,
+  opts: EgressOptions,
+  rules: Pick<GatewayOptions, "hostNetworks" | "lookup" | "privateDestinations">,
+): Promise<RegistrySide> {
   const registries = opts.packageRegistries === false ? [] : (opts.registries ?? []);
   if (registries.length === 0) return { gateway: null, env: {}, mounts: [] };
   const ca = opts.caBundle ? await readFile(opts.caBundle, "utf8") : undefined;
