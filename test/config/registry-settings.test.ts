@@ -49,6 +49,10 @@ describe("operator settings: sandbox.registries", () => {
     expect(load([npm, { ...npm, scope: undefined }])).toThrow("`sandbox.registries.1.name` corp-npm is declared twice");
     expect(load([{ ...npm, name: "Corp NPM" }])).toThrow("`sandbox.registries.0.name` must be 1-40 lower-case letters");
     expect(load([{ ...npm, password: "x" }])).toThrow('`sandbox.registries.0` Unrecognized key: "password"');
+    // A registry on a private address is declared where every private destination is, not here.
+    expect(load([{ ...npm, private_address: true }])).toThrow(
+      "`sandbox.registries.0.private_address` is declared in PATCHGATE_PRIVATE_DESTINATIONS instead: name the registry's host there",
+    );
     for (const run of [load([{ ...npm, credential: { env: "UNSET_TOKEN" } }]), load([{ ...pip, username: undefined }])]) {
       expect(() => run()).toThrow(/^[^\n]+$/);
     }
