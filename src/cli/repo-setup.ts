@@ -4,7 +4,7 @@ import { REPO_CONFIG_PATH, type RepoConfig } from "../config/repo-config.js";
 import { parseRepoConfig } from "../config/load-repo-config.js";
 import { detectTestCommand } from "../config/detect-test-command.js";
 import { selectSandbox } from "../sandbox/select.js";
-import type { PrivateRegistry } from "../sandbox/egress/private-registry.js";
+import type { EgressSettings } from "../sandbox/egress/egress-run.js";
 import type { Sandbox } from "../sandbox/types.js";
 import { UsageError } from "./usage-error.js";
 
@@ -18,10 +18,10 @@ export interface RepoSetup {
 
 /**
  * Reads `.github/patchgate.yml` from the clone (its checked-out default branch), the test command and
- * a sandbox, whose networked setup gets `caBundle` (ca-bundle-option.ts) and the operator's private
- * `registries` (settings-option.ts).
+ * a sandbox, whose networked runs get `egress`: the CA bundle (ca-bundle-option.ts), the operator's
+ * private registries and private destinations (settings-option.ts).
  */
-export async function repoSetup(root: string, caBundle: string | null = null, registries: readonly PrivateRegistry[] = []): Promise<RepoSetup> {
+export async function repoSetup(root: string, egress: EgressSettings = {}): Promise<RepoSetup> {
   const text = await readFile(join(root, REPO_CONFIG_PATH), "utf8").catch(() => null);
   const parsed = parseRepoConfig(text);
   if (!parsed.ok) throw new UsageError(`${REPO_CONFIG_PATH} is invalid: ${parsed.error.message}`);
@@ -29,7 +29,7 @@ export async function repoSetup(root: string, caBundle: string | null = null, re
   const detected = config.test ? null : await detectTestCommand(root);
   const testCommand = config.test ?? detected?.command;
   const testCommandSource = config.test ? REPO_CONFIG_PATH : detected?.source;
-  const chosen = await selectSandbox(config.sandbox.backend, { caBundle, registries });
+  const chosen = await selectSandbox(config.sandbox.backend, egress);
   const sandboxNote = chosen.sandbox ? `sandbox: ${chosen.sandbox.backend}` : `no sandbox: ${chosen.reason} (commands will be refused)`;
   return {
     config: detected?.setup && !config.setup ? { ...config, setup: detected.setup } : config,

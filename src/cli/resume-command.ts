@@ -41,7 +41,7 @@ export async function resumeCommand(argv: string[], terminal: NodeJS.WritableStr
   if (positionals.length !== 1) throw new UsageError(`a session id (or a prefix of one) is required\nusage: ${RESUME_USAGE}`);
   const mcp = mcpFromCli(values["mcp-config"], Boolean(process.stdin.isTTY), env);
   const dir = dataDir(values["data-dir"], env);
-  const { registries, secrets, budgetNotice, ...sandboxOpts } = sandboxFromCli(values.settings, dir, env);
+  const { registries, privateDestinations, secrets, budgetNotice, ...sandboxOpts } = sandboxFromCli(values.settings, dir, env);
   // Every line at the terminal from here on is redacted with the operator's whole list (run-command.ts).
   const hb = heartbeat(redactedOutput(terminal, secrets));
   const out = hb.out;
@@ -60,7 +60,7 @@ export async function resumeCommand(argv: string[], terminal: NodeJS.WritableStr
     if (ledger.state.phase === "failed" && ledger.state.mode === "execute") await reopenSession(ledger, "cli");
     hb.doing("opening the workspace");
     const ws = await reopenWorkspace(ledger, { source: ledger.state.task.source.repo, dir: join(dir, "workspaces", sessionId) });
-    const setup = await repoSetup(ws.root, caBundle, registries);
+    const setup = await repoSetup(ws.root, { caBundle, registries, privateDestinations });
     hb.doing(null);
     const approver = terminalApprover({ approvePlan: values["approve-plan"], approveWrites: values["approve-writes"] }, out);
     const result = await driveLocally(

@@ -54,7 +54,7 @@ export async function runCommand(argv: string[], terminal: NodeJS.WritableStream
   const repo = await checkRepo(values.repo, values["include-uncommitted"]);
   const model = modelName(values.model, env);
   const dir = dataDir(values["data-dir"], env);
-  const { registries, secrets, budgetNotice, ...sandboxOpts } = sandboxFromCli(values.settings, dir, env);
+  const { registries, privateDestinations, secrets, budgetNotice, ...sandboxOpts } = sandboxFromCli(values.settings, dir, env);
   // From here on every line at the terminal is redacted with the operator's whole list, the
   // registries' credentials among it (the entry point knew only the environment's).
   const hb = heartbeat(redactedOutput(terminal, secrets));
@@ -83,7 +83,7 @@ export async function runCommand(argv: string[], terminal: NodeJS.WritableStream
     hb.doing(`cloning ${repo.source}`);
     const { ws, setup } = await failOnSetupError(ledger, async () => {
       const ws = await prepareWorkspace(ledger, { source: repo.source, ref: repo.ref, dir: join(dir, "workspaces", ledger.sessionId) });
-      return { ws, setup: await repoSetup(ws.root, caBundle, registries) };
+      return { ws, setup: await repoSetup(ws.root, { caBundle, registries, privateDestinations }) };
     });
     hb.doing(null);
     await applyRepoLimits(

@@ -73,6 +73,10 @@ export const OperatorEnvSchema = z.object({
     "a PEM file of the CA certificates networked setups trust (behind a TLS-intercepting proxy: its CA plus the public roots, since npm, pip and OpenSSL replace their roots with it); copied at start to `<data dir>/ca-bundle.pem` and bound read-only into setup, see [Setup and tests](setup-and-tests.md#the-operators-ca-certificates); a missing or empty file stops the start, naming it",
     "the host's `NODE_EXTRA_CA_CERTS` file and system bundle",
   ),
+  PATCHGATE_PRIVATE_DESTINATIONS: variable(
+    "names networked runs and private registries may reach although they resolve to a loopback, private or the host's own address: exact `host` or `host:port` entries (no wildcards; without a port, 443 and 80), separated by commas or spaces. It allows no host by itself: a run still reaches one only when its allow list or a grant names it, see [Setup and tests](setup-and-tests.md#private-destinations); a bad entry stops the start, naming it",
+    "none: every private address is refused",
+  ),
   PATCHGATE_RECONCILE_MINUTES: variable("how often failed webhook deliveries are asked for again (`0`: never)", "`10`"),
   PATCHGATE_CHECK_RUN_THROTTLE_MS: variable("between milestones, a session's check run is updated at most once in this many milliseconds", "`5000`"),
   PATCHGATE_LLM_PROVIDER: variable(

@@ -35,7 +35,8 @@ export const RegistrySchema = z
     scope: z.string().regex(SCOPE, "must be an npm scope, like @corp").optional(),
     modules: z.array(z.string().regex(GO_PATTERN, "must be a module path pattern")).optional(),
     replaces_crates_io: z.boolean().optional(),
-    private_address: z.boolean().default(false),
+    // Where a registry on a private address is allowed is one declaration, shared with the egress proxy.
+    private_address: z.never({ error: "is declared in PATCHGATE_PRIVATE_DESTINATIONS instead: name the registry's host there" }).optional(),
   })
   .strict();
 
@@ -145,7 +146,6 @@ export function resolveRegistries(
       ...(r.scope ? { scope: r.scope } : {}),
       ...(r.modules ? { modules: r.modules } : {}),
       ...(r.replaces_crates_io ? { replacesCratesIo: true } : {}),
-      privateAddress: r.private_address,
       authorization,
     });
   });

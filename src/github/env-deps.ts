@@ -9,13 +9,14 @@ import { AbortRegistry } from "../queue/abort-registry.js";
 import { InProcessQueue } from "../queue/in-process.js";
 import { writeCaBundle } from "../sandbox/ca-bundle.js";
 import { selectSandbox } from "../sandbox/select.js";
-import type { PrivateRegistry } from "../sandbox/egress/private-registry.js";
+import type { EgressSettings } from "../sandbox/egress/egress-run.js";
 import type { Sandbox } from "../sandbox/types.js";
 import { openStore } from "../store/open-store.js";
 import { redactionSet } from "../config/redaction-set.js";
 import type { PatchgateDeps } from "./deps.js";
 import { gitBaseUrl } from "./outbound/git-remote.js";
 import { dependencyCacheIn, NO_OPERATOR_SETTINGS } from "../config/operator-defaults.js";
+import { privateDestinationsFrom } from "../config/private-destinations.js";
 import { hostFacts } from "../toolchain/host-facts.js";
 import { processOperatorEnv, type OperatorEnv } from "../config/operator-env.js";
 import { hostEnvironment } from "../process/index.js";
@@ -88,7 +89,7 @@ export async function depsFromEnv(
     // Without a window the runtime's default thresholds apply (agent/model-loop.ts). Lazy: sizing loads
     // the tool schemas, which an app without a known window never needs.
     compaction: llmConfig.contextTokens === undefined ? undefined : (await import("../agent/context/compaction-thresholds.js")).compactionFor(llmConfig),
-    sandbox: cachedSandbox(caBundle, settings.registries),
+    sandbox: cachedSandbox({ caBundle, registries: settings.registries, privateDestinations: privateDestinationsFrom(env) }),
     workspacesDir: join(dataDir, "workspaces"),
     mirrors: mirrorsFromEnv(env, dataDir),
     gitBase: gitBaseUrl(env),
@@ -118,15 +119,15 @@ export function reconcileFromEnv(env: OperatorEnv): PatchgateDeps["reconcile"] {
 
 /**
  * Probing a backend costs up to seconds (docker info); once per preference and image is enough.
- * `caBundle`: the CA bundle's host path (ca-bundle.ts), bound into networked setups; `registries`:
- * the operator's private registries, which networked setups reach through their gateway.
+ * `egress`: the CA bundle's host path (ca-bundle.ts), bound into networked setups, the operator's
+ * private registries, which networked setups reach through their gateway, and private destinations.
  */
-export function cachedSandbox(caBundle: string | null = null, registries: readonly PrivateRegistry[] = []): (config: RepoConfig) => Promise<Sandbox | null> {
+export function cachedSandbox(egress: EgressSettings = {}): (config: RepoConfig) => Promise<Sandbox | null> {
   const seen = new Map<string, Promise<Sandbox | null>>();
   return (config) => {
     const key = `${config.sandbox.backend}:${config.sandbox.image}`;
     let s = seen.get(key);
-    if (!s) seen.set(key, (s = selectSandbox(config.sandbox.backend, { image: config.sandbox.image, caBundle, registries }).then((r) => r.sandbox)));
+    if (!s) seen.set(key, (s = selectSandbox(config.sandbox.backend, { image: config.sandbox.image, ...egress }).then((r) => r.sandbox)));
     return s;
   };
 }

@@ -4,6 +4,7 @@ import { llmConfigFromEnv } from "../agent/llm/llm-config.js";
 import { limitSizesFrom } from "../agent/resource-limits.js";
 import type { OperatorEnv } from "../config/operator-env.js";
 import { hostEnvironment } from "../process/index.js";
+import { privateDestinationsFrom } from "../config/private-destinations.js";
 import { caCertificates } from "../sandbox/ca-bundle.js";
 import { isPostgresUrl } from "../store/open-store.js";
 import { reconcileFromEnv } from "./env-deps.js";
@@ -27,6 +28,7 @@ export function startupEnvProblem(env: OperatorEnv, host: Readonly<Record<string
     () => diskGuardFromEnv(env),
     () => mirrorsFromEnv(env, dataDir),
     () => publicUrlFromEnv(env),
+    () => privateDestinationsFrom(env),
     () => caCertificates({ PATCHGATE_CA_BUNDLE: env.PATCHGATE_CA_BUNDLE, NODE_EXTRA_CA_CERTS: host.NODE_EXTRA_CA_CERTS }),
     () => {
       if (env.DATABASE_URL && !isPostgresUrl(env.DATABASE_URL)) throw new Error("DATABASE_URL must start with postgres:// or postgresql://");

@@ -1,12 +1,11 @@
 import { BubblewrapSession } from "./bubblewrap-session.js";
 import { bubblewrapLayout, longLivedCommand, prepareBubblewrapRun } from "./bubblewrap-layout.js";
 import { decodeLimitSignal } from "./disk-quota.js";
-import { withEgress } from "./egress/egress-run.js";
+import { withEgress, type EgressSettings } from "./egress/egress-run.js";
 import type { BwrapHostSetup } from "./host-layout.js";
 import { LongLivedSandbox } from "./long-lived-sandbox.js";
 import { SandboxError } from "./sandbox-error.js";
 import { SUPERVISOR_SYSCALLS } from "./supervisor-script.js";
-import type { PrivateRegistry } from "./egress/private-registry.js";
 import type { Sandbox, SandboxResult, SandboxRunRequest, SessionSandbox } from "./types.js";
 
 /**
@@ -24,11 +23,12 @@ export class BubblewrapSandbox implements Sandbox {
 
   /**
    * `caBundle`: the host path of the CA bundle made at start (ca-bundle.ts), for networked runs;
-   * `registries`: the operator's private registries, reached by networked runs through their gateway.
+   * `registries`: the operator's private registries, reached by networked runs through their gateway;
+   * `privateDestinations`: the names networked runs may reach on a private address once allowed.
    */
   constructor(
     private readonly host: BwrapHostSetup,
-    private readonly opts: { caBundle?: string | null; registries?: readonly PrivateRegistry[]; installationToken?: string } = {},
+    private readonly opts: EgressSettings & { installationToken?: string } = {},
   ) {}
 
   withInstallationToken(token: string): BubblewrapSandbox {
@@ -53,6 +53,7 @@ export class BubblewrapSandbox implements Sandbox {
       node: this.host.node?.binary ?? process.execPath,
       caBundle: this.opts.caBundle,
       registries: this.opts.registries,
+      privateDestinations: this.opts.privateDestinations,
       installationToken: this.opts.installationToken,
     };
     return withEgress(prepared, egress, async (run, egressMounts) => {

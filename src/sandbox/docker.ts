@@ -2,24 +2,20 @@ import { randomBytes } from "node:crypto";
 import { runProcess } from "../process/index.js";
 import { decodeLimitSignal } from "./disk-quota.js";
 import { buildDockerArgv, dockerClientEnv } from "./docker-argv.js";
-import { withEgress } from "./egress/egress-run.js";
+import { withEgress, type EgressSettings } from "./egress/egress-run.js";
 import { refusedEnvNotice } from "./env-policy.js";
 import { hasRealGit } from "./host-layout.js";
 import { prepareRun } from "./prepare-run.js";
 import { withSetupHome } from "./run-state.js";
 import { sessionMounts } from "./session-mounts.js";
 import { supervise } from "./supervise.js";
-import type { PrivateRegistry } from "./egress/private-registry.js";
 import type { Sandbox, SandboxResult, SandboxRunRequest } from "./types.js";
 
-export interface DockerSandboxOptions {
+/** `EgressSettings`: the CA bundle, private registries and private destinations of networked runs. */
+export interface DockerSandboxOptions extends EgressSettings {
   /** Absolute path of the docker client. */
   docker: string;
   image: string;
-  /** The host path of the CA bundle made at start (ca-bundle.ts), for networked runs. */
-  caBundle?: string | null;
-  /** The operator's private registries, reached by networked runs through their gateway. */
-  registries?: readonly PrivateRegistry[];
   /** The session's GitHub installation token, for registries whose credential it is. */
   installationToken?: string;
 }
@@ -46,6 +42,7 @@ export class DockerSandbox implements Sandbox {
       node: "node",
       caBundle: this.opts.caBundle,
       registries: this.opts.registries,
+      privateDestinations: this.opts.privateDestinations,
       installationToken: this.opts.installationToken,
     };
     return withEgress(prepared, egress, async (run, egressMounts) => {

@@ -7,12 +7,13 @@ import { DockerSandbox } from "./docker.js";
 import { which } from "../toolchain/layouts/fs.js";
 import { detectBwrapHost } from "./host-layout.js";
 import { supervise } from "./supervise.js";
-import type { PrivateRegistry } from "./egress/private-registry.js";
+import type { EgressSettings } from "./egress/egress-run.js";
 import type { Sandbox } from "./types.js";
 
 export type SandboxPreference = "auto" | "bubblewrap" | "docker";
 
-export interface SelectSandboxOptions {
+/** `EgressSettings`: the CA bundle made at start (ca-bundle.ts), the operator's private registries and private destinations, for networked runs. */
+export interface SelectSandboxOptions extends EgressSettings {
   /** Image for the docker backend (repo config `sandbox.image`). */
   image?: string;
   /** Client binaries, by name on PATH or absolute; tests point them at missing files. */
@@ -20,10 +21,6 @@ export interface SelectSandboxOptions {
   bwrap?: string;
   /** How long `docker info` may take before the engine counts as absent. */
   dockerProbeMs?: number;
-  /** The CA bundle made at start (ca-bundle.ts): bound into networked runs. */
-  caBundle?: string | null;
-  /** The operator's private registries (operator settings): reached by networked runs through their gateway. */
-  registries?: readonly PrivateRegistry[];
 }
 
 /** Either a working sandbox or why there is none. There is no unsandboxed fallback, on purpose. */
@@ -56,7 +53,7 @@ async function tryDocker(opts: SelectSandboxOptions): Promise<SandboxSelection> 
     const why = info.timedOut ? "timed out" : firstLine(info.stderr) || `exit ${info.exitCode}`;
     return { sandbox: null, reason: `docker engine not reachable: ${why}` };
   }
-  return { sandbox: new DockerSandbox({ docker, image: opts.image ?? "node:20-bookworm", caBundle: opts.caBundle, registries: opts.registries }) };
+  return { sandbox: new DockerSandbox({ docker, image: opts.image ?? "node:20-bookworm", ...egressSettings(opts) }) };
 }
 
 // Installed is not the same as usable: user namespaces may be disabled, or AppArmor may forbid them.
@@ -64,7 +61,7 @@ async function tryDocker(opts: SelectSandboxOptions): Promise<SandboxSelection> 
 async function tryBubblewrap(opts: SelectSandboxOptions): Promise<SandboxSelection> {
   const host = await detectBwrapHost(opts.bwrap);
   if ("reason" in host) return { sandbox: null, reason: host.reason };
-  const sandbox = new BubblewrapSandbox(host, { caBundle: opts.caBundle, registries: opts.registries });
+  const sandbox = new BubblewrapSandbox(host, egressSettings(opts));
   const workspace = await mkdtemp(path.join(os.tmpdir(), "patchgate-probe-"));
   try {
     const r = await sandbox.run({ argv: ["true"], workspace, timeoutMs: 10_000 });
@@ -75,6 +72,10 @@ async function tryBubblewrap(opts: SelectSandboxOptions): Promise<SandboxSelecti
   } finally {
     await rm(workspace, { recursive: true, force: true });
   }
+}
+
+function egressSettings(opts: SelectSandboxOptions): EgressSettings {
+  return { caBundle: opts.caBundle, registries: opts.registries, privateDestinations: opts.privateDestinations };
 }
 
 function firstLine(text: string): string {

@@ -100,4 +100,14 @@ describe("patchgate CLI, end to end", () => {
     expect(r.stderr).toBe("patchgate: OPENAI_API_KEY is not set. Set it (and OPENAI_BASE_URL for any OpenAI-compatible server) to run a session.\n");
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
+
+  test("a bad PATCHGATE_PRIVATE_DESTINATIONS entry is one line naming the variable and the entry, before any session", async () => {
+    const data = sessions.tempDir("pg-cli-");
+    const r = await cli(["run", "--repo", sessions.repo(), "do something"], {
+      PATCHGATE_DATA_DIR: data,
+      PATCHGATE_PRIVATE_DESTINATIONS: "svc.internal:8080 *.internal",
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('patchgate: PATCHGATE_PRIVATE_DESTINATIONS: "*.internal" is not an exact host or host:port (no wildcards)\n');
+  });
 });

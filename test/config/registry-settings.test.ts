@@ -19,9 +19,9 @@ describe("operator settings: sandbox.registries", () => {
 
   test("each credential is read at load, sent in its scheme, and every form of it is a secret to redact", async () => {
     const settings = load([npm, pip])();
-    expect(settings.registries.map((r) => ({ name: r.name, kind: r.kind, scope: r.scope, privateAddress: r.privateAddress }))).toEqual([
-      { name: "corp-npm", kind: "npm", scope: "@corp", privateAddress: false },
-      { name: "corp-pypi", kind: "pip", scope: undefined, privateAddress: false },
+    expect(settings.registries.map((r) => ({ name: r.name, kind: r.kind, scope: r.scope }))).toEqual([
+      { name: "corp-npm", kind: "npm", scope: "@corp" },
+      { name: "corp-pypi", kind: "pip", scope: undefined },
     ]);
     const basic = Buffer.from("ci:pypi-password-from-file").toString("base64");
     expect(await Promise.all(settings.registries.map((r) => r.authorization({})))).toEqual(["Bearer npm-token-from-env", `Basic ${basic}`]);
@@ -49,6 +49,10 @@ describe("operator settings: sandbox.registries", () => {
     expect(load([npm, { ...npm, scope: undefined }])).toThrow("`sandbox.registries.1.name` corp-npm is declared twice");
     expect(load([{ ...npm, name: "Corp NPM" }])).toThrow("`sandbox.registries.0.name` must be 1-40 lower-case letters");
     expect(load([{ ...npm, password: "x" }])).toThrow('`sandbox.registries.0` Unrecognized key: "password"');
+    // A registry on a private address is declared where every private destination is, not here.
+    expect(load([{ ...npm, private_address: true }])).toThrow(
+      "`sandbox.registries.0.private_address` is declared in PATCHGATE_PRIVATE_DESTINATIONS instead: name the registry's host there",
+    );
     for (const run of [load([{ ...npm, credential: { env: "UNSET_TOKEN" } }]), load([{ ...pip, username: undefined }])]) {
       expect(() => run()).toThrow(/^[^\n]+$/);
     }

@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import { createNodeMiddleware, createProbot, ProbotOctokit } from "probot";
 import type { LLMClient } from "../../src/agent/llm/types.js";
 import type { McpConfig } from "../../src/mcp/config.js";
+import { privateDestinationsFrom } from "../../src/config/private-destinations.js";
 import { patchgateApp } from "../../src/github/app.js";
 import type { PatchgateDeps } from "../../src/github/deps.js";
 import { gitBaseUrl } from "../../src/github/outbound/git-remote.js";
@@ -56,6 +57,8 @@ export interface AppSettings {
   limits?: GitHubLimits;
   /** The host toolchain resolution sees and the operator's toolchains; default: this process's host, a cache beside the database. */
   sandboxExtras?: PatchgateDeps["sandboxExtras"];
+  /** PATCHGATE_PRIVATE_DESTINATIONS as the operator writes it; absent: none. */
+  privateDestinations?: string;
   /** The delivery reconciler's clock; absent: off (tests that count API calls). */
   reconcile?: { firstAfterMs: number; everyMs: number };
   /**
@@ -114,7 +117,7 @@ export async function startApp(s: AppSettings): Promise<AppInstance> {
     aborts: new AbortRegistry(),
     llm: s.llm,
     model: s.model,
-    sandbox: sandboxes.tracking(cachedSandbox()),
+    sandbox: sandboxes.tracking(cachedSandbox({ privateDestinations: privateDestinationsFrom({ PATCHGATE_PRIVATE_DESTINATIONS: s.privateDestinations }) })),
     workspacesDir: s.workspacesDir,
     gitBase: gitBaseUrl(env),
     secrets: s.secrets,

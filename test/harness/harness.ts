@@ -35,6 +35,7 @@ export interface HarnessOptions {
   mcp?: McpConfig;
   /** The host as toolchain resolution sees it, operator toolchains (tests build a temporary HOME). */
   sandboxExtras?: AppSettings["sandboxExtras"];
+  privateDestinations?: AppSettings["privateDestinations"];
   /** Turns the delivery reconciler on, on this clock. */
   reconcile?: { firstAfterMs: number; everyMs: number };
   housekeeping?: AppSettings["housekeeping"];
@@ -120,6 +121,7 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
     llm: o.llm ?? (() => createOpenAIClient({ apiKey: HARNESS_API_KEY, baseURL: openai.baseURL, model: "fake-model" })),
     mcp: o.mcp ?? null,
     sandboxExtras: o.sandboxExtras,
+    privateDestinations: o.privateDestinations,
     reconcile: o.reconcile,
     housekeeping: o.housekeeping,
     diskGuard: o.diskGuard,

@@ -5,6 +5,7 @@ import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { allowEntryFromUrl } from "../../src/sandbox/egress/allow-rule.js";
 import type { PrivateRegistry } from "../../src/sandbox/egress/private-registry.js";
 import { selectSandbox } from "../../src/sandbox/select.js";
 import type { Sandbox, SandboxResult } from "../../src/sandbox/types.js";
@@ -42,8 +43,10 @@ function traces(secret: string, result: SandboxResult, workspace: string): strin
   return found;
 }
 
+/** The test registries listen on loopback: the operator declares each one's host and port a private destination. */
 async function sandboxWith(registries: PrivateRegistry[], caBundle: string): Promise<Sandbox> {
-  const chosen = await selectSandbox("bubblewrap", { caBundle, registries });
+  const privateDestinations = registries.map((r) => allowEntryFromUrl(r.url)!);
+  const chosen = await selectSandbox("bubblewrap", { caBundle, registries, privateDestinations });
   if (chosen.sandbox === null) throw new Error(`bubblewrap unavailable: ${chosen.reason}`);
   return chosen.sandbox;
 }
@@ -67,8 +70,8 @@ describe("npm: a private registry (verdaccio, TLS, token) reached through the ga
     const authorization = async () => `Bearer ${registry.token}`;
     sandbox = await sandboxWith(
       [
-        { name: "corp-npm", kind: "npm", url: registry.url, privateAddress: true, authorization },
-        { name: "corp-scope", kind: "npm", url: registry.url, scope: "@corp", privateAddress: true, authorization },
+        { name: "corp-npm", kind: "npm", url: registry.url, authorization },
+        { name: "corp-scope", kind: "npm", url: registry.url, scope: "@corp", authorization },
       ],
       // The operator's bundle: the test CA is the only root it names.
       registry.caFile,
@@ -164,7 +167,7 @@ describe("pip: a PEP 503 index (TLS, basic auth) served by the test, reached thr
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/`;
     const authorization = async () => expected;
-    sandbox = await sandboxWith([{ name: "corp-pypi", kind: "pip", url: `${url}simple/`, privateAddress: true, authorization }], caFile);
+    sandbox = await sandboxWith([{ name: "corp-pypi", kind: "pip", url: `${url}simple/`, authorization }], caFile);
   }, 60_000);
   afterAll(async () => {
     await new Promise((resolve) => server?.close(resolve));

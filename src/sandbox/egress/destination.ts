@@ -3,6 +3,7 @@ import { isIP } from "node:net";
 import { networkInterfaces } from "node:os";
 import { classifyAddress, type HostNetwork } from "./address-class.js";
 import { hostAllowed, type AllowEntry } from "./allow-rule.js";
+import { isDeclaredPrivate } from "./private-destination.js";
 
 /** All addresses a name resolves to on the host. */
 export type Lookup = (host: string) => Promise<string[]>;
@@ -20,6 +21,8 @@ export interface DestinationRules {
   allow: readonly AllowEntry[];
   hostNetworks: readonly HostNetwork[];
   lookup: Lookup;
+  /** The operator's private destinations (private-destination.ts): these names and ports may resolve to any address. */
+  privateDestinations?: readonly AllowEntry[];
 }
 
 export type Destination = { ok: true; host: string; address: string } | { ok: false; reason: string };
@@ -28,7 +31,8 @@ export type Destination = { ok: true; host: string; address: string } | { ok: fa
  * Where a request for `host:port` may go: the name must be allowed, and every address it resolves to
  * public. The proxy then connects to the address checked here, not to the name again, so a second
  * answer from DNS cannot send it elsewhere. One refused address refuses the name: a registry has no
- * reason to resolve to the host's loopback.
+ * reason to resolve to the host's loopback. Only a name and port the operator declared private skip
+ * the address check, and only once the allow list has let the name past.
  */
 export async function resolveDestination(hostText: string, port: number, rules: DestinationRules): Promise<Destination> {
   const name = hostAllowed(hostText, port, rules.allow);
@@ -40,6 +44,7 @@ export async function resolveDestination(hostText: string, port: number, rules: 
     return { ok: false, reason: `${name.host} does not resolve (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
   }
   if (addresses.length === 0) return { ok: false, reason: `${name.host} does not resolve` };
+  if (isDeclaredPrivate(name.host, port, rules.privateDestinations ?? [])) return { ok: true, host: name.host, address: addresses[0] };
   for (const address of addresses) {
     const verdict = classifyAddress(address, rules.hostNetworks);
     if (!verdict.ok)

@@ -38,9 +38,17 @@ export interface EgressOptions {
   registries?: readonly PrivateRegistry[];
   /** The session's GitHub installation token: the credential of registries declared with `github_app`. */
   installationToken?: string;
+  /**
+   * The operator's private destinations (private-destination.ts): names and ports the proxy and the
+   * gateway may connect to on a private address, once the allow list or a registry names them.
+   */
+  privateDestinations?: readonly AllowEntry[];
   /** For tests; the host's resolver otherwise. */
   lookup?: Lookup;
 }
+
+/** What the operator gives every networked run of a backend: the CA bundle, the private registries and the private destinations. */
+export type EgressSettings = Pick<EgressOptions, "caBundle" | "registries" | "privateDestinations">;
 
 /** Cargo reads the configuration of every directory above the workspace: this one is the sandbox root's. */
 const SANDBOX_CARGO_CONFIG = "/.cargo/config.toml";
@@ -52,7 +60,11 @@ interface RegistrySide {
 }
 
 /** The gateway on `dir`'s second socket, the client settings that point at it and cargo's file. */
-async function registrySide(dir: string, opts: EgressOptions, rules: Pick<GatewayOptions, "hostNetworks" | "lookup">): Promise<RegistrySide> {
+async function registrySide(
+  dir: string,
+  opts: EgressOptions,
+  rules: Pick<GatewayOptions, "hostNetworks" | "lookup" | "privateDestinations">,
+): Promise<RegistrySide> {
   const registries = opts.packageRegistries === false ? [] : (opts.registries ?? []);
   if (registries.length === 0) return { gateway: null, env: {}, mounts: [] };
   const ca = opts.caBundle ? await readFile(opts.caBundle, "utf8") : undefined;
@@ -102,6 +114,7 @@ export async function withEgress(
       allow: await allowList(run.workspace, opts.allowHosts, opts.packageRegistries !== false),
       hostNetworks: hostNetworks(),
       lookup: opts.lookup ?? systemLookup,
+      privateDestinations: opts.privateDestinations ?? [],
     };
     const proxy = await startEgressProxy(path.join(dir, "proxy.sock"), rules);
     let registries: RegistrySide | null = null;

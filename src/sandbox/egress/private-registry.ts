@@ -22,8 +22,6 @@ export interface PrivateRegistry {
   modules?: readonly string[];
   /** cargo: crates.io is replaced by it (source replacement); otherwise it is a named registry. */
   replacesCratesIo?: boolean;
-  /** Its host may resolve to a loopback, private or link-local address: only when the operator says so. */
-  privateAddress: boolean;
   /** The `Authorization` header's value, made on the host for each request (a token may rotate). */
   authorization: (from: CredentialContext) => Promise<string>;
 }

@@ -2,10 +2,12 @@ import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Serv
 import { request as httpsRequest } from "node:https";
 import { isIP } from "node:net";
 import { classifyAddress, type HostNetwork } from "./address-class.js";
+import type { AllowEntry } from "./allow-rule.js";
 import type { Lookup } from "./destination.js";
 import type { EgressDecision } from "./egress-proxy.js";
 import { loopbackOrigin, type PrivateRegistry } from "./private-registry.js";
 import { OpenStreams } from "./open-streams.js";
+import { isDeclaredPrivate } from "./private-destination.js";
 import { credentialForms, isRewritable, rewriteLocation, rewriteOrigin, withoutCargoAuthRequired, withoutCredential } from "./registry-rewrite.js";
 
 /**
@@ -14,7 +16,7 @@ import { credentialForms, isRewritable, rewriteLocation, rewriteOrigin, withoutC
  * to this server's unix socket, which re-originates the request to `https://<the registry's
  * host>/<path>` with the credential in `Authorization`, verifying the registry's certificate against
  * the operator's CA bundle (or Node's roots), and connecting to an address it checked: a public one,
- * or any when the operator declared the registry private (`privateAddress`).
+ * or any when the operator declared the registry's host and port a private destination.
  *
  * The credential goes to that origin and nowhere else: the gateway never follows a redirect (it
  * hands it back, under the loopback when it stays on the origin, as it is otherwise, so the client
@@ -27,6 +29,8 @@ export interface GatewayOptions {
   registries: readonly PrivateRegistry[];
   hostNetworks: readonly HostNetwork[];
   lookup: Lookup;
+  /** The operator's private destinations (private-destination.ts): a registry at one of them may resolve to any address. */
+  privateDestinations?: readonly AllowEntry[];
   /** PEM of the certificates trusted for the registries (ca-bundle.ts); Node's roots when absent. */
   ca?: string;
   /** The session's GitHub installation token, for registries whose credential it is (GitHub Packages). */
@@ -57,8 +61,8 @@ const DROPPED_RESPONSE_HEADERS = new Set(["set-cookie", "connection", "keep-aliv
 
 type Target = { ok: true; address: string } | { ok: false; reason: string };
 
-/** The address to connect to: the registry's name resolved, each address public unless the operator declared it private. */
-async function resolveRegistry(r: PrivateRegistry, host: string, opts: GatewayOptions): Promise<Target> {
+/** The address to connect to: the registry's name resolved, each address public unless the operator declared the name and port private. */
+async function resolveRegistry(host: string, port: number, opts: GatewayOptions): Promise<Target> {
   let addresses: string[];
   try {
     addresses = isIP(host) !== 0 ? [host] : await opts.lookup(host);
@@ -66,12 +70,12 @@ async function resolveRegistry(r: PrivateRegistry, host: string, opts: GatewayOp
     return { ok: false, reason: `${host} does not resolve (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
   }
   if (addresses.length === 0) return { ok: false, reason: `${host} does not resolve` };
-  if (!r.privateAddress) {
+  if (!isDeclaredPrivate(host, port, opts.privateDestinations ?? [])) {
     for (const address of addresses) {
       const verdict = classifyAddress(address, opts.hostNetworks);
       if (verdict.ok) continue;
       const where = address === host ? `${host} is ${verdict.reason}` : `${host} is at ${address}, which is ${verdict.reason}`;
-      return { ok: false, reason: `${where} (declare the registry with private_address: true)` };
+      return { ok: false, reason: `${where} (the operator declares it in PATCHGATE_PRIVATE_DESTINATIONS)` };
     }
   }
   return { ok: true, address: addresses[0] };
@@ -98,7 +102,7 @@ export async function startRegistryGateway(socketPath: string, opts: GatewayOpti
     const target = new URL(`${origin.origin}${m[2] ?? "/"}`);
     const port = Number(target.port || 443);
     const method = req.method ?? "GET";
-    const judged = await resolveRegistry(registry, target.hostname.replace(/^\[|\]$/g, ""), opts);
+    const judged = await resolveRegistry(target.hostname.replace(/^\[|\]$/g, ""), port, opts);
     decisions.push({ method, host: target.hostname, port, allowed: judged.ok, ...(judged.ok ? {} : { reason: judged.reason }) });
     if (!judged.ok) return fail(res, 502, `${registry.name}: ${judged.reason}`);
 

@@ -2,7 +2,6 @@ import { clientConfig, type PrivateRegistry } from "../../../src/sandbox/egress/
 import { isRewritable, rewriteLocation, rewriteOrigin, withoutCargoAuthRequired } from "../../../src/sandbox/egress/registry-rewrite.js";
 
 const registry = (r: Partial<PrivateRegistry> & Pick<PrivateRegistry, "name" | "kind" | "url">): PrivateRegistry => ({
-  privateAddress: false,
   authorization: () => Promise.reject(new Error("never asked here")),
   ...r,
 });

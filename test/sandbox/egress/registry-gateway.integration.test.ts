@@ -4,6 +4,7 @@ import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { allowEntryFromUrl } from "../../../src/sandbox/egress/allow-rule.js";
 import type { PrivateRegistry } from "../../../src/sandbox/egress/private-registry.js";
 import { startRegistryGateway, type GatewayOptions, type RegistryGateway } from "../../../src/sandbox/egress/registry-gateway.js";
 import { makeTestCa } from "../test-ca.js";
@@ -80,10 +81,13 @@ describe("the private registries' gateway", () => {
   let n = 0;
   async function gateway(r: Partial<PrivateRegistry>, opts: Partial<GatewayOptions> = {}): Promise<{ socket: string; gateway: RegistryGateway }> {
     const socket = join(dir, `gw-${n++}.sock`);
+    const declared: PrivateRegistry = { name: "corp", kind: "npm", url: `${registry.origin}/npm/`, authorization: async () => `Bearer ${TOKEN}`, ...r };
     const g = await startRegistryGateway(socket, {
-      registries: [{ name: "corp", kind: "npm", url: `${registry.origin}/npm/`, privateAddress: true, authorization: async () => `Bearer ${TOKEN}`, ...r }],
+      registries: [declared],
       hostNetworks: [],
       lookup: async () => ["127.0.0.1"],
+      // The test registry is on loopback: its host and port declared, as an operator declares an internal registry.
+      privateDestinations: [allowEntryFromUrl(declared.url)!],
       ca,
       ...opts,
     });
@@ -138,16 +142,24 @@ describe("the private registries' gateway", () => {
   });
 
   test("a registry on a private address is refused unless declared so, before any connection", async () => {
-    const { socket, gateway: g } = await gateway({ privateAddress: false });
+    const { socket, gateway: g } = await gateway({}, { privateDestinations: [] });
     const r = await get(socket, "/corp/npm/pkg");
     expect(r).toMatchObject({
       status: 502,
-      body: "patchgate registry gateway: corp: 127.0.0.1 is loopback (declare the registry with private_address: true)\n",
+      body: "patchgate registry gateway: corp: 127.0.0.1 is loopback (the operator declares it in PATCHGATE_PRIVATE_DESTINATIONS)\n",
     });
     expect(registry.seen).toEqual([]);
     expect(g.decisions).toEqual([
       { method: "GET", host: "127.0.0.1", port: Number(new URL(registry.origin).port), allowed: false, reason: expect.any(String) },
     ]);
+  });
+
+  test("a private destination declared on another port does not cover the registry", async () => {
+    const port = Number(new URL(registry.origin).port);
+    const { socket } = await gateway({}, { privateDestinations: [{ host: "127.0.0.1", wildcard: false, port: port === 65535 ? 1 : port + 1 }] });
+    const r = await get(socket, "/corp/npm/pkg");
+    expect(r).toMatchObject({ status: 502, body: expect.stringContaining("127.0.0.1 is loopback") });
+    expect(registry.seen).toEqual([]);
   });
 
   test("the registry's certificate is verified: an untrusted CA or a name it does not carry gets no request", async () => {
