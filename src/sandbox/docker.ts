@@ -10,6 +10,7 @@ import { withSetupHome } from "./run-state.js";
 import { sessionMounts } from "./session-mounts.js";
 import { supervise } from "./supervise.js";
 import type { PrivateRegistry } from "./egress/private-registry.js";
+import { RegistryClientFiles } from "./egress/registry-client-files.js";
 import type { Sandbox, SandboxResult, SandboxRunRequest } from "./types.js";
 
 export interface DockerSandboxOptions {
@@ -22,6 +23,8 @@ export interface DockerSandboxOptions {
   registries?: readonly PrivateRegistry[];
   /** The session's GitHub installation token, for registries whose credential it is. */
   installationToken?: string;
+  /** The registries' client files (cargo's config), shared by the copies made for a session's token. */
+  clientFiles?: RegistryClientFiles;
 }
 
 /**
@@ -32,10 +35,14 @@ export interface DockerSandboxOptions {
 export class DockerSandbox implements Sandbox {
   readonly backend = "docker" as const;
 
-  constructor(private readonly opts: DockerSandboxOptions) {}
+  private readonly clientFiles: RegistryClientFiles;
+
+  constructor(private readonly opts: DockerSandboxOptions) {
+    this.clientFiles = opts.clientFiles ?? new RegistryClientFiles(opts.registries ?? []);
+  }
 
   withInstallationToken(token: string): DockerSandbox {
-    return new DockerSandbox({ ...this.opts, installationToken: token });
+    return new DockerSandbox({ ...this.opts, installationToken: token, clientFiles: this.clientFiles });
   }
 
   async run(req: SandboxRunRequest): Promise<SandboxResult> {
@@ -47,6 +54,7 @@ export class DockerSandbox implements Sandbox {
       caBundle: this.opts.caBundle,
       registries: this.opts.registries,
       installationToken: this.opts.installationToken,
+      clientFiles: this.clientFiles,
     };
     return withEgress(prepared, egress, async (run, egressMounts) => {
       const name = `patchgate-${randomBytes(6).toString("hex")}`;
