@@ -172,6 +172,32 @@ describe("go: a GOPROXY-protocol module proxy (TLS, token) served by the test, r
       ws.cleanup();
     }
   }, 900_000);
+
+  test("a repository that commits no go.sum: setup records the sums itself, asking no checksum database for the private module", async () => {
+    const ws = tempWorkspace();
+    try {
+      writeFiles(ws.dir, {
+        "go.mod": `module example.com/app\n\ngo 1.19\n\nrequire ${MODULE} ${VERSION}\n`,
+        "app.go": `package app\n\nimport "${MODULE}"\n\n// Greeting is what the private module says.\nfunc Greeting() string { return greet.Hello() }\n`,
+      });
+      const { box, cache } = await sessionSandbox(sandbox, ws.dir, join(base, "cache-no-sum"), ["go mod download", "go build ./..."]);
+      const setup = await box.run({
+        argv: ["sh", "-c", `go mod download ${MODULE} && go build ./...`],
+        workspace: ws.dir,
+        timeoutMs: 300_000,
+        network: true,
+        setup: true,
+      });
+      // Without GONOSUMDB, go asks the checksum database (through proxy.golang.org) for the module's hash: unreachable, or unknown to it; either way setup fails.
+      expect(outcome(setup)).toEqual({ exitCode: 0, stderr: "" });
+      expect(readFileSync(join(ws.dir, "go.sum"), "utf8").split("\n").sort()).toEqual(
+        ["", `${MODULE} ${VERSION} ${h1(moduleFiles)}`, `${MODULE} ${VERSION}/go.mod ${h1({ "go.mod": goMod })}`].sort(),
+      );
+      expect(traces(token, setup, ws.dir, cache)).toEqual([]);
+    } finally {
+      ws.cleanup();
+    }
+  }, 900_000);
 });
 
 /** A `.crate`: a gzipped tar of `files` under `<name>-<version>/`, made by python's tarfile. */
