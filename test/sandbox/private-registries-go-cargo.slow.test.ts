@@ -275,4 +275,37 @@ describe("cargo: a sparse registry (TLS, token, auth-required) served by the tes
       ws.cleanup();
     }
   }, 900_000);
+
+  test("declared as crates.io's replacement, a plain dependency comes from it, and the tests find it offline", async () => {
+    const mirror = await sandboxWith(
+      [
+        {
+          name: "corp-mirror",
+          kind: "cargo",
+          url: `${registry.origin}/index/`,
+          replacesCratesIo: true,
+          privateAddress: true,
+          authorization: async () => token,
+        },
+      ],
+      registry.caFile,
+    );
+    const ws = tempWorkspace();
+    try {
+      writeFiles(ws.dir, {
+        "Cargo.toml": `[package]\nname = "app"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n${CRATE} = "1"\n`,
+        "src/lib.rs":
+          '#[cfg(test)]\nmod tests {\n    #[test]\n    fn greets() {\n        assert_eq!(corp_util::hello(), "hello from the private registry");\n    }\n}\n',
+      });
+      const boxes = await sessionSandbox(mirror, ws.dir, join(base, "cache-mirror"), ["cargo fetch", "cargo test --offline"]);
+      const setup = await boxes.box.run({ argv: ["sh", "-c", "cargo fetch"], workspace: ws.dir, timeoutMs: 300_000, network: true, setup: true });
+      expect(outcome(setup)).toEqual({ exitCode: 0, stderr: "" });
+      const tests = await offlineTests(boxes, ws.dir, "cargo test --offline");
+      for (const t of tests) expect(t.stdout).toContain("test tests::greets ... ok");
+      expect(registry.seen.every((s) => s.authorized)).toBe(true);
+      expect([...traces(token, setup, ws.dir, boxes.cache), ...tests.flatMap((t) => traces(token, t))]).toEqual([]);
+    } finally {
+      ws.cleanup();
+    }
+  }, 900_000);
 });
