@@ -61,8 +61,10 @@ async function offlineTests(boxes: SessionBoxes, workspace: string, command: str
   return results;
 }
 
+/** How a run ended: its stderr when it failed, and whatever the egress proxy or the gateway refused even when it passed. */
 function outcome(r: SandboxResult): { exitCode: number | null; stderr: string } {
-  return { exitCode: r.exitCode, stderr: r.exitCode === 0 ? "" : r.stderr.slice(-4000) };
+  const refused = r.stderr.split("\n").filter((l) => l.startsWith("patchgate-egress: refused"));
+  return { exitCode: r.exitCode, stderr: r.exitCode === 0 ? refused.join("\n") : r.stderr.slice(-4000) };
 }
 
 function sha256(data: string | Buffer): Buffer {
