@@ -5,6 +5,7 @@ import { decodeLimitSignal } from "./disk-quota.js";
 import type { BwrapHostSetup } from "./host-layout.js";
 import { LongLivedSandbox, SUPERVISOR_INSIDE } from "./long-lived-sandbox.js";
 import { SUPERVISOR_SYSCALLS } from "./supervisor-script.js";
+import type { Mount } from "./toolchain-binding.js";
 import type { Sandbox, SandboxResult, SandboxRunRequest, SessionSandbox } from "./types.js";
 
 /** A session's sandboxes at most: the writable workspace and the read-only one; an older layout is closed. */
@@ -33,9 +34,11 @@ export class BubblewrapSession implements SessionSandbox {
   longLivedRuns = 0;
   oneShotRuns = 0;
 
+  /** `clientMounts`: what every run of the sandbox binds besides the session's own (the registries' client files). */
   constructor(
     private readonly oneShot: Sandbox,
     private readonly host: BwrapHostSetup,
+    private readonly clientMounts: () => Promise<Mount[]> = async () => [],
   ) {}
 
   /** What the session's runs left in the workspace: bounded by the disk limit for the whole session (disk-budget.ts). */
@@ -54,7 +57,7 @@ export class BubblewrapSession implements SessionSandbox {
     const perl = this.host.perl;
     if (req.network === true || this.closed || !perl || syscalls === undefined || this.fallbackReason !== null || req.signal?.aborted) return this.runOnce(req);
     const run = await prepareBubblewrapRun(this.host, req);
-    const layout = await bubblewrapLayout(this.host, req, run);
+    const layout = await bubblewrapLayout(this.host, req, run, await this.clientMounts());
     const key = JSON.stringify([bubblewrapSetup(run, layout, SUPERVISOR_INSIDE), run.limits.maxProcesses]);
     let entry = this.kept.get(key);
     if (entry === undefined || (await entry)?.gone !== false) {

@@ -6,6 +6,7 @@ import type { BwrapHostSetup } from "./host-layout.js";
 import { LongLivedSandbox } from "./long-lived-sandbox.js";
 import { SandboxError } from "./sandbox-error.js";
 import { SUPERVISOR_SYSCALLS } from "./supervisor-script.js";
+import { RegistryClientFiles } from "./egress/registry-client-files.js";
 import type { Sandbox, SandboxResult, SandboxRunRequest, SessionSandbox } from "./types.js";
 
 /**
@@ -20,6 +21,8 @@ import type { Sandbox, SandboxResult, SandboxRunRequest, SessionSandbox } from "
  */
 export class BubblewrapSandbox implements Sandbox {
   readonly backend = "bubblewrap" as const;
+  /** The registries' client files (cargo's config), shared by the copies made for a session's token. */
+  private readonly clientFiles: RegistryClientFiles;
 
   /**
    * `caBundle`: the host path of the CA bundle made at start (ca-bundle.ts), for networked runs;
@@ -28,15 +31,17 @@ export class BubblewrapSandbox implements Sandbox {
    */
   constructor(
     private readonly host: BwrapHostSetup,
-    private readonly opts: EgressSettings & { installationToken?: string } = {},
-  ) {}
+    private readonly opts: EgressSettings & { installationToken?: string; clientFiles?: RegistryClientFiles } = {},
+  ) {
+    this.clientFiles = opts.clientFiles ?? new RegistryClientFiles(opts.registries ?? []);
+  }
 
   withInstallationToken(token: string): BubblewrapSandbox {
-    return new BubblewrapSandbox(this.host, { ...this.opts, installationToken: token });
+    return new BubblewrapSandbox(this.host, { ...this.opts, installationToken: token, clientFiles: this.clientFiles });
   }
 
   openSession(): SessionSandbox {
-    return new BubblewrapSession(this, this.host);
+    return new BubblewrapSession(this, this.host, () => this.clientFiles.mounts());
   }
 
   async run(req: SandboxRunRequest): Promise<SandboxResult> {
@@ -55,6 +60,7 @@ export class BubblewrapSandbox implements Sandbox {
       registries: this.opts.registries,
       privateDestinations: this.opts.privateDestinations,
       installationToken: this.opts.installationToken,
+      clientFiles: this.clientFiles,
     };
     return withEgress(prepared, egress, async (run, egressMounts) => {
       const layout = await bubblewrapLayout(this.host, req, run, egressMounts);

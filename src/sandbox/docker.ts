@@ -9,6 +9,7 @@ import { prepareRun } from "./prepare-run.js";
 import { withSetupHome } from "./run-state.js";
 import { sessionMounts } from "./session-mounts.js";
 import { supervise } from "./supervise.js";
+import { RegistryClientFiles } from "./egress/registry-client-files.js";
 import type { Sandbox, SandboxResult, SandboxRunRequest } from "./types.js";
 
 /** `EgressSettings`: the CA bundle, private registries and private destinations of networked runs. */
@@ -18,6 +19,8 @@ export interface DockerSandboxOptions extends EgressSettings {
   image: string;
   /** The session's GitHub installation token, for registries whose credential it is. */
   installationToken?: string;
+  /** The registries' client files (cargo's config), shared by the copies made for a session's token. */
+  clientFiles?: RegistryClientFiles;
 }
 
 /**
@@ -28,10 +31,14 @@ export interface DockerSandboxOptions extends EgressSettings {
 export class DockerSandbox implements Sandbox {
   readonly backend = "docker" as const;
 
-  constructor(private readonly opts: DockerSandboxOptions) {}
+  private readonly clientFiles: RegistryClientFiles;
+
+  constructor(private readonly opts: DockerSandboxOptions) {
+    this.clientFiles = opts.clientFiles ?? new RegistryClientFiles(opts.registries ?? []);
+  }
 
   withInstallationToken(token: string): DockerSandbox {
-    return new DockerSandbox({ ...this.opts, installationToken: token });
+    return new DockerSandbox({ ...this.opts, installationToken: token, clientFiles: this.clientFiles });
   }
 
   async run(req: SandboxRunRequest): Promise<SandboxResult> {
@@ -44,6 +51,7 @@ export class DockerSandbox implements Sandbox {
       registries: this.opts.registries,
       privateDestinations: this.opts.privateDestinations,
       installationToken: this.opts.installationToken,
+      clientFiles: this.clientFiles,
     };
     return withEgress(prepared, egress, async (run, egressMounts) => {
       const name = `patchgate-${randomBytes(6).toString("hex")}`;

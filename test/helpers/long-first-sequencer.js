@@ -23,6 +23,7 @@ export const KNOWN_LONG = new Map([
   ["test/receipt/verify-cli.integration.test.ts", 159],
   ["test/image/image.slow.test.ts", 113],
   ["test/github/crash/crash-signed-push.integration.test.ts", 104],
+  ["test/sandbox/private-registries-go-cargo.slow.test.ts", 100],
   ["test/real-layouts/jest-project.slow.test.ts", 97],
   ["test/github/scale/fair-sessions-pg.slow.test.ts", 89],
   ["test/agent/publication-property.slow.test.ts", 87],

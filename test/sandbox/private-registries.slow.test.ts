@@ -1,16 +1,11 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:https";
-import type { AddressInfo } from "node:net";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { allowEntryFromUrl } from "../../src/sandbox/egress/allow-rule.js";
-import type { PrivateRegistry } from "../../src/sandbox/egress/private-registry.js";
-import { selectSandbox } from "../../src/sandbox/select.js";
-import type { Sandbox, SandboxResult } from "../../src/sandbox/types.js";
+import type { Sandbox } from "../../src/sandbox/types.js";
 import { startPrivateNpmRegistry, type PrivateNpmRegistry } from "../helpers/verdaccio.js";
-import { makeTestCa } from "./test-ca.js";
+import { DUMP, sandboxWith, startStaticRegistry, traces, type StaticRegistry } from "./private-registry-fixture.js";
 import { tempWorkspace } from "./sandbox-fixture.js";
 
 /**
@@ -19,37 +14,6 @@ import { tempWorkspace } from "./sandbox-fixture.js";
  * over TLS requiring basic auth for pip. The setup installs only from them; the credential is looked
  * for, by value, everywhere the sandbox can see and in what the run printed, and is not there.
  */
-
-/** Everything a command inside can read that could hold a credential: its environment, every process's argv and environment, npm's user and project config, every file in HOME, /tmp and /run. */
-const DUMP = [
-  "env",
-  "for f in /proc/[0-9]*/cmdline /proc/[0-9]*/environ; do tr '\\0' '\\n' < $f; done 2>/dev/null",
-  "cat ~/.npmrc /workspace/.npmrc 2>/dev/null",
-  "find ~ /tmp /run -type f -exec cat {} + 2>/dev/null",
-  "true",
-].join("; ");
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const p = join(dir, name);
-    return statSync(p).isDirectory() ? filesUnder(p) : [p];
-  });
-}
-
-/** Where `secret` appears: in the run's output, or in a workspace file (the host side of the workspace). */
-function traces(secret: string, result: SandboxResult, workspace: string): string[] {
-  const found = [result.stdout.includes(secret) && "stdout", result.stderr.includes(secret) && "stderr"].filter((x): x is string => !!x);
-  for (const f of filesUnder(workspace)) if (readFileSync(f).includes(secret)) found.push(f);
-  return found;
-}
-
-/** The test registries listen on loopback: the operator declares each one's host and port a private destination. */
-async function sandboxWith(registries: PrivateRegistry[], caBundle: string): Promise<Sandbox> {
-  const privateDestinations = registries.map((r) => allowEntryFromUrl(r.url)!);
-  const chosen = await selectSandbox("bubblewrap", { caBundle, registries, privateDestinations });
-  if (chosen.sandbox === null) throw new Error(`bubblewrap unavailable: ${chosen.reason}`);
-  return chosen.sandbox;
-}
 
 function npmPackage(dir: string, name: string, body: string): string {
   mkdirSync(dir, { recursive: true });
@@ -142,35 +106,25 @@ describe("pip: a PEP 503 index (TLS, basic auth) served by the test, reached thr
   const base = mkdtempSync(join(tmpdir(), "pg-private-pip-"));
   const password = `pip-secret-${createHash("sha256").update(base).digest("hex").slice(0, 24)}`;
   const expected = `Basic ${Buffer.from(`reader:${password}`).toString("base64")}`;
-  const seen: { path: string; authorized: boolean }[] = [];
-  let server: Server;
-  let url: string;
+  let registry: StaticRegistry;
   let sandbox: Sandbox;
 
   beforeAll(async () => {
-    const { caFile } = makeTestCa(base);
     const wheel = makeWheel(base);
-    server = createServer({ key: readFileSync(join(base, "server.key")), cert: readFileSync(join(base, "server.pem")) }, (req, res) => {
-      const authorized = req.headers.authorization === expected;
-      seen.push({ path: req.url ?? "", authorized });
-      if (!authorized) return void res.writeHead(401, { "www-authenticate": 'Basic realm="corp"' }).end();
-      if (req.url === "/simple/corp-tool/")
-        return void res
-          .writeHead(200, { "content-type": "text/html" })
-          .end(
-            `<!DOCTYPE html><html><body><a href="${url}files/corp_tool-1.0-py3-none-any.whl#sha256=${wheel.sha256}">corp_tool-1.0-py3-none-any.whl</a></body></html>`,
-          );
-      if (req.url === "/files/corp_tool-1.0-py3-none-any.whl")
-        return void res.writeHead(200, { "content-type": "application/octet-stream" }).end(readFileSync(wheel.file));
-      res.writeHead(404).end();
+    registry = await startStaticRegistry(join(base, "ca"), expected, (path, origin) => {
+      if (path === "/simple/corp-tool/")
+        return {
+          type: "text/html",
+          body: `<!DOCTYPE html><html><body><a href="${origin}/files/corp_tool-1.0-py3-none-any.whl#sha256=${wheel.sha256}">corp_tool-1.0-py3-none-any.whl</a></body></html>`,
+        };
+      if (path === "/files/corp_tool-1.0-py3-none-any.whl") return { type: "application/octet-stream", body: readFileSync(wheel.file) };
+      return undefined;
     });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/`;
     const authorization = async () => expected;
-    sandbox = await sandboxWith([{ name: "corp-pypi", kind: "pip", url: `${url}simple/`, authorization }], caFile);
+    sandbox = await sandboxWith([{ name: "corp-pypi", kind: "pip", url: `${registry.origin}/simple/`, authorization }], registry.caFile);
   }, 60_000);
   afterAll(async () => {
-    await new Promise((resolve) => server?.close(resolve));
+    await registry?.close();
     rmSync(base, { recursive: true, force: true });
   });
 
@@ -193,8 +147,8 @@ describe("pip: a PEP 503 index (TLS, basic auth) served by the test, reached thr
         last: "hello from the private index",
         stderr: "",
       });
-      expect(seen.map((s) => s.path)).toEqual(["/simple/corp-tool/", "/files/corp_tool-1.0-py3-none-any.whl"]);
-      expect(seen.every((s) => s.authorized)).toBe(true);
+      expect(registry.seen.map((s) => s.path)).toEqual(["/simple/corp-tool/", "/files/corp_tool-1.0-py3-none-any.whl"]);
+      expect(registry.seen.every((s) => s.authorized)).toBe(true);
       const dump = await sandbox.run({
         argv: ["sh", "-c", DUMP],
         workspace: ws.dir,

@@ -12,6 +12,7 @@ import { startEgressProxy, type EgressDecision } from "./egress-proxy.js";
 import { EGRESS_DIR, FORWARDER_SOURCE, forwardedArgv, proxyEnv, REGISTRY_SOCKET_NAME } from "./forwarder.js";
 import { clientConfig, NPMRC_NAME, type PrivateRegistry } from "./private-registry.js";
 import { registryUrls } from "./registries.js";
+import type { RegistryClientFiles } from "./registry-client-files.js";
 import { startRegistryGateway, type GatewayOptions, type RegistryGateway } from "./registry-gateway.js";
 
 /**
@@ -20,7 +21,8 @@ import { startRegistryGateway, type GatewayOptions, type RegistryGateway } from 
  * the operator's CA bundle bound in and named, and what the proxy refused appended to stderr so the
  * setup's outcome says why a fetch failed. With the operator's private registries, also their
  * gateway (registry-gateway.ts) on a second socket, and the package managers pointed at it.
- * A run without network gets none of it.
+ * A run without network gets none of it, but for the registries' client files (cargo's config):
+ * what setup fetched from a registry is found offline under that registry's name.
  */
 export interface EgressOptions {
   /** `sandbox.allow_hosts` of the repository config. */
@@ -43,6 +45,8 @@ export interface EgressOptions {
    * gateway may connect to on a private address, once the allow list or a registry names them.
    */
   privateDestinations?: readonly AllowEntry[];
+  /** The registries' client configuration files, bound into every run, networked or not. */
+  clientFiles?: RegistryClientFiles;
   /** For tests; the host's resolver otherwise. */
   lookup?: Lookup;
 }
@@ -50,33 +54,24 @@ export interface EgressOptions {
 /** What the operator gives every networked run of a backend: the CA bundle, the private registries and the private destinations. */
 export type EgressSettings = Pick<EgressOptions, "caBundle" | "registries" | "privateDestinations">;
 
-/** Cargo reads the configuration of every directory above the workspace: this one is the sandbox root's. */
-const SANDBOX_CARGO_CONFIG = "/.cargo/config.toml";
-
 interface RegistrySide {
   gateway: RegistryGateway | null;
   env: Record<string, string>;
-  mounts: Mount[];
 }
 
-/** The gateway on `dir`'s second socket, the client settings that point at it and cargo's file. */
+/** The gateway on `dir`'s second socket and the client settings that point at it. */
 async function registrySide(
   dir: string,
   opts: EgressOptions,
   rules: Pick<GatewayOptions, "hostNetworks" | "lookup" | "privateDestinations">,
 ): Promise<RegistrySide> {
   const registries = opts.packageRegistries === false ? [] : (opts.registries ?? []);
-  if (registries.length === 0) return { gateway: null, env: {}, mounts: [] };
+  if (registries.length === 0) return { gateway: null, env: {} };
   const ca = opts.caBundle ? await readFile(opts.caBundle, "utf8") : undefined;
   const gateway = await startRegistryGateway(path.join(dir, REGISTRY_SOCKET_NAME), { ...rules, registries, ca, installationToken: opts.installationToken });
   const config = clientConfig(registries);
-  const mounts: Mount[] = [];
   if (config.npmrc !== null) await writeFile(path.join(dir, NPMRC_NAME), config.npmrc, { mode: 0o444 });
-  if (config.cargoConfig !== null) {
-    await writeFile(path.join(dir, "cargo-config.toml"), config.cargoConfig, { mode: 0o444 });
-    mounts.push({ kind: "bind", source: path.join(dir, "cargo-config.toml"), path: SANDBOX_CARGO_CONFIG, readOnly: true });
-  }
-  return { gateway, env: config.env, mounts };
+  return { gateway, env: config.env };
 }
 
 async function allowList(workspace: string, allowHosts: readonly string[] = [], packageRegistries = true): Promise<AllowEntry[]> {
@@ -106,7 +101,8 @@ export async function withEgress(
   opts: EgressOptions,
   body: (run: PreparedRun, mounts: Mount[]) => Promise<SandboxResult>,
 ): Promise<SandboxResult> {
-  if (!run.network) return body(run, []);
+  const clientMounts = (await opts.clientFiles?.mounts()) ?? [];
+  if (!run.network) return body(run, clientMounts);
   const dir = await mkdtemp(path.join(tmpdir(), "patchgate-egress-"));
   try {
     await writeFile(path.join(dir, "forward.cjs"), FORWARDER_SOURCE, { mode: 0o444 });
@@ -123,7 +119,7 @@ export async function withEgress(
       const ca = opts.caBundle ? { env: caBundleEnv(SANDBOX_CA_BUNDLE), mounts: [caBundleMount(opts.caBundle)] } : { env: {}, mounts: [] };
       const env = { ...run.env, ...proxyEnv(), ...registries.env, ...ca.env };
       const wrapped = { ...run, argv: forwardedArgv(opts.node, run.argv, registries.gateway !== null), env };
-      const mounts: Mount[] = [{ kind: "bind", source: dir, path: EGRESS_DIR, readOnly: true }, ...ca.mounts, ...registries.mounts];
+      const mounts: Mount[] = [{ kind: "bind", source: dir, path: EGRESS_DIR, readOnly: true }, ...ca.mounts, ...clientMounts];
       const result = await body(wrapped, mounts);
       return { ...result, stderr: result.stderr + refusalNotice([...proxy.decisions, ...(registries.gateway?.decisions ?? [])]) };
     } finally {
