@@ -21,6 +21,7 @@ import type { Sandbox, SandboxResult, SandboxRunRequest, SessionSandbox } from "
  */
 export class BubblewrapSandbox implements Sandbox {
   readonly backend = "bubblewrap" as const;
+  readonly writesByReplacing = true;
 
   /**
    * `caBundle`: the host path of the CA bundle made at start (ca-bundle.ts), for networked runs;
