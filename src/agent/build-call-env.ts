@@ -15,11 +15,18 @@ import { sessionExtras, withSession } from "./session-sandbox.js";
 export async function buildCallEnv(env: ResumeEnv): Promise<null> {
   const { ledger, opts } = env;
   const cacheDir = opts.cacheRoot ? await sessionCacheDir(opts.cacheRoot, ledger.sessionId) : undefined;
-  env.call = callEnv(ledger, opts, cacheDir);
+  const dependencies = opts.dependencyCache ? new DependencyStore(opts.dependencyCache.root, opts.dependencyCache.maxBytes) : null;
+  env.call = callEnv(ledger, opts, cacheDir, dependencies);
+  // An entry stored by this resume's setup is committed beside the session; the resume ends after it.
+  if (dependencies)
+    env.exits.push(async (ending) => {
+      await dependencies.settled();
+      return ending;
+    });
   return null;
 }
 
-function callEnv(ledger: Ledger, opts: ResumeOptions, cacheDir: string | undefined): CallEnv {
+function callEnv(ledger: Ledger, opts: ResumeOptions, cacheDir: string | undefined, dependencies: DependencyStore | null): CallEnv {
   const cfg = opts.repoConfig;
   const rules =
     opts.rules ??
@@ -30,7 +37,6 @@ function callEnv(ledger: Ledger, opts: ResumeOptions, cacheDir: string | undefin
       denyCommands: cfg.policy.deny_commands,
       protectedPaths: cfg.policy.protected_paths,
     });
-  const dependencies = opts.dependencyCache ? new DependencyStore(opts.dependencyCache.root, opts.dependencyCache.maxBytes) : null;
   const context = (): ToolContext => ({
     workspace: opts.workspace,
     state: ledger.state,

@@ -28,7 +28,11 @@ export function sessionExtras(toolchains: readonly ToolchainRecord[] | null, cac
  * process's sandbox-run limit (./resource-limits.ts) while it runs.
  */
 export function withSession(sandbox: Sandbox, extras: SessionExtras): Sandbox {
-  return { backend: sandbox.backend, run: (req) => resourceLimits().sandboxRuns.run(() => sandbox.run({ ...req, session: extras }), req.signal) };
+  return {
+    backend: sandbox.backend,
+    writesByReplacing: sandbox.writesByReplacing === true,
+    run: (req) => resourceLimits().sandboxRuns.run(() => sandbox.run({ ...req, session: extras }), req.signal),
+  };
 }
 
 /**
@@ -37,5 +41,12 @@ export function withSession(sandbox: Sandbox, extras: SessionExtras): Sandbox {
  * backend itself. The resume closes it when it returns, so a session that parks or ends keeps nothing.
  */
 export function openSessionSandbox(sandbox: Sandbox): SessionSandbox {
-  return sandbox.openSession?.() ?? { backend: sandbox.backend, run: (req) => sandbox.run(req), close: async () => undefined };
+  return (
+    sandbox.openSession?.() ?? {
+      backend: sandbox.backend,
+      writesByReplacing: sandbox.writesByReplacing === true,
+      run: (req) => sandbox.run(req),
+      close: async () => undefined,
+    }
+  );
 }

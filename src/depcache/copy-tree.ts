@@ -1,13 +1,14 @@
-import { lstat, mkdir, realpath } from "node:fs/promises";
+import { lstat, mkdir, realpath, rm } from "node:fs/promises";
 import path from "node:path";
 import { runProcess } from "../process/index.js";
 
 /**
- * Copies for the dependency cache. Never hardlinks: a session owns its files and may write into one in
- * place (`npm rebuild`, a test that touches a fixture under node_modules), and through a hardlink
- * that write would land in the cache and in every later session. `cp --reflink=auto` clones extents
- * where the filesystem can (btrfs, XFS: instant, and a later write copies only the changed blocks)
- * and copies bytes elsewhere (ext4). Symlinks are copied as links, never followed (-a).
+ * Copies and links for the dependency cache. A restore always copies: a session owns its files and
+ * may write into one in place (`npm rebuild`, a test that touches a fixture under node_modules).
+ * `cp --reflink=auto` clones extents where the filesystem can (btrfs, XFS: instant, and a later write
+ * copies only the changed blocks) and copies bytes elsewhere (ext4). A store may link instead
+ * (`linkTree`), only where nothing can write into the linked files later: dependency-store.ts `take`
+ * says when. Symlinks are copied as links, never followed (-a).
  */
 async function run(file: string, args: string[]): Promise<string> {
   const r = await runProcess({ command: file, args, env: { PATH: "/usr/bin:/bin", LC_ALL: "C" } });
@@ -19,6 +20,20 @@ async function run(file: string, args: string[]): Promise<string> {
 export async function copyTree(src: string, dst: string): Promise<void> {
   await mkdir(path.dirname(dst), { recursive: true });
   await run("cp", ["-a", "--reflink=auto", "--", src, dst]);
+}
+
+/**
+ * `src` to `dst` as new directories and symlinks over the same files (hard links): no file's bytes
+ * are read. Across filesystems, where a link cannot be made, it copies.
+ */
+export async function linkTree(src: string, dst: string): Promise<void> {
+  await mkdir(path.dirname(dst), { recursive: true });
+  try {
+    await run("cp", ["-a", "--link", "--", src, dst]);
+  } catch {
+    await rm(dst, { recursive: true, force: true });
+    await copyTree(src, dst);
+  }
 }
 
 /** The contents of directory `src` merged into `dst`. */

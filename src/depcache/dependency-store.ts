@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { copyContents, copyTree, insideRoot, treeBytes } from "./copy-tree.js";
+import { copyContents, copyTree, insideRoot, linkTree, treeBytes } from "./copy-tree.js";
 
 /**
  * Installed dependencies across sessions, on the host: `<root>/entries/<key>/` holds what one
@@ -9,7 +9,8 @@ import { copyContents, copyTree, insideRoot, treeBytes } from "./copy-tree.js";
  * session's cache directory (`cache/`: Go's module cache, cargo's registry), with `meta.json`.
  * An entry is written under `<root>/tmp/` and renamed into place whole, so a reader never sees half
  * of one and a crash leaves only a staging directory, removed later. Restores copy (copy-tree.ts):
- * the cache is never shared writable with a session. Evicted least recently used first, by size.
+ * the cache is never shared writable with a session. A store takes its contents at once (`take`) and
+ * may finish beside the session (`commitBeside`). Evicted least recently used first, by size.
  */
 export interface EntryMeta {
   key: string;
@@ -29,6 +30,14 @@ export interface DependencyCacheHandle {
   sessionCache?: string;
 }
 
+/** What a store is told of a new entry. */
+type NewEntry = Pick<EntryMeta, "key" | "repo" | "command" | "paths">;
+
+/** What setup made, staged by `take`: `commit` puts it in place as an entry (and removes the staging). */
+export interface TakenEntry {
+  commit(): Promise<EntryMeta>;
+}
+
 const KEY = /^[0-9a-f]{40}$/;
 // Download caches whose contents setup has already installed into the workspace: copying them again
 // would double every restore for nothing.
@@ -40,6 +49,8 @@ export class DependencyStore {
     readonly root: string,
     readonly maxBytes: number,
   ) {}
+
+  private readonly pending = new Set<Promise<void>>();
 
   private dir(key: string): string {
     if (!KEY.test(key)) throw new Error(`not a dependency cache key: ${key}`);
@@ -73,14 +84,64 @@ export class DependencyStore {
   }
 
   /** Copies `paths` of `workspace` and the session's cache into a new entry, then evicts down to maxBytes. */
-  async store(entry: { key: string; repo: string; command: string; paths: string[] }, workspace: string, sessionCache: string | undefined): Promise<EntryMeta> {
-    const target = this.dir(entry.key);
-    const staging = path.join(this.root, "tmp", randomBytes(8).toString("hex"));
-    await mkdir(path.join(staging, "tree"), { recursive: true });
+  async store(entry: NewEntry, workspace: string, sessionCache: string | undefined): Promise<EntryMeta> {
+    return (await this.take(entry, workspace, sessionCache, { linkWorkspace: false })).commit();
+  }
+
+  /**
+   * Takes what `paths` of `workspace` and the session's cache hold now into a staging directory: what
+   * the entry will hold is fixed when this returns, before any later run or call can change it.
+   * `linkWorkspace` links the workspace's files instead of copying them (copy-tree.ts `linkTree`), so
+   * no file's bytes are read here; `commit` then copies the linked files into files of the entry's
+   * own. The caller must know that until the commit has ended nothing writes into a workspace file,
+   * only replaces it (the session's sandbox copies its runs' writes back by rename, and the file tools
+   * replace a file with another link), or such a write would reach the entry. The session's cache is
+   * always copied here: a setup run again would write into it directly.
+   */
+  async take(entry: NewEntry, workspace: string, sessionCache: string | undefined, how: { linkWorkspace: boolean }): Promise<TakenEntry> {
+    this.dir(entry.key);
+    const staging = await this.staging();
     try {
-      for (const rel of entry.paths) await copyTree(path.join(workspace, rel), path.join(staging, "tree", rel));
+      for (const rel of entry.paths) await (how.linkWorkspace ? linkTree : copyTree)(path.join(workspace, rel), path.join(staging, "tree", rel));
       for (const name of sessionCache ? await readdir(sessionCache) : []) {
         if (!DOWNLOAD_ONLY.has(name)) await copyTree(path.join(sessionCache!, name), path.join(staging, "cache", name));
+      }
+    } catch (e) {
+      await rm(staging, { recursive: true, force: true });
+      throw e;
+    }
+    return { commit: () => this.commit(entry, staging, how.linkWorkspace) };
+  }
+
+  /**
+   * Runs `taken.commit()` beside the caller, who goes on at once; `settled` waits for every such
+   * commit. A commit that fails leaves no entry, as a crash during it does.
+   */
+  commitBeside(taken: TakenEntry): void {
+    const done: Promise<void> = taken.commit().then(
+      () => undefined,
+      () => undefined,
+    );
+    this.pending.add(done);
+    void done.finally(() => this.pending.delete(done));
+  }
+
+  /** Resolves once every commit started by `commitBeside` has ended. */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+
+  // The entry's size is counted here, off the caller's path, and meta.json is written before the
+  // rename: an entry in place is always whole. Linked files are copied first, so that no entry shares
+  // a file with a workspace once its commit has ended.
+  private async commit(entry: NewEntry, taken: string, linked: boolean): Promise<EntryMeta> {
+    const target = this.dir(entry.key);
+    const staging = linked ? await this.staging() : taken;
+    try {
+      if (linked) {
+        await copyContents(path.join(taken, "tree"), path.join(staging, "tree"));
+        if (await exists(path.join(taken, "cache"))) await rename(path.join(taken, "cache"), path.join(staging, "cache"));
+        await rm(taken, { recursive: true, force: true });
       }
       const now = new Date().toISOString();
       const meta: EntryMeta = { ...entry, bytes: await treeBytes(staging), storedAt: now, usedAt: now };
@@ -91,8 +152,15 @@ export class DependencyStore {
       await this.evict();
       return meta;
     } finally {
+      await rm(taken, { recursive: true, force: true });
       await rm(staging, { recursive: true, force: true });
     }
+  }
+
+  private async staging(): Promise<string> {
+    const dir = path.join(this.root, "tmp", randomBytes(8).toString("hex"));
+    await mkdir(path.join(dir, "tree"), { recursive: true });
+    return dir;
   }
 
   async entries(): Promise<EntryMeta[]> {

@@ -14,6 +14,13 @@ export interface SetupCacheContext {
   state: Pick<SessionState, "task" | "toolchains">;
   dependencyCache?: DependencyCacheHandle;
   signal?: AbortSignal;
+  /**
+   * Nothing writes into a workspace file after setup, it can only replace one: the sandbox's runs
+   * reach the workspace through a layer copied back by rename (sandbox/overlay-merge.ts), and the
+   * file tools replace a file with another link (tools/support/text.ts). Only then may an entry link
+   * the files setup made instead of copying them.
+   */
+  workspaceWritesReplace?: boolean;
 }
 
 /**
@@ -24,6 +31,8 @@ export interface SetupCacheContext {
  *   commands) share that directory, and what they put there must not reach other sessions;
  * - the setup changed no tracked file (an entry holds only what setup added);
  * - it added something.
+ * An entry is "stored" once its contents are taken; it is in place when its commit ends, beside the
+ * session (a crash before then leaves a miss, never half an entry).
  */
 export interface SetupCache {
   readonly key: string;
@@ -60,8 +69,11 @@ export async function openSetupCache(ctx: SetupCacheContext, command: string): P
       if (after.changed.length > 0) return notStored(`setup changed tracked files (${after.changed.slice(0, 3).join(", ")})`);
       if (paths.length === 0) return notStored("setup added nothing to the workspace");
       try {
-        const meta = await handle.store.store({ key, repo, command, paths }, root, handle.sessionCache);
-        return { key, outcome: "stored", bytes: meta.bytes, paths };
+        // What the entry holds is taken now, before any later run or call can change it; the rest (its
+        // size, meta.json, the rename into place, eviction) needs no wait by the session.
+        const taken = await handle.store.take({ key, repo, command, paths }, root, handle.sessionCache, { linkWorkspace: ctx.workspaceWritesReplace === true });
+        handle.store.commitBeside(taken);
+        return { key, outcome: "stored", paths };
       } catch (e) {
         return notStored(`storing failed: ${(e as Error).message}`);
       }

@@ -24,6 +24,7 @@ const KEPT = 2;
  */
 export class BubblewrapSession implements SessionSandbox {
   readonly backend = "bubblewrap" as const;
+  readonly writesByReplacing = true;
   private readonly kept = new Map<string, Promise<LongLivedSandbox | null>>();
   private closed = false;
   /** Every sandbox started for this session, kept or not, until close. */

@@ -21,6 +21,7 @@ import type { Sandbox, SandboxResult, SandboxRunRequest, SessionSandbox } from "
  */
 export class BubblewrapSandbox implements Sandbox {
   readonly backend = "bubblewrap" as const;
+  readonly writesByReplacing = true;
   /** The registries' client files (cargo's config), shared by the copies made for a session's token. */
   private readonly clientFiles: RegistryClientFiles;
 

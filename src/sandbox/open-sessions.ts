@@ -35,6 +35,7 @@ export class OpenSessionSandboxes {
       else this.open.add(session);
       return {
         backend: session.backend,
+        writesByReplacing: session.writesByReplacing === true,
         run: (req: SandboxRunRequest) => session.run(req),
         close: async () => {
           this.open.delete(session);
@@ -42,6 +43,6 @@ export class OpenSessionSandboxes {
         },
       };
     };
-    return { backend: sandbox.backend, run: (req) => sandbox.run(req), openSession };
+    return { backend: sandbox.backend, writesByReplacing: sandbox.writesByReplacing === true, run: (req) => sandbox.run(req), openSession };
   }
 }

@@ -94,6 +94,12 @@ export interface SandboxResult {
 
 export interface Sandbox {
   readonly backend: "bubblewrap" | "docker";
+  /**
+   * True only where a run's writes reach the workspace by replacing entries, never by writing into a
+   * file that is there (bubblewrap: a layer per run, copied back by rename, overlay-merge.ts), so a
+   * hard link from the workspace elsewhere keeps its contents. Absent: assume runs write in place.
+   */
+  readonly writesByReplacing?: boolean;
   run(req: SandboxRunRequest): Promise<SandboxResult>;
   /**
    * The same sandbox for one session's commands, kept between them where the backend can do so

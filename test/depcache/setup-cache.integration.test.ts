@@ -41,10 +41,11 @@ describe("dependency cache around a setup", () => {
   const passed: RunResult = { exitCode: 0, signal: null, stdout: "", stderr: "", truncated: false, timedOut: false, durationMs: 1, removedSpecial: [] };
 
   test("stored after a setup that added dependencies; the next session restores instead of running", async () => {
-    const { session } = world();
+    const { session, store } = world();
     const a = session();
     const first = await withDependencyCache(a.ctx, "npm ci", true, async () => (install(a.ws), passed));
     expect(first.dependencyCache).toMatchObject({ outcome: "stored", paths: ["node_modules"] });
+    await store.settled();
     const b = session();
     let ran = 0;
     const second = await withDependencyCache(b.ctx, "npm ci", true, async () => (ran++, passed));
@@ -74,6 +75,7 @@ describe("dependency cache around a setup", () => {
     expect(nothing.dependencyCache).toMatchObject({ outcome: "not_stored", reason: "setup added nothing to the workspace" });
     const failed = await withDependencyCache(session().ctx, "npm ci", true, async () => ({ ...passed, exitCode: 1 }));
     expect(failed.dependencyCache).toBeUndefined();
+    await store.settled();
     expect(await store.entries()).toEqual([]);
   });
 
@@ -81,6 +83,7 @@ describe("dependency cache around a setup", () => {
     const { session, store } = world();
     const a = session();
     await withDependencyCache(a.ctx, "npm ci", true, async () => (install(a.ws), passed));
+    await store.settled();
     const b = session();
     let ran = 0;
     const offline = await withDependencyCache(b.ctx, "npm ci", false, async () => (ran++, install(b.ws), passed));

@@ -53,6 +53,8 @@ async function setup(repo: string, source: TaskInput["source"]): Promise<string>
     passed
   );
   const r = await withDependencyCache(ctx, "npm ci", true, install);
+  // A stored entry is committed beside the session: the next one, here, starts after it is in place.
+  await store.settled();
   return r.dependencyCache?.outcome ?? "no cache";
 }
 

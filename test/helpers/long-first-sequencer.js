@@ -34,6 +34,7 @@ export const KNOWN_LONG = new Map([
   ["test/cli/cli-e2e.integration.test.ts", 67],
   ["test/cli/scale-out-commands.slow.test.ts", 61],
   ["test/cli/cli-toolchains.integration.test.ts", 60],
+  ["test/depcache/cli-store-crash.integration.test.ts", 60],
   ["test/store/ledger-chain-sqlite.integration.test.ts", 58],
   ["test/github/scale/deliveries-at-scale.slow.test.ts", 57],
   ["test/github/publish/lease-push.integration.test.ts", 57],

@@ -1,4 +1,6 @@
-import { constants, open, stat } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { constants, open, rename, rm, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
 import { createTwoFilesPatch } from "diff";
 import type { ToolError } from "../../session/types.js";
 import { specialKind, type SpecialKind } from "../../workspace/tree-walk.js";
@@ -96,12 +98,28 @@ export async function writeRegularFile(abs: string, rel: string, content: string
     const kind = specialKind(opened);
     if (kind) return specialFile(rel, kind);
     if (!opened.isFile()) return notAFile(rel);
+    if (opened.nlink > 1) return await replaceLinked(abs, content, opened.mode & 0o777);
     await fh.truncate(0);
     await fh.writeFile(content);
     return null;
   } finally {
     await fh.close();
   }
+}
+
+/**
+ * A file with another link (a dependency cache entry links the files setup made) is replaced, never
+ * written through: the write must not reach the other name.
+ */
+async function replaceLinked(abs: string, content: string, mode: number): Promise<null> {
+  const tmp = path.join(path.dirname(abs), `.patchgate-write-${randomBytes(6).toString("hex")}`);
+  try {
+    await writeFile(tmp, content, { flag: "wx", mode });
+    await rename(tmp, abs);
+  } finally {
+    await rm(tmp, { force: true });
+  }
+  return null;
 }
 
 export function isToolError(x: unknown): x is ToolError {
