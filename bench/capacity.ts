@@ -17,6 +17,7 @@ import type { Sandbox } from "../src/sandbox/types.js";
 import { SqliteSessionStore } from "../src/store/sqlite-store.js";
 import { makeRepo } from "./concurrency.js";
 import { notMeasured, type Figures } from "./figure.js";
+import { openCpuAccount, type CpuAccount } from "./cpu-account.js";
 import { CALLS, LATENCY_MS, latencySession, TEST } from "./latency-session.js";
 
 const BOUND = 1.15;
@@ -33,14 +34,15 @@ function rssMb(pid: number): number {
 
 const workerRss = (): number => rssMb(process.pid) + rssMb(helper().pid!);
 
-/** N sessions at once: the makespan, and the peak growth of the worker's RSS (sampled every 100 ms) per session. */
-async function round(
-  n: number,
-  store: SqliteSessionStore,
-  root: string,
-  source: string,
-  sandbox: Sandbox,
-): Promise<{ makespanMs: number; rssPerSessionMb: number }> {
+interface Round {
+  makespanMs: number;
+  rssPerSessionMb: number;
+  /** CPU of this process and everything it started over the round, per session; null without an account. */
+  cpuPerSessionMs: number | null;
+}
+
+/** N sessions at once: the makespan, the peak growth of the worker's RSS (sampled every 100 ms) per session, and their CPU. */
+async function round(n: number, store: SqliteSessionStore, root: string, source: string, sandbox: Sandbox, account: CpuAccount | null): Promise<Round> {
   const dir = path.join(root, `n${n}`);
   mkdirSync(dir);
   global.gc?.();
@@ -48,12 +50,22 @@ async function round(
   let peak = before;
   const sampler = setInterval(() => (peak = Math.max(peak, workerRss())), 100);
   const started = performance.now();
+  const cpuBefore = account?.usedMs() ?? 0;
   try {
     await Promise.all(Array.from({ length: n }, (_, i) => latencySession(store, dir, source, sandbox, `n${n}-${i}`)));
   } finally {
     clearInterval(sampler);
   }
-  return { makespanMs: performance.now() - started, rssPerSessionMb: (peak - before) / n };
+  const cpuPerSessionMs = account ? (account.usedMs() - cpuBefore) / n : null;
+  return { makespanMs: performance.now() - started, rssPerSessionMb: (peak - before) / n, cpuPerSessionMs };
+}
+
+/**
+ * The sessions the cores can serve within the bound at all, whatever the scheduling: N sessions need
+ * N × their CPU, and the cores give at most cores × BOUND × one alone in that time.
+ */
+function cpuCeiling(alone: number, cpuPerSessionMs: number, cores: number): number {
+  return Math.floor((cores * BOUND * alone) / cpuPerSessionMs);
 }
 
 export function capacitySizes(text: string | undefined): number[] {
@@ -71,18 +83,28 @@ export async function benchCapacity(): Promise<Figures> {
   const sandbox = chosen.sandbox;
   const root = mkdtempSync(path.join(os.tmpdir(), "pg-bench-capacity-"));
   const store = SqliteSessionStore.open(path.join(root, "bench.sqlite"));
+  const opened = openCpuAccount([process.pid, helper().pid!]);
+  const account = "reason" in opened ? null : opened;
+  if (!account) console.error(`capacity: no CPU account: ${"reason" in opened ? opened.reason : ""}`);
+  const cores = os.availableParallelism();
   try {
     const source = path.join(root, "source");
     mkdirSync(source);
     makeRepo(source);
-    const alone = (await round(1, store, root, source, sandbox)).makespanMs;
+    const first = await round(1, store, root, source, sandbox, account);
+    const alone = first.makespanMs;
+    const cpu = (r: Round) =>
+      r.cpuPerSessionMs === null
+        ? ""
+        : `, CPU ${(r.cpuPerSessionMs / 1000).toFixed(2)} s each (the cores allow ≤ ${cpuCeiling(alone, r.cpuPerSessionMs, cores)})`;
+    console.error(`capacity: one alone ${(alone / 1000).toFixed(1)} s${cpu(first)}`);
     const tried: string[] = [];
     let best: { n: number; rssPerSessionMb: number } | null = null;
     let last: { n: number; rssPerSessionMb: number } | null = null;
     for (const n of capacitySizes(process.env.PATCHGATE_BENCH_CAPACITY_N)) {
-      const r = await round(n, store, root, source, sandbox);
+      const r = await round(n, store, root, source, sandbox, account);
       const ratio = r.makespanMs / alone;
-      tried.push(`N=${n}: ${(r.makespanMs / 1000).toFixed(1)} s = ${ratio.toFixed(3)}×, ${r.rssPerSessionMb.toFixed(2)} MB each`);
+      tried.push(`N=${n}: ${(r.makespanMs / 1000).toFixed(1)} s = ${ratio.toFixed(3)}×, ${r.rssPerSessionMb.toFixed(2)} MB each${cpu(r)}`);
       console.error(`capacity: ${tried.at(-1)}`);
       last = { n, rssPerSessionMb: r.rssPerSessionMb };
       if (ratio > BOUND) break;
@@ -97,7 +119,7 @@ export async function benchCapacity(): Promise<Figures> {
         ratio: best?.n ?? 0,
         goal: GOAL_N,
         better: "higher",
-        note: `${setting}; the largest size tried is the ceiling of this figure`,
+        note: `${setting}; the largest size tried is the ceiling of this figure; "the cores allow" is ${cores} cores × ${BOUND} × one alone over a session's CPU at that size (this process and all it started)`,
       },
       capacity_rss_per_session_mb: {
         measured: `+${rss.rssPerSessionMb.toFixed(2)} MB per active session at N=${rss.n}`,
@@ -108,6 +130,7 @@ export async function benchCapacity(): Promise<Figures> {
       },
     };
   } finally {
+    account?.close();
     await store.close();
     rmSync(root, { recursive: true, force: true });
   }
