@@ -15,7 +15,7 @@ import { helper } from "../src/process/helper-connection.js";
 import { selectSandbox } from "../src/sandbox/select.js";
 import type { Sandbox } from "../src/sandbox/types.js";
 import { SqliteSessionStore } from "../src/store/sqlite-store.js";
-import { makeRepo } from "./concurrency.js";
+import { cpuNow, cpuWords, makeRepo, spentSince, type SessionCpu } from "./concurrency.js";
 import { notMeasured, type Figures } from "./figure.js";
 import { openCpuAccount, type CpuAccount } from "./cpu-account.js";
 import { CALLS, LATENCY_MS, latencySession, TEST } from "./latency-session.js";
@@ -37,8 +37,8 @@ const workerRss = (): number => rssMb(process.pid) + rssMb(helper().pid!);
 interface Round {
   makespanMs: number;
   rssPerSessionMb: number;
-  /** CPU of this process and everything it started over the round, per session; null without an account. */
-  cpuPerSessionMs: number | null;
+  /** CPU of this process and everything it started over the round, per session, and by whom; null without an account. */
+  cpu: SessionCpu | null;
 }
 
 /** N sessions at once: the makespan, the peak growth of the worker's RSS (sampled every 100 ms) per session, and their CPU. */
@@ -50,14 +50,15 @@ async function round(n: number, store: SqliteSessionStore, root: string, source:
   let peak = before;
   const sampler = setInterval(() => (peak = Math.max(peak, workerRss())), 100);
   const started = performance.now();
-  const cpuBefore = account?.usedMs() ?? 0;
+  const cpuBefore = account ? cpuNow(account) : null;
   try {
     await Promise.all(Array.from({ length: n }, (_, i) => latencySession(store, dir, source, sandbox, `n${n}-${i}`)));
   } finally {
     clearInterval(sampler);
   }
-  const cpuPerSessionMs = account ? (account.usedMs() - cpuBefore) / n : null;
-  return { makespanMs: performance.now() - started, rssPerSessionMb: (peak - before) / n, cpuPerSessionMs };
+  const spent = account && cpuBefore ? spentSince(account, cpuBefore) : null;
+  const cpu = spent && { totalMs: spent.totalMs / n, appMs: spent.appMs / n, helperMs: spent.helperMs / n, othersMs: spent.othersMs / n };
+  return { makespanMs: performance.now() - started, rssPerSessionMb: (peak - before) / n, cpu };
 }
 
 /**
@@ -94,9 +95,9 @@ export async function benchCapacity(): Promise<Figures> {
     const first = await round(1, store, root, source, sandbox, account);
     const alone = first.makespanMs;
     const cpu = (r: Round) =>
-      r.cpuPerSessionMs === null
+      r.cpu === null
         ? ""
-        : `, CPU ${(r.cpuPerSessionMs / 1000).toFixed(2)} s each (the cores allow ≤ ${cpuCeiling(alone, r.cpuPerSessionMs, cores)})`;
+        : `, CPU ${(r.cpu.totalMs / 1000).toFixed(2)} s each (${cpuWords(r.cpu)}; the cores allow ≤ ${cpuCeiling(alone, r.cpu.totalMs, cores)})`;
     console.error(`capacity: one alone ${(alone / 1000).toFixed(1)} s${cpu(first)}`);
     const tried: string[] = [];
     let best: { n: number; rssPerSessionMb: number } | null = null;
