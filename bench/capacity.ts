@@ -11,65 +11,18 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { createSession, prepareWorkspace } from "../src/agent/session-service.js";
-import { resumeSession } from "../src/agent/run-session.js";
-import type { LLMClient, LLMRequest, LLMResponse } from "../src/agent/llm/types.js";
-import { parseRepoConfig } from "../src/config/load-repo-config.js";
 import { helper } from "../src/process/helper-connection.js";
 import { selectSandbox } from "../src/sandbox/select.js";
 import type { Sandbox } from "../src/sandbox/types.js";
 import { SqliteSessionStore } from "../src/store/sqlite-store.js";
-import { makeRepo } from "./concurrency.js";
+import { cpuNow, cpuWords, makeRepo, spentSince, type SessionCpu } from "./concurrency.js";
 import { notMeasured, type Figures } from "./figure.js";
+import { openCpuAccount, type CpuAccount } from "./cpu-account.js";
+import { CALLS, LATENCY_MS, latencySession, TEST } from "./latency-session.js";
 
-const CALLS = 10;
-const LATENCY_MS = 3000;
 const BOUND = 1.15;
 const GOAL_N = 100;
 const GOAL_RSS_MB = 8;
-const TEST = "node --test";
-const HASH = "d".repeat(64);
-
-/** Answers each call after LATENCY_MS: reads, and the tests once, midway. */
-class LatencyModel implements LLMClient {
-  readonly model = "latency";
-  private n = 0;
-  async complete(_req: LLMRequest): Promise<LLMResponse> {
-    await new Promise((r) => setTimeout(r, LATENCY_MS));
-    this.n += 1;
-    const call =
-      this.n === CALLS / 2
-        ? { name: "run_tests", arguments: "{}" }
-        : { name: "read_file", arguments: JSON.stringify({ path: this.n % 2 ? "src/add.js" : "test/t1.test.mjs" }) };
-    return {
-      content: null,
-      toolCalls: [{ id: `call_${this.n}`, ...call }],
-      usage: { promptTokens: 1000, completionTokens: 20, estimated: false },
-      model: this.model,
-      latencyMs: LATENCY_MS,
-      retries: 0,
-    };
-  }
-}
-
-async function oneSession(store: SqliteSessionStore, root: string, source: string, sandbox: Sandbox, id: string): Promise<void> {
-  const ledger = await createSession(store, {
-    task: { title: "bench", body: "bench", source: { kind: "cli", repo: source } },
-    model: "latency",
-    sessionId: id,
-  });
-  const workspace = await prepareWorkspace(ledger, { source, dir: path.join(root, id) });
-  await ledger.append(
-    { type: "plan_submitted", plan: { summary: "bench", steps: ["read", "test"] }, hash: HASH },
-    { type: "plan_approved", hash: HASH, by: { login: "bench", via: "comment" } },
-  );
-  const cfg = parseRepoConfig(`test: ${TEST}\n`);
-  if (!cfg.ok) throw new Error(cfg.error.message);
-  await resumeSession(ledger, { llm: new LatencyModel(), sandbox, workspace, repoConfig: cfg.config, maxSteps: CALLS });
-  const calls = ledger.history.filter((e) => e.type === "llm_called").length;
-  const runs = ledger.history.filter((e) => (e.type === "baseline_run" || e.type === "test_run") && e.exitCode === 0).length;
-  if (calls !== CALLS || runs !== 2) throw new Error(`session ${id}: ${calls} model calls, ${runs} passing test runs (expected ${CALLS} and 2)`);
-}
 
 /** VmRSS of a process, in MB. */
 function rssMb(pid: number): number {
@@ -81,14 +34,15 @@ function rssMb(pid: number): number {
 
 const workerRss = (): number => rssMb(process.pid) + rssMb(helper().pid!);
 
-/** N sessions at once: the makespan, and the peak growth of the worker's RSS (sampled every 100 ms) per session. */
-async function round(
-  n: number,
-  store: SqliteSessionStore,
-  root: string,
-  source: string,
-  sandbox: Sandbox,
-): Promise<{ makespanMs: number; rssPerSessionMb: number }> {
+interface Round {
+  makespanMs: number;
+  rssPerSessionMb: number;
+  /** CPU of this process and everything it started over the round, per session, and by whom; null without an account. */
+  cpu: SessionCpu | null;
+}
+
+/** N sessions at once: the makespan, the peak growth of the worker's RSS (sampled every 100 ms) per session, and their CPU. */
+async function round(n: number, store: SqliteSessionStore, root: string, source: string, sandbox: Sandbox, account: CpuAccount | null): Promise<Round> {
   const dir = path.join(root, `n${n}`);
   mkdirSync(dir);
   global.gc?.();
@@ -96,12 +50,23 @@ async function round(
   let peak = before;
   const sampler = setInterval(() => (peak = Math.max(peak, workerRss())), 100);
   const started = performance.now();
+  const cpuBefore = account ? cpuNow(account) : null;
   try {
-    await Promise.all(Array.from({ length: n }, (_, i) => oneSession(store, dir, source, sandbox, `n${n}-${i}`)));
+    await Promise.all(Array.from({ length: n }, (_, i) => latencySession(store, dir, source, sandbox, `n${n}-${i}`)));
   } finally {
     clearInterval(sampler);
   }
-  return { makespanMs: performance.now() - started, rssPerSessionMb: (peak - before) / n };
+  const spent = account && cpuBefore ? spentSince(account, cpuBefore) : null;
+  const cpu = spent && { totalMs: spent.totalMs / n, appMs: spent.appMs / n, helperMs: spent.helperMs / n, othersMs: spent.othersMs / n };
+  return { makespanMs: performance.now() - started, rssPerSessionMb: (peak - before) / n, cpu };
+}
+
+/**
+ * The sessions the cores can serve within the bound at all, whatever the scheduling: N sessions need
+ * N × their CPU, and the cores give at most cores × BOUND × one alone in that time.
+ */
+function cpuCeiling(alone: number, cpuPerSessionMs: number, cores: number): number {
+  return Math.floor((cores * BOUND * alone) / cpuPerSessionMs);
 }
 
 export function capacitySizes(text: string | undefined): number[] {
@@ -119,18 +84,28 @@ export async function benchCapacity(): Promise<Figures> {
   const sandbox = chosen.sandbox;
   const root = mkdtempSync(path.join(os.tmpdir(), "pg-bench-capacity-"));
   const store = SqliteSessionStore.open(path.join(root, "bench.sqlite"));
+  const opened = openCpuAccount([process.pid, helper().pid!]);
+  const account = "reason" in opened ? null : opened;
+  if (!account) console.error(`capacity: no CPU account: ${"reason" in opened ? opened.reason : ""}`);
+  const cores = os.availableParallelism();
   try {
     const source = path.join(root, "source");
     mkdirSync(source);
     makeRepo(source);
-    const alone = (await round(1, store, root, source, sandbox)).makespanMs;
+    const first = await round(1, store, root, source, sandbox, account);
+    const alone = first.makespanMs;
+    const cpu = (r: Round) =>
+      r.cpu === null
+        ? ""
+        : `, CPU ${(r.cpu.totalMs / 1000).toFixed(2)} s each (${cpuWords(r.cpu)}; the cores allow ≤ ${cpuCeiling(alone, r.cpu.totalMs, cores)})`;
+    console.error(`capacity: one alone ${(alone / 1000).toFixed(1)} s${cpu(first)}`);
     const tried: string[] = [];
     let best: { n: number; rssPerSessionMb: number } | null = null;
     let last: { n: number; rssPerSessionMb: number } | null = null;
     for (const n of capacitySizes(process.env.PATCHGATE_BENCH_CAPACITY_N)) {
-      const r = await round(n, store, root, source, sandbox);
+      const r = await round(n, store, root, source, sandbox, account);
       const ratio = r.makespanMs / alone;
-      tried.push(`N=${n}: ${(r.makespanMs / 1000).toFixed(1)} s = ${ratio.toFixed(3)}×, ${r.rssPerSessionMb.toFixed(2)} MB each`);
+      tried.push(`N=${n}: ${(r.makespanMs / 1000).toFixed(1)} s = ${ratio.toFixed(3)}×, ${r.rssPerSessionMb.toFixed(2)} MB each${cpu(r)}`);
       console.error(`capacity: ${tried.at(-1)}`);
       last = { n, rssPerSessionMb: r.rssPerSessionMb };
       if (ratio > BOUND) break;
@@ -145,7 +120,7 @@ export async function benchCapacity(): Promise<Figures> {
         ratio: best?.n ?? 0,
         goal: GOAL_N,
         better: "higher",
-        note: `${setting}; the largest size tried is the ceiling of this figure`,
+        note: `${setting}; the largest size tried is the ceiling of this figure; "the cores allow" is ${cores} cores × ${BOUND} × one alone over a session's CPU at that size (this process and all it started)`,
       },
       capacity_rss_per_session_mb: {
         measured: `+${rss.rssPerSessionMb.toFixed(2)} MB per active session at N=${rss.n}`,
@@ -156,6 +131,7 @@ export async function benchCapacity(): Promise<Figures> {
       },
     };
   } finally {
+    account?.close();
     await store.close();
     rmSync(root, { recursive: true, force: true });
   }

@@ -117,7 +117,7 @@ export function childrenCpuMs(stdout: string): number {
 }
 
 /** CPU (ms) spent by a session, or by the 50, and by whom. */
-interface SessionCpu {
+export interface SessionCpu {
   /** Every process it ran (the cgroup's account, ./cpu-account.ts). */
   totalMs: number;
   /** This process, all its threads (the ledger's writer, the loop, the tools). */
@@ -142,15 +142,15 @@ async function sessionsAlone(account: CpuAccount, store: SqliteSessionStore, roo
   return runs.sort((a, b) => a.totalMs - b.totalMs)[1]!;
 }
 
-type CpuNow = { pid: number; totalMs: number; appMs: number; helperMs: number };
+export type CpuNow = { pid: number; totalMs: number; appMs: number; helperMs: number };
 
-function cpuNow(account: CpuAccount): CpuNow {
+export function cpuNow(account: CpuAccount): CpuNow {
   const pid = helper().pid!;
   const own = process.cpuUsage();
   return { pid, totalMs: account.usedMs(), appMs: (own.user + own.system) / 1000, helperMs: processCpuMs(pid) };
 }
 
-function spentSince(account: CpuAccount, before: CpuNow): SessionCpu {
+export function spentSince(account: CpuAccount, before: CpuNow): SessionCpu {
   const now = cpuNow(account);
   // A new helper would not be in the account: it is joined once, when the bench starts.
   if (now.pid !== before.pid) throw new Error("the spawn helper was replaced while measuring");
@@ -167,7 +167,7 @@ function processCpuMs(pid: number): number {
   return ((Number(after[14 - 3]) + Number(after[15 - 3])) * 1000) / TICKS_PER_SECOND;
 }
 
-function cpuWords(c: SessionCpu): string {
+export function cpuWords(c: SessionCpu): string {
   return `Patchgate's own process ${ms(c.appMs)}, the spawn helper ${ms(c.helperMs)}, git, bwrap and the test run ${ms(c.othersMs)}`;
 }
 

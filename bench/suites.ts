@@ -84,6 +84,18 @@ export const SUITES: Suite[] = [
     load: async () => (await import("./capacity.js")).benchCapacity,
   },
   {
+    name: "scaleout",
+    figures: [
+      {
+        id: "scaleout_overhead",
+        title: "throughput of 3 workers on PostgreSQL / 1 process with the same slots (the capacity session)",
+        goal: 0.9,
+        better: "higher",
+      },
+    ],
+    load: async () => (await import("./scaleout.js")).benchScaleout,
+  },
+  {
     name: "fairness",
     figures: [
       {

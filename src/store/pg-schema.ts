@@ -89,6 +89,16 @@ const MIGRATIONS: readonly Step[] = [
   (client, hooks) => chainExistingPgLedgers(client, hooks.chained),
   // Spend and sandbox runs (./ledger-views.ts): views over the recorded events, so what is already stored counts.
   PG_LEDGER_VIEWS,
+  // The durable queue's tie-break between installations holding equally many lanes: when each group
+  // last started a job, as a number from one sequence (one order across all workers, no clock ties).
+  // Keyed by group, so the pick joins it by its primary key.
+  `
+  CREATE SEQUENCE queue_group_starts;
+  CREATE TABLE queue_groups (
+    grp        TEXT PRIMARY KEY,
+    last_start BIGINT NOT NULL
+  );
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;

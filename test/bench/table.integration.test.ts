@@ -32,6 +32,7 @@ describe("the bench table", () => {
         "session_overhead_max",
         "capacity_latency_bound",
         "capacity_rss_per_session_mb",
+        "scaleout_overhead",
         "fairness",
         "webhook_p99",
         "rss_idle",
@@ -41,8 +42,8 @@ describe("the bench table", () => {
       ]),
     );
     expect(FIGURE_IDS).not.toContain("concurrency_ideal_fraction");
-    expect(FIGURE_IDS).toHaveLength(17);
-    expect(new Set(FIGURE_IDS).size).toBe(17);
+    expect(FIGURE_IDS).toHaveLength(18);
+    expect(new Set(FIGURE_IDS).size).toBe(18);
     expect(SUITES.every((s) => s.figures.length > 0)).toBe(true);
   });
 

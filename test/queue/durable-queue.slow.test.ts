@@ -164,6 +164,22 @@ if (!cluster) {
     expect(running.sort()).toEqual(["A1", "A2", "A3", "A4", "B1", "B2"]);
   });
 
+  test("fairness: one slot, installation A queued four sessions before B and C queued two each — starts take turns", async () => {
+    const started: string[] = [];
+    const receiver = await queue(0);
+    for (const n of [1, 2, 3, 4]) receiver.enqueue(job(`a-org/r#${n}`, `A${n}`, {}, "installation:1"));
+    for (const n of [1, 2]) receiver.enqueue(job(`b-org/r#${n}`, `B${n}`, {}, "installation:2"));
+    for (const n of [1, 2]) receiver.enqueue(job(`c-org/r#${n}`, `C${n}`, {}, "installation:3"));
+    await receiver.flushed();
+    await queue(1, async (_spec, ctx) => {
+      started.push(ctx.name);
+    });
+    await receiver.idle();
+    // With one slot every group holds none when a pick is made, so the tie-break decides alone:
+    // the installation that started least recently goes next, not the one whose work is oldest.
+    expect(started).toEqual(["A1", "B1", "C1", "A2", "B2", "C2", "A3", "A4"]);
+  });
+
   describe("workers killed with SIGKILL", () => {
     const ran = async () => (await store.pool.query<{ name: string; attempt: number; owner: string }>("SELECT name, attempt, owner FROM ran ORDER BY n")).rows;
 

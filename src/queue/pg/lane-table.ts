@@ -36,7 +36,10 @@ export class LaneTable {
   /**
    * The lane to drain next, fairly: of the lanes with open work that no live lease holds and whose
    * head is not waiting out a backoff, one of the group (installation) with the fewest lanes held
-   * right now, oldest head first. So one busy installation cannot starve another.
+   * right now. Between groups holding equally many, the one that started a job least recently (or
+   * never) goes first, so an installation that queued a backlog first takes turns with the others
+   * instead of winning every tie; within a group, its oldest head. So one busy installation cannot
+   * starve another.
    */
   async pick(backoff: Backoff): Promise<string | null> {
     const { rows } = await this.pool.query<{ lane: string }>(
@@ -48,10 +51,10 @@ export class LaneTable {
        ), busy AS (
          SELECT h.grp, count(*) AS n FROM heads h JOIN held USING (lane) GROUP BY h.grp
        )
-       SELECT h.lane FROM heads h LEFT JOIN busy b USING (grp)
+       SELECT h.lane FROM heads h LEFT JOIN busy b USING (grp) LEFT JOIN queue_groups g USING (grp)
        WHERE h.lane NOT IN (SELECT lane FROM held)
          AND (h.attempts = 0 OR h.started_at + LEAST($1::float8 * 2 ^ (h.attempts - 1), $2::float8) * interval '1 millisecond' <= now())
-       ORDER BY COALESCE(b.n, 0), h.id LIMIT 1`,
+       ORDER BY COALESCE(b.n, 0), g.last_start NULLS FIRST, h.id LIMIT 1`,
       [backoff.baseMs, backoff.maxMs],
     );
     return rows[0]?.lane ?? null;
@@ -89,13 +92,22 @@ export class LaneTable {
     await this.pool.query("UPDATE queue_lanes SET owner = NULL, expires_at = NULL WHERE lane = $1 AND owner = $2 AND epoch = $3", [l.lane, l.owner, l.epoch]);
   }
 
-  /** The lane's oldest open item, marked running and its attempt counted — if the lease is still ours. */
+  /**
+   * The lane's oldest open item, marked running and its attempt counted — if the lease is still ours.
+   * Its group's last start moves in the same statement, so the pick's tie-break never lags a start.
+   */
   async next(l: LaneLease): Promise<QueuedItem | null> {
     const { rows } = await this.pool.query<{ id: string; name: string; spec: unknown; attempts: number }>(
-      `UPDATE queue_items SET state = 'running', attempts = attempts + 1, started_at = now()
-       WHERE id = (SELECT id FROM queue_items WHERE lane = $1 AND state IN ('queued', 'running') ORDER BY id LIMIT 1)
-         AND EXISTS (SELECT 1 FROM queue_lanes WHERE lane = $1 AND owner = $2 AND epoch = $3)
-       RETURNING id, name, spec, attempts`,
+      `WITH started AS (
+         UPDATE queue_items SET state = 'running', attempts = attempts + 1, started_at = now()
+         WHERE id = (SELECT id FROM queue_items WHERE lane = $1 AND state IN ('queued', 'running') ORDER BY id LIMIT 1)
+           AND EXISTS (SELECT 1 FROM queue_lanes WHERE lane = $1 AND owner = $2 AND epoch = $3)
+         RETURNING id, grp, name, spec, attempts
+       ), stamped AS (
+         INSERT INTO queue_groups (grp, last_start) SELECT grp, nextval('queue_group_starts') FROM started
+         ON CONFLICT (grp) DO UPDATE SET last_start = excluded.last_start
+       )
+       SELECT id, name, spec, attempts FROM started`,
       [l.lane, l.owner, l.epoch],
     );
     return rows[0] ? { ...rows[0], lane: l.lane } : null;
