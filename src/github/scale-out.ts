@@ -51,7 +51,11 @@ export async function startWorker(app: Probot, deps: PatchgateDeps, store: Postg
   const queue = await DurableQueue.start({
     ...s,
     pool: store.pool,
-    runner: async (spec, ctx) => durableRunner(await context, store)(spec, ctx),
+    runner: async (spec, ctx) => {
+      // The same wait the in-process queue reports, once per job: a run after a dead worker's waited on its lease too.
+      if (ctx.attempt === 1) deps.metrics?.queueWaited(ctx.waitedSeconds);
+      return durableRunner(await context, store)(spec, ctx);
+    },
     // A stop from another process: abort what this one runs for the lane, as a local stop would.
     onInterrupt: (lane, reason) => deps.aborts.abort(lane, reason),
     onFailed: (item, e) => deps.log(`job ${item.name} failed: ${e instanceof Error ? e.message : String(e)}`, "error", { job: item.name, lane: item.lane }),

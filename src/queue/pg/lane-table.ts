@@ -9,6 +9,8 @@ export interface QueuedItem {
   name: string;
   spec: unknown;
   attempts: number;
+  /** From its enqueue to this start, by the database's clock. */
+  waitedSeconds: number;
 }
 
 /** A lane held by one worker: `epoch` changes whenever the lane changes hands. */
@@ -91,14 +93,15 @@ export class LaneTable {
 
   /** The lane's oldest open item, marked running and its attempt counted — if the lease is still ours. */
   async next(l: LaneLease): Promise<QueuedItem | null> {
-    const { rows } = await this.pool.query<{ id: string; name: string; spec: unknown; attempts: number }>(
+    const { rows } = await this.pool.query<{ id: string; name: string; spec: unknown; attempts: number; waited: number }>(
       `UPDATE queue_items SET state = 'running', attempts = attempts + 1, started_at = now()
        WHERE id = (SELECT id FROM queue_items WHERE lane = $1 AND state IN ('queued', 'running') ORDER BY id LIMIT 1)
          AND EXISTS (SELECT 1 FROM queue_lanes WHERE lane = $1 AND owner = $2 AND epoch = $3)
-       RETURNING id, name, spec, attempts`,
+       RETURNING id, name, spec, attempts, EXTRACT(EPOCH FROM now() - enqueued_at)::float8 AS waited`,
       [l.lane, l.owner, l.epoch],
     );
-    return rows[0] ? { ...rows[0], lane: l.lane } : null;
+    const row = rows[0];
+    return row ? { id: row.id, name: row.name, spec: row.spec, attempts: row.attempts, waitedSeconds: row.waited, lane: l.lane } : null;
   }
 
   async end(id: string, state: "done" | "failed" | "dead", error: string | null): Promise<void> {
