@@ -24,6 +24,10 @@ automations:
     on: { schedule: { cron: "* * * * *", task: "Refresh the docs", owner: maintainer } }
 `;
 const MINUTE = 60_000;
+let db: TestDatabase | null = null;
+let world: ChaosWorld | null = null;
+let c: PostgresCluster | null = null;
+let store: PostgresSessionStore | null = null;
 
 function automations() {
   const parsed = parseRepoConfig(CONFIG);
@@ -34,10 +38,6 @@ function automations() {
 if (!cluster) test.skip("schedules with 3 workers (needs PostgreSQL)", () => undefined);
 else
   test("3 workers: a due time fires once, across a worker killed -9 at the firing and through pg-boss's minute wake-up", async () => {
-    let db: TestDatabase | null = null;
-    let world: ChaosWorld | null = null;
-    let c: PostgresCluster | null = null;
-    let store: PostgresSessionStore | null = null;
     let passed = false;
     try {
       db = await freshDatabase(cluster);
@@ -104,21 +104,25 @@ else
       passed = true;
     } finally {
       if (!passed && c) console.log(c.logs.map((l) => `== ${l.owner}\n${l.lines.join("\n")}`).join("\n"));
-      await c?.stop();
-      await store?.close();
-      await world?.close();
-      await db?.drop();
     }
   }, 150_000);
 
+// Here, not in the test's `finally`: a test that timed out never reaches it, and its workers would outlive the run.
+afterAll(async () => {
+  await c?.stop();
+  await store?.close();
+  await world?.close();
+  await db?.drop();
+});
+
 /** Resolves once some worker fired automation `name` and created the session of its run. */
-async function sessionFor(c: PostgresCluster, name: string): Promise<void> {
+async function sessionFor(workers: PostgresCluster, name: string): Promise<void> {
   const firing = new RegExp(`^automation ${name} fires \\(due (\\S+)\\) on #(\\d+)`);
   const created = (issue: string) => (l: string) => new RegExp(`^session \\S+ created for #${issue} `).test(l);
   let seen: RegExpExecArray | null = null;
   await Promise.race(
-    c.killable.map((n) =>
-      c.process(n).logged((l) => {
+    workers.killable.map((n) =>
+      workers.process(n).logged((l) => {
         const m = firing.exec(l);
         if (m) seen ??= m;
         return m !== null;
@@ -126,7 +130,7 @@ async function sessionFor(c: PostgresCluster, name: string): Promise<void> {
     ),
   );
   const issue = seen![2]!;
-  await Promise.race(c.killable.map((n) => c.process(n).logged(created(issue))));
+  await Promise.race(workers.killable.map((n) => workers.process(n).logged(created(issue))));
 }
 
 async function sessionTriggers(store: PostgresSessionStore): Promise<string[]> {
