@@ -5,8 +5,7 @@ import { healthHandler } from "./health-route.js";
 import { keysHandler } from "./keys-route.js";
 import { metricsHandler } from "./metrics/metrics-route.js";
 import { startHousekeeping } from "./session-work/housekeeping.js";
-import { readEffect } from "../store/effect-codec.js";
-import { effect } from "../store/effects.js";
+import { runSchedules } from "./session-work/schedule-tick.js";
 import { AppIdentity } from "./identity.js";
 import { Inbox } from "./inbound/inbox.js";
 import { SessionIndex } from "./session-work/session-index.js";
@@ -66,17 +65,9 @@ export function patchgateApp(deps: PatchgateDeps): ApplicationFunction {
     if (replayed > 0) deps.log(`${replayed} unfinished delivery(ies) queued again`);
     // A receiver runs no session: under a durable queue the workers clean their own disks.
     if (!deps.queue.durable) startHousekeeping(deps);
-    // Under a durable queue a firing is a job no other process could rebuild: schedules fire where the queue is this process's.
+    // Under a durable queue the workers' minute wake-up rings the pass (../github/scale-out.ts), not a timer here.
     const schedules = deps.schedules;
-    if (schedules && !deps.queue.durable)
-      schedules.every(async () => {
-        // The pass reads repositories' configuration (zod, the automations' schema): an app whose
-        // store knows no repository with schedules stays as light as one without this feature.
-        if ((await readEffect(deps.store, effect.schedules())) === null) return;
-        const { schedulePass } = await import("./session-work/schedule-pass.js");
-        const fired = await schedulePass(access, schedules.now());
-        if (fired > 0) deps.log(`${fired} schedule(s) fired`);
-      });
+    if (schedules && !deps.queue.durable) schedules.every(async () => void (await runSchedules(access, schedules.now())));
     if (deps.reconcile) {
       const handles = (name: string) => ([...HANDLED_EVENTS, ...LIFECYCLE_EVENTS, ...PULL_PUSH_EVENTS] as string[]).includes(name);
       const pass = () => reconcileDeliveries({ app: access.appOctokit, store: deps.store, log: deps.log, handles });

@@ -6,12 +6,13 @@ import { appContext } from "./app.js";
 import type { AppContext, PatchgateDeps } from "./deps.js";
 import { endDeadLettered } from "./session-work/dead-letter.js";
 import { startHousekeeping } from "./session-work/housekeeping.js";
+import { runSchedules } from "./session-work/schedule-tick.js";
 import { durableRunner, fencedContext } from "./session-work/durable-runner.js";
 
 /**
  * The two process kinds of scale-out (docs/scaling-out.md), both on the PostgreSQL of
  * DATABASE_URL: a receiver verifies, stores and enqueues (its queue has no slots); a worker takes
- * lanes from the queue and runs them. Both return their dependencies with the durable queue in
+ * lanes from the queue and runs them, and one of them, each minute, the schedules' pass. Both return their dependencies with the durable queue in
  * place of the given one, so every job a handler or a job enqueues goes through the database.
  */
 export interface WorkerSettings {
@@ -46,10 +47,15 @@ export async function useReceiverQueue(deps: PatchgateDeps, store: PostgresSessi
 export async function startWorker(app: Probot, deps: PatchgateDeps, store: PostgresSessionStore, s: WorkerSettings): Promise<ScaledOut> {
   let made: (context: AppContext) => void = () => undefined;
   const context = new Promise<AppContext>((resolve) => (made = resolve));
+  const schedules = deps.schedules;
   const queue = await DurableQueue.start({
     ...s,
     pool: store.pool,
-    runner: async (spec, ctx) => durableRunner(await context, store)(spec, ctx),
+    runner: async (spec, ctx) => {
+      // The same wait the in-process queue reports, once per job: a run after a dead worker's waited on its lease too.
+      if (ctx.attempt === 1) deps.metrics?.queueWaited(ctx.waitedSeconds);
+      return durableRunner(await context, store)(spec, ctx);
+    },
     // A stop from another process: abort what this one runs for the lane, as a local stop would.
     onInterrupt: (lane, reason) => deps.aborts.abort(lane, reason),
     onFailed: (item, e) => deps.log(`job ${item.name} failed: ${e instanceof Error ? e.message : String(e)}`, "error", { job: item.name, lane: item.lane }),
@@ -62,11 +68,23 @@ export async function startWorker(app: Probot, deps: PatchgateDeps, store: Postg
       await endDeadLettered(fencedContext(await context, store, lease), item);
     },
     log: deps.log,
+    ...(schedules && { everyMinute: () => schedulePass(context, schedules, deps.log) }),
   });
   const scaled = { ...deps, queue };
   made(appContext(app, scaled));
   // Each worker has a disk of its own: it cleans what it cloned.
   startHousekeeping(scaled);
   deps.log(`worker ${queue.owner} takes up to ${s.slots} session(s) at once`);
+  // A firing missed while no worker ran fires now; the store's claim keeps it to one however many start.
+  if (schedules) void schedulePass(context, schedules, deps.log);
   return scaled;
+}
+
+/** One schedule pass on this worker's clock; a failed one is logged, and the next minute's tries again. */
+async function schedulePass(context: Promise<AppContext>, schedules: NonNullable<PatchgateDeps["schedules"]>, log: PatchgateDeps["log"]): Promise<void> {
+  try {
+    await runSchedules(await context, schedules.now());
+  } catch (e) {
+    log(`schedules: ${e instanceof Error ? e.message : String(e)}`, "error");
+  }
 }

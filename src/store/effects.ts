@@ -15,6 +15,9 @@ const at =
 /** Records that belong to no one session: the index from a PR or a check run to its issue, claims, redelivery counts. */
 const INDEX = "@github-index";
 
+/** The repositories whose default branch declares schedules, one record each (listed with `effectsOf`). */
+export const SCHEDULED = "@schedules";
+
 /** What the first half of a start leaves for the second (src/github/session-work/start-workspace.ts). */
 export interface RecordedStart {
   branch: string;
@@ -98,8 +101,10 @@ export const effect = {
   claim: (repoId: number, source: string) => at(text)(INDEX, `claim:${repoId}:${source}`),
   /** How many follow-ups a `ci_failed` automation started on PR `pull` of tenant `t`. */
   ciAttempts: (t: Tenant, pull: number) => at(count)(INDEX, `ci-attempts:${tenantKey(t)}!${pull}`),
-  /** The repositories whose default branch declares schedules, with their crons (session-work/schedule-registry.ts). */
+  /** The repositories with schedules as one list, as the first version kept them: read, never written. */
   schedules: () => at(text)(INDEX, "schedules"),
+  /** Tenant `t`'s schedules with their crons (session-work/schedule-registry.ts): one record per repository, under SCHEDULED. */
+  scheduledRepo: (t: Tenant) => at(text)(SCHEDULED, tenantKey(t)),
   /** When schedule `name` of tenant `t` was last due and fired (or first seen), as an ISO time: only a later due time fires. */
   scheduleFired: (t: Tenant, name: string) => at(text)(INDEX, `schedule-fired:${tenantKey(t)}:${name}`),
   /** The due time (ISO) schedule `name` of tenant `t` last fired for, followed by ` done` once its run started or was turned down. */

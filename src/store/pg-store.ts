@@ -222,6 +222,10 @@ export class PostgresSessionStore implements SessionStore {
     return rows[0]?.value ?? null;
   }
 
+  async effectsOf(sessionId: string): Promise<{ key: string; value: string }[]> {
+    return this.query<{ key: string; value: string }>("SELECT key, value FROM effects WHERE session_id = $1 ORDER BY key", [sessionId]);
+  }
+
   async spendSince(scope: SpendScope, since: string): Promise<Spend> {
     const [row] = await this.query<SpendRow>(
       `SELECT ${SPEND_COLUMNS} FROM model_spend WHERE installation_id = $1 AND ($2::bigint IS NULL OR repository_id = $2) AND at >= $3`,

@@ -44,6 +44,7 @@ export class SqliteSessionStore implements SessionStore {
       pendingDeliveries: db.prepare<[], InboxDelivery>("SELECT id, event, payload FROM deliveries WHERE state = 'pending' ORDER BY seq"),
       pendingDelivery: db.prepare<[string], InboxDelivery>("SELECT id, event, payload FROM deliveries WHERE id = ? AND state = 'pending'"),
       getEffect: db.prepare<[string, string], { value: string }>("SELECT value FROM effects WHERE session_id = ? AND key = ?"),
+      effectsOf: db.prepare<[string], { key: string; value: string }>("SELECT key, value FROM effects WHERE session_id = ? ORDER BY key"),
       // `? IS NULL OR`: one statement for an installation and for one of its repositories.
       spendSince: db.prepare<[number, number | null, number | null, string], SpendRow>(
         `SELECT ${SPEND_COLUMNS} FROM model_spend WHERE installation_id = ? AND (? IS NULL OR repository_id = ?) AND at >= ?`,
@@ -158,6 +159,10 @@ export class SqliteSessionStore implements SessionStore {
 
   async getEffect(sessionId: string, key: string): Promise<string | null> {
     return this.q.getEffect.get(sessionId, key)?.value ?? null;
+  }
+
+  async effectsOf(sessionId: string): Promise<{ key: string; value: string }[]> {
+    return this.q.effectsOf.all(sessionId);
   }
 
   async spendSince(scope: SpendScope, since: string): Promise<Spend> {

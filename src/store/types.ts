@@ -76,6 +76,8 @@ export interface SessionStore {
   /** Small key/value records for side-effect ids (check run id, PR number, comment ids). */
   putEffect(sessionId: string, key: string, value: string): Promise<void>;
   getEffect(sessionId: string, key: string): Promise<string | null>;
+  /** Every record under `sessionId`, by key: a registry kept one row per member, so that writers of different members never meet. */
+  effectsOf(sessionId: string): Promise<{ key: string; value: string }[]>;
   /** The recorded model calls of `scope` at or after `since` (ISO), summed: each call once, by its event (./ledger-views.ts). */
   spendSince(scope: SpendScope, since: string): Promise<Spend>;
   /** How many sessions the requester started in the repository at or after `since` (ISO). */

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { createOpenAIClient } from "../../src/agent/llm/openai-client.js";
 import { receiptSettings } from "../../src/github/receipt-settings.js";
+import { wallClockSchedules } from "../../src/github/session-work/schedule-timer.js";
 import { startApp, type AppSettings } from "../harness/app-instance.js";
 
 /**
@@ -16,15 +17,19 @@ type Settings = Omit<AppSettings, "llm" | "log" | "receipts"> & {
   apiKey: string;
   /** Receipts on: the signing key is loaded (created by the first process) from this directory, as every restart finds it. */
   receiptsDataDir?: string;
+  /** Schedules on the wall clock, as the app's environment wires them (a worker's pass each minute through the queue). */
+  wallClockSchedules?: boolean;
 };
 
 const s = JSON.parse(process.env.PATCHGATE_TEST_APP ?? "{}") as Settings;
 const receipts = s.receiptsDataDir ? { ...receiptSettings(s.receiptsDataDir, {}), dir: join(s.receiptsDataDir, "receipt-clones") } : undefined;
+const log = (line: string) => process.stdout.write(`log ${line}\n`);
 const app = await startApp({
   ...s,
   receipts,
+  ...(s.wallClockSchedules && { schedules: wallClockSchedules(log) }),
   llm: () => createOpenAIClient({ apiKey: s.apiKey, baseURL: s.openaiBaseURL, model: s.model }),
-  log: (line) => process.stdout.write(`log ${line}\n`),
+  log,
 });
 process.stdout.write(`listening ${app.webhookUrl}\n`);
 

@@ -22,6 +22,7 @@ export const KNOWN_LONG = new Map([
   ["test/github/crash/chaos-sqlite.slow.test.ts", 179],
   ["test/receipt/verify-cli.integration.test.ts", 159],
   ["test/image/image.slow.test.ts", 113],
+  ["test/github/automations/schedule-workers.slow.test.ts", 107],
   ["test/github/crash/crash-signed-push.integration.test.ts", 104],
   ["test/sandbox/private-registries-go-cargo.slow.test.ts", 100],
   ["test/real-layouts/jest-project.slow.test.ts", 97],

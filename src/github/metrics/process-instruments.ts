@@ -35,7 +35,7 @@ export function processInstruments(): ProcessInstruments {
     }),
     queueWaitSeconds: new Histogram({
       name: "patchgate_queue_wait_seconds",
-      help: "Time a job waited in this process's queue before it ran.",
+      help: "Time a job waited in the queue before it ran: this process's own queue, or, on a worker, from its enqueue to its first start.",
       buckets: [0.01, 0.1, 0.5, 1, 5, 15, 60, 300, 900],
       registers,
     }),

@@ -3,7 +3,8 @@ import type { AppMetrics } from "./app-metrics.js";
 
 /**
  * The queue, each job's wait before it runs observed (`patchgate_queue_wait_seconds`). Only where the
- * job runs in this process: a durable queue's jobs run in workers, from their spec.
+ * job runs in this process: a durable queue's jobs run in workers, from their spec, and the worker
+ * that starts one reports its wait (../scale-out.ts).
  */
 export function timedQueue(queue: Queue, metrics: AppMetrics, now: () => number = () => performance.now()): Queue {
   return {

@@ -60,6 +60,15 @@ async function run(a: AppContext, spec: JobSpec): Promise<void> {
       const jc = { ...work, delivery: { ...work.delivery, sender: { login: text("by") }, source: typeof spec.source === "string" ? spec.source : undefined } };
       return cancel(jc, ledger.sessionId, Number(spec.reply), spec.interrupted === true);
     }
+    // Lazy: the automations' config and schema load only where schedules fire.
+    case "schedule-fire": {
+      const { fireSchedule, firingOf } = await import("./schedule-fire.js");
+      return fireSchedule(a, firingOf(spec));
+    }
+    case "schedule-run": {
+      const { runFiring, firingOf, issueOf } = await import("./schedule-fire.js");
+      return runFiring(a, firingOf(spec), issueOf(spec));
+    }
     default:
       throw new Error(`unknown job kind ${JSON.stringify(spec.kind)}`);
   }

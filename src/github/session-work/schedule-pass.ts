@@ -7,7 +7,7 @@ import type { Firing } from "./schedule-fire.js";
 import { firingBegun, knownSchedules, unfinishedFiring, type ScheduledRepo } from "./schedule-registry.js";
 import { tenantKey } from "../../session/tenant.js";
 
-/** Firings this process has queued and not yet finished: a pass does not queue one twice. */
+/** Firings this process has queued and not yet finished: a pass does not queue one twice (in-process queue). */
 const queued = new Set<string>();
 
 /**
@@ -26,13 +26,20 @@ export async function schedulePass(a: AppContext, now: Date): Promise<number> {
       if (claimed) await firingBegun(a.deps.store, tenant, s.name, claimed);
       const due = claimed ?? (await unfinishedFiring(a.deps.store, tenant, s.name));
       const id = `${tenantKey(tenant)}:${s.name}@${due}`;
-      if (!due || queued.has(id)) continue;
-      queued.add(id);
+      if (!due) continue;
+      // A durable queue's job runs from its spec, on any worker, which this process never hears
+      // of: there a firing still waiting is queued again, and its run still starts once (./schedule-fire.ts).
+      if (!a.deps.queue.durable) {
+        if (queued.has(id)) continue;
+        queued.add(id);
+      }
       fired++;
       const firing: Firing = { repo, name: s.name, due };
       a.deps.queue.enqueue({
         key: `schedule:${tenantKey(tenant)}:${s.name}`,
         name: `schedule ${s.name} ${due}`,
+        group: `installation:${repo.installationId}`,
+        spec: { kind: "schedule-fire", firing },
         run: async () => {
           try {
             await (await import("./schedule-fire.js")).fireSchedule(a, firing);

@@ -6,6 +6,7 @@ import type { Job, Queue } from "../types.js";
 import { DEFAULT_BACKOFF, type Backoff } from "./backoff.js";
 import { LaneTable, type LaneLease, type QueueCounts, type QueuedItem } from "./lane-table.js";
 import { drainLane, type ItemRunner } from "./lane-runner.js";
+import { cronOptions, wakeEveryMinute } from "./minute-wake.js";
 
 /** pg-boss's queue of wake-ups: one job per enqueued item, naming its lane. */
 const WAKE = "patchgate-wake";
@@ -30,6 +31,8 @@ export interface DurableQueueOptions {
   onFailed?: (item: QueuedItem, error: unknown) => void;
   onDead?: (item: QueuedItem, lease: LaneLease) => Promise<void>;
   log?: (line: string) => void;
+  /** Run once a minute on one worker of the cluster (./minute-wake.ts); a worker's only (it needs slots). */
+  everyMinute?: () => Promise<void>;
 }
 
 function processOwner(): string {
@@ -50,7 +53,7 @@ export class DurableQueue implements Queue {
   readonly owner: string;
   private readonly table: LaneTable;
   private readonly boss: PgBoss;
-  private readonly o: Required<Omit<DurableQueueOptions, "runner" | "url" | "pool" | "owner">> & Pick<DurableQueueOptions, "runner">;
+  private readonly o: Required<Omit<DurableQueueOptions, "runner" | "url" | "pool" | "owner" | "everyMinute">> & Pick<DurableQueueOptions, "runner">;
   private running = 0;
   private readonly enqueues = new Set<Promise<string>>();
   private tail: Promise<void> = Promise.resolve();
@@ -81,7 +84,8 @@ export class DurableQueue implements Queue {
 
   static async start(opts: DurableQueueOptions): Promise<DurableQueue> {
     if (opts.slots > 0 && !opts.runner) throw new Error("a durable queue with slots needs a runner");
-    const boss = new PgBoss({ connectionString: opts.url, max: 4, schedule: false, supervise: opts.slots > 0 });
+    const minute = opts.slots > 0 ? opts.everyMinute : undefined;
+    const boss = new PgBoss({ connectionString: opts.url, max: 4, ...cronOptions(minute !== undefined), supervise: opts.slots > 0 });
     boss.on("error", (e: Error) => opts.log?.(`pg-boss: ${e.message}`));
     await boss.start();
     // Every process creates it; the first one wins and the rest find it there.
@@ -91,6 +95,7 @@ export class DurableQueue implements Queue {
       // A wake-up only rings the bell: `fill` takes lanes by the fair pick, the one named or another.
       await boss.work(WAKE, { batchSize: 4, pollingIntervalSeconds: 0.5 }, async () => q.fill());
       q.timer = setInterval(() => q.fill(), q.o.sweepMs);
+      if (minute) await wakeEveryMinute(boss, minute);
     }
     return q;
   }

@@ -11,6 +11,8 @@ interface ItemContext {
   signal: AbortSignal;
   /** 1 on the first run; more after workers died running it. */
   attempt: number;
+  /** From the job's enqueue to this start. */
+  waitedSeconds: number;
 }
 
 export type ItemRunner = (spec: JobSpec, ctx: ItemContext) => Promise<void>;
@@ -61,7 +63,14 @@ export async function drainLane(lease: LaneLease, o: LaneRunnerOptions): Promise
         continue;
       }
       try {
-        await o.runner(item.spec as JobSpec, { lane: lease.lane, name: item.name, lease, signal: lost.signal, attempt: item.attempts });
+        await o.runner(item.spec as JobSpec, {
+          lane: lease.lane,
+          name: item.name,
+          lease,
+          signal: lost.signal,
+          attempt: item.attempts,
+          waitedSeconds: item.waitedSeconds,
+        });
         if (lost.signal.aborted) return; // the new holder runs it again; its effects are idempotent
         await o.table.end(item.id, "done", null);
       } catch (e) {

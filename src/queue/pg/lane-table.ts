@@ -9,6 +9,8 @@ export interface QueuedItem {
   name: string;
   spec: unknown;
   attempts: number;
+  /** From its enqueue to this start, by the database's clock. */
+  waitedSeconds: number;
 }
 
 /** A lane held by one worker: `epoch` changes whenever the lane changes hands. */
@@ -97,20 +99,21 @@ export class LaneTable {
    * Its group's last start moves in the same statement, so the pick's tie-break never lags a start.
    */
   async next(l: LaneLease): Promise<QueuedItem | null> {
-    const { rows } = await this.pool.query<{ id: string; name: string; spec: unknown; attempts: number }>(
+    const { rows } = await this.pool.query<{ id: string; name: string; spec: unknown; attempts: number; waited: number }>(
       `WITH started AS (
          UPDATE queue_items SET state = 'running', attempts = attempts + 1, started_at = now()
          WHERE id = (SELECT id FROM queue_items WHERE lane = $1 AND state IN ('queued', 'running') ORDER BY id LIMIT 1)
            AND EXISTS (SELECT 1 FROM queue_lanes WHERE lane = $1 AND owner = $2 AND epoch = $3)
-         RETURNING id, grp, name, spec, attempts
+         RETURNING id, grp, name, spec, attempts, EXTRACT(EPOCH FROM now() - enqueued_at)::float8 AS waited
        ), stamped AS (
          INSERT INTO queue_groups (grp, last_start) SELECT grp, nextval('queue_group_starts') FROM started
          ON CONFLICT (grp) DO UPDATE SET last_start = excluded.last_start
        )
-       SELECT id, name, spec, attempts FROM started`,
+       SELECT id, name, spec, attempts, waited FROM started`,
       [l.lane, l.owner, l.epoch],
     );
-    return rows[0] ? { ...rows[0], lane: l.lane } : null;
+    const row = rows[0];
+    return row ? { id: row.id, name: row.name, spec: row.spec, attempts: row.attempts, waitedSeconds: row.waited, lane: l.lane } : null;
   }
 
   async end(id: string, state: "done" | "failed" | "dead", error: string | null): Promise<void> {

@@ -146,7 +146,7 @@ export class PostgresCluster extends Processes implements Cluster {
     w: ChaosWorld,
     private readonly url: string,
     workers: number,
-    private readonly knobs: { slots: number; leaseMs: number; maxAttempts: number },
+    private readonly knobs: { slots: number; leaseMs: number; maxAttempts: number; wallClockSchedules?: boolean },
   ) {
     super(w);
     this.killable = Array.from({ length: workers }, (_, i) => `worker-${String.fromCharCode(97 + i)}`);
@@ -154,9 +154,10 @@ export class PostgresCluster extends Processes implements Cluster {
   }
   protected settingsFor(name: string, owner: string): Record<string, unknown> {
     const role = name === this.receiver ? "serve" : "worker";
-    const { slots, leaseMs, maxAttempts } = this.knobs;
+    const { slots, leaseMs, maxAttempts, wallClockSchedules } = this.knobs;
     return {
       ...this.base(name),
+      ...(wallClockSchedules && { wallClockSchedules }),
       scaleOut: { databaseUrl: this.url, role, owner, slots, leaseMs, maxAttempts, heartbeatMs: Math.floor(leaseMs / 6), sweepMs: 100 },
     };
   }
