@@ -232,10 +232,7 @@ describe("cargo: a sparse registry (TLS, token, auth-required) served by the tes
       if (path === `/api/v1/crates/${CRATE}/1.0.0/download`) return { type: "application/octet-stream", body: crate };
       return undefined;
     });
-    sandbox = await sandboxWith(
-      [{ name: "corp-cargo", kind: "cargo", url: `${registry.origin}/index/`, authorization: async () => token }],
-      registry.caFile,
-    );
+    sandbox = await sandboxWith([{ name: "corp-cargo", kind: "cargo", url: `${registry.origin}/index/`, authorization: async () => token }], registry.caFile);
   }, 60_000);
   afterAll(async () => {
     await registry?.close();
