@@ -1,11 +1,11 @@
-import { readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { StoredEvent } from "../../src/session/events.js";
 import { sessionHistory } from "../helpers/session-history.js";
-import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/chat/server.js";
 import { type FakeStep } from "../fakes/chat/turns.js";
 import { runCli, spawnCli } from "../helpers/cli-process.js";
-import { BUGGY_ADD_REPO, makeRepo, tempDir } from "../helpers/git-fixture.js";
+import { cliSessions } from "../helpers/cli-sessions.js";
+import { BUGGY_ADD_REPO } from "../helpers/git-fixture.js";
 
 // The tests count their runs in an ignored file of the clone, and hold while `.git/pg-hold-tests`
 // exists (the sandbox sees .git read-only): the baseline is where the CLI is killed.
@@ -33,23 +33,21 @@ const resultOf = (tool: string) => (e: StoredEvent) => e.type === "tool_result" 
  * before the edit.
  */
 describe("the baseline beside the model survives a SIGKILL", () => {
-  let server: FakeOpenAIServer | undefined;
-  const cleanups: (() => void)[] = [];
-  afterEach(async () => {
-    await server?.close();
-    for (const c of cleanups.splice(0)) c();
-  });
+  const sessions = cliSessions();
 
   test("killed while the baseline runs and the model reads: the resume runs it once more, records it once, before the edit", async () => {
-    const repo = makeRepo(REPO);
-    const data = tempDir("pg-crash-baseline-");
-    cleanups.push(repo.cleanup, () => rmSync(data, { recursive: true, force: true }));
+    let data = "";
     const clone = () => join(data, "workspaces", readdirSync(join(data, "workspaces"))[0]);
     // The hold goes into the clone while the model plans, before execute mode starts the baseline.
     const holdThenRead = (() => (writeFileSync(join(clone(), ".git", "pg-hold-tests"), ""), steps.read)) as FakeStep;
-    server = await startFakeOpenAI([holdThenRead, steps.plan, steps.read, steps.readme, { hold: true }, steps.edit, steps.tests, steps.finish]);
-    const env = { OPENAI_API_KEY: "sk-crash-baseline-key", OPENAI_BASE_URL: server.baseURL, PATCHGATE_DATA_DIR: data, PATCHGATE_MODEL: "fake-model" };
-    const run = spawnCli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "--verbose", "Fix add"], env);
+    const s = await sessions.start([holdThenRead, steps.plan, steps.read, steps.readme, { hold: true }, steps.edit, steps.tests, steps.finish], {
+      files: REPO,
+      prefix: "pg-crash-baseline-",
+      key: "sk-crash-baseline-key",
+    });
+    const { server, env } = s;
+    data = s.data;
+    const run = spawnCli(["run", "--repo", s.repo, "--approve-plan", "--approve-writes", "--verbose", "Fix add"], env);
 
     // Both at once: the baseline holds, and the model was asked a third time in execute mode.
     await Promise.all([run.printed("TESTS-HOLDING"), server.held()]);

@@ -1,10 +1,11 @@
-import { readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sessionHistory } from "../helpers/session-history.js";
-import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/chat/server.js";
+import type { FakeOpenAIServer } from "../fakes/chat/server.js";
 import { type FakeStep } from "../fakes/chat/turns.js";
 import { runCli, spawnCli } from "../helpers/cli-process.js";
-import { BUGGY_ADD_REPO, makeRepo, tempDir } from "../helpers/git-fixture.js";
+import { cliSessions } from "../helpers/cli-sessions.js";
+import { BUGGY_ADD_REPO } from "../helpers/git-fixture.js";
 
 // The setup counts its runs in an ignored file of the clone, and holds while `.git/pg-hold-setup`
 // exists (the sandbox sees .git read-only): where the CLI is killed in the middle of it.
@@ -24,23 +25,18 @@ const steps = {
 
 /** kill -9 of `patchgate run` in the middle of the setup, and right after it: the setup is recorded once. */
 describe("the setup step survives a SIGKILL", () => {
+  const sessions = cliSessions();
   let server: FakeOpenAIServer | undefined;
-  const cleanups: (() => void)[] = [];
-  afterEach(async () => {
-    await server?.close();
-    for (const c of cleanups.splice(0)) c();
-  });
 
   async function start(script: FakeStep[], hold: boolean) {
-    const repo = makeRepo(REPO);
-    const data = tempDir("pg-crash-setup-");
-    cleanups.push(repo.cleanup, () => rmSync(data, { recursive: true, force: true }));
+    let data = "";
     const clone = () => join(data, "workspaces", readdirSync(join(data, "workspaces"))[0]);
     // The hold file goes into the clone as soon as it exists: while the model plans, before setup.
     const first = hold ? [(() => (writeFileSync(join(clone(), ".git", "pg-hold-setup"), ""), steps.read)) as FakeStep] : [steps.read];
-    server = await startFakeOpenAI([...first, ...script]);
-    const env = { OPENAI_API_KEY: "sk-crash-setup-key", OPENAI_BASE_URL: server.baseURL, PATCHGATE_DATA_DIR: data, PATCHGATE_MODEL: "fake-model" };
-    const run = spawnCli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "--verbose", "Fix add"], env);
+    const s = await sessions.start([...first, ...script], { files: REPO, prefix: "pg-crash-setup-", key: "sk-crash-setup-key" });
+    ({ server, data } = s);
+    const env = s.env;
+    const run = spawnCli(["run", "--repo", s.repo, "--approve-plan", "--approve-writes", "--verbose", "Fix add"], env);
     return { run, env, data, clone };
   }
 

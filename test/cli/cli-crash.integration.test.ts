@@ -1,11 +1,12 @@
 import { execFileSync } from "node:child_process";
-import { readdirSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { readdirSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { LLMRequest } from "../../src/agent/llm/types.js";
-import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/chat/server.js";
+import type { FakeOpenAIServer } from "../fakes/chat/server.js";
 import { type FakeStep } from "../fakes/chat/turns.js";
 import { HOLDING_TESTS, ROOT, runCli, spawnCli } from "../helpers/cli-process.js";
-import { BUGGY_ADD_REPO, makeRepo, tempDir } from "../helpers/git-fixture.js";
+import { cliSessions } from "../helpers/cli-sessions.js";
+import { BUGGY_ADD_REPO } from "../helpers/git-fixture.js";
 
 const FIXED = "export function add(a, b) {\n  return a + b;\n}\n";
 
@@ -19,21 +20,16 @@ const steps = {
 
 /** kill -9 of `patchgate run` at an awkward point, then `patchgate resume` in a new process. */
 describe("the CLI killed with SIGKILL, then resumed", () => {
+  const sessions = cliSessions();
   let server: FakeOpenAIServer | undefined;
-  const cleanups: (() => void)[] = [];
-  afterEach(async () => {
-    await server?.close();
-    for (const c of cleanups.splice(0)) c();
-  });
 
   async function setup(script: (clone: () => string) => FakeStep[]) {
-    const repo = makeRepo({ ...BUGGY_ADD_REPO, "test.sh": HOLDING_TESTS });
-    const data = tempDir("pg-crash-");
-    cleanups.push(repo.cleanup, () => rmSync(data, { recursive: true, force: true }));
+    let data = "";
     const clone = () => join(data, "workspaces", readdirSync(join(data, "workspaces"))[0]);
-    server = await startFakeOpenAI(script(clone));
-    const env = { OPENAI_API_KEY: "sk-crash-test-key", OPENAI_BASE_URL: server.baseURL, PATCHGATE_DATA_DIR: data, PATCHGATE_MODEL: "fake-model" };
-    return { repo, env, clone };
+    const s = await sessions.start(script(clone), { files: { ...BUGGY_ADD_REPO, "test.sh": HOLDING_TESTS }, prefix: "pg-crash-", key: "sk-crash-test-key" });
+    data = s.data;
+    server = s.server;
+    return { repo: s.repo, env: s.env, clone };
   }
 
   /** Resumes in a new process and checks the end: one commit with the fix and nothing else, no violation. */
@@ -64,13 +60,13 @@ describe("the CLI killed with SIGKILL, then resumed", () => {
       },
       steps.finish,
     ]);
-    const run = spawnCli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "--verbose", "Fix add"], env);
+    const run = spawnCli(["run", "--repo", repo, "--approve-plan", "--approve-writes", "--verbose", "Fix add"], env);
     await run.printed("HOLDING");
     run.child.kill("SIGKILL");
     expect(await run.exited).toBe("SIGKILL");
     unlinkSync(join(clone(), ".git", "pg-hold"));
 
-    const sessionId = await resumeToTheEnd(env, clone(), run.stdout(), repo.dir);
+    const sessionId = await resumeToTheEnd(env, clone(), run.stdout(), repo);
     const shown = execFileSync("node", ["--import", "tsx", join(ROOT, "src/cli/main.ts"), "show", sessionId, "--events"], {
       cwd: ROOT,
       env: { ...process.env, ...env },
@@ -90,12 +86,12 @@ describe("the CLI killed with SIGKILL, then resumed", () => {
       steps.tests,
       steps.finish,
     ]);
-    const run = spawnCli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "--verbose", "Fix add"], env);
+    const run = spawnCli(["run", "--repo", repo, "--approve-plan", "--approve-writes", "--verbose", "Fix add"], env);
     await server!.held();
     run.child.kill("SIGKILL");
     expect(await run.exited).toBe("SIGKILL");
 
-    await resumeToTheEnd(env, clone(), run.stdout(), repo.dir);
+    await resumeToTheEnd(env, clone(), run.stdout(), repo);
     // The request the dead process was waiting for, and the first one after the restart: the same
     // conversation — nothing lost, nothing answered twice.
     expect(requests[1].messages).toEqual(requests[0].messages);

@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
-import { rmSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/chat/server.js";
-import { BUGGY_ADD_REPO, makeRepo, tempDir } from "../helpers/git-fixture.js";
+import { cliSessions } from "../helpers/cli-sessions.js";
+import { BUGGY_ADD_REPO } from "../helpers/git-fixture.js";
 import { ROOT } from "../helpers/run-cli.js";
 
 // The test command waits until the test has seen the heartbeat and says go (a file appearing in
@@ -16,27 +16,19 @@ const WAITING_REPO = {
 };
 
 describe("patchgate run on a terminal: a sign of life", () => {
-  let server: FakeOpenAIServer | undefined;
-  const cleanups: (() => void)[] = [];
-  afterEach(async () => {
-    await server?.close();
-    for (const c of cleanups.splice(0)) c();
-  });
+  const sessions = cliSessions();
 
   test("while the tests run, one status line says so and for how long", async () => {
-    const repo = makeRepo(WAITING_REPO);
-    const data = tempDir("pg-heartbeat-");
-    cleanups.push(repo.cleanup, () => rmSync(data, { recursive: true, force: true }));
-    server = await startFakeOpenAI([
-      { toolCalls: [{ name: "submit_plan", arguments: { summary: "run the tests", steps: ["run them"] } }] },
-      { toolCalls: [{ name: "run_tests", arguments: {} }] },
-      { toolCalls: [{ name: "report_blocked", arguments: { reason: "only watching the heartbeat" } }] },
-    ]);
-    const cmd = `node --import tsx src/cli/main.ts run --repo ${repo.dir} --approve-plan "Run the tests"`;
-    const child = spawn("script", ["-qfec", cmd, "/dev/null"], {
-      cwd: ROOT,
-      env: { ...process.env, OPENAI_API_KEY: "sk-heartbeat-key", OPENAI_BASE_URL: server.baseURL, PATCHGATE_DATA_DIR: data, PATCHGATE_HEARTBEAT_MS: "100" },
-    });
+    const { repo, data, env } = await sessions.start(
+      [
+        { toolCalls: [{ name: "submit_plan", arguments: { summary: "run the tests", steps: ["run them"] } }] },
+        { toolCalls: [{ name: "run_tests", arguments: {} }] },
+        { toolCalls: [{ name: "report_blocked", arguments: { reason: "only watching the heartbeat" } }] },
+      ],
+      { files: WAITING_REPO, prefix: "pg-heartbeat-", key: "sk-heartbeat-key" },
+    );
+    const cmd = `node --import tsx src/cli/main.ts run --repo ${repo} --approve-plan "Run the tests"`;
+    const child = spawn("script", ["-qfec", cmd, "/dev/null"], { cwd: ROOT, env: { ...process.env, ...env, PATCHGATE_HEARTBEAT_MS: "100" } });
     let screen = "";
     let released = false;
     child.stdout.on("data", (b: Buffer) => {

@@ -1,10 +1,9 @@
-import { rmSync } from "node:fs";
 import type { StoredEvent } from "../../src/session/events.js";
 import { sessionHistory } from "../helpers/session-history.js";
 import { cliLimits } from "../../src/cli/session-limits.js";
 import { parseRepoConfig } from "../../src/config/load-repo-config.js";
-import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/chat/server.js";
-import { BUGGY_ADD_REPO, makeRepo, tempDir } from "../helpers/git-fixture.js";
+import { cliSessions } from "../helpers/cli-sessions.js";
+import { BUGGY_ADD_REPO } from "../helpers/git-fixture.js";
 import { cli } from "../helpers/run-cli.js";
 
 const FIX = [
@@ -31,24 +30,16 @@ describe("the CLI's session budget: flags, then .github/patchgate.yml, then defa
 });
 
 describe("patchgate run honours the repository's limits", () => {
-  let server: FakeOpenAIServer | undefined;
-  const cleanups: (() => void)[] = [];
-  afterEach(async () => {
-    await server?.close();
-    for (const c of cleanups.splice(0)) c();
-  });
+  const sessions = cliSessions();
 
   async function run(yaml: string, ...flags: string[]): Promise<{ code: number; events: StoredEvent[]; requests: number }> {
-    const repo = makeRepo({ ...BUGGY_ADD_REPO, ".github/patchgate.yml": yaml });
-    const data = tempDir("pg-limits-");
-    cleanups.push(repo.cleanup, () => rmSync(data, { recursive: true, force: true }));
-    server = await startFakeOpenAI(FIX);
-    const env = { OPENAI_API_KEY: "sk-limits-key", OPENAI_BASE_URL: server.baseURL, PATCHGATE_DATA_DIR: data, PATCHGATE_MODEL: "fake-model" };
-    const r = await cli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", ...flags, "Fix add"], env);
-    const requests = server.requests.length;
-    await server.close();
-    server = undefined;
-    return { code: r.code, events: await sessionHistory(data), requests };
+    const { repo, data, server, env } = await sessions.start(FIX, {
+      files: { ...BUGGY_ADD_REPO, ".github/patchgate.yml": yaml },
+      prefix: "pg-limits-",
+      key: "sk-limits-key",
+    });
+    const r = await cli(["run", "--repo", repo, "--approve-plan", "--approve-writes", ...flags, "Fix add"], env);
+    return { code: r.code, events: await sessionHistory(data), requests: server.requests.length };
   }
 
   test("max_steps 3 in the file stops the session after 3 model calls; --max-cost-usd still wins for the cost", async () => {

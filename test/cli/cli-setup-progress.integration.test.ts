@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
-import { rmSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/chat/server.js";
-import { BUGGY_ADD_REPO, makeRepo, tempDir } from "../helpers/git-fixture.js";
+import { cliSessions } from "../helpers/cli-sessions.js";
+import { BUGGY_ADD_REPO } from "../helpers/git-fixture.js";
 import { ROOT } from "../helpers/run-cli.js";
 
 // The setup and the baseline test run each print a line, then wait until the test has seen the
@@ -17,27 +17,19 @@ const WAITING_REPO = {
 };
 
 describe("patchgate run on a terminal: the status line follows setup and the baseline", () => {
-  let server: FakeOpenAIServer | undefined;
-  const cleanups: (() => void)[] = [];
-  afterEach(async () => {
-    await server?.close();
-    for (const c of cleanups.splice(0)) c();
-  });
+  const sessions = cliSessions();
 
   test("what runs, for how long, and its last output line", async () => {
-    const repo = makeRepo(WAITING_REPO);
-    const data = tempDir("pg-progress-");
-    cleanups.push(repo.cleanup, () => rmSync(data, { recursive: true, force: true }));
-    server = await startFakeOpenAI([
-      { toolCalls: [{ name: "submit_plan", arguments: { summary: "look around", steps: ["look"] } }] },
-      { toolCalls: [{ name: "report_blocked", arguments: { reason: "only watching the status line" } }] },
-    ]);
+    const { repo, data, env } = await sessions.start(
+      [
+        { toolCalls: [{ name: "submit_plan", arguments: { summary: "look around", steps: ["look"] } }] },
+        { toolCalls: [{ name: "report_blocked", arguments: { reason: "only watching the status line" } }] },
+      ],
+      { files: WAITING_REPO, prefix: "pg-progress-", key: "sk-progress-key" },
+    );
     // Wide enough that the status line is not cut to the terminal's width.
-    const cmd = `stty cols 200; node --import tsx src/cli/main.ts run --repo ${repo.dir} --approve-plan "Look around"`;
-    const child = spawn("script", ["-qfec", cmd, "/dev/null"], {
-      cwd: ROOT,
-      env: { ...process.env, OPENAI_API_KEY: "sk-progress-key", OPENAI_BASE_URL: server.baseURL, PATCHGATE_DATA_DIR: data, PATCHGATE_HEARTBEAT_MS: "100" },
-    });
+    const cmd = `stty cols 200; node --import tsx src/cli/main.ts run --repo ${repo} --approve-plan "Look around"`;
+    const child = spawn("script", ["-qfec", cmd, "/dev/null"], { cwd: ROOT, env: { ...process.env, ...env, PATCHGATE_HEARTBEAT_MS: "100" } });
     // eslint-disable-next-line no-control-regex -- the terminal's erase-line sequence is what is checked
     const setupLine = /\r\x1b\[K… setup: sh setup\.sh, with network \(package registries only\) \(\d+ s\) │ fetching dependency 1 of 3/;
     // eslint-disable-next-line no-control-regex -- as above

@@ -6,7 +6,7 @@ import type { EvalReport } from "../../src/eval/report.js";
 import type { LLMRequest } from "../../src/agent/llm/types.js";
 import type { Message } from "../../src/session/messages.js";
 import { wireChecked } from "../fakes/chat/in-process.js";
-import { builtinCases, realSandbox } from "./run-helpers.js";
+import { builtinCases, CASES_AT_ONCE, realSandbox } from "./run-helpers.js";
 
 /**
  * The golden suite with the messy model: every script answered the way real models answer (text
@@ -31,6 +31,7 @@ test("every built-in case ends as expected when the model answers messily", asyn
       return llm;
     },
     sandbox: await realSandbox(),
+    concurrency: CASES_AT_ONCE,
   });
   const got = report.cases.map((r) => ({ id: r.id, status: r.status, outcome: r.outcome, class: r.decisive, problems: r.problems }));
   const want = cases.map((c) => ({ id: c.id, status: "passed", outcome: c.expect.outcome, class: c.expect.class, problems: [] }));

@@ -19,6 +19,12 @@ export async function realSandbox(): Promise<Sandbox> {
   return chosen.sandbox;
 }
 
+/**
+ * How many cases a whole-suite test runs at once: a case mostly waits on git, bubblewrap and its
+ * tests' processes, and the runtime's own limits bound the clones and sandbox runs beside it.
+ */
+export const CASES_AT_ONCE = 4;
+
 export const builtinCases = (): EvalCase[] => loadCases(builtinCasesDir());
 
 export function builtinCase(id: string): EvalCase {

@@ -4,15 +4,15 @@ import path from "node:path";
 import { builtinCasesDir } from "../../src/eval/builtin-cases.js";
 import type { CaseResult, EvalReport } from "../../src/eval/report.js";
 import { runSuite, writeReport } from "../../src/eval/suite.js";
-import { builtinCases, realSandbox, scriptedModel } from "./run-helpers.js";
+import { builtinCases, CASES_AT_ONCE, realSandbox, scriptedModel } from "./run-helpers.js";
 
 /**
  * The whole built-in suite through the real runtime (SQLite store, policy, tools, bubblewrap),
  * exactly as `patchgate eval` runs it in CI, each case then replayed from its stored events alone in a
  * fresh clone of its fixture (the runner's `replay` option): the replay must make the same decisions
- * and reach the same tree. One suite run, one test per case. Each test waits only
- * for its own case, so jest's timeout bounds one case rather than the whole suite (which took
- * 108–300 s depending on the machine's load).
+ * and reach the same tree. One suite run, one test per case, `CASES_AT_ONCE` cases at a time (a case
+ * mostly waits on git, bubblewrap and the tests' processes). Each test waits only for its own case,
+ * so jest's timeout bounds one case rather than the whole suite.
  */
 const cases = builtinCases();
 const settled = new Map(cases.map((c) => [c.id, deferred<CaseResult>()]));
@@ -28,6 +28,7 @@ function startSuite(): Promise<EvalReport> {
       llm: scriptedModel,
       sandbox: await realSandbox(),
       replay: true,
+      concurrency: CASES_AT_ONCE,
       onCase: (r) => settled.get(r.id)?.resolve(r),
     }))();
   suite.catch((err) => {

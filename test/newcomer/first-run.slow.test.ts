@@ -14,7 +14,9 @@ import { ROOT } from "../helpers/run-cli.js";
  * network opted out it fails at once, naming the setting. Needs the registry for the first test only:
  * without it that test says so in one line and passes, unless PATCHGATE_CI is set, where it fails.
  */
-const PACKAGE = "minimist@1.2.8";
+// A small package that publishes its tests, with one dev dependency to install: what a first run
+// proves does not grow with the size of the package's tool chain (linters, coverage, audits).
+const PACKAGE = "concat-map@0.0.1";
 
 /** The package's published files, as a repository with one commit. */
 function packageRepo(extra: Record<string, string> = {}): { dir: string; cleanup: () => void } {
@@ -72,7 +74,7 @@ describe("the first run on a real npm package, without any config", () => {
   }
 
   test("setup installs from the registry, the tests pass, the session finishes, and each run shows progress", async () => {
-    if (!npmRegistryOrSkip(PACKAGE, "1.2.8")) return;
+    if (!npmRegistryOrSkip(PACKAGE, "0.0.1")) return;
     const r = await session([
       { toolCalls: [{ name: "submit_plan", arguments: { summary: "add a note", steps: ["write the note", "run the tests"] } }] },
       { toolCalls: [{ name: "write_file", arguments: { path: "docs/first-run.md", content: "# First run\n" } }] },
