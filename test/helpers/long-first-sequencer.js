@@ -15,12 +15,12 @@ import Sequencer from "@jest/test-sequencer";
 
 /** Seconds each of the longest files took in a clean full run (2 workers). */
 export const KNOWN_LONG = new Map([
-  ["test/eval/suite.slow.test.ts", 270],
-  ["test/eval/messy-suite.slow.test.ts", 264],
+  ["test/eval/suite.slow.test.ts", 300],
+  ["test/eval/messy-suite.slow.test.ts", 170],
   ["test/github/crash/chaos-scale-out.slow.test.ts", 257],
-  ["test/newcomer/first-run.slow.test.ts", 235],
   ["test/github/crash/chaos-sqlite.slow.test.ts", 179],
   ["test/receipt/verify-cli.integration.test.ts", 159],
+  ["test/sandbox/private-registries.slow.test.ts", 150],
   ["test/image/image.slow.test.ts", 113],
   ["test/github/automations/schedule-workers.slow.test.ts", 107],
   ["test/github/crash/crash-signed-push.integration.test.ts", 104],
