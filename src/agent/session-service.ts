@@ -94,7 +94,9 @@ async function keptClone(dir: string, baseCommit: string, patch: string, paths: 
     // session's runs there now (its lease is ours), so the clone is a cache cut short, not state.
     if ((await gitLockFiles(path.join(dir, ".git"))).length > 0) return null;
     const ws = await openWorkspace(dir, baseCommit);
-    if ((await ws.diff(paths)).patch !== patch) await ws.restore(patch, paths);
+    // The whole tree is compared with base + patch, not only the paths the ledger names now: a write
+    // cut on this disk may since have been answered by another worker, and then nothing names its path.
+    await ws.restore(patch, paths);
     return ws;
   } catch {
     return null;

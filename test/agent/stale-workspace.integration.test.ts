@@ -76,6 +76,28 @@ describe("reopening a clone that is behind the ledger", () => {
     expect((await ws.diff(["src/add.js"])).patch).toBe("");
   });
 
+  test("a write cut on this worker's disk and answered `interrupted` by another worker is put back when this clone is reopened", async () => {
+    await h.resume(new ScriptedLLM(PLAN));
+    await approvePlan(h.ledger, cli, h.ledger.state.planHash!);
+    const edit = { path: "src/add.js", edits: [{ search: "a - b", replace: "a + b" }] };
+    await h.ledger.append(
+      { type: "assistant_message", content: null, toolCalls: [{ id: "cut-2", name: "edit_file", arguments: JSON.stringify(edit) }] },
+      { type: "tool_started", callId: "cut-2" },
+    );
+    // Worker A's disk: the edit landed, then A was killed before the ledger took it.
+    const file = join(h.workdir, "src/add.js");
+    writeFileSync(file, readFileSync(file, "utf8").replace("a - b", "a + b"));
+    // Worker B took the session over on its own disk and answered the cut call: nothing names the path now.
+    const error = { code: "interrupted", message: "cut" };
+    await h.ledger.append({ type: "tool_result", callId: "cut-2", tool: "edit_file", toolVersion: "1", input: edit, result: { ok: false, error }, durationMs: 0 });
+    expect(h.ledger.state.openCalls).toEqual([]);
+    expect(h.ledger.state.publishablePaths).toEqual([]);
+    // A takes the session back and reopens the clone it kept.
+    const ws = await reopenWorkspace(h.ledger, { source: h.source, dir: h.workdir });
+    expect(readFileSync(file, "utf8")).toContain("a - b");
+    expect((await ws.diff(["src/add.js"])).patch).toBe("");
+  });
+
   test("a clone left with git's lock files by a git process killed mid-write is cloned again: the next ref update succeeds", async () => {
     await parkedAfterEdit(h);
     // What `git update-ref` and `git add` killed -9 leave behind: their locks, never removed.
