@@ -63,8 +63,8 @@ export async function prepareWorkspace(ledger: Ledger, src: WorkspaceSource): Pr
 /**
  * The workspace of a session that already has one, as the ledger recorded it. A clone on disk is
  * only a cache: another worker may have driven the session on since this one last held it
- * (scale-out), or a crash may have cut a write short, so a clone whose published files differ from
- * the recorded patch is put back to it, and one that cannot be (it lacks the recorded base commit)
+ * (scale-out), or a crash may have cut a write short, so a clone whose files (all but the ignored
+ * ones) differ from base + the recorded patch is put back to it, and one that cannot be (it lacks the recorded base commit)
  * is replaced by a fresh clone at the base with the patch applied (DESIGN §2: rebuildable anywhere).
  */
 export async function reopenWorkspace(ledger: Ledger, src: WorkspaceSource): Promise<Workspace> {

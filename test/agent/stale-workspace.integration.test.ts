@@ -89,7 +89,15 @@ describe("reopening a clone that is behind the ledger", () => {
     writeFileSync(file, readFileSync(file, "utf8").replace("a - b", "a + b"));
     // Worker B took the session over on its own disk and answered the cut call: nothing names the path now.
     const error = { code: "interrupted", message: "cut" };
-    await h.ledger.append({ type: "tool_result", callId: "cut-2", tool: "edit_file", toolVersion: "1", input: edit, result: { ok: false, error }, durationMs: 0 });
+    await h.ledger.append({
+      type: "tool_result",
+      callId: "cut-2",
+      tool: "edit_file",
+      toolVersion: "1",
+      input: edit,
+      result: { ok: false, error },
+      durationMs: 0,
+    });
     expect(h.ledger.state.openCalls).toEqual([]);
     expect(h.ledger.state.publishablePaths).toEqual([]);
     // A takes the session back and reopens the clone it kept.
