@@ -59,17 +59,21 @@ describe("reopening a clone that is behind the ledger", () => {
     expect((await ws.diff(h.ledger.state.publishablePaths)).patch).toBe(h.ledger.state.latestDiff!.patch);
   });
 
-  test("a file tool's write cut by a crash before the ledger took it, on a path nothing recorded, is put back", async () => {
+  /** An approved plan, then an edit_file call that started and reached the disk; the process died before the ledger took its result. */
+  async function editCutByCrash(callId: string, edit: { path: string; edits: { search: string; replace: string }[] }): Promise<string> {
     await h.resume(new ScriptedLLM(PLAN));
     await approvePlan(h.ledger, cli, h.ledger.state.planHash!);
-    const edit = { path: "./src/add.js", edits: [{ search: "a - b", replace: "a + b" }] };
     await h.ledger.append(
-      { type: "assistant_message", content: null, toolCalls: [{ id: "cut-1", name: "edit_file", arguments: JSON.stringify(edit) }] },
-      { type: "tool_started", callId: "cut-1" },
+      { type: "assistant_message", content: null, toolCalls: [{ id: callId, name: "edit_file", arguments: JSON.stringify(edit) }] },
+      { type: "tool_started", callId },
     );
-    // The edit reached the disk; the process died before its result and file_written were stored.
     const file = join(h.workdir, "src/add.js");
     writeFileSync(file, readFileSync(file, "utf8").replace("a - b", "a + b"));
+    return file;
+  }
+
+  test("a file tool's write cut by a crash before the ledger took it, on a path nothing recorded, is put back", async () => {
+    const file = await editCutByCrash("cut-1", { path: "./src/add.js", edits: [{ search: "a - b", replace: "a + b" }] });
     expect(h.ledger.state.publishablePaths).toEqual([]);
     const ws = await reopenWorkspace(h.ledger, { source: h.source, dir: h.workdir });
     expect(readFileSync(file, "utf8")).toContain("a - b");
@@ -77,16 +81,9 @@ describe("reopening a clone that is behind the ledger", () => {
   });
 
   test("a write cut on this worker's disk and answered `interrupted` by another worker is put back when this clone is reopened", async () => {
-    await h.resume(new ScriptedLLM(PLAN));
-    await approvePlan(h.ledger, cli, h.ledger.state.planHash!);
-    const edit = { path: "src/add.js", edits: [{ search: "a - b", replace: "a + b" }] };
-    await h.ledger.append(
-      { type: "assistant_message", content: null, toolCalls: [{ id: "cut-2", name: "edit_file", arguments: JSON.stringify(edit) }] },
-      { type: "tool_started", callId: "cut-2" },
-    );
     // Worker A's disk: the edit landed, then A was killed before the ledger took it.
-    const file = join(h.workdir, "src/add.js");
-    writeFileSync(file, readFileSync(file, "utf8").replace("a - b", "a + b"));
+    const edit = { path: "src/add.js", edits: [{ search: "a - b", replace: "a + b" }] };
+    const file = await editCutByCrash("cut-2", edit);
     // Worker B took the session over on its own disk and answered the cut call: nothing names the path now.
     const error = { code: "interrupted", message: "cut" };
     await h.ledger.append({
