@@ -12,8 +12,9 @@ import { durableRunner, fencedContext } from "./session-work/durable-runner.js";
 /**
  * The two process kinds of scale-out (docs/scaling-out.md), both on the PostgreSQL of
  * DATABASE_URL: a receiver verifies, stores and enqueues (its queue has no slots); a worker takes
- * lanes from the queue and runs them, and one of them, each minute, the schedules' pass. Both return their dependencies with the durable queue in
- * place of the given one, so every job a handler or a job enqueues goes through the database.
+ * lanes from the queue and runs them, and one of them, each minute, the schedules' pass. Both return
+ * their dependencies with the durable queue in place of the given one, so every job a handler or a
+ * job enqueues goes through the database.
  */
 export interface WorkerSettings {
   url: string;
@@ -68,7 +69,7 @@ export async function startWorker(app: Probot, deps: PatchgateDeps, store: Postg
       await endDeadLettered(fencedContext(await context, store, lease), item);
     },
     log: deps.log,
-    ...(schedules && { everyMinute: () => schedulePass(context, schedules, deps.log) }),
+    ...(schedules && { everyMinute: () => schedulesOnThisWorker(context, schedules, deps.log) }),
   });
   const scaled = { ...deps, queue };
   made(appContext(app, scaled));
@@ -76,12 +77,16 @@ export async function startWorker(app: Probot, deps: PatchgateDeps, store: Postg
   startHousekeeping(scaled);
   deps.log(`worker ${queue.owner} takes up to ${s.slots} session(s) at once`);
   // A firing missed while no worker ran fires now; the store's claim keeps it to one however many start.
-  if (schedules) void schedulePass(context, schedules, deps.log);
+  if (schedules) void schedulesOnThisWorker(context, schedules, deps.log);
   return scaled;
 }
 
 /** One schedule pass on this worker's clock; a failed one is logged, and the next minute's tries again. */
-async function schedulePass(context: Promise<AppContext>, schedules: NonNullable<PatchgateDeps["schedules"]>, log: PatchgateDeps["log"]): Promise<void> {
+async function schedulesOnThisWorker(
+  context: Promise<AppContext>,
+  schedules: NonNullable<PatchgateDeps["schedules"]>,
+  log: PatchgateDeps["log"],
+): Promise<void> {
   try {
     await runSchedules(await context, schedules.now());
   } catch (e) {

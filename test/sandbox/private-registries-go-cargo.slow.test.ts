@@ -9,7 +9,7 @@ import type { Sandbox, SandboxResult } from "../../src/sandbox/types.js";
 import { hostFacts } from "../../src/toolchain/host-facts.js";
 import { resolveToolchains } from "../../src/toolchain/resolve.js";
 import { hasProgram, missing } from "../real-layouts/layout-run.js";
-import { DUMP, sandboxWith, startStaticRegistry, traces, type StaticRegistry } from "./private-registry-fixture.js";
+import { dumpSandbox, sandboxWith, startStaticRegistry, traces, type StaticRegistry } from "./private-registry-fixture.js";
 import { inForm, tempWorkspace, type FormSandbox } from "./sandbox-fixture.js";
 
 /**
@@ -156,13 +156,7 @@ describe("go: a GOPROXY-protocol module proxy (TLS, token) served by the test, r
       const tests = await offlineTests(boxes, ws.dir, "go test ./...");
       for (const t of tests) expect(t.stdout).toMatch(/^ok\s+example\.com\/app/m);
 
-      const dump = await box.run({
-        argv: ["sh", "-c", DUMP],
-        workspace: ws.dir,
-        timeoutMs: 120_000,
-        network: true,
-        limits: { maxOutputBytes: 64 * 1024 * 1024 },
-      });
+      const dump = await dumpSandbox(box, ws.dir, 120_000);
       expect(dump.stdout).toContain("GOPROXY=http://127.0.0.1:3129/corp-go/goproxy/");
       expect(dump.stdout).toContain("GONOSUMDB=corp.example");
       expect(dump.truncated).toBe(false);
@@ -259,13 +253,7 @@ describe("cargo: a sparse registry (TLS, token, auth-required) served by the tes
       const tests = await offlineTests(boxes, ws.dir, "cargo test --offline");
       for (const t of tests) expect(t.stdout).toContain("test tests::greets ... ok");
 
-      const dump = await box.run({
-        argv: ["sh", "-c", DUMP],
-        workspace: ws.dir,
-        timeoutMs: 120_000,
-        network: true,
-        limits: { maxOutputBytes: 64 * 1024 * 1024 },
-      });
+      const dump = await dumpSandbox(box, ws.dir, 120_000);
       expect(dump.stdout).toContain('index = "sparse+http://127.0.0.1:3129/corp-cargo/index/"');
       expect(dump.truncated).toBe(false);
       expect({ setup: traces(token, setup, ws.dir, cache), tests: tests.flatMap((t) => traces(token, t)), dump: traces(token, dump) }).toEqual({

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Sandbox } from "../../src/sandbox/types.js";
 import { startPrivateNpmRegistry, type PrivateNpmRegistry } from "../helpers/verdaccio.js";
-import { DUMP, sandboxWith, startStaticRegistry, traces, type StaticRegistry } from "./private-registry-fixture.js";
+import { dumpSandbox, sandboxWith, startStaticRegistry, traces, type StaticRegistry } from "./private-registry-fixture.js";
 import { tempWorkspace } from "./sandbox-fixture.js";
 
 /**
@@ -71,13 +71,7 @@ describe("npm: a private registry (verdaccio, TLS, token) reached through the ga
       const lock = readFileSync(join(ws.dir, "package-lock.json"), "utf8");
       expect(lock).toContain('"resolved": "http://127.0.0.1:3129/corp-scope/@corp/greeting/-/greeting-1.0.0.tgz"');
 
-      const dump = await sandbox.run({
-        argv: ["sh", "-c", DUMP],
-        workspace: ws.dir,
-        timeoutMs: 60_000,
-        network: true,
-        limits: { maxOutputBytes: 64 * 1024 * 1024 },
-      });
+      const dump = await dumpSandbox(sandbox, ws.dir, 60_000);
       expect(dump.stdout).toContain("@corp:registry=http://127.0.0.1:3129/corp-scope/");
       expect(dump.truncated).toBe(false);
       expect({ install: traces(registry.token, install, ws.dir), dump: traces(registry.token, dump, ws.dir) }).toEqual({ install: [], dump: [] });
@@ -149,13 +143,7 @@ describe("pip: a PEP 503 index (TLS, basic auth) served by the test, reached thr
       });
       expect(registry.seen.map((s) => s.path)).toEqual(["/simple/corp-tool/", "/files/corp_tool-1.0-py3-none-any.whl"]);
       expect(registry.seen.every((s) => s.authorized)).toBe(true);
-      const dump = await sandbox.run({
-        argv: ["sh", "-c", DUMP],
-        workspace: ws.dir,
-        timeoutMs: 60_000,
-        network: true,
-        limits: { maxOutputBytes: 64 * 1024 * 1024 },
-      });
+      const dump = await dumpSandbox(sandbox, ws.dir, 60_000);
       expect(dump.stdout).toContain("PIP_INDEX_URL=http://127.0.0.1:3129/corp-pypi/simple/");
       const b64 = expected.slice("Basic ".length);
       expect({ password: [...traces(password, install, ws.dir), ...traces(password, dump, ws.dir)], header: traces(b64, dump, ws.dir) }).toEqual({

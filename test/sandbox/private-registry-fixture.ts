@@ -15,7 +15,7 @@ import { makeTestCa } from "./test-ca.js";
  */
 
 /** Everything a command inside can read that could hold a credential: its environment, every process's argv and environment, npm's user and project config, every file in HOME, /tmp, /run and the session's cache. */
-export const DUMP = [
+const DUMP = [
   "env",
   "for f in /proc/[0-9]*/cmdline /proc/[0-9]*/environ; do tr '\\0' '\\n' < $f; done 2>/dev/null",
   "cat ~/.npmrc /workspace/.npmrc /.cargo/config.toml 2>/dev/null",
@@ -29,6 +29,11 @@ function filesUnder(dir: string): string[] {
     const s = statSync(p, { throwIfNoEntry: false });
     return s?.isDirectory() ? filesUnder(p) : s?.isFile() ? [p] : [];
   });
+}
+
+/** Runs DUMP in `box` as a networked run on `workspace`: everything the sandbox shows a command, in one output. */
+export function dumpSandbox(box: Sandbox, workspace: string, timeoutMs: number): Promise<SandboxResult> {
+  return box.run({ argv: ["sh", "-c", DUMP], workspace, timeoutMs, network: true, limits: { maxOutputBytes: 64 * 1024 * 1024 } });
 }
 
 /** Where `secret` appears: in the run's output, or in a file under one of `dirs` (the host side of the workspace, the session's cache). */
