@@ -1,4 +1,5 @@
 import { readRecording, recordedTree, UnreplayableSessionError } from "../../src/eval/replay/recording.js";
+import { EVENT_ORIGIN, firstNotFollowed } from "../../src/eval/replay/event-origin.js";
 import { ReplayLLM } from "../../src/eval/replay/replay-llm.js";
 import type { LLMRequest } from "../../src/agent/llm/types.js";
 import type { SessionEvent, StoredEvent } from "../../src/session/events.js";
@@ -87,6 +88,26 @@ describe("what a replay reads from a record", () => {
   test("a record without a workspace cannot be replayed, and says so in one line", () => {
     expect(() => readRecording(EVENTS.slice(0, 1))).toThrow(UnreplayableSessionError);
     expect(() => readRecording(EVENTS.slice(0, 1))).toThrow("session s-1 never prepared a workspace: nothing to replay");
+  });
+
+  const outsideInputs: SessionEvent[] = [
+    { type: "session_reopened", by: "ana", phase: "planning" },
+    { type: "branch_rebased", branch: "patchgate/s-1", onto: "n3w", foreign: [] },
+    { type: "user_message", content: "also fix the docs", by: "ana" },
+    { type: "grant_approved", digest: "g1", by: ANA },
+    { type: "session_cancelled", by: "ana" },
+  ];
+  test.each(outsideInputs.map((e) => [e.type, e] as const))("a record holding %s, which a replay cannot give back, is refused by name", (type, outside) => {
+    const events = stored([...EVENTS.slice(0, 15), outside, ...EVENTS.slice(15)]);
+    expect(() => readRecording(events)).toThrow(UnreplayableSessionError);
+    expect(() => readRecording(events)).toThrow(`session s-1 holds ${type} (event 16), an input from outside the session that a replay cannot give back`);
+  });
+
+  test("only the runtime's own events and the answers given back are followed: a kind the table does not name is not", () => {
+    expect(firstNotFollowed(EVENTS)).toBeUndefined();
+    const unknown = { type: "from_a_newer_version", seq: 1, at: "2026-01-01T00:00:00Z" } as unknown as StoredEvent;
+    expect(firstNotFollowed([...EVENTS, unknown])).toBe(unknown);
+    expect(Object.values(EVENT_ORIGIN).filter((o) => o === "not followed")).toHaveLength(8);
   });
 });
 

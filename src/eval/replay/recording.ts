@@ -2,6 +2,7 @@ import type { SealedReasoning, ToolCall } from "../../session/messages.js";
 import type { SessionEvent, SessionSettings, StoredEvent } from "../../session/events.js";
 import type { TokenUsage } from "../../session/types.js";
 import { FatalError } from "../../errors/index.js";
+import { firstNotFollowed } from "./event-origin.js";
 
 /** One model call of the recorded session, as the model answered it. */
 export type RecordedTurn =
@@ -75,13 +76,20 @@ export class UnreplayableSessionError extends FatalError {
 
 /**
  * Reads what a replay needs from a session's events: how it started, every model answer in order
- * (a failed call is replayed as the same failure), and every human decision in order.
+ * (a failed call is replayed as the same failure), and every human decision in order. A session that
+ * took an input the replay cannot give back (event-origin.ts) is refused here, by name.
  */
 export function readRecording(events: readonly StoredEvent[]): Recording {
   const created = events.find((e) => e.type === "session_created");
   if (created?.type !== "session_created") throw new UnreplayableSessionError("the session has no session_created event");
   const prepared = events.find((e) => e.type === "workspace_prepared");
   if (prepared?.type !== "workspace_prepared") throw new UnreplayableSessionError(`session ${created.sessionId} never prepared a workspace: nothing to replay`);
+  const outside = firstNotFollowed(events);
+  if (outside !== undefined) {
+    throw new UnreplayableSessionError(
+      `session ${created.sessionId} holds ${outside.type} (event ${outside.seq}), an input from outside the session that a replay cannot give back`,
+    );
+  }
   const firstResume = events.findIndex((e) => e.type === "resumed");
   const before = firstResume < 0 ? events : events.slice(0, firstResume);
   const preliminaries = before.flatMap((e): Preliminary[] =>
