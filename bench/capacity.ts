@@ -11,12 +11,13 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { resourceLimits } from "../src/agent/resource-limits.js";
 import { helper } from "../src/process/helper-connection.js";
 import { selectSandbox } from "../src/sandbox/select.js";
 import type { Sandbox } from "../src/sandbox/types.js";
 import { SqliteSessionStore } from "../src/store/sqlite-store.js";
-import { cpuNow, cpuWords, makeRepo, spentSince, type SessionCpu } from "./concurrency.js";
-import { notMeasured, type Figures } from "./figure.js";
+import { cpuNow, cpuWords, machineCpu, makeRepo, spentSince, testRunAlone, type SessionCpu } from "./concurrency.js";
+import { median, notMeasured, type Figures } from "./figure.js";
 import { openCpuAccount, type CpuAccount } from "./cpu-account.js";
 import { CALLS, LATENCY_MS, latencySession, TEST } from "./latency-session.js";
 
@@ -39,6 +40,8 @@ interface Round {
   rssPerSessionMb: number;
   /** CPU of this process and everything it started over the round, per session, and by whom; null without an account. */
   cpu: SessionCpu | null;
+  /** How busy the machine's cores were over the round (every process on it, not only these), 0–1. */
+  busy: number;
 }
 
 /** N sessions at once: the makespan, the peak growth of the worker's RSS (sampled every 100 ms) per session, and their CPU. */
@@ -51,14 +54,17 @@ async function round(n: number, store: SqliteSessionStore, root: string, source:
   const sampler = setInterval(() => (peak = Math.max(peak, workerRss())), 100);
   const started = performance.now();
   const cpuBefore = account ? cpuNow(account) : null;
+  const machineBefore = machineCpu();
   try {
     await Promise.all(Array.from({ length: n }, (_, i) => latencySession(store, dir, source, sandbox, `n${n}-${i}`)));
   } finally {
     clearInterval(sampler);
   }
+  const machine = machineCpu();
+  const busy = (machine.busy - machineBefore.busy) / (machine.total - machineBefore.total);
   const spent = account && cpuBefore ? spentSince(account, cpuBefore) : null;
   const cpu = spent && { totalMs: spent.totalMs / n, appMs: spent.appMs / n, helperMs: spent.helperMs / n, othersMs: spent.othersMs / n };
-  return { makespanMs: performance.now() - started, rssPerSessionMb: (peak - before) / n, cpu };
+  return { makespanMs: performance.now() - started, rssPerSessionMb: (peak - before) / n, cpu, busy };
 }
 
 /**
@@ -67,6 +73,16 @@ async function round(n: number, store: SqliteSessionStore, root: string, source:
  */
 function cpuCeiling(alone: number, cpuPerSessionMs: number, cores: number): number {
   return Math.floor((cores * BOUND * alone) / cpuPerSessionMs);
+}
+
+/**
+ * The sessions of a round start together, so their midway test runs arrive together too, and the
+ * last of them ends no sooner than all their CPU over the cores: that wait must fit in what the bound
+ * leaves beyond one alone. About the most sessions in step that fit, whatever the scheduling (it
+ * leaves out the rest of their work, so the true number is lower).
+ */
+function inStepCeiling(alone: number, runCpuMs: number, cores: number): number {
+  return Math.floor(((BOUND - 1) * alone * cores) / runCpuMs);
 }
 
 export function capacitySizes(text: string | undefined): number[] {
@@ -92,27 +108,37 @@ export async function benchCapacity(): Promise<Figures> {
     const source = path.join(root, "source");
     mkdirSync(source);
     makeRepo(source);
+    // The CPU of one test run inside the sandbox (its processes, not the sandbox's start), alone.
+    const runs: number[] = [];
+    for (let i = 0; i < 3; i++) runs.push((await testRunAlone(sandbox, source)).cpuMs);
+    const runCpuMs = median(runs);
     const first = await round(1, store, root, source, sandbox, account);
     const alone = first.makespanMs;
-    const cpu = (r: Round) =>
-      r.cpu === null
+    const cpu = (r: Round, n: number) =>
+      (r.cpu === null
         ? ""
-        : `, CPU ${(r.cpu.totalMs / 1000).toFixed(2)} s each (${cpuWords(r.cpu)}; the cores allow ≤ ${cpuCeiling(alone, r.cpu.totalMs, cores)})`;
-    console.error(`capacity: one alone ${(alone / 1000).toFixed(1)} s${cpu(first)}`);
+        : `, CPU ${(r.cpu.totalMs / 1000).toFixed(2)} s each (${cpuWords(r.cpu)}; the cores allow ≤ ${cpuCeiling(alone, r.cpu.totalMs, cores)}); ` +
+          `these sessions kept ${(((n * r.cpu.totalMs) / r.makespanMs / cores) * 100).toFixed(0)} % of the cores busy, the machine's cores were ${(r.busy * 100).toFixed(0)} % busy`) +
+      (n > 1
+        ? `; their midway runs arriving together need ${((n * runCpuMs) / cores / 1000).toFixed(1)} s of the cores, the bound leaves ${(((BOUND - 1) * alone) / 1000).toFixed(1)} s`
+        : "");
+    console.error(`capacity: one alone ${(alone / 1000).toFixed(1)} s${cpu(first, 1)}`);
     const tried: string[] = [];
     let best: { n: number; rssPerSessionMb: number } | null = null;
     let last: { n: number; rssPerSessionMb: number } | null = null;
     for (const n of capacitySizes(process.env.PATCHGATE_BENCH_CAPACITY_N)) {
       const r = await round(n, store, root, source, sandbox, account);
       const ratio = r.makespanMs / alone;
-      tried.push(`N=${n}: ${(r.makespanMs / 1000).toFixed(1)} s = ${ratio.toFixed(3)}×, ${r.rssPerSessionMb.toFixed(2)} MB each${cpu(r)}`);
+      tried.push(`N=${n}: ${(r.makespanMs / 1000).toFixed(1)} s = ${ratio.toFixed(3)}×, ${r.rssPerSessionMb.toFixed(2)} MB each${cpu(r, n)}`);
       console.error(`capacity: ${tried.at(-1)}`);
       last = { n, rssPerSessionMb: r.rssPerSessionMb };
       if (ratio > BOUND) break;
       best = last;
     }
     const rss = best ?? last!;
-    const setting = `one session alone ${(alone / 1000).toFixed(1)} s; each ${CALLS} model calls of ${LATENCY_MS / 1000} s and 2 runs of \`${TEST}\` in bubblewrap`;
+    const places = resourceLimits().sandboxRuns.size;
+    const inStep = `a test run takes ${(runCpuMs / 1000).toFixed(2)} s of CPU alone, so about ${inStepCeiling(alone, runCpuMs, cores)} sessions started together fit within ${BOUND}×, however they are scheduled`;
+    const setting = `one session alone ${(alone / 1000).toFixed(1)} s; each ${CALLS} model calls of ${LATENCY_MS / 1000} s and 2 runs of \`${TEST}\` in bubblewrap; ${places} sandboxed runs at once`;
     return {
       capacity_latency_bound: {
         measured: best ? `${best.n} sessions within ${BOUND}× one alone` : `none of the sizes tried within ${BOUND}× one alone`,
@@ -120,7 +146,7 @@ export async function benchCapacity(): Promise<Figures> {
         ratio: best?.n ?? 0,
         goal: GOAL_N,
         better: "higher",
-        note: `${setting}; the largest size tried is the ceiling of this figure; "the cores allow" is ${cores} cores × ${BOUND} × one alone over a session's CPU at that size (this process and all it started)`,
+        note: `${setting}; ${inStep}; the largest size tried is the ceiling of this figure; "the cores allow" is ${cores} cores × ${BOUND} × one alone over a session's CPU at that size (this process and all it started)`,
       },
       capacity_rss_per_session_mb: {
         measured: `+${rss.rssPerSessionMb.toFixed(2)} MB per active session at N=${rss.n}`,

@@ -95,7 +95,7 @@ async function oneSession(store: SqliteSessionStore, root: string, source: strin
  * sandbox's start is work too), and the CPU time of the processes it ran inside (the shell's
  * `times`: user + system of its waited-for children), printed to show how much of it the tests are.
  */
-async function testRunAlone(sandbox: Sandbox, workspace: string): Promise<{ wallMs: number; cpuMs: number }> {
+export async function testRunAlone(sandbox: Sandbox, workspace: string): Promise<{ wallMs: number; cpuMs: number }> {
   const t = performance.now();
   const r = await withSession(sandbox, sessionExtras(null, undefined)).run({
     argv: ["sh", "-c", `${TEST}; code=$?; times; exit $code`],
@@ -192,7 +192,7 @@ function cpuLine(together: SessionCpu, alone: SessionCpu, at: { makespan: number
 const TICKS_PER_SECOND = 100;
 
 /** The machine's CPU time so far (/proc/stat, in ticks): busy is everything but idle and iowait. */
-function machineCpu(): { busy: number; total: number } {
+export function machineCpu(): { busy: number; total: number } {
   const ticks = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
   const total = ticks.reduce((a, b) => a + b, 0);
   return { busy: total - ticks[3]! - ticks[4]!, total };
