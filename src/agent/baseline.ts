@@ -2,7 +2,7 @@ import { summarizeTestRun } from "../sandbox/test-summary.js";
 import { configuredTestCommand } from "../tools/run-tests.js";
 import { failingOf, runTotals } from "../runs/failing-tests.js";
 import { guardedRun, guardedRunEvents } from "../runs/guarded-run.js";
-import { runShell } from "../runs/sandbox-run.js";
+import { readyShell, runShell } from "../runs/sandbox-run.js";
 import { runKillOf } from "../runs/run-kill.js";
 import { runContextOf } from "../tools/support/run-context.js";
 import type { ToolDefinition } from "../tools/tool.js";
@@ -74,9 +74,12 @@ async function runBaseline(env: CallEnv): Promise<void> {
   const command = configuredTestCommand(ctx);
   if (command === undefined) return;
   const s = ctx.state;
-  const treeHash = await ctx.workspace.publishedTree(s.publishablePaths);
   const runs = runContextOf(ctx);
-  const guarded = await guardedRun(runs, false, () => runShell(runs, { kind: "baseline", command, timeoutSeconds: ctx.repoConfig.timeouts.test_seconds }));
+  const shell = { kind: "baseline" as const, command, timeoutSeconds: ctx.repoConfig.timeouts.test_seconds };
+  // The sandbox gets ready while the trees are hashed; the tests start after both.
+  const ready = readyShell(runs, shell);
+  const treeHash = await ctx.workspace.publishedTree(s.publishablePaths);
+  const guarded = await guardedRun(runs, false, () => runShell(runs, shell), ready);
   const { res } = guarded;
   const killed = runKillOf(res, ctx.signal?.aborted === true);
   const run = {

@@ -5,6 +5,7 @@ import { loadInstructionsOnce } from "./instructions-once.js";
 import { restoreAfterInterruption } from "./interrupted.js";
 import { offeredTools, stepUntilParkedOrEnded } from "./model-loop.js";
 import { runSetupFirst } from "./networked-setup.js";
+import { readySandbox } from "./ready-sandbox.js";
 import type { ResumeOutcome } from "./outcome.js";
 import { cancelOnAbort, openMcp, openSandbox, startBaselineBeside } from "./resume-resources.js";
 import { callEnvOf, type ResumeEnv, type ResumeStep } from "./resume-steps.js";
@@ -119,6 +120,11 @@ export const RESUME_STEPS: readonly ResumeStep[] = [
     name: "startBaseline",
     doc: "Starts the baseline test run on the base tree beside the loop; every way out waits for it.",
     run: startBaselineBeside,
+  },
+  {
+    name: "readySandbox",
+    doc: "Readies the sandbox beside the loop for the resume's first run: in execute mode the test command's sandbox is started, unless the baseline does it.",
+    run: goOnAfter((env) => readySandbox(callEnvOf(env), env.baseline.running())),
   },
   {
     name: "answerInterrupted",

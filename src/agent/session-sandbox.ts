@@ -25,13 +25,16 @@ export function sessionExtras(toolchains: readonly ToolchainRecord[] | null, cac
 
 /**
  * The same sandbox with the session's extras on every request, each run taking a slot of the
- * process's sandbox-run limit (./resource-limits.ts) while it runs.
+ * process's sandbox-run limit (./resource-limits.ts) while it runs. Readying one runs nothing, so it
+ * takes no slot.
  */
 export function withSession(sandbox: Sandbox, extras: SessionExtras): Sandbox {
+  const prepare = sandbox.prepare?.bind(sandbox);
   return {
     backend: sandbox.backend,
     writesByReplacing: sandbox.writesByReplacing === true,
     run: (req) => resourceLimits().sandboxRuns.run(() => sandbox.run({ ...req, session: extras }), req.signal),
+    ...(prepare ? { prepare: (req) => prepare({ ...req, session: extras }) } : {}),
   };
 }
 

@@ -21,9 +21,14 @@ export async function guardedRun<R extends SandboxResult>(
   ctx: Pick<RunContext, "workspace" | "publishable">,
   keep: boolean,
   run: () => Promise<R>,
+  /**
+   * The sandbox getting ready for this run (readyShell, readyArgv), started by the caller: it runs
+   * nothing, so the snapshot is taken meanwhile, and the run starts only once both are done.
+   */
+  ready: Promise<void> = Promise.resolve(),
 ): Promise<GuardedRun<R>> {
   const also = ctx.publishable;
-  const before = await ctx.workspace.treeHash(also);
+  const [before] = await Promise.all([ctx.workspace.treeHash(also), ready]);
   let res: R;
   try {
     res = await run();

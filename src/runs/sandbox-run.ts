@@ -1,6 +1,6 @@
 import type { RepoConfig } from "../config/repo-config.js";
 import { READ_ONLY_GIT_ENV, readOnlyArgv } from "../policy/shell/read-only-git-run.js";
-import type { SandboxLimits, SandboxResult } from "../sandbox/types.js";
+import type { SandboxLimits, SandboxResult, SandboxRunRequest } from "../sandbox/types.js";
 import type { RunContext } from "./run-context.js";
 import type { RunKind, RunStarted } from "./run-progress.js";
 
@@ -44,35 +44,61 @@ export function limitsOf(config: RepoConfig): SandboxLimits {
 /** A run's result plus the special files it left behind, which were deleted after it. */
 export type RunResult = SandboxResult & { removedSpecial: string[] };
 
-/** Runs one of the maintainer's shell lines in the sandbox. */
-export function runShell(ctx: RunContext, run: ShellRun): Promise<RunResult> {
+type RunMode = { network?: boolean; readOnlyWorkspace?: boolean; setup?: boolean; env?: Readonly<Record<string, string>>; granted?: readonly string[] };
+
+/** A run as the sandbox takes it: argv, and what its mode allows. */
+interface Planned {
+  argv: string[];
+  timeoutSeconds: number;
+  started: RunStarted;
+  mode: RunMode;
+}
+
+function shellPlan(run: ShellRun): Planned {
   const started = { kind: run.kind, command: run.command, network: run.network ?? false };
   const mode = { network: run.network ?? false, setup: run.kind === "setup", granted: run.grantedHosts };
-  return runSandboxed(ctx, ["/bin/sh", "-c", run.command], run.timeoutSeconds, started, mode);
+  return { argv: ["/bin/sh", "-c", run.command], timeoutSeconds: run.timeoutSeconds, started, mode };
 }
 
 /**
- * Runs argv without a shell: as it is, or, for a command allowed as a reader, read-only and, when it
+ * Argv without a shell: as it is, or, for a command allowed as a reader, read-only and, when it
  * is git, with the settings that switch off every program git could take from configuration.
  */
-export function runArgv(ctx: RunContext, run: ArgvRun): Promise<RunResult> {
+function argvPlan(run: ArgvRun): Planned {
   const started = { kind: "command" as const, command: run.argv.join(" "), network: false };
-  if (!run.readOnly) return runSandboxed(ctx, run.argv, run.timeoutSeconds, started, { granted: run.grantedHosts });
-  return runSandboxed(ctx, readOnlyArgv(run.argv), run.timeoutSeconds, started, { readOnlyWorkspace: true, env: READ_ONLY_GIT_ENV });
+  if (!run.readOnly) return { argv: run.argv, timeoutSeconds: run.timeoutSeconds, started, mode: { granted: run.grantedHosts } };
+  return { argv: readOnlyArgv(run.argv), timeoutSeconds: run.timeoutSeconds, started, mode: { readOnlyWorkspace: true, env: READ_ONLY_GIT_ENV } };
+}
+
+/** Runs one of the maintainer's shell lines in the sandbox. */
+export function runShell(ctx: RunContext, run: ShellRun): Promise<RunResult> {
+  return runSandboxed(ctx, shellPlan(run));
+}
+
+/** Runs argv without a shell (see argvPlan). */
+export function runArgv(ctx: RunContext, run: ArgvRun): Promise<RunResult> {
+  return runSandboxed(ctx, argvPlan(run));
 }
 
 /**
- * A run may leave FIFOs, sockets or devices in the workspace: they are deleted at once (none can be
- * published, and one named .gitignore would stall every git call), and the result names them.
+ * Readies the sandbox for `runShell(ctx, run)` (see Sandbox.prepare) and resolves when it is ready,
+ * never rejecting: the run meets whatever went wrong and reports it. The caller snapshots the tree
+ * meanwhile; the run itself starts only after both.
  */
-async function runSandboxed(
-  ctx: RunContext,
-  argv: string[],
-  timeoutSeconds: number,
-  started: RunStarted,
-  mode: { network?: boolean; readOnlyWorkspace?: boolean; setup?: boolean; env?: Readonly<Record<string, string>>; granted?: readonly string[] },
-): Promise<RunResult> {
-  const ended = ctx.onRun?.(started);
+export function readyShell(ctx: RunContext, run: ShellRun): Promise<void> {
+  return ready(ctx, shellPlan(run));
+}
+
+/** The same for `runArgv(ctx, run)`. */
+export function readyArgv(ctx: RunContext, run: ArgvRun): Promise<void> {
+  return ready(ctx, argvPlan(run));
+}
+
+async function ready(ctx: RunContext, plan: Planned): Promise<void> {
+  await ctx.sandbox.prepare?.(request(ctx, plan)).catch(() => undefined);
+}
+
+function request(ctx: RunContext, { argv, timeoutSeconds, mode }: Planned): SandboxRunRequest {
   // The setup's network reaches the registries and allow_hosts; any other run, only what a human granted.
   const granted = !mode.network && mode.granted !== undefined && mode.granted.length > 0 ? mode.granted : null;
   const network =
@@ -81,20 +107,27 @@ async function runSandboxed(
       : granted
         ? { network: true, allowHosts: granted, packageRegistries: false }
         : { network: false };
-  const res = await ctx.sandbox
-    .run({
-      argv,
-      ...(mode.env === undefined ? {} : { env: { ...mode.env } }),
-      workspace: ctx.workspace.root,
-      ...network,
-      readOnlyWorkspace: mode.readOnlyWorkspace === true,
-      setup: mode.setup === true,
-      timeoutMs: timeoutSeconds * 1000,
-      limits: ctx.limits,
-      signal: ctx.signal,
-      onOutput: ctx.onOutput,
-    })
-    .finally(() => ended?.());
+  return {
+    argv,
+    ...(mode.env === undefined ? {} : { env: { ...mode.env } }),
+    workspace: ctx.workspace.root,
+    ...network,
+    readOnlyWorkspace: mode.readOnlyWorkspace === true,
+    setup: mode.setup === true,
+    timeoutMs: timeoutSeconds * 1000,
+    limits: ctx.limits,
+    signal: ctx.signal,
+    onOutput: ctx.onOutput,
+  };
+}
+
+/**
+ * A run may leave FIFOs, sockets or devices in the workspace: they are deleted at once (none can be
+ * published, and one named .gitignore would stall every git call), and the result names them.
+ */
+async function runSandboxed(ctx: RunContext, plan: Planned): Promise<RunResult> {
+  const ended = ctx.onRun?.(plan.started);
+  const res = await ctx.sandbox.run(request(ctx, plan)).finally(() => ended?.());
   const removed = await ctx.workspace.removeSpecialFiles();
   return { ...res, removedSpecial: [...(res.droppedSpecial ?? []), ...removed.map((s) => `${s.rel} (a ${s.kind})`)] };
 }

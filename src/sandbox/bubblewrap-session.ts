@@ -4,7 +4,8 @@ import { DiskBudget } from "./disk-budget.js";
 import { decodeLimitSignal } from "./disk-quota.js";
 import type { BwrapHostSetup } from "./host-layout.js";
 import { LongLivedSandbox, SUPERVISOR_INSIDE } from "./long-lived-sandbox.js";
-import { SUPERVISOR_SYSCALLS } from "./supervisor-script.js";
+import { SUPERVISOR_SYSCALLS, type SupervisorSyscalls } from "./supervisor-script.js";
+import type { PreparedRun } from "./prepare-run.js";
 import type { Mount } from "./toolchain-binding.js";
 import type { Sandbox, SandboxResult, SandboxRunRequest, SessionSandbox } from "./types.js";
 
@@ -34,6 +35,8 @@ export class BubblewrapSession implements SessionSandbox {
   /** How many commands ran in a kept sandbox and how many on their own (for tests and the bench). */
   longLivedRuns = 0;
   oneShotRuns = 0;
+  /** How many sandboxes the session started (for tests and the bench). */
+  sandboxesStarted = 0;
 
   /** `clientMounts`: what every run of the sandbox binds besides the session's own (the registries' client files). */
   constructor(
@@ -53,10 +56,42 @@ export class BubblewrapSession implements SessionSandbox {
     return result;
   }
 
+  /** Lays out a run like `req` and starts its kept sandbox, so that the run itself only runs. */
+  async prepare(req: SandboxRunRequest): Promise<void> {
+    await this.keptFor(req).catch(() => null);
+  }
+
   private async runBounded(req: SandboxRunRequest): Promise<SandboxResult> {
+    const kept = await this.keptFor(req);
+    if (kept === null) return this.runOnce(req);
+    const result = await kept.box.run(longLivedCommand(this.host, kept.run, req));
+    if (result === null) return this.runOnce(req);
+    this.longLivedRuns++;
+    return decodeLimitSignal(result);
+  }
+
+  /** The kept sandbox of `req`'s layout, started when there is none; null when the run is to be one-shot. */
+  private async keptFor(req: SandboxRunRequest): Promise<{ box: LongLivedSandbox; run: PreparedRun } | null> {
     const syscalls = SUPERVISOR_SYSCALLS[process.arch];
     const perl = this.host.perl;
-    if (req.network === true || this.closed || !perl || syscalls === undefined || this.fallbackReason !== null || req.signal?.aborted) return this.runOnce(req);
+    if (req.network === true || this.closed || !perl || syscalls === undefined || this.fallbackReason !== null || req.signal?.aborted) return null;
+    // One lookup at a time: a run and the readying of its layout, side by side, start one sandbox, not two.
+    const found = this.lookups.then(() => this.entryFor(req, perl, syscalls));
+    this.lookups = found.catch(() => undefined);
+    const picked = await found;
+    if (picked === null) return null;
+    const box = await picked.entry;
+    if (box === null || !box.available || this.closed) return null;
+    return { box, run: picked.run };
+  }
+
+  private lookups: Promise<unknown> = Promise.resolve();
+
+  private async entryFor(
+    req: SandboxRunRequest,
+    perl: string,
+    syscalls: SupervisorSyscalls,
+  ): Promise<{ entry: Promise<LongLivedSandbox | null>; run: PreparedRun } | null> {
     const run = await prepareBubblewrapRun(this.host, req);
     const layout = await bubblewrapLayout(this.host, req, run, await this.clientMounts());
     const key = JSON.stringify([bubblewrapSetup(run, layout, SUPERVISOR_INSIDE), run.limits.maxProcesses]);
@@ -64,7 +99,8 @@ export class BubblewrapSession implements SessionSandbox {
     if (entry === undefined || (await entry)?.gone !== false) {
       await this.makeRoom();
       // Closed while this run was laid out (its resume aborted): a sandbox started now would outlive the session.
-      if (this.closed) return this.runOnce(req);
+      if (this.closed) return null;
+      this.sandboxesStarted++;
       entry = LongLivedSandbox.start(this.host, run, layout, perl, syscalls).catch((e: Error) => {
         this.fallbackReason = e.message;
         return null;
@@ -76,12 +112,7 @@ export class BubblewrapSession implements SessionSandbox {
       this.kept.delete(key);
       this.kept.set(key, entry);
     }
-    const box = await entry;
-    if (box === null || !box.available || this.closed) return this.runOnce(req);
-    const result = await box.run(longLivedCommand(this.host, run, req));
-    if (result === null) return this.runOnce(req);
-    this.longLivedRuns++;
-    return decodeLimitSignal(result);
+    return { entry, run };
   }
 
   private runOnce(req: SandboxRunRequest): Promise<SandboxResult> {

@@ -30,12 +30,15 @@ export async function privateDeviceNodes(uid = process.getuid?.() ?? -1): Promis
   if (uid !== 0) return null;
   if (made !== null && (await intact(made))) return made;
   const dir = await mkdtemp(path.join(tmpdir(), "patchgate-dev-"));
-  for (const [name, major, minor] of NODES) {
-    const node = path.join(dir, name);
-    const r = await runProcess({ command: "mknod", args: ["-m", "666", node, "c", String(major), String(minor)], env: { PATH: "/usr/bin:/bin" } });
-    if (r.exitCode !== 0) throw new Error(`mknod ${node} failed: ${r.stderr.toString().trim()}`);
-    await chown(node, UNMAPPED_ID, UNMAPPED_ID);
-  }
+  // All at once: each is a process of its own, and the first sandbox of a process waits for them.
+  await Promise.all(
+    NODES.map(async ([name, major, minor]) => {
+      const node = path.join(dir, name);
+      const r = await runProcess({ command: "mknod", args: ["-m", "666", node, "c", String(major), String(minor)], env: { PATH: "/usr/bin:/bin" } });
+      if (r.exitCode !== 0) throw new Error(`mknod ${node} failed: ${r.stderr.toString().trim()}`);
+      await chown(node, UNMAPPED_ID, UNMAPPED_ID);
+    }),
+  );
   made = dir;
   return dir;
 }

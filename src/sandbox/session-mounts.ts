@@ -23,6 +23,14 @@ export async function sessionMounts(extras: SessionExtras | undefined, access: R
   return [...mounts, ...stateMounts(access, extras?.cacheDir)];
 }
 
+/**
+ * Starts the credential walks of a session's toolchain directories (SessionExtras.binds) now, without waiting for them:
+ * each is made once per process, and the first run's layout then finds it done or under way.
+ */
+export function walkToolchainsAhead(dirs: readonly string[]): void {
+  for (const dir of dirs) void credentialMasks(dir).catch(() => undefined);
+}
+
 // /dev/null cannot stand in: binds are mounted nodev, so a device node there cannot be opened at all,
 // and a tool reading its global config would fail instead of finding it empty.
 let empty: Promise<string> | null = null;

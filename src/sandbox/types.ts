@@ -102,6 +102,13 @@ export interface Sandbox {
   readonly writesByReplacing?: boolean;
   run(req: SandboxRunRequest): Promise<SandboxResult>;
   /**
+   * Readies the sandbox for a run like `req` without running anything (bubblewrap's session sandbox
+   * lays the run out and starts the sandbox it will run in), so that what the caller does before the
+   * run (the snapshot of the tree) overlaps it. Never required: `run` does whatever was not done, and
+   * a failure here is left for `run` to meet and report. Absent: nothing to ready.
+   */
+  prepare?(req: SandboxRunRequest): Promise<void>;
+  /**
    * The same sandbox for one session's commands, kept between them where the backend can do so
    * (bubblewrap-session.ts); `close` ends whatever it kept. Backends without it run every command
    * on its own.

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { commandText, shellScript } from "../policy/shell/command-verdict.js";
-import { runArgv } from "../runs/sandbox-run.js";
+import { readyArgv, runArgv } from "../runs/sandbox-run.js";
 import { discardedNote, limitFields, removedFields, sandboxUnavailable } from "./support/run-fields.js";
 import { runContextOf } from "./support/run-context.js";
 import { grantHint, runHosts, runTimeouts } from "./support/granted-limits.js";
@@ -50,8 +50,9 @@ export const runCommandTool = defineTool({
     const readOnly = grant.by === "policy" && grant.readOnly;
     const runs = runContextOf(ctx);
     const seconds = runTimeouts(ctx.repoConfig, ctx.state.grants).commandSeconds;
-    const run = () => runArgv(runs, { argv: args.argv, timeoutSeconds: seconds, readOnly, grantedHosts: runHosts(ctx.state) });
-    const guarded = await guardedRun(runs, grant.by === "human", run);
+    const argv = { argv: args.argv, timeoutSeconds: seconds, readOnly, grantedHosts: runHosts(ctx.state) };
+    // The sandbox gets ready while the tree is snapshotted; the command starts after both.
+    const guarded = await guardedRun(runs, grant.by === "human", () => runArgv(runs, argv), readyArgv(runs, argv));
     const { res, discarded } = guarded;
     const data = {
       argv: args.argv,

@@ -7,7 +7,7 @@ import type { SessionEvent } from "../session/events.js";
 import type { TestRun, ToolError } from "../session/types.js";
 import { noNewFailures } from "../policy/test-gate.js";
 import { failingOf, totalsOf } from "../runs/failing-tests.js";
-import { runShell } from "../runs/sandbox-run.js";
+import { readyShell, runShell, type ShellRun } from "../runs/sandbox-run.js";
 import { discardedNote, limitFields, removedFields, sandboxUnavailable } from "./support/run-fields.js";
 import { runContextOf, setupContextOf } from "./support/run-context.js";
 import { guardedRun, guardedRunEvents } from "../runs/guarded-run.js";
@@ -50,6 +50,11 @@ function noTestCommand(): ToolError {
     code: "no_test_command",
     message: "No test command is configured (`test` in .github/patchgate.yml), so tests cannot be run and finish cannot be accepted.",
   };
+}
+
+/** A test run of `command` as this session runs it: its time limit and the hosts a human granted. */
+export function testShell(ctx: ToolContext, command: string): ShellRun {
+  return { kind: "tests", command, timeoutSeconds: runTimeouts(ctx.repoConfig, ctx.state.grants).testSeconds, grantedHosts: runHosts(ctx.state) };
 }
 
 /** Under `gate: no_new_failures`, what a failing run means for finish, said where the model reads it. */
@@ -108,6 +113,12 @@ export const runTestsTool = defineTool({
       return { result: ok(data) };
     }
 
+    // The sandbox gets ready beside setup (when it is due) and the snapshot; the tests start after them.
+    const runs = runContextOf(ctx);
+    const shell = testShell(ctx, command);
+    const seconds = shell.timeoutSeconds;
+    const ready = readyShell(runs, shell);
+
     const events: SessionEvent[] = [];
     const setup = await ensureSetup(setupContextOf(ctx));
     if (!setup.ran && setup.error) return { result: { ok: false, error: setup.error } };
@@ -119,9 +130,7 @@ export const runTestsTool = defineTool({
     }
 
     // The tests run on the tree as it is; whatever they change in files that are not ignored is put back.
-    const runs = runContextOf(ctx);
-    const seconds = runTimeouts(ctx.repoConfig, ctx.state.grants).testSeconds;
-    const guarded = await guardedRun(runs, false, () => runShell(runs, { kind: "tests", command, timeoutSeconds: seconds, grantedHosts: runHosts(ctx.state) }));
+    const guarded = await guardedRun(runs, false, () => runShell(runs, shell), ready);
     const { res, discarded } = guarded;
     events.push(...guardedRunEvents(runTestsTool.name, guarded));
     // Which tests failed, why and where, read once from the whole output (before it is cut for the model).

@@ -2,7 +2,7 @@ import { READ_ONLY_GIT_ENV, readOnlyArgv } from "../../src/policy/shell/read-onl
 import { guardedRun } from "../../src/runs/guarded-run.js";
 import type { RunContext } from "../../src/runs/run-context.js";
 import type { RunStarted } from "../../src/runs/run-progress.js";
-import { runArgv, runShell } from "../../src/runs/sandbox-run.js";
+import { readyShell, runArgv, runShell } from "../../src/runs/sandbox-run.js";
 import type { Sandbox, SandboxResult, SandboxRunRequest } from "../../src/sandbox/types.js";
 import { runContextOf } from "../../src/tools/support/run-context.js";
 import type { ToolContext } from "../../src/tools/tool.js";
@@ -130,6 +130,57 @@ describe("a guarded run", () => {
     await expect(guardedRun(w.ctx, false, () => runShell(w.ctx, { kind: "baseline", command: "t", timeoutSeconds: 1 }))).rejects.toThrow("the sandbox broke");
     expect(w.calls).toEqual(["treeHash ignored/out.txt", "run", "rollBack before ignored/out.txt"]);
     expect(w.started).toEqual(["start baseline t false", "end baseline"]);
+  });
+});
+
+/** A promise and the function that settles it, for holding a step until the test lets it go. */
+function held(): { promise: Promise<void>; release: () => void } {
+  let release = (): void => undefined;
+  const promise = new Promise<void>((r) => (release = r));
+  return { promise, release };
+}
+
+/** Lets every promise that can settle now settle (no timer is waited for). */
+const settle = () => new Promise((r) => setImmediate(r));
+
+describe("a guarded run whose sandbox is readied beside the snapshot", () => {
+  test("readying starts while the tree is hashed, and the run starts only after both", async () => {
+    const w = world();
+    const snapshot = held();
+    const readying = held();
+    const prepared: SandboxRunRequest[] = [];
+    w.ctx.sandbox.prepare = async (req) => {
+      prepared.push(req);
+      w.calls.push("prepare");
+      await readying.promise;
+    };
+    const hash = w.ctx.workspace.treeHash;
+    w.ctx.workspace.treeHash = async (also) => {
+      const tree = await hash(also);
+      await snapshot.promise;
+      return tree;
+    };
+    const shell = { kind: "tests" as const, command: "t", timeoutSeconds: 1 };
+    const run = guardedRun(w.ctx, false, () => runShell(w.ctx, shell), readyShell(w.ctx, shell));
+    await settle();
+    expect(w.calls).toEqual(["prepare", "treeHash ignored/out.txt"]);
+    snapshot.release();
+    await settle();
+    expect(w.calls).not.toContain("run");
+    readying.release();
+    await run;
+    expect(w.calls).toEqual(["prepare", "treeHash ignored/out.txt", "run", "removeSpecialFiles", "rollBack before ignored/out.txt"]);
+    // Readied for exactly the run that follows, so that it finds its sandbox started.
+    expect(prepared).toEqual(w.requests);
+  });
+
+  test("a sandbox that fails to get ready leaves the run to meet it and report it", async () => {
+    const w = world();
+    w.ctx.sandbox.prepare = () => Promise.reject(new Error("no sandbox today"));
+    const shell = { kind: "tests" as const, command: "t", timeoutSeconds: 1 };
+    const run = await guardedRun(w.ctx, false, () => runShell(w.ctx, shell), readyShell(w.ctx, shell));
+    expect(run.res.exitCode).toBe(0);
+    expect(w.calls).toEqual(["treeHash ignored/out.txt", "run", "removeSpecialFiles", "rollBack before ignored/out.txt"]);
   });
 });
 
