@@ -6,7 +6,7 @@ import { createOpenAIClient } from "../../src/agent/llm/openai-client.js";
 import type { LLMClient } from "../../src/agent/llm/types.js";
 import type { McpConfig } from "../../src/mcp/config.js";
 import { startApp, type AppInstance, type AppSettings } from "./app-instance.js";
-import { createBareRepo, readBranch } from "../fakes/git/bare-repo.js";
+import { branchHead, createBareRepo } from "../fakes/git/bare-repo.js";
 import { startFakeGitHub, type FakeGitHub, type RequestValidator } from "../fakes/github/github-server.js";
 import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/chat/server.js";
 import { type FakeStep } from "../fakes/chat/turns.js";
@@ -116,7 +116,7 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
   for (const [login, role] of Object.entries(o.permissions)) github.world.permissions.set(login, role);
   const openai = await startFakeOpenAI(o.script);
   const payloads = new Payloads(github.world);
-  payloads.headSha = (branch) => readBranch(bare, branch)?.sha ?? "0".repeat(40);
+  payloads.headSha = (branch) => branchHead(bare, branch) ?? "0".repeat(40);
   const timeline: string[] = [];
   const waiting = new Set<(line: string) => void>();
   const log = (line: string) => {

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { createBareRepo, readBranch } from "./bare-repo.js";
+import { branchHead, createBareRepo, readBranch } from "./bare-repo.js";
 import { tempDir } from "../../helpers/git-fixture.js";
 
 /**
@@ -31,6 +31,7 @@ describe("createBareRepo and readBranch", () => {
     git(first, "update-ref", "refs/heads/main", next, a.sha);
     expect(readBranch(first, "main")).toMatchObject({ sha: next, parents: [a.sha], message: "second" });
     expect(readBranch(second, "main")!.sha).toBe(a.sha);
+    expect([branchHead(first, "main"), branchHead(second, "main"), branchHead(second, "absent")]).toEqual([next, a.sha, null]);
 
     rmSync(first, { recursive: true, force: true });
     git(second, "fsck", "--strict", "--no-dangling");

@@ -112,6 +112,15 @@ function readBlobs(bare: string, shas: string[]): string[] {
   return contents;
 }
 
+/** The commit a branch points at, or null when there is no such branch: one git process, no file read. */
+export function branchHead(bare: string, branch: string): string | null {
+  try {
+    return git(["--git-dir", bare, "rev-parse", "--verify", "--quiet", `refs/heads/${branch}^{commit}`]);
+  } catch {
+    return null;
+  }
+}
+
 export function readBranch(bare: string, branch: string): BranchCommit | null {
   let head: string;
   try {
