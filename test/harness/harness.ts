@@ -6,7 +6,7 @@ import { createOpenAIClient } from "../../src/agent/llm/openai-client.js";
 import type { LLMClient } from "../../src/agent/llm/types.js";
 import type { McpConfig } from "../../src/mcp/config.js";
 import { startApp, type AppInstance, type AppSettings } from "./app-instance.js";
-import { createBareRepo, readBranch } from "../fakes/git/bare-repo.js";
+import { branchHead, createBareRepo } from "../fakes/git/bare-repo.js";
 import { startFakeGitHub, type FakeGitHub, type RequestValidator } from "../fakes/github/github-server.js";
 import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/chat/server.js";
 import { type FakeStep } from "../fakes/chat/turns.js";
@@ -76,19 +76,28 @@ export const SECRET = "webhook-secret-for-tests";
 export const HARNESS_API_KEY = "sk-test-harness-key-0123456789";
 
 /**
- * What an app instance on the fake GitHub starts with, besides its model client and log: a fresh
- * app key, the store and workspaces under `root/data`. Also used to start the app as a process.
+ * The app's private key, made once per process: a GitHub App has one key for all its workers, and a
+ * 2048-bit RSA key costs a noticeable slice of CPU to make, for every app a test starts.
  */
-export function appSettings(github: FakeGitHub, root: string, checkRunThrottleMs = 3_600_000): Omit<AppSettings, "llm" | "log"> {
-  const { privateKey } = generateKeyPairSync("rsa", {
+let key: string | undefined;
+function appKey(): string {
+  key ??= generateKeyPairSync("rsa", {
     modulusLength: 2048,
     privateKeyEncoding: { type: "pkcs8", format: "pem" },
     publicKeyEncoding: { type: "spki", format: "pem" },
-  });
+  }).privateKey;
+  return key;
+}
+
+/**
+ * What an app instance on the fake GitHub starts with, besides its model client and log: the app
+ * key, the store and workspaces under `root/data`. Also used to start the app as a process.
+ */
+export function appSettings(github: FakeGitHub, root: string, checkRunThrottleMs = 3_600_000): Omit<AppSettings, "llm" | "log"> {
   mkdirSync(join(root, "data"), { recursive: true });
   return {
     appId: github.world.app.id,
-    privateKey,
+    privateKey: appKey(),
     secret: SECRET,
     gheHost: github.host,
     dbFile: join(root, "data", "patchgate.sqlite"),
@@ -107,7 +116,7 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
   for (const [login, role] of Object.entries(o.permissions)) github.world.permissions.set(login, role);
   const openai = await startFakeOpenAI(o.script);
   const payloads = new Payloads(github.world);
-  payloads.headSha = (branch) => readBranch(bare, branch)?.sha ?? "0".repeat(40);
+  payloads.headSha = (branch) => branchHead(bare, branch) ?? "0".repeat(40);
   const timeline: string[] = [];
   const waiting = new Set<(line: string) => void>();
   const log = (line: string) => {

@@ -33,15 +33,33 @@ export function bareGit(w: GitHubWorld, args: string[], opts: { input?: string |
 }
 
 const isSha = (v: unknown): v is string => typeof v === "string" && /^[0-9a-f]{40}$/.test(v);
+/**
+ * An object's type never changes, and git keeps the fake's objects for weeks (gc prunes nothing
+ * younger), so a type once read stays true. A sha not found is asked again: it may be written later.
+ */
+const knownTypes = new WeakMap<GitHubWorld, Map<string, string>>();
+function typesOf(w: GitHubWorld): Map<string, string> {
+  const known = knownTypes.get(w) ?? new Map<string, string>();
+  knownTypes.set(w, known);
+  return known;
+}
 const typeOf = (w: GitHubWorld, sha: string): string | null => {
+  const cached = typesOf(w).get(sha);
+  if (cached) return cached;
   const r = bareGit(w, ["cat-file", "-t", sha]);
+  if (r.ok) typesOf(w).set(sha, r.out);
   return r.ok ? r.out : null;
+};
+/** What this fake has just written exists, with the type it wrote. */
+const wrote = (w: GitHubWorld, r: { ok: boolean; out: string }, type: string) => {
+  if (r.ok) typesOf(w).set(r.out, type);
+  return r;
 };
 
 function createBlob(w: GitHubWorld, b: any): RouteResult {
   const data = b.encoding === "base64" ? Buffer.from(String(b.content), "base64") : Buffer.from(String(b.content), "utf8");
   if (data.length > MAX_BLOB_BYTES) return invalid("content is too large (maximum is 100 MB)");
-  const r = bareGit(w, ["hash-object", "-w", "--stdin"], { input: data });
+  const r = wrote(w, bareGit(w, ["hash-object", "-w", "--stdin"], { input: data }), "blob");
   return r.ok
     ? { status: 201, body: { sha: r.out, url: `${w.htmlBase}/api/v3/repos/${w.owner}/${w.repo}/git/blobs/${r.out}` } }
     : invalid("could not store the blob", 500);
@@ -67,7 +85,7 @@ function createTree(w: GitHubWorld, b: any): RouteResult {
       lines.push(`${e.mode} ${e.sha}\t${e.path}`);
     }
     if (!bareGit(w, ["update-index", "--index-info"], { env, input: `${lines.join("\n")}\n` }).ok) return invalid("tree could not be built");
-    const tree = bareGit(w, ["write-tree"], { env });
+    const tree = wrote(w, bareGit(w, ["write-tree"], { env }), "tree");
     return tree.ok
       ? { status: 201, body: { sha: tree.out, url: `${w.htmlBase}/api/v3/repos/${w.owner}/${w.repo}/git/trees/${tree.out}`, tree: [], truncated: false } }
       : invalid("could not write the tree", 500);
@@ -85,7 +103,7 @@ function createCommit(w: GitHubWorld, b: any): RouteResult {
   const author = b.author ?? { name: bot.login, email: `${bot.id}+${bot.login}@users.noreply.github.com` };
   const committer = b.committer ?? { name: "GitHub", email: "noreply@github.com" };
   const env = { GIT_AUTHOR_NAME: author.name, GIT_AUTHOR_EMAIL: author.email, GIT_COMMITTER_NAME: committer.name, GIT_COMMITTER_EMAIL: committer.email };
-  const r = bareGit(w, ["commit-tree", b.tree, ...parents.flatMap((p) => ["-p", p]), "-F", "-"], { input: String(b.message), env });
+  const r = wrote(w, bareGit(w, ["commit-tree", b.tree, ...parents.flatMap((p) => ["-p", p]), "-F", "-"], { input: String(b.message), env }), "commit");
   if (!r.ok) return invalid("could not create the commit", 500);
   const signed = b.author === undefined && b.committer === undefined && b.signature === undefined;
   w.apiCommits.push({ sha: r.out, author, committer, message: String(b.message), tree: b.tree, parents, verified: signed });
