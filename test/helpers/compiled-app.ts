@@ -12,17 +12,17 @@ const MINE = `${PREFIX}${createHash("sha256").update(ROOT).digest("hex").slice(0
 /** A build of this checkout not used for this long is from sources since changed. */
 const STALE_MS = 10 * 60 * 1000;
 
-/**
- * The app process of a crash test runs from JavaScript compiled once, as `npm start` runs dist/, not
- * through tsx: resolving and loading some 700 modules through tsx's loader thread is most of each start's
- * CPU, and these tests start the app dozens of times. Each source file is compiled on its own (no
- * bundle), with jest's swc settings, so the tree keeps its layout: imports, `import.meta.url` paths and node_modules resolve as
- * they do from the sources. The build is keyed by the sources' content, so every test file of a run
- * shares one, and a changed source gets a new one.
- */
 /** What jest.config.js compiles the same files with. */
 const SWC = { jsc: { parser: { syntax: "typescript" }, target: "es2022" }, module: { type: "es6" } } as const;
 
+/**
+ * The app process of a crash test runs from JavaScript compiled once, as `npm start` runs dist/, not
+ * through tsx, whose loader resolves and loads each of some 700 modules on every start: about half of
+ * a start's CPU, in tests that start the app dozens of times. Each file is compiled on its own (no
+ * bundle) with jest's swc settings, so the tree keeps the repository's layout: imports,
+ * `import.meta.url` paths and node_modules resolve as they do from the sources. The tree is keyed by
+ * the sources' content: the test files of a run share one, and a changed source gets a new one.
+ */
 let pending: Promise<string> | null = null;
 
 /** The compiled tree's root (it mirrors the repository's). */
