@@ -9,16 +9,16 @@ const PREFIX = "patchgate-compiled-app-";
 const DONE = ".complete";
 /** This checkout's builds: only they are pruned here (another checkout may be running its own). */
 const MINE = `${PREFIX}${createHash("sha256").update(ROOT).digest("hex").slice(0, 8)}-`;
-/** A build of this checkout not used for this long is from sources since changed. */
-const STALE_MS = 10 * 60 * 1000;
+/** A build of this checkout not used for this long is from sources since changed (a test in flight uses its tree at each start). */
+const STALE_MS = 60 * 60 * 1000;
 
 /** What jest.config.js compiles the same files with. */
 const SWC = { jsc: { parser: { syntax: "typescript" }, target: "es2022" }, module: { type: "es6" } } as const;
 
 /**
- * The app process of a crash test runs from JavaScript compiled once, as `npm start` runs dist/, not
- * through tsx, whose loader resolves and loads each of some 700 modules on every start: about half of
- * a start's CPU, in tests that start the app dozens of times. Each file is compiled on its own (no
+ * The app process of a crash test, and the CLI of `runCli`, run from JavaScript compiled once, as
+ * `npm start` runs dist/, not through tsx, whose loader resolves and loads each of some 700 modules on
+ * every start: about half of a start's CPU, in tests that start the app or the CLI dozens of times. Each file is compiled on its own (no
  * bundle) with jest's swc settings, so the tree keeps the repository's layout: imports,
  * `import.meta.url` paths and node_modules resolve as they do from the sources. The tree is keyed by
  * the sources' content: the test files of a run share one, and a changed source gets a new one.
@@ -26,8 +26,11 @@ const SWC = { jsc: { parser: { syntax: "typescript" }, target: "es2022" }, modul
 let pending: Promise<string> | null = null;
 
 /** The compiled tree's root (it mirrors the repository's). */
-export function compiledApp(): Promise<string> {
-  return (pending ??= compile());
+export async function compiledApp(): Promise<string> {
+  const dir = await (pending ??= compile());
+  const now = new Date();
+  utimesSync(dir, now, now); // in use: not stale
+  return dir;
 }
 
 function sources(): string[] {
@@ -44,11 +47,7 @@ async function compile(): Promise<string> {
       .update(readFileSync(join(ROOT, f)))
       .update("\0");
   const dir = join(tmpdir(), `${MINE}${hash.digest("hex").slice(0, 20)}`);
-  if (existsSync(join(dir, DONE))) {
-    const now = new Date();
-    utimesSync(dir, now, now); // in use: not stale
-    return dir;
-  }
+  if (existsSync(join(dir, DONE))) return dir;
 
   // Built beside, then renamed into place: a test file of another jest worker may build the same at once.
   const draft = `${dir}.draft-${randomUUID()}`;
