@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { compiledApp } from "./compiled-app.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 
@@ -14,7 +15,7 @@ export class AppProcess {
   ) {}
 
   static async start(settings: Record<string, unknown>): Promise<AppProcess> {
-    const child = spawn("node", ["--import", "tsx", join(ROOT, "test/fakes/app-process.ts")], {
+    const child = spawn("node", [join(await compiledApp(), "test/fakes/app-process.js")], {
       cwd: ROOT,
       env: { ...process.env, PATCHGATE_TEST_APP: JSON.stringify(settings) },
       stdio: ["pipe", "pipe", "inherit"],

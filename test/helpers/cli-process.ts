@@ -1,5 +1,6 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
+import { compiledApp } from "./compiled-app.js";
 import { BUGGY_ADD_REPO } from "./git-fixture.js";
 
 export const ROOT = join(import.meta.dirname, "../..");
@@ -12,10 +13,14 @@ function cliEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return { ...base, ...env };
 }
 
-/** The real CLI in its own process with `env` added; resolves with exit code and output (never rejects on exit ≠ 0). */
-export function runCli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+/**
+ * The real CLI in its own process with `env` added; resolves with exit code and output (never rejects on exit ≠ 0).
+ * It runs from the compiled tree (./compiled-app.ts), as `npx patchgate` runs dist/: a test may run it dozens of times.
+ */
+export async function runCli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  const main = join(await compiledApp(), "src/cli/main.js");
   return new Promise((resolve) => {
-    execFile(process.execPath, [...ARGS, ...args], { cwd: ROOT, env: cliEnv(env), timeout: 120_000 }, (err, stdout, stderr) =>
+    execFile(process.execPath, [main, ...args], { cwd: ROOT, env: cliEnv(env), timeout: 120_000 }, (err, stdout, stderr) =>
       resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });

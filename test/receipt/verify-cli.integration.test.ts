@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { FakeStep } from "../fakes/chat/turns.js";
 import { cliSessions } from "../helpers/cli-sessions.js";
 import { runCli } from "../helpers/cli-process.js";
+import { compiledApp } from "../helpers/compiled-app.js";
 import { signEnvelope, type Envelope } from "../../src/receipt/envelope.js";
 import { keyIdOf } from "../../src/receipt/key-id.js";
 import { RECEIPT_NOTES_REF } from "../../src/receipt/notes.js";
@@ -30,7 +31,8 @@ const FIX_ADD: FakeStep[] = [
 
 /** The real CLI under a pseudo-terminal (`script`), a person typing `y` at each prompt as it appears. */
 async function runApprovedAtTerminal(repo: string, env: Record<string, string>): Promise<{ code: number | null; screen: string }> {
-  const child = spawn("script", ["-qfec", `node --import tsx src/cli/main.ts run --repo ${repo} "Fix add"`, "/dev/null"], {
+  const main = join(await compiledApp(), "src/cli/main.js");
+  const child = spawn("script", ["-qfec", `node ${main} run --repo ${repo} "Fix add"`, "/dev/null"], {
     cwd: ROOT,
     env: { ...process.env, ...env },
   });
