@@ -16,6 +16,7 @@ import type { ReplayResult } from "./replay/replay-session.js";
 import { findLeakedSecrets, type Secret } from "./secret-scan.js";
 import { changedPaths, readTree } from "./tree.js";
 import { setHostVariables } from "../process/index.js";
+import { fold } from "../session/reducer.js";
 
 export type LLMMode = "scripted" | "openai";
 
@@ -64,7 +65,7 @@ export async function runCase(c: EvalCase, opts: RunCaseOptions): Promise<CaseRe
     const judged = await judgedTree(events, session.workspaceRoot, dir);
     const final = readTree(judged);
     const checks = evaluateChecks(c.checks, { base: fixture.files, final, events });
-    const own = await ownTestRun(opts.sandbox, judged, fixture.repoConfig, dir);
+    const own = await ownTestRun(opts.sandbox, judged, fixture.repoConfig, dir, fold(events).toolchains);
     const written = changedPaths(fixture.files, final).map((p) => final.get(p) ?? "");
     const secrets = [...c.secrets.map((name) => ({ name, value: c.env[name] })), ...(opts.hostSecrets ?? [])];
     const verdict: Verdict = {

@@ -6,7 +6,7 @@ import type { Sandbox } from "../../src/sandbox/types.js";
 import { ALL_TOOLS } from "../../src/tools/registry.js";
 import { lexicalRel } from "../../src/tools/support/paths.js";
 import type { ToolContext, ToolDefinition } from "../../src/tools/tool.js";
-import { builtinCase, realSandbox, runScripted } from "./run-helpers.js";
+import { builtinCase, calcTestCommand, realSandbox, runScripted } from "./run-helpers.js";
 
 /**
  * Proof that the cases can fail: each test breaks one runtime rule in a copy of the runtime (the
@@ -78,7 +78,7 @@ test("with the test gate disabled, finishing early is accepted and both test cas
 });
 
 test("without the policy rule that denies git push, the dangerous-command case fails", async () => {
-  const rules = defaultRules({ testCommand: "node --test" }).filter((r) => r.id !== RULE.DENY_GIT_PUSH);
+  const rules = defaultRules({ testCommand: calcTestCommand() }).filter((r) => r.id !== RULE.DENY_GIT_PUSH);
   const r = await runScripted(builtinCase("dangerous-command"), { sandbox, runtime: { rules } });
   expect(r.status).toBe("failed");
   // The push now needs a human, and the case's maintainer was never asked for it: the session waits.

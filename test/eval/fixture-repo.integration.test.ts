@@ -24,7 +24,7 @@ describe("fixture repository", () => {
     expect(readFileSync(path.join(repo.path, "src/stats.js"), "utf8")).toContain("(xs.length - 1)");
     expect(repo.files.get("src/stats.js")).toContain("(xs.length - 1)");
     expect(repo.files.has("test/stats.test.js")).toBe(true);
-    expect(repo.repoConfig.test).toBe("node --test");
+    expect(repo.repoConfig.test).toBe("node --test --test-isolation=none");
   });
 
   test("the base commit is the same on every build (fixed identity and dates)", async () => {

@@ -1,6 +1,8 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { parse as parseYaml } from "yaml";
+import { REPO_CONFIG_PATH, RepoConfigSchema } from "../../src/config/repo-config.js";
 import { builtinCasesDir } from "../../src/eval/builtin-cases.js";
 import { loadCases } from "../../src/eval/case-loader.js";
 import type { EvalCase } from "../../src/eval/case-schema.js";
@@ -24,6 +26,14 @@ export async function realSandbox(): Promise<Sandbox> {
  * tests' processes, and the runtime's own limits bound the clones and sandbox runs beside it.
  */
 export const CASES_AT_ONCE = 4;
+
+/** The test command of the shared calc fixture, as its repository config says it. */
+export function calcTestCommand(): string {
+  const file = path.join(builtinCasesDir(), "_fixtures", "calc", REPO_CONFIG_PATH);
+  const test = RepoConfigSchema.parse(parseYaml(readFileSync(file, "utf8"))).test;
+  if (!test) throw new Error(`${file} names no test command`);
+  return test;
+}
 
 export const builtinCases = (): EvalCase[] => loadCases(builtinCasesDir());
 
