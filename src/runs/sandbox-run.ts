@@ -94,8 +94,13 @@ export function readyArgv(ctx: RunContext, run: ArgvRun): Promise<void> {
   return ready(ctx, argvPlan(run));
 }
 
+// Never rejects: a readying nobody awaits must not end the process, and its run meets any failure again.
 async function ready(ctx: RunContext, plan: Planned): Promise<void> {
-  await ctx.sandbox.prepare?.(request(ctx, plan)).catch(() => undefined);
+  try {
+    await ctx.sandbox.prepare?.(request(ctx, plan));
+  } catch {
+    // the run reports it
+  }
 }
 
 function request(ctx: RunContext, { argv, timeoutSeconds, mode }: Planned): SandboxRunRequest {
