@@ -126,7 +126,10 @@ export class Points {
       answering: (issue, tool) => {
         const name = tool === "run_command" ? "between a tool call and its result" : tool === "run_tests" ? "during a test run" : null;
         const p = name && this.find(name);
-        if (!p || p.issue !== issue || this.fileHolds.has(issue)) return;
+        if (!p || p.issue !== issue) return;
+        // A call made again (after `interrupted`) may run in a clone taken over since the last tick:
+        // the hold goes there before the answer leaves, not a tick later.
+        if (this.fileHolds.has(issue)) return this.arm(issue);
         const clones = new Set<string>();
         p.release = () => {
           for (const c of clones) for (const f of [join(c, ".git", HOLD), join(c, RUNNING)]) rmSync(f, { force: true });
