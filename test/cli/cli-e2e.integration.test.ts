@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { cliSessions } from "../helpers/cli-sessions.js";
-import { cli } from "../helpers/run-cli.js";
+import { runCli } from "../helpers/cli-process.js";
 
 describe("patchgate CLI, end to end", () => {
   const sessions = cliSessions();
@@ -14,7 +14,7 @@ describe("patchgate CLI, end to end", () => {
       { toolCalls: [{ name: "run_tests", arguments: {} }] },
       { toolCalls: [{ name: "finish", arguments: { summary: "add now adds" } }] },
     ]);
-    const r = await cli(["run", "--repo", repo, "--approve-plan", "--approve-writes", "Fix add: add(2, 3) should be 5"], env);
+    const r = await runCli(["run", "--repo", repo, "--approve-plan", "--approve-writes", "Fix add: add(2, 3) should be 5"], env);
 
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
@@ -31,7 +31,7 @@ describe("patchgate CLI, end to end", () => {
     expect(show(`${branch}`)).toContain("Fix add: add(2, 3) should be 5");
 
     // `show` prints the check run's report as text; `--markdown` the check run's very markdown.
-    const shown = await cli(["show", sessionId], { PATCHGATE_DATA_DIR: data });
+    const shown = await runCli(["show", sessionId], { PATCHGATE_DATA_DIR: data });
     expect(shown.code).toBe(0);
     const commit = execFileSync("git", ["-C", clone, "rev-parse", branch], { encoding: "utf8" }).trim();
     const tree = execFileSync("git", ["-C", clone, "rev-parse", `${branch}^{tree}`], { encoding: "utf8" }).trim();
@@ -49,13 +49,13 @@ describe("patchgate CLI, end to end", () => {
     expect(shown.stdout).not.toMatch(/\bpushed\b|provenance annotation/);
     expect(shown.stdout).toContain("▸ Step 1 · ");
     expect(shown.stdout).not.toContain("<details>");
-    const markdown = await cli(["show", sessionId, "--markdown"], { PATCHGATE_DATA_DIR: data });
+    const markdown = await runCli(["show", sessionId, "--markdown"], { PATCHGATE_DATA_DIR: data });
     expect(markdown.stdout).toContain("<details><summary>Step 1 · ");
-    const events = await cli(["show", sessionId, "--events"], { PATCHGATE_DATA_DIR: data });
+    const events = await runCli(["show", sessionId, "--events"], { PATCHGATE_DATA_DIR: data });
     for (const event of ["session_created", "plan_submitted", "plan_approved", "approval_granted", "test_run", "finish_accepted", "published"]) {
       expect(events.stdout).toContain(event);
     }
-    const wrong = await cli(["show", sessionId, "--bogus"], { PATCHGATE_DATA_DIR: data });
+    const wrong = await runCli(["show", sessionId, "--bogus"], { PATCHGATE_DATA_DIR: data });
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toMatch(/^patchgate: Unknown option '--bogus'[\s\S]*\nusage: patchgate show /);
   });
@@ -66,7 +66,7 @@ describe("patchgate CLI, end to end", () => {
       { toolCalls: [{ name: "submit_plan", arguments: { summary: `rotate ${token} first`, steps: [`then use ${token}`] } }] },
       { toolCalls: [{ name: "report_blocked", arguments: { reason: "stop here" } }] },
     ]);
-    const r = await cli(["run", "--repo", repo, "--approve-plan", "Fix add"], env);
+    const r = await runCli(["run", "--repo", repo, "--approve-plan", "Fix add"], env);
     expect(r.stdout).toContain("Plan (");
     expect(r.stdout).toContain("rotate [REDACTED:github_token] first");
     expect(r.stdout + r.stderr).not.toContain(token);
@@ -80,7 +80,7 @@ describe("patchgate CLI, end to end", () => {
       { toolCalls: [{ name: "run_tests", arguments: {} }] },
       { toolCalls: [{ name: "report_blocked", arguments: { reason: "I cannot make the test pass" } }] },
     ]);
-    const r = await cli(["run", "--repo", repo, "--approve-plan", "--approve-writes", "Fix add"], env);
+    const r = await runCli(["run", "--repo", repo, "--approve-plan", "--approve-writes", "Fix add"], env);
     expect(r.code).toBe(1);
     const sessionId = /session (\S+)/.exec(r.stdout)![1]!;
     const clone = join(data, "workspaces", sessionId);
@@ -95,7 +95,7 @@ describe("patchgate CLI, end to end", () => {
   });
 
   test("without OPENAI_API_KEY it says so and exits non-zero, no stack trace", async () => {
-    const r = await cli(["run", "--repo", sessions.repo(), "do something"], { PATCHGATE_DATA_DIR: sessions.tempDir("pg-cli-") });
+    const r = await runCli(["run", "--repo", sessions.repo(), "do something"], { PATCHGATE_DATA_DIR: sessions.tempDir("pg-cli-") });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe("patchgate: OPENAI_API_KEY is not set. Set it (and OPENAI_BASE_URL for any OpenAI-compatible server) to run a session.\n");
     expect(r.stderr).not.toMatch(/\n\s+at /);
@@ -103,7 +103,7 @@ describe("patchgate CLI, end to end", () => {
 
   test("a bad PATCHGATE_PRIVATE_DESTINATIONS entry is one line naming the variable and the entry, before any session", async () => {
     const data = sessions.tempDir("pg-cli-");
-    const r = await cli(["run", "--repo", sessions.repo(), "do something"], {
+    const r = await runCli(["run", "--repo", sessions.repo(), "do something"], {
       PATCHGATE_DATA_DIR: data,
       PATCHGATE_PRIVATE_DESTINATIONS: "svc.internal:8080 *.internal",
     });
