@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createBareRepo, readBranch } from "../fakes/git/bare-repo.js";
+import { branchHead, createBareRepo } from "../fakes/git/bare-repo.js";
 import { startFakeGitHub, type FakeGitHub } from "../fakes/github/github-server.js";
 import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/chat/server.js";
 import { type FakeStep } from "../fakes/chat/turns.js";
@@ -42,7 +42,7 @@ export class CrashWorld {
     github.world.files.set(".github/patchgate.yml", files[".github/patchgate.yml"]);
     const openai = await startFakeOpenAI(opts.script ?? storyScript());
     const payloads = new Payloads(github.world);
-    payloads.headSha = (branch) => readBranch(bare, branch)?.sha ?? "0".repeat(40);
+    payloads.headSha = (branch) => branchHead(bare, branch) ?? "0".repeat(40);
     const settings = {
       ...appSettings(github, root),
       secret: SECRET,

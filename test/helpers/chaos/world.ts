@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { createBareRepo, readBranch } from "../../fakes/git/bare-repo.js";
+import { branchHead, createBareRepo } from "../../fakes/git/bare-repo.js";
 import { startFakeGitHub, type FakeGitHub } from "../../fakes/github/github-server.js";
 import { Payloads } from "../../fakes/github/payloads.js";
 import { STORY_FILES, STORY_PERMISSIONS } from "../../harness/story.js";
@@ -44,7 +44,7 @@ export class ChaosWorld {
     github.world.everyTokenValid = true; // each process holds its own installation token
     const openai = await startFakeOpenAI(chaosModel(model));
     const payloads = new Payloads(github.world);
-    payloads.headSha = (branch) => readBranch(bare, branch)?.sha ?? "0".repeat(40);
+    payloads.headSha = (branch) => branchHead(bare, branch) ?? "0".repeat(40);
     const numbers = Array.from({ length: issues }, (_, i) => i + 1);
     return new ChaosWorld(root, bare, github, openai, payloads, numbers);
   }
