@@ -69,13 +69,14 @@ describe.each(SANDBOX_FORMS)("bubblewrap (%s): the disk limit is exact and the r
 
   test("another process filling the same disk does not fail a small run", async () => {
     // The command waits until the host's disk (seen through /usr, on the same filesystem here) has lost
-    // 600 MB to a writer outside the sandbox, started once the command says it is running.
+    // 256 MB, twice its limit, to a writer outside the sandbox, started once the command says it is running.
+    // The writer writes 512 MB: the margin covers other processes freeing space on the disk meanwhile.
     const noise = join(tmpdir(), `pg-disk-noise-${process.pid}-${form}`);
     expect(statSync(tmpdir()).dev).toBe(statSync("/usr").dev);
     const script = [
       "printf small > mine",
       "bs=$(stat -f -c %S /usr)",
-      "goal=$(( $(stat -f -c %a /usr) - 629145600 / bs ))",
+      "goal=$(( $(stat -f -c %a /usr) - 268435456 / bs ))",
       "echo started >&2",
       'while [ "$(stat -f -c %a /usr)" -gt "$goal" ]; do :; done',
       "echo saw-the-neighbour",
@@ -98,9 +99,10 @@ describe.each(SANDBOX_FORMS)("bubblewrap (%s): the disk limit is exact and the r
   });
 
   test("many empty files count too: a run may not make more inodes than its limit allows", async () => {
-    // No page of data, so a byte count never sees them; each is an inode on the host once kept.
-    const r = await sh(sandbox, ws.dir, "mkdir many && cd many && seq 1 70000 | xargs touch 2>/dev/null; ls | wc -l", {
-      limits: { diskBytes: 64 * MIB },
+    // No page of data, so a byte count never sees them; each is an inode on the host once kept. A
+    // 16 MB limit allows 16,384 of them: 20,000 files go past it.
+    const r = await sh(sandbox, ws.dir, "mkdir many && cd many && seq 1 20000 | xargs touch 2>/dev/null; ls | wc -l", {
+      limits: { diskBytes: 16 * MIB },
       timeoutMs: 120_000,
     });
     expect({ exitCode: r.exitCode, limitExceeded: r.limitExceeded }).toEqual({ exitCode: null, limitExceeded: "disk" });
@@ -117,9 +119,9 @@ describe.each(SANDBOX_FORMS)("bubblewrap (%s): the disk limit is exact and the r
   });
 });
 
-/** A writer outside the sandbox: 900 MB to a file on the host's disk, made durable. */
+/** A writer outside the sandbox: 512 MB to a file on the host's disk, made durable. */
 async function writeNoise(file: string): Promise<void> {
-  await runProcess({ command: "dd", args: ["if=/dev/zero", `of=${file}`, "bs=1M", "count=900", "conv=fsync", "status=none"], env: {}, cwd: "/" });
+  await runProcess({ command: "dd", args: ["if=/dev/zero", `of=${file}`, "bs=1M", "count=512", "conv=fsync", "status=none"], env: {}, cwd: "/" });
 }
 
 describe("bubblewrap session: what runs leave in the workspace is bounded across runs", () => {
