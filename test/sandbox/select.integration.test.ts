@@ -49,6 +49,20 @@ describe("selectSandbox", () => {
     expect(chosen.sandbox?.backend).toBe("docker");
   });
 
+  test("auto: docker and bubblewrap are asked at once, and docker's yes still wins", async () => {
+    // The engine answers only once the bubblewrap probe has started: asked one after the other, docker
+    // would give up first and bubblewrap would be chosen.
+    const marker = join(dir.dir, "bwrap-started");
+    const bwrap = fakeBinary("bwrap-marking", `touch "${marker}"; exec /usr/bin/bwrap "$@"`);
+    const waiting = fakeBinary(
+      "docker-after-bwrap",
+      `i=0; while [ ! -e "${marker}" ]; do i=$((i+1)); [ $i -gt 160 ] && { echo "no bubblewrap probe under way" >&2; exit 1; }; sleep 0.05; done; echo 27.1.1`,
+    );
+    const chosen = await selectSandbox("auto", { docker: waiting, bwrap, dockerProbeMs: 20_000 });
+    expect(chosen.reason).toBeUndefined();
+    expect(chosen.sandbox?.backend).toBe("docker");
+  });
+
   test("bubblewrap that cannot create namespaces: null with bwrap's message", async () => {
     expect(await selectSandbox("bubblewrap", { bwrap: brokenBwrap })).toEqual({
       sandbox: null,
