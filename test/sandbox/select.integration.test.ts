@@ -1,6 +1,7 @@
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { selectSandbox } from "../../src/sandbox/select.js";
+import { which } from "../../src/toolchain/layouts/fs.js";
 import { tempWorkspace } from "./sandbox-fixture.js";
 
 // Stand-in clients: real executables, so the probe code runs exactly as it would against the real ones.
@@ -53,7 +54,9 @@ describe("selectSandbox", () => {
     // The engine answers only once the bubblewrap probe has started: asked one after the other, docker
     // would give up first and bubblewrap would be chosen.
     const marker = join(dir.dir, "bwrap-started");
-    const bwrap = fakeBinary("bwrap-marking", `touch "${marker}"; exec /usr/bin/bwrap "$@"`);
+    const real = await which("bwrap");
+    if (real === null) throw new Error("bwrap is not on PATH");
+    const bwrap = fakeBinary("bwrap-marking", `touch "${marker}"; exec "${real}" "$@"`);
     const waiting = fakeBinary(
       "docker-after-bwrap",
       `i=0; while [ ! -e "${marker}" ]; do i=$((i+1)); [ $i -gt 160 ] && { echo "no bubblewrap probe under way" >&2; exit 1; }; sleep 0.05; done; echo 27.1.1`,
