@@ -41,7 +41,7 @@ function callEnv(ledger: Ledger, opts: ResumeOptions, cacheDir: string | undefin
     workspace: opts.workspace,
     state: ledger.state,
     // The toolchains are read from the ledger at each call: recorded once, the same on every resume.
-    sandbox: opts.sandbox && withSession(opts.sandbox, sessionExtras(ledger.state.toolchains, cacheDir)),
+    sandbox: opts.sandbox && withSession(opts.sandbox, sessionExtras(ledger.state.toolchains, cacheDir, opts.toolchainWalks)),
     repoConfig: cfg,
     signal: opts.signal,
     onOutput: opts.onOutput,
@@ -49,5 +49,12 @@ function callEnv(ledger: Ledger, opts: ResumeOptions, cacheDir: string | undefin
     ...(dependencies ? { dependencyCache: { store: dependencies, sessionCache: cacheDir } } : {}),
   });
   const mcpServers = opts.mcp?.config.servers ?? [];
-  return { ledger, tools: opts.tools ?? ALL_TOOLS, rules: [...rules, ...mcpRules(mcpServers)], context, mcpNonInteractive: mcpNonInteractive(opts.mcp) };
+  return {
+    ledger,
+    tools: opts.tools ?? ALL_TOOLS,
+    rules: [...rules, ...mcpRules(mcpServers)],
+    context,
+    mcpNonInteractive: mcpNonInteractive(opts.mcp),
+    ...(opts.toolchainWalks ? { toolchainWalks: opts.toolchainWalks } : {}),
+  };
 }

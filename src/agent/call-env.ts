@@ -14,6 +14,8 @@ export interface CallEnv {
   context: () => ToolContext;
   /** No human can answer an MCP `ask` in this session: the policy turns it into a deny. */
   mcpNonInteractive?: boolean;
+  /** Where the toolchains' credential walks are kept across sessions (ResumeOptions.toolchainWalks). */
+  toolchainWalks?: string;
   /** Resolves once the baseline test run beside the loop has ended (./baseline.ts); absent: none runs. */
   untilBaseline?: () => Promise<void>;
 }

@@ -17,6 +17,6 @@ export function readySandbox(env: CallEnv, baselineRunning: boolean): void {
   const ctx = env.context();
   const command = configuredTestCommand(ctx);
   if (ctx.sandbox === null || command === undefined) return;
-  if (ctx.state.mode !== "execute") return walkToolchainsAhead(sessionExtras(ctx.state.toolchains, undefined).binds);
+  if (ctx.state.mode !== "execute") return walkToolchainsAhead(sessionExtras(ctx.state.toolchains, undefined, env.toolchainWalks));
   if (!baselineRunning) void readyShell(runContextOf(ctx), testShell(ctx, command));
 }

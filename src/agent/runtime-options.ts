@@ -57,6 +57,8 @@ export interface ResumeOptions {
   host?: HostFacts;
   /** Where each session's cache directory lives (`<cacheRoot>/<sessionId>`); absent = none is bound. */
   cacheRoot?: string;
+  /** Where the toolchain directories' credential walks are kept across sessions (src/sandbox/credential-walk-store.ts); absent = each process walks. */
+  toolchainWalks?: string;
   /** Installed dependencies across sessions (src/depcache): where, and how many bytes at most; absent = none. */
   dependencyCache?: { root: string; maxBytes: number };
   /** Who fetches a pinned toolchain the host lacks; default: Node from the npm registry into the dependency cache. */

@@ -5,15 +5,17 @@ import { resourceLimits } from "./resource-limits.js";
 /**
  * What every sandboxed run of a session gets from the ledger: the toolchain directories recorded by
  * `toolchains_resolved`, their bin directories first on PATH, and the session's cache directory (where
- * each tool keeps its state there is the sandbox's to say, per run: src/sandbox/run-state.ts).
+ * each tool keeps its state there is the sandbox's to say, per run: src/sandbox/run-state.ts), and
+ * where the toolchains' credential walks are kept across sessions.
  * Nothing of a repository's mirror: a workspace holds its own objects (workspace/clone.ts).
  */
-export function sessionExtras(toolchains: readonly ToolchainRecord[] | null, cacheDir: string | undefined): SessionExtras {
+export function sessionExtras(toolchains: readonly ToolchainRecord[] | null, cacheDir: string | undefined, walkStore?: string): SessionExtras {
   const records = toolchains ?? [];
   return {
     binds: [...new Set(records.flatMap((t) => t.binds))],
     pathDirs: [...new Set(records.map((t) => t.path))],
     cacheDir,
+    ...(walkStore ? { walkStore } : {}),
     env: {
       // Go never fetches another toolchain than the one recorded, and a test run is a real run: a
       // result cached by an earlier run in the session's cache never stands in for one.

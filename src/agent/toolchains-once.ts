@@ -4,6 +4,8 @@ import { hostFacts } from "../toolchain/host-facts.js";
 import { resolveToolchains } from "../toolchain/resolve.js";
 import { fetchPinnedToolchains, withFetchNote, withFetchRecord } from "./fetch-toolchains.js";
 import type { ResumeOptions } from "./runtime-options.js";
+import { sessionExtras } from "./session-sandbox.js";
+import { walkToolchainsAhead } from "../sandbox/session-mounts.js";
 
 /**
  * Resolves the session's toolchains once, before its first model call, and records them. A pin the
@@ -28,9 +30,14 @@ export async function resolveToolchainsOnce(ledger: Ledger, opts: ResumeOptions)
   const required = unmet.filter((u) => u.required);
   const resolved = { type: "toolchains_resolved" as const, toolchains, unmet };
   // One append: a crash cannot leave the record without the block it implies.
-  if (required.length === 0) await ledger.append(resolved);
-  else await ledger.append(resolved, { type: "session_blocked", reason: "toolchain_missing", message: blockedMessage(required) });
-  return required.length > 0;
+  if (required.length > 0) {
+    await ledger.append(resolved, { type: "session_blocked", reason: "toolchain_missing", message: blockedMessage(required) });
+    return true;
+  }
+  await ledger.append(resolved);
+  // The first run's layout waits for the toolchains' credential walks: they start as soon as the toolchains are known.
+  if (opts.sandbox) walkToolchainsAhead(sessionExtras(toolchains, undefined, opts.toolchainWalks));
+  return false;
 }
 
 function blockedMessage(unmet: readonly UnmetToolchain[]): string {

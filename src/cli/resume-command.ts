@@ -12,7 +12,7 @@ import { interruptNotice } from "./interrupt.js";
 import { printEvents } from "./print-events.js";
 import { redactedOutput } from "./redacted-output.js";
 import { runOutput } from "./run-output.js";
-import { repoSetup } from "./repo-setup.js";
+import { repoSetup, selectEarly } from "./repo-setup.js";
 import { report } from "./report.js";
 import { caBundleFromCli } from "./ca-bundle-option.js";
 import { UsageError } from "./usage-error.js";
@@ -59,8 +59,10 @@ export async function resumeCommand(argv: string[], terminal: NodeJS.WritableStr
     // Like `/agent retry`: a session that failed after plan approval continues where it failed.
     if (ledger.state.phase === "failed" && ledger.state.mode === "execute") await reopenSession(ledger, "cli");
     hb.doing("opening the workspace");
+    const egress = { caBundle, registries, privateDestinations };
+    const early = selectEarly(egress);
     const ws = await reopenWorkspace(ledger, { source: ledger.state.task.source.repo, dir: join(dir, "workspaces", sessionId) });
-    const setup = await repoSetup(ws.root, { caBundle, registries, privateDestinations });
+    const setup = await repoSetup(ws.root, egress, early);
     hb.doing(null);
     const approver = terminalApprover({ approvePlan: values["approve-plan"], approveWrites: values["approve-writes"] }, out);
     const result = await driveLocally(

@@ -13,7 +13,7 @@ import { redactedOutput } from "./redacted-output.js";
 import { runOutput } from "./run-output.js";
 import { failOnSetupError } from "./fail-on-setup-error.js";
 import { checkRepo } from "./repo-check.js";
-import { repoSetup } from "./repo-setup.js";
+import { repoSetup, selectEarly } from "./repo-setup.js";
 import { runLine } from "./run-line.js";
 import { applyRepoLimits, cliLimits } from "./session-limits.js";
 import { report } from "./report.js";
@@ -81,9 +81,11 @@ export async function runCommand(argv: string[], terminal: NodeJS.WritableStream
     out.write(`session ${ledger.sessionId}\n`);
     if (repo.note) out.write(`${repo.note}\n`);
     hb.doing(`cloning ${repo.source}`);
+    const egress = { caBundle, registries, privateDestinations };
+    const early = selectEarly(egress);
     const { ws, setup } = await failOnSetupError(ledger, async () => {
       const ws = await prepareWorkspace(ledger, { source: repo.source, ref: repo.ref, dir: join(dir, "workspaces", ledger.sessionId) });
-      return { ws, setup: await repoSetup(ws.root, { caBundle, registries, privateDestinations }) };
+      return { ws, setup: await repoSetup(ws.root, egress, early) };
     });
     hb.doing(null);
     await applyRepoLimits(

@@ -23,7 +23,7 @@ export function sandboxFromCli(
   flag: string | undefined,
   dataDir: string,
   env: OperatorEnv = processOperatorEnv(),
-): Pick<ResumeOptions, "toolchains" | "host" | "cacheRoot" | "dependencyCache"> & {
+): Pick<ResumeOptions, "toolchains" | "host" | "cacheRoot" | "toolchainWalks" | "dependencyCache"> & {
   registries: PrivateRegistry[];
   privateDestinations: AllowEntry[];
   secrets: string[];
@@ -35,6 +35,7 @@ export function sandboxFromCli(
     toolchains: settings.toolchains,
     host,
     cacheRoot: join(dataDir, "cache"),
+    toolchainWalks: join(dataDir, "toolchain-walks"),
     dependencyCache: dependencyCacheIn(dataDir, settings),
     registries: settings.registries,
     privateDestinations: cliPrivateDestinations(env),

@@ -49,7 +49,7 @@ export interface PatchgateDeps {
   /** The operator's MCP servers (PATCHGATE_MCP_CONFIG), never a repository's; null = none. */
   mcp?: McpConfig | null;
   /** The operator's sandbox additions (PATCHGATE_SETTINGS): toolchains, the host seen by resolution, the cache root. */
-  sandboxExtras?: Pick<ResumeOptions, "toolchains" | "host" | "cacheRoot" | "dependencyCache">;
+  sandboxExtras?: Pick<ResumeOptions, "toolchains" | "host" | "cacheRoot" | "toolchainWalks" | "dependencyCache">;
   /**
    * The delivery reconciler (./reconciler.ts): its first pass `firstAfterMs` after boot, then every
    * `everyMs`, until `signal` aborts. Absent: off.

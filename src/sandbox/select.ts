@@ -26,13 +26,17 @@ export interface SelectSandboxOptions extends EgressSettings {
 /** Either a working sandbox or why there is none. There is no unsandboxed fallback, on purpose. */
 export type SandboxSelection = { sandbox: Sandbox; reason?: undefined } | { sandbox: null; reason: string };
 
-/** auto = docker when an engine answers, else bubblewrap when it can run `true`, else none with both reasons. */
+/**
+ * auto = docker when an engine answers, else bubblewrap when it can run `true`, else none with both
+ * reasons. Both are asked at once, since neither answer depends on the other; bubblewrap's is used
+ * only when docker's is no.
+ */
 export async function selectSandbox(pref: SandboxPreference, opts: SelectSandboxOptions = {}): Promise<SandboxSelection> {
   if (pref === "docker") return tryDocker(opts);
   if (pref === "bubblewrap") return tryBubblewrap(opts);
-  const docker = await tryDocker(opts);
+  const bwrapAnswer = tryBubblewrap(opts).catch((e: Error): SandboxSelection => ({ sandbox: null, reason: `bubblewrap cannot start a sandbox: ${e.message}` }));
+  const [docker, bwrap] = await Promise.all([tryDocker(opts), bwrapAnswer]);
   if (docker.sandbox) return docker;
-  const bwrap = await tryBubblewrap(opts);
   if (bwrap.sandbox) return bwrap;
   return { sandbox: null, reason: `no sandbox available — docker: ${docker.reason}; bubblewrap: ${bwrap.reason}` };
 }

@@ -14,7 +14,7 @@ export async function sessionMounts(extras: SessionExtras | undefined, access: R
   const mounts: Mount[] = [];
   for (const dir of extras?.binds ?? []) {
     mounts.push({ kind: "ro-bind", path: dir });
-    for (const found of await credentialMasks(dir)) {
+    for (const found of await credentialMasks(dir, extras?.walkStore)) {
       mounts.push(
         found.kind === "dir" ? { kind: "mask-dir", path: found.path } : { kind: "bind", source: await emptyFile(), path: found.path, readOnly: true },
       );
@@ -27,8 +27,8 @@ export async function sessionMounts(extras: SessionExtras | undefined, access: R
  * Starts the credential walks of a session's toolchain directories (SessionExtras.binds) now, without waiting for them:
  * each is made once per process, and the first run's layout then finds it done or under way.
  */
-export function walkToolchainsAhead(dirs: readonly string[]): void {
-  for (const dir of dirs) void credentialMasks(dir).catch(() => undefined);
+export function walkToolchainsAhead(extras: SessionExtras): void {
+  for (const dir of extras.binds) void credentialMasks(dir, extras.walkStore).catch(() => undefined);
 }
 
 // /dev/null cannot stand in: binds are mounted nodev, so a device node there cannot be opened at all,

@@ -51,6 +51,8 @@ export interface SessionExtras {
   pathDirs: string[];
   /** Host directory bound at SANDBOX_CACHE into the session's runs, writable by setup alone (run-state.ts). */
   cacheDir?: string;
+  /** Where the credential walks of `binds` are kept across processes (credential-walk-store.ts); absent: each process walks. */
+  walkStore?: string;
   /** Set by the runtime (cache locations, GOTOOLCHAIN), so not filtered like a caller's variables. */
   env?: Record<string, string>;
 }

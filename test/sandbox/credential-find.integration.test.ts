@@ -1,6 +1,6 @@
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { findWalk, walk } from "../../src/sandbox/credential-walk.js";
+import { findWalk, walk, type TreeWalk } from "../../src/sandbox/credential-walk.js";
 import { tempWorkspace } from "./sandbox-fixture.js";
 
 /** find(1) walks a toolchain tree for credential names exactly as the walk in the process does. */
@@ -35,8 +35,12 @@ test("find's walk and the in-process walk find the same entries: files, masked f
     const inProcess = await walk(tree);
     chmodSync(join(tree, "closed"), 0o755);
     expect(byFind).not.toBeNull();
-    expect(sorted(byFind!)).toEqual(sorted(inProcess));
-    expect(sorted(byFind!).map((e) => `${e.path.slice(tree.length + 1)} ${e.kind}`)).toEqual(
+    expect(sorted(byFind!.entries)).toEqual(sorted(inProcess.entries));
+    // Both stamp the same directories alike, find's times read to the nanosecond.
+    const stamps = (w: TreeWalk) => [...w.dirs].sort((x, y) => x.rel.localeCompare(y.rel));
+    expect(stamps(byFind!)).toEqual(stamps(inProcess));
+    expect(stamps(byFind!).map((d) => d.rel)).toEqual(expect.arrayContaining(["", "a/b/c", "odd name/with\nnewline", "closed"]));
+    expect(sorted(byFind!.entries).map((e) => `${e.path.slice(tree.length + 1)} ${e.kind}`)).toEqual(
       expect.arrayContaining([
         "a/b/.netrc file",
         "a/b/c/.npmrc file",

@@ -1,6 +1,7 @@
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { selectSandbox } from "../../src/sandbox/select.js";
+import { which } from "../../src/toolchain/layouts/fs.js";
 import { tempWorkspace } from "./sandbox-fixture.js";
 
 // Stand-in clients: real executables, so the probe code runs exactly as it would against the real ones.
@@ -46,6 +47,22 @@ describe("selectSandbox", () => {
 
   test("auto: an engine that answers wins", async () => {
     const chosen = await selectSandbox("auto", { docker: engine, image: "node:20-bookworm" });
+    expect(chosen.sandbox?.backend).toBe("docker");
+  });
+
+  test("auto: docker and bubblewrap are asked at once, and docker's yes still wins", async () => {
+    // The engine answers only once the bubblewrap probe has started: asked one after the other, docker
+    // would give up first and bubblewrap would be chosen.
+    const marker = join(dir.dir, "bwrap-started");
+    const real = await which("bwrap");
+    if (real === null) throw new Error("bwrap is not on PATH");
+    const bwrap = fakeBinary("bwrap-marking", `touch "${marker}"; exec "${real}" "$@"`);
+    const waiting = fakeBinary(
+      "docker-after-bwrap",
+      `i=0; while [ ! -e "${marker}" ]; do i=$((i+1)); [ $i -gt 160 ] && { echo "no bubblewrap probe under way" >&2; exit 1; }; sleep 0.05; done; echo 27.1.1`,
+    );
+    const chosen = await selectSandbox("auto", { docker: waiting, bwrap, dockerProbeMs: 20_000 });
+    expect(chosen.reason).toBeUndefined();
     expect(chosen.sandbox?.backend).toBe("docker");
   });
 
