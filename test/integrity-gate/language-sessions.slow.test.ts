@@ -24,7 +24,8 @@ const LANGUAGES: Language[] = [
       "tests/test_intervals.py":
         "import pytest\n\nfrom intervals import overlaps\n\n\ndef test_touching_intervals_overlap():\n    assert overlaps((1, 2), (2, 3))\n\n\ndef test_apart():\n    assert not overlaps((1, 2), (3, 4))\n",
       ".gitignore": "__pycache__/\n.pytest_cache/\n",
-      ".github/patchgate.yml": "test: python3 -m pytest -q -p no:cacheprovider\n",
+      // The host's installed pytest plugins are not what the session is about, and load on every run.
+      ".github/patchgate.yml": "test: PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 python3 -m pytest -q -p no:cacheprovider\n",
     },
     testPath: "tests/test_intervals.py",
     weaken: { search: "def test_touching_intervals_overlap():", replace: '@pytest.mark.skip(reason="flaky")\ndef test_touching_intervals_overlap():' },
@@ -39,7 +40,9 @@ const LANGUAGES: Language[] = [
         'package words\n\nimport "strings"\n\n// Count returns how many words s has.\nfunc Count(s string) int {\n\treturn len(strings.Split(s, " "))\n}\n',
       "words_test.go":
         'package words\n\nimport "testing"\n\nfunc TestCountIgnoresRepeatedSpaces(t *testing.T) {\n\tif got := Count("a  b   c"); got != 3 {\n\t\tt.Fatalf("Count = %d, want 3", got)\n\t}\n}\n',
-      ".github/patchgate.yml": "test: go test ./...\n",
+      // go vet is not what the session is about, and it type-checks the standard library again on
+      // every run (each run starts with a cold build cache): most of a run's CPU.
+      ".github/patchgate.yml": "test: go test -vet=off ./...\n",
     },
     testPath: "words_test.go",
     weaken: {

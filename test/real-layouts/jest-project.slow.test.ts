@@ -5,7 +5,8 @@ import { NPM_CONFIG, packageJson, registryMissing, type Layout } from "./npm-lay
 const LAYOUT: Layout = {
   name: "jest",
   files: {
-    "package.json": packageJson("totals", "jest", { jest: "29.7.0" }),
+    // Plain CommonJS needs no transform: without one, jest loads no babel on each run.
+    "package.json": packageJson("totals", "jest", { jest: "29.7.0" }, { jest: { transform: {} } }),
     "src/sum.js":
       "function sum(values) {\n  let total = 0;\n  for (let i = 1; i < values.length; i++) total += values[i];\n  return total;\n}\n\nmodule.exports = { sum };\n",
     "test/sum.test.js":
