@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -34,6 +34,7 @@ interface RequestSchemas {
   components: Record<string, Record<string, unknown>>;
 }
 
+const CACHE_PREFIX = "patchgate-openapi-requests-";
 let schemas: RequestSchemas | null = null;
 let routes: { re: RegExp; template: string }[] = [];
 const compiled = new Map<string, ValidateFunction | null>();
@@ -61,7 +62,7 @@ function cachedRequestSchemas(): RequestSchemas {
     .update(readFileSync(new URL(import.meta.url)))
     .digest("hex")
     .slice(0, 20);
-  const file = join(tmpdir(), `patchgate-openapi-requests-${key}.json`);
+  const file = join(tmpdir(), `${CACHE_PREFIX}${key}.json`);
   try {
     return JSON.parse(readFileSync(file, "utf8")) as RequestSchemas;
   } catch {
@@ -71,7 +72,21 @@ function cachedRequestSchemas(): RequestSchemas {
   const draft = `${file}.draft-${randomUUID()}`;
   writeFileSync(draft, JSON.stringify(extracted));
   renameSync(draft, file);
+  pruneOldCaches(file);
   return extracted;
+}
+
+/** Files of an older description or validator go when a new one is built (a day's grace: another checkout may still read its own). */
+function pruneOldCaches(keep: string): void {
+  for (const name of readdirSync(tmpdir())) {
+    const path = join(tmpdir(), name);
+    if (!name.startsWith(CACHE_PREFIX) || path === keep) continue;
+    try {
+      if (Date.now() - statSync(path).mtimeMs > 24 * 60 * 60 * 1000) rmSync(path, { force: true });
+    } catch {
+      // removed meanwhile
+    }
+  }
 }
 
 /** Each operation's JSON request body, and the components reachable from them by `$ref`, with nullables made JSON Schema. */
