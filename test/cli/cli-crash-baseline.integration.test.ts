@@ -47,7 +47,7 @@ describe("the baseline beside the model survives a SIGKILL", () => {
     });
     const { server, env } = s;
     data = s.data;
-    const run = spawnCli(["run", "--repo", s.repo, "--approve-plan", "--approve-writes", "--verbose", "Fix add"], env);
+    const run = await spawnCli(["run", "--repo", s.repo, "--approve-plan", "--approve-writes", "--verbose", "Fix add"], env);
 
     // Both at once: the baseline holds, and the model was asked a third time in execute mode.
     await Promise.all([run.printed("TESTS-HOLDING"), server.held()]);

@@ -36,7 +36,7 @@ describe("the setup step survives a SIGKILL", () => {
     const s = await sessions.start([...first, ...script], { files: REPO, prefix: "pg-crash-setup-", key: "sk-crash-setup-key" });
     ({ server, data } = s);
     const env = s.env;
-    const run = spawnCli(["run", "--repo", s.repo, "--approve-plan", "--approve-writes", "--verbose", "Fix add"], env);
+    const run = await spawnCli(["run", "--repo", s.repo, "--approve-plan", "--approve-writes", "--verbose", "Fix add"], env);
     return { run, env, data, clone };
   }
 

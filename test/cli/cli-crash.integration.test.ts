@@ -5,6 +5,7 @@ import type { LLMRequest } from "../../src/agent/llm/types.js";
 import type { FakeOpenAIServer } from "../fakes/chat/server.js";
 import { type FakeStep } from "../fakes/chat/turns.js";
 import { HOLDING_TESTS, ROOT, runCli, spawnCli } from "../helpers/cli-process.js";
+import { cliMain } from "../helpers/compiled-app.js";
 import { cliSessions } from "../helpers/cli-sessions.js";
 import { BUGGY_ADD_REPO } from "../helpers/git-fixture.js";
 
@@ -60,14 +61,14 @@ describe("the CLI killed with SIGKILL, then resumed", () => {
       },
       steps.finish,
     ]);
-    const run = spawnCli(["run", "--repo", repo, "--approve-plan", "--approve-writes", "--verbose", "Fix add"], env);
+    const run = await spawnCli(["run", "--repo", repo, "--approve-plan", "--approve-writes", "--verbose", "Fix add"], env);
     await run.printed("HOLDING");
     run.child.kill("SIGKILL");
     expect(await run.exited).toBe("SIGKILL");
     unlinkSync(join(clone(), ".git", "pg-hold"));
 
     const sessionId = await resumeToTheEnd(env, clone(), run.stdout(), repo);
-    const shown = execFileSync("node", ["--import", "tsx", join(ROOT, "src/cli/main.ts"), "show", sessionId, "--events"], {
+    const shown = execFileSync("node", [await cliMain(), "show", sessionId, "--events"], {
       cwd: ROOT,
       env: { ...process.env, ...env },
       encoding: "utf8",
@@ -86,7 +87,7 @@ describe("the CLI killed with SIGKILL, then resumed", () => {
       steps.tests,
       steps.finish,
     ]);
-    const run = spawnCli(["run", "--repo", repo, "--approve-plan", "--approve-writes", "--verbose", "Fix add"], env);
+    const run = await spawnCli(["run", "--repo", repo, "--approve-plan", "--approve-writes", "--verbose", "Fix add"], env);
     await server!.held();
     run.child.kill("SIGKILL");
     expect(await run.exited).toBe("SIGKILL");

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cliSessions } from "../helpers/cli-sessions.js";
+import { cliMain } from "../helpers/compiled-app.js";
 import { BUGGY_ADD_REPO } from "../helpers/git-fixture.js";
 import { ROOT } from "../helpers/run-cli.js";
 
@@ -27,7 +28,7 @@ describe("patchgate run on a terminal: a sign of life", () => {
       ],
       { files: WAITING_REPO, prefix: "pg-heartbeat-", key: "sk-heartbeat-key" },
     );
-    const cmd = `node --import tsx src/cli/main.ts run --repo ${repo} --approve-plan "Run the tests"`;
+    const cmd = `node '${await cliMain()}' run --repo ${repo} --approve-plan "Run the tests"`;
     const child = spawn("script", ["-qfec", cmd, "/dev/null"], { cwd: ROOT, env: { ...process.env, ...env, PATCHGATE_HEARTBEAT_MS: "100" } });
     let screen = "";
     let released = false;

@@ -25,7 +25,7 @@ describe("Ctrl-C during patchgate run", () => {
     );
     data = s.data;
     const env = s.env;
-    const run = spawnCli(["run", "--repo", s.repo, "--approve-plan", "--approve-writes", "--verbose", "Fix add"], env);
+    const run = await spawnCli(["run", "--repo", s.repo, "--approve-plan", "--approve-writes", "--verbose", "Fix add"], env);
     await run.printed("HOLDING");
     run.child.kill("SIGINT");
     expect(await run.code).toBe(130);

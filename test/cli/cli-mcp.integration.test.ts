@@ -3,12 +3,14 @@ import { existsSync, readFileSync, rmSync, watch, writeFileSync } from "node:fs"
 import { join } from "node:path";
 import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/chat/server.js";
 import { obj, scriptedServer } from "../fakes/mcp-servers.js";
+import { cliMain } from "../helpers/compiled-app.js";
 import { BUGGY_ADD_REPO, makeRepo, tempDir } from "../helpers/git-fixture.js";
 import { SqliteSessionStore } from "../../src/store/sqlite-store.js";
 
 /** The CLI with an operator's MCP config: a real process, killed with SIGKILL in the middle of an MCP call. */
 const ROOT = join(import.meta.dirname, "../..");
-const ARGS = ["--import", "tsx", join(ROOT, "src/cli/main.ts")];
+// The compiled tree (../helpers/compiled-app.ts), as `npx patchgate` runs dist/: no tsx loader at each start.
+const ARGS = [await cliMain()];
 
 function clean(env: Record<string, string>): NodeJS.ProcessEnv {
   const e = { ...process.env, ...env };

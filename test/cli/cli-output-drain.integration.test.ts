@@ -3,15 +3,17 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { SqliteSessionStore } from "../../src/store/sqlite-store.js";
 import type { SessionEvent } from "../../src/session/events.js";
+import { cliMain } from "../helpers/compiled-app.js";
 import { tempDir } from "../helpers/git-fixture.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 const SESSION = "0123abcd-drain-test";
+const MAIN = await cliMain();
 
 /** Runs the CLI with stdout on a real pipe; `closeAfterFirstChunk` plays `| head`: the reader goes away. */
 function cliThroughPipe(args: string[], dataDir: string, closeAfterFirstChunk = false): Promise<{ code: number | null; stdout: Buffer; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn("node", ["--import", "tsx", join(ROOT, "src/cli/main.ts"), ...args], {
+    const child = spawn("node", [MAIN, ...args], {
       cwd: ROOT,
       env: { ...process.env, PATCHGATE_DATA_DIR: dataDir },
       stdio: ["ignore", "pipe", "pipe"],

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cliSessions } from "../helpers/cli-sessions.js";
+import { cliMain } from "../helpers/compiled-app.js";
 import { BUGGY_ADD_REPO } from "../helpers/git-fixture.js";
 import { ROOT } from "../helpers/run-cli.js";
 
@@ -28,7 +29,7 @@ describe("patchgate run on a terminal: the status line follows setup and the bas
       { files: WAITING_REPO, prefix: "pg-progress-", key: "sk-progress-key" },
     );
     // Wide enough that the status line is not cut to the terminal's width.
-    const cmd = `stty cols 200; node --import tsx src/cli/main.ts run --repo ${repo} --approve-plan "Look around"`;
+    const cmd = `stty cols 200; node '${await cliMain()}' run --repo ${repo} --approve-plan "Look around"`;
     const child = spawn("script", ["-qfec", cmd, "/dev/null"], { cwd: ROOT, env: { ...process.env, ...env, PATCHGATE_HEARTBEAT_MS: "100" } });
     // eslint-disable-next-line no-control-regex -- the terminal's erase-line sequence is what is checked
     const setupLine = /\r\x1b\[K… setup: sh setup\.sh, with network \(package registries only\) \(\d+ s\) │ fetching dependency 1 of 3/;

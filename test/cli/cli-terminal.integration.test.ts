@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { cliSessions } from "../helpers/cli-sessions.js";
+import { cliMain } from "../helpers/compiled-app.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 const plan = (summary: string) => ({ toolCalls: [{ name: "submit_plan", arguments: { summary, steps: ["fix the operator"] } }] });
@@ -27,7 +28,7 @@ describe("patchgate run at a terminal", () => {
       ],
       { prefix: "pg-tty-" },
     );
-    const cmd = `node --import tsx src/cli/main.ts run --repo ${repo} "Fix add"`;
+    const cmd = `node '${await cliMain()}' run --repo ${repo} "Fix add"`;
     const child = spawn("script", ["-qfec", cmd, "/dev/null"], {
       cwd: ROOT,
       env: { ...process.env, OPENAI_API_KEY: "sk-tty-test-key", OPENAI_BASE_URL: server.baseURL, PATCHGATE_DATA_DIR: data },

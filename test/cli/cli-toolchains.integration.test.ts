@@ -96,7 +96,7 @@ describe("patchgate run: toolchains", () => {
       { toolCalls: [{ name: "finish", arguments: { summary: "nothing to change" } }] },
     ]);
     const env = { OPENAI_API_KEY: "sk-cli-test-key", OPENAI_BASE_URL: server.baseURL, PATCHGATE_DATA_DIR: data, PATCHGATE_MODEL: "fake-model" };
-    const first = spawnCli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "--verbose", "Run the tests"], {
+    const first = await spawnCli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "--verbose", "Run the tests"], {
       ...env,
       ...(host.facts().env as Record<string, string>),
     });

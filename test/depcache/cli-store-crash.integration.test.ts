@@ -48,7 +48,7 @@ describe("the dependency-cache store survives a SIGKILL", () => {
     const staging = join(data, "dependency-cache", "tmp");
     mkdirSync(staging, { recursive: true });
     server = await startFakeOpenAI([plan, { hold: true }]);
-    const run = spawnCli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "Run the tests"], env(server.baseURL));
+    const run = await spawnCli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "Run the tests"], env(server.baseURL));
     // The model is asked right after setup_run is recorded, while the commit still copies the setup's
     // 3,000 files beside the session: the kill lands there.
     await server.held();

@@ -1,18 +1,18 @@
 import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { cliMain } from "../helpers/compiled-app.js";
 
 /**
- * How tests start real MCP servers: Patchgate's own (`patchgate mcp-server`, from the sources through
- * tsx), the reference server `@modelcontextprotocol/server-everything` from npm, and the scripted server
+ * How tests start real MCP servers: Patchgate's own (`patchgate mcp-server`, from the compiled tree of
+ * ../helpers/compiled-app.ts, as `npx patchgate` runs dist/), the reference server `@modelcontextprotocol/server-everything` from npm, and the scripted server
  * the eval cases use too (eval/cases/_fixtures/mcp/scripted-server.mjs), which can be as hostile as a
  * test needs. Each returns the server's entry for an operator config's `mcpServers`.
  */
 const ROOT = join(import.meta.dirname, "../..");
 
-export function ownServer(repo = "${workspace}", extra: Record<string, unknown> = {}) {
-  // cwd: tsx is resolved from the project, wherever the operator config lives.
-  return { command: process.execPath, args: ["--import", "tsx", join(ROOT, "src/cli/main.ts"), "mcp-server", "--repo", repo], cwd: ROOT, ...extra };
+export async function ownServer(repo = "${workspace}", extra: Record<string, unknown> = {}) {
+  return { command: process.execPath, args: [await cliMain(), "mcp-server", "--repo", repo], cwd: ROOT, ...extra };
 }
 
 export const EVERYTHING_ENTRY = createRequire(import.meta.url).resolve("@modelcontextprotocol/server-everything/dist/index.js");

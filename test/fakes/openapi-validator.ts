@@ -1,12 +1,19 @@
+import { createHash, randomUUID } from "node:crypto";
+import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { ValidateFunction } from "ajv";
 import type { RequestValidator } from "./github/github-server.js";
 
 /**
  * GitHub's own OpenAPI description (@octokit/openapi, api.github.com) as the fake GitHub's request
  * check: every JSON body is validated against its operation's schema (types, enums, `maxItems: 50`
- * annotations, `maxLength: 65535` output…). The 13 MB description is parsed once per test file and
- * each operation's schema compiled on first use.
+ * annotations, `maxLength: 65535` output…). Parsing the 13 MB description costs about a second of
+ * CPU, and every test file of the fake GitHub would pay it: what the check needs (each operation's
+ * request body and the components those reach) is taken out once and kept in a file beside the
+ * system's temporary files, named by the description's version and this module's source. Each
+ * operation's schema is compiled on first use.
  */
 const require = createRequire(import.meta.url);
 // ajv and ajv-formats are CommonJS with `default` exports.
@@ -18,10 +25,17 @@ interface Operation {
 }
 interface Spec {
   paths: Record<string, Record<string, Operation>>;
-  components: unknown;
+  components: Record<string, Record<string, unknown>>;
+}
+/** The part of the description the check reads: every path (to match a request to its template), the bodies, their components. */
+interface RequestSchemas {
+  templates: string[];
+  bodies: Record<string, Record<string, unknown>>;
+  components: Record<string, Record<string, unknown>>;
 }
 
-let spec: Spec | null = null;
+const CACHE_PREFIX = "patchgate-openapi-requests-";
+let schemas: RequestSchemas | null = null;
 let routes: { re: RegExp; template: string }[] = [];
 const compiled = new Map<string, ValidateFunction | null>();
 const ajv = new Ajv({ strict: false, validateSchema: false, allErrors: true });
@@ -29,15 +43,78 @@ addFormats(ajv);
 // GitHub's own format: `owner/name` of a repository.
 ajv.addFormat("repo.nwo", /^[\w.-]+\/[\w.-]+$/);
 
-function load(): Spec {
-  if (spec) return spec;
-  spec = require("@octokit/openapi/generated/api.github.com.json") as Spec;
-  ajv.addSchema({ $id: "github", components: typedNullables(spec.components) });
+function load(): RequestSchemas {
+  if (schemas) return schemas;
+  schemas = cachedRequestSchemas();
+  ajv.addSchema({ $id: "github", components: schemas.components });
   // Literal segments first, so `/check-runs/{id}/annotations` is not taken for a longer template.
-  routes = Object.keys(spec.paths)
+  routes = schemas.templates
     .map((template) => ({ template, re: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{[^}]+\\?\}/g, "[^/]+")}$`) }))
     .sort((a, b) => a.template.split("{").length - b.template.split("{").length);
-  return spec;
+  return schemas;
+}
+
+function cachedRequestSchemas(): RequestSchemas {
+  const version = (require("@octokit/openapi/package.json") as { version: string }).version;
+  const key = createHash("sha256")
+    .update(version)
+    .update("\0")
+    .update(readFileSync(new URL(import.meta.url)))
+    .digest("hex")
+    .slice(0, 20);
+  const file = join(tmpdir(), `${CACHE_PREFIX}${key}.json`);
+  try {
+    return JSON.parse(readFileSync(file, "utf8")) as RequestSchemas;
+  } catch {
+    // Not there yet (or cut short by a crash: it is written beside and renamed into place).
+  }
+  const extracted = requestSchemas(require("@octokit/openapi/generated/api.github.com.json") as Spec);
+  const draft = `${file}.draft-${randomUUID()}`;
+  writeFileSync(draft, JSON.stringify(extracted));
+  renameSync(draft, file);
+  pruneOldCaches(file);
+  return extracted;
+}
+
+/** Files of an older description or validator go when a new one is built (a day's grace: another checkout may still read its own). */
+function pruneOldCaches(keep: string): void {
+  for (const name of readdirSync(tmpdir())) {
+    const path = join(tmpdir(), name);
+    if (!name.startsWith(CACHE_PREFIX) || path === keep) continue;
+    try {
+      if (Date.now() - statSync(path).mtimeMs > 24 * 60 * 60 * 1000) rmSync(path, { force: true });
+    } catch {
+      // removed meanwhile
+    }
+  }
+}
+
+/** Each operation's JSON request body, and the components reachable from them by `$ref`, with nullables made JSON Schema. */
+function requestSchemas(spec: Spec): RequestSchemas {
+  const bodies: Record<string, Record<string, unknown>> = {};
+  for (const [template, operations] of Object.entries(spec.paths))
+    for (const [method, op] of Object.entries(operations)) {
+      const schema = op?.requestBody?.content?.["application/json"]?.schema;
+      if (schema) (bodies[template] ??= {})[method] = schema;
+    }
+  const components: Record<string, Record<string, unknown>> = {};
+  const reach = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(reach);
+    if (typeof node !== "object" || node === null) return;
+    for (const [k, v] of Object.entries(node)) {
+      const ref = k === "$ref" && typeof v === "string" ? /^#\/components\/([^/]+)\/([^/]+)/.exec(v) : null;
+      if (ref && !components[ref[1]]?.[ref[2]]) {
+        (components[ref[1]] ??= {})[ref[2]] = spec.components[ref[1]][ref[2]];
+        reach(spec.components[ref[1]][ref[2]]);
+      } else reach(v);
+    }
+  };
+  reach(bodies);
+  return {
+    templates: Object.keys(spec.paths),
+    bodies: typedNullables(bodies) as RequestSchemas["bodies"],
+    components: typedNullables(components) as RequestSchemas["components"],
+  };
 }
 
 /**
@@ -58,9 +135,9 @@ function validatorFor(method: string, path: string): ValidateFunction | null {
   const route = routes.find((r) => r.re.test(path));
   const key = `${method} ${route?.template}`;
   if (compiled.has(key)) return compiled.get(key)!;
-  const schema = route ? s.paths[route.template][method.toLowerCase()]?.requestBody?.content?.["application/json"]?.schema : undefined;
+  const schema = route ? s.bodies[route.template]?.[method.toLowerCase()] : undefined;
   // References point into the description's components, registered above under the id `github`.
-  const fn = schema ? ajv.compile(JSON.parse(JSON.stringify(typedNullables(schema)).replaceAll('"#/components/', '"github#/components/'))) : null;
+  const fn = schema ? ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"github#/components/'))) : null;
   compiled.set(key, fn);
   return fn;
 }

@@ -1,10 +1,9 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
-import { compiledApp } from "./compiled-app.js";
+import { cliMain } from "./compiled-app.js";
 import { BUGGY_ADD_REPO } from "./git-fixture.js";
 
 export const ROOT = join(import.meta.dirname, "../..");
-const ARGS = ["--import", "tsx", join(ROOT, "src/cli/main.ts")];
 
 // Patchgate's variables of the test process are removed, so only what a test gives reaches the CLI.
 function cliEnv(env: Record<string, string>): NodeJS.ProcessEnv {
@@ -18,7 +17,7 @@ function cliEnv(env: Record<string, string>): NodeJS.ProcessEnv {
  * It runs from the compiled tree (./compiled-app.ts), as `npx patchgate` runs dist/: a test may run it dozens of times.
  */
 export async function runCli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  const main = join(await compiledApp(), "src/cli/main.js");
+  const main = await cliMain();
   return new Promise((resolve) => {
     execFile(process.execPath, [main, ...args], { cwd: ROOT, env: cliEnv(env), timeout: 120_000 }, (err, stdout, stderr) =>
       resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
@@ -36,20 +35,22 @@ ${BUGGY_ADD_REPO["test.sh"]}`;
 /**
  * The CLI as a running process, to be killed: `printed(text)` resolves once its stdout has shown
  * `text`; `exited` with the signal that ended it, `code` with its exit code (null when killed).
- * Stderr is read as it comes (a pipe nobody reads would stall a CLI that writes much to it).
+ * Stderr is read as it comes (a pipe nobody reads would stall a CLI that writes much to it). Like
+ * `runCli`, it runs from the compiled tree.
  */
-export function spawnCli(
+export async function spawnCli(
   args: string[],
   env: Record<string, string>,
-): {
+): Promise<{
   child: ChildProcess;
   stdout: () => string;
   stderr: () => string;
   printed: (text: string) => Promise<void>;
   exited: Promise<NodeJS.Signals | null>;
   code: Promise<number | null>;
-} {
-  const child = spawn(process.execPath, [...ARGS, ...args], { cwd: ROOT, env: cliEnv(env), stdio: ["ignore", "pipe", "pipe"] });
+}> {
+  const main = await cliMain();
+  const child = spawn(process.execPath, [main, ...args], { cwd: ROOT, env: cliEnv(env), stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   let err = "";
   child.stderr!.on("data", (d: Buffer) => (err += d.toString()));

@@ -33,6 +33,11 @@ export async function compiledApp(): Promise<string> {
   return dir;
 }
 
+/** The CLI's entry in the compiled tree (what `npx patchgate` runs from dist/). */
+export async function cliMain(): Promise<string> {
+  return join(await compiledApp(), "src/cli/main.js");
+}
+
 function sources(): string[] {
   return globSync(["src/**/*.ts", "test/**/*.ts"], { cwd: ROOT, exclude: (f) => f.endsWith(".test.ts") }).sort();
 }

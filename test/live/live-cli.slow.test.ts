@@ -44,7 +44,7 @@ describe("live: patchgate run against the real endpoint", () => {
     "run: plan, edit, tests, finish → one commit",
     async () => {
       const { repo, data, base, env } = setup(BUGGY_ADD_REPO);
-      const run = spawnCli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", TASK], env);
+      const run = await spawnCli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", TASK], env);
       expect([await run.code, run.stdout()]).toEqual([0, expect.stringContaining("done: branch")]);
       expectOneFixCommit(data, run.stdout(), base);
     },
@@ -55,7 +55,7 @@ describe("live: patchgate run against the real endpoint", () => {
     "run killed with SIGKILL while its tests run, then resume → one commit",
     async () => {
       const { repo, data, base, env } = setup({ ...BUGGY_ADD_REPO, "test.sh": HOLDING_TESTS });
-      const run = spawnCli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "--verbose", TASK], env);
+      const run = await spawnCli(["run", "--repo", repo.dir, "--approve-plan", "--approve-writes", "--verbose", TASK], env);
       // The hold is in place before the model can reach run_tests: the clone is ready before the first request.
       await run.printed("workspace_prepared");
       const clone = join(data, "workspaces", readdirSync(join(data, "workspaces"))[0]);
@@ -66,7 +66,7 @@ describe("live: patchgate run against the real endpoint", () => {
       unlinkSync(join(clone, ".git", "pg-hold"));
 
       const sessionId = /session (\S+)/.exec(run.stdout())![1];
-      const resumed = spawnCli(["resume", sessionId, "--approve-plan", "--approve-writes"], env);
+      const resumed = await spawnCli(["resume", sessionId, "--approve-plan", "--approve-writes"], env);
       expect([await resumed.code, resumed.stdout()]).toEqual([0, expect.stringContaining("done: branch")]);
       expectOneFixCommit(data, run.stdout(), base);
     },

@@ -15,13 +15,14 @@ import { mcpConfig, openMcp } from "./helpers.js";
  * `@modelcontextprotocol/server-everything` (reviewed) and a hostile scripted one (untrusted).
  */
 const LEAK = "pg-leak-check-value-4711";
+const OWN = await ownServer();
 
 describe("discovery and mapping", () => {
   const repo = makeRepo({ "src/a.js": "export const answer = 42;\n", "README.md": "# r\n" });
   const dir = tempDir("pg-mcp-");
   const config = mcpConfig(
     {
-      project: { ...ownServer(), trust: "trusted", trust_annotations: true },
+      project: { ...OWN, trust: "trusted", trust_annotations: true },
       everything: { ...everythingServer({ env: { EVERYTHING_MODE: "test" } }), trust: "reviewed" },
       hostile: scriptedServer(dir, HOSTILE_TOOLS, { env: { HOSTILE_API_TOKEN: "hostile-token-value-123" } }),
     },

@@ -53,7 +53,7 @@ async function toExecute(llm: ScriptedLLM, config: McpConfig) {
 }
 
 test("a trusted read runs while planning; a write asks and runs once approved; a destructive tool of an untrusted server is denied", async () => {
-  const config = mcpConfig({ project: { ...ownServer(), trust: "trusted", trust_annotations: true }, notes: scriptedServer(dir, NOTES) }, dir);
+  const config = mcpConfig({ project: { ...(await ownServer()), trust: "trusted", trust_annotations: true }, notes: scriptedServer(dir, NOTES) }, dir);
   const llm = new ScriptedLLM([
     call("mcp__project__read_project_file", { path: "src/add.js" }),
     ...plan,

@@ -67,7 +67,7 @@ describe("the spawn helper dying", () => {
   });
 
   test("a kill -9 of the app leaves no helper and nothing it started behind", async () => {
-    const app = spawnScript("test/fakes/spawning-app.ts", {});
+    const app = await spawnScript("test/fakes/spawning-app.ts", {});
     try {
       await app.printed("ready");
       const m = /helper=(\d+) plain=(\d+) group=(\d+) grandchild=(\d+)/.exec(app.output());

@@ -183,21 +183,25 @@ if (!cluster) {
   describe("workers killed with SIGKILL", () => {
     const ran = async () => (await store.pool.query<{ name: string; attempt: number; owner: string }>("SELECT name, attempt, owner FROM ran ORDER BY n")).rows;
 
-    function worker(owner: string, maxAttempts = 3): ScriptProcess {
-      const p = spawnScript("test/fakes/queue-worker.ts", { QUEUE_TEST_URL: db.url, QUEUE_TEST_OWNER: owner, QUEUE_TEST_MAX_ATTEMPTS: String(maxAttempts) });
+    async function worker(owner: string, maxAttempts = 3): Promise<ScriptProcess> {
+      const p = await spawnScript("test/fakes/queue-worker.ts", {
+        QUEUE_TEST_URL: db.url,
+        QUEUE_TEST_OWNER: owner,
+        QUEUE_TEST_MAX_ATTEMPTS: String(maxAttempts),
+      });
       procs.push(p);
       return p;
     }
 
     test("the job a killed worker held runs again on another, after a backoff, and the lane's order holds", async () => {
       const receiver = await queue(0);
-      const w1 = worker("w1");
+      const w1 = await worker("w1");
       await w1.printed("ready");
       receiver.enqueue(job("acme/w#7", "interrupted", { kind: "hangUntil", attempt: 2 }));
       receiver.enqueue(job("acme/w#7", "after"));
       await w1.printed("started interrupted 1");
       await w1.kill9();
-      const w2 = worker("w2");
+      const w2 = await worker("w2");
       await w2.printed("ready");
       await receiver.idle();
       expect(await ran()).toEqual([
@@ -220,11 +224,11 @@ if (!cluster) {
       receiver.enqueue(job("acme/w#9", "next"));
       await receiver.flushed();
       for (const attempt of [1, 2]) {
-        const w = worker(`killed-${attempt}`, 2);
+        const w = await worker(`killed-${attempt}`, 2);
         await w.printed(`started poison ${attempt}`);
         await w.kill9();
       }
-      const w3 = worker("w3", 2);
+      const w3 = await worker("w3", 2);
       await w3.printed("ready");
       await receiver.idle();
       const counts = await receiver.counts();

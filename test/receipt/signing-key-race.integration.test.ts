@@ -3,9 +3,12 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadSigningKeys, signingKeyDir } from "../../src/receipt/signing-key.js";
+import { compiledApp } from "../helpers/compiled-app.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 const WORKERS = 6;
+/** The fixture compiled (../helpers/compiled-app.ts): six processes at once need no tsx loader each. */
+const FIXTURE = join(await compiledApp(), "test/receipt/fixtures/load-key-on-go.js");
 
 interface Worker {
   ready: Promise<void>;
@@ -14,7 +17,7 @@ interface Worker {
 }
 
 function startWorker(dataDir: string): Worker {
-  const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "test/receipt/fixtures/load-key-on-go.ts")], {
+  const child = spawn(process.execPath, [FIXTURE], {
     cwd: ROOT,
     env: { ...process.env, PATCHGATE_DATA_DIR: dataDir },
     stdio: ["pipe", "pipe", "pipe"],

@@ -1,8 +1,9 @@
 import { execFile } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { descendants, untilGone } from "./process-tree.js";
 import { bubblewrap, inForm, sh, tempWorkspace, type FormSandbox } from "./sandbox-fixture.js";
 import type { Sandbox } from "../../src/sandbox/types.js";
+import { compiledApp } from "../helpers/compiled-app.js";
 
 // Shell builtins only, so that the probe itself adds no process: one line per process in the sandbox.
 const PROCESSES = "for d in /proc/[0-9]*; do read c < $d/comm; echo $c; done";
@@ -96,8 +97,8 @@ describe("bubblewrap: one long-lived sandbox per session", () => {
   });
 
   test("a kill -9 of the process that owns the session's sandbox leaves nothing of it running", async () => {
-    const owner = fileURLToPath(new URL("./fixtures/session-owner.ts", import.meta.url));
-    const child = execFile(process.execPath, ["--import", "tsx", owner, ws.dir], { cwd: process.cwd() });
+    const owner = join(await compiledApp(), "test/sandbox/fixtures/session-owner.js");
+    const child = execFile(process.execPath, [owner, ws.dir], { cwd: process.cwd() });
     // The owner prints "running" once its command runs inside the long-lived sandbox.
     await new Promise<void>((resolve, reject) => {
       child.stdout?.on("data", (d: Buffer) => d.toString().includes("running") && resolve());

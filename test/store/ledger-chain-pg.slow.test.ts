@@ -94,7 +94,7 @@ if (!cluster) {
   });
 
   test("kill -9 inside the migration: the database is as it was, and the next start migrates it exactly once", async () => {
-    const migrating = spawnScript("test/fakes/migrating-store.ts", { MIGRATING_STORE: `pg ${db.url}` });
+    const migrating = await spawnScript("test/fakes/migrating-store.ts", { MIGRATING_STORE: `pg ${db.url}` });
     await migrating.printed(`chained ${OTHER}`);
     await migrating.kill9();
     expect(migrating.output()).not.toContain("migrated");

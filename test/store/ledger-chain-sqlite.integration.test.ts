@@ -130,7 +130,7 @@ test("the branch moved off the published commit in the clone: the repository che
 });
 
 test("kill -9 inside the migration: the file is as it was, and the next open migrates it exactly once", async () => {
-  const migrating = spawnScript("test/fakes/migrating-store.ts", { MIGRATING_STORE: `sqlite ${file}` });
+  const migrating = await spawnScript("test/fakes/migrating-store.ts", { MIGRATING_STORE: `sqlite ${file}` });
   await migrating.printed(`chained ${OTHER}`);
   await migrating.kill9();
   expect(migrating.output()).not.toContain("migrated");

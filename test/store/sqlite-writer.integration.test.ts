@@ -9,6 +9,7 @@ import type { CheckpointResult } from "../../src/store/sqlite-checkpointer.js";
 import { SqliteSessionStore } from "../../src/store/sqlite-store.js";
 import { SqliteWriter } from "../../src/store/sqlite-writer.js";
 import { ConcurrentAppendError } from "../../src/store/types.js";
+import { compiledApp } from "../helpers/compiled-app.js";
 import { created, prepared, submitted } from "../helpers/session-events.js";
 import { walCommits } from "../helpers/wal-commits.js";
 
@@ -126,7 +127,7 @@ describe("the store's writes on their own thread", () => {
   });
 
   test("kill -9 right after a delivery was answered or an append resolved: it is there when the store is opened again", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", join(root, "test/fakes/store-process.ts"), file], {
+    const child = spawn(process.execPath, [join(await compiledApp(), "test/fakes/store-process.js"), file], {
       cwd: root,
       stdio: ["pipe", "pipe", "inherit"],
     });

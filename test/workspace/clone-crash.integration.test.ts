@@ -47,7 +47,7 @@ describe("a clone cut by kill -9 between fetching and checking out", () => {
   /** Runs the worker until the held checkout, then kills it with -9 (its spawn helper takes git down with it). */
   async function killedAtCheckout(w: Awaited<ReturnType<typeof world>>, dir: string, ref?: string): Promise<void> {
     const git = holdingGit(w.root);
-    const worker = spawnScript("test/fakes/reopening-worker.ts", {
+    const worker = await spawnScript("test/fakes/reopening-worker.ts", {
       REOPEN_STORE: w.file,
       REOPEN_SESSION: w.ledger.sessionId,
       REOPEN_SOURCE: w.repo.dir,

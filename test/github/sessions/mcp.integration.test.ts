@@ -24,7 +24,7 @@ describe("MCP tools through the GitHub flow", () => {
   beforeAll(async () => {
     const config = mcpConfig(
       {
-        project: { ...ownServer(), trust: "trusted", trust_annotations: true },
+        project: { ...(await ownServer()), trust: "trusted", trust_annotations: true },
         everything: { ...everythingServer(), trust: "reviewed" },
         notes: scriptedServer(dir, [
           {

@@ -1,12 +1,13 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { ROOT } from "../../helpers/cli-process.js";
+import { compiledApp } from "../../helpers/compiled-app.js";
 
 /**
  * The stop on SIGTERM in a real process: it refuses new work, waits for the work in hand (here: until
  * the test writes a line to its stdin), is cut off by the grace period, and a second signal exits now.
  */
-const MODULE = join(ROOT, "src/github/stop-on-signal.ts");
+const MODULE = join(await compiledApp(), "src/github/stop-on-signal.js");
 
 function start(graceMs: number): { child: ChildProcess; lines: string[]; line: (text: string) => Promise<void>; exit: Promise<number | null> } {
   const source = `
@@ -19,7 +20,7 @@ function start(graceMs: number): { child: ChildProcess; lines: string[]; line: (
       graceMs: ${graceMs},
     });
     console.log("ready");`;
-  const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", source], { cwd: ROOT, stdio: ["pipe", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--input-type=module", "-e", source], { cwd: ROOT, stdio: ["pipe", "pipe", "inherit"] });
   const lines: string[] = [];
   const waiters: { text: string; resolve: () => void }[] = [];
   let buffered = "";
