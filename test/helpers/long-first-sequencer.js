@@ -6,7 +6,7 @@
  * processing time first).
  *
  * How long a file takes: what jest's cache measured on this machine, when it has it; else the
- * checked-in seconds below, of the files a clean full run showed taking 40 s or more; else a guess by
+ * checked-in seconds below, of the files a clean full run showed taking 30 s or more; else a guess by
  * tier (a slow file may take minutes, a unit file a second), the bigger file first among equals.
  * Files that failed in the last run still go first, as jest's own order has them.
  */
@@ -15,40 +15,21 @@ import Sequencer from "@jest/test-sequencer";
 
 /** Seconds each of the longest files took in a clean full run (2 workers). */
 export const KNOWN_LONG = new Map([
-  ["test/eval/suite.slow.test.ts", 167],
-  ["test/eval/messy-suite.slow.test.ts", 108],
-  ["test/github/crash/chaos-scale-out.slow.test.ts", 71],
-  ["test/github/crash/chaos-sqlite.slow.test.ts", 113],
-  ["test/receipt/verify-cli.integration.test.ts", 159],
-  ["test/sandbox/private-registries.slow.test.ts", 150],
-  ["test/image/image.slow.test.ts", 113],
-  ["test/github/automations/schedule-workers.slow.test.ts", 107],
-  ["test/github/crash/crash-signed-push.integration.test.ts", 96],
-  ["test/sandbox/private-registries-go-cargo.slow.test.ts", 100],
-  ["test/real-layouts/jest-project.slow.test.ts", 97],
-  ["test/github/scale/fair-sessions-pg.slow.test.ts", 89],
-  ["test/agent/publication-property.slow.test.ts", 87],
-  ["test/github/approvals/executable-config.integration.test.ts", 86],
-  ["test/github/crash/app-crash.integration.test.ts", 77],
-  ["test/github/sessions/followup-retry.integration.test.ts", 74],
-  ["test/cli/cli-first-run.integration.test.ts", 71],
-  ["test/cli/cli-e2e.integration.test.ts", 67],
-  ["test/cli/scale-out-commands.slow.test.ts", 61],
-  ["test/cli/cli-toolchains.integration.test.ts", 60],
-  ["test/depcache/cli-store-crash.integration.test.ts", 60],
-  ["test/store/ledger-chain-sqlite.integration.test.ts", 58],
-  ["test/github/scale/deliveries-at-scale.slow.test.ts", 45],
-  ["test/github/publish/lease-push.integration.test.ts", 57],
-  ["test/github/sessions/commands.integration.test.ts", 53],
-  ["test/real-layouts/vitest-typescript.slow.test.ts", 53],
-  ["test/github/publish/verified-commits.slow.test.ts", 52],
-  ["test/cli/cli-mcp.integration.test.ts", 51],
-  ["test/integrity-gate/language-sessions.slow.test.ts", 50],
-  ["test/mcp/session-flow.integration.test.ts", 50],
-  ["test/github/crash/restart.integration.test.ts", 49],
-  ["test/github/receipts/receipts-e2e.integration.test.ts", 47],
-  ["test/trace/check-run.test.ts", 43],
-  ["test/github/crash/crash-start.integration.test.ts", 40],
+  ["test/eval/suite.slow.test.ts", 147],
+  ["test/github/crash/chaos-sqlite.slow.test.ts", 140],
+  ["test/github/crash/chaos-scale-out.slow.test.ts", 121],
+  ["test/github/crash/crash-signed-push.integration.test.ts", 107],
+  ["test/eval/messy-suite.slow.test.ts", 79],
+  ["test/real-layouts/vitest-typescript.slow.test.ts", 55],
+  ["test/github/automations/schedule-workers.slow.test.ts", 41],
+  ["test/github/approvals/executable-config.integration.test.ts", 41],
+  ["test/real-layouts/jest-project.slow.test.ts", 38],
+  ["test/agent/publication-property.slow.test.ts", 38],
+  ["test/receipt/verify-cli.integration.test.ts", 34],
+  ["test/github/automations/schedule.integration.test.ts", 33],
+  ["test/image/image.slow.test.ts", 31],
+  ["test/github/sessions/followup-retry.integration.test.ts", 31],
+  ["test/github/scale/deliveries-at-scale.slow.test.ts", 30],
 ]);
 
 /** Seconds a file of each tier is guessed to take when nothing above says. */
