@@ -43,10 +43,14 @@ function steps(project: RealProject, edit: { search: string; replace: string }):
   ];
 }
 
-/** One session on a fresh repository of the project, in its own data directory. */
+/**
+ * One session on a fresh repository of the project, in its own data directory, or in
+ * PATCHGATE_BENCH_DATA_DIR's: an operator's, which keeps what earlier processes left there (kept
+ * credential walks, the store, dependency caches) and is not removed.
+ */
 async function oneSession(project: RealProject, root: string): Promise<ProjectRun> {
   const repo = projectRepo(project, root);
-  const data = mkdtempSync(path.join(root, "data-"));
+  const data = process.env.PATCHGATE_BENCH_DATA_DIR || mkdtempSync(path.join(root, "data-"));
   const server = await startFakeOpenAI(steps(project, benchEdit(project, repo)));
   let output = "";
   const terminal = new Writable({

@@ -1,10 +1,11 @@
 import { createHash, randomUUID } from "node:crypto";
-import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ValidateFunction } from "ajv";
 import type { RequestValidator } from "./github/github-server.js";
+import { pruneTempEntries } from "../helpers/prune-temp.js";
 
 /**
  * GitHub's own OpenAPI description (@octokit/openapi, api.github.com) as the fake GitHub's request
@@ -72,21 +73,9 @@ function cachedRequestSchemas(): RequestSchemas {
   const draft = `${file}.draft-${randomUUID()}`;
   writeFileSync(draft, JSON.stringify(extracted));
   renameSync(draft, file);
-  pruneOldCaches(file);
+  // Files of an older description or validator go when a new one is built.
+  pruneTempEntries(CACHE_PREFIX, file, 24 * 60 * 60 * 1000);
   return extracted;
-}
-
-/** Files of an older description or validator go when a new one is built (a day's grace: another checkout may still read its own). */
-function pruneOldCaches(keep: string): void {
-  for (const name of readdirSync(tmpdir())) {
-    const path = join(tmpdir(), name);
-    if (!name.startsWith(CACHE_PREFIX) || path === keep) continue;
-    try {
-      if (Date.now() - statSync(path).mtimeMs > 24 * 60 * 60 * 1000) rmSync(path, { force: true });
-    } catch {
-      // removed meanwhile
-    }
-  }
 }
 
 /** Each operation's JSON request body, and the components reachable from them by `$ref`, with nullables made JSON Schema. */

@@ -1,8 +1,9 @@
 import { createHash, randomUUID } from "node:crypto";
-import { existsSync, globSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, globSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { transform } from "@swc/core";
+import { pruneTempEntries } from "./prune-temp.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 const PREFIX = "patchgate-compiled-app-";
@@ -72,18 +73,6 @@ async function compile(): Promise<string> {
   } catch {
     rmSync(draft, { recursive: true, force: true }); // the other build won
   }
-  pruneStale(dir);
+  pruneTempEntries(MINE, dir, STALE_MS);
   return dir;
-}
-
-function pruneStale(keep: string): void {
-  for (const name of readdirSync(tmpdir())) {
-    const path = join(tmpdir(), name);
-    if (!name.startsWith(MINE) || path === keep) continue;
-    try {
-      if (Date.now() - statSync(path).mtimeMs > STALE_MS) rmSync(path, { recursive: true, force: true });
-    } catch {
-      // removed by another worker meanwhile
-    }
-  }
 }
