@@ -22,6 +22,8 @@ export interface CredentialEntry {
 export interface TreeWalk {
   entries: CredentialEntry[];
   dirs: DirStamp[];
+  /** A directory was read whose stamp is not among `dirs`: the walk cannot vouch for the tree. */
+  unstamped?: true;
 }
 
 /** One directory as a walk read it: `rel` to the walked root ("" for the root itself), the numbers as decimal strings. */
@@ -106,7 +108,7 @@ export async function keptWalk(store: string, dir: string, kindOf: (p: string) =
 export async function keepWalk(store: string, dir: string, walk: TreeWalk, startedAtNs: bigint): Promise<void> {
   const settled = (d: DirStamp) =>
     /^\d+$/.test(d.mtimeNs) && /^\d+$/.test(d.ctimeNs) && BigInt(d.mtimeNs) < startedAtNs - SETTLED_NS && BigInt(d.ctimeNs) < startedAtNs - SETTLED_NS;
-  if (!walk.dirs.some((d) => d.rel === "") || !walk.dirs.every(settled)) return;
+  if (walk.unstamped || !walk.dirs.some((d) => d.rel === "") || !walk.dirs.every(settled)) return;
   const found = walk.entries.map((e) => path.relative(dir, e.path));
   if (!found.every(inside)) return;
   const record: KeptWalk = { format: FORMAT, dir, dirs: walk.dirs, found };

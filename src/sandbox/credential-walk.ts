@@ -92,8 +92,9 @@ export async function findWalk(dir: string): Promise<TreeWalk | null> {
   for (const line of r.stdout.toString("utf8").split("\0").filter(Boolean)) {
     if (line.startsWith("d ")) {
       const stamp = findStamp(dir, line);
-      // A line that does not read as a stamp leaves a walk that cannot be kept (credential-walk-store.ts).
-      out.dirs.push(stamp ?? { rel: "\0unreadable", dev: "", ino: "", mtimeNs: "", ctimeNs: "" });
+      // A folder whose stamp does not read leaves a walk that cannot be kept (credential-walk-store.ts).
+      if (stamp === null) out.unstamped = true;
+      else out.dirs.push(stamp);
       continue;
     }
     const p = line.slice(2);

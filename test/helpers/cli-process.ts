@@ -1,7 +1,8 @@
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { cliMain } from "./compiled-app.js";
 import { BUGGY_ADD_REPO } from "./git-fixture.js";
+import { execCli, type CliResult } from "./run-cli.js";
 
 export const ROOT = join(import.meta.dirname, "../..");
 
@@ -16,13 +17,8 @@ function cliEnv(env: Record<string, string>): NodeJS.ProcessEnv {
  * The real CLI in its own process with `env` added; resolves with exit code and output (never rejects on exit ≠ 0).
  * It runs from the compiled tree (./compiled-app.ts), as `npx patchgate` runs dist/: a test may run it dozens of times.
  */
-export async function runCli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  const main = await cliMain();
-  return new Promise((resolve) => {
-    execFile(process.execPath, [main, ...args], { cwd: ROOT, env: cliEnv(env), timeout: 120_000 }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
+export function runCli(args: string[], env: Record<string, string>, limits: { timeoutMs?: number; maxBuffer?: number } = {}): Promise<CliResult> {
+  return execCli(args, cliEnv(env), limits);
 }
 
 /**

@@ -20,10 +20,18 @@ export async function cli(args: string[], env: Record<string, string>, cwd = ROO
   const clean = { ...process.env };
   delete clean.OPENAI_API_KEY;
   delete clean.OPENAI_BASE_URL;
+  return execCli(args, { ...clean, ...env }, { cwd });
+}
+
+/** The compiled CLI with exactly `env`, run to its end; never rejects on exit≠0. */
+export async function execCli(args: string[], env: NodeJS.ProcessEnv, opts: { cwd?: string; timeoutMs?: number; maxBuffer?: number } = {}): Promise<CliResult> {
   const main = await cliMain();
   return new Promise((resolve) => {
-    execFile("node", [main, ...args], { cwd, env: { ...clean, ...env }, timeout: 120_000 }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      [main, ...args],
+      { cwd: opts.cwd ?? ROOT, env, timeout: opts.timeoutMs ?? 120_000, ...(opts.maxBuffer ? { maxBuffer: opts.maxBuffer } : {}) },
+      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }

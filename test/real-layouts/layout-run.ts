@@ -1,13 +1,11 @@
-import { execFile, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { rmSync } from "node:fs";
-import { join } from "node:path";
 import type { StoredEvent } from "../../src/session/events.js";
 import { sessionHistory } from "../helpers/session-history.js";
 import { startFakeOpenAI } from "../fakes/chat/server.js";
 import { type FakeStep } from "../fakes/chat/turns.js";
-import { compiledApp } from "../helpers/compiled-app.js";
 import { makeRepo, tempDir } from "../helpers/git-fixture.js";
-import { ROOT } from "../helpers/run-cli.js";
+import { runCli } from "../helpers/cli-process.js";
 
 /**
  * One real project layout, driven end to end through `patchgate run` (real bubblewrap, real
@@ -38,23 +36,10 @@ export interface LayoutOutcome {
 const git = (cwd: string, ...args: string[]) => execFileSync("git", ["-c", "core.hooksPath=/dev/null", ...args], { cwd, encoding: "utf8" });
 
 /**
- * The CLI from the compiled tree the crash tests share (helpers/compiled-app.ts), as `npx patchgate`
- * runs dist/: tsx's loader would cost a few seconds of CPU at the start, for nothing the layout proves.
+ * The CLI from the compiled tree (helpers/cli-process.ts). Installing from the registry under load
+ * takes minutes: the jest timeout is the outer bound.
  */
-async function cli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  const clean = { ...process.env };
-  for (const k of Object.keys(clean)) if (k.startsWith("PATCHGATE_") || k.startsWith("OPENAI_")) delete clean[k];
-  const main = join(await compiledApp(), "src/cli/main.js");
-  return new Promise((resolve) => {
-    // Installing from the registry under load takes minutes; the jest timeout is the outer bound.
-    execFile(
-      process.execPath,
-      [main, ...args],
-      { cwd: ROOT, env: { ...clean, ...env }, timeout: 900_000, maxBuffer: 64 * 1024 * 1024 },
-      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+const cli = (args: string[], env: Record<string, string>) => runCli(args, env, { timeoutMs: 900_000, maxBuffer: 64 * 1024 * 1024 });
 
 export async function runLayout(layout: Layout): Promise<LayoutOutcome> {
   const repo = makeRepo(layout.files);
