@@ -92,7 +92,8 @@ async function prepare(a: AppContext, f: Firing): Promise<Prepared | null> {
   const repo: Repo = { id: data.id, owner: f.repo.owner, repo: f.repo.repo, defaultBranch: data.default_branch, installationId: f.repo.installationId };
   const declared = await readAutomations(octokit, repo);
   const automations = declared ? automationsOf(declared) : [];
-  await rememberSchedules(a.deps.store, repo, automations, new Date(f.due));
+  // A schedule this read learns counts from now: a late firing's due time lies in the past, when nobody knew of it.
+  await rememberSchedules(a.deps.store, repo, automations, a.deps.schedules?.now() ?? new Date());
   const automation = automations.find((x) => x.name === f.name);
   const trigger = automation ? triggerOf(automation) : null;
   if (!declared || !automation || trigger?.kind !== "schedule") return turnedDown("no longer declared");

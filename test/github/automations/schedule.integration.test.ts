@@ -166,4 +166,29 @@ describe("which repositories have schedules", () => {
     await h.settle();
     expect(h.timeline.filter((l) => l.startsWith("automation hourly fires (due 2026-03-02T06:00:00.000Z)"))).toHaveLength(1);
   });
+
+  test("a schedule first read at a late firing counts from when it was read, not from the firing's due time", async () => {
+    h.github.world.files.set(
+      ".github/patchgate.yml",
+      `${CONFIG}  - name: quarter-past
+    on: { schedule: { cron: "15 * * * *", task: "Anything", owner: maintainer } }
+`,
+    );
+    // 07:00 and 08:00 were missed: the catch-up fires 08:00 at 08:40 and reads the config that now declares quarter-past.
+    now = new Date("2026-03-02T08:40:00Z");
+    await pass!();
+    await h.settle();
+    expect(h.timeline.filter((l) => l.startsWith("automation hourly fires (due 2026-03-02T08:00:00.000Z)"))).toHaveLength(1);
+    // 08:15 was before anyone knew of quarter-past: never missed, never fired.
+    now = new Date("2026-03-02T08:41:00Z");
+    await pass!();
+    await h.settle();
+    expect(h.timeline.filter((l) => l.startsWith("automation quarter-past fires"))).toEqual([]);
+    now = new Date("2026-03-02T09:15:30Z");
+    await pass!();
+    await h.settle();
+    expect(h.timeline.filter((l) => l.startsWith("automation quarter-past fires"))).toEqual([
+      expect.stringContaining("(due 2026-03-02T09:15:00.000Z)"),
+    ]);
+  });
 });
