@@ -1,6 +1,7 @@
 /**
  * session_overhead: whole sessions on real projects (./real-projects.ts) through the runtime of
- * `patchgate run` (its command function, in this process: no process start, no TypeScript loader),
+ * `patchgate run` (its command function, in this process: no process start, no TypeScript loader;
+ * the spawn helper kept and started first, as the command's entry starts it beside its loading),
  * with a scripted model that answers at once: read a file, plan, edit it, run the tests, finish.
  * The figure is the session's wall time over the work it must do (setup and test runs); the rest is
  * broken down by phase from the session's own ledger (./session-phases.ts).
@@ -13,6 +14,7 @@ import { Writable } from "node:stream";
 import { pathToFileURL } from "node:url";
 import { runCommand } from "../src/cli/run-command.js";
 import { processOperatorEnv } from "../src/config/operator-env.js";
+import { keepHelper } from "../src/process/index.js";
 import type { StoredEvent } from "../src/session/events.js";
 import { startFakeOpenAI } from "../test/fakes/chat/server.js";
 import type { FakeStep } from "../test/fakes/chat/turns.js";
@@ -95,6 +97,7 @@ function chosen(names: readonly string[]): RealProject[] {
 export async function benchSessionOverhead(
   names: readonly string[] = (process.env.PATCHGATE_BENCH_PROJECTS ?? "").split(",").filter(Boolean),
 ): Promise<Figures> {
+  keepHelper({ startNow: true });
   const root = mkdtempSync(path.join(os.tmpdir(), "pg-bench-overhead-"));
   const runs: ProjectRun[] = [];
   const failed: string[] = [];

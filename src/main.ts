@@ -19,6 +19,9 @@ try {
 const problem = startupEnvProblem(processOperatorEnv());
 if (problem !== null) exitWith(problem);
 
+// Sessions run here: the spawn helper, once a session started it, stays for the app's life.
+(await import("./process/index.js")).keepHelper({ startNow: false });
+
 // Not for memory: these load after .env is applied and checked, because modules read variables as they load.
 const { ProbotOctokit, run } = await import("probot");
 const { default: app, runningApp } = await import("./index.js");

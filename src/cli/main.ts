@@ -4,7 +4,7 @@ import { processOperatorEnv } from "../config/operator-env.js";
 import { secretsFromEnv } from "../safety/secrets.js";
 import { redactedOutput } from "./redacted-output.js";
 import { exitAfterDrain, ignoreClosedReader } from "./exit-after-drain.js";
-import { hostEnvironment } from "../process/index.js";
+import { hostEnvironment, keepHelper } from "../process/index.js";
 import { setupTracing } from "../trace/otel-setup.js";
 
 // Each command is loaded when it runs: `patchgate mcp-server`, started by MCP clients and then idle,
@@ -98,6 +98,18 @@ async function main(argv: string[]): Promise<number> {
       throw new UsageError(`unknown command "${command}"\n${await usage()}`);
   }
 }
+
+// Commands that run sessions keep the spawn helper for their whole run; those that start one at once
+// start it now, so that it starts beside their own loading instead of at their first git call.
+const SESSION_COMMANDS = new Map([
+  ["run", { startNow: true }],
+  ["resume", { startNow: true }],
+  ["retry", { startNow: true }],
+  ["serve", { startNow: false }],
+  ["worker", { startNow: false }],
+]);
+const sessions = SESSION_COMMANDS.get(process.argv[2] ?? "");
+if (sessions && !process.argv.includes("--help") && !process.argv.includes("-h")) keepHelper(sessions);
 
 // Spans go out only when OTEL_EXPORTER_OTLP_ENDPOINT is set; otherwise this registers nothing. The MCP
 // server emits none, and starts faster without the SDK.

@@ -16,8 +16,9 @@ export interface HelperListener {
  * running in a dead helper are told so (onLost) and never hear anything again. The pipes to the
  * helper hold the event loop open only while a process runs in it, so an idle helper never keeps
  * the app (or a CLI run) from exiting; the helper then sees its stdin end and exits too. A helper
- * idle for IDLE_MS is let go (its stdin ended): one left behind by every module instance that
- * loaded this file (each jest test file) would otherwise live as long as the process.
+ * idle for IDLE_MS is let go (its stdin ended), unless its process keeps it (keepHelper): one left
+ * behind by every module instance that loaded this file (each jest test file) would otherwise live
+ * as long as the process.
  */
 const IDLE_MS = 10_000;
 
@@ -25,6 +26,7 @@ export class HelperConnection {
   private readonly listeners = new Map<number, HelperListener>();
   private readonly reader = new FrameReader();
   private nextId = 1;
+  private kept = false;
   private lostReason: string | null = null;
   private idle: NodeJS.Timeout | undefined;
 
@@ -45,6 +47,12 @@ export class HelperConnection {
     // when it wakes. It still ends with the app (its stdin ends) and ignores terminal signals anyway.
     const child = spawn(process.execPath, ["--max-old-space-size=128", "-e", HELPER_SOURCE], { stdio: ["pipe", "pipe", "inherit"], env: {}, detached: true });
     return new HelperConnection(child);
+  }
+
+  /** From now on it is never let go for idling. */
+  keep(): void {
+    this.kept = true;
+    clearTimeout(this.idle);
   }
 
   get alive(): boolean {
@@ -96,7 +104,7 @@ export class HelperConnection {
 
   private hold(on: boolean): void {
     clearTimeout(this.idle);
-    if (!on && this.lostReason === null) {
+    if (!on && this.lostReason === null && !this.kept) {
       this.idle = setTimeout(() => this.retire(), IDLE_MS);
       this.idle.unref();
     }
@@ -110,9 +118,26 @@ export class HelperConnection {
 }
 
 let current: HelperConnection | null = null;
+let keepEvery = false;
 
 /** The running helper, started now if there is none or the last one died. */
 export function helper(): HelperConnection {
-  if (current === null || !current.alive) current = HelperConnection.start();
+  if (current === null || !current.alive) {
+    current = HelperConnection.start();
+    if (keepEvery) current.keep();
+  }
   return current;
+}
+
+/**
+ * For a process whose work is sessions (the app, a CLI command that runs them): its helper, and any
+ * that replaces it, is kept however long it idles, so a session's next process, after a model call
+ * of any length, finds it running instead of waiting for a node start. `startNow`: start it at once,
+ * beside the process's own loading, for a command that needs it within the second. A module instance
+ * that may be one of many (a test file's) keeps the default: its idle helper is let go.
+ */
+export function keepHelper(opts: { startNow: boolean }): void {
+  keepEvery = true;
+  if (opts.startNow) helper();
+  current?.keep();
 }
