@@ -187,8 +187,6 @@ describe("which repositories have schedules", () => {
     now = new Date("2026-03-02T09:15:30Z");
     await pass!();
     await h.settle();
-    expect(h.timeline.filter((l) => l.startsWith("automation quarter-past fires"))).toEqual([
-      expect.stringContaining("(due 2026-03-02T09:15:00.000Z)"),
-    ]);
+    expect(h.timeline.filter((l) => l.startsWith("automation quarter-past fires"))).toEqual([expect.stringContaining("(due 2026-03-02T09:15:00.000Z)")]);
   });
 });
