@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { pruneKeptWalks } from "../sandbox/credential-walk-prune.js";
 import { TERMINAL_PHASES } from "../session/types.js";
 import { openStore } from "../store/open-store.js";
 import { SqliteSessionStore } from "../store/sqlite-store.js";
@@ -23,7 +24,8 @@ function olderThanMs(value: string | undefined): number {
 
 /**
  * `patchgate prune`: forgets ended sessions (done, failed, cancelled, blocked) — their workspaces,
- * per-session caches and ledger — that ended at least `--older-than` ago. A running or parked session
+ * per-session caches and ledger — that ended at least `--older-than` ago, and the kept toolchain
+ * walks no process would take again. A running or parked session
  * is never touched: only ended ones are chosen, and the ledger row goes only if the session is still
  * ended when it is deleted. Directories go first, so a prune cut short leaves nothing unknown behind.
  */
@@ -43,6 +45,8 @@ export async function pruneCommand(argv: string[], out: NodeJS.WritableStream, e
     for (const s of ended) if (await store.deleteSession(s.id, TERMINAL_PHASES)) removed++;
     const kept = (await store.list()).length;
     out.write(`pruned ${removed} ended session(s) from ${dir}; ${kept} kept\n`);
+    const walks = await pruneKeptWalks(join(dir, "toolchain-walks"));
+    if (walks.removed > 0) out.write(`removed ${walks.removed} kept toolchain walk(s) no longer true; ${walks.kept} kept\n`);
     return 0;
   } finally {
     await store.close();

@@ -44,6 +44,8 @@ interface KeptWalk {
 }
 
 const FORMAT = "patchgate-credential-walk-1";
+/** A record being written, renamed into place once whole. */
+export const TMP_SUFFIX = ".tmp";
 
 /**
  * A directory changed in the same tick of the file system's clock as it was stamped would keep its
@@ -80,17 +82,30 @@ function secondsToNs(s: string): string {
 /** A path relative to the walked root that stays below it. */
 const inside = (rel: string) => rel !== "" && !path.isAbsolute(rel) && !rel.split(path.sep).includes("..");
 
-const recordFile = (store: string, dir: string) => path.join(store, `${createHash("sha256").update(dir).digest("hex")}.json`);
+/** Where `dir`'s walk is kept in `store`: one file per directory path. */
+export const recordFile = (store: string, dir: string) => path.join(store, `${createHash("sha256").update(dir).digest("hex")}.json`);
 
-/** The kept walk of `dir`, when every directory it read is unchanged; null means walk again. */
-export async function keptWalk(store: string, dir: string, kindOf: (p: string) => Promise<CredentialEntry["kind"] | null>): Promise<CredentialEntry[] | null> {
-  const text = await readFile(recordFile(store, dir), "utf8").catch(() => null);
-  const kept = text === null ? null : parseKept(text);
+/** The record in `text`, when it is whole, of `dir`, and every directory it read is unchanged now. */
+export function stillTrue(text: string, dir: string): KeptWalk | null {
+  const kept = parseKept(text);
   if (kept === null || kept.dir !== dir || !kept.dirs.some((d) => d.rel === "") || !kept.found.every(inside)) return null;
   for (const d of kept.dirs) {
     const now = stampOf(path.join(dir, d.rel), d.rel);
     if (now === null || now.dev !== d.dev || now.ino !== d.ino || now.mtimeNs !== d.mtimeNs || now.ctimeNs !== d.ctimeNs) return null;
   }
+  return kept;
+}
+
+/** The directory a record says it is of, whatever else it holds; null when it names none. */
+export function recordedDir(text: string): string | null {
+  return parseKept(text)?.dir ?? null;
+}
+
+/** The kept walk of `dir`, when every directory it read is unchanged; null means walk again. */
+export async function keptWalk(store: string, dir: string, kindOf: (p: string) => Promise<CredentialEntry["kind"] | null>): Promise<CredentialEntry[] | null> {
+  const text = await readFile(recordFile(store, dir), "utf8").catch(() => null);
+  const kept = text === null ? null : stillTrue(text, dir);
+  if (kept === null) return null;
   const out: CredentialEntry[] = [];
   for (const rel of kept.found) {
     const p = path.join(dir, rel);
@@ -113,7 +128,7 @@ export async function keepWalk(store: string, dir: string, walk: TreeWalk, start
   if (!found.every(inside)) return;
   const record: KeptWalk = { format: FORMAT, dir, dirs: walk.dirs, found };
   const file = recordFile(store, dir);
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  const tmp = `${file}.${process.pid}.${Date.now()}${TMP_SUFFIX}`;
   try {
     await mkdir(store, { recursive: true, mode: 0o700 });
     await writeFile(tmp, JSON.stringify(record), { mode: 0o600 });

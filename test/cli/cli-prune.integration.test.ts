@@ -1,5 +1,7 @@
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { findWalk } from "../../src/sandbox/credential-walk.js";
+import { keepWalk, nowNs } from "../../src/sandbox/credential-walk-store.js";
 import type { Phase } from "../../src/session/types.js";
 import type { SessionEvent } from "../../src/session/events.js";
 import { SqliteSessionStore } from "../../src/store/sqlite-store.js";
@@ -55,6 +57,17 @@ describe("patchgate prune", () => {
     for (const root of ["workspaces", "cache"]) {
       expect([done, failed, parked, live].map((id) => existsSync(join(data, root, id)))).toEqual([false, false, true, true]);
     }
+  });
+
+  test("removes the kept toolchain walks no process would take again, and says so", async () => {
+    const tree = join(data, "gone-toolchain");
+    mkdirSync(join(tree, "lib"), { recursive: true });
+    const walks = join(data, "toolchain-walks");
+    await keepWalk(walks, tree, (await findWalk(tree))!, nowNs() + 60_000_000_000n);
+    rmSync(tree, { recursive: true });
+    const r = await cli(["prune"], { PATCHGATE_DATA_DIR: data });
+    expect(r.stdout).toBe(`pruned 2 ended session(s) from ${data}; 2 kept\nremoved 1 kept toolchain walk(s) no longer true; 0 kept\n`);
+    expect(readdirSync(walks)).toEqual([]);
   });
 
   test("--older-than keeps sessions that ended more recently; a bad age is one usage line", async () => {

@@ -1,12 +1,19 @@
 import { sweepEndedSessions } from "../../workspace/housekeeping.js";
+import { pruneKeptWalks } from "../../sandbox/credential-walk-prune.js";
 import type { PatchgateDeps } from "../deps.js";
 import { everyInterval } from "../inbound/reconciler.js";
 
-/** One pass over this process's disk: the workspaces and per-session caches of long-ended sessions. */
+/**
+ * One pass over this process's disk: the workspaces and per-session caches of long-ended sessions,
+ * and the kept toolchain walks no process would take again.
+ */
 async function housekeepingPass(deps: PatchgateDeps, retentionMs: number): Promise<string[]> {
   const roots = [deps.workspacesDir, ...(deps.sandboxExtras?.cacheRoot ? [deps.sandboxExtras.cacheRoot] : [])];
   const removed = await sweepEndedSessions(deps.store, { roots, retentionMs, now: Date.now(), inUse: (key) => deps.aborts.active(key) });
   if (removed.length > 0) deps.log(`housekeeping: removed the workspaces of ${removed.length} session(s) ended over ${retentionMs / 3_600_000} h ago`);
+  const walks = deps.sandboxExtras?.toolchainWalks;
+  const pruned = walks ? await pruneKeptWalks(walks) : null;
+  if (pruned && pruned.removed > 0) deps.log(`housekeeping: removed ${pruned.removed} kept toolchain walk(s) no longer true`);
   return removed;
 }
 

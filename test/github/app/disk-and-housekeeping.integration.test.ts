@@ -1,5 +1,8 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { findWalk } from "../../../src/sandbox/credential-walk.js";
+import { keepWalk, nowNs, recordFile } from "../../../src/sandbox/credential-walk-store.js";
 import { type Harness } from "../../harness/harness.js";
 import { ISSUE } from "../../harness/story.js";
 import { Ledger } from "../../../src/store/ledger.js";
@@ -9,7 +12,8 @@ import { created } from "../../helpers/session-events.js";
 import { storyHarness } from "../../harness/story-helpers.js";
 
 /**
- * Through the app: housekeeping sweeps every 50 ms with no retention, and never touches the
+ * Through the app: housekeeping sweeps every 50 ms with no retention, removes the kept toolchain
+ * walks no process would take again, and never touches the
  * workspace of a running session while it removes an ended one's; then, with the free-space
  * threshold set above the disk's real free space, a new session is refused with a comment, and the
  * running session goes on untouched.
@@ -17,10 +21,30 @@ import { storyHarness } from "../../harness/story-helpers.js";
 describe("housekeeping and the disk-low guard", () => {
   let h: Harness;
   const model = new HangingModel();
+  const walks = mkdtempSync(join(tmpdir(), "pg-housekeeping-walks-"));
   beforeAll(async () => {
-    h = await storyHarness({ script: [], llm: () => model, housekeeping: { retentionMs: 0, everyMs: 50 } });
+    h = await storyHarness({ script: [], llm: () => model, housekeeping: { retentionMs: 0, everyMs: 50 }, sandboxExtras: { toolchainWalks: walks } });
   });
-  afterAll(() => h.close());
+  afterAll(async () => {
+    await h.close();
+    rmSync(walks, { recursive: true, force: true });
+  });
+
+  test("a kept toolchain walk of a toolchain since removed is swept; a true one stays", async () => {
+    const trees = mkdtempSync(join(tmpdir(), "pg-housekeeping-trees-"));
+    try {
+      for (const name of ["kept", "removed"]) {
+        mkdirSync(join(trees, name, "lib"), { recursive: true });
+        await keepWalk(walks, join(trees, name), (await findWalk(join(trees, name)))!, nowNs() + 60_000_000_000n);
+      }
+      const swept = h.logged((l) => l === "housekeeping: removed 1 kept toolchain walk(s) no longer true");
+      rmSync(join(trees, "removed"), { recursive: true });
+      await swept;
+      expect(readdirSync(walks)).toEqual([recordFile(walks, join(trees, "kept")).slice(walks.length + 1)]);
+    } finally {
+      rmSync(trees, { recursive: true, force: true });
+    }
+  });
 
   test("a running session keeps its workspace while an ended one's goes; a low disk refuses a new session only", async () => {
     await h.send("issue_comment", h.payloads.comment({ number: ISSUE.number, title: ISSUE.title, body: "/agent fix this", by: "maintainer" }));
