@@ -5,7 +5,7 @@ import { ALL_TOOLS } from "../tools/registry.js";
 import type { ToolContext } from "../tools/tool.js";
 import { mcpNonInteractive } from "../mcp/index.js";
 import { sessionCacheDir } from "../sandbox/session-cache.js";
-import { DependencyStore } from "../depcache/index.js";
+import { besideCommitsSettled, DependencyStore } from "../depcache/index.js";
 import type { CallEnv } from "./call-env.js";
 import type { ResumeOptions } from "./runtime-options.js";
 import type { ResumeEnv } from "./resume-steps.js";
@@ -17,10 +17,16 @@ export async function buildCallEnv(env: ResumeEnv): Promise<null> {
   const cacheDir = opts.cacheRoot ? await sessionCacheDir(opts.cacheRoot, ledger.sessionId) : undefined;
   const dependencies = opts.dependencyCache ? new DependencyStore(opts.dependencyCache.root, opts.dependencyCache.maxBytes) : null;
   env.call = callEnv(ledger, opts, cacheDir, dependencies);
-  // An entry stored by this resume's setup is committed beside the session; the resume ends after it.
+  // An earlier resume's commit may still read this workspace's files through links: a sandbox whose
+  // runs may write into a file in place starts after it, so that the entry holds what setup made.
+  if (opts.sandbox?.writesByReplacing !== true) await besideCommitsSettled(opts.workspace.root);
+  // An entry stored by this resume's setup is committed beside the session. A resume that ends the
+  // session, or hands it to publication, ends after the commit; one that parks does not wait for it,
+  // since the next resume may follow at once (writes approved in advance). The process waits for it
+  // before it ends (besideCommitsSettled).
   if (dependencies)
     env.exits.push(async (ending) => {
-      await dependencies.settled();
+      if (!("outcome" in ending && ending.outcome.kind === "parked")) await dependencies.settled();
       return ending;
     });
   return null;

@@ -118,12 +118,19 @@ const tracing = process.argv[2] === "mcp-server" ? undefined : await setupTracin
 ignoreClosedReader(process.stdout);
 ignoreClosedReader(process.stderr);
 
+// A command that ran sessions ends after the dependency-cache entries still committing beside them.
+const besideCommitsSettled = async () => {
+  if (sessions) await (await import("../depcache/index.js")).besideCommitsSettled();
+};
+
 main(process.argv.slice(2)).then(
   async (code) => {
+    await besideCommitsSettled();
     await tracing?.shutdown();
     await exitAfterDrain(code);
   },
   async (err: unknown) => {
+    await besideCommitsSettled();
     if (err instanceof UsageError || (err as Error)?.name === "UsageError") {
       errOut.write(`patchgate: ${(err as Error).message}\n`);
       await exitAfterDrain((err as UsageError).exitCode ?? 2);

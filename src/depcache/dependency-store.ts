@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { copyContents, copyTree, insideRoot, linkTree, treeBytes } from "./copy-tree.js";
+import { trackBesideCommit } from "./beside-commits.js";
 
 /**
  * Installed dependencies across sessions, on the host: `<root>/entries/<key>/` holds what one
@@ -35,6 +36,8 @@ type NewEntry = Pick<EntryMeta, "key" | "repo" | "command" | "paths">;
 
 /** What setup made, staged by `take`: `commit` puts it in place as an entry (and removes the staging). */
 export interface TakenEntry {
+  /** The workspace the entry was taken from: until the commit ends, it may hold links to its files. */
+  workspace: string;
   commit(): Promise<EntryMeta>;
 }
 
@@ -110,12 +113,13 @@ export class DependencyStore {
       await rm(staging, { recursive: true, force: true });
       throw e;
     }
-    return { commit: () => this.commit(entry, staging, how.linkWorkspace) };
+    return { workspace, commit: () => this.commit(entry, staging, how.linkWorkspace) };
   }
 
   /**
    * Runs `taken.commit()` beside the caller, who goes on at once; `settled` waits for every such
-   * commit. A commit that fails leaves no entry, as a crash during it does.
+   * commit of this store, besideCommitsSettled for those of the process. A commit that fails leaves
+   * no entry, as a crash during it does.
    */
   commitBeside(taken: TakenEntry): void {
     const done: Promise<void> = taken.commit().then(
@@ -123,6 +127,7 @@ export class DependencyStore {
       () => undefined,
     );
     this.pending.add(done);
+    trackBesideCommit(done, taken.workspace);
     void done.finally(() => this.pending.delete(done));
   }
 

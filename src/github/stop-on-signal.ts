@@ -47,6 +47,8 @@ async function stop(signal: NodeJS.Signals, o: StopOptions, exit: (code: number)
     const settled = o
       .refuse()
       .then(() => o.drain())
+      // A parked session's dependency-cache entry may still be committing beside it.
+      .then(async () => (await import("../depcache/index.js")).besideCommitsSettled())
       .then(() => "settled" as const);
     const how = await Promise.race([settled, cutOff]);
     o.log(how === "settled" ? "stopped: nothing was left running" : "stopped: the work still running resumes at the next start");

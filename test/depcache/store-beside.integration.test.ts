@@ -22,7 +22,7 @@ class HeldStore extends DependencyStore {
   }
   override async take(...args: Parameters<DependencyStore["take"]>): Promise<TakenEntry> {
     const taken = await super.take(...args);
-    return { commit: () => this.gate.then(() => taken.commit()) };
+    return { workspace: taken.workspace, commit: () => this.gate.then(() => taken.commit()) };
   }
 }
 
