@@ -25,9 +25,9 @@ function olderThanMs(value: string | undefined): number {
 /**
  * `patchgate prune`: forgets ended sessions (done, failed, cancelled, blocked) — their workspaces,
  * per-session caches and ledger — that ended at least `--older-than` ago, and the kept toolchain
- * walks no process would take again. A running or parked session
- * is never touched: only ended ones are chosen, and the ledger row goes only if the session is still
- * ended when it is deleted. Directories go first, so a prune cut short leaves nothing unknown behind.
+ * walks no process would take again. A running or parked session is never touched: only ended ones
+ * are chosen, and the ledger row goes only if the session is still ended when it is deleted.
+ * Directories go first, so a prune cut short leaves nothing unknown behind.
  */
 export async function pruneCommand(argv: string[], out: NodeJS.WritableStream, env: OperatorEnv = processOperatorEnv()): Promise<number> {
   const parsed = parseCommandArgs(argv, { "older-than": { type: "string" }, "data-dir": { type: "string" } } as const, PRUNE_USAGE);
