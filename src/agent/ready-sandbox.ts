@@ -1,9 +1,8 @@
 import { readyShell } from "../runs/sandbox-run.js";
-import { walkToolchainsAhead } from "../sandbox/session-mounts.js";
 import { runContextOf } from "../tools/support/run-context.js";
 import { configuredTestCommand, testShell } from "../tools/run-tests.js";
 import type { CallEnv } from "./call-env.js";
-import { sessionExtras } from "./session-sandbox.js";
+import { walkSessionToolchainsAhead } from "./session-sandbox.js";
 
 /**
  * Readies the session's sandbox beside the loop, at the start of a resume, so that the resume's first
@@ -17,6 +16,6 @@ export function readySandbox(env: CallEnv, baselineRunning: boolean): void {
   const ctx = env.context();
   const command = configuredTestCommand(ctx);
   if (ctx.sandbox === null || command === undefined) return;
-  if (ctx.state.mode !== "execute") return walkToolchainsAhead(sessionExtras(ctx.state.toolchains, undefined, env.toolchainWalks));
+  if (ctx.state.mode !== "execute") return walkSessionToolchainsAhead(ctx.state.toolchains, env.toolchainWalks);
   if (!baselineRunning) void readyShell(runContextOf(ctx), testShell(ctx, command));
 }

@@ -1,4 +1,5 @@
 import type { Sandbox, SessionExtras, SessionSandbox } from "../sandbox/types.js";
+import { walkToolchainsAhead } from "../sandbox/session-mounts.js";
 import type { ToolchainRecord } from "../session/types.js";
 import { resourceLimits } from "./resource-limits.js";
 
@@ -23,6 +24,11 @@ export function sessionExtras(toolchains: readonly ToolchainRecord[] | null, cac
       GOFLAGS: cacheDir ? "-modcacherw -count=1" : "-count=1",
     },
   };
+}
+
+/** Starts the credential walks of `toolchains`' directories now, for the runs to come; nothing waits for them. */
+export function walkSessionToolchainsAhead(toolchains: readonly ToolchainRecord[] | null, walkStore?: string): void {
+  walkToolchainsAhead(sessionExtras(toolchains, undefined, walkStore));
 }
 
 /**

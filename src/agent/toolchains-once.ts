@@ -4,8 +4,7 @@ import { hostFacts } from "../toolchain/host-facts.js";
 import { resolveToolchains } from "../toolchain/resolve.js";
 import { fetchPinnedToolchains, withFetchNote, withFetchRecord } from "./fetch-toolchains.js";
 import type { ResumeOptions } from "./runtime-options.js";
-import { sessionExtras } from "./session-sandbox.js";
-import { walkToolchainsAhead } from "../sandbox/session-mounts.js";
+import { walkSessionToolchainsAhead } from "./session-sandbox.js";
 
 /**
  * Resolves the session's toolchains once, before its first model call, and records them. A pin the
@@ -36,7 +35,7 @@ export async function resolveToolchainsOnce(ledger: Ledger, opts: ResumeOptions)
   }
   await ledger.append(resolved);
   // The first run's layout waits for the toolchains' credential walks: they start as soon as the toolchains are known.
-  if (opts.sandbox) walkToolchainsAhead(sessionExtras(toolchains, undefined, opts.toolchainWalks));
+  if (opts.sandbox) walkSessionToolchainsAhead(toolchains, opts.toolchainWalks);
   return false;
 }
 

@@ -1,6 +1,6 @@
 import { readdir, readFile, stat, unlink } from "node:fs/promises";
 import path from "node:path";
-import { recordedDir, recordFile, stillTrue, TMP_SUFFIX } from "./credential-walk-store.js";
+import { parseKept, recordFile, stillTrue, TMP_SUFFIX } from "./credential-walk-store.js";
 
 /** A record being written is renamed into place within moments: a temporary file this old lost its writer. */
 const ABANDONED_MS = 10 * 60_000;
@@ -38,8 +38,8 @@ export async function pruneKeptWalks(store: string, now = Date.now()): Promise<W
     if (!/^[0-9a-f]{64}\.json$/.test(name)) continue;
     const text = await readFile(file, "utf8").catch(() => null);
     if (text === null) continue;
-    const dir = recordedDir(text);
-    if (dir !== null && recordFile(store, dir) === file && stillTrue(text, dir) !== null) kept++;
+    const record = parseKept(text);
+    if (record !== null && recordFile(store, record.dir) === file && stillTrue(record, record.dir)) kept++;
     else if (await remove(file)) removed++;
   }
   return { removed, kept };

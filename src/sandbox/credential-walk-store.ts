@@ -35,7 +35,7 @@ export interface DirStamp {
   ctimeNs: string;
 }
 
-interface KeptWalk {
+export interface KeptWalk {
   format: typeof FORMAT;
   dir: string;
   dirs: DirStamp[];
@@ -85,27 +85,20 @@ const inside = (rel: string) => rel !== "" && !path.isAbsolute(rel) && !rel.spli
 /** Where `dir`'s walk is kept in `store`: one file per directory path. */
 export const recordFile = (store: string, dir: string) => path.join(store, `${createHash("sha256").update(dir).digest("hex")}.json`);
 
-/** The record in `text`, when it is whole, of `dir`, and every directory it read is unchanged now. */
-export function stillTrue(text: string, dir: string): KeptWalk | null {
-  const kept = parseKept(text);
-  if (kept === null || kept.dir !== dir || !kept.dirs.some((d) => d.rel === "") || !kept.found.every(inside)) return null;
-  for (const d of kept.dirs) {
+/** Whether `kept` is `dir`'s record and every directory it read is unchanged now. */
+export function stillTrue(kept: KeptWalk, dir: string): boolean {
+  if (kept.dir !== dir || !kept.dirs.some((d) => d.rel === "") || !kept.found.every(inside)) return false;
+  return kept.dirs.every((d) => {
     const now = stampOf(path.join(dir, d.rel), d.rel);
-    if (now === null || now.dev !== d.dev || now.ino !== d.ino || now.mtimeNs !== d.mtimeNs || now.ctimeNs !== d.ctimeNs) return null;
-  }
-  return kept;
-}
-
-/** The directory a record says it is of, whatever else it holds; null when it names none. */
-export function recordedDir(text: string): string | null {
-  return parseKept(text)?.dir ?? null;
+    return now !== null && now.dev === d.dev && now.ino === d.ino && now.mtimeNs === d.mtimeNs && now.ctimeNs === d.ctimeNs;
+  });
 }
 
 /** The kept walk of `dir`, when every directory it read is unchanged; null means walk again. */
 export async function keptWalk(store: string, dir: string, kindOf: (p: string) => Promise<CredentialEntry["kind"] | null>): Promise<CredentialEntry[] | null> {
   const text = await readFile(recordFile(store, dir), "utf8").catch(() => null);
-  const kept = text === null ? null : stillTrue(text, dir);
-  if (kept === null) return null;
+  const kept = text === null ? null : parseKept(text);
+  if (kept === null || !stillTrue(kept, dir)) return null;
   const out: CredentialEntry[] = [];
   for (const rel of kept.found) {
     const p = path.join(dir, rel);
@@ -138,7 +131,8 @@ export async function keepWalk(store: string, dir: string, walk: TreeWalk, start
   }
 }
 
-function parseKept(text: string): KeptWalk | null {
+/** A record as written by keepWalk, or null when `text` is not one. */
+export function parseKept(text: string): KeptWalk | null {
   let v: unknown;
   try {
     v = JSON.parse(text);
