@@ -6,7 +6,7 @@
  * processing time first).
  *
  * How long a file takes: what jest's cache measured on this machine, when it has it; else the
- * checked-in seconds below, of the files a clean full run showed taking 30 s or more; else a guess by
+ * checked-in seconds below, of the files a clean full run showed taking 20 s or more; else a guess by
  * tier (a slow file may take minutes, a unit file a second), the bigger file first among equals.
  * Files that failed in the last run still go first, as jest's own order has them.
  */
@@ -15,21 +15,53 @@ import Sequencer from "@jest/test-sequencer";
 
 /** Seconds each of the longest files took in a clean full run (2 workers). */
 export const KNOWN_LONG = new Map([
-  ["test/eval/suite.slow.test.ts", 147],
-  ["test/github/crash/chaos-sqlite.slow.test.ts", 140],
-  ["test/github/crash/chaos-scale-out.slow.test.ts", 121],
-  ["test/github/crash/crash-signed-push.integration.test.ts", 107],
+  ["test/eval/suite.slow.test.ts", 187],
+  ["test/github/crash/chaos-sqlite.slow.test.ts", 131],
+  ["test/github/crash/crash-signed-push.integration.test.ts", 116],
+  ["test/github/crash/chaos-scale-out.slow.test.ts", 99],
   ["test/eval/messy-suite.slow.test.ts", 79],
-  ["test/real-layouts/vitest-typescript.slow.test.ts", 55],
-  ["test/github/automations/schedule-workers.slow.test.ts", 41],
-  ["test/github/approvals/executable-config.integration.test.ts", 41],
-  ["test/real-layouts/jest-project.slow.test.ts", 38],
-  ["test/agent/publication-property.slow.test.ts", 38],
-  ["test/receipt/verify-cli.integration.test.ts", 34],
-  ["test/github/automations/schedule.integration.test.ts", 33],
-  ["test/image/image.slow.test.ts", 31],
-  ["test/github/sessions/followup-retry.integration.test.ts", 31],
-  ["test/github/scale/deliveries-at-scale.slow.test.ts", 30],
+  ["test/github/automations/schedule-workers.slow.test.ts", 54],
+  ["test/github/automations/schedule.integration.test.ts", 48],
+  ["test/github/scale/deliveries-at-scale.slow.test.ts", 46],
+  ["test/real-layouts/jest-project.slow.test.ts", 44],
+  ["test/github/scale/fair-sessions-pg.slow.test.ts", 41],
+  ["test/image/image.slow.test.ts", 38],
+  ["test/agent/pinned-node-fetch.slow.test.ts", 35],
+  ["test/github/crash/app-crash.integration.test.ts", 34],
+  ["test/github/publish/lease-push.integration.test.ts", 32],
+  ["test/real-layouts/vitest-typescript.slow.test.ts", 30],
+  ["test/integrity-gate/github-session.integration.test.ts", 29],
+  ["test/github/sessions/followup-retry.integration.test.ts", 27],
+  ["test/github/crash/crash-receipt-note.integration.test.ts", 26],
+  ["test/github/publish/verified-commits.slow.test.ts", 26],
+  ["test/github/receipts/receipts-e2e.integration.test.ts", 26],
+  ["test/github/crash/crash-start.integration.test.ts", 26],
+  ["test/github/sessions/followup-setup-offline.slow.test.ts", 25],
+  ["test/depcache/cli-store-crash.integration.test.ts", 25],
+  ["test/mcp/session-flow.integration.test.ts", 24],
+  ["test/process/helper-kept.integration.test.ts", 24],
+  ["test/github/crash/crash-comment-late.integration.test.ts", 23],
+  ["test/github/sessions/commands.integration.test.ts", 23],
+  ["test/github/approvals/executable-config.integration.test.ts", 23],
+  ["test/trace/check-run.test.ts", 23],
+  ["test/receipt/verify-cli.integration.test.ts", 23],
+  ["test/github/publish/provenance.integration.test.ts", 22],
+  ["test/github/sessions/baseline-gate.slow.test.ts", 22],
+  ["test/sandbox/bubblewrap-hardening.integration.test.ts", 22],
+  ["test/github/crash/takeover-old-disk.integration.test.ts", 22],
+  ["test/agent/publication-property.slow.test.ts", 21],
+  ["test/github/crash/crash-inbox.integration.test.ts", 21],
+  ["test/github/crash/restart.integration.test.ts", 21],
+  ["test/github/crash/boot-resume.integration.test.ts", 21],
+  ["test/newcomer/first-run.slow.test.ts", 21],
+  ["test/sandbox/bubblewrap-limits.integration.test.ts", 20],
+  ["test/sandbox/private-registries-go-cargo.slow.test.ts", 20],
+  ["test/github/crash/abandoned-session-sandbox.integration.test.ts", 20],
+  ["test/cli/cli-first-run.integration.test.ts", 20],
+  ["test/integrity-gate/language-sessions.slow.test.ts", 20],
+  ["test/grants/github-grant-decisions.integration.test.ts", 20],
+  ["test/tools/file-ops-github.integration.test.ts", 20],
+  ["test/real-layouts/mocha-project.slow.test.ts", 20],
 ]);
 
 /** Seconds a file of each tier is guessed to take when nothing above says. */

@@ -21,9 +21,11 @@ export class CheckRunRecords {
 
   /**
    * Written before a run is created on `sha`: if the record of the run is missing later, whether
-   * GitHub created it before the process died is asked of GitHub, and only then.
+   * GitHub created it before the process died is asked of GitHub, and only then. The sha joins the
+   * list first, so a run created and never recorded is still among the session's runs to close.
    */
   async intend(sha: string): Promise<void> {
+    await this.list(sha);
     await writeEffect(this.store, effect.checkRunCreating(this.sessionId, sha), true);
   }
 
@@ -31,21 +33,27 @@ export class CheckRunRecords {
     return (await readEffect(this.store, effect.checkRunCreating(this.sessionId, sha))) !== null;
   }
 
-  /** Records a run right after GitHub created it, before anything else can fail. */
+  /** Records a run right after GitHub created it (or was found to have), before anything else can fail. */
   async add(r: CheckRunRecord): Promise<void> {
+    await this.list(r.sha);
     await writeEffect(this.store, effect.checkRun(this.sessionId, r.sha), r);
-    const shas = await this.shas();
-    if (!shas.includes(r.sha)) await writeEffect(this.store, effect.checkRunShas(this.sessionId), [...shas, r.sha]);
   }
 
   async markMoved(r: CheckRunRecord, to: string): Promise<void> {
     await writeEffect(this.store, effect.checkRun(this.sessionId, r.sha), { ...r, movedTo: to });
   }
 
-  /** Every run not yet closed in favour of a newer head, except the one on `sha`. */
-  async openExcept(sha: string): Promise<CheckRunRecord[]> {
-    const all = await Promise.all((await this.shas()).filter((s) => s !== sha).map((s) => this.get(s)));
-    return all.filter((r): r is CheckRunRecord => r !== null && r.movedTo === undefined);
+  /**
+   * Every run not yet closed in favour of a newer head, except the one on `sha`; `unrecorded` lists
+   * the shas where a run was intended and its record is missing (GitHub alone knows whether it exists).
+   */
+  async openExcept(sha: string): Promise<{ open: CheckRunRecord[]; unrecorded: string[] }> {
+    const others = (await this.shas()).filter((s) => s !== sha);
+    const records = await Promise.all(others.map((s) => this.get(s)));
+    return {
+      open: records.filter((r): r is CheckRunRecord => r !== null && r.movedTo === undefined),
+      unrecorded: others.filter((_, i) => records[i] === null),
+    };
   }
 
   async current(): Promise<CheckRunRecord | null> {
@@ -64,6 +72,11 @@ export class CheckRunRecords {
 
   async setAnnotatedBatches(sha: string, n: number): Promise<void> {
     await writeEffect(this.store, effect.checkRunAnnotated(this.sessionId, sha), n);
+  }
+
+  private async list(sha: string): Promise<void> {
+    const shas = await this.shas();
+    if (!shas.includes(sha)) await writeEffect(this.store, effect.checkRunShas(this.sessionId), [...shas, sha]);
   }
 
   private async shas(): Promise<string[]> {

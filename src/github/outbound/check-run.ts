@@ -93,6 +93,7 @@ export class CheckRunPublisher {
   private async completeWithAnnotations(conclusion: string): Promise<void> {
     const s = this.ledger.state;
     const run = await this.records.current();
+    if (run !== null) await this.closeOthers(run);
     const parts = run !== null && s.published?.commit === run.sha ? checkRunAnnotations(s, this.ledger.history, this.opts.secrets) : [];
     const sent = run === null ? 0 : await this.records.annotatedBatches(run.sha);
     await this.patch({ status: "completed", conclusion, actions: [] }, parts[sent]);
@@ -111,7 +112,7 @@ export class CheckRunPublisher {
     const recorded = await this.records.get(sha);
     const { run, adopted } = recorded ? { run: recorded, adopted: true } : await this.create(sha);
     await this.opts.onCurrent?.(run.id);
-    for (const old of await this.records.openExcept(sha)) await this.close(old, run);
+    await this.closeOthers(run);
     await this.records.setCurrent(sha);
     // A run adopted from an attempt that died before this point may show an older state.
     if (adopted) await this.patch({ actions: this.actions(this.ledger.state) });
@@ -142,6 +143,24 @@ export class CheckRunPublisher {
     const run = { sha, id: data.id, url: data.html_url ?? "" };
     await this.records.add(run);
     return { run, adopted: found !== null };
+  }
+
+  /**
+   * Closes every other run of the session still open. A run whose record is missing was intended
+   * by a process that died around its creation: GitHub is asked whether it exists, and it is
+   * recorded and closed if so. If not, it is asked again next time (a create in flight when its
+   * process died may still land): no run stays in progress behind the current one.
+   */
+  private async closeOthers(current: CheckRunRecord): Promise<void> {
+    const { open, unrecorded } = await this.records.openExcept(current.sha);
+    for (const sha of unrecorded) {
+      const found = await this.outbound.findCheckRun(CHECK_RUN_NAME, sha, this.ledger.sessionId);
+      if (!found) continue;
+      const run = { sha, id: found.id, url: found.html_url ?? "" };
+      await this.records.add(run);
+      open.push(run);
+    }
+    for (const old of open) await this.close(old, current);
   }
 
   /** The run on an older head ends `neutral` and points at its successor. */

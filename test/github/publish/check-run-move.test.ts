@@ -19,14 +19,35 @@ const sha = (c: string) => c.repeat(40);
 class GitHubRecorder {
   readonly calls: string[] = [];
   failNextPatch = false;
+  /** The next create reaches GitHub, and the process dies before it hears the answer. */
+  dieAfterNextCreate = false;
+  /** The next create never reaches GitHub. */
+  failNextCreate = false;
   private next = 100;
+  private readonly runs: { id: number; head_sha: string; external_id: string; html_url: string }[] = [];
   readonly octokit = {
     rest: {
       checks: {
-        create: async (p: { head_sha: string }) => {
+        create: async (p: { head_sha: string; external_id: string }) => {
           const id = (this.next += 1);
           this.calls.push(`create ${id} on ${p.head_sha.slice(0, 1)}`);
+          this.runs.push({ id, head_sha: p.head_sha, external_id: p.external_id, html_url: `https://gh/runs/${id}` });
+          if (this.failNextCreate) {
+            this.failNextCreate = false;
+            this.next -= 1;
+            this.calls.pop();
+            this.runs.pop();
+            throw new Error("503 (injected)");
+          }
+          if (this.dieAfterNextCreate) {
+            this.dieAfterNextCreate = false;
+            throw new Error("killed (injected)");
+          }
           return { data: { id, html_url: `https://gh/runs/${id}` } };
+        },
+        listForRef: async (p: { ref: string }) => {
+          this.calls.push(`list ${p.ref.slice(0, 1)}`);
+          return { data: { check_runs: this.runs.filter((r) => r.head_sha === p.ref) } };
         },
       },
     },
@@ -97,5 +118,39 @@ describe("moving the check run to a new head", () => {
     expect(gh.calls).toEqual(["patch 105 failure: Patchgate: Queued"]);
     // Each run that became current (or was adopted as such) was linked for its button.
     expect(linked).toEqual([101, 102, 103, 103, 104, 105]);
+  });
+
+  test("a run GitHub created for a process that died before recording it is closed by the next move to another head", async () => {
+    gh.calls.length = 0;
+    gh.dieAfterNextCreate = true;
+    await expect(publisher().moveTo(sha("f"))).rejects.toThrow("killed (injected)");
+    await publisher().moveTo(sha("0"));
+    // f's run is found on GitHub by the session's tag, recorded and closed: none stays in progress.
+    expect(gh.calls).toEqual(["create 106 on f", "create 107 on 0", "list f", "patch 105 neutral: Moved to 0000000", "patch 106 neutral: Moved to 0000000"]);
+  });
+
+  test("a head whose creation never reached GitHub is asked about at each later move (a create in flight may still land)", async () => {
+    gh.calls.length = 0;
+    gh.failNextCreate = true;
+    await expect(publisher().moveTo(sha("1"))).rejects.toThrow("503 (injected)");
+    await publisher().moveTo(sha("2"));
+    await publisher().moveTo(sha("3"));
+    expect(gh.calls).toEqual([
+      "create 108 on 2",
+      "list 1",
+      "patch 107 neutral: Moved to 2222222",
+      "create 109 on 3",
+      "list 1",
+      "patch 108 neutral: Moved to 3333333",
+    ]);
+  });
+
+  test("the completion closes a run left open beside the current one", async () => {
+    gh.calls.length = 0;
+    gh.dieAfterNextCreate = true;
+    await expect(publisher().moveTo(sha("4"))).rejects.toThrow("killed (injected)");
+    // The session ends without moving again (it failed): its completion still closes the run on 4.
+    await publisher().complete();
+    expect(gh.calls).toEqual(["create 110 on 4", "list 1", "list 4", "patch 110 neutral: Moved to 3333333", "patch 109 failure: Patchgate: Queued"]);
   });
 });
