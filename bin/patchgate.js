@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Runs the compiled CLI when dist/ is what src/ compiles to now (bin/dist-freshness.js), else the
 // TypeScript sources through tsx: never a dist/ older than the sources beside it.
+import "./node-version.js";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { staleDist } from "./dist-freshness.js";

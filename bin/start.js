@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // `npm start`: builds only when dist/ is not what src/ compiles to now, then runs the app from dist/.
+import "./node-version.js";
 import { fileURLToPath } from "node:url";
 import { build } from "./build.js";
 import { staleDist } from "./dist-freshness.js";
