@@ -6,8 +6,9 @@ import type { RunContext } from "./run-context.js";
  * A sandboxed run that cannot change the tree unless a human approved it. The tree is snapshotted
  * before (every file that is not ignored, and the session's publishable paths even when ignored);
  * afterwards a human-approved command keeps its changes (returned, so they are recorded as
- * publishable), while for anything else every change is put back and reported. Ignored outputs
- * (build directories, caches) stay for the next run, and are never published.
+ * publishable), while for anything else every change is put back and reported. What anything else
+ * wrote where git ignores (build directories, caches, installed packages) was already discarded by
+ * the sandbox (SandboxRunRequest.discardIgnored, set by sandbox-run.ts); ignored outputs are never published.
  */
 export interface GuardedRun<R extends SandboxResult = SandboxResult> {
   res: R;

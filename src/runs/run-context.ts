@@ -11,7 +11,7 @@ import type { OnRun } from "./run-progress.js";
 export interface RunContext {
   sandbox: Sandbox;
   /** The tree the run works in: mounted into the sandbox, snapshotted and put back around the run. */
-  workspace: Pick<Workspace, "root" | "treeHash" | "changedSince" | "rollBack" | "removeSpecialFiles">;
+  workspace: Pick<Workspace, "root" | "treeHash" | "changedSince" | "rollBack" | "removeSpecialFiles" | "ignoredAmong">;
   /** The session's publishable paths: snapshotted and put back around a run even where git ignores them. */
   publishable: readonly string[];
   /** The repository's per-run limits (sandbox.* of its config). */

@@ -26,6 +26,8 @@ export interface ArgvRun {
   timeoutSeconds: number;
   /** The workspace is mounted read-only (the policy allowed the command as a reader). */
   readOnly: boolean;
+  /** A human approved this command: it keeps what it writes where git ignores (its other changes are kept by guardedRun). */
+  humanApproved?: boolean;
   /** Hosts a human granted the session: the run reaches these alone, through the egress proxy. */
   grantedHosts?: readonly string[];
 }
@@ -44,7 +46,15 @@ export function limitsOf(config: RepoConfig): SandboxLimits {
 /** A run's result plus the special files it left behind, which were deleted after it. */
 export type RunResult = SandboxResult & { removedSpecial: string[] };
 
-type RunMode = { network?: boolean; readOnlyWorkspace?: boolean; setup?: boolean; env?: Readonly<Record<string, string>>; granted?: readonly string[] };
+type RunMode = {
+  network?: boolean;
+  readOnlyWorkspace?: boolean;
+  setup?: boolean;
+  /** Keeps what it writes where git ignores: setup, and a command a human approved. */
+  keepsIgnored?: boolean;
+  env?: Readonly<Record<string, string>>;
+  granted?: readonly string[];
+};
 
 /** A run as the sandbox takes it: argv, and what its mode allows. */
 interface Planned {
@@ -56,7 +66,7 @@ interface Planned {
 
 function shellPlan(run: ShellRun): Planned {
   const started = { kind: run.kind, command: run.command, network: run.network ?? false };
-  const mode = { network: run.network ?? false, setup: run.kind === "setup", granted: run.grantedHosts };
+  const mode = { network: run.network ?? false, setup: run.kind === "setup", keepsIgnored: run.kind === "setup", granted: run.grantedHosts };
   return { argv: ["/bin/sh", "-c", run.command], timeoutSeconds: run.timeoutSeconds, started, mode };
 }
 
@@ -66,7 +76,8 @@ function shellPlan(run: ShellRun): Planned {
  */
 function argvPlan(run: ArgvRun): Planned {
   const started = { kind: "command" as const, command: run.argv.join(" "), network: false };
-  if (!run.readOnly) return { argv: run.argv, timeoutSeconds: run.timeoutSeconds, started, mode: { granted: run.grantedHosts } };
+  if (!run.readOnly)
+    return { argv: run.argv, timeoutSeconds: run.timeoutSeconds, started, mode: { granted: run.grantedHosts, keepsIgnored: run.humanApproved === true } };
   return { argv: readOnlyArgv(run.argv), timeoutSeconds: run.timeoutSeconds, started, mode: { readOnlyWorkspace: true, env: READ_ONLY_GIT_ENV } };
 }
 
@@ -103,6 +114,14 @@ async function ready(ctx: RunContext, plan: Planned): Promise<void> {
   }
 }
 
+/** One classifier per workspace, so a run's readying and the run itself carry the same request. */
+const classifiers = new WeakMap<RunContext["workspace"], (rels: readonly string[]) => Promise<Set<string>>>();
+function ignoredIn(workspace: RunContext["workspace"]): (rels: readonly string[]) => Promise<Set<string>> {
+  let classify = classifiers.get(workspace);
+  if (classify === undefined) classifiers.set(workspace, (classify = (rels) => workspace.ignoredAmong(rels)));
+  return classify;
+}
+
 function request(ctx: RunContext, { argv, timeoutSeconds, mode }: Planned): SandboxRunRequest {
   // The setup's network reaches the registries and allow_hosts; any other run, only what a human granted.
   const granted = !mode.network && mode.granted !== undefined && mode.granted.length > 0 ? mode.granted : null;
@@ -119,6 +138,8 @@ function request(ctx: RunContext, { argv, timeoutSeconds, mode }: Planned): Sand
     ...network,
     readOnlyWorkspace: mode.readOnlyWorkspace === true,
     setup: mode.setup === true,
+    // Named where kept, never where discarded: a run of a kind added later discards by default.
+    ...(mode.keepsIgnored === true ? {} : { discardIgnored: ignoredIn(ctx.workspace) }),
     timeoutMs: timeoutSeconds * 1000,
     limits: ctx.limits,
     signal: ctx.signal,

@@ -44,5 +44,6 @@ export function longLivedCommand(host: BwrapHostSetup, run: PreparedRun, req: Sa
     onOutput: req.onOutput,
     stderrPrefix: refusedEnvNotice(run.refusedEnv),
     disk: { runBytes: run.limits.diskBytes, leftBytes: Math.min(run.limits.diskBytes, req.diskLeftBytes ?? Infinity) },
+    ...(req.discardIgnored && !req.setup ? { discardIgnored: req.discardIgnored } : {}),
   };
 }

@@ -39,6 +39,8 @@ export interface LongLivedCommand extends OutputSinkOptions {
   signal?: AbortSignal;
   /** What the command may write (its layer's size) and how much the workspace may grow by what it keeps (run-overlay.ts). */
   disk: RunDiskLimits;
+  /** What it wrote where git ignores is not kept (SandboxRunRequest.discardIgnored). */
+  discardIgnored?: (rels: readonly string[]) => Promise<Set<string>>;
 }
 
 /**
@@ -174,7 +176,7 @@ export class LongLivedSandbox {
       if (report === null || report.fence !== fence || !(await this.onlySupervisorLeft())) this.destroy();
       clearTimeout(timer);
       // Nothing of the command runs any more (the supervisor killed the rest): its layer is settled now.
-      const layer = this.overlay && !this.dead ? await this.settle(cmd.disk) : null;
+      const layer = this.overlay && !this.dead ? await this.settle(cmd.disk, cmd.discardIgnored) : null;
       if (report !== null && !report.clean) this.destroy();
       if (this.dead) await this.channel.closed;
       this.stdout.flush();
@@ -192,10 +194,10 @@ export class LongLivedSandbox {
   }
 
   /** The command's writes kept in the workspace, or not when over the limit; a failure here ends the sandbox. */
-  private async settle(disk: RunDiskLimits): Promise<LayerOutcome> {
+  private async settle(disk: RunDiskLimits, discardIgnored: LongLivedCommand["discardIgnored"]): Promise<LayerOutcome> {
     const overlay = this.overlay as OverlayTarget & { workspace: string };
     try {
-      return await settleRunOverlay(overlay, disk, overlay.workspace);
+      return await settleRunOverlay(overlay, disk, overlay.workspace, discardIgnored);
     } catch (e) {
       this.destroy();
       throw new SandboxError("backend_lost", `cannot keep the run's writes: ${(e as Error).message}`);

@@ -13,11 +13,13 @@ import { pipeline } from "node:stream/promises";
  * it read-only, and the layer is reachable by the run itself.
  */
 
-type Step =
+/** One change to the workspace; `replaces`: bytes of the workspace's files it replaces or removes. */
+type Step = { replaces: number } & (
   | { op: "remove"; rel: string }
   | { op: "dir"; rel: string; mode: number }
-  | { op: "file"; rel: string; mode: number; ino: number; atime: Date; mtime: Date }
-  | { op: "symlink"; rel: string; target: string };
+  | { op: "file"; rel: string; mode: number; ino: number; size: number; atime: Date; mtime: Date }
+  | { op: "symlink"; rel: string; target: string }
+);
 
 export interface MergePlan {
   steps: Step[];
@@ -47,8 +49,9 @@ async function walk(
   const lower = lowerIsDir ? await readdir(path.join(roots.workspace, rel)).catch(() => []) : [];
   for (const name of lower) {
     if (shown.has(name) || isGit(rel, name)) continue;
-    plan.steps.push({ op: "remove", rel: path.join(rel, name) });
-    plan.replaced += await sizeOf(path.join(roots.workspace, rel, name));
+    const replaces = await sizeOf(path.join(roots.workspace, rel, name));
+    plan.steps.push({ op: "remove", rel: path.join(rel, name), replaces });
+    plan.replaced += replaces;
   }
   for (const entry of await readdir(path.join(roots.upper, rel))) {
     // Not shown: a whiteout, of whichever form; the removal above is all it means.
@@ -57,20 +60,46 @@ async function walk(
     const st = await lstat(path.join(roots.upper, p));
     const was = lowerIsDir ? await lstat(path.join(roots.workspace, p)).catch(() => null) : null;
     // A directory kept as one keeps its entries; anything else the run put there replaces the old entry whole.
-    if (was !== null && !(st.isDirectory() && was.isDirectory())) plan.replaced += await sizeOf(path.join(roots.workspace, p));
+    const replaces = was !== null && !(st.isDirectory() && was.isDirectory()) ? await sizeOf(path.join(roots.workspace, p)) : 0;
+    plan.replaced += replaces;
     if (st.isDirectory()) {
-      plan.steps.push({ op: "dir", rel: p, mode: st.mode & 0o777 });
+      plan.steps.push({ op: "dir", rel: p, mode: st.mode & 0o777, replaces });
       await walk(plan, roots, p, was?.isDirectory() === true, inodes);
     } else if (st.isFile()) {
-      plan.steps.push({ op: "file", rel: p, mode: st.mode & 0o777, ino: st.ino, atime: st.atime, mtime: st.mtime });
+      plan.steps.push({ op: "file", rel: p, mode: st.mode & 0o777, ino: st.ino, size: st.size, atime: st.atime, mtime: st.mtime, replaces });
       if (!inodes.has(st.ino)) plan.bytes += st.size;
       inodes.add(st.ino);
     } else if (st.isSymbolicLink()) {
-      plan.steps.push({ op: "symlink", rel: p, target: await readlink(path.join(roots.upper, p)) });
+      plan.steps.push({ op: "symlink", rel: p, target: await readlink(path.join(roots.upper, p)), replaces });
     }
     // FIFOs, sockets and devices are never kept.
     else plan.dropped.push(`${p} (a ${specialKind(st)})`);
   }
+}
+
+/**
+ * The plan without what it would write at the paths `ignoredAmong` names (a directory is asked for as
+ * `rel/`) or below them: a run's creations, changes and deletions where git ignores them are not kept.
+ * A plan that cannot be judged keeps nothing. Bytes are counted again for the steps left.
+ */
+export async function withoutIgnored(plan: MergePlan, ignoredAmong: (rels: readonly string[]) => Promise<Set<string>>): Promise<MergePlan> {
+  const asked = plan.steps.map((s) => (s.op === "dir" ? `${s.rel}/` : s.rel));
+  const ignored = await ignoredAmong(asked).catch(() => null);
+  if (ignored === null) return { steps: [], bytes: 0, replaced: 0, dropped: plan.dropped };
+  const gone = new Set(plan.steps.filter((_, i) => ignored.has(asked[i])).map((s) => s.rel));
+  const below = (rel: string): boolean => {
+    for (let at = rel.length; at > 0; at = rel.lastIndexOf("/", at - 1)) if (gone.has(rel.slice(0, at))) return true;
+    return false;
+  };
+  const steps = plan.steps.filter((s) => !below(s.rel));
+  const inodes = new Set<number>();
+  let bytes = 0;
+  for (const s of steps) {
+    if (s.op !== "file" || inodes.has(s.ino)) continue;
+    inodes.add(s.ino);
+    bytes += s.size;
+  }
+  return { steps, bytes, replaced: steps.reduce((n, s) => n + s.replaces, 0), dropped: plan.dropped };
 }
 
 const isGit = (rel: string, name: string): boolean => rel === "" && name === ".git";

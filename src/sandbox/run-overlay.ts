@@ -1,6 +1,6 @@
 import { readFile, statfs } from "node:fs/promises";
 import { MOUNT_SYSCALLS, RUN_DISK_DIR, type LayerMounter, type MountSyscalls } from "./layer-mounter.js";
-import { applyMerge, planMerge } from "./overlay-merge.js";
+import { applyMerge, planMerge, withoutIgnored } from "./overlay-merge.js";
 import { SANDBOX_WORKSPACE } from "./prepare-run.js";
 import { SandboxError } from "./sandbox-error.js";
 
@@ -66,11 +66,18 @@ export interface LayerOutcome {
  * the limits. A command over them keeps nothing: the workspace is as before it ran. Judged on the
  * pages and inodes the layer holds (a writer that crossed them met ENOSPC), on the bytes the copy
  * would write (a sparse file holds no pages for its holes), and on how much the workspace would grow,
- * against what the session's earlier runs left of the limit.
+ * against what the session's earlier runs left of the limit. With `discardIgnored`, what it wrote where
+ * git ignores (build outputs, caches, installed dependencies) is not kept (withoutIgnored).
  */
-export async function settleRunOverlay(t: OverlayTarget, limits: RunDiskLimits, workspace: string): Promise<LayerOutcome> {
+export async function settleRunOverlay(
+  t: OverlayTarget,
+  limits: RunDiskLimits,
+  workspace: string,
+  discardIgnored?: (rels: readonly string[]) => Promise<Set<string>>,
+): Promise<LayerOutcome> {
   const exceeded = await layerExceeded(t, limits.runBytes);
-  const plan = exceeded ? null : await planMerge(upperDir(t), mergedDir(t), workspace);
+  const planned = exceeded ? null : await planMerge(upperDir(t), mergedDir(t), workspace);
+  const plan = planned !== null && discardIgnored ? await withoutIgnored(planned, discardIgnored) : planned;
   await t.mounter.unmount(t.hasGit);
   const grownBytes = plan === null ? 0 : plan.bytes - plan.replaced;
   if (plan === null || plan.bytes > limits.runBytes || grownBytes > limits.leftBytes) return { exceeded: true, grownBytes: 0, dropped: [] };

@@ -29,6 +29,15 @@ export interface SandboxRunRequest {
    * Never set for a command the model chose.
    */
   setup?: boolean;
+  /**
+   * Which of the paths a run wrote git ignores (Workspace.ignoredAmong). When set, whatever the run
+   * created, changed or deleted there (node_modules, build directories, caches) is discarded with it:
+   * nothing a run leaves outside what rollback governs reaches a later run, the test run that gates
+   * `finish` above all. runs/sandbox-run.ts sets it for every run but setup and a command a human
+   * approved; setup ignores it. The bubblewrap backend honours it (its layer per run); docker, which
+   * binds the workspace, does not.
+   */
+  discardIgnored?: (rels: readonly string[]) => Promise<Set<string>>;
   timeoutMs: number;
   limits?: SandboxLimits;
   /**

@@ -50,9 +50,10 @@ export const runCommandTool = defineTool({
     const readOnly = grant.by === "policy" && grant.readOnly;
     const runs = runContextOf(ctx);
     const seconds = runTimeouts(ctx.repoConfig, ctx.state.grants).commandSeconds;
-    const argv = { argv: args.argv, timeoutSeconds: seconds, readOnly, grantedHosts: runHosts(ctx.state) };
+    const humanApproved = grant.by === "human";
+    const argv = { argv: args.argv, timeoutSeconds: seconds, readOnly, humanApproved, grantedHosts: runHosts(ctx.state) };
     // The sandbox gets ready while the tree is snapshotted; the command starts after both.
-    const guarded = await guardedRun(runs, grant.by === "human", () => runArgv(runs, argv), readyArgv(runs, argv));
+    const guarded = await guardedRun(runs, humanApproved, () => runArgv(runs, argv), readyArgv(runs, argv));
     const { res, discarded } = guarded;
     const data = {
       argv: args.argv,

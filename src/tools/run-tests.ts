@@ -17,7 +17,7 @@ import { defineTool } from "./define-tool.js";
 import { ok, type ToolContext, type ToolOutcome } from "./tool.js";
 
 const DESCRIPTION = `Run the repository's configured test command in the sandbox (no network but the hosts a maintainer granted with request_grant) and record the result against the hash of the files that would be published.
-- Files the tests change are put back afterwards (the result lists them); ignored outputs such as build directories stay.
+- Files the tests change are put back afterwards (the result lists them); what they write where git ignores (build directories, caches) is discarded with the run.
 - finish is accepted only after a passing run on exactly the current files: run this after your last change.
 - The repository's setup command (e.g. dependency install) runs once at the start of execute mode; a failed setup is not run again until its inputs (manifests, lockfiles) change.
 - An unchanged tree whose last run passed is not run again (cached=true).

@@ -168,6 +168,15 @@ export class GitWorkspace implements Workspace {
     return r.exitCode === 0 ? { ok: true, commit } : { ok: false, exitCode: r.exitCode, stderr: r.stderr, stdout: r.stdout };
   }
 
+  async ignoredAmong(rels: readonly string[]): Promise<Set<string>> {
+    if (rels.length === 0) return new Set();
+    await assertSafeRepoConfig(this.root);
+    // Exit 1: none of them is ignored.
+    const r = await git(["check-ignore", "--stdin", "-z"], { cwd: this.root, input: rels.map((p) => `${p}\0`).join(""), signal: this.signal });
+    if (r.exitCode !== 0 && r.exitCode !== 1) throw new WorkspaceError("git_failed", `git check-ignore failed: ${r.stderr.trim()}`, r.stderr);
+    return new Set(r.stdout.split("\0").filter((p) => p !== ""));
+  }
+
   /**
    * A command can leave FIFOs, sockets or devices in the tree; none can be committed, and one named
    * .gitignore stalls git. Those outside ignored directories are deleted; the list says which.

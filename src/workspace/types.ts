@@ -28,6 +28,11 @@ export interface Workspace {
   rollBack(tree: string, alsoPaths?: readonly string[]): Promise<string[]>;
   /** Commits the published tree of `opts.paths` on `branch` (created from base if absent); returns the commit sha. */
   commit(opts: CommitOptions): Promise<string>;
+  /**
+   * Which of `rels` (workspace-relative; a directory written with a trailing `/`) git ignores: build
+   * outputs, caches, installed dependencies. A tracked file is never among them.
+   */
+  ignoredAmong(rels: readonly string[]): Promise<Set<string>>;
   /** Deletes the FIFOs, sockets and devices a command left in the tree git sees; returns them. */
   removeSpecialFiles(): Promise<SpecialEntry[]>;
   /** The same workspace, every operation of it stopped when `signal` aborts. */

@@ -45,6 +45,10 @@ function world(opts: { special?: SpecialEntry[]; runFails?: boolean } = {}) {
       calls.push("removeSpecialFiles");
       return opts.special ?? [];
     },
+    async ignoredAmong(rels) {
+      calls.push(`ignoredAmong ${rels.join(",")}`);
+      return new Set();
+    },
   };
   const started: string[] = [];
   const signal = new AbortController().signal;
@@ -100,6 +104,19 @@ describe("a sandboxed run from a RunContext", () => {
     expect(req.argv).toEqual(readOnlyArgv(["git", "log"]));
     expect(req.argv).toContain("--no-textconv");
     expect(req.env).toEqual(READ_ONLY_GIT_ENV);
+  });
+
+  test("only setup and a command a human approved keep what they write where git ignores; every other run discards it", async () => {
+    const w = world();
+    await runShell(w.ctx, { kind: "setup", command: "npm ci", timeoutSeconds: 1 });
+    await runArgv(w.ctx, { argv: ["npm", "install", "left-pad"], timeoutSeconds: 1, readOnly: false, humanApproved: true });
+    await runShell(w.ctx, { kind: "tests", command: "npm test", timeoutSeconds: 1 });
+    await runShell(w.ctx, { kind: "baseline", command: "npm test", timeoutSeconds: 1 });
+    await runArgv(w.ctx, { argv: ["prettier", "--write", "."], timeoutSeconds: 1, readOnly: false });
+    expect(w.requests.map((r) => r.discardIgnored !== undefined)).toEqual([false, false, true, true, true]);
+    // The classifier asks the session's workspace.
+    expect(await w.requests[2]!.discardIgnored!(["node_modules/x.js"])).toEqual(new Set());
+    expect(w.calls.at(-1)).toBe("ignoredAmong node_modules/x.js");
   });
 
   test("special files the run left are deleted after it and named in the result", async () => {

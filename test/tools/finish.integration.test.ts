@@ -126,7 +126,7 @@ describe("finish (test gate)", () => {
     expect(result).toMatchObject({ ok: true, data: { published_paths: ["a.js"], files_changed: 1 } });
   });
 
-  test("a written file changed since by something else (setup, a test on an ignored path) → written_file_changed", async () => {
+  test("a written file changed since by something else (setup rewriting it) → written_file_changed", async () => {
     const h = await make({ "a.js": "bug\n" });
     written(h, "a.js", "fixed\n");
     writeFileSync(join(h.workspace.root, "a.js"), "rewritten behind the agent's back\n");

@@ -50,14 +50,16 @@ describe("run_command", () => {
   });
 
   test("a command a human approved keeps what it changed, and the ledger makes it publishable", async () => {
-    const h = await make({ "a.txt": "a\n" }, { sandbox });
-    const { result, events } = await h.call(runCommandTool, { argv: ["sh", "-c", "echo made > b.txt"] }, { by: "human" });
+    const h = await make({ "a.txt": "a\n", ".gitignore": "out/\n" }, { sandbox });
+    const { result, events } = await h.call(runCommandTool, { argv: ["sh", "-c", "echo made > b.txt; mkdir out; echo built > out/cache"] }, { by: "human" });
     expect([dataOf(result).discarded, dataOf(result).changed, events]).toEqual([
       undefined,
       ["b.txt"],
       [{ type: "command_changed", tool: "run_command", paths: ["b.txt"] }],
     ]);
     expect(readFileSync(join(h.workspace.root, "b.txt"), "utf8")).toBe("made\n");
+    // Its output where git ignores stays too, unpublished (an install a maintainer approved).
+    expect(readFileSync(join(h.workspace.root, "out/cache"), "utf8")).toBe("built\n");
   });
 
   test("a command the policy allowed has its changes put back, and is told so", async () => {
@@ -69,7 +71,8 @@ describe("run_command", () => {
     expect(data.note).toMatch(/^The command changed PWNED.txt, a.txt; these changes were discarded/);
     expect(events).toEqual([{ type: "changes_rolled_back", tool: "run_command", paths: ["PWNED.txt", "a.txt"] }]);
     expect([existsSync(join(h.workspace.root, "PWNED.txt")), readFileSync(join(h.workspace.root, "a.txt"), "utf8")]).toEqual([false, "a\n"]);
-    expect(readFileSync(join(h.workspace.root, "out/cache"), "utf8")).toBe("kept\n");
+    // What it wrote where git ignores went with it too: nothing it left there reaches a later run.
+    expect(existsSync(join(h.workspace.root, "out"))).toBe(false);
   });
 
   test("a command allowed as a reader runs with the workspace read-only: a wrong verdict cannot write", async () => {

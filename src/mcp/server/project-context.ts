@@ -28,6 +28,7 @@ export function projectContext(repo: string): ToolContext {
     changedSince: readOnly("changedSince"),
     rollBack: readOnly("rollBack"),
     commit: readOnly("commit"),
+    ignoredAmong: readOnly("ignoredAmong"),
     removeSpecialFiles: readOnly("removeSpecialFiles"),
     restore: readOnly("restore"),
     withSignal: () => workspace,

@@ -1,0 +1,95 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { GitWorkspace } from "../../src/workspace/git-workspace.js";
+import { bubblewrapIn, SANDBOX_FORMS, sh, tempWorkspace, type FormSandbox } from "./sandbox-fixture.js";
+
+/**
+ * A run that discards its ignored writes (every run but setup and a command a human approved):
+ * whatever it created, changed or deleted where git ignores — an installed package, a build
+ * directory, a log — is as before it ran, so nothing it leaves there reaches a later run. Its other
+ * changes reach the workspace, where rollback puts them back and names them.
+ */
+const IGNORES = "node_modules/\nbuild/\n*.log\n";
+const DEP = "module.exports = () => true;\n";
+
+/** A committed repository with an installed dependency and an earlier build, both ignored. */
+function repository(dir: string): GitWorkspace {
+  const git = (...args: string[]) => execFileSync("git", ["-C", dir, ...args], { encoding: "utf8" }).trim();
+  git("init", "-q");
+  writeFileSync(join(dir, ".gitignore"), IGNORES);
+  writeFileSync(join(dir, "src.js"), "base\n");
+  git("add", ".");
+  git("-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "base");
+  mkdirSync(join(dir, "node_modules", "dep"), { recursive: true });
+  writeFileSync(join(dir, "node_modules", "dep", "index.js"), DEP);
+  mkdirSync(join(dir, "build"));
+  writeFileSync(join(dir, "build", "old.js"), "old build\n");
+  return new GitWorkspace(dir, git("rev-parse", "HEAD"));
+}
+
+const PLANT = [
+  "echo 'module.exports = () => false;' > node_modules/dep/index.js",
+  "mkdir -p node_modules/new && echo x > node_modules/new/index.js",
+  "echo new > build/new.js",
+  "rm build/old.js",
+  "mkdir -p dist && echo d > dist/keep.log",
+  "echo changed > src.js",
+  "mkdir -p out && echo y > out/y.txt",
+  "echo planted",
+].join(" && ");
+
+describe.each(SANDBOX_FORMS)("bubblewrap (%s): a run's writes where git ignores", (form) => {
+  let sandbox: FormSandbox;
+  beforeAll(async () => {
+    sandbox = await bubblewrapIn(form);
+  });
+  afterAll(() => sandbox.end());
+
+  test("are discarded when the run discards them; its other changes reach the workspace", async () => {
+    const ws = tempWorkspace("pg-ignored-");
+    try {
+      const workspace = repository(ws.dir);
+      const r = await sh(sandbox, ws.dir, PLANT, { discardIgnored: (rels) => workspace.ignoredAmong(rels) });
+      expect([r.exitCode, r.stdout]).toEqual([0, "planted\n"]);
+      expect(readFileSync(join(ws.dir, "node_modules", "dep", "index.js"), "utf8")).toBe(DEP);
+      expect(existsSync(join(ws.dir, "node_modules", "new"))).toBe(false);
+      expect(existsSync(join(ws.dir, "build", "new.js"))).toBe(false);
+      expect(readFileSync(join(ws.dir, "build", "old.js"), "utf8")).toBe("old build\n");
+      // An ignored file in a directory that is not ignored goes too.
+      expect(existsSync(join(ws.dir, "dist", "keep.log"))).toBe(false);
+      expect(readFileSync(join(ws.dir, "src.js"), "utf8")).toBe("changed\n");
+      expect(readFileSync(join(ws.dir, "out", "y.txt"), "utf8")).toBe("y\n");
+    } finally {
+      ws.cleanup();
+    }
+  });
+
+  test("are kept when the run keeps them (setup, a command a human approved)", async () => {
+    const ws = tempWorkspace("pg-ignored-");
+    try {
+      repository(ws.dir);
+      const r = await sh(sandbox, ws.dir, PLANT);
+      expect(r.exitCode).toBe(0);
+      expect(readFileSync(join(ws.dir, "node_modules", "dep", "index.js"), "utf8")).toBe("module.exports = () => false;\n");
+      expect(readFileSync(join(ws.dir, "build", "new.js"), "utf8")).toBe("new\n");
+      expect(existsSync(join(ws.dir, "build", "old.js"))).toBe(false);
+    } finally {
+      ws.cleanup();
+    }
+  });
+
+  test("a run whose paths cannot be judged keeps nothing", async () => {
+    const ws = tempWorkspace("pg-ignored-");
+    try {
+      repository(ws.dir);
+      const r = await sh(sandbox, ws.dir, PLANT, { discardIgnored: () => Promise.reject(new Error("git is gone")) });
+      expect(r.exitCode).toBe(0);
+      expect(readFileSync(join(ws.dir, "node_modules", "dep", "index.js"), "utf8")).toBe(DEP);
+      expect(readFileSync(join(ws.dir, "src.js"), "utf8")).toBe("base\n");
+      expect(existsSync(join(ws.dir, "out"))).toBe(false);
+    } finally {
+      ws.cleanup();
+    }
+  });
+});
