@@ -77,7 +77,7 @@ export async function settleRunOverlay(
 ): Promise<LayerOutcome> {
   const exceeded = await layerExceeded(t, limits.runBytes);
   const planned = exceeded ? null : await planMerge(upperDir(t), mergedDir(t), workspace);
-  const plan = planned !== null && discardIgnored ? await withoutIgnored(planned, discardIgnored) : planned;
+  const plan = planned !== null && discardIgnored ? await withoutIgnored(planned, workspace, discardIgnored) : planned;
   await t.mounter.unmount(t.hasGit);
   const grownBytes = plan === null ? 0 : plan.bytes - plan.replaced;
   if (plan === null || plan.bytes > limits.runBytes || grownBytes > limits.leftBytes) return { exceeded: true, grownBytes: 0, dropped: [] };

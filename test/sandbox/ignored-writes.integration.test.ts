@@ -65,6 +65,27 @@ describe.each(SANDBOX_FORMS)("bubblewrap (%s): a run's writes where git ignores"
     }
   });
 
+  test("a directory holding ignored entries is not deleted or replaced with them; one holding none is", async () => {
+    const ws = tempWorkspace("pg-ignored-");
+    try {
+      const workspace = repository(ws.dir);
+      for (const dir of ["pkg", "plain"]) {
+        mkdirSync(join(ws.dir, dir, "lib"), { recursive: true });
+        writeFileSync(join(ws.dir, dir, "lib", "a.js"), "a\n");
+      }
+      mkdirSync(join(ws.dir, "pkg", "lib", "node_modules", "dep"), { recursive: true });
+      writeFileSync(join(ws.dir, "pkg", "lib", "node_modules", "dep", "index.js"), DEP);
+      const r = await sh(sandbox, ws.dir, "rm -r pkg/lib && echo file > pkg/lib && rm -r plain/lib && echo gone", {
+        discardIgnored: (rels) => workspace.ignoredAmong(rels),
+      });
+      expect([r.exitCode, r.stdout]).toEqual([0, "gone\n"]);
+      expect(readFileSync(join(ws.dir, "pkg", "lib", "node_modules", "dep", "index.js"), "utf8")).toBe(DEP);
+      expect(existsSync(join(ws.dir, "plain", "lib"))).toBe(false);
+    } finally {
+      ws.cleanup();
+    }
+  });
+
   test("are kept when the run keeps them (setup, a command a human approved)", async () => {
     const ws = tempWorkspace("pg-ignored-");
     try {
