@@ -4,9 +4,10 @@ import path from "node:path";
 /**
  * What a session's runs have left in its workspace, net (bytes of files kept less those they replaced
  * or deleted), so that output in ignored paths, which no rollback removes (setup's, an approved
- * command's), cannot pile up run after run beyond the disk limit. Kept in the workspace's own `.git` directory, which every run sees
- * read-only and whose writes are never kept, so that it outlives one resume's sandbox and goes with
- * the workspace; a workspace without a `.git` directory keeps it in memory only.
+ * command's), cannot pile up run after run beyond the disk limit. Kept in the workspace's own `.git`
+ * directory, which every run sees read-only and whose writes are never kept, so that it outlives one
+ * resume's sandbox and goes with the workspace; a workspace without a `.git` directory keeps it in
+ * memory only.
  */
 const FILE = "patchgate-disk-kept";
 

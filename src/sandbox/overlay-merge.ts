@@ -110,9 +110,8 @@ async function keptSteps(all: Step[], workspace: string, ignoredAmong: IgnoredAm
   const kept: Step[] = [];
   for (const s of all) {
     if (below(s.rel)) continue;
-    // Only a removal or a replacement (a file or link where a directory was) can take a directory away.
-    const takesAway = s.op === "remove" || (s.op !== "dir" && s.replaces > 0);
-    if (takesAway && (await holdsIgnored(workspace, s.rel, ignoredAmong))) continue;
+    // A removal, or a file or link where a directory was, takes that directory away; a directory over one keeps it.
+    if (s.op !== "dir" && (await holdsIgnored(workspace, s.rel, ignoredAmong))) continue;
     kept.push(s);
   }
   return kept;
