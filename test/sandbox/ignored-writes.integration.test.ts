@@ -28,6 +28,16 @@ function repository(dir: string): GitWorkspace {
   return new GitWorkspace(dir, git("rev-parse", "HEAD"));
 }
 
+/** Runs `body` on a fresh repository (repository()), removed afterwards. */
+async function inRepository(body: (dir: string, workspace: GitWorkspace) => Promise<void>): Promise<void> {
+  const ws = tempWorkspace("pg-ignored-");
+  try {
+    await body(ws.dir, repository(ws.dir));
+  } finally {
+    ws.cleanup();
+  }
+}
+
 const PLANT = [
   "echo 'module.exports = () => false;' > node_modules/dep/index.js",
   "mkdir -p node_modules/new && echo x > node_modules/new/index.js",
@@ -46,71 +56,51 @@ describe.each(SANDBOX_FORMS)("bubblewrap (%s): a run's writes where git ignores"
   });
   afterAll(() => sandbox.end());
 
-  test("are discarded when the run discards them; its other changes reach the workspace", async () => {
-    const ws = tempWorkspace("pg-ignored-");
-    try {
-      const workspace = repository(ws.dir);
-      const r = await sh(sandbox, ws.dir, PLANT, { discardIgnored: (rels) => workspace.ignoredAmong(rels) });
+  test("are discarded when the run discards them; its other changes reach the workspace", async () =>
+    inRepository(async (dir, workspace) => {
+      const r = await sh(sandbox, dir, PLANT, { discardIgnored: (rels) => workspace.ignoredAmong(rels) });
       expect([r.exitCode, r.stdout]).toEqual([0, "planted\n"]);
-      expect(readFileSync(join(ws.dir, "node_modules", "dep", "index.js"), "utf8")).toBe(DEP);
-      expect(existsSync(join(ws.dir, "node_modules", "new"))).toBe(false);
-      expect(existsSync(join(ws.dir, "build", "new.js"))).toBe(false);
-      expect(readFileSync(join(ws.dir, "build", "old.js"), "utf8")).toBe("old build\n");
+      expect(readFileSync(join(dir, "node_modules", "dep", "index.js"), "utf8")).toBe(DEP);
+      expect(existsSync(join(dir, "node_modules", "new"))).toBe(false);
+      expect(existsSync(join(dir, "build", "new.js"))).toBe(false);
+      expect(readFileSync(join(dir, "build", "old.js"), "utf8")).toBe("old build\n");
       // An ignored file in a directory that is not ignored goes too.
-      expect(existsSync(join(ws.dir, "dist", "keep.log"))).toBe(false);
-      expect(readFileSync(join(ws.dir, "src.js"), "utf8")).toBe("changed\n");
-      expect(readFileSync(join(ws.dir, "out", "y.txt"), "utf8")).toBe("y\n");
-    } finally {
-      ws.cleanup();
-    }
-  });
+      expect(existsSync(join(dir, "dist", "keep.log"))).toBe(false);
+      expect(readFileSync(join(dir, "src.js"), "utf8")).toBe("changed\n");
+      expect(readFileSync(join(dir, "out", "y.txt"), "utf8")).toBe("y\n");
+    }));
 
-  test("a directory holding ignored entries is not deleted or replaced with them; one holding none is", async () => {
-    const ws = tempWorkspace("pg-ignored-");
-    try {
-      const workspace = repository(ws.dir);
-      for (const dir of ["pkg", "plain"]) {
-        mkdirSync(join(ws.dir, dir, "lib"), { recursive: true });
-        writeFileSync(join(ws.dir, dir, "lib", "a.js"), "a\n");
+  test("a directory holding ignored entries is not deleted or replaced with them; one holding none is", async () =>
+    inRepository(async (dir, workspace) => {
+      for (const top of ["pkg", "plain"]) {
+        mkdirSync(join(dir, top, "lib"), { recursive: true });
+        writeFileSync(join(dir, top, "lib", "a.js"), "a\n");
       }
-      mkdirSync(join(ws.dir, "pkg", "lib", "node_modules", "dep"), { recursive: true });
-      writeFileSync(join(ws.dir, "pkg", "lib", "node_modules", "dep", "index.js"), DEP);
-      const r = await sh(sandbox, ws.dir, "rm -r pkg/lib && echo file > pkg/lib && rm -r plain/lib && echo gone", {
+      mkdirSync(join(dir, "pkg", "lib", "node_modules", "dep"), { recursive: true });
+      writeFileSync(join(dir, "pkg", "lib", "node_modules", "dep", "index.js"), DEP);
+      const r = await sh(sandbox, dir, "rm -r pkg/lib && echo file > pkg/lib && rm -r plain/lib && echo gone", {
         discardIgnored: (rels) => workspace.ignoredAmong(rels),
       });
       expect([r.exitCode, r.stdout]).toEqual([0, "gone\n"]);
-      expect(readFileSync(join(ws.dir, "pkg", "lib", "node_modules", "dep", "index.js"), "utf8")).toBe(DEP);
-      expect(existsSync(join(ws.dir, "plain", "lib"))).toBe(false);
-    } finally {
-      ws.cleanup();
-    }
-  });
+      expect(readFileSync(join(dir, "pkg", "lib", "node_modules", "dep", "index.js"), "utf8")).toBe(DEP);
+      expect(existsSync(join(dir, "plain", "lib"))).toBe(false);
+    }));
 
-  test("are kept when the run keeps them (setup, a command a human approved)", async () => {
-    const ws = tempWorkspace("pg-ignored-");
-    try {
-      repository(ws.dir);
-      const r = await sh(sandbox, ws.dir, PLANT);
+  test("are kept when the run keeps them (setup, a command a human approved)", async () =>
+    inRepository(async (dir) => {
+      const r = await sh(sandbox, dir, PLANT);
       expect(r.exitCode).toBe(0);
-      expect(readFileSync(join(ws.dir, "node_modules", "dep", "index.js"), "utf8")).toBe("module.exports = () => false;\n");
-      expect(readFileSync(join(ws.dir, "build", "new.js"), "utf8")).toBe("new\n");
-      expect(existsSync(join(ws.dir, "build", "old.js"))).toBe(false);
-    } finally {
-      ws.cleanup();
-    }
-  });
+      expect(readFileSync(join(dir, "node_modules", "dep", "index.js"), "utf8")).toBe("module.exports = () => false;\n");
+      expect(readFileSync(join(dir, "build", "new.js"), "utf8")).toBe("new\n");
+      expect(existsSync(join(dir, "build", "old.js"))).toBe(false);
+    }));
 
-  test("a run whose paths cannot be judged keeps nothing", async () => {
-    const ws = tempWorkspace("pg-ignored-");
-    try {
-      repository(ws.dir);
-      const r = await sh(sandbox, ws.dir, PLANT, { discardIgnored: () => Promise.reject(new Error("git is gone")) });
+  test("a run whose paths cannot be judged keeps nothing", async () =>
+    inRepository(async (dir) => {
+      const r = await sh(sandbox, dir, PLANT, { discardIgnored: () => Promise.reject(new Error("git is gone")) });
       expect(r.exitCode).toBe(0);
-      expect(readFileSync(join(ws.dir, "node_modules", "dep", "index.js"), "utf8")).toBe(DEP);
-      expect(readFileSync(join(ws.dir, "src.js"), "utf8")).toBe("base\n");
-      expect(existsSync(join(ws.dir, "out"))).toBe(false);
-    } finally {
-      ws.cleanup();
-    }
-  });
+      expect(readFileSync(join(dir, "node_modules", "dep", "index.js"), "utf8")).toBe(DEP);
+      expect(readFileSync(join(dir, "src.js"), "utf8")).toBe("base\n");
+      expect(existsSync(join(dir, "out"))).toBe(false);
+    }));
 });
