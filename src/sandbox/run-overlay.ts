@@ -1,6 +1,7 @@
 import { readFile, statfs } from "node:fs/promises";
 import { MOUNT_SYSCALLS, RUN_DISK_DIR, type LayerMounter, type MountSyscalls } from "./layer-mounter.js";
-import { applyMerge, planMerge, withoutIgnored } from "./overlay-merge.js";
+import { withoutIgnored } from "./ignored-writes.js";
+import { applyMerge, planMerge } from "./overlay-merge.js";
 import { SANDBOX_WORKSPACE } from "./prepare-run.js";
 import { SandboxError } from "./sandbox-error.js";
 
