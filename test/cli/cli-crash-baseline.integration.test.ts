@@ -7,12 +7,13 @@ import { runCli, spawnCli } from "../helpers/cli-process.js";
 import { cliSessions } from "../helpers/cli-sessions.js";
 import { BUGGY_ADD_REPO } from "../helpers/git-fixture.js";
 
-// The tests count their runs in an ignored file of the clone, and hold while `.git/pg-hold-tests`
-// exists (the sandbox sees .git read-only): the baseline is where the CLI is killed.
+// The tests change a tracked file, so every run that ends has its change put back and the ledger
+// names the run (changes_rolled_back); they hold while `.git/pg-hold-tests` exists (the sandbox sees
+// .git read-only): the baseline is where the CLI is killed.
 const TESTS = `echo run >> tests.runs
 if [ -e .git/pg-hold-tests ]; then echo TESTS-HOLDING; exec sleep 600; fi
 ${BUGGY_ADD_REPO["test.sh"]}`;
-const REPO = { ...BUGGY_ADD_REPO, "test.sh": TESTS, ".gitignore": "tests.runs\n" };
+const REPO = { ...BUGGY_ADD_REPO, "test.sh": TESTS, "tests.runs": "" };
 
 const steps = {
   read: { toolCalls: [{ name: "read_file", arguments: { path: "src/add.js" } }] },
@@ -73,8 +74,10 @@ describe("the baseline beside the model survives a SIGKILL", () => {
     expect(baselines[0]).toMatchObject({ command: "sh test.sh", exitCode: 1 });
     expect(indexOf(history, (e) => e.type === "baseline_run")).toBeLessThan(indexOf(history, resultOf("edit_file")));
     // Nothing ran twice beyond the kill: the resume's baseline, then run_tests on the edited tree. The
-    // killed baseline's line went with its sandbox (its writes were in its own layer).
+    // killed baseline's write went with its sandbox (its writes were in its own layer).
     expect(history.filter((e) => e.type === "test_run")).toHaveLength(1);
-    expect(readFileSync(join(clone(), "tests.runs"), "utf8")).toBe("run\nrun\n");
+    const ran = history.flatMap((e) => (e.type === "changes_rolled_back" && e.paths.includes("tests.runs") ? [e.tool] : []));
+    expect(ran).toEqual(["baseline", "run_tests"]);
+    expect(readFileSync(join(clone(), "tests.runs"), "utf8")).toBe("");
   });
 });
