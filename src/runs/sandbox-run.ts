@@ -50,7 +50,7 @@ type RunMode = {
   network?: boolean;
   readOnlyWorkspace?: boolean;
   setup?: boolean;
-  /** Keeps what it writes where git ignores: setup, and a command a human approved. */
+  /** A command a human approved: keeps what it writes where git ignores, as setup does. */
   keepsIgnored?: boolean;
   env?: Readonly<Record<string, string>>;
   granted?: readonly string[];
@@ -66,7 +66,7 @@ interface Planned {
 
 function shellPlan(run: ShellRun): Planned {
   const started = { kind: run.kind, command: run.command, network: run.network ?? false };
-  const mode = { network: run.network ?? false, setup: run.kind === "setup", keepsIgnored: run.kind === "setup", granted: run.grantedHosts };
+  const mode = { network: run.network ?? false, setup: run.kind === "setup", granted: run.grantedHosts };
   return { argv: ["/bin/sh", "-c", run.command], timeoutSeconds: run.timeoutSeconds, started, mode };
 }
 
@@ -139,7 +139,7 @@ function request(ctx: RunContext, { argv, timeoutSeconds, mode }: Planned): Sand
     readOnlyWorkspace: mode.readOnlyWorkspace === true,
     setup: mode.setup === true,
     // Named where kept, never where discarded: a run of a kind added later discards by default.
-    ...(mode.keepsIgnored === true ? {} : { discardIgnored: ignoredIn(ctx.workspace) }),
+    ...(mode.setup === true || mode.keepsIgnored === true ? {} : { discardIgnored: ignoredIn(ctx.workspace) }),
     timeoutMs: timeoutSeconds * 1000,
     limits: ctx.limits,
     signal: ctx.signal,
